@@ -1,0 +1,274 @@
+//! The command line: argument parsing, logging to stderr, and turning errors into messages
+//! and exit codes (0 success, 1 failure, 2 usage).
+
+use crate::build::{self, BuildOptions};
+use crate::client::{ClientOptions, DEFAULT_BASE_URL, RetryPolicy};
+use crate::endpoint::Endpoint;
+use crate::load::{self, Source};
+use crate::secret::ApiKey;
+use crate::snapshot::{self, Snapshot};
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Utc};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "vatcar-site",
+    version,
+    about = "Builds a VATCAR facility's website from the division's API v2"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+
+    /// Say more: each request, each retry (-vv for debugging detail).
+    #[arg(long = "verbose", short = 'v', global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+
+    /// Print only errors.
+    #[arg(long = "quiet", short = 'q', global = true, conflicts_with = "verbose")]
+    quiet: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Fetch (or read a snapshot), render and write the site.
+    Build(BuildArgs),
+    /// Save the raw API responses to a snapshot folder, for `build --snapshot` later.
+    Fetch(FetchArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+struct ApiArgs {
+    /// The API's address; older documents used https://vatcar.net/public.
+    #[arg(long = "base-url", env = "VATCAR_BASE_URL", default_value = DEFAULT_BASE_URL)]
+    base_url: String,
+
+    /// The facility's API key. Prefer the environment variable: a flag is visible to other
+    /// users of the machine.
+    #[arg(long = "api-key", env = "VATCAR_API_KEY", hide_env_values = true)]
+    api_key: Option<String>,
+
+    /// Seconds one request may take, from connecting to the last byte.
+    #[arg(long = "timeout", default_value_t = 30.0, value_parser = positive_seconds)]
+    timeout: f64,
+
+    /// Seconds to wait for a connection.
+    #[arg(long = "connect-timeout", default_value_t = 10.0, value_parser = positive_seconds)]
+    connect_timeout: f64,
+}
+
+#[derive(Args, Debug)]
+struct BuildArgs {
+    #[command(flatten)]
+    api: ApiArgs,
+
+    /// Output folder.
+    #[arg(long = "output", short = 'o', default_value = "output")]
+    output: PathBuf,
+
+    /// Build from a snapshot folder instead of the API.
+    #[arg(long = "snapshot", conflicts_with_all = ["demo", "save_snapshot"])]
+    snapshot: Option<PathBuf>,
+
+    /// Build from the sample data built into the program (no network, no key).
+    #[arg(long = "demo")]
+    demo: bool,
+
+    /// Also save the fetched responses to this snapshot folder.
+    #[arg(long = "save-snapshot")]
+    save_snapshot: Option<PathBuf>,
+
+    /// Use template and static files from this folder where it has them.
+    #[arg(long = "templates")]
+    templates: Option<PathBuf>,
+
+    /// Write into an output folder that vatcar-site did not create (nothing in it is deleted).
+    #[arg(long = "force")]
+    force: bool,
+}
+
+#[derive(Args, Debug)]
+struct FetchArgs {
+    #[command(flatten)]
+    api: ApiArgs,
+
+    /// Snapshot folder to write.
+    #[arg(long = "output", short = 'o')]
+    output: PathBuf,
+
+    /// Write into a folder that vatcar-site did not create.
+    #[arg(long = "force")]
+    force: bool,
+}
+
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "expected a number of seconds between 0 and 86400, got {text:?}"
+        )),
+    }
+}
+
+impl ApiArgs {
+    fn key(&self) -> Option<ApiKey> {
+        self.api_key.as_deref().and_then(ApiKey::new)
+    }
+
+    fn client_options(&self) -> ClientOptions {
+        ClientOptions {
+            base_url: self.base_url.clone(),
+            api_key: self.key(),
+            connect_timeout: Duration::from_secs_f64(self.connect_timeout),
+            timeout: Duration::from_secs_f64(self.timeout),
+            retry: RetryPolicy::default(),
+            ..ClientOptions::default()
+        }
+    }
+}
+
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let key = match &cli.command {
+        Command::Build(args) => args.api.key(),
+        Command::Fetch(args) => args.api.key(),
+    };
+    let level = match (cli.quiet, cli.verbose) {
+        (true, _) => log::LevelFilter::Error,
+        (false, 0) => log::LevelFilter::Warn,
+        (false, 1) => log::LevelFilter::Info,
+        _ => log::LevelFilter::Debug,
+    };
+    Logger::install(level, key.clone());
+    match execute(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            let redact = |text: String| match &key {
+                Some(key) => key.redact(&text),
+                None => text,
+            };
+            eprintln!("error: {}", redact(error.to_string()));
+            for cause in error.chain().skip(1) {
+                eprintln!("  caused by: {}", redact(cause.to_string()));
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn execute(cli: &Cli) -> Result<()> {
+    let started = Instant::now();
+    match &cli.command {
+        Command::Build(args) => {
+            let source = if args.demo {
+                Source::Demo
+            } else if let Some(dir) = &args.snapshot {
+                Source::Snapshot(dir.clone())
+            } else {
+                Source::Api(args.api.client_options())
+            };
+            let build_time = build_time(&source)?;
+            let options = BuildOptions {
+                source,
+                output: args.output.clone(),
+                save_snapshot: args.save_snapshot.clone(),
+                templates: args.templates.clone(),
+                force: args.force,
+                build_time,
+            };
+            let report = build::build(&options)?;
+            if !cli.quiet {
+                eprintln!(
+                    "built {} files into {} ({} written, {} unchanged, {} removed) in {:.2} s",
+                    report.files,
+                    options.output.display(),
+                    report.publish.written,
+                    report.publish.unchanged,
+                    report.publish.removed,
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+        Command::Fetch(args) => {
+            let source = Source::Api(args.api.client_options());
+            let snapshot: Snapshot = load::raw(&source, &Endpoint::SITE)?;
+            // Decoding now means a snapshot that cannot build is reported today, not at the
+            // next build.
+            load::decode_site(&snapshot).context("the fetched data would not build")?;
+            snapshot.write_dir(&args.output, args.force)?;
+            if !cli.quiet {
+                eprintln!(
+                    "saved {} responses into {} in {:.2} s",
+                    Endpoint::SITE.len(),
+                    args.output.display(),
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `SOURCE_DATE_EPOCH` if set (reproducible builds); for the demo, the moment its data was
+/// captured; otherwise the clock.
+fn build_time(source: &Source) -> Result<DateTime<Utc>> {
+    if let Ok(text) = std::env::var("SOURCE_DATE_EPOCH") {
+        let seconds: i64 = text
+            .trim()
+            .parse()
+            .with_context(|| format!("SOURCE_DATE_EPOCH={text:?} is not a number of seconds"))?;
+        return match DateTime::from_timestamp(seconds, 0) {
+            Some(time) => Ok(time),
+            None => bail!("SOURCE_DATE_EPOCH={text:?} is out of range"),
+        };
+    }
+    if let Source::Demo = source {
+        return Ok(DateTime::parse_from_rfc3339(snapshot::DEMO_FETCHED_AT)?.with_timezone(&Utc));
+    }
+    Ok(Utc::now())
+}
+
+/// Log lines on stderr, each scrubbed of the API key as a last line of defence.
+struct Logger {
+    level: log::LevelFilter,
+    key: Option<ApiKey>,
+}
+
+impl Logger {
+    fn install(level: log::LevelFilter, key: Option<ApiKey>) {
+        let logger = Box::leak(Box::new(Logger { level, key }));
+        if log::set_logger(logger).is_ok() {
+            log::set_max_level(level);
+        }
+    }
+}
+
+impl log::Log for Logger {
+    fn enabled(&self, metadata: &log::Metadata) -> bool {
+        metadata.level() <= self.level && metadata.target().starts_with("vatcar_site")
+    }
+
+    fn log(&self, record: &log::Record) {
+        if !self.enabled(record.metadata()) {
+            return;
+        }
+        let text = record.args().to_string();
+        let text = match &self.key {
+            Some(key) => key.redact(&text),
+            None => text,
+        };
+        let label = match record.level() {
+            log::Level::Error => "error",
+            log::Level::Warn => "warning",
+            log::Level::Info => "info",
+            log::Level::Debug | log::Level::Trace => "debug",
+        };
+        eprintln!("{label}: {text}");
+    }
+
+    fn flush(&self) {}
+}

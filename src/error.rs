@@ -1,0 +1,179 @@
+//! What can go wrong between the service and a parsed model, as one error type shared by the
+//! fetching and decoding stages. Every variant names the endpoint; none carries the API key
+//! (text from the server is redacted before it gets here).
+
+use crate::endpoint::Endpoint;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("no API key: set VATCAR_API_KEY or pass --api-key (or build the demo with --demo)")]
+    MissingKey,
+
+    #[error("invalid base URL {url:?}: {reason}")]
+    BadBaseUrl { url: String, reason: String },
+
+    #[error(
+        "{endpoint}: the API key was rejected (HTTP {status}); check VATCAR_API_KEY or --api-key"
+    )]
+    KeyRejected { endpoint: Endpoint, status: u16 },
+
+    /// Spec 4.2: the key may only read notes of its own facility's users unless it has
+    /// division-level access.
+    #[error("{endpoint}: no permission to read the training notes of CID {cid}: {message}")]
+    NotesPermission {
+        endpoint: Endpoint,
+        cid: u64,
+        message: String,
+    },
+
+    #[error("{endpoint}: not found (HTTP 404) at {url}; {hint}")]
+    NotFound {
+        endpoint: Endpoint,
+        url: String,
+        hint: &'static str,
+    },
+
+    #[error("{endpoint}: the server answered HTTP {status}{detail}")]
+    Status {
+        endpoint: Endpoint,
+        status: u16,
+        /// Already redacted and shortened; empty or starting with ": ".
+        detail: String,
+    },
+
+    #[error(
+        "{endpoint}: rate limited (HTTP 429); the server asks to wait {seconds} s, longer than the {limit} s this tool waits; try again later"
+    )]
+    RetryAfterTooLong {
+        endpoint: Endpoint,
+        seconds: u64,
+        limit: u64,
+    },
+
+    #[error(
+        "{endpoint}: the server redirected to {location}; not following it, so that the API key is not sent to another address"
+    )]
+    Redirected {
+        endpoint: Endpoint,
+        location: String,
+    },
+
+    #[error("{endpoint}: timed out after {seconds} s")]
+    Timeout { endpoint: Endpoint, seconds: f64 },
+
+    #[error("{endpoint}: could not connect to {url}: {reason}")]
+    Connect {
+        endpoint: Endpoint,
+        url: String,
+        reason: String,
+    },
+
+    #[error("{endpoint}: the response body exceeds {limit_mib} MiB; refusing to read more")]
+    TooLarge { endpoint: Endpoint, limit_mib: u64 },
+
+    #[error("{endpoint}: expected JSON but got {content_type}, starting with {start:?}")]
+    NotJson {
+        endpoint: Endpoint,
+        content_type: String,
+        start: String,
+    },
+
+    #[error("{endpoint}: the response is not valid JSON: {reason}")]
+    InvalidJson { endpoint: Endpoint, reason: String },
+
+    /// JSON of the wrong shape; `path` is a JSON path such as `data.controllers[3].rating`.
+    #[error("{endpoint}: unexpected JSON at `{path}`: {reason}")]
+    Shape {
+        endpoint: Endpoint,
+        path: String,
+        reason: String,
+    },
+
+    /// A record whose JSON had the right shape but a value this client cannot use, such as a
+    /// timestamp in an unknown format or a missing id.
+    #[error("{endpoint}: {record}, field `{field}`: {reason}")]
+    Record {
+        endpoint: Endpoint,
+        record: String,
+        field: &'static str,
+        reason: String,
+    },
+
+    /// The server answered with a body of the form `{"error": "..."}`.
+    #[error("{endpoint}: the API reported an error: {message}")]
+    Reported { endpoint: Endpoint, message: String },
+
+    #[error("{endpoint}: {reason}")]
+    Other { endpoint: Endpoint, reason: String },
+}
+
+impl ApiError {
+    pub fn endpoint(&self) -> Option<Endpoint> {
+        use ApiError::*;
+        match self {
+            MissingKey | BadBaseUrl { .. } => None,
+            KeyRejected { endpoint, .. }
+            | NotesPermission { endpoint, .. }
+            | NotFound { endpoint, .. }
+            | Status { endpoint, .. }
+            | RetryAfterTooLong { endpoint, .. }
+            | Redirected { endpoint, .. }
+            | Timeout { endpoint, .. }
+            | Connect { endpoint, .. }
+            | TooLarge { endpoint, .. }
+            | NotJson { endpoint, .. }
+            | InvalidJson { endpoint, .. }
+            | Shape { endpoint, .. }
+            | Record { endpoint, .. }
+            | Reported { endpoint, .. }
+            | Other { endpoint, .. } => Some(*endpoint),
+        }
+    }
+}
+
+/// Text from the server shown in an error: control characters made visible, cut to `max`
+/// characters, so that a hostile body can neither flood the terminal nor move its cursor.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == max {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// If `body` is an error object of the form `{"error": "..."}` (spec section 7), its message.
+pub fn reported_message(body: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct ErrorBody {
+        error: serde_json::Value,
+    }
+    let parsed: ErrorBody = serde_json::from_slice(body).ok()?;
+    Some(match parsed.error {
+        serde_json::Value::String(s) => s,
+        serde_json::Value::Null => return None,
+        other => other.to_string(),
+    })
+}
+
+/// The notes permission error is told apart from other error bodies by its wording: its HTTP
+/// status is not documented (spec section 7).
+pub fn is_permission_message(message: &str) -> bool {
+    message.to_ascii_lowercase().contains("permission")
+}
+
+/// Whether a body starts like a JSON object or array (after white space and a BOM).
+pub fn looks_like_json(body: &[u8]) -> bool {
+    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    matches!(
+        body.iter().find(|b| !b.is_ascii_whitespace()),
+        Some(b'{') | Some(b'[')
+    )
+}

@@ -1,0 +1,18 @@
+//! vatcar-site: a VATCAR facility's API data, turned into a website, iCal feeds and reports.
+//!
+//! The stages, each a module that knows nothing of the ones after it:
+//! fetch ([`client`]) or read ([`snapshot`]) raw bodies → decode into typed [`model`]s →
+//! render templates ([`render`]) → write the output folder ([`publish`]).
+//! [`load`] and [`build`] run them in order.
+
+pub mod build;
+pub mod cli;
+pub mod client;
+pub mod endpoint;
+pub mod error;
+pub mod load;
+pub mod model;
+pub mod publish;
+pub mod render;
+pub mod secret;
+pub mod snapshot;

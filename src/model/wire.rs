@@ -1,0 +1,708 @@
+//! The API's JSON as it arrives, and the one place its quirks are absorbed.
+//!
+//! Every field is optional and read leniently (an integer may come as `"12"`, a flag as `1`,
+//! `"1"` or `true`, a list as `null`), because the spec's prose and its samples disagree and
+//! the API is someone else's. A value of a shape no variant explains is a serde error, which
+//! `decode` turns into an error naming the endpoint and the JSON path. The `into_model`
+//! functions then check what a record cannot do without (ids, start times, URLs) and parse
+//! timestamps, naming the record and the field when something is wrong.
+
+use super::timestamp::{self, parse_date, parse_instant};
+use super::*;
+use crate::endpoint::Endpoint;
+use crate::error::{ApiError, excerpt};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn quoted(text: &str) -> String {
+    format!("{:?}", excerpt(text, 60))
+}
+
+fn int<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    let value = Value::deserialize(d)?;
+    match &value {
+        Value::Null => Ok(None),
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| {
+                n.as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+                    .map(|f| f as i64)
+            })
+            .map(Some)
+            .ok_or_else(|| D::Error::custom(format!("expected an integer, found {n}"))),
+        Value::String(s) if s.trim().is_empty() => Ok(None),
+        Value::String(s) => s.trim().parse().map(Some).map_err(|_| {
+            D::Error::custom(format!(
+                "expected an integer, found the string {}",
+                quoted(s)
+            ))
+        }),
+        other => Err(D::Error::custom(format!(
+            "expected an integer, found {}",
+            kind(other)
+        ))),
+    }
+}
+
+/// Text, with numbers and booleans taken as their text (an id sent as a number still reads).
+fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let value = Value::deserialize(d)?;
+    match value {
+        Value::Null => Ok(None),
+        Value::String(s) => Ok(Some(s)),
+        Value::Number(n) => Ok(Some(n.to_string())),
+        Value::Bool(b) => Ok(Some(b.to_string())),
+        other => Err(D::Error::custom(format!(
+            "expected text, found {}",
+            kind(&other)
+        ))),
+    }
+}
+
+fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    let value = Value::deserialize(d)?;
+    match &value {
+        Value::Null => Ok(None),
+        Value::Bool(b) => Ok(Some(*b)),
+        Value::Number(n) => Ok(Some(n.as_f64().is_some_and(|f| f != 0.0))),
+        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "" => Ok(None),
+            "1" | "true" | "yes" => Ok(Some(true)),
+            "0" | "false" | "no" => Ok(Some(false)),
+            _ => Err(D::Error::custom(format!(
+                "expected 0 or 1, found the string {}",
+                quoted(s)
+            ))),
+        },
+        other => Err(D::Error::custom(format!(
+            "expected 0 or 1, found {}",
+            kind(other)
+        ))),
+    }
+}
+
+/// A list of codes: an array of strings, `null`, or one string of codes separated by commas
+/// or spaces.
+fn codes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let value = Value::deserialize(d)?;
+    let split = |s: &str| -> Vec<String> {
+        s.split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+            .filter(|part| !part.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    match value {
+        Value::Null => Ok(Vec::new()),
+        Value::String(s) => Ok(split(&s)),
+        Value::Array(items) => {
+            let mut out = Vec::new();
+            for item in items {
+                match item {
+                    Value::Null => {}
+                    Value::String(s) => out.extend(split(&s)),
+                    Value::Number(n) => out.push(n.to_string()),
+                    other => {
+                        return Err(D::Error::custom(format!(
+                            "expected a list of codes, found {} in the list",
+                            kind(&other)
+                        )));
+                    }
+                }
+            }
+            Ok(out)
+        }
+        other => Err(D::Error::custom(format!(
+            "expected a list of codes, found {}",
+            kind(&other)
+        ))),
+    }
+}
+
+/// A JSON array, with `null` read as empty. Paths into the items stay exact.
+fn list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A rating as its number (or numeric string), or as its short code.
+fn rating<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Rating>, D::Error> {
+    let value = Value::deserialize(d)?;
+    if let Value::String(s) = &value
+        && let Some(rating) = Rating::from_code(s)
+    {
+        return Ok(Some(rating));
+    }
+    Ok(int(value)
+        .map_err(D::Error::custom)?
+        .map(Rating::from_number))
+}
+
+/// Facility events carry `{"positions": [...]}` (or `{"positions": null}`), division events
+/// `null`; a bare array is read too. The entries' fields are not documented, so they are kept
+/// as JSON.
+fn positions<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::Error> {
+    let value = Value::deserialize(d)?;
+    match value {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(items) => Ok(items),
+        Value::Object(mut object) => match object.remove("positions") {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Array(items)) => Ok(items),
+            Some(other) => Err(D::Error::custom(format!(
+                "expected `positions` to hold an array, found {}",
+                kind(&other)
+            ))),
+        },
+        other => Err(D::Error::custom(format!(
+            "expected an object holding `positions`, found {}",
+            kind(&other)
+        ))),
+    }
+}
+
+#[derive(Deserialize, Default)]
+pub(super) struct WireFir {
+    #[serde(default, deserialize_with = "int")]
+    id: Option<i64>,
+    #[serde(default, deserialize_with = "text")]
+    name_long: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    name_short: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    website_url: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    fir_description: Option<String>,
+}
+
+/// The roster's `facility`, a visitor's `home_facility`, a user's `fir`: an object, a name or
+/// an id.
+fn facility<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Facility>, D::Error> {
+    let value = Value::deserialize(d)?;
+    match value {
+        Value::Null => Ok(None),
+        Value::String(name) => Ok(clean_opt(Some(name)).map(|name| Facility {
+            long_name: Some(name),
+            ..Facility::default()
+        })),
+        Value::Number(n) => Ok(n.as_i64().map(|id| Facility {
+            id: Some(id),
+            ..Facility::default()
+        })),
+        Value::Object(_) => {
+            let fir = WireFir::deserialize(value).map_err(D::Error::custom)?;
+            Ok(Some(Facility {
+                id: fir.id,
+                short_name: clean_opt(fir.name_short),
+                long_name: clean_opt(fir.name_long),
+                website_url: clean_opt(fir.website_url),
+                description: clean_opt(fir.fir_description),
+            }))
+        }
+        other => Err(D::Error::custom(format!(
+            "expected a facility object or name, found {}",
+            kind(&other)
+        ))),
+    }
+}
+
+/// Removes control characters other than tab and newline (they are invalid in HTML and iCal
+/// and can move a terminal's cursor) and turns CRLF into LF.
+pub(super) fn clean(text: &str) -> String {
+    let text = text.replace("\r\n", "\n");
+    text.chars()
+        .filter(|&c| c == '\n' || c == '\t' || !c.is_control())
+        .collect()
+}
+
+/// [`clean`], with blank text read as absent.
+fn clean_opt(text: Option<String>) -> Option<String> {
+    text.map(|t| clean(&t).trim().to_owned())
+        .filter(|t| !t.is_empty())
+}
+
+/// Where a record sits, for errors: `data[3] (event 42)`.
+pub(super) struct Place {
+    pub endpoint: Endpoint,
+    pub record: String,
+}
+
+impl Place {
+    fn error(&self, field: &'static str, reason: impl Into<String>) -> ApiError {
+        ApiError::Record {
+            endpoint: self.endpoint,
+            record: self.record.clone(),
+            field,
+            reason: reason.into(),
+        }
+    }
+
+    fn instant(
+        &self,
+        field: &'static str,
+        raw: Option<String>,
+    ) -> Result<Option<DateTime<Utc>>, ApiError> {
+        match raw.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(text) => parse_instant(text).map(Some).ok_or_else(|| {
+                self.error(
+                    field,
+                    format!(
+                        "unrecognised timestamp {} ({})",
+                        quoted(text),
+                        timestamp::EXPECTED
+                    ),
+                )
+            }),
+        }
+    }
+
+    fn date(
+        &self,
+        field: &'static str,
+        raw: Option<String>,
+    ) -> Result<Option<NaiveDate>, ApiError> {
+        match raw.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(text) => parse_date(text).map(Some).ok_or_else(|| {
+                self.error(
+                    field,
+                    format!(
+                        "unrecognised date {} ({})",
+                        quoted(text),
+                        timestamp::EXPECTED
+                    ),
+                )
+            }),
+        }
+    }
+
+    fn id(&self, field: &'static str, raw: Option<i64>) -> Result<u64, ApiError> {
+        match raw {
+            None => Err(self.error(field, "missing")),
+            Some(n) => u64::try_from(n)
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| self.error(field, format!("expected a positive number, found {n}"))),
+        }
+    }
+}
+
+/// A record's label: its index, and its id where it has one.
+pub(super) fn record_label(list: &str, index: usize, noun: &str, id: Option<i64>) -> String {
+    match id {
+        Some(id) => format!("{list}[{index}] ({noun} {id})"),
+        None => format!("{list}[{index}]"),
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct WireMember {
+    #[serde(default, deserialize_with = "int")]
+    pub cid: Option<i64>,
+    #[serde(default, deserialize_with = "text")]
+    name: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    first_name: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    last_name: Option<String>,
+    #[serde(default, deserialize_with = "rating")]
+    rating: Option<Rating>,
+    #[serde(default, deserialize_with = "text")]
+    join_date: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    facility_join: Option<String>,
+    #[serde(default, deserialize_with = "facility")]
+    home_facility: Option<Facility>,
+    #[serde(default, deserialize_with = "text")]
+    visit_start: Option<String>,
+    /// A full User object's own facility; for a visitor, their home.
+    #[serde(default, deserialize_with = "facility")]
+    fir: Option<Facility>,
+}
+
+impl WireMember {
+    pub(super) fn into_model(self, place: &Place, is_visitor: bool) -> Result<Member, ApiError> {
+        let cid = place.id("cid", self.cid)?;
+        let name = clean_opt(self.name).or_else(|| {
+            let parts: Vec<String> = [self.first_name, self.last_name]
+                .into_iter()
+                .filter_map(clean_opt)
+                .collect();
+            (!parts.is_empty()).then(|| parts.join(" "))
+        });
+        let joined = match place.date("join_date", self.join_date)? {
+            Some(date) => Some(date),
+            None => place
+                .instant("facility_join", self.facility_join)?
+                .map(|t| t.date_naive()),
+        };
+        let home_facility = self
+            .home_facility
+            .or(if is_visitor { self.fir } else { None })
+            .and_then(|f| f.display_name());
+        Ok(Member {
+            cid,
+            name,
+            rating: self.rating,
+            joined,
+            home_facility,
+            visit_start: place.date("visit_start", self.visit_start)?,
+        })
+    }
+}
+
+/// A staff post: `null` (vacant), one person, or (defensively) several.
+fn staff_slot<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<WireMember>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Slot {
+        One(Box<WireMember>),
+        Many(Vec<WireMember>),
+    }
+    Ok(match Option::<Slot>::deserialize(d)? {
+        None => Vec::new(),
+        Some(Slot::One(member)) => vec![*member],
+        Some(Slot::Many(members)) => members,
+    })
+}
+
+#[derive(Deserialize, Default)]
+pub(super) struct WireStaff {
+    #[serde(default, deserialize_with = "staff_slot")]
+    atm: Vec<WireMember>,
+    #[serde(default, deserialize_with = "staff_slot")]
+    datm: Vec<WireMember>,
+    #[serde(default, deserialize_with = "staff_slot")]
+    ta: Vec<WireMember>,
+    #[serde(default, deserialize_with = "staff_slot")]
+    ec: Vec<WireMember>,
+    #[serde(default, deserialize_with = "staff_slot")]
+    fe: Vec<WireMember>,
+    #[serde(default, deserialize_with = "staff_slot")]
+    wm: Vec<WireMember>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct WireRoster {
+    #[serde(default, deserialize_with = "facility")]
+    facility: Option<Facility>,
+    #[serde(default)]
+    staff: Option<WireStaff>,
+    #[serde(default, deserialize_with = "list")]
+    controllers: Vec<WireMember>,
+    #[serde(default, deserialize_with = "list")]
+    visitors: Vec<WireMember>,
+}
+
+impl WireRoster {
+    pub(super) fn into_model(self, endpoint: Endpoint) -> Result<Roster, ApiError> {
+        let members = |list: Vec<WireMember>, name: &str, is_visitor: bool| {
+            list.into_iter()
+                .enumerate()
+                .map(|(index, member)| {
+                    let place = Place {
+                        endpoint,
+                        record: record_label(name, index, "CID", member.cid),
+                    };
+                    member.into_model(&place, is_visitor)
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let staff = self.staff.unwrap_or_default();
+        let slots = [
+            staff.atm, staff.datm, staff.ta, staff.ec, staff.fe, staff.wm,
+        ];
+        let mut positions = Vec::with_capacity(6);
+        for (role, holders) in StaffRole::ALL.into_iter().zip(slots) {
+            let list = format!("data.staff.{}", role.code().to_ascii_lowercase());
+            positions.push(StaffPosition {
+                role,
+                holders: members(holders, &list, false)?,
+            });
+        }
+        Ok(Roster {
+            facility: self.facility,
+            staff: positions,
+            controllers: members(self.controllers, "data.controllers", false)?,
+            visitors: members(self.visitors, "data.visitors", true)?,
+        })
+    }
+}
+
+#[derive(Deserialize, Default)]
+struct WireAirports {
+    #[serde(default, deserialize_with = "codes")]
+    arrival: Vec<String>,
+    #[serde(default, deserialize_with = "codes")]
+    departure: Vec<String>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct WireEvent {
+    #[serde(default, deserialize_with = "int")]
+    pub id: Option<i64>,
+    #[serde(default, deserialize_with = "text")]
+    name: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    description: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    image_url: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    start: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    end: Option<String>,
+    #[serde(default)]
+    airports: Option<WireAirports>,
+    #[serde(default, deserialize_with = "positions")]
+    positions: Vec<Value>,
+    #[serde(default, deserialize_with = "int")]
+    forum_event_id: Option<i64>,
+    #[serde(default, deserialize_with = "int")]
+    facilities: Option<i64>,
+    #[serde(default, deserialize_with = "text")]
+    created_at: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    updated_at: Option<String>,
+}
+
+impl WireEvent {
+    pub(super) fn into_model(self, place: &Place) -> Result<Event, ApiError> {
+        let id = place.id("id", self.id)?;
+        let start = place
+            .instant("start", self.start)?
+            .ok_or_else(|| place.error("start", "missing"))?;
+        let airports = self.airports.unwrap_or_default();
+        let upper = |codes: Vec<String>| -> Vec<String> {
+            codes
+                .iter()
+                .map(|c| clean(c).trim().to_ascii_uppercase())
+                .filter(|c| !c.is_empty())
+                .collect()
+        };
+        Ok(Event {
+            id,
+            name: clean_opt(self.name).unwrap_or_default(),
+            description: self.description.map(|d| clean(&d)).unwrap_or_default(),
+            image_url: clean_opt(self.image_url),
+            start,
+            end: place.instant("end", self.end)?,
+            arrival: upper(airports.arrival),
+            departure: upper(airports.departure),
+            positions: self.positions,
+            forum_event_id: self.forum_event_id,
+            facilities: self.facilities,
+            created_at: place.instant("created_at", self.created_at)?,
+            updated_at: place.instant("updated_at", self.updated_at)?,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct WireDocument {
+    #[serde(default, deserialize_with = "text")]
+    name: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    details: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    updated_at: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    url: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct WireCategory {
+    #[serde(default, deserialize_with = "text")]
+    name: Option<String>,
+    #[serde(default, deserialize_with = "list")]
+    files: Vec<WireDocument>,
+}
+
+impl WireCategory {
+    pub(super) fn into_model(
+        self,
+        endpoint: Endpoint,
+        index: usize,
+    ) -> Result<DocumentCategory, ApiError> {
+        let name = clean_opt(self.name).unwrap_or_else(|| "Documents".to_owned());
+        let files = self
+            .files
+            .into_iter()
+            .enumerate()
+            .map(|(file_index, file)| {
+                let place = Place {
+                    endpoint,
+                    record: format!("[{index}].files[{file_index}]"),
+                };
+                let url = clean_opt(file.url).ok_or_else(|| place.error("url", "missing"))?;
+                Ok(Document {
+                    name: clean_opt(file.name).unwrap_or_else(|| file_name_of(&url)),
+                    details: clean_opt(file.details),
+                    updated: place.date("updated_at", file.updated_at)?,
+                    url,
+                })
+            })
+            .collect::<Result<Vec<_>, ApiError>>()?;
+        Ok(DocumentCategory { name, files })
+    }
+}
+
+/// A document with no name is called by the last part of its URL.
+fn file_name_of(url: &str) -> String {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    path.rsplit('/')
+        .find(|part| !part.is_empty())
+        .unwrap_or(path)
+        .to_owned()
+}
+
+#[derive(Deserialize)]
+struct WireIntegration {
+    #[serde(default, deserialize_with = "int")]
+    id: Option<i64>,
+    #[serde(default, rename = "type", deserialize_with = "int")]
+    kind: Option<i64>,
+    #[serde(default, deserialize_with = "text")]
+    value: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct WireVisiting {
+    #[serde(default, deserialize_with = "int")]
+    facility_id: Option<i64>,
+    #[serde(default, deserialize_with = "facility")]
+    fir: Option<Facility>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct WireUser {
+    #[serde(default, deserialize_with = "int")]
+    cid: Option<i64>,
+    #[serde(default, deserialize_with = "text")]
+    first_name: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    last_name: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    email: Option<String>,
+    #[serde(default, deserialize_with = "int")]
+    email_preferences: Option<i64>,
+    #[serde(default, deserialize_with = "int")]
+    facility: Option<i64>,
+    #[serde(default, deserialize_with = "text")]
+    facility_join: Option<String>,
+    #[serde(default, deserialize_with = "rating")]
+    rating: Option<Rating>,
+    #[serde(default, deserialize_with = "facility")]
+    fir: Option<Facility>,
+    #[serde(default, deserialize_with = "list")]
+    visiting_facilities: Vec<WireVisiting>,
+    #[serde(default, deserialize_with = "list")]
+    integrations: Vec<WireIntegration>,
+    #[serde(default, deserialize_with = "list")]
+    role_assignments: Vec<Value>,
+}
+
+impl WireUser {
+    pub(super) fn into_model(self, endpoint: Endpoint) -> Result<User, ApiError> {
+        let place = Place {
+            endpoint,
+            record: record_label("data", 0, "CID", self.cid).replace("data[0]", "data"),
+        };
+        Ok(User {
+            cid: place.id("cid", self.cid)?,
+            first_name: clean_opt(self.first_name),
+            last_name: clean_opt(self.last_name),
+            email: clean_opt(self.email),
+            email_preferences: self.email_preferences,
+            facility_id: self.facility,
+            facility_join: place.instant("facility_join", self.facility_join)?,
+            rating: self.rating,
+            fir: self.fir,
+            visiting_facilities: self
+                .visiting_facilities
+                .into_iter()
+                .map(|v| {
+                    v.fir.unwrap_or(Facility {
+                        id: v.facility_id,
+                        ..Facility::default()
+                    })
+                })
+                .collect(),
+            integrations: self
+                .integrations
+                .into_iter()
+                .filter_map(|i| {
+                    Some(Integration {
+                        id: i.id,
+                        kind: i.kind,
+                        value: clean_opt(i.value)?,
+                    })
+                })
+                .collect(),
+            role_assignments: self.role_assignments,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct WireNote {
+    #[serde(default, deserialize_with = "int")]
+    pub id: Option<i64>,
+    #[serde(default, deserialize_with = "int")]
+    user_cid: Option<i64>,
+    #[serde(default, deserialize_with = "int")]
+    instructor_cid: Option<i64>,
+    #[serde(default, deserialize_with = "text")]
+    instructor_name: Option<String>,
+    #[serde(default, deserialize_with = "int")]
+    facility_id: Option<i64>,
+    #[serde(default, deserialize_with = "text")]
+    position_trained: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    training_note: Option<String>,
+    #[serde(default, deserialize_with = "int")]
+    session_type: Option<i64>,
+    #[serde(default, deserialize_with = "text")]
+    marking_sheet: Option<String>,
+    #[serde(default, deserialize_with = "flag")]
+    ots_pass: Option<bool>,
+    #[serde(default, deserialize_with = "text")]
+    friendly_time: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    created_at: Option<String>,
+}
+
+impl WireNote {
+    pub(super) fn into_model(self, place: &Place) -> Result<TrainingNote, ApiError> {
+        let positive = |n: Option<i64>| n.and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0);
+        Ok(TrainingNote {
+            id: place.id("id", self.id)?,
+            student_cid: positive(self.user_cid),
+            instructor_cid: positive(self.instructor_cid),
+            instructor_name: clean_opt(self.instructor_name),
+            facility_id: self.facility_id,
+            position_trained: clean_opt(self.position_trained),
+            note: self.training_note.map(|n| clean(&n)).unwrap_or_default(),
+            session_type: self.session_type.map(SessionType::from_number),
+            marking_sheet: clean_opt(self.marking_sheet),
+            ots_pass: self.ots_pass.unwrap_or(false),
+            date: place.date("friendly_time", self.friendly_time)?,
+            created_at: place.instant("created_at", self.created_at)?,
+        })
+    }
+}

@@ -1,0 +1,347 @@
+//! The only stage that writes to the output folder.
+//!
+//! Everything is rendered in memory first; then this module makes the folder match, as close
+//! to all-or-nothing as a file system allows:
+//!
+//! 1. Files whose bytes are already on disk are left alone (their mtimes stay, deploys stay
+//!    small).
+//! 2. Changed and new files are written to a staging folder beside the output folder (same file
+//!    system, so renames are atomic). A failure here removes the staging folder and leaves the
+//!    output exactly as it was.
+//! 3. Each replaced file is moved aside into the staging folder, and the new one renamed into
+//!    place; if any rename fails, the moves done so far are undone in reverse.
+//! 4. Files this tool wrote last time and no longer produces are removed, and the ownership
+//!    marker is updated. Files it did not write are never deleted.
+//!
+//! A folder that exists, is not empty and has no marker was not written by this tool: it is
+//! refused unless `force` is set (and even then only overwritten file by file, never cleared).
+
+use anyhow::{Context, Result, bail};
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+/// The marker listing the files this tool wrote into a folder.
+pub const MARKER: &str = ".vatcar-site.json";
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputFile {
+    /// Relative, with `/` separators, e.g. `events/412/index.html`.
+    pub path: String,
+    pub contents: Vec<u8>,
+}
+
+impl OutputFile {
+    pub fn new(path: impl Into<String>, contents: impl Into<Vec<u8>>) -> Self {
+        Self {
+            path: path.into(),
+            contents: contents.into(),
+        }
+    }
+}
+
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct PublishReport {
+    pub written: usize,
+    pub unchanged: usize,
+    pub removed: usize,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Marker {
+    generator: String,
+    files: BTreeSet<String>,
+}
+
+pub fn publish(dir: &Path, files: &[OutputFile], force: bool) -> Result<PublishReport> {
+    let mut names = BTreeSet::new();
+    for file in files {
+        check_relative(&file.path)?;
+        if file.path == MARKER || !names.insert(file.path.clone()) {
+            bail!(
+                "internal error: output path {:?} is reserved or given twice",
+                file.path
+            );
+        }
+    }
+    let previous = previous_files(dir, force)?;
+    let parent = parent_of(dir)?;
+    let name = dir
+        .file_name()
+        .with_context(|| format!("{} has no folder name", dir.display()))?
+        .to_string_lossy()
+        .into_owned();
+    let staging = parent.join(format!(".{name}.vatcar-staging-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&staging);
+
+    let marker = Marker {
+        generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")).into(),
+        files: names.clone(),
+    };
+    let mut marker_json = serde_json::to_vec_pretty(&marker)?;
+    marker_json.push(b'\n');
+    let all: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|f| (f.path.as_str(), f.contents.as_slice()))
+        .chain([(MARKER, marker_json.as_slice())])
+        .collect();
+
+    let result = stage_and_swap(dir, &staging, &all, &previous, &names);
+    let _ = fs::remove_dir_all(&staging);
+    result
+}
+
+fn stage_and_swap(
+    dir: &Path,
+    staging: &Path,
+    all: &[(&str, &[u8])],
+    previous: &BTreeSet<String>,
+    names: &BTreeSet<String>,
+) -> Result<PublishReport> {
+    let mut report = PublishReport::default();
+    let new_dir = staging.join("new");
+    let mut changed = Vec::new();
+    for &(path, contents) in all {
+        let target = dir.join(path);
+        if fs::read(&target).is_ok_and(|existing| existing == contents) {
+            if path != MARKER {
+                report.unchanged += 1;
+            }
+            continue;
+        }
+        write_file(&new_dir.join(path), contents)?;
+        changed.push(path);
+    }
+
+    if !dir.exists() {
+        // Nothing to preserve: the staged tree becomes the folder in one rename.
+        fs::rename(&new_dir, dir)
+            .with_context(|| format!("could not move the new site into {}", dir.display()))?;
+        report.written = changed.len().saturating_sub(1);
+        return Ok(report);
+    }
+
+    let old_dir = staging.join("old");
+    let mut done: Vec<(&str, bool)> = Vec::new();
+    let swap = |path: &str| -> Result<bool> {
+        let target = dir.join(path);
+        let had_old = target.exists();
+        if had_old {
+            let aside = old_dir.join(path);
+            fs::create_dir_all(aside.parent().expect("staged paths have a parent"))?;
+            fs::rename(&target, &aside)
+                .with_context(|| format!("could not move {} aside", target.display()))?;
+        }
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent)
+                .with_context(|| format!("could not create {}", parent.display()))?;
+        }
+        let result = fs::rename(new_dir.join(path), &target)
+            .with_context(|| format!("could not move the new {} into place", target.display()));
+        if let Err(error) = result {
+            if had_old {
+                let _ = fs::rename(old_dir.join(path), &target);
+            }
+            return Err(error);
+        }
+        Ok(had_old)
+    };
+    for &path in &changed {
+        match swap(path) {
+            Ok(had_old) => done.push((path, had_old)),
+            Err(error) => {
+                for (path, had_old) in done.iter().rev() {
+                    let target = dir.join(path);
+                    let _ = fs::remove_file(&target);
+                    if *had_old {
+                        let _ = fs::rename(old_dir.join(path), &target);
+                    }
+                }
+                return Err(error);
+            }
+        }
+    }
+    report.written = changed.iter().filter(|p| **p != MARKER).count();
+
+    for stale in previous.difference(names) {
+        if check_relative(stale).is_err() {
+            continue;
+        }
+        let target = dir.join(stale);
+        if fs::remove_file(&target).is_ok() {
+            report.removed += 1;
+            remove_empty_parents(dir, &target);
+        }
+    }
+    Ok(report)
+}
+
+/// The files listed in the folder's marker; an error if the folder holds something else.
+fn previous_files(dir: &Path, force: bool) -> Result<BTreeSet<String>> {
+    let marker_path = dir.join(MARKER);
+    match fs::read(&marker_path) {
+        Ok(bytes) => {
+            let marker: Marker = serde_json::from_slice(&bytes).with_context(|| {
+                format!("{} is damaged; remove it to rebuild", marker_path.display())
+            })?;
+            Ok(marker.files)
+        }
+        Err(_) if !dir.exists() => Ok(BTreeSet::new()),
+        Err(_) => {
+            let mut entries =
+                fs::read_dir(dir).with_context(|| format!("could not read {}", dir.display()))?;
+            if entries.next().is_some() && !force {
+                bail!(
+                    "{} is not empty and was not written by vatcar-site; choose another --output, \
+                     empty it, or pass --force to write into it anyway (nothing in it is deleted)",
+                    dir.display()
+                );
+            }
+            Ok(BTreeSet::new())
+        }
+    }
+}
+
+fn parent_of(dir: &Path) -> Result<PathBuf> {
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !parent.is_dir() {
+        bail!("the folder {} does not exist", parent.display());
+    }
+    Ok(parent)
+}
+
+fn check_relative(path: &str) -> Result<()> {
+    let p = Path::new(path);
+    let ok = !path.is_empty()
+        && p.components().all(|c| matches!(c, Component::Normal(_)))
+        && !path.contains('\\');
+    if !ok {
+        bail!("internal error: output path {path:?} is not a plain relative path");
+    }
+    Ok(())
+}
+
+fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)
+            .with_context(|| format!("could not create {}", parent.display()))?;
+    }
+    fs::write(path, contents).with_context(|| format!("could not write {}", path.display()))
+}
+
+fn remove_empty_parents(root: &Path, file: &Path) {
+    let mut current = file.parent();
+    while let Some(dir) = current {
+        if dir == root || fs::remove_dir(dir).is_err() {
+            break;
+        }
+        current = dir.parent();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::SystemTime;
+
+    fn files(list: &[(&str, &str)]) -> Vec<OutputFile> {
+        list.iter()
+            .map(|(p, c)| OutputFile::new(*p, c.as_bytes()))
+            .collect()
+    }
+
+    fn mtime(path: &Path) -> SystemTime {
+        fs::metadata(path).unwrap().modified().unwrap()
+    }
+
+    #[test]
+    fn writes_then_leaves_unchanged_files_alone() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        let first = publish(
+            &out,
+            &files(&[("index.html", "a"), ("x/y.html", "b")]),
+            false,
+        )
+        .unwrap();
+        assert_eq!(first.written, 2);
+        let before = mtime(&out.join("x/y.html"));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let second = publish(
+            &out,
+            &files(&[("index.html", "a2"), ("x/y.html", "b")]),
+            false,
+        )
+        .unwrap();
+        assert_eq!((second.written, second.unchanged), (1, 1));
+        assert_eq!(mtime(&out.join("x/y.html")), before);
+        assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "a2");
+        // Nothing stray beside the folder.
+        let siblings: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
+        assert_eq!(siblings.len(), 1);
+    }
+
+    #[test]
+    fn removes_only_what_it_wrote() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files(&[("a.html", "a"), ("old/b.html", "b")]), false).unwrap();
+        fs::write(out.join("CNAME"), "example.org").unwrap();
+        let report = publish(&out, &files(&[("a.html", "a")]), false).unwrap();
+        assert_eq!(report.removed, 1);
+        assert!(!out.join("old").exists(), "emptied folder removed");
+        assert_eq!(
+            fs::read_to_string(out.join("CNAME")).unwrap(),
+            "example.org"
+        );
+    }
+
+    #[test]
+    fn refuses_a_foreign_folder_unless_forced() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("docs");
+        fs::create_dir(&out).unwrap();
+        fs::write(out.join("thesis.tex"), "mine").unwrap();
+        let error = publish(&out, &files(&[("index.html", "x")]), false).unwrap_err();
+        assert!(
+            error.to_string().contains("not written by vatcar-site"),
+            "{error}"
+        );
+        assert!(!out.join("index.html").exists());
+        publish(&out, &files(&[("index.html", "x")]), true).unwrap();
+        assert_eq!(fs::read_to_string(out.join("thesis.tex")).unwrap(), "mine");
+        // An empty folder is fine without --force.
+        let empty = tmp.path().join("empty");
+        fs::create_dir(&empty).unwrap();
+        publish(&empty, &files(&[("index.html", "x")]), false).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_folder_as_it_was() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files(&[("a.html", "old"), ("b.html", "old")]), false).unwrap();
+        // A new file whose path collides with an existing file used as a folder cannot be
+        // staged... so make the swap fail instead: a path where a folder must replace a file.
+        let bad = files(&[("a.html", "new"), ("b.html/c.html", "new")]);
+        assert!(publish(&out, &bad, false).is_err());
+        assert_eq!(fs::read_to_string(out.join("a.html")).unwrap(), "old");
+        assert_eq!(fs::read_to_string(out.join("b.html")).unwrap(), "old");
+        let siblings: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
+        assert_eq!(siblings.len(), 1, "no staging folder left behind");
+    }
+
+    #[test]
+    fn rejects_paths_that_escape() {
+        let tmp = tempfile::tempdir().unwrap();
+        for bad in ["../x", "/etc/passwd", "a/../../b", "", MARKER] {
+            assert!(
+                publish(&tmp.path().join("s"), &files(&[(bad, "x")]), false).is_err(),
+                "{bad}"
+            );
+        }
+    }
+}

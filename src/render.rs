@@ -1,0 +1,106 @@
+//! Templates and static files: built into the binary, each replaceable by a file of the same
+//! name in the user's templates folder (`--templates DIR`: templates at its top level, static
+//! files under `DIR/static/`).
+//!
+//! As in Zola, the user's templates are loaded first and the built-in ones added only where
+//! the user has none, so a user file always wins, one file at a time.
+
+use anyhow::{Context, Result};
+use std::path::Path;
+use tera::Tera;
+
+/// Built-in templates, by name.
+pub const TEMPLATES: &[(&str, &str)] = &[
+    ("base.html", include_str!("../templates/base.html")),
+    ("index.html", include_str!("../templates/index.html")),
+];
+
+/// Built-in static files, by path below `static/`.
+pub const STATIC_FILES: &[(&str, &[u8])] = &[("style.css", include_bytes!("../static/style.css"))];
+
+pub struct Theme {
+    tera: Tera,
+    static_files: Vec<(String, Vec<u8>)>,
+}
+
+impl Theme {
+    pub fn load(user_dir: Option<&Path>) -> Result<Self> {
+        let mut tera = Tera::default();
+        let mut user_templates = Vec::new();
+        let mut static_files: Vec<(String, Vec<u8>)> = STATIC_FILES
+            .iter()
+            .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
+            .collect();
+        if let Some(dir) = user_dir {
+            if !dir.is_dir() {
+                anyhow::bail!("templates folder {} does not exist", dir.display());
+            }
+            for (name, _) in TEMPLATES {
+                let path = dir.join(name);
+                if path.is_file() {
+                    let text = std::fs::read_to_string(&path)
+                        .with_context(|| format!("could not read template {}", path.display()))?;
+                    user_templates.push((name.to_string(), text));
+                }
+            }
+            for (name, bytes) in &mut static_files {
+                let path = dir.join("static").join(name.as_str());
+                if path.is_file() {
+                    *bytes = std::fs::read(&path)
+                        .with_context(|| format!("could not read {}", path.display()))?;
+                }
+            }
+        }
+        let builtin: Vec<(String, String)> = TEMPLATES
+            .iter()
+            .filter(|(name, _)| !user_templates.iter().any(|(user, _)| user == name))
+            .map(|(name, text)| (name.to_string(), text.to_string()))
+            .collect();
+        let all: Vec<(String, String)> = user_templates.into_iter().chain(builtin).collect();
+        tera.add_raw_templates(all).map_err(tera_error)?;
+        tera.autoescape_on(vec![".html", ".xml"]);
+        tera.set_escape_fn(escape_html);
+        Ok(Self { tera, static_files })
+    }
+
+    pub fn render(&self, template: &str, context: &tera::Context) -> Result<String> {
+        self.tera
+            .render(template, context)
+            .map_err(tera_error)
+            .with_context(|| format!("could not render template {template}"))
+    }
+
+    pub fn static_files(&self) -> &[(String, Vec<u8>)] {
+        &self.static_files
+    }
+}
+
+/// Escapes what HTML and XML need escaped, and no more: Tera's default also escapes `/`,
+/// which makes every URL in the output unreadable without making it safer.
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Tera keeps the useful part of its message (file, line, missing variable) in the cause
+/// chain; this flattens it into one readable error.
+fn tera_error(error: tera::Error) -> anyhow::Error {
+    let mut message = error.to_string();
+    let mut source = std::error::Error::source(&error);
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    anyhow::anyhow!(message)
+}

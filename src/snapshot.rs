@@ -1,0 +1,256 @@
+//! Snapshots: the raw response bodies of a fetch, saved as files so that a build can run
+//! again later without the network, and the demo snapshot embedded in the binary.
+//!
+//! A snapshot folder holds one file per endpoint (named by [`Endpoint::snapshot_file`]) with
+//! the body exactly as the server sent it, except that the API key, should the server echo
+//! it, was already replaced by `[REDACTED]` in the client. `snapshot.json` records when and
+//! from where it was fetched; it holds no key.
+
+use crate::endpoint::Endpoint;
+use crate::publish::{self, OutputFile};
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Utc};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+pub const MANIFEST: &str = "snapshot.json";
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Snapshot {
+    pub fetched_at: Option<DateTime<Utc>>,
+    pub base_url: Option<String>,
+    /// File name → body.
+    bodies: BTreeMap<String, Vec<u8>>,
+    /// Where it came from, for error messages.
+    origin: String,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Manifest {
+    format: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fetched_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    base_url: Option<String>,
+    files: BTreeMap<String, String>,
+}
+
+const FORMAT: &str = "vatcar-site snapshot 1";
+
+macro_rules! demo_files {
+    ($($name:literal),* $(,)?) => {
+        [$(($name, include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/demo/", $name)).as_slice())),*]
+    };
+}
+
+/// The sample data shipped in the binary: a fictional Caribbean facility.
+const DEMO: [(&str, &[u8]); 10] = demo_files![
+    "facility-roster.json",
+    "facility-events.json",
+    "facility-documents.json",
+    "division-events.json",
+    "user-1590318.json",
+    "notes-1590318.json",
+    "user-1612745.json",
+    "notes-1612745.json",
+    "user-1547761.json",
+    "notes-1547761.json",
+];
+
+/// When the demo data was "fetched": demo builds use it as their build time, so that the
+/// sample's upcoming events stay upcoming.
+pub const DEMO_FETCHED_AT: &str = "2026-11-20T12:00:00Z";
+
+impl Snapshot {
+    pub fn new(fetched_at: DateTime<Utc>, base_url: &str) -> Self {
+        Self {
+            fetched_at: Some(fetched_at),
+            base_url: Some(base_url.to_owned()),
+            bodies: BTreeMap::new(),
+            origin: "the fetched data".into(),
+        }
+    }
+
+    pub fn demo() -> Self {
+        Self {
+            fetched_at: DateTime::parse_from_rfc3339(DEMO_FETCHED_AT)
+                .ok()
+                .map(|t| t.with_timezone(&Utc)),
+            base_url: Some(crate::client::DEFAULT_BASE_URL.into()),
+            bodies: DEMO
+                .iter()
+                .map(|(name, body)| (name.to_string(), body.to_vec()))
+                .collect(),
+            origin: "the built-in demo data".into(),
+        }
+    }
+
+    pub fn insert(&mut self, endpoint: Endpoint, body: Vec<u8>) {
+        self.bodies.insert(endpoint.snapshot_file(), body);
+    }
+
+    pub fn body(&self, endpoint: Endpoint) -> Result<&[u8]> {
+        self.bodies
+            .get(&endpoint.snapshot_file())
+            .map(Vec::as_slice)
+            .with_context(|| {
+                format!(
+                    "{} has no {} (the body of {endpoint})",
+                    self.origin,
+                    endpoint.snapshot_file()
+                )
+            })
+    }
+
+    pub fn contains(&self, endpoint: Endpoint) -> bool {
+        self.bodies.contains_key(&endpoint.snapshot_file())
+    }
+
+    /// Reads a snapshot folder. A folder without `snapshot.json` (made by hand, say) is read
+    /// too; its fetch time is then unknown.
+    pub fn read_dir(dir: &Path) -> Result<Self> {
+        if !dir.is_dir() {
+            bail!("snapshot folder {} does not exist", dir.display());
+        }
+        let mut snapshot = Self {
+            origin: format!("snapshot folder {}", dir.display()),
+            ..Self::default()
+        };
+        let manifest_path = dir.join(MANIFEST);
+        if manifest_path.exists() {
+            let bytes = fs::read(&manifest_path)
+                .with_context(|| format!("could not read {}", manifest_path.display()))?;
+            let manifest: Manifest = serde_json::from_slice(&bytes).with_context(|| {
+                format!("{} is not a snapshot manifest", manifest_path.display())
+            })?;
+            if manifest.format != FORMAT {
+                bail!(
+                    "{} has format {:?}; this version reads {FORMAT:?}",
+                    manifest_path.display(),
+                    manifest.format
+                );
+            }
+            snapshot.fetched_at = match manifest.fetched_at {
+                Some(text) => Some(
+                    DateTime::parse_from_rfc3339(&text)
+                        .with_context(|| {
+                            format!("{}: bad fetched_at {text:?}", manifest_path.display())
+                        })?
+                        .with_timezone(&Utc),
+                ),
+                None => None,
+            };
+            snapshot.base_url = manifest.base_url;
+        }
+        for entry in
+            fs::read_dir(dir).with_context(|| format!("could not read {}", dir.display()))?
+        {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name == MANIFEST
+                || name.starts_with('.')
+                || !name.ends_with(".json")
+                || !entry.file_type()?.is_file()
+            {
+                continue;
+            }
+            let body = fs::read(entry.path())
+                .with_context(|| format!("could not read {}", entry.path().display()))?;
+            snapshot.bodies.insert(name, body);
+        }
+        Ok(snapshot)
+    }
+
+    /// The files of this snapshot, manifest included, for [`publish::publish`].
+    pub fn files(&self) -> Vec<OutputFile> {
+        let manifest = Manifest {
+            format: FORMAT.into(),
+            fetched_at: self
+                .fetched_at
+                .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+            base_url: self.base_url.clone(),
+            files: self
+                .bodies
+                .keys()
+                .map(|name| (name.clone(), endpoint_path_of(name)))
+                .collect(),
+        };
+        let mut manifest_json = serde_json::to_vec_pretty(&manifest).expect("plain data");
+        manifest_json.push(b'\n');
+        self.bodies
+            .iter()
+            .map(|(name, body)| OutputFile::new(name.clone(), body.clone()))
+            .chain([OutputFile::new(MANIFEST, manifest_json)])
+            .collect()
+    }
+
+    /// Writes the snapshot to `dir`, with the same all-or-nothing care as a site build.
+    pub fn write_dir(&self, dir: &Path, force: bool) -> Result<()> {
+        publish::publish(dir, &self.files(), force)
+            .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
+        Ok(())
+    }
+}
+
+/// The API path a snapshot file came from, recorded in the manifest for people reading it.
+fn endpoint_path_of(file: &str) -> String {
+    let known = Endpoint::SITE.iter().find(|e| e.snapshot_file() == file);
+    if let Some(endpoint) = known {
+        return endpoint.path();
+    }
+    let cid = |prefix: &str| {
+        file.strip_prefix(prefix)?
+            .strip_suffix(".json")?
+            .parse::<u64>()
+            .ok()
+    };
+    if let Some(cid) = cid("user-") {
+        return Endpoint::User(cid).path();
+    }
+    if let Some(cid) = cid("notes-") {
+        return Endpoint::UserNotes(cid).path();
+    }
+    String::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_has_every_site_endpoint() {
+        let demo = Snapshot::demo();
+        for endpoint in Endpoint::SITE {
+            assert!(demo.contains(endpoint), "{endpoint}");
+        }
+        assert!(demo.fetched_at.is_some());
+    }
+
+    #[test]
+    fn written_snapshot_reads_back_identically() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("snap");
+        let demo = Snapshot::demo();
+        demo.write_dir(&dir, false).unwrap();
+        let read = Snapshot::read_dir(&dir).unwrap();
+        assert_eq!(read.bodies, demo.bodies);
+        assert_eq!(read.fetched_at, demo.fetched_at);
+        assert_eq!(read.base_url, demo.base_url);
+        let manifest = fs::read_to_string(dir.join(MANIFEST)).unwrap();
+        assert!(manifest.contains("\"facility-roster.json\": \"/api/v2/facility/roster\""));
+        assert!(manifest.contains("\"notes-1590318.json\": \"/api/v2/user/1590318/notes\""));
+    }
+
+    #[test]
+    fn a_missing_body_is_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        let error = Snapshot::read_dir(tmp.path())
+            .unwrap()
+            .body(Endpoint::DivisionEvents)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("division-events.json"), "{error}");
+        assert!(error.contains("GET /api/v2/division/events"), "{error}");
+    }
+}
