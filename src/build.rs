@@ -1,13 +1,18 @@
 //! The site build, stage by stage: load → decode → render → publish. Nothing touches the
 //! output folder until everything has rendered.
 
+use crate::client::DEFAULT_BASE_URL;
 use crate::endpoint::Endpoint;
-use crate::load::{self, SiteData, Source};
-use crate::publish::{self, OutputFile, PublishReport};
+use crate::load::{self, Source};
+use crate::publish::{self, PublishReport};
 use crate::render::Theme;
+use crate::site;
+use crate::view::{self, SiteSettings};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 use std::path::PathBuf;
+use url::Url;
 
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
@@ -18,6 +23,9 @@ pub struct BuildOptions {
     pub force: bool,
     /// The "now" that decides upcoming and recent; fixed for reproducible builds.
     pub build_time: DateTime<Utc>,
+    pub site_url: Option<Url>,
+    pub display_zone: Option<Tz>,
+    pub title: Option<String>,
 }
 
 #[derive(Debug)]
@@ -34,53 +42,27 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         log::info!("saved the snapshot in {}", dir.display());
     }
     let theme = Theme::load(options.templates.as_deref())?;
-    let files = render_site(&data, &theme, options)?;
+    let base = match &options.source {
+        Source::Api(client) => client.base_url.clone(),
+        _ => snapshot
+            .base_url
+            .clone()
+            .unwrap_or_else(|| DEFAULT_BASE_URL.into()),
+    };
+    let base_url =
+        Url::parse(base.trim()).with_context(|| format!("the base URL {base:?} is not a URL"))?;
+    let settings = SiteSettings {
+        title: options.title.clone(),
+        site_url: options.site_url.clone(),
+        display_zone: options.display_zone,
+        ..SiteSettings::new(base_url, options.build_time)
+    };
+    let view = view::build(&data, &settings);
+    let files = site::render(&view, &theme)?;
     let report = publish::publish(&options.output, &files, options.force)
         .with_context(|| format!("could not publish to {}", options.output.display()))?;
     Ok(BuildReport {
         files: files.len(),
         publish: report,
     })
-}
-
-fn render_site(data: &SiteData, theme: &Theme, options: &BuildOptions) -> Result<Vec<OutputFile>> {
-    let title = data
-        .roster
-        .facility
-        .as_ref()
-        .and_then(|f| f.display_name())
-        .unwrap_or_else(|| "VATCAR facility".into());
-    let source = match &options.source {
-        Source::Api(_) => "the VATCAR API",
-        Source::Snapshot(_) => "a saved snapshot",
-        Source::Demo => "the built-in demo data",
-    };
-    let mut context = tera::Context::new();
-    context.insert("root", "./");
-    context.insert(
-        "site",
-        &serde_json::json!({
-            "title": title,
-            "source": source,
-            "built_at": options.build_time.format("%Y-%m-%d %H:%MZ").to_string(),
-        }),
-    );
-    context.insert(
-        "counts",
-        &serde_json::json!({
-            "controllers": data.roster.controllers.len(),
-            "visitors": data.roster.visitors.len(),
-            "facility_events": data.facility_events.len(),
-            "division_events": data.division_events.len(),
-            "documents": data.documents.iter().map(|c| c.files.len()).sum::<usize>(),
-        }),
-    );
-    let mut files = vec![OutputFile::new(
-        "index.html",
-        theme.render("index.html", &context)?,
-    )];
-    for (name, bytes) in theme.static_files() {
-        files.push(OutputFile::new(format!("static/{name}"), bytes.clone()));
-    }
-    Ok(files)
 }

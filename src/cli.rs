@@ -89,6 +89,40 @@ struct BuildArgs {
     /// Write into an output folder that vatcar-site did not create (nothing in it is deleted).
     #[arg(long = "force")]
     force: bool,
+
+    /// Where the site will be published (for the sitemap, the feed, calendar subscribe links).
+    #[arg(long = "site-url", value_parser = site_url)]
+    site_url: Option<url::Url>,
+
+    /// Also show event times in this IANA time zone, e.g. America/Puerto_Rico.
+    #[arg(long = "display-zone", value_parser = display_zone)]
+    display_zone: Option<chrono_tz::Tz>,
+
+    /// The site's name (default: the facility's name).
+    #[arg(long = "title")]
+    title: Option<String>,
+}
+
+fn site_url(text: &str) -> Result<url::Url, String> {
+    let url = url::Url::parse(text).map_err(|e| format!("{text:?} is not a URL: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err(format!("{text:?} is not an http(s) address"));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(format!("{text:?}: a site URL takes no query or fragment"));
+    }
+    let mut url = url;
+    if !url.path().ends_with('/') {
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    Ok(url)
+}
+
+fn display_zone(text: &str) -> Result<chrono_tz::Tz, String> {
+    text.parse().map_err(|_| {
+        format!("{text:?} is not an IANA time zone name (such as America/Puerto_Rico)")
+    })
 }
 
 #[derive(Args, Debug)]
@@ -179,6 +213,9 @@ fn execute(cli: &Cli) -> Result<()> {
                 templates: args.templates.clone(),
                 force: args.force,
                 build_time,
+                site_url: args.site_url.clone(),
+                display_zone: args.display_zone,
+                title: args.title.clone(),
             };
             let report = build::build(&options)?;
             if !cli.quiet {

@@ -8,11 +8,16 @@
 pub mod build;
 pub mod cli;
 pub mod client;
+pub mod description;
 pub mod endpoint;
 pub mod error;
+pub mod ical;
+pub mod links;
 pub mod load;
 pub mod model;
 pub mod publish;
 pub mod render;
 pub mod secret;
+pub mod site;
 pub mod snapshot;
+pub mod view;

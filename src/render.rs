@@ -10,13 +10,37 @@ use std::path::Path;
 use tera::Tera;
 
 /// Built-in templates, by name.
-pub const TEMPLATES: &[(&str, &str)] = &[
-    ("base.html", include_str!("../templates/base.html")),
-    ("index.html", include_str!("../templates/index.html")),
-];
+macro_rules! embedded {
+    ($macro:ident, $folder:literal, $($name:literal),* $(,)?) => {
+        &[$(($name, $macro!(concat!("../", $folder, "/", $name)))),*]
+    };
+}
+
+pub const TEMPLATES: &[(&str, &str)] = embedded!(
+    include_str,
+    "templates",
+    "base.html",
+    "macros.html",
+    "index.html",
+    "roster.html",
+    "event_lists.html",
+    "events.html",
+    "division.html",
+    "event.html",
+    "documents.html",
+    "404.html",
+    "sitemap.xml",
+    "feed.xml",
+);
 
 /// Built-in static files, by path below `static/`.
-pub const STATIC_FILES: &[(&str, &[u8])] = &[("style.css", include_bytes!("../static/style.css"))];
+pub const STATIC_FILES: &[(&str, &[u8])] = embedded!(
+    include_bytes,
+    "static",
+    "style.css",
+    "local-time.js",
+    "icon.svg",
+);
 
 pub struct Theme {
     tera: Tera,

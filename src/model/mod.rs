@@ -145,6 +145,26 @@ pub struct Event {
     pub updated_at: Option<DateTime<Utc>>,
 }
 
+impl Event {
+    /// How long an event lasts when the API gives no usable end.
+    pub const DEFAULT_LENGTH: chrono::TimeDelta = chrono::TimeDelta::hours(2);
+
+    /// Whether the API's end can be used: present and after the start.
+    pub fn has_valid_end(&self) -> bool {
+        self.end.is_some_and(|end| end > self.start)
+    }
+
+    /// When the event ends, for pages and calendars alike: the API's end, or
+    /// [`Event::DEFAULT_LENGTH`] after the start when the end is missing or not after the start
+    /// (a calendar event must end after it starts, and most events here run about two hours).
+    pub fn effective_end(&self) -> DateTime<Utc> {
+        match self.end {
+            Some(end) if end > self.start => end,
+            _ => self.start + Self::DEFAULT_LENGTH,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct DocumentCategory {
     pub name: String,

@@ -1,0 +1,249 @@
+//! An RFC 5545 writer for event feeds: small, and strict where calendar apps are not.
+//!
+//! - Lines end in CRLF and are folded at 75 octets (a continuation's leading space counts),
+//!   never inside a UTF-8 character.
+//! - TEXT values escape `\`, `;`, `,` and newlines, so no string from the API can start a
+//!   property or a component of its own.
+//! - Times are UTC (`...Z`), so no VTIMEZONE is needed and no client can misread a zone.
+//! - Nothing depends on the clock: DTSTAMP is the event's last change, so the same data gives
+//!   the same bytes.
+//!
+//! Rules for bad data: an event with no end, or an end not after its start, lasts
+//! [`Event::DEFAULT_LENGTH`] (two hours); an id that appears twice is written once.
+
+use crate::model::Event;
+use chrono::{DateTime, Utc};
+use std::collections::HashSet;
+
+/// How a feed names itself and how often clients should refresh it.
+#[derive(Clone, Debug)]
+pub struct FeedSettings {
+    pub name: String,
+    pub description: String,
+    /// Refresh hint in minutes (REFRESH-INTERVAL and X-PUBLISHED-TTL).
+    pub refresh_minutes: u32,
+}
+
+/// What every event of a feed needs from the site.
+#[derive(Clone, Debug)]
+pub struct EventContext<'a> {
+    /// The host in each UID: the site's, or the API's when the site URL is unknown.
+    pub uid_host: &'a str,
+    /// The site's absolute URL with a trailing slash, for each event's URL.
+    pub site_url: Option<&'a str>,
+}
+
+/// One event ready to write: the model plus what the site adds.
+pub struct FeedEvent<'a> {
+    pub event: &'a Event,
+    /// Plain text, no markup.
+    pub description: String,
+    pub location: String,
+}
+
+pub const PRODID: &str = concat!(
+    "-//vatcar-site//vatcar-site ",
+    env!("CARGO_PKG_VERSION"),
+    "//EN"
+);
+
+pub fn calendar(feed: &FeedSettings, events: &[FeedEvent], context: &EventContext) -> String {
+    let mut out = Writer::default();
+    out.line("BEGIN", "VCALENDAR");
+    out.line("VERSION", "2.0");
+    out.text("PRODID", PRODID);
+    out.line("CALSCALE", "GREGORIAN");
+    out.line("METHOD", "PUBLISH");
+    out.text("X-WR-CALNAME", &feed.name);
+    out.text("NAME", &feed.name);
+    if !feed.description.is_empty() {
+        out.text("X-WR-CALDESC", &feed.description);
+        out.text("DESCRIPTION", &feed.description);
+    }
+    let refresh = format!("PT{}M", feed.refresh_minutes.max(1));
+    out.line("REFRESH-INTERVAL;VALUE=DURATION", &refresh);
+    out.line("X-PUBLISHED-TTL", &refresh);
+
+    let mut seen = HashSet::new();
+    let mut written = 0;
+    for item in events {
+        if seen.insert(item.event.id) {
+            vevent(&mut out, item, context);
+            written += 1;
+        }
+    }
+    if written == 0 {
+        // RFC 5545 3.4 wants at least one component. A journal entry is ignored by calendar
+        // apps, so subscribers see an empty calendar instead of an error.
+        out.line("BEGIN", "VJOURNAL");
+        out.text("UID", &format!("vatcar-no-events@{}", context.uid_host));
+        out.line("DTSTAMP", "19700101T000000Z");
+        out.text("SUMMARY", "No events scheduled");
+        out.line("END", "VJOURNAL");
+    }
+    out.line("END", "VCALENDAR");
+    out.finish()
+}
+
+fn vevent(out: &mut Writer, item: &FeedEvent, context: &EventContext) {
+    let event = item.event;
+    let changed = event.updated_at.or(event.created_at).unwrap_or(event.start);
+    out.line("BEGIN", "VEVENT");
+    out.text("UID", &uid(event.id, context.uid_host));
+    out.line("DTSTAMP", &stamp(changed));
+    out.line("DTSTART", &stamp(event.start));
+    out.line("DTEND", &stamp(event.effective_end()));
+    let summary = if event.name.is_empty() {
+        format!("Event {}", event.id)
+    } else {
+        event.name.clone()
+    };
+    out.text("SUMMARY", &summary);
+    if !item.description.is_empty() {
+        out.text("DESCRIPTION", &item.description);
+    }
+    if !item.location.is_empty() {
+        out.text("LOCATION", &item.location);
+    }
+    if let Some(site) = context.site_url {
+        out.line("URL", &format!("{site}events/{}/", event.id));
+    }
+    if let Some(created) = event.created_at {
+        out.line("CREATED", &stamp(created));
+    }
+    if let Some(updated) = event.updated_at {
+        out.line("LAST-MODIFIED", &stamp(updated));
+    }
+    out.line("SEQUENCE", &sequence(event).to_string());
+    out.line("STATUS", "CONFIRMED");
+    out.line("END", "VEVENT");
+}
+
+/// The same on every build: the event's id and a host.
+pub fn uid(id: u64, host: &str) -> String {
+    format!("vatcar-event-{id}@{host}")
+}
+
+/// Minutes from 2020-01-01 to the event's last change: it grows with every edit (clients
+/// take a higher SEQUENCE as the newer version), never goes backwards, and fits in the 31
+/// bits clients allow for centuries.
+pub fn sequence(event: &Event) -> i64 {
+    const ORIGIN: i64 = 1_577_836_800; // 2020-01-01T00:00:00Z
+    event.updated_at.map_or(0, |t| {
+        ((t.timestamp() - ORIGIN) / 60).clamp(0, i32::MAX as i64)
+    })
+}
+
+fn stamp(t: DateTime<Utc>) -> String {
+    t.format("%Y%m%dT%H%M%SZ").to_string()
+}
+
+/// RFC 5545 3.3.11: backslash, semicolon, comma and newline escaped; other control
+/// characters dropped (they are not allowed in a content line).
+pub fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            ';' => out.push_str("\\;"),
+            ',' => out.push_str("\\,"),
+            '\r' => {
+                if chars.peek() != Some(&'\n') {
+                    out.push_str("\\n");
+                }
+            }
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[derive(Default)]
+struct Writer {
+    out: String,
+}
+
+impl Writer {
+    /// A property whose value is written as given (dates, numbers, fixed words).
+    fn line(&mut self, name: &str, value: &str) {
+        let mut line = String::with_capacity(name.len() + value.len() + 1);
+        line.push_str(name);
+        line.push(':');
+        line.push_str(value);
+        fold_into(&mut self.out, &line);
+    }
+
+    /// A TEXT property, escaped.
+    fn text(&mut self, name: &str, value: &str) {
+        self.line(name, &escape_text(value));
+    }
+
+    fn finish(self) -> String {
+        self.out
+    }
+}
+
+/// Appends `line` folded at 75 octets: the first line holds up to 75, each continuation a
+/// space and up to 74 more, and a character is never split.
+pub fn fold_into(out: &mut String, line: &str) {
+    let mut used = 0;
+    let mut limit = 75;
+    for c in line.chars() {
+        let width = c.len_utf8();
+        if used + width > limit {
+            out.push_str("\r\n ");
+            used = 1;
+            limit = 75;
+        }
+        out.push(c);
+        used += width;
+    }
+    out.push_str("\r\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fold(line: &str) -> String {
+        let mut out = String::new();
+        fold_into(&mut out, line);
+        out
+    }
+
+    #[test]
+    fn folds_at_75_octets_including_the_leading_space() {
+        let folded = fold(&"x".repeat(200));
+        let lines: Vec<&str> = folded.split("\r\n").filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines[0].len(), 75);
+        assert!(
+            lines[1..]
+                .iter()
+                .all(|l| l.len() <= 75 && l.starts_with(' '))
+        );
+        assert_eq!(folded.replace("\r\n ", "").trim_end(), "x".repeat(200));
+    }
+
+    #[test]
+    fn never_splits_a_utf8_character() {
+        // 74 ASCII bytes, then a 4-byte emoji that would straddle the 75-octet limit.
+        let line = format!("{}😀{}", "a".repeat(74), "é".repeat(60));
+        let folded = fold(&line);
+        for physical in folded.split("\r\n") {
+            assert!(physical.len() <= 75, "{} octets", physical.len());
+        }
+        assert_eq!(folded.replace("\r\n ", "").trim_end(), line);
+    }
+
+    #[test]
+    fn escapes_what_could_break_out_of_a_value() {
+        assert_eq!(
+            escape_text("a\\b;c,d\r\nEND:VEVENT\nx\u{7}"),
+            "a\\\\b\\;c\\,d\\nEND:VEVENT\\nx"
+        );
+    }
+}

@@ -1,0 +1,160 @@
+//! URLs from the API made safe to put in a page: only http(s), relative ones resolved against
+//! the API's base URL, and characters that are not allowed in a URL (spaces, above all)
+//! percent-encoded. Anything else (`javascript:`, `data:`, garbage) is dropped.
+
+use url::Url;
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SafeLink {
+    /// Ready for an `href` or `src` attribute (still to be HTML-escaped by the template).
+    pub href: String,
+    /// The host it points to.
+    pub host: String,
+    /// Not on the API's host.
+    pub external: bool,
+}
+
+/// `raw` as a safe absolute link, or `None`.
+///
+/// An absolute http(s) URL is kept as given, only percent-encoding what a URL cannot contain.
+/// A URL without a scheme (`/storage/x.pdf` or `storage/x.pdf`) is resolved against `base`,
+/// taken as a folder (so `https://vatcar.net/public` + `storage/x` is `.../public/storage/x`,
+/// and `/storage/x` is `https://vatcar.net/storage/x`).
+pub fn safe_link(raw: &str, base: &Url) -> Option<SafeLink> {
+    let raw = raw.trim();
+    // Browsers drop tabs and newlines inside URLs, which hides schemes like `java\tscript:`.
+    if raw.chars().any(char::is_control) {
+        return None;
+    }
+    let encoded = encode_unsafe(raw);
+    if encoded.is_empty() || encoded.starts_with("//") {
+        return None;
+    }
+    let has_scheme = encoded.split_once(':').is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    });
+    let (href, parsed) = if has_scheme {
+        let parsed = Url::parse(&encoded).ok()?;
+        (encoded, parsed)
+    } else {
+        let mut folder = base.clone();
+        if !folder.path().ends_with('/') {
+            let path = format!("{}/", folder.path());
+            folder.set_path(&path);
+        }
+        let parsed = folder.join(&encoded).ok()?;
+        (parsed.to_string(), parsed)
+    };
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return None;
+    }
+    let host = parsed.host_str()?.to_owned();
+    Some(SafeLink {
+        external: base.host_str() != Some(host.as_str()),
+        host,
+        href,
+    })
+}
+
+/// Percent-encodes bytes that may not appear in a URL, leaving everything else (including
+/// existing `%XX` escapes) alone.
+fn encode_unsafe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let keep = c.is_ascii_graphic()
+            && !matches!(c, '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}');
+        if keep {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for byte in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{byte:02X}"));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> Url {
+        Url::parse("https://vatcar.net").unwrap()
+    }
+
+    fn href(raw: &str) -> Option<String> {
+        safe_link(raw, &base()).map(|l| l.href)
+    }
+
+    #[test]
+    fn spaces_are_encoded_and_absolute_urls_kept_as_given() {
+        assert_eq!(
+            href("https://vatcar.net/storage/files/TJSJ Tower SOP v3.2.pdf").as_deref(),
+            Some("https://vatcar.net/storage/files/TJSJ%20Tower%20SOP%20v3.2.pdf")
+        );
+        assert_eq!(
+            href("https://docs.google.com/document/d/1AbC/edit?usp=sharing#h.1").as_deref(),
+            Some("https://docs.google.com/document/d/1AbC/edit?usp=sharing#h.1")
+        );
+        assert_eq!(
+            href("https://example.org/a%20b").as_deref(),
+            Some("https://example.org/a%20b")
+        );
+        assert_eq!(
+            href("https://example.org/café").as_deref(),
+            Some("https://example.org/caf%C3%A9")
+        );
+    }
+
+    #[test]
+    fn relative_urls_resolve_against_the_base() {
+        assert_eq!(
+            href("/storage/files/TJZS-TTZP LOA.pdf").as_deref(),
+            Some("https://vatcar.net/storage/files/TJZS-TTZP%20LOA.pdf")
+        );
+        assert_eq!(
+            href("storage/files/Radar Vectoring Guide.pdf").as_deref(),
+            Some("https://vatcar.net/storage/files/Radar%20Vectoring%20Guide.pdf")
+        );
+        let public = Url::parse("https://vatcar.net/public").unwrap();
+        assert_eq!(
+            safe_link("storage/x.pdf", &public).unwrap().href,
+            "https://vatcar.net/public/storage/x.pdf"
+        );
+    }
+
+    #[test]
+    fn external_hosts_are_marked() {
+        assert!(!safe_link("/a.pdf", &base()).unwrap().external);
+        let google = safe_link("https://docs.google.com/x", &base()).unwrap();
+        assert!(google.external);
+        assert_eq!(google.host, "docs.google.com");
+    }
+
+    #[test]
+    fn other_schemes_are_dropped() {
+        for bad in [
+            "javascript:alert(1)",
+            "JavaScript:alert(1)",
+            " javascript:alert(1)",
+            "java\tscript:alert(1)",
+            "data:text/html;base64,PHNjcmlwdD4=",
+            "vbscript:msgbox",
+            "file:///etc/passwd",
+            "mailto:x@example.com",
+            "//evil.example/x",
+            "",
+            "https://",
+        ] {
+            assert_eq!(href(bad), None, "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Rendering the site: each page's template with that page's view, plus feeds, sitemap and
+//! static files, all in memory. Publishing them is the next stage's job.
+
+use crate::ical;
+use crate::publish::OutputFile;
+use crate::render::Theme;
+use crate::view::SiteView;
+use anyhow::Result;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// Where a page sits and what the templates need to link from it.
+struct Page<'a> {
+    /// Output path: `roster/index.html`.
+    path: String,
+    template: &'a str,
+    /// Section for the navigation: `home`, `roster`, `events`, `division`, `documents`.
+    section: &'a str,
+    title: String,
+}
+
+impl Page<'_> {
+    /// The relative way back to the site root: `../../` from `events/412/index.html`.
+    fn root(&self) -> String {
+        "../".repeat(self.path.matches('/').count())
+    }
+
+    /// The page's URL path below the root, as linked: `events/412/`.
+    fn url(&self) -> String {
+        self.path.trim_end_matches("index.html").to_owned()
+    }
+}
+
+pub fn render(view: &SiteView, theme: &Theme) -> Result<Vec<OutputFile>> {
+    let site = serde_json::to_value(&view.site)?;
+    let mut files = Vec::new();
+    let mut urls = Vec::new();
+    let mut page = |page: Page, name: &str, data: Value| -> Result<()> {
+        let mut context = tera::Context::new();
+        context.insert("site", &site);
+        context.insert("root", &page.root());
+        context.insert(
+            "page",
+            &json!({
+                "section": page.section,
+                "title": page.title,
+                "url": page.url(),
+                "canonical": view.site.site_url.as_ref().map(|u| format!("{u}{}", page.url())),
+            }),
+        );
+        context.insert(name, &data);
+        let html = theme.render(page.template, &context)?;
+        urls.push(page.url());
+        files.push(OutputFile::new(page.path, html));
+        Ok(())
+    };
+
+    page(
+        Page {
+            path: "index.html".into(),
+            template: "index.html",
+            section: "home",
+            title: view.site.title.clone(),
+        },
+        "home",
+        to_value(&view.home)?,
+    )?;
+    page(
+        Page {
+            path: "roster/index.html".into(),
+            template: "roster.html",
+            section: "roster",
+            title: "Roster".into(),
+        },
+        "roster",
+        to_value(&view.roster)?,
+    )?;
+    page(
+        Page {
+            path: "events/index.html".into(),
+            template: "events.html",
+            section: "events",
+            title: "Events".into(),
+        },
+        "events",
+        to_value(&view.facility_events)?,
+    )?;
+    page(
+        Page {
+            path: "division/index.html".into(),
+            template: "division.html",
+            section: "division",
+            title: "Division events".into(),
+        },
+        "events",
+        to_value(&view.division_events)?,
+    )?;
+    page(
+        Page {
+            path: "documents/index.html".into(),
+            template: "documents.html",
+            section: "documents",
+            title: "Documents".into(),
+        },
+        "documents",
+        to_value(&view.documents)?,
+    )?;
+    for event in &view.event_pages {
+        page(
+            Page {
+                path: format!("events/{}/index.html", event.summary.id),
+                template: "event.html",
+                section: if event.summary.facility {
+                    "events"
+                } else {
+                    "division"
+                },
+                title: event.summary.name.clone(),
+            },
+            "event",
+            to_value(event)?,
+        )?;
+    }
+
+    // The 404 page is served at any depth, so its links start from the site's own path.
+    let mut context = tera::Context::new();
+    let root_path = view
+        .site
+        .site_url
+        .as_deref()
+        .and_then(|u| url::Url::parse(u).ok())
+        .map(|u| u.path().to_owned())
+        .unwrap_or_else(|| "/".into());
+    context.insert("site", &site);
+    context.insert("root", &root_path);
+    context.insert(
+        "page",
+        &json!({"section": "", "title": "Page not found", "url": "404.html", "canonical": null}),
+    );
+    files.push(OutputFile::new(
+        "404.html",
+        theme.render("404.html", &context)?,
+    ));
+
+    if let Some(site_url) = &view.site.site_url {
+        let mut context = tera::Context::new();
+        context.insert("site", &site);
+        context.insert(
+            "urls",
+            &urls
+                .iter()
+                .map(|u| format!("{site_url}{u}"))
+                .collect::<Vec<_>>(),
+        );
+        files.push(OutputFile::new(
+            "sitemap.xml",
+            theme.render("sitemap.xml", &context)?,
+        ));
+
+        let mut context = tera::Context::new();
+        context.insert("site", &site);
+        context.insert("entries", &view.feed);
+        context.insert("updated", &view.feed_updated);
+        files.push(OutputFile::new(
+            "feed.xml",
+            theme.render("feed.xml", &context)?,
+        ));
+    } else {
+        log::warn!(
+            "no --site-url: sitemap.xml, feed.xml and calendar subscribe links are left out, since they need absolute addresses"
+        );
+    }
+
+    files.extend(calendars(view));
+    for (name, bytes) in theme.static_files() {
+        files.push(OutputFile::new(format!("static/{name}"), bytes.clone()));
+    }
+    Ok(files)
+}
+
+/// The two feeds, and one file per event for "Add to calendar".
+fn calendars(view: &SiteView) -> Vec<OutputFile> {
+    let feeds = &view.calendars;
+    let context = ical::EventContext {
+        uid_host: &feeds.uid_host,
+        site_url: feeds.site_url.as_deref(),
+    };
+    let items = |ids: &[u64]| -> Vec<ical::FeedEvent> {
+        ids.iter()
+            .map(|id| {
+                let entry = &feeds.entries[id];
+                ical::FeedEvent {
+                    event: &entry.event,
+                    description: entry.description.clone(),
+                    location: entry.location.clone(),
+                }
+            })
+            .collect()
+    };
+    let mut files = vec![
+        OutputFile::new(
+            "calendar/facility.ics",
+            ical::calendar(&feeds.facility, &items(&feeds.facility_ids), &context),
+        ),
+        OutputFile::new(
+            "calendar/division.ics",
+            ical::calendar(&feeds.division, &items(&feeds.division_ids), &context),
+        ),
+    ];
+    for (id, entry) in &feeds.entries {
+        let single = ical::FeedSettings {
+            name: if entry.event.name.is_empty() {
+                format!("Event {id}")
+            } else {
+                entry.event.name.clone()
+            },
+            description: String::new(),
+            refresh_minutes: feeds.facility.refresh_minutes,
+        };
+        files.push(OutputFile::new(
+            format!("events/{id}/event.ics"),
+            ical::calendar(&single, &items(&[*id]), &context),
+        ));
+    }
+    files
+}
+
+fn to_value(value: &impl Serialize) -> Result<Value> {
+    Ok(serde_json::to_value(value)?)
+}

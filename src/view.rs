@@ -1,0 +1,845 @@
+//! The view model: what each page shows, decided once, in plain serializable structs.
+//!
+//! Everything a template needs is computed here (sorted, formatted, made safe), so templates
+//! only lay it out, and each page's context holds only that page's data. Times are UTC and
+//! shown as Zulu; a display zone, when configured, adds local time beside them.
+
+use crate::description::Sanitizer;
+use crate::ical::FeedSettings;
+use crate::links::{SafeLink, safe_link};
+use crate::load::SiteData;
+use crate::model::{Event, Member, Roster, StaffRole};
+use chrono::{DateTime, TimeDelta, Utc};
+use chrono_tz::Tz;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+use url::Url;
+
+/// What the site is built with, beyond the data.
+#[derive(Clone, Debug)]
+pub struct SiteSettings {
+    /// The site's name; the facility's name when not set.
+    pub title: Option<String>,
+    /// Where the site will be published; needed for the sitemap, the feed and absolute links.
+    pub site_url: Option<Url>,
+    /// The API's base URL: relative document and image URLs are resolved against it.
+    pub base_url: Url,
+    /// A zone to show local times in, beside Zulu.
+    pub display_zone: Option<Tz>,
+    /// How many days an event stays listed as "recent" after it ends.
+    pub recent_days: i64,
+    /// How many upcoming events the home page lists.
+    pub home_events: usize,
+    /// The "now" that decides upcoming and recent.
+    pub build_time: DateTime<Utc>,
+    /// Calendar names; derived from the site's title when not set.
+    pub facility_calendar_name: Option<String>,
+    pub division_calendar_name: Option<String>,
+    /// How often calendar apps should refresh the feeds, in minutes.
+    pub calendar_refresh_minutes: u32,
+}
+
+impl SiteSettings {
+    pub fn new(base_url: Url, build_time: DateTime<Utc>) -> Self {
+        Self {
+            title: None,
+            site_url: None,
+            base_url,
+            display_zone: None,
+            recent_days: 60,
+            home_events: 5,
+            build_time,
+            facility_calendar_name: None,
+            division_calendar_name: None,
+            calendar_refresh_minutes: 180,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Site {
+    pub title: String,
+    pub facility: FacilityView,
+    /// Absolute, with a trailing slash, when known.
+    pub site_url: Option<String>,
+    pub display_zone: Option<String>,
+    pub has_feed: bool,
+    pub calendars: Calendars,
+    pub generator: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Calendars {
+    /// Relative to the site root.
+    pub facility: &'static str,
+    pub division: &'static str,
+    /// `webcal://` subscribe links, when the site URL is known.
+    pub facility_webcal: Option<String>,
+    pub division_webcal: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FacilityView {
+    pub name: String,
+    pub short_name: Option<String>,
+    pub description: Option<String>,
+    pub website: Option<SafeLink>,
+}
+
+/// One instant, in the forms the pages use.
+#[derive(Clone, Debug, Serialize)]
+pub struct Instant {
+    /// For `<time datetime>`: `2025-11-05T23:00:00Z`.
+    pub iso: String,
+    /// `2025-11-05 23:00Z`.
+    pub zulu: String,
+    /// `2025-11-05`.
+    pub date: String,
+    /// `23:00Z`.
+    pub time: String,
+}
+
+impl Instant {
+    fn new(t: DateTime<Utc>) -> Self {
+        Self {
+            iso: t.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            zulu: t.format("%Y-%m-%d %H:%MZ").to_string(),
+            date: t.format("%Y-%m-%d").to_string(),
+            time: t.format("%H:%MZ").to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct When {
+    pub start: Instant,
+    pub end: Instant,
+    /// Start and end fall on the same UTC date; otherwise both dates are shown.
+    pub same_day: bool,
+    /// The API gave no usable end; the end shown is assumed.
+    pub end_assumed: bool,
+    /// `Thu 5 Nov 19:00–22:00 AST` in the display zone, when one is set.
+    pub local: Option<String>,
+    /// Day name of the start in UTC: `Thursday`.
+    pub weekday: String,
+    /// Day of the month and short month of the start in UTC, for date badges: `5`, `Nov`.
+    pub day: String,
+    pub month: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EventSummary {
+    pub id: u64,
+    pub name: String,
+    /// Relative to the site root: `events/412/`.
+    pub url: String,
+    pub when: When,
+    /// `TJSJ → TNCM`, or one list when departure and arrival are the same.
+    pub route: String,
+    pub banner: Option<SafeLink>,
+    /// `upcoming`, `ongoing` or `past`.
+    pub status: &'static str,
+    pub facility: bool,
+    pub division: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EventPage {
+    #[serde(flatten)]
+    pub summary: EventSummary,
+    pub description_html: String,
+    /// Set when departure and arrival airports are the same list.
+    pub airports: Vec<String>,
+    pub departure: Vec<String>,
+    pub arrival: Vec<String>,
+    pub positions: Vec<Position>,
+    pub updated: Option<Instant>,
+    /// Absolute URL of this page, when the site URL is known.
+    pub canonical: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Position {
+    pub label: String,
+    pub detail: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EventLists {
+    pub upcoming: Vec<EventSummary>,
+    pub recent: Vec<EventSummary>,
+    pub recent_days: i64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StaffRow {
+    pub code: &'static str,
+    pub title: &'static str,
+    /// Names; empty when vacant.
+    pub names: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PersonRow {
+    pub cid: u64,
+    pub name: String,
+    pub rating_code: String,
+    pub rating_name: String,
+    pub joined: Option<String>,
+    pub home_facility: Option<String>,
+    pub visit_start: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RosterPage {
+    pub staff: Vec<StaffRow>,
+    pub controllers: Vec<PersonRow>,
+    pub visitors: Vec<PersonRow>,
+    /// Controllers per rating code, highest rating first: `[("C1", 7), ...]`.
+    pub rating_counts: Vec<(String, usize)>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DocumentRow {
+    pub name: String,
+    pub details: Option<String>,
+    pub updated: Option<String>,
+    pub updated_iso: Option<String>,
+    /// `None` when the URL was unsafe or unusable.
+    pub link: Option<SafeLink>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DocumentGroup {
+    pub name: String,
+    /// For in-page links: `standard-operating-procedures`.
+    pub anchor: String,
+    pub files: Vec<DocumentRow>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct HomePage {
+    pub staff: Vec<StaffRow>,
+    pub next_events: Vec<EventSummary>,
+    pub controllers: usize,
+    pub visitors: usize,
+    pub documents: usize,
+    pub upcoming_facility: usize,
+    pub upcoming_division: usize,
+}
+
+/// An entry of the Atom feed.
+#[derive(Clone, Debug, Serialize)]
+pub struct FeedEntry {
+    pub id: String,
+    pub url: String,
+    pub title: String,
+    pub updated: String,
+    pub published: Option<String>,
+    pub summary: String,
+}
+
+/// The whole site's views, built once.
+pub struct SiteView {
+    pub site: Site,
+    pub home: HomePage,
+    pub roster: RosterPage,
+    pub facility_events: EventLists,
+    pub division_events: EventLists,
+    pub documents: Vec<DocumentGroup>,
+    /// One page per event id, sorted by id.
+    pub event_pages: Vec<EventPage>,
+    pub feed: Vec<FeedEntry>,
+    /// The newest `updated` of the feed's entries.
+    pub feed_updated: String,
+    pub calendars: CalendarFeeds,
+}
+
+/// What the iCal feeds are written from.
+pub struct CalendarFeeds {
+    pub facility: FeedSettings,
+    pub division: FeedSettings,
+    /// Every event once, by id, with its plain-text description and location.
+    pub entries: BTreeMap<u64, CalendarEntry>,
+    /// Ids of each feed, by start time.
+    pub facility_ids: Vec<u64>,
+    pub division_ids: Vec<u64>,
+    pub uid_host: String,
+    pub site_url: Option<String>,
+}
+
+pub struct CalendarEntry {
+    pub event: Event,
+    pub description: String,
+    pub location: String,
+}
+
+pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
+    let sanitizer = Sanitizer::new(&settings.base_url);
+    let names = roster_names(&data.roster);
+    let site = site_view(data, settings);
+
+    // One page per id: a facility event wins over the division's copy of it (it carries the
+    // positions), and is marked as both.
+    let mut events: BTreeMap<u64, (&Event, bool, bool)> = BTreeMap::new();
+    for event in &data.division_events {
+        events.entry(event.id).or_insert((event, false, true));
+    }
+    for event in &data.facility_events {
+        let division = data.division_events.iter().any(|d| d.id == event.id);
+        events.insert(event.id, (event, true, division));
+    }
+    let summaries: BTreeMap<u64, EventSummary> = events
+        .iter()
+        .map(|(id, (event, facility, division))| {
+            (*id, summary(event, *facility, *division, settings))
+        })
+        .collect();
+
+    let lists = |ids: Vec<u64>| event_lists(ids, &events, &summaries, settings);
+    let facility_events = lists(data.facility_events.iter().map(|e| e.id).collect());
+    let division_events = lists(data.division_events.iter().map(|e| e.id).collect());
+
+    let mut next_events: Vec<EventSummary> = summaries
+        .values()
+        .filter(|s| s.status != "past")
+        .cloned()
+        .collect();
+    next_events.sort_by(|a, b| (&a.when.start.iso, a.id).cmp(&(&b.when.start.iso, b.id)));
+    next_events.truncate(settings.home_events);
+
+    let roster = roster_page(&data.roster);
+    let home = HomePage {
+        staff: roster.staff.clone(),
+        next_events,
+        controllers: data.roster.controllers.len(),
+        visitors: data.roster.visitors.len(),
+        documents: data.documents.iter().map(|c| c.files.len()).sum(),
+        upcoming_facility: facility_events.upcoming.len(),
+        upcoming_division: division_events.upcoming.len(),
+    };
+
+    let event_pages: Vec<EventPage> = events
+        .values()
+        .map(|(event, ..)| {
+            let summary = summaries[&event.id].clone();
+            event_page(event, summary, &sanitizer, &names, settings)
+        })
+        .collect();
+
+    let (feed, feed_updated) = feed(&events, &summaries, &sanitizer, settings);
+    let calendars = calendar_feeds(data, &events, &summaries, &sanitizer, &site, settings);
+
+    SiteView {
+        site,
+        home,
+        roster,
+        facility_events,
+        division_events,
+        documents: documents(data, settings),
+        event_pages,
+        feed,
+        feed_updated,
+        calendars,
+    }
+}
+
+fn calendar_feeds(
+    data: &SiteData,
+    events: &BTreeMap<u64, (&Event, bool, bool)>,
+    summaries: &BTreeMap<u64, EventSummary>,
+    sanitizer: &Sanitizer,
+    site: &Site,
+    settings: &SiteSettings,
+) -> CalendarFeeds {
+    let page = |id: u64| site.site_url.as_ref().map(|u| format!("{u}events/{id}/"));
+    let entries = events
+        .iter()
+        .map(|(id, (event, ..))| {
+            let mut description = sanitizer.plain_text(&event.description);
+            if let Some(url) = page(*id) {
+                if !description.is_empty() {
+                    description.push_str("\n\n");
+                }
+                description.push_str(&format!("Event page: {url}"));
+            }
+            let entry = CalendarEntry {
+                event: (*event).clone(),
+                description,
+                location: summaries[id].route.clone(),
+            };
+            (*id, entry)
+        })
+        .collect();
+    let by_start = |list: &[Event]| {
+        let mut ids: Vec<(DateTime<Utc>, u64)> = list.iter().map(|e| (e.start, e.id)).collect();
+        ids.sort();
+        ids.dedup_by_key(|(_, id)| *id);
+        ids.into_iter().map(|(_, id)| id).collect()
+    };
+    let uid_host = settings
+        .site_url
+        .as_ref()
+        .and_then(|u| u.host_str())
+        .or_else(|| settings.base_url.host_str())
+        .unwrap_or("vatcar-site.invalid")
+        .to_owned();
+    let described = |what: &str| match &site.site_url {
+        Some(url) => format!("{what}, published by {url}"),
+        None => what.to_owned(),
+    };
+    CalendarFeeds {
+        facility: FeedSettings {
+            name: settings
+                .facility_calendar_name
+                .clone()
+                .unwrap_or_else(|| format!("{} events", site.title)),
+            description: described(&format!("Events of {}", site.facility.name)),
+            refresh_minutes: settings.calendar_refresh_minutes,
+        },
+        division: FeedSettings {
+            name: settings
+                .division_calendar_name
+                .clone()
+                .unwrap_or_else(|| "VATCAR division events".to_owned()),
+            description: described("Events of the VATSIM Caribbean Division"),
+            refresh_minutes: settings.calendar_refresh_minutes,
+        },
+        entries,
+        facility_ids: by_start(&data.facility_events),
+        division_ids: by_start(&data.division_events),
+        uid_host,
+        site_url: site.site_url.clone(),
+    }
+}
+
+fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
+    let facility = data.roster.facility.clone().unwrap_or_default();
+    let name = facility
+        .display_name()
+        .unwrap_or_else(|| "VATCAR facility".into());
+    let site_url = settings.site_url.as_ref().map(|u| {
+        let text = u.to_string();
+        if text.ends_with('/') {
+            text
+        } else {
+            format!("{text}/")
+        }
+    });
+    let webcal = |file: &str| {
+        settings.site_url.as_ref().and_then(|u| {
+            let absolute = u.join(file).ok()?;
+            let rest = absolute.as_str().split_once("://")?.1.to_owned();
+            Some(format!("webcal://{rest}"))
+        })
+    };
+    Site {
+        title: settings.title.clone().unwrap_or_else(|| name.clone()),
+        facility: FacilityView {
+            name,
+            short_name: facility.short_name.clone(),
+            description: facility.description.clone(),
+            website: facility
+                .website_url
+                .as_deref()
+                .and_then(|u| safe_link(u, &settings.base_url)),
+        },
+        has_feed: site_url.is_some(),
+        site_url,
+        display_zone: settings.display_zone.map(|z| z.name().to_owned()),
+        calendars: Calendars {
+            facility: "calendar/facility.ics",
+            division: "calendar/division.ics",
+            facility_webcal: webcal("calendar/facility.ics"),
+            division_webcal: webcal("calendar/division.ics"),
+        },
+        generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")),
+    }
+}
+
+pub fn when(event: &Event, zone: Option<Tz>) -> When {
+    let (start, end) = (event.start, event.effective_end());
+    let local = zone.map(|zone| {
+        let (ls, le) = (start.with_timezone(&zone), end.with_timezone(&zone));
+        if ls.date_naive() == le.date_naive() {
+            format!(
+                "{}–{} {}",
+                ls.format("%a %-d %b %H:%M"),
+                le.format("%H:%M"),
+                le.format("%Z")
+            )
+        } else {
+            format!(
+                "{} – {} {}",
+                ls.format("%a %-d %b %H:%M"),
+                le.format("%a %-d %b %H:%M"),
+                le.format("%Z")
+            )
+        }
+    });
+    When {
+        same_day: start.date_naive() == end.date_naive(),
+        start: Instant::new(start),
+        end: Instant::new(end),
+        end_assumed: !event.has_valid_end(),
+        local,
+        weekday: start.format("%A").to_string(),
+        day: start.format("%-d").to_string(),
+        month: start.format("%b").to_string(),
+    }
+}
+
+fn route(event: &Event) -> String {
+    let (dep, arr) = (&event.departure, &event.arrival);
+    match (dep.is_empty(), arr.is_empty()) {
+        (true, true) => String::new(),
+        _ if dep == arr => dep.join(", "),
+        (false, true) => dep.join(", "),
+        (true, false) => arr.join(", "),
+        (false, false) => format!("{} → {}", dep.join(", "), arr.join(", ")),
+    }
+}
+
+fn summary(event: &Event, facility: bool, division: bool, settings: &SiteSettings) -> EventSummary {
+    let now = settings.build_time;
+    let status = if event.start > now {
+        "upcoming"
+    } else if event.effective_end() > now {
+        "ongoing"
+    } else {
+        "past"
+    };
+    EventSummary {
+        id: event.id,
+        name: if event.name.is_empty() {
+            format!("Event {}", event.id)
+        } else {
+            event.name.clone()
+        },
+        url: format!("events/{}/", event.id),
+        when: when(event, settings.display_zone),
+        route: route(event),
+        banner: event
+            .image_url
+            .as_deref()
+            .and_then(|u| safe_link(u, &settings.base_url)),
+        status,
+        facility,
+        division,
+    }
+}
+
+fn event_lists(
+    ids: Vec<u64>,
+    events: &BTreeMap<u64, (&Event, bool, bool)>,
+    summaries: &BTreeMap<u64, EventSummary>,
+    settings: &SiteSettings,
+) -> EventLists {
+    let horizon = settings.build_time - TimeDelta::days(settings.recent_days);
+    let mut ids = ids;
+    ids.sort_unstable();
+    ids.dedup();
+    let mut upcoming: Vec<(DateTime<Utc>, u64)> = Vec::new();
+    let mut recent: Vec<(DateTime<Utc>, u64)> = Vec::new();
+    for id in ids {
+        let event = events[&id].0;
+        if summaries[&id].status != "past" {
+            upcoming.push((event.start, id));
+        } else if event.effective_end() >= horizon {
+            recent.push((event.start, id));
+        }
+    }
+    upcoming.sort();
+    recent.sort_by(|a, b| b.cmp(a));
+    let pick = |list: Vec<(DateTime<Utc>, u64)>| {
+        list.into_iter()
+            .map(|(_, id)| summaries[&id].clone())
+            .collect()
+    };
+    EventLists {
+        upcoming: pick(upcoming),
+        recent: pick(recent),
+        recent_days: settings.recent_days,
+    }
+}
+
+fn event_page(
+    event: &Event,
+    summary: EventSummary,
+    sanitizer: &Sanitizer,
+    names: &HashMap<u64, String>,
+    settings: &SiteSettings,
+) -> EventPage {
+    let same = event.departure == event.arrival;
+    EventPage {
+        canonical: settings
+            .site_url
+            .as_ref()
+            .and_then(|u| u.join(&summary.url).ok())
+            .map(|u| u.to_string()),
+        summary,
+        description_html: sanitizer.render(&event.description),
+        airports: if same {
+            event.departure.clone()
+        } else {
+            Vec::new()
+        },
+        departure: if same {
+            Vec::new()
+        } else {
+            event.departure.clone()
+        },
+        arrival: if same {
+            Vec::new()
+        } else {
+            event.arrival.clone()
+        },
+        positions: event
+            .positions
+            .iter()
+            .filter_map(|p| position(p, names))
+            .collect(),
+        updated: event.updated_at.or(event.created_at).map(Instant::new),
+    }
+}
+
+/// A position entry of unknown shape, shown as well as can be: a label from the first of
+/// `position`, `callsign`, `name`, `title`; a detail naming who staffs it (a controller name,
+/// or a CID looked up in the roster, or "open" for a null CID) and any times given.
+fn position(value: &Value, names: &HashMap<u64, String>) -> Option<Position> {
+    let text = |v: &Value| match v {
+        Value::String(s) => Some(s.trim().to_owned()).filter(|s| !s.is_empty()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    };
+    let object = match value {
+        Value::Object(object) => object,
+        other => {
+            return text(other).map(|label| Position {
+                label,
+                detail: None,
+            });
+        }
+    };
+    let label_key = ["position", "callsign", "name", "title"]
+        .into_iter()
+        .find(|k| object.get(*k).and_then(&text).is_some())?;
+    let label = text(&object[label_key])?;
+    let mut details = Vec::new();
+    let person = ["controller", "controller_name", "user_name"]
+        .into_iter()
+        .find_map(|k| object.get(k).and_then(&text));
+    match (person, object.get("cid")) {
+        (Some(name), _) => details.push(name),
+        (None, Some(Value::Null)) => details.push("open".into()),
+        (None, Some(cid)) => {
+            if let Some(cid) = cid
+                .as_u64()
+                .or_else(|| text(cid).and_then(|t| t.parse().ok()))
+            {
+                details.push(
+                    names
+                        .get(&cid)
+                        .cloned()
+                        .unwrap_or_else(|| format!("CID {cid}")),
+                );
+            }
+        }
+        (None, None) => {}
+    }
+    let times: Vec<String> = ["start", "end"]
+        .into_iter()
+        .filter_map(|k| object.get(k).and_then(&text))
+        .collect();
+    if !times.is_empty() {
+        details.push(times.join("–"));
+    }
+    Some(Position {
+        label,
+        detail: (!details.is_empty()).then(|| details.join(", ")),
+    })
+}
+
+fn roster_names(roster: &Roster) -> HashMap<u64, String> {
+    let staff = roster.staff.iter().flat_map(|s| s.holders.iter());
+    roster
+        .controllers
+        .iter()
+        .chain(roster.visitors.iter())
+        .chain(staff)
+        .filter_map(|m| m.name.clone().map(|n| (m.cid, n)))
+        .collect()
+}
+
+fn person(member: &Member) -> PersonRow {
+    PersonRow {
+        cid: member.cid,
+        name: member.display_name(),
+        rating_code: member
+            .rating
+            .map(|r| r.code().into_owned())
+            .unwrap_or_default(),
+        rating_name: member
+            .rating
+            .map(|r| r.name().into_owned())
+            .unwrap_or_default(),
+        joined: member.joined.map(|d| d.format("%Y-%m-%d").to_string()),
+        home_facility: member.home_facility.clone(),
+        visit_start: member.visit_start.map(|d| d.format("%Y-%m-%d").to_string()),
+    }
+}
+
+/// Highest rating first, then name (case-insensitively), then CID, so that the order is the
+/// same on every build.
+fn sorted_people(members: &[Member]) -> Vec<PersonRow> {
+    let mut sorted: Vec<&Member> = members.iter().collect();
+    sorted.sort_by_cached_key(|m| {
+        (
+            std::cmp::Reverse(m.rating.map_or(i64::MIN, |r| r.number())),
+            m.display_name().to_lowercase(),
+            m.cid,
+        )
+    });
+    sorted.into_iter().map(person).collect()
+}
+
+fn roster_page(roster: &Roster) -> RosterPage {
+    let staff = StaffRole::ALL
+        .iter()
+        .map(|role| {
+            let holders = roster
+                .staff
+                .iter()
+                .find(|p| p.role == *role)
+                .map(|p| p.holders.iter().map(Member::display_name).collect())
+                .unwrap_or_default();
+            StaffRow {
+                code: role.code(),
+                title: role.title(),
+                names: holders,
+            }
+        })
+        .collect();
+    let controllers = sorted_people(&roster.controllers);
+    let mut rating_counts: Vec<(String, usize)> = Vec::new();
+    for row in &controllers {
+        match rating_counts.last_mut() {
+            Some((code, count)) if *code == row.rating_code => *count += 1,
+            _ => rating_counts.push((row.rating_code.clone(), 1)),
+        }
+    }
+    RosterPage {
+        staff,
+        controllers,
+        visitors: sorted_people(&roster.visitors),
+        rating_counts,
+    }
+}
+
+fn documents(data: &SiteData, settings: &SiteSettings) -> Vec<DocumentGroup> {
+    let mut used: HashMap<String, usize> = HashMap::new();
+    data.documents
+        .iter()
+        .map(|category| {
+            let mut anchor = slug(&category.name);
+            let seen = used.entry(anchor.clone()).or_insert(0);
+            *seen += 1;
+            if *seen > 1 {
+                anchor = format!("{anchor}-{seen}");
+            }
+            let mut files: Vec<DocumentRow> = category
+                .files
+                .iter()
+                .map(|doc| DocumentRow {
+                    name: doc.name.clone(),
+                    details: doc.details.clone(),
+                    updated: doc.updated.map(|d| d.format("%-d %b %Y").to_string()),
+                    updated_iso: doc.updated.map(|d| d.format("%Y-%m-%d").to_string()),
+                    link: safe_link(&doc.url, &settings.base_url),
+                })
+                .collect();
+            files.sort_by_cached_key(|f| f.name.to_lowercase());
+            DocumentGroup {
+                name: category.name.clone(),
+                anchor,
+                files,
+            }
+        })
+        .collect()
+}
+
+/// An id-safe slug: ASCII letters and digits, joined by hyphens; `section` if nothing is left.
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_owned();
+    if out.is_empty() {
+        "section".into()
+    } else {
+        out
+    }
+}
+
+fn feed(
+    events: &BTreeMap<u64, (&Event, bool, bool)>,
+    summaries: &BTreeMap<u64, EventSummary>,
+    sanitizer: &Sanitizer,
+    settings: &SiteSettings,
+) -> (Vec<FeedEntry>, String) {
+    let Some(site_url) = &settings.site_url else {
+        return (Vec::new(), String::new());
+    };
+    let mut entries: Vec<(DateTime<Utc>, u64)> = summaries
+        .values()
+        .filter(|s| s.status != "past")
+        .map(|s| (events[&s.id].0.start, s.id))
+        .collect();
+    entries.sort();
+    let stamp = |t: DateTime<Utc>| t.format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let mut newest: Option<DateTime<Utc>> = None;
+    let feed = entries
+        .into_iter()
+        .map(|(_, id)| {
+            let (event, ..) = events[&id];
+            let summary = &summaries[&id];
+            let updated = event.updated_at.or(event.created_at).unwrap_or(event.start);
+            newest = newest.max(Some(updated));
+            let url = site_url
+                .join(&summary.url)
+                .map(|u| u.to_string())
+                .unwrap_or_default();
+            let mut text = format!("{} – {}", summary.when.start.zulu, summary.when.end.zulu);
+            if !summary.route.is_empty() {
+                text.push_str(&format!(" · {}", summary.route));
+            }
+            let body = sanitizer.plain_text(&event.description);
+            if !body.is_empty() {
+                let short: String = body.chars().take(280).collect();
+                text.push_str("\n\n");
+                text.push_str(&short);
+                if short.len() < body.len() {
+                    text.push('…');
+                }
+            }
+            FeedEntry {
+                id: url.clone(),
+                url,
+                title: summary.name.clone(),
+                updated: stamp(updated),
+                published: event.created_at.map(stamp),
+                summary: text,
+            }
+        })
+        .collect();
+    // Without entries there is no data-derived time; the epoch keeps rebuilds identical.
+    let updated = stamp(newest.unwrap_or(DateTime::UNIX_EPOCH));
+    (feed, updated)
+}

@@ -1,0 +1,27 @@
+// Small enhancements; every page is complete without them:
+// the reader's own local time next to each event time, and banners that fail to load hidden.
+(function () {
+  "use strict";
+  var banners = document.querySelectorAll("img.event-banner");
+  for (var b = 0; b < banners.length; b++) {
+    banners[b].addEventListener("error", function (event) { event.target.hidden = true; });
+    if (banners[b].complete && banners[b].naturalWidth === 0) { banners[b].hidden = true; }
+  }
+  if (typeof Intl === "undefined" || !Intl.DateTimeFormat) { return; }
+  var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  // Zulu is already on the page.
+  if (/^(Etc\/)?(UTC|GMT|Zulu|UCT)$/.test(zone)) { return; }
+  var day = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short" });
+  var clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+  var nodes = document.querySelectorAll(".reader-time[data-start]");
+  for (var i = 0; i < nodes.length; i++) {
+    var node = nodes[i];
+    var start = new Date(node.getAttribute("data-start"));
+    var end = new Date(node.getAttribute("data-end"));
+    if (isNaN(start.getTime()) || isNaN(end.getTime())) { continue; }
+    var sameDay = day.format(start) === day.format(end);
+    node.textContent = "Your time" + (zone ? " (" + zone + ")" : "") + ": " + day.format(start) + " " + clock.format(start) +
+      " – " + (sameDay ? "" : day.format(end) + " ") + clock.format(end);
+    node.hidden = false;
+  }
+})();
