@@ -41,19 +41,59 @@ impl Sanitizer {
         } else {
             markdown_to_html(text)
         };
-        flatten_headings(self.builder.clean(&html).to_string())
+        finish_tags(&self.builder.clean(&html).to_string())
     }
 }
 
-/// In sanitized HTML a `<` only ever opens a tag (text has it as `&lt;`), so the heading tags
-/// can be renamed as text.
-fn flatten_headings(mut html: String) -> String {
-    for level in ['1', '2', '4', '5', '6'] {
-        html = html
-            .replace(&format!("<h{level}"), "<h3")
-            .replace(&format!("</h{level}>"), "</h3>");
+/// Last touches on sanitized HTML, which html5ever has serialized in a regular form (text
+/// has `<` as `&lt;`, attribute values are double-quoted with `"` as `&quot;`), so tags can be
+/// found by scanning:
+/// - every heading becomes an `h3`;
+/// - an `img` without `alt` gets `alt=""` (decorative), as HTML requires;
+/// - an `a` whose `href` was removed loses its `rel` too, which is only valid beside an `href`.
+fn finish_tags(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + 16);
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let tag_and_after = &rest[open..];
+        let mut quoted = false;
+        let end = tag_and_after
+            .char_indices()
+            .find(|&(_, c)| {
+                if c == '"' {
+                    quoted = !quoted;
+                }
+                c == '>' && !quoted
+            })
+            .map_or(tag_and_after.len(), |(i, _)| i + 1);
+        out.push_str(&finish_tag(&tag_and_after[..end]));
+        rest = &tag_and_after[end..];
     }
-    html
+    out.push_str(rest);
+    out
+}
+
+fn finish_tag(tag: &str) -> String {
+    let skip = if tag.starts_with("</") { 2 } else { 1 };
+    let name_end = tag[skip..]
+        .find(|c: char| c.is_whitespace() || c == '>' || c == '/')
+        .map_or(tag.len(), |i| i + skip);
+    let (name, attrs) = tag.split_at(name_end);
+    let renamed = match name {
+        "<h1" | "<h2" | "<h4" | "<h5" | "<h6" => "<h3",
+        "</h1" | "</h2" | "</h4" | "</h5" | "</h6" => "</h3",
+        other => other,
+    };
+    let has = |attr: &str| attrs.contains(&format!(" {attr}=\""));
+    match name {
+        "<img" if !has("alt") => format!("{renamed} alt=\"\"{attrs}"),
+        "<a" if !has("href") => format!(
+            "{renamed}{}",
+            attrs.replace(" rel=\"noopener noreferrer\"", "")
+        ),
+        _ => format!("{renamed}{attrs}"),
+    }
 }
 
 pub fn markdown_to_html(text: &str) -> String {
@@ -171,6 +211,30 @@ mod tests {
             );
         }
         assert!(html.contains("hi"));
+    }
+
+    #[test]
+    fn images_get_alt_and_dead_links_lose_rel() {
+        let html = render(
+            r#"<img src="/a.png"><img src="/b.png" alt="Banner > map"><a href="javascript:x">dead</a> <a title="t>" href="https://vatcar.net/">live</a>"#,
+        );
+        assert!(
+            html.contains(r#"<img alt="" src="https://vatcar.net/a.png""#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"alt="Banner &gt; map""#) && html.matches("alt=").count() == 2,
+            "{html}"
+        );
+        assert!(html.contains("<a>dead</a>"), "{html}");
+        assert!(
+            html.contains(r#"href="https://vatcar.net/" rel="noopener noreferrer">live</a>"#),
+            "{html}"
+        );
+        assert_eq!(
+            finish_tags(r#"<a title="x > y" rel="noopener noreferrer">z</a>"#),
+            r#"<a title="x > y">z</a>"#
+        );
     }
 
     #[test]

@@ -41,6 +41,9 @@ pub struct FeedEvent<'a> {
     pub location: String,
 }
 
+/// Keeps a literal `\\` and a following `n` apart for careless parsers; see [`escape_text`].
+pub const WORD_JOINER: char = '\u{2060}';
+
 pub const PRODID: &str = concat!(
     "-//vatcar-site//vatcar-site ",
     env!("CARGO_PKG_VERSION"),
@@ -140,12 +143,21 @@ fn stamp(t: DateTime<Utc>) -> String {
 
 /// RFC 5545 3.3.11: backslash, semicolon, comma and newline escaped; other control
 /// characters dropped (they are not allowed in a content line).
+///
+/// A literal backslash before `n` or `N` is written `\\` followed by an invisible WORD JOINER
+/// (U+2060): some parsers (node-ical among them) unescape `\n` before `\\` and would show a
+/// line break where the text has a backslash and a letter.
 pub fn escape_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '\\' => out.push_str("\\\\"),
+            '\\' => {
+                out.push_str("\\\\");
+                if matches!(chars.peek(), Some('n' | 'N')) {
+                    out.push(WORD_JOINER);
+                }
+            }
             ';' => out.push_str("\\;"),
             ',' => out.push_str("\\,"),
             '\r' => {
@@ -245,5 +257,6 @@ mod tests {
             escape_text("a\\b;c,d\r\nEND:VEVENT\nx\u{7}"),
             "a\\\\b\\;c\\,d\\nEND:VEVENT\\nx"
         );
+        assert_eq!(escape_text("C:\\new\\x"), "C:\\\\\u{2060}new\\\\x");
     }
 }

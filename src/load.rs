@@ -102,5 +102,5 @@ fn combine_any(mut errors: Vec<anyhow::Error>) -> anyhow::Error {
         return errors.remove(0);
     }
     let lines: Vec<String> = errors.iter().map(|e| format!("  - {e:#}")).collect();
-    anyhow!("{} requests failed:\n{}", errors.len(), lines.join("\n"))
+    anyhow!("{} endpoints failed:\n{}", errors.len(), lines.join("\n"))
 }

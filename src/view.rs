@@ -286,9 +286,14 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
     for event in &data.division_events {
         events.entry(event.id).or_insert((event, false, true));
     }
+    let division_ids: std::collections::HashSet<u64> =
+        data.division_events.iter().map(|e| e.id).collect();
+    let mut facility_seen = std::collections::HashSet::new();
     for event in &data.facility_events {
-        let division = data.division_events.iter().any(|d| d.id == event.id);
-        events.insert(event.id, (event, true, division));
+        // The first record of an id is the one shown; a repeat adds nothing.
+        if facility_seen.insert(event.id) {
+            events.insert(event.id, (event, true, division_ids.contains(&event.id)));
+        }
     }
     let summaries: BTreeMap<u64, EventSummary> = events
         .iter()

@@ -1,0 +1,700 @@
+//! The published site, checked the way a webmaster and a reader would: which files exist,
+//! what each page says and in what order, what must never appear, and what a rebuild does.
+
+mod support;
+
+use chrono::{TimeZone, Utc};
+use scraper::{Html, Selector};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use support::demo_api;
+
+const KEY: &str = "site-test-key-abcdef123456";
+const SITE_URL: &str = "https://tjzs.example.org/";
+
+/// 2026-11-20 12:00Z, when the demo data was captured.
+fn demo_epoch() -> String {
+    Utc.with_ymd_and_hms(2026, 11, 20, 12, 0, 0)
+        .unwrap()
+        .timestamp()
+        .to_string()
+}
+
+fn vatcar(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
+    command
+        .args(args)
+        .env_remove("VATCAR_API_KEY")
+        .env_remove("VATCAR_BASE_URL")
+        .env("SOURCE_DATE_EPOCH", demo_epoch());
+    command
+}
+
+fn ok(command: &mut Command) -> String {
+    let output = command.output().unwrap();
+    let text = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{text}");
+    text
+}
+
+/// The demo site, built through the mock API as a real build would be.
+struct Built {
+    _tmp: tempfile::TempDir,
+    out: PathBuf,
+}
+
+impl Built {
+    fn page(&self, path: &str) -> Html {
+        Html::parse_document(&self.text(path))
+    }
+
+    fn text(&self, path: &str) -> String {
+        fs::read_to_string(self.out.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+}
+
+fn build_demo(extra: &[&str]) -> Built {
+    build_demo_from(&demo_api(), extra)
+}
+
+fn build_demo_from(server: &support::MockServer, extra: &[&str]) -> Built {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let mut args = vec![
+        "build",
+        "--output",
+        out.to_str().unwrap(),
+        "--site-url",
+        SITE_URL,
+    ];
+    args.extend_from_slice(extra);
+    ok(vatcar(&args)
+        .env("VATCAR_API_KEY", KEY)
+        .env("VATCAR_BASE_URL", server.url()));
+    Built { _tmp: tmp, out }
+}
+
+fn build_snapshot(dir: &str, extra: &[&str]) -> Built {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut args = vec![
+        "build",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--site-url",
+        "https://hostile.example/",
+    ];
+    args.extend_from_slice(extra);
+    ok(&mut vatcar(&args));
+    Built { _tmp: tmp, out }
+}
+
+fn select<'a>(html: &'a Html, css: &str) -> Vec<scraper::ElementRef<'a>> {
+    html.select(&Selector::parse(css).unwrap()).collect()
+}
+
+fn texts(html: &Html, css: &str) -> Vec<String> {
+    select(html, css)
+        .iter()
+        .map(|e| {
+            e.text()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+fn demo_json(file: &str) -> Value {
+    serde_json::from_slice(&support::demo_body(file)).unwrap()
+}
+
+fn ids(file: &str) -> BTreeSet<u64> {
+    demo_json(file)["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_u64().unwrap())
+        .collect()
+}
+
+/// A copy of a folder, to compare against later.
+fn tmp_copy(dir: &Path) -> tempfile::TempDir {
+    let copy = tempfile::tempdir().unwrap();
+    for (path, bytes) in tree(dir) {
+        let target = copy.path().join(path);
+        fs::create_dir_all(target.parent().unwrap()).unwrap();
+        fs::write(target, bytes).unwrap();
+    }
+    copy
+}
+
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Compares two folders by path and content, naming the files that differ.
+fn assert_same_tree(a: &Path, b: &Path) {
+    let (a, b) = (tree(a), tree(b));
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "different files"
+    );
+    let differing: Vec<&String> = a.keys().filter(|k| a[*k] != b[*k]).collect();
+    assert!(differing.is_empty(), "these files differ: {differing:?}");
+}
+
+/// Event ids in the order a list shows them.
+fn listed_ids(html: &Html, section: &str) -> Vec<u64> {
+    select(
+        html,
+        &format!("section[aria-labelledby={section}] .event-title a"),
+    )
+    .iter()
+    .map(|a| {
+        let href = a.value().attr("href").unwrap();
+        href.trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    })
+    .collect()
+}
+
+#[test]
+fn every_page_of_the_contract_is_written() {
+    let site = build_demo(&[]);
+    let files = tree(&site.out);
+    for path in [
+        "index.html",
+        "roster/index.html",
+        "events/index.html",
+        "division/index.html",
+        "documents/index.html",
+        "calendar/facility.ics",
+        "calendar/division.ics",
+        "404.html",
+        "sitemap.xml",
+        "feed.xml",
+        "static/style.css",
+    ] {
+        assert!(files.contains_key(path), "{path} missing");
+    }
+    // One page per event id, facility and division alike; id 421 is in both lists.
+    let expected: BTreeSet<u64> = ids("facility-events.json")
+        .union(&ids("division-events.json"))
+        .copied()
+        .collect();
+    assert!(
+        ids("facility-events.json").contains(&421) && ids("division-events.json").contains(&421)
+    );
+    let pages: BTreeSet<u64> = files
+        .keys()
+        .filter_map(|p| {
+            p.strip_prefix("events/")?
+                .strip_suffix("/index.html")?
+                .parse()
+                .ok()
+        })
+        .collect();
+    assert_eq!(pages, expected);
+    let shared = site.page("events/421/index.html");
+    assert_eq!(
+        texts(&shared, ".event .badges .badge"),
+        ["Facility event", "Division event"]
+    );
+    // The sitemap lists every page by its absolute address.
+    let sitemap = site.text("sitemap.xml");
+    for page in files.keys().filter(|p| p.ends_with("index.html")) {
+        let url = format!("{SITE_URL}{}", page.trim_end_matches("index.html"));
+        assert!(
+            sitemap.contains(&format!("<loc>{url}</loc>")),
+            "{url} not in the sitemap"
+        );
+    }
+    // The feed holds the upcoming events, facility and division.
+    let feed = site.text("feed.xml");
+    assert!(feed.starts_with(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">"
+    ));
+    for id in [421, 423, 426, 428, 430, 433, 436, 438] {
+        assert!(
+            feed.contains(&format!("<id>{SITE_URL}events/{id}/</id>")),
+            "event {id} missing from the feed"
+        );
+    }
+    assert!(!feed.contains("events/417/"), "a past event is in the feed");
+    // Every page links the calendars and the stylesheet.
+    let home = site.page("index.html");
+    let hrefs: Vec<&str> = select(&home, "a")
+        .iter()
+        .filter_map(|a| a.value().attr("href"))
+        .collect();
+    for target in [
+        "roster/",
+        "events/",
+        "division/",
+        "documents/",
+        "calendar/facility.ics",
+        "calendar/division.ics",
+        "feed.xml",
+    ] {
+        assert!(
+            hrefs.contains(&target),
+            "home does not link {target}: {hrefs:?}"
+        );
+    }
+    assert!(
+        hrefs.contains(&"webcal://tjzs.example.org/calendar/facility.ics"),
+        "{hrefs:?}"
+    );
+    let event = site.page("events/426/index.html");
+    let calendar: Vec<_> = select(&event, "a[href='event.ics']");
+    assert_eq!(
+        calendar.len(),
+        1,
+        "the event page offers its own calendar file"
+    );
+    assert!(files.contains_key("events/426/event.ics"));
+}
+
+#[test]
+fn home_page_names_the_facility_its_staff_and_the_next_events() {
+    let site = build_demo(&[]);
+    let home = site.page("index.html");
+    assert_eq!(texts(&home, "h1"), ["San Juan CERAP"]);
+    assert_eq!(
+        texts(&home, ".staff-card"),
+        [
+            "ATM Air Traffic Manager Marisol Vega-Torres",
+            "DATM Deputy Air Traffic Manager Desmond Alleyne",
+            "TA Training Administrator Carmen Benítez",
+            "EC Events Coordinator Vacant",
+            "FE Facility Engineer Kwame Baptiste",
+            "WM Webmaster Vacant",
+        ]
+    );
+    // The five soonest upcoming events, facility and division together.
+    assert_eq!(listed_ids(&home, "next-events"), [421, 423, 433, 426, 428]);
+}
+
+#[test]
+fn roster_sorts_by_rating_then_name_and_shows_vacant_posts() {
+    let site = build_demo(&[]);
+    let roster = site.page("roster/index.html");
+    let staff = texts(&roster, "section[aria-labelledby=staff] tbody tr");
+    assert_eq!(staff.len(), 6);
+    assert_eq!(staff[3], "EC Events Coordinator Vacant");
+    assert_eq!(staff[5], "WM Webmaster Vacant");
+
+    let rows: Vec<Vec<String>> = select(&roster, "section[aria-labelledby=controllers] tbody tr")
+        .iter()
+        .map(|tr| {
+            tr.select(&Selector::parse("td").unwrap())
+                .map(|td| td.text().collect::<String>().trim().to_owned())
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 40);
+    let order = ["SUP", "I3", "I1", "C3", "C1", "S3", "S2", "S1", "OBS"];
+    let rank = |cell: &str| {
+        order
+            .iter()
+            .position(|code| cell.starts_with(&format!("{code} ")))
+            .unwrap()
+    };
+    for pair in rows.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        assert!(rank(&a[2]) <= rank(&b[2]), "{a:?} before {b:?}");
+        if rank(&a[2]) == rank(&b[2]) {
+            assert!(
+                a[0].to_lowercase() <= b[0].to_lowercase(),
+                "{a:?} before {b:?}"
+            );
+        }
+    }
+    // Short code and long name, and the join date.
+    let martinez = rows.iter().find(|r| r[0] == "José Martínez").unwrap();
+    assert_eq!(martinez[1], "1476093");
+    assert_eq!(martinez[2], "C1 Enroute Controller");
+    // Every demo controller but one (whose facility_join is null) shows a join date.
+    let dated: Vec<_> = rows.iter().filter(|r| !r[3].is_empty()).collect();
+    assert_eq!(dated.len(), 39);
+    assert!(
+        dated
+            .iter()
+            .all(|r| chrono::NaiveDate::parse_from_str(&r[3], "%Y-%m-%d").is_ok())
+    );
+    assert_eq!(martinez[3], "", "null facility_join shows no date");
+
+    let visitors = texts(&roster, "section[aria-labelledby=visitors] tbody tr");
+    assert_eq!(visitors.len(), 8);
+    assert!(
+        visitors
+            .iter()
+            .any(|v| v.starts_with("Keisha Ramdial 1547761") && v.contains("Piarco FIR")),
+        "{visitors:?}"
+    );
+}
+
+#[test]
+fn no_personal_data_from_the_api_reaches_the_site() {
+    let site = build_demo(&[]);
+    let mut secrets = BTreeSet::new();
+    fn collect(
+        value: &Value,
+        key: Option<&str>,
+        in_integrations: bool,
+        out: &mut BTreeSet<String>,
+    ) {
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    collect(v, Some(k), in_integrations || k == "integrations", out);
+                }
+            }
+            Value::Array(items) => items
+                .iter()
+                .for_each(|v| collect(v, key, in_integrations, out)),
+            Value::String(s)
+                if key == Some("email") || (in_integrations && key == Some("value")) =>
+            {
+                out.insert(s.clone());
+            }
+            _ => {}
+        }
+    }
+    for file in [
+        "facility-roster.json",
+        "facility-events.json",
+        "division-events.json",
+        "facility-documents.json",
+    ] {
+        collect(&demo_json(file), None, false, &mut secrets);
+    }
+    assert!(
+        secrets.len() >= 40,
+        "the sample should hold emails and integration values: {secrets:?}"
+    );
+    assert!(secrets.contains("412345678901234567"));
+    for (path, bytes) in tree(&site.out) {
+        let text = String::from_utf8_lossy(&bytes);
+        for secret in &secrets {
+            assert!(!text.contains(secret.as_str()), "{path} shows {secret}");
+        }
+        assert!(!text.contains(KEY), "{path} holds the API key");
+        assert!(!text.contains("@example."), "{path} holds an email address");
+    }
+}
+
+#[test]
+fn times_are_zulu_with_both_dates_across_midnight_and_local_time_on_request() {
+    let site = build_demo(&["--display-zone", "America/Puerto_Rico"]);
+    let crossing = site.page("events/421/index.html");
+    let times: Vec<(String, String)> = select(&crossing, ".facts time")
+        .iter()
+        .map(|t| {
+            (
+                t.value().attr("datetime").unwrap().to_owned(),
+                t.text().collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        times,
+        [
+            (
+                "2026-11-28T23:00:00Z".to_owned(),
+                "2026-11-28 23:00Z".to_owned()
+            ),
+            (
+                "2026-11-29T03:00:00Z".to_owned(),
+                "2026-11-29 03:00Z".to_owned()
+            ),
+        ]
+    );
+    assert_eq!(
+        texts(&crossing, ".facts .when-local"),
+        ["Sat 28 Nov 19:00–23:00 AST"]
+    );
+    let same_day = site.page("events/423/index.html");
+    let times = texts(&same_day, ".facts time");
+    assert_eq!(times, ["2026-12-06 16:00Z", "19:00Z"]);
+
+    let plain = build_demo(&[]);
+    assert!(select(&plain.page("events/421/index.html"), ".when-local").is_empty());
+}
+
+#[test]
+fn upcoming_and_recent_follow_the_fixed_build_time() {
+    let site = build_demo(&[]);
+    let events = site.page("events/index.html");
+    assert_eq!(listed_ids(&events, "upcoming"), [421, 423, 426, 428, 430]);
+    // Ended within the last 60 days, newest first; 412 ended 61 days before.
+    assert_eq!(listed_ids(&events, "recent"), [417, 415]);
+    let division = site.page("division/index.html");
+    assert_eq!(listed_ids(&division, "upcoming"), [421, 433, 436, 438]);
+    assert_eq!(listed_ids(&division, "recent"), [391, 388, 384]);
+
+    // Two weeks later the same data lists differently.
+    let later = Utc
+        .with_ymd_and_hms(2026, 12, 5, 0, 0, 0)
+        .unwrap()
+        .timestamp()
+        .to_string();
+    let server = demo_api();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("later");
+    ok(vatcar(&["build", "--output", out.to_str().unwrap()])
+        .env("VATCAR_API_KEY", KEY)
+        .env("VATCAR_BASE_URL", server.url())
+        .env("SOURCE_DATE_EPOCH", &later));
+    let events = Html::parse_document(&fs::read_to_string(out.join("events/index.html")).unwrap());
+    assert_eq!(listed_ids(&events, "upcoming"), [423, 426, 428, 430]);
+    assert_eq!(listed_ids(&events, "recent"), [421, 417, 415]);
+}
+
+#[test]
+fn same_input_gives_the_same_bytes_and_a_rebuild_rewrites_nothing() {
+    let server = demo_api();
+    let first = build_demo_from(&server, &[]);
+    let second = build_demo_from(&server, &[]);
+    assert_same_tree(&first.out, &second.out);
+
+    let stamp = |path: &Path| fs::metadata(path).unwrap().modified().unwrap();
+    let before: BTreeMap<String, _> = tree(&first.out)
+        .keys()
+        .map(|p| (p.clone(), stamp(&first.out.join(p))))
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let report = ok(vatcar(&[
+        "build",
+        "--output",
+        first.out.to_str().unwrap(),
+        "--site-url",
+        SITE_URL,
+    ])
+    .env("VATCAR_API_KEY", KEY)
+    .env("VATCAR_BASE_URL", server.url()));
+    assert!(report.contains("(0 written,"), "{report}");
+    let after: BTreeMap<String, _> = tree(&first.out)
+        .keys()
+        .map(|p| (p.clone(), stamp(&first.out.join(p))))
+        .collect();
+    assert_eq!(before, after, "a file was rewritten");
+}
+
+#[test]
+fn documents_are_grouped_with_safe_encoded_links() {
+    // The demo's base URL is the real service's, as a real build's would be.
+    let site = build_snapshot("demo", &[]);
+    let page = site.page("documents/index.html");
+    assert_eq!(
+        texts(&page, "main h2"),
+        [
+            "Standard Operating Procedures",
+            "Letters of Agreement",
+            "Training"
+        ]
+    );
+    let links: BTreeMap<String, String> = select(&page, ".document-name a")
+        .iter()
+        .map(|a| {
+            (
+                a.text().collect(),
+                a.value().attr("href").unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        links["TJSJ Tower SOP"],
+        "https://vatcar.net/storage/files/TJSJ%20Tower%20SOP%20v3.2.pdf"
+    );
+    assert_eq!(
+        links["TJZS - Piarco FIR LOA"],
+        "https://vatcar.net/storage/files/TJZS-TTZP%20LOA.pdf"
+    );
+    assert_eq!(
+        links["Radar Vectoring Guide"],
+        "https://vatcar.net/storage/files/Radar%20Vectoring%20Guide.pdf"
+    );
+    assert_eq!(
+        links["Mentor Session Notes Template"],
+        "https://docs.google.com/document/d/1AbCdEfGhIjKlMnOp/edit"
+    );
+    let external = texts(&page, ".external");
+    assert_eq!(
+        external,
+        ["external: www.faa.gov", "external: docs.google.com"]
+    );
+    assert!(texts(&page, ".notice")[0].contains("signed in to vatcar.net"));
+    let dates = texts(&page, ".document-date time");
+    assert!(dates.contains(&"5 Nov 2025".to_owned()), "{dates:?}");
+}
+
+#[test]
+fn hostile_data_is_escaped_and_sanitized() {
+    let site = build_snapshot("tests/fixtures/hostile", &[]);
+    for (path, bytes) in tree(&site.out) {
+        if !path.ends_with(".html") {
+            continue;
+        }
+        let html = Html::parse_document(&String::from_utf8(bytes).unwrap());
+        for script in select(&html, "script") {
+            let src = script.value().attr("src").unwrap_or("(inline)");
+            assert!(
+                src.ends_with("static/local-time.js"),
+                "{path}: script {src}"
+            );
+        }
+        for element in select(&html, "*") {
+            for (name, value) in element.value().attrs() {
+                assert!(!name.starts_with("on"), "{path}: handler {name}={value}");
+                let lower = value.trim().to_ascii_lowercase();
+                if ["href", "src", "action", "formaction"].contains(&name) {
+                    assert!(
+                        !lower.starts_with("javascript:") && !lower.starts_with("data:"),
+                        "{path}: {name}={value}"
+                    );
+                }
+            }
+            let tag = element.value().name();
+            assert!(
+                !["iframe", "form", "style", "svg", "object", "embed"].contains(&tag),
+                "{path}: <{tag}>"
+            );
+        }
+        for link in select(&html, "a[href^='http']") {
+            let href = link.value().attr("href").unwrap();
+            if !href.starts_with("https://hostile.example/") {
+                let rel = link.value().attr("rel").unwrap_or("");
+                assert!(
+                    rel.contains("noopener") && rel.contains("noreferrer"),
+                    "{path}: {href} rel={rel:?}"
+                );
+            }
+        }
+    }
+    // Names with markup are shown as text.
+    let event = site.page("events/9004/index.html");
+    assert_eq!(
+        texts(&event, "h1"),
+        ["<script>alert('name')</script><b>Bold?</b> & \"quotes\" 'single'"]
+    );
+    // An unsafe banner is dropped and the page still renders.
+    let unsafe_banner = site.page("events/9001/index.html");
+    assert!(select(&unsafe_banner, "img.event-banner").is_empty());
+    assert_eq!(
+        texts(&unsafe_banner, "h1"),
+        ["Fun night END:VEVENT BEGIN:VEVENT SUMMARY:injected"]
+    );
+    // Unsafe document links are not links.
+    let documents = site.page("documents/index.html");
+    let names = texts(&documents, ".document-name");
+    assert!(
+        names.contains(&"JS link (link unavailable)".to_owned()),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"Data link (link unavailable)".to_owned()),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"Protocol-relative (link unavailable)".to_owned()),
+        "{names:?}"
+    );
+    let spaces = select(&documents, ".document-name a")
+        .iter()
+        .map(|a| a.value().attr("href").unwrap().to_owned())
+        .collect::<Vec<_>>();
+    assert_eq!(
+        spaces,
+        ["https://vatcar.net/storage/files/a%20%22b%22%20%3Cc%3E.pdf"]
+    );
+    // No email address from the data.
+    for (path, bytes) in tree(&site.out) {
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            !text.contains("secret@example.com") && !text.contains("999888777666555444"),
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn a_templates_folder_overrides_single_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let theme = tmp.path().join("theme");
+    fs::create_dir_all(theme.join("static")).unwrap();
+    fs::write(
+        theme.join("index.html"),
+        "{% extends \"base.html\" %}{% block content %}<h1>Bienvenidos a {{ site.title }}</h1>{% endblock content %}",
+    )
+    .unwrap();
+    fs::write(
+        theme.join("static/style.css"),
+        "body { color: rebeccapurple; }\n",
+    )
+    .unwrap();
+    let site = build_demo(&["--templates", theme.to_str().unwrap()]);
+    assert_eq!(
+        texts(&site.page("index.html"), "h1"),
+        ["Bienvenidos a San Juan CERAP"]
+    );
+    assert_eq!(
+        site.text("static/style.css"),
+        "body { color: rebeccapurple; }\n"
+    );
+    // Pages the folder does not override keep the built-in templates.
+    assert_eq!(texts(&site.page("roster/index.html"), "h1"), ["Roster"]);
+}
+
+#[test]
+fn a_template_error_fails_the_build_and_leaves_the_site_alone() {
+    let site = build_demo(&[]);
+    let before = tmp_copy(&site.out);
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("roster.html"), "{% extends \"base.html\" %}{% block content %}{{ roster.nonexistent.field }}{% endblock content %}").unwrap();
+    let output = vatcar(&[
+        "build",
+        "--demo",
+        "--output",
+        site.out.to_str().unwrap(),
+        "--templates",
+        tmp.path().to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("roster.html"), "{stderr}");
+    assert_same_tree(&site.out, before.path());
+}
