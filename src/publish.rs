@@ -65,7 +65,7 @@ pub fn publish(dir: &Path, files: &[OutputFile], force: bool) -> Result<PublishR
         }
     }
     let previous = previous_files(dir, force)?;
-    let parent = parent_of(dir)?;
+    let (parent, created) = parent_of(dir)?;
     let name = dir
         .file_name()
         .with_context(|| format!("{} has no folder name", dir.display()))?
@@ -88,6 +88,12 @@ pub fn publish(dir: &Path, files: &[OutputFile], force: bool) -> Result<PublishR
 
     let result = stage_and_swap(dir, &staging, &all, &previous, &names);
     let _ = fs::remove_dir_all(&staging);
+    if result.is_err() {
+        // Folders made for the output go again, innermost first, if they stayed empty.
+        for folder in created.iter().rev() {
+            let _ = fs::remove_dir(folder);
+        }
+    }
     result
 }
 
@@ -202,15 +208,21 @@ fn previous_files(dir: &Path, force: bool) -> Result<BTreeSet<String>> {
     }
 }
 
-fn parent_of(dir: &Path) -> Result<PathBuf> {
+/// The folder that will hold `dir`, created if need be, and the folders that had to be made
+/// (outermost first), so that a failed build can remove them again.
+fn parent_of(dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> {
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    if !parent.is_dir() {
-        bail!("the folder {} does not exist", parent.display());
-    }
-    Ok(parent)
+    let missing: Vec<PathBuf> = parent
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+        .map(Path::to_path_buf)
+        .collect();
+    fs::create_dir_all(&parent)
+        .with_context(|| format!("could not create the folder {}", parent.display()))?;
+    Ok((parent, missing.into_iter().rev().collect()))
 }
 
 fn check_relative(path: &str) -> Result<()> {
@@ -332,6 +344,27 @@ mod tests {
         assert_eq!(fs::read_to_string(out.join("b.html")).unwrap(), "old");
         let siblings: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
         assert_eq!(siblings.len(), 1, "no staging folder left behind");
+    }
+
+    #[test]
+    fn makes_missing_parent_folders_and_removes_them_after_a_failure() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("a/b/site");
+        publish(&out, &files(&[("index.html", "x")]), false).unwrap();
+        assert!(out.join("index.html").exists());
+        let failing = tmp.path().join("c/d/site");
+        assert!(
+            publish(
+                &failing,
+                &files(&[("x.html", "x"), ("x.html/y.html", "y")]),
+                false
+            )
+            .is_err()
+        );
+        assert!(
+            !tmp.path().join("c").exists(),
+            "folders made for a failed build remain"
+        );
     }
 
     #[test]
