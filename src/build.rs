@@ -1,12 +1,15 @@
-//! The site build, stage by stage: load → decode → render → publish. Nothing touches the
-//! output folder until everything has rendered.
+//! The pipelines, stage by stage: load → decode → view → render → publish, for the site and
+//! for the private reports. Nothing touches an output folder until everything has rendered.
 
 use crate::client::DEFAULT_BASE_URL;
 use crate::endpoint::Endpoint;
 use crate::load::{self, Source};
-use crate::publish::{self, PublishReport};
+use crate::model;
+use crate::publish::{self, OutputFile, PublishReport};
 use crate::render::Theme;
+use crate::report;
 use crate::site;
+use crate::snapshot::Snapshot;
 use crate::view::{self, SiteSettings};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
@@ -59,10 +62,163 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     };
     let view = view::build(&data, &settings);
     let files = site::render(&view, &theme)?;
-    let report = publish::publish(&options.output, &files, options.force)
-        .with_context(|| format!("could not publish to {}", options.output.display()))?;
+    let report = publish::publish(
+        &options.output,
+        &files,
+        publish::Publish::new("site", options.force),
+    )
+    .with_context(|| format!("could not publish to {}", options.output.display()))?;
     Ok(BuildReport {
         files: files.len(),
         publish: report,
     })
+}
+
+/// What a report run needs besides the CIDs.
+#[derive(Clone, Debug)]
+pub struct ReportOptions {
+    pub source: Source,
+    pub output: PathBuf,
+    pub templates: Option<PathBuf>,
+    pub force: bool,
+    pub include_contact: bool,
+    pub generated_at: DateTime<Utc>,
+}
+
+/// The outcome of a training-report run: which students got a report, and why the others
+/// did not.
+#[derive(Debug, Default)]
+pub struct TrainingOutcome {
+    pub written: Vec<(u64, String)>,
+    pub failed: Vec<(u64, anyhow::Error)>,
+}
+
+/// Requests in flight at once for a report run: enough to hide latency, few enough to be
+/// polite to a volunteer-run API.
+pub const REPORT_CONCURRENCY: usize = 4;
+
+/// One `training-<cid>.html` per student, and an `index.html` when there are several.
+/// Students whose data cannot be read are reported in the outcome; the others are written.
+pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<TrainingOutcome> {
+    let endpoints: Vec<Endpoint> = cids
+        .iter()
+        .flat_map(|&cid| [Endpoint::User(cid), Endpoint::UserNotes(cid)])
+        .collect();
+    let mut bodies = load::raw_each(&options.source, &endpoints, REPORT_CONCURRENCY)?.into_iter();
+    let theme = Theme::load(options.templates.as_deref())?;
+    let settings = report::ReportSettings {
+        include_contact: options.include_contact,
+        generated_at: options.generated_at,
+        base_url: api_base(&options.source)?,
+    };
+    let mut outcome = TrainingOutcome::default();
+    let mut files = Vec::new();
+    let mut index = Vec::new();
+    for &cid in cids {
+        let (user, notes) = (
+            bodies.next().expect("two per CID"),
+            bodies.next().expect("two per CID"),
+        );
+        let decoded = user
+            .and_then(|b| Ok(model::decode_user(cid, &b)?))
+            .and_then(|user| {
+                let notes = notes.and_then(|b| Ok(model::decode_notes(cid, &b)?))?;
+                Ok((user, notes))
+            });
+        let rendered = decoded.and_then(|(user, notes)| {
+            let view = report::training(&user, &notes, &settings);
+            let mut context = tera::Context::new();
+            context.insert("report", &view);
+            let html = theme.render("report-training.html", &context)?;
+            Ok((view, html))
+        });
+        match rendered {
+            Ok((view, html)) => {
+                let file = format!("training-{cid}.html");
+                index.push(report::IndexEntry {
+                    cid,
+                    name: Some(view.student.name.clone()),
+                    file: Some(file.clone()),
+                    sessions: Some(view.summary.sessions),
+                    error: None,
+                });
+                files.push(OutputFile::new(file.clone(), html));
+                outcome.written.push((cid, file));
+            }
+            Err(error) => {
+                index.push(report::IndexEntry {
+                    cid,
+                    name: None,
+                    file: None,
+                    sessions: None,
+                    error: Some(format!("{error:#}")),
+                });
+                outcome.failed.push((cid, error));
+            }
+        }
+    }
+    if files.is_empty() {
+        return Ok(outcome);
+    }
+    if cids.len() > 1 {
+        let mut context = tera::Context::new();
+        context.insert("entries", &index);
+        context.insert(
+            "generated_at",
+            &options.generated_at.format("%Y-%m-%d %H:%MZ").to_string(),
+        );
+        files.push(OutputFile::new(
+            "index.html",
+            theme.render("report-index.html", &context)?,
+        ));
+    }
+    let how = publish::Publish {
+        prune: false,
+        ..publish::Publish::new("reports", options.force)
+    };
+    publish::publish(&options.output, &files, how).with_context(|| {
+        format!(
+            "could not write the reports to {}",
+            options.output.display()
+        )
+    })?;
+    Ok(outcome)
+}
+
+/// `roster.html`: the roster on one printed page.
+pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
+    let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
+    let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
+    let theme = Theme::load(options.templates.as_deref())?;
+    let settings = report::ReportSettings {
+        include_contact: false,
+        generated_at: options.generated_at,
+        base_url: api_base(&options.source)?,
+    };
+    let mut context = tera::Context::new();
+    context.insert("report", &report::roster(&roster, &settings));
+    let html = theme.render("report-roster.html", &context)?;
+    let how = publish::Publish {
+        prune: false,
+        ..publish::Publish::new("reports", options.force)
+    };
+    publish::publish(
+        &options.output,
+        &[OutputFile::new("roster.html", html)],
+        how,
+    )
+    .with_context(|| format!("could not write the report to {}", options.output.display()))?;
+    Ok(options.output.join("roster.html"))
+}
+
+/// The API's base URL for a source, against which relative links in its data resolve.
+fn api_base(source: &Source) -> Result<Url> {
+    let base = match source {
+        Source::Api(client) => client.base_url.clone(),
+        Source::Snapshot(dir) => Snapshot::read_dir(dir)?
+            .base_url
+            .unwrap_or_else(|| DEFAULT_BASE_URL.into()),
+        Source::Demo => DEFAULT_BASE_URL.into(),
+    };
+    Url::parse(base.trim()).with_context(|| format!("the base URL {base:?} is not a URL"))
 }

@@ -1,7 +1,7 @@
 //! The command line: argument parsing, logging to stderr, and turning errors into messages
 //! and exit codes (0 success, 1 failure, 2 usage).
 
-use crate::build::{self, BuildOptions};
+use crate::build::{self, BuildOptions, ReportOptions};
 use crate::client::{ClientOptions, DEFAULT_BASE_URL, RetryPolicy};
 use crate::endpoint::Endpoint;
 use crate::load::{self, Source};
@@ -39,6 +39,132 @@ enum Command {
     Build(BuildArgs),
     /// Save the raw API responses to a snapshot folder, for `build --snapshot` later.
     Fetch(FetchArgs),
+    /// Private printable reports, written to their own folder (never into the site).
+    Report(ReportArgs),
+}
+
+#[derive(Args, Debug)]
+struct ReportArgs {
+    #[command(subcommand)]
+    kind: ReportKind,
+}
+
+#[derive(Subcommand, Debug)]
+enum ReportKind {
+    /// A student's training record: one self-contained HTML file per CID.
+    Training(TrainingArgs),
+    /// The roster on one printed page.
+    Roster(ReportCommon),
+}
+
+#[derive(Args, Debug)]
+struct ReportCommon {
+    #[command(flatten)]
+    api: ApiArgs,
+
+    /// Folder for the reports.
+    #[arg(long = "output", short = 'o', default_value = "reports")]
+    output: PathBuf,
+
+    /// Read from a snapshot folder (with user-N.json and notes-N.json for training reports).
+    #[arg(long = "snapshot", conflicts_with = "demo")]
+    snapshot: Option<PathBuf>,
+
+    /// Use the sample data built into the program.
+    #[arg(long = "demo")]
+    demo: bool,
+
+    /// Use templates from this folder where it has them.
+    #[arg(long = "templates")]
+    templates: Option<PathBuf>,
+
+    /// Write into a folder that vatcar-site did not create.
+    #[arg(long = "force")]
+    force: bool,
+}
+
+#[derive(Args, Debug)]
+struct TrainingArgs {
+    #[command(flatten)]
+    common: ReportCommon,
+
+    /// A student's CID; repeat for several.
+    #[arg(long = "cid", value_parser = clap::value_parser!(u64).range(1..))]
+    cids: Vec<u64>,
+
+    /// A file of CIDs, separated by spaces, commas or lines; `#` starts a comment.
+    #[arg(long = "cids-file")]
+    cids_file: Option<PathBuf>,
+
+    /// Also show the student's email, email preferences and integrations.
+    #[arg(long = "include-contact")]
+    include_contact: bool,
+}
+
+/// A mistake in how the command was called, found after parsing (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct UsageError(String);
+
+impl ReportCommon {
+    fn source(&self) -> Source {
+        if self.demo {
+            Source::Demo
+        } else if let Some(dir) = &self.snapshot {
+            Source::Snapshot(dir.clone())
+        } else {
+            Source::Api(self.api.client_options())
+        }
+    }
+
+    fn options(&self, include_contact: bool) -> Result<ReportOptions> {
+        let source = self.source();
+        Ok(ReportOptions {
+            generated_at: build_time(&source)?,
+            source,
+            output: self.output.clone(),
+            templates: self.templates.clone(),
+            force: self.force,
+            include_contact,
+        })
+    }
+}
+
+/// The CIDs of a training run, from `--cid` and `--cids-file`, each once, in the order given.
+fn training_cids(args: &TrainingArgs) -> Result<Vec<u64>> {
+    let mut cids = args.cids.clone();
+    if let Some(path) = &args.cids_file {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("could not read the CIDs file {}", path.display()))?;
+        for (number, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("");
+            for token in line
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|t| !t.is_empty())
+            {
+                match token.parse::<u64>() {
+                    Ok(cid) if cid > 0 => cids.push(cid),
+                    _ => {
+                        return Err(UsageError(format!(
+                            "{}:{}: {token:?} is not a CID",
+                            path.display(),
+                            number + 1
+                        ))
+                        .into());
+                    }
+                }
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    cids.retain(|cid| seen.insert(*cid));
+    if cids.is_empty() {
+        return Err(UsageError(
+            "no CID given: pass --cid N (repeatable) or --cids-file FILE".into(),
+        )
+        .into());
+    }
+    Ok(cids)
 }
 
 #[derive(Args, Debug, Clone)]
@@ -170,6 +296,12 @@ pub fn run() -> ExitCode {
     let key = match &cli.command {
         Command::Build(args) => args.api.key(),
         Command::Fetch(args) => args.api.key(),
+        Command::Report(ReportArgs {
+            kind: ReportKind::Training(args),
+        }) => args.common.api.key(),
+        Command::Report(ReportArgs {
+            kind: ReportKind::Roster(args),
+        }) => args.api.key(),
     };
     let level = match (cli.quiet, cli.verbose) {
         (true, _) => log::LevelFilter::Error,
@@ -189,7 +321,11 @@ pub fn run() -> ExitCode {
             for cause in error.chain().skip(1) {
                 eprintln!("  caused by: {}", redact(cause.to_string()));
             }
-            ExitCode::FAILURE
+            if error.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }
@@ -228,6 +364,39 @@ fn execute(cli: &Cli) -> Result<()> {
                     report.publish.removed,
                     started.elapsed().as_secs_f64()
                 );
+            }
+        }
+        Command::Report(ReportArgs {
+            kind: ReportKind::Training(args),
+        }) => {
+            let cids = training_cids(args)?;
+            let options = args.common.options(args.include_contact)?;
+            let outcome = build::training_reports(&options, &cids)?;
+            if !cli.quiet {
+                for (_, file) in &outcome.written {
+                    eprintln!("wrote {}", options.output.join(file).display());
+                }
+            }
+            match outcome.failed.len() {
+                0 => {}
+                1 if cids.len() == 1 => {
+                    let (_, error) = outcome.failed.into_iter().next().expect("one failure");
+                    return Err(error);
+                }
+                failed => {
+                    for (cid, error) in &outcome.failed {
+                        log::error!("CID {cid}: {error:#}");
+                    }
+                    anyhow::bail!("{failed} of {} reports could not be made", cids.len());
+                }
+            }
+        }
+        Command::Report(ReportArgs {
+            kind: ReportKind::Roster(args),
+        }) => {
+            let path = build::roster_report(&args.options(false)?)?;
+            if !cli.quiet {
+                eprintln!("wrote {}", path.display());
             }
         }
         Command::Fetch(args) => {

@@ -17,6 +17,7 @@ pub mod load;
 pub mod model;
 pub mod publish;
 pub mod render;
+pub mod report;
 pub mod secret;
 pub mod site;
 pub mod snapshot;

@@ -52,6 +52,32 @@ pub fn raw(source: &Source, endpoints: &[Endpoint]) -> Result<Snapshot> {
     }
 }
 
+/// Raw bodies of each endpoint, each its own result, for runs where one failure must not stop
+/// the rest (reports for many students). At most `concurrency` requests are in flight.
+pub fn raw_each(
+    source: &Source,
+    endpoints: &[Endpoint],
+    concurrency: usize,
+) -> Result<Vec<Result<Vec<u8>>>> {
+    match source {
+        Source::Api(options) => {
+            let client = ApiClient::new(options.clone())?;
+            Ok(client
+                .fetch_all(endpoints, concurrency)
+                .into_iter()
+                .map(|r| r.map_err(anyhow::Error::from))
+                .collect())
+        }
+        Source::Snapshot(_) | Source::Demo => {
+            let snapshot = raw(source, &[])?;
+            Ok(endpoints
+                .iter()
+                .map(|e| snapshot.body(*e).map(<[u8]>::to_vec))
+                .collect())
+        }
+    }
+}
+
 pub fn decode_site(snapshot: &Snapshot) -> Result<SiteData> {
     let roster = snapshot
         .body(Endpoint::FacilityRoster)

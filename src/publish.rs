@@ -50,10 +50,41 @@ pub struct PublishReport {
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Marker {
     generator: String,
+    /// What the folder holds: `site`, `snapshot` or `reports`. A folder of one kind is never
+    /// published over with another, so a report run can never prune a site.
+    #[serde(default = "site_kind")]
+    kind: String,
     files: BTreeSet<String>,
 }
 
-pub fn publish(dir: &Path, files: &[OutputFile], force: bool) -> Result<PublishReport> {
+fn site_kind() -> String {
+    "site".into()
+}
+
+/// How a folder is published.
+#[derive(Clone, Copy, Debug)]
+pub struct Publish<'a> {
+    /// What the folder holds; see [`Marker`].
+    pub kind: &'a str,
+    /// Write into a folder this tool did not create.
+    pub force: bool,
+    /// Remove files written last time and not produced now. Off for reports, which
+    /// accumulate one file per student.
+    pub prune: bool,
+}
+
+impl<'a> Publish<'a> {
+    pub fn new(kind: &'a str, force: bool) -> Self {
+        Self {
+            kind,
+            force,
+            prune: true,
+        }
+    }
+}
+
+pub fn publish(dir: &Path, files: &[OutputFile], how: Publish) -> Result<PublishReport> {
+    let force = how.force;
     let mut names = BTreeSet::new();
     for file in files {
         check_relative(&file.path)?;
@@ -64,7 +95,7 @@ pub fn publish(dir: &Path, files: &[OutputFile], force: bool) -> Result<PublishR
             );
         }
     }
-    let previous = previous_files(dir, force)?;
+    let previous = previous_files(dir, how.kind, force)?;
     let (parent, created) = parent_of(dir)?;
     let name = dir
         .file_name()
@@ -74,9 +105,15 @@ pub fn publish(dir: &Path, files: &[OutputFile], force: bool) -> Result<PublishR
     let staging = parent.join(format!(".{name}.vatcar-staging-{}", std::process::id()));
     let _ = fs::remove_dir_all(&staging);
 
+    let listed = if how.prune {
+        names.clone()
+    } else {
+        previous.union(&names).cloned().collect()
+    };
     let marker = Marker {
         generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")).into(),
-        files: names.clone(),
+        kind: how.kind.to_owned(),
+        files: listed.clone(),
     };
     let mut marker_json = serde_json::to_vec_pretty(&marker)?;
     marker_json.push(b'\n');
@@ -86,7 +123,7 @@ pub fn publish(dir: &Path, files: &[OutputFile], force: bool) -> Result<PublishR
         .chain([(MARKER, marker_json.as_slice())])
         .collect();
 
-    let result = stage_and_swap(dir, &staging, &all, &previous, &names);
+    let result = stage_and_swap(dir, &staging, &all, &previous, &listed);
     let _ = fs::remove_dir_all(&staging);
     if result.is_err() {
         // Folders made for the output go again, innermost first, if they stayed empty.
@@ -183,13 +220,20 @@ fn stage_and_swap(
 }
 
 /// The files listed in the folder's marker; an error if the folder holds something else.
-fn previous_files(dir: &Path, force: bool) -> Result<BTreeSet<String>> {
+fn previous_files(dir: &Path, kind: &str, force: bool) -> Result<BTreeSet<String>> {
     let marker_path = dir.join(MARKER);
     match fs::read(&marker_path) {
         Ok(bytes) => {
             let marker: Marker = serde_json::from_slice(&bytes).with_context(|| {
                 format!("{} is damaged; remove it to rebuild", marker_path.display())
             })?;
+            if marker.kind != kind {
+                bail!(
+                    "{} holds a vatcar-site {}, not a {kind}; choose another folder",
+                    dir.display(),
+                    marker.kind
+                );
+            }
             Ok(marker.files)
         }
         Err(_) if !dir.exists() => Ok(BTreeSet::new()),
@@ -276,7 +320,7 @@ mod tests {
         let first = publish(
             &out,
             &files(&[("index.html", "a"), ("x/y.html", "b")]),
-            false,
+            Publish::new("site", false),
         )
         .unwrap();
         assert_eq!(first.written, 2);
@@ -285,7 +329,7 @@ mod tests {
         let second = publish(
             &out,
             &files(&[("index.html", "a2"), ("x/y.html", "b")]),
-            false,
+            Publish::new("site", false),
         )
         .unwrap();
         assert_eq!((second.written, second.unchanged), (1, 1));
@@ -300,9 +344,19 @@ mod tests {
     fn removes_only_what_it_wrote() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("site");
-        publish(&out, &files(&[("a.html", "a"), ("old/b.html", "b")]), false).unwrap();
+        publish(
+            &out,
+            &files(&[("a.html", "a"), ("old/b.html", "b")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
         fs::write(out.join("CNAME"), "example.org").unwrap();
-        let report = publish(&out, &files(&[("a.html", "a")]), false).unwrap();
+        let report = publish(
+            &out,
+            &files(&[("a.html", "a")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
         assert_eq!(report.removed, 1);
         assert!(!out.join("old").exists(), "emptied folder removed");
         assert_eq!(
@@ -317,29 +371,49 @@ mod tests {
         let out = tmp.path().join("docs");
         fs::create_dir(&out).unwrap();
         fs::write(out.join("thesis.tex"), "mine").unwrap();
-        let error = publish(&out, &files(&[("index.html", "x")]), false).unwrap_err();
+        let error = publish(
+            &out,
+            &files(&[("index.html", "x")]),
+            Publish::new("site", false),
+        )
+        .unwrap_err();
         assert!(
             error.to_string().contains("not written by vatcar-site"),
             "{error}"
         );
         assert!(!out.join("index.html").exists());
-        publish(&out, &files(&[("index.html", "x")]), true).unwrap();
+        publish(
+            &out,
+            &files(&[("index.html", "x")]),
+            Publish::new("site", true),
+        )
+        .unwrap();
         assert_eq!(fs::read_to_string(out.join("thesis.tex")).unwrap(), "mine");
         // An empty folder is fine without --force.
         let empty = tmp.path().join("empty");
         fs::create_dir(&empty).unwrap();
-        publish(&empty, &files(&[("index.html", "x")]), false).unwrap();
+        publish(
+            &empty,
+            &files(&[("index.html", "x")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
     }
 
     #[test]
     fn a_failed_write_leaves_the_folder_as_it_was() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("site");
-        publish(&out, &files(&[("a.html", "old"), ("b.html", "old")]), false).unwrap();
+        publish(
+            &out,
+            &files(&[("a.html", "old"), ("b.html", "old")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
         // A new file whose path collides with an existing file used as a folder cannot be
         // staged... so make the swap fail instead: a path where a folder must replace a file.
         let bad = files(&[("a.html", "new"), ("b.html/c.html", "new")]);
-        assert!(publish(&out, &bad, false).is_err());
+        assert!(publish(&out, &bad, Publish::new("site", false)).is_err());
         assert_eq!(fs::read_to_string(out.join("a.html")).unwrap(), "old");
         assert_eq!(fs::read_to_string(out.join("b.html")).unwrap(), "old");
         let siblings: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
@@ -350,14 +424,19 @@ mod tests {
     fn makes_missing_parent_folders_and_removes_them_after_a_failure() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("a/b/site");
-        publish(&out, &files(&[("index.html", "x")]), false).unwrap();
+        publish(
+            &out,
+            &files(&[("index.html", "x")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
         assert!(out.join("index.html").exists());
         let failing = tmp.path().join("c/d/site");
         assert!(
             publish(
                 &failing,
                 &files(&[("x.html", "x"), ("x.html/y.html", "y")]),
-                false
+                Publish::new("site", false)
             )
             .is_err()
         );
@@ -368,11 +447,64 @@ mod tests {
     }
 
     #[test]
+    fn never_publishes_one_kind_of_folder_over_another() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(
+            &out,
+            &files(&[("index.html", "site")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
+        for force in [false, true] {
+            let error = publish(
+                &out,
+                &files(&[("r.html", "x")]),
+                Publish::new("reports", force),
+            )
+            .unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .contains("holds a vatcar-site site, not a reports"),
+                "{error}"
+            );
+        }
+        assert!(out.join("index.html").exists());
+    }
+
+    #[test]
+    fn without_pruning_earlier_files_stay_and_stay_listed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("reports");
+        let keep = Publish {
+            prune: false,
+            ..Publish::new("reports", false)
+        };
+        publish(&out, &files(&[("a.html", "a")]), keep).unwrap();
+        publish(&out, &files(&[("b.html", "b")]), keep).unwrap();
+        assert!(out.join("a.html").exists() && out.join("b.html").exists());
+        // A pruning run later still knows both were written by this tool.
+        let report = publish(
+            &out,
+            &files(&[("c.html", "c")]),
+            Publish::new("reports", false),
+        )
+        .unwrap();
+        assert_eq!(report.removed, 2);
+    }
+
+    #[test]
     fn rejects_paths_that_escape() {
         let tmp = tempfile::tempdir().unwrap();
         for bad in ["../x", "/etc/passwd", "a/../../b", "", MARKER] {
             assert!(
-                publish(&tmp.path().join("s"), &files(&[(bad, "x")]), false).is_err(),
+                publish(
+                    &tmp.path().join("s"),
+                    &files(&[(bad, "x")]),
+                    Publish::new("site", false)
+                )
+                .is_err(),
                 "{bad}"
             );
         }

@@ -31,6 +31,10 @@ pub const TEMPLATES: &[(&str, &str)] = embedded!(
     "404.html",
     "sitemap.xml",
     "feed.xml",
+    "report.css",
+    "report-training.html",
+    "report-roster.html",
+    "report-index.html",
 );
 
 /// Built-in static files, by path below `static/`.

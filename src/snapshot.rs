@@ -187,7 +187,7 @@ impl Snapshot {
 
     /// Writes the snapshot to `dir`, with the same all-or-nothing care as a site build.
     pub fn write_dir(&self, dir: &Path, force: bool) -> Result<()> {
-        publish::publish(dir, &self.files(), force)
+        publish::publish(dir, &self.files(), publish::Publish::new("snapshot", force))
             .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
         Ok(())
     }

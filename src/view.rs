@@ -710,7 +710,7 @@ fn sorted_people(members: &[Member]) -> Vec<PersonRow> {
     sorted.into_iter().map(person).collect()
 }
 
-fn roster_page(roster: &Roster) -> RosterPage {
+pub fn roster_page(roster: &Roster) -> RosterPage {
     let staff = StaffRole::ALL
         .iter()
         .map(|role| {

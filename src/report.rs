@@ -1,0 +1,260 @@
+//! Printable private reports: a student's training record, and the roster on one page.
+//!
+//! Reports are views like the site's pages, rendered with the same overridable templates,
+//! but each is one self-contained HTML file (styles inlined, no scripts, nothing loaded from
+//! elsewhere) that prints on A4 and US Letter and converts to PDF in any browser. They are
+//! written by their own command into their own folder, never into the site.
+
+use crate::description::Sanitizer;
+use crate::model::{Roster, SessionType, TrainingNote, User};
+use crate::view::{self, RosterPage};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use url::Url;
+
+#[derive(Clone, Debug)]
+pub struct ReportSettings {
+    /// Show the student's email, email preferences and integrations.
+    pub include_contact: bool,
+    pub generated_at: DateTime<Utc>,
+    /// Relative links in notes resolve against it.
+    pub base_url: Url,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Student {
+    pub name: String,
+    pub cid: u64,
+    pub rating_code: Option<String>,
+    pub rating_name: Option<String>,
+    pub facility: Option<String>,
+    pub facility_joined: Option<String>,
+    pub visiting: Vec<String>,
+    /// Only with `include_contact`.
+    pub contact: Option<Contact>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Contact {
+    pub email: Option<String>,
+    pub email_preferences: Option<i64>,
+    /// `(type, value)`; the meaning of the type numbers is not documented.
+    pub integrations: Vec<(Option<i64>, String)>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct NoteView {
+    pub id: u64,
+    pub date: Option<String>,
+    pub instructor: String,
+    pub position: Option<String>,
+    pub session_type: String,
+    /// `pass` or `fail` for an OTS, `not applicable` for any other session.
+    pub ots_result: &'static str,
+    pub marking_sheet: Option<String>,
+    pub note_html: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub sessions: usize,
+    /// Sessions per type, in a fixed order, types with none left out.
+    pub per_type: Vec<(String, usize)>,
+    /// Positions trained and how often, most first.
+    pub positions: Vec<(String, usize)>,
+    pub first: Option<String>,
+    pub last: Option<String>,
+    pub ots_passes: usize,
+    pub ots_fails: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TrainingReport {
+    pub student: Student,
+    pub summary: Summary,
+    pub notes: Vec<NoteView>,
+    /// How the notes are ordered, said on the page.
+    pub order: &'static str,
+    pub generated_at: String,
+    /// Header text for every printed page, escaped for a CSS string.
+    pub css_header: String,
+}
+
+pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) -> TrainingReport {
+    let sanitizer = Sanitizer::new(&settings.base_url);
+    let mut sorted: Vec<&TrainingNote> = notes.iter().collect();
+    // Oldest first, by the session's date; undated notes last; then by creation and id, so
+    // that the order never depends on the API's.
+    sorted.sort_by_key(|n| (n.date.is_none(), n.date, n.created_at, n.id));
+
+    let facility = user.fir.as_ref().and_then(|f| f.display_name());
+    let student = Student {
+        name: user.display_name(),
+        cid: user.cid,
+        rating_code: user.rating.map(|r| r.code().into_owned()),
+        rating_name: user.rating.map(|r| r.name().into_owned()),
+        facility: facility.clone(),
+        facility_joined: user.facility_join.map(|t| t.format("%Y-%m-%d").to_string()),
+        visiting: user
+            .visiting_facilities
+            .iter()
+            .filter_map(|f| f.display_name())
+            .collect(),
+        contact: settings.include_contact.then(|| Contact {
+            email: user.email.clone(),
+            email_preferences: user.email_preferences,
+            integrations: user
+                .integrations
+                .iter()
+                .map(|i| (i.kind, i.value.clone()))
+                .collect(),
+        }),
+    };
+
+    let date = |d: Option<NaiveDate>| d.map(|d| d.format("%Y-%m-%d").to_string());
+    let views: Vec<NoteView> = sorted
+        .iter()
+        .map(|note| NoteView {
+            id: note.id,
+            date: date(note.date),
+            instructor: match (&note.instructor_name, note.instructor_cid) {
+                (Some(name), _) => name.clone(),
+                (None, Some(cid)) => format!("CID {cid}"),
+                (None, None) => "Unknown instructor".into(),
+            },
+            position: note.position_trained.clone(),
+            session_type: note
+                .session_type
+                .map_or_else(|| "session type not given".into(), |t| t.to_string()),
+            ots_result: match (note.session_type, note.ots_pass) {
+                (Some(SessionType::Ots), true) => "pass",
+                (Some(SessionType::Ots), false) => "fail",
+                _ => "not applicable",
+            },
+            marking_sheet: note.marking_sheet.clone(),
+            note_html: sanitizer.render(&note.note),
+        })
+        .collect();
+
+    let mut per_type: Vec<(String, usize)> = Vec::new();
+    let order = [
+        Some(SessionType::Sweatbox),
+        Some(SessionType::LiveNetwork),
+        Some(SessionType::Ots),
+        Some(SessionType::Classroom),
+    ];
+    for kind in order {
+        let count = notes.iter().filter(|n| n.session_type == kind).count();
+        if count > 0 {
+            per_type.push((kind.map_or_else(String::new, |k| k.to_string()), count));
+        }
+    }
+    let others = notes
+        .iter()
+        .filter(|n| !order.contains(&n.session_type))
+        .count();
+    if others > 0 {
+        per_type.push(("other or not given".into(), others));
+    }
+    let mut positions: BTreeMap<String, usize> = BTreeMap::new();
+    for note in notes {
+        if let Some(position) = &note.position_trained {
+            *positions.entry(position.clone()).or_default() += 1;
+        }
+    }
+    let mut positions: Vec<(String, usize)> = positions.into_iter().collect();
+    positions.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let dates: Vec<NaiveDate> = notes.iter().filter_map(|n| n.date).collect();
+    let is_ots = |n: &&TrainingNote| n.session_type == Some(SessionType::Ots);
+    let summary = Summary {
+        sessions: notes.len(),
+        per_type,
+        positions,
+        first: date(dates.iter().min().copied()),
+        last: date(dates.iter().max().copied()),
+        ots_passes: notes.iter().filter(is_ots).filter(|n| n.ots_pass).count(),
+        ots_fails: notes.iter().filter(is_ots).filter(|n| !n.ots_pass).count(),
+    };
+
+    let generated_at = settings.generated_at.format("%Y-%m-%d %H:%MZ").to_string();
+    let header = format!(
+        "{}Training record of {} ({}) · generated {}",
+        facility.map(|f| format!("{f} · ")).unwrap_or_default(),
+        student.name,
+        student.cid,
+        generated_at
+    );
+    TrainingReport {
+        student,
+        summary,
+        notes: views,
+        order: "Sessions are listed oldest first, by the date of the session.",
+        generated_at,
+        css_header: css_string(&header),
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RosterReport {
+    pub facility: String,
+    pub roster: RosterPage,
+    pub generated_at: String,
+    pub css_header: String,
+}
+
+pub fn roster(roster: &Roster, settings: &ReportSettings) -> RosterReport {
+    let facility = roster
+        .facility
+        .as_ref()
+        .and_then(|f| f.display_name())
+        .unwrap_or_else(|| "VATCAR facility".into());
+    let generated_at = settings.generated_at.format("%Y-%m-%d %H:%MZ").to_string();
+    RosterReport {
+        css_header: css_string(&format!("{facility} · Roster · generated {generated_at}")),
+        facility,
+        roster: view::roster_page(roster),
+        generated_at,
+    }
+}
+
+/// One line of the index of a multi-student run.
+#[derive(Clone, Debug, Serialize)]
+pub struct IndexEntry {
+    pub cid: u64,
+    pub name: Option<String>,
+    pub file: Option<String>,
+    pub sessions: Option<usize>,
+    /// Why there is no report.
+    pub error: Option<String>,
+}
+
+/// `text` as the inside of a CSS string, safe inside a `<style>` element too.
+pub fn css_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '<' => out.push_str("\\3C "),
+            '>' => out.push_str("\\3E "),
+            '&' => out.push_str("\\26 "),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn css_strings_cannot_close_the_string_or_the_style_element() {
+        assert_eq!(
+            css_string("a\"b\\c</style><x>&\n"),
+            "a\\\"b\\\\c\\3C /style\\3E \\3C x\\3E \\26  "
+        );
+    }
+}

@@ -1,0 +1,463 @@
+//! Printable reports, run as training staff would run them: against the mock API, from a
+//! snapshot, and from the demo data.
+
+mod support;
+
+use scraper::{Html, Selector};
+use serde_json::json;
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+use support::{MockServer, Reply, demo_body};
+
+const KEY: &str = "report-key-0123456789";
+
+fn vatcar(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
+    command
+        .args(args)
+        .env_remove("VATCAR_API_KEY")
+        .env_remove("VATCAR_BASE_URL")
+        .env("SOURCE_DATE_EPOCH", "1795176000");
+    command
+}
+
+fn run(command: &mut Command) -> (Output, String) {
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output, stderr)
+}
+
+fn texts(html: &Html, css: &str) -> Vec<String> {
+    html.select(&Selector::parse(css).unwrap())
+        .map(|e| {
+            e.text()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+fn page(path: &Path) -> (String, Html) {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let html = Html::parse_document(&text);
+    (text, html)
+}
+
+/// A student the API shows with notes given newest first and some hostile markdown.
+fn student_api() -> MockServer {
+    let server = MockServer::start();
+    let user = json!({"success": "User retrieved", "data": {
+        "cid": 1500001, "first_name": "Ana", "last_name": "Rivera", "email": "ana.private@example.com",
+        "email_preferences": 7, "facility": 7, "facility_join": "2025-01-27T21:15:48.000000Z", "rating": 3,
+        "integrations": [{"id": 1, "type": 1, "user_cid": 1500001, "value": "412345678901234567"}],
+        "fir": {"id": 7, "name_long": "San Juan CERAP", "name_short": "TJZS"},
+        "visiting_facilities": [{"id": 1, "facility_id": 12, "fir": {"id": 12, "name_long": "Piarco FIR"}}],
+        "role_assignments": []}});
+    let note = |id: u64,
+                date: &str,
+                kind: u8,
+                pass: u8,
+                position: &str,
+                sheet: serde_json::Value,
+                text: &str| {
+        json!({"id": id, "user_cid": 1500001, "instructor_cid": 1429087, "instructor_name": "Desmond Alleyne",
+               "facility_id": 7, "position_trained": position, "training_note": text, "session_type": kind,
+               "marking_sheet": sheet, "ots_pass": pass, "friendly_time": date,
+               "created_at": format!("{date}T22:00:00.000000Z"), "updated_at": format!("{date}T22:00:00.000000Z")})
+    };
+    let notes = json!({"success": "Notes retrieved", "notes": [
+        note(14, "2026-06-12", 2, 1, "TJSJ_TWR", json!("TJSJ_TWR_OTS.pdf"), "**Passed.** Good scan."),
+        note(13, "2026-05-30", 2, 0, "TJSJ_TWR", json!("TJSJ_TWR_OTS_1.pdf"), "Missed a hold short. <script>alert(1)</script>"),
+        note(12, "2026-04-02", 1, 0, "TJSJ_GND", json!(null), "Live session. [bad](javascript:alert(1)) <img src=x onerror=alert(2)>"),
+        note(11, "2026-03-07", 0, 0, "TJSJ_GND", json!(null), "# First sweatbox\n\n- taxi\n- pushback"),
+        note(15, "2026-03-01", 3, 0, "Tower Certification", json!(null), "Classroom: phraseology."),
+    ]});
+    server.route("/api/v2/user/1500001", vec![Reply::ok(user.to_string())]);
+    server.route(
+        "/api/v2/user/1500001/notes",
+        vec![Reply::ok(notes.to_string())],
+    );
+    server
+}
+
+#[test]
+fn a_training_record_from_the_api() {
+    let server = student_api();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("reports");
+    let (output, stderr) = run(vatcar(&[
+        "report",
+        "training",
+        "--cid",
+        "1500001",
+        "--output",
+        out.to_str().unwrap(),
+    ])
+    .env("VATCAR_API_KEY", KEY)
+    .env("VATCAR_BASE_URL", server.url()));
+    assert!(output.status.success(), "{stderr}");
+    let (text, html) = page(&out.join("training-1500001.html"));
+    assert_eq!(texts(&html, "h1"), ["Ana Rivera"]);
+    let facts = texts(&html, "section[aria-labelledby=student] dd");
+    assert_eq!(
+        facts,
+        [
+            "Ana Rivera",
+            "1500001",
+            "S2 (Tower Controller)",
+            "San Juan CERAP, since 2025-01-27",
+            "Piarco FIR"
+        ]
+    );
+    // Oldest first, whatever order the API used; session types in words; OTS results.
+    let heads = texts(&html, ".note-head");
+    assert_eq!(
+        heads,
+        [
+            "2026-03-01 Tower Certification classroom",
+            "2026-03-07 TJSJ_GND sweatbox",
+            "2026-04-02 TJSJ_GND live network",
+            "2026-05-30 TJSJ_TWR OTS OTS fail",
+            "2026-06-12 TJSJ_TWR OTS OTS pass",
+        ]
+    );
+    let results: Vec<String> = texts(&html, ".note dl")
+        .iter()
+        .map(|t| t.to_owned())
+        .collect();
+    assert!(
+        results[0].contains("OTS result not applicable"),
+        "{results:?}"
+    );
+    assert!(
+        results[3].contains("OTS result fail")
+            && results[3].contains("Marking sheet TJSJ_TWR_OTS_1.pdf"),
+        "{results:?}"
+    );
+    assert!(
+        results[4].contains("OTS result pass") && results[4].contains("Instructor Desmond Alleyne"),
+        "{results:?}"
+    );
+    // The summary.
+    let summary = texts(&html, "section[aria-labelledby=summary] tr");
+    for row in [
+        "Sessions 5",
+        "sweatbox 1",
+        "live network 1",
+        "OTS 2",
+        "classroom 1",
+        "OTS passed 1",
+        "OTS failed 1",
+        "First session 2026-03-01",
+        "Last session 2026-06-12",
+        "TJSJ_GND 2",
+        "TJSJ_TWR 2",
+        "Tower Certification 1",
+    ] {
+        assert!(
+            summary.contains(&row.to_owned()),
+            "{row} not in {summary:?}"
+        );
+    }
+    // Notes are rendered from markdown and sanitized.
+    assert!(text.contains("<strong>Passed.</strong>"));
+    assert!(
+        !text.contains("<script>alert")
+            && !text.contains("onerror")
+            && !text.contains("javascript:"),
+        "unsafe markup kept"
+    );
+    // Private contact data stays out unless asked for.
+    assert!(!text.contains("ana.private@example.com") && !text.contains("412345678901234567"));
+    // Self-contained: no scripts, no stylesheets or images from elsewhere.
+    assert!(
+        html.select(&Selector::parse("script, link[rel=stylesheet]").unwrap())
+            .next()
+            .is_none()
+    );
+    assert!(text.contains("@page"), "print rules are inlined");
+    assert!(!text.contains(KEY));
+}
+
+#[test]
+fn contact_data_only_with_include_contact() {
+    let server = student_api();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("reports");
+    let (output, stderr) = run(vatcar(&[
+        "report",
+        "training",
+        "--cid",
+        "1500001",
+        "--include-contact",
+        "--output",
+        out.to_str().unwrap(),
+    ])
+    .env("VATCAR_API_KEY", KEY)
+    .env("VATCAR_BASE_URL", server.url()));
+    assert!(output.status.success(), "{stderr}");
+    let (text, _) = page(&out.join("training-1500001.html"));
+    assert!(text.contains("ana.private@example.com") && text.contains("412345678901234567"));
+}
+
+#[test]
+fn one_forbidden_student_among_several_is_reported_and_the_others_written() {
+    let server = student_api();
+    for (cid, file) in [
+        (1590318, "user-1590318.json"),
+        (1547761, "user-1547761.json"),
+    ] {
+        server.route(
+            &format!("/api/v2/user/{cid}"),
+            vec![Reply::ok(demo_body(file))],
+        );
+    }
+    server.route(
+        "/api/v2/user/1590318/notes",
+        vec![Reply::ok(demo_body("notes-1590318.json"))],
+    );
+    server.route(
+        "/api/v2/user/1547761/notes",
+        vec![Reply::json(
+            403,
+            r#"{"error":"You do not have permission to view this controller's notes."}"#,
+        )],
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let cids = tmp.path().join("cids.txt");
+    fs::write(
+        &cids,
+        "# students up for review\n1500001, 1547761\n1590318\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("reports");
+    let (output, stderr) = run(vatcar(&[
+        "report",
+        "training",
+        "--cids-file",
+        cids.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+    ])
+    .env("VATCAR_API_KEY", KEY)
+    .env("VATCAR_BASE_URL", server.url()));
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("CID 1547761")
+            && stderr.contains("no permission to read the training notes"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 of 3 reports could not be made"),
+        "{stderr}"
+    );
+    assert!(out.join("training-1500001.html").exists());
+    assert!(out.join("training-1590318.html").exists());
+    assert!(!out.join("training-1547761.html").exists());
+    let (_, index) = page(&out.join("index.html"));
+    let rows = texts(&index, "tbody tr");
+    assert_eq!(rows.len(), 3);
+    assert!(
+        rows[0].starts_with("1500001 Ana Rivera 5 training-1500001.html"),
+        "{rows:?}"
+    );
+    assert!(
+        rows[1].starts_with("1547761 No report:") && rows[1].contains("permission"),
+        "{rows:?}"
+    );
+    // Requests were made with bounded concurrency: never more than four at once.
+    let log = server.log();
+    for request in &log {
+        let in_flight = log
+            .iter()
+            .filter(|o| {
+                o.received <= request.received && o.answered.is_some_and(|a| a > request.received)
+            })
+            .count();
+        assert!(in_flight <= 4);
+    }
+}
+
+#[test]
+fn a_single_forbidden_or_unknown_student_writes_nothing() {
+    let server = MockServer::start();
+    server.route(
+        "/api/v2/user/1547761",
+        vec![Reply::ok(demo_body("user-1547761.json"))],
+    );
+    server.route(
+        "/api/v2/user/1547761/notes",
+        vec![Reply::json(
+            200,
+            r#"{"error":"You do not have permission to view this controller's notes."}"#,
+        )],
+    );
+    for (cid, expected) in [
+        (
+            "1547761",
+            "no permission to read the training notes of CID 1547761",
+        ),
+        ("1999999", "not found (HTTP 404)"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("reports");
+        let (output, stderr) = run(vatcar(&[
+            "report",
+            "training",
+            "--cid",
+            cid,
+            "--output",
+            out.to_str().unwrap(),
+        ])
+        .env("VATCAR_API_KEY", KEY)
+        .env("VATCAR_BASE_URL", server.url()));
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(expected),
+            "{stderr}"
+        );
+        assert!(!out.exists(), "a report folder was written for CID {cid}");
+    }
+}
+
+#[test]
+fn a_student_with_no_notes_gets_a_report_that_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("reports");
+    let (output, stderr) = run(&mut vatcar(&[
+        "report",
+        "training",
+        "--demo",
+        "--cid",
+        "1612745",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    assert!(output.status.success(), "{stderr}");
+    let (_, html) = page(&out.join("training-1612745.html"));
+    assert_eq!(texts(&html, "h1"), ["Valentina Ortiz"]);
+    assert_eq!(texts(&html, ".empty").len(), 2);
+    assert!(texts(&html, ".note").is_empty());
+}
+
+#[test]
+fn reports_from_a_snapshot_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let snapshot = tmp.path().join("snap");
+    fs::create_dir(&snapshot).unwrap();
+    for file in ["user-1590318.json", "notes-1590318.json"] {
+        fs::write(snapshot.join(file), demo_body(file)).unwrap();
+    }
+    let out = tmp.path().join("reports");
+    let (output, stderr) = run(&mut vatcar(&[
+        "report",
+        "training",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--cid",
+        "1590318",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    assert!(output.status.success(), "{stderr}");
+    let (_, html) = page(&out.join("training-1590318.html"));
+    assert_eq!(texts(&html, ".note").len(), 9);
+    // A CID the snapshot lacks is named.
+    let (output, stderr) = run(&mut vatcar(&[
+        "report",
+        "training",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--cid",
+        "42",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr.contains("user-42.json"), "{stderr}");
+}
+
+#[test]
+fn the_roster_on_one_page_without_contact_data() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("reports");
+    let (output, stderr) = run(&mut vatcar(&[
+        "report",
+        "roster",
+        "--demo",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    assert!(output.status.success(), "{stderr}");
+    let (text, html) = page(&out.join("roster.html"));
+    assert_eq!(
+        texts(&html, "section[aria-labelledby=controllers] tbody tr").len(),
+        40
+    );
+    assert_eq!(
+        texts(&html, "section[aria-labelledby=visitors] tbody tr").len(),
+        8
+    );
+    assert!(
+        texts(&html, "section[aria-labelledby=staff] tr")
+            .contains(&"EC Events Coordinator Vacant".to_owned())
+    );
+    assert!(
+        !text.contains("@example."),
+        "an email address is in the roster report"
+    );
+}
+
+#[test]
+fn reports_never_go_into_the_site_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    let (output, _) = run(&mut vatcar(&[
+        "build",
+        "--demo",
+        "--output",
+        site.to_str().unwrap(),
+    ]));
+    assert!(output.status.success());
+    let (output, stderr) = run(&mut vatcar(&[
+        "report",
+        "roster",
+        "--demo",
+        "--output",
+        site.to_str().unwrap(),
+        "--force",
+    ]));
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr.contains("holds a vatcar-site site, not a reports"),
+        "{stderr}"
+    );
+    assert!(!site.join("roster.html").exists());
+}
+
+#[test]
+fn bad_cid_input_is_a_usage_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cids = tmp.path().join("cids.txt");
+    fs::write(&cids, "1590318\nabc\n").unwrap();
+    let (output, stderr) = run(&mut vatcar(&[
+        "report",
+        "training",
+        "--demo",
+        "--cids-file",
+        cids.to_str().unwrap(),
+    ]));
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cids.txt:2: \"abc\" is not a CID"),
+        "{stderr}"
+    );
+    let (output, _) = run(&mut vatcar(&["report", "training", "--demo"]));
+    assert_eq!(output.status.code(), Some(2));
+    let (output, _) = run(&mut vatcar(&["report", "training", "--demo", "--cid", "0"]));
+    assert_eq!(output.status.code(), Some(2));
+}
