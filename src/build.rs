@@ -5,6 +5,7 @@ use crate::client::DEFAULT_BASE_URL;
 use crate::endpoint::Endpoint;
 use crate::load::{self, Source};
 use crate::model;
+use crate::progress::Progress;
 use crate::publish::{self, OutputFile, PublishReport};
 use crate::render::Theme;
 use crate::report;
@@ -13,7 +14,6 @@ use crate::snapshot::Snapshot;
 use crate::view::{self, SiteSettings};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use chrono_tz::Tz;
 use std::path::PathBuf;
 use url::Url;
 
@@ -24,44 +24,55 @@ pub struct BuildOptions {
     pub save_snapshot: Option<PathBuf>,
     pub templates: Option<PathBuf>,
     pub force: bool,
-    /// The "now" that decides upcoming and recent; fixed for reproducible builds.
-    pub build_time: DateTime<Utc>,
-    pub site_url: Option<Url>,
-    pub display_zone: Option<Tz>,
-    pub title: Option<String>,
+    /// How the site looks; its `base_url` is replaced by the source's.
+    pub settings: SiteSettings,
 }
 
 #[derive(Debug)]
 pub struct BuildReport {
     pub files: usize,
+    pub pages: usize,
+    pub calendars: usize,
+    pub events: usize,
     pub publish: PublishReport,
 }
 
-pub fn build(options: &BuildOptions) -> Result<BuildReport> {
+pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
     let data = load::decode_site(&snapshot)?;
+    progress.step(&format!(
+        "read {} controllers, {} visitors, {} facility events, {} division events, {} documents",
+        data.roster.controllers.len(),
+        data.roster.visitors.len(),
+        data.facility_events.len(),
+        data.division_events.len(),
+        data.documents.iter().map(|c| c.files.len()).sum::<usize>()
+    ));
     if let Some(dir) = &options.save_snapshot {
         snapshot.write_dir(dir, options.force)?;
-        log::info!("saved the snapshot in {}", dir.display());
+        progress.step(&format!("saved the snapshot in {}", dir.display()));
     }
     let theme = Theme::load(options.templates.as_deref())?;
-    let base = match &options.source {
-        Source::Api(client) => client.base_url.clone(),
-        _ => snapshot
-            .base_url
-            .clone()
-            .unwrap_or_else(|| DEFAULT_BASE_URL.into()),
+    let base_url = match &options.source {
+        Source::Api(_) => api_base(&options.source)?,
+        _ => {
+            let base = snapshot
+                .base_url
+                .clone()
+                .unwrap_or_else(|| DEFAULT_BASE_URL.into());
+            Url::parse(base.trim())
+                .with_context(|| format!("the base URL {base:?} is not a URL"))?
+        }
     };
-    let base_url =
-        Url::parse(base.trim()).with_context(|| format!("the base URL {base:?} is not a URL"))?;
     let settings = SiteSettings {
-        title: options.title.clone(),
-        site_url: options.site_url.clone(),
-        display_zone: options.display_zone,
-        ..SiteSettings::new(base_url, options.build_time)
+        base_url,
+        ..options.settings.clone()
     };
     let view = view::build(&data, &settings);
     let files = site::render(&view, &theme)?;
+    let count = |suffix: &str| files.iter().filter(|f| f.path.ends_with(suffix)).count();
+    let (pages, calendars) = (count(".html"), count(".ics"));
+    progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
     let report = publish::publish(
         &options.output,
         &files,
@@ -70,6 +81,9 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     .with_context(|| format!("could not publish to {}", options.output.display()))?;
     Ok(BuildReport {
         files: files.len(),
+        pages,
+        calendars,
+        events: view.event_pages.len(),
         publish: report,
     })
 }
@@ -219,6 +233,10 @@ fn api_base(source: &Source) -> Result<Url> {
             .base_url
             .unwrap_or_else(|| DEFAULT_BASE_URL.into()),
         Source::Demo => DEFAULT_BASE_URL.into(),
+        Source::Loaded(snapshot) => snapshot
+            .base_url
+            .clone()
+            .unwrap_or_else(|| DEFAULT_BASE_URL.into()),
     };
     Url::parse(base.trim()).with_context(|| format!("the base URL {base:?} is not a URL"))
 }

@@ -1,30 +1,44 @@
-//! The command line: argument parsing, logging to stderr, and turning errors into messages
-//! and exit codes (0 success, 1 failure, 2 usage).
+//! The command line: argument parsing, the config file, messages on stderr, and exit codes
+//! (0 success, 1 failure, 2 usage).
+//!
+//! Settings come from, in order of precedence: command-line flags, the environment
+//! (`VATCAR_API_KEY`, `VATCAR_BASE_URL`), `vatcar-site.toml`, built-in defaults.
 
 use crate::build::{self, BuildOptions, ReportOptions};
-use crate::client::{ClientOptions, DEFAULT_BASE_URL, RetryPolicy};
+use crate::client::{ClientOptions, DEFAULT_BASE_URL, Observer, RetryPolicy};
+use crate::config::{self, Loaded};
 use crate::endpoint::Endpoint;
 use crate::load::{self, Source};
+use crate::progress::Progress;
+use crate::render;
 use crate::secret::ApiKey;
+use crate::serve;
 use crate::snapshot::{self, Snapshot};
+use crate::view::SiteSettings;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
-use clap::{Args, Parser, Subcommand};
-use std::path::PathBuf;
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(Parser, Debug)]
 #[command(
     name = "vatcar-site",
     version,
-    about = "Builds a VATCAR facility's website from the division's API v2"
+    about = "Builds a VATCAR facility's website, calendars and printable reports from the division's API v2",
+    after_help = "Start with `vatcar-site build --demo` (no key needed), then `vatcar-site check` with your key."
 )]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
 
-    /// Say more: each request, each retry (-vv for debugging detail).
+    /// The config file (default: vatcar-site.toml in the working folder, if there is one).
+    #[arg(long = "config", global = true)]
+    config: Option<PathBuf>,
+
+    /// Say more: each request and retry (-vv for debugging detail).
     #[arg(long = "verbose", short = 'v', global = true, action = clap::ArgAction::Count)]
     verbose: u8,
 
@@ -37,10 +51,128 @@ pub struct Cli {
 enum Command {
     /// Fetch (or read a snapshot), render and write the site.
     Build(BuildArgs),
+    /// Build, serve the site on 127.0.0.1 and rebuild when a template changes.
+    Serve(ServeArgs),
+    /// Call every endpoint with the key and report what came back; writes nothing.
+    Check(CheckArgs),
     /// Save the raw API responses to a snapshot folder, for `build --snapshot` later.
     Fetch(FetchArgs),
     /// Private printable reports, written to their own folder (never into the site).
     Report(ReportArgs),
+    /// Work with the built-in templates.
+    Templates(TemplatesArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Args, Debug, Clone)]
+struct ApiArgs {
+    /// The API's address (default https://vatcar.net; older documents used https://vatcar.net/public).
+    #[arg(long = "base-url", env = "VATCAR_BASE_URL")]
+    base_url: Option<String>,
+
+    /// The facility's API key. Prefer the environment variable: a flag is visible to other
+    /// users of the machine.
+    #[arg(long = "api-key", env = "VATCAR_API_KEY", hide_env_values = true)]
+    api_key: Option<String>,
+
+    /// Seconds one request may take, from connecting to the last byte (default 30).
+    #[arg(long = "timeout", value_parser = positive_seconds)]
+    timeout: Option<f64>,
+
+    /// Seconds to wait for a connection.
+    #[arg(long = "connect-timeout", default_value_t = 10.0, value_parser = positive_seconds)]
+    connect_timeout: f64,
+}
+
+#[derive(Args, Debug, Clone)]
+struct SourceArgs {
+    #[command(flatten)]
+    api: ApiArgs,
+
+    /// Read a snapshot folder instead of the API.
+    #[arg(long = "snapshot", conflicts_with = "demo")]
+    snapshot: Option<PathBuf>,
+
+    /// Use the sample data built into the program (no network, no key).
+    #[arg(long = "demo")]
+    demo: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+struct SiteArgs {
+    /// Output folder (default: output).
+    #[arg(long = "output", short = 'o')]
+    output: Option<PathBuf>,
+
+    /// Use template and static files from this folder where it has them.
+    #[arg(long = "templates")]
+    templates: Option<PathBuf>,
+
+    /// Where the site will be published (for the sitemap, the feed, calendar subscribe links).
+    #[arg(long = "site-url", value_parser = config::parse_site_url)]
+    site_url: Option<url::Url>,
+
+    /// Also show event times in this IANA time zone, e.g. America/Puerto_Rico.
+    #[arg(long = "display-zone", value_parser = display_zone)]
+    display_zone: Option<chrono_tz::Tz>,
+
+    /// The site's name (default: the facility's name).
+    #[arg(long = "title")]
+    title: Option<String>,
+
+    /// Write into an output folder that vatcar-site did not create (nothing in it is deleted).
+    #[arg(long = "force")]
+    force: bool,
+}
+
+#[derive(Args, Debug)]
+struct BuildArgs {
+    #[command(flatten)]
+    source: SourceArgs,
+
+    #[command(flatten)]
+    site: SiteArgs,
+
+    /// Also save the fetched responses to this snapshot folder.
+    #[arg(long = "save-snapshot", conflicts_with_all = ["snapshot", "demo"])]
+    save_snapshot: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct ServeArgs {
+    #[command(flatten)]
+    source: SourceArgs,
+
+    #[command(flatten)]
+    site: SiteArgs,
+
+    /// Port on 127.0.0.1 (0 picks a free one).
+    #[arg(long = "port", default_value_t = 8000)]
+    port: u16,
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    #[command(flatten)]
+    source: SourceArgs,
+}
+
+#[derive(Args, Debug)]
+struct FetchArgs {
+    #[command(flatten)]
+    api: ApiArgs,
+
+    /// Snapshot folder to write.
+    #[arg(long = "output", short = 'o')]
+    output: PathBuf,
+
+    /// Write into a folder that vatcar-site did not create.
+    #[arg(long = "force")]
+    force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -60,19 +192,11 @@ enum ReportKind {
 #[derive(Args, Debug)]
 struct ReportCommon {
     #[command(flatten)]
-    api: ApiArgs,
+    source: SourceArgs,
 
     /// Folder for the reports.
     #[arg(long = "output", short = 'o', default_value = "reports")]
     output: PathBuf,
-
-    /// Read from a snapshot folder (with user-N.json and notes-N.json for training reports).
-    #[arg(long = "snapshot", conflicts_with = "demo")]
-    snapshot: Option<PathBuf>,
-
-    /// Use the sample data built into the program.
-    #[arg(long = "demo")]
-    demo: bool,
 
     /// Use templates from this folder where it has them.
     #[arg(long = "templates")]
@@ -101,32 +225,444 @@ struct TrainingArgs {
     include_contact: bool,
 }
 
+#[derive(Args, Debug)]
+struct TemplatesArgs {
+    #[command(subcommand)]
+    action: TemplatesAction,
+}
+
+#[derive(Subcommand, Debug)]
+enum TemplatesAction {
+    /// Write the built-in templates and static files to DIR, to edit and use with --templates.
+    Export {
+        dir: PathBuf,
+        /// Overwrite files that already exist in DIR.
+        #[arg(long = "force")]
+        force: bool,
+    },
+}
+
 /// A mistake in how the command was called, found after parsing (exit code 2).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 struct UsageError(String);
 
-impl ReportCommon {
-    fn source(&self) -> Source {
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "expected a number of seconds between 0 and 86400, got {text:?}"
+        )),
+    }
+}
+
+fn display_zone(text: &str) -> Result<chrono_tz::Tz, String> {
+    text.parse().map_err(|_| {
+        format!("{text:?} is not an IANA time zone name (such as America/Puerto_Rico)")
+    })
+}
+
+impl ApiArgs {
+    /// The key from the flag or the environment, else from the config file.
+    fn key(&self, config: &Loaded) -> Option<ApiKey> {
+        self.api_key.as_deref().and_then(ApiKey::new).or_else(|| {
+            config
+                .config
+                .api_key
+                .as_ref()
+                .and_then(|k| ApiKey::new(k.get_ref()))
+        })
+    }
+
+    fn client_options(&self, config: &Loaded, progress: Option<Arc<Progress>>) -> ClientOptions {
+        let base_url = self
+            .base_url
+            .clone()
+            .or_else(|| config.config.base_url.as_ref().map(|b| b.get_ref().clone()))
+            .unwrap_or_else(|| DEFAULT_BASE_URL.into());
+        let timeout = self
+            .timeout
+            .or_else(|| config.config.timeout.as_ref().map(|t| *t.get_ref()))
+            .unwrap_or(30.0);
+        ClientOptions {
+            base_url,
+            api_key: self.key(config),
+            connect_timeout: Duration::from_secs_f64(self.connect_timeout),
+            timeout: Duration::from_secs_f64(timeout),
+            retry: RetryPolicy::default(),
+            observer: progress.map(|p| Observer(p as Arc<dyn crate::client::FetchObserver>)),
+            ..ClientOptions::default()
+        }
+    }
+}
+
+impl SourceArgs {
+    fn source(&self, config: &Loaded, progress: Option<Arc<Progress>>) -> Source {
         if self.demo {
             Source::Demo
         } else if let Some(dir) = &self.snapshot {
             Source::Snapshot(dir.clone())
         } else {
-            Source::Api(self.api.client_options())
+            Source::Api(self.api.client_options(config, progress))
         }
     }
+}
 
-    fn options(&self, include_contact: bool) -> Result<ReportOptions> {
-        let source = self.source();
-        Ok(ReportOptions {
-            generated_at: build_time(&source)?,
-            source,
-            output: self.output.clone(),
-            templates: self.templates.clone(),
-            force: self.force,
-            include_contact,
-        })
+impl SiteArgs {
+    fn output(&self, config: &Loaded) -> PathBuf {
+        self.output
+            .clone()
+            .or_else(|| config.config.output.as_ref().map(|p| config.relative(p)))
+            .unwrap_or_else(|| PathBuf::from("output"))
+    }
+
+    fn templates(&self, config: &Loaded) -> Option<PathBuf> {
+        self.templates
+            .clone()
+            .or_else(|| config.config.templates.as_ref().map(|p| config.relative(p)))
+    }
+
+    fn settings(&self, config: &Loaded, build_time: DateTime<Utc>) -> SiteSettings {
+        let c = &config.config;
+        let placeholder = url::Url::parse(DEFAULT_BASE_URL).expect("a valid URL");
+        let mut settings = SiteSettings::new(placeholder, build_time);
+        settings.title = self.title.clone().or_else(|| c.title.clone());
+        settings.tagline = c.tagline.clone();
+        settings.site_url = self.site_url.clone().or_else(|| config.site_url.clone());
+        settings.display_zone = self.display_zone.or(config.display_zone);
+        if let Some(days) = &c.recent_days {
+            settings.recent_days = *days.get_ref();
+        }
+        settings.facility_calendar_name = c.calendar.facility_name.clone();
+        settings.division_calendar_name = c.calendar.division_name.clone();
+        if let Some(minutes) = &c.calendar.refresh_minutes {
+            settings.calendar_refresh_minutes = *minutes.get_ref() as u32;
+        }
+        settings.facility_bits = config.facility_bits.clone();
+        settings.staff_emails = config.staff_emails.clone();
+        settings.sections = c.sections;
+        settings
+    }
+}
+
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let level = match (cli.quiet, cli.verbose) {
+        (true, _) => log::LevelFilter::Error,
+        (false, 0) => log::LevelFilter::Warn,
+        (false, 1) => log::LevelFilter::Info,
+        _ => log::LevelFilter::Debug,
+    };
+    let keys = Arc::new(std::sync::Mutex::new(Vec::<ApiKey>::new()));
+    Logger::install(level, keys.clone());
+    let result = Loaded::load(cli.config.as_deref()).and_then(|config| {
+        // Every key that could be used is known to the logger and the error printer, which
+        // scrub it from whatever they print.
+        let flag_keys = command_api(&cli.command).and_then(|api| api.key(&config));
+        keys.lock().expect("not poisoned").extend(flag_keys);
+        execute(&cli, &config)
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            let keys = keys.lock().expect("not poisoned").clone();
+            let redact = |mut text: String| {
+                for key in &keys {
+                    text = key.redact(&text);
+                }
+                text
+            };
+            eprintln!("error: {}", redact(error.to_string()));
+            for cause in error.chain().skip(1) {
+                eprintln!("  caused by: {}", redact(cause.to_string()));
+            }
+            if let Some(hint) = hint(&error) {
+                eprintln!("  hint: {hint}");
+            }
+            if error.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+fn command_api(command: &Command) -> Option<&ApiArgs> {
+    match command {
+        Command::Build(a) => Some(&a.source.api),
+        Command::Serve(a) => Some(&a.source.api),
+        Command::Check(a) => Some(&a.source.api),
+        Command::Fetch(a) => Some(&a.api),
+        Command::Report(ReportArgs {
+            kind: ReportKind::Training(a),
+        }) => Some(&a.common.source.api),
+        Command::Report(ReportArgs {
+            kind: ReportKind::Roster(a),
+        }) => Some(&a.source.api),
+        Command::Templates(_) | Command::Completions { .. } => None,
+    }
+}
+
+/// What to do next, for the errors where that is known.
+fn hint(error: &anyhow::Error) -> Option<&'static str> {
+    use crate::error::ApiError;
+    let api = error.chain().find_map(|e| e.downcast_ref::<ApiError>());
+    match api {
+        Some(ApiError::MissingKey) => {
+            Some("try `vatcar-site build --demo` to see the site without a key")
+        }
+        Some(ApiError::KeyRejected { .. }) => Some(
+            "run `vatcar-site check` after fixing the key; keys are issued by your facility's staff",
+        ),
+        Some(ApiError::Timeout { .. }) => {
+            Some("the service may be slow or down; raise --timeout or try again later")
+        }
+        Some(ApiError::Connect { .. }) => Some("check the network and --base-url"),
+        Some(ApiError::NotFound { .. }) => {
+            Some("check --base-url (older documents used https://vatcar.net/public)")
+        }
+        _ => None,
+    }
+}
+
+fn execute(cli: &Cli, config: &Loaded) -> Result<()> {
+    let started = Instant::now();
+    let progress = Arc::new(Progress::new(cli.quiet));
+    match &cli.command {
+        Command::Build(args) => {
+            let options = build_options(args, config, progress.clone())?;
+            let report = build::build(&options, &progress)?;
+            progress.done(&format!(
+                "built {} pages, {} calendars and {} event pages into {} in {:.2} s ({} written, {} unchanged, {} removed)",
+                report.pages,
+                report.calendars,
+                report.events,
+                options.output.display(),
+                started.elapsed().as_secs_f64(),
+                report.publish.written,
+                report.publish.unchanged,
+                report.publish.removed,
+            ));
+        }
+        Command::Serve(args) => {
+            let source = args.source.source(config, Some(progress.clone()));
+            let build_time = build_time(&source)?;
+            let options = BuildOptions {
+                source,
+                output: args.site.output(config),
+                save_snapshot: None,
+                templates: args.site.templates(config),
+                force: args.site.force,
+                settings: args.site.settings(config, build_time),
+            };
+            serve::serve(&options, args.port, &progress)?;
+        }
+        Command::Check(args) => check(args, config, &progress)?,
+        Command::Fetch(args) => {
+            let source = Source::Api(args.api.client_options(config, Some(progress.clone())));
+            let snapshot: Snapshot = load::raw(&source, &Endpoint::SITE)?;
+            // Decoding now means a snapshot that cannot build is reported today, not at the
+            // next build.
+            load::decode_site(&snapshot).context("the fetched data would not build")?;
+            snapshot.write_dir(&args.output, args.force)?;
+            progress.done(&format!(
+                "saved {} responses into {} in {:.2} s",
+                Endpoint::SITE.len(),
+                args.output.display(),
+                started.elapsed().as_secs_f64()
+            ));
+        }
+        Command::Report(ReportArgs {
+            kind: ReportKind::Training(args),
+        }) => {
+            let cids = training_cids(args)?;
+            let options =
+                report_options(&args.common, config, args.include_contact, progress.clone())?;
+            let outcome = build::training_reports(&options, &cids)?;
+            for (_, file) in &outcome.written {
+                progress.step(&format!("wrote {}", options.output.join(file).display()));
+            }
+            match outcome.failed.len() {
+                0 => progress.done(&format!(
+                    "wrote {} training report{} into {}",
+                    outcome.written.len(),
+                    if outcome.written.len() == 1 { "" } else { "s" },
+                    options.output.display()
+                )),
+                1 if cids.len() == 1 => {
+                    let (_, error) = outcome.failed.into_iter().next().expect("one failure");
+                    return Err(error);
+                }
+                failed => {
+                    for (cid, error) in &outcome.failed {
+                        log::error!("CID {cid}: {error:#}");
+                    }
+                    bail!("{failed} of {} reports could not be made", cids.len());
+                }
+            }
+        }
+        Command::Report(ReportArgs {
+            kind: ReportKind::Roster(args),
+        }) => {
+            let path =
+                build::roster_report(&report_options(args, config, false, progress.clone())?)?;
+            progress.done(&format!("wrote {}", path.display()));
+        }
+        Command::Templates(TemplatesArgs {
+            action: TemplatesAction::Export { dir, force },
+        }) => {
+            let written = render::export(dir, *force)?;
+            progress.done(&format!(
+                "wrote {written} files into {}; use them with --templates {} (or `templates = \"{}\"` in vatcar-site.toml)",
+                dir.display(),
+                dir.display(),
+                dir.display()
+            ));
+        }
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                *shell,
+                &mut Cli::command(),
+                "vatcar-site",
+                &mut std::io::stdout(),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn build_options(
+    args: &BuildArgs,
+    config: &Loaded,
+    progress: Arc<Progress>,
+) -> Result<BuildOptions> {
+    let source = args.source.source(config, Some(progress));
+    let build_time = build_time(&source)?;
+    Ok(BuildOptions {
+        source,
+        output: args.site.output(config),
+        save_snapshot: args.save_snapshot.clone(),
+        templates: args.site.templates(config),
+        force: args.site.force,
+        settings: args.site.settings(config, build_time),
+    })
+}
+
+fn report_options(
+    args: &ReportCommon,
+    config: &Loaded,
+    include_contact: bool,
+    progress: Arc<Progress>,
+) -> Result<ReportOptions> {
+    let source = args.source.source(config, Some(progress));
+    Ok(ReportOptions {
+        generated_at: build_time(&source)?,
+        source,
+        output: args.output.clone(),
+        templates: args
+            .templates
+            .clone()
+            .or_else(|| config.config.templates.as_ref().map(|p| config.relative(p))),
+        force: args.force,
+        include_contact,
+    })
+}
+
+/// Every endpoint, decoded, with what was found: the first command to run with a real key.
+fn check(args: &CheckArgs, config: &Loaded, progress: &Arc<Progress>) -> Result<()> {
+    let source = args.source.source(config, Some(progress.clone()));
+    if let Source::Api(options) = &source {
+        progress.step(&format!(
+            "checking {} with the key from {}",
+            options.base_url,
+            key_origin(&args.source.api, config)
+        ));
+    }
+    let bodies = load::raw_each(&source, &Endpoint::SITE, Endpoint::SITE.len())?;
+    let mut failures = 0;
+    let mut lines = Vec::new();
+    for (endpoint, body) in Endpoint::SITE.iter().zip(bodies) {
+        let line = body.and_then(|body| {
+            Ok(match endpoint {
+                Endpoint::FacilityRoster => {
+                    let roster = crate::model::decode_roster(&body)?;
+                    let vacant: Vec<&str> = roster
+                        .staff
+                        .iter()
+                        .filter(|p| p.holders.is_empty())
+                        .map(|p| p.role.code())
+                        .collect();
+                    format!(
+                        "{}: {} controllers, {} visitors, staff posts vacant: {}",
+                        roster
+                            .facility
+                            .and_then(|f| f.display_name())
+                            .unwrap_or_else(|| "roster".into()),
+                        roster.controllers.len(),
+                        roster.visitors.len(),
+                        if vacant.is_empty() {
+                            "none".into()
+                        } else {
+                            vacant.join(", ")
+                        }
+                    )
+                }
+                Endpoint::FacilityEvents => {
+                    format!(
+                        "{} facility events",
+                        crate::model::decode_facility_events(&body)?.len()
+                    )
+                }
+                Endpoint::DivisionEvents => {
+                    format!(
+                        "{} division events",
+                        crate::model::decode_division_events(&body)?.len()
+                    )
+                }
+                Endpoint::FacilityDocuments => {
+                    let categories = crate::model::decode_documents(&body)?;
+                    format!(
+                        "{} documents in {} categories",
+                        categories.iter().map(|c| c.files.len()).sum::<usize>(),
+                        categories.len()
+                    )
+                }
+                _ => unreachable!("only site endpoints are checked"),
+            })
+        });
+        match line {
+            Ok(text) => lines.push(format!("ok    {endpoint}: {text}")),
+            Err(error) => {
+                failures += 1;
+                lines.push(format!("FAIL  {endpoint}: {error:#}"));
+            }
+        }
+    }
+    for line in &lines {
+        println!("{line}");
+    }
+    if failures > 0 {
+        bail!(
+            "{failures} of {} endpoints failed; nothing was written",
+            Endpoint::SITE.len()
+        );
+    }
+    progress.done("all endpoints answered and decoded; nothing was written");
+    Ok(())
+}
+
+fn key_origin(api: &ApiArgs, config: &Loaded) -> &'static str {
+    if api.api_key.is_some() {
+        if std::env::var_os("VATCAR_API_KEY").is_some() {
+            "VATCAR_API_KEY or --api-key"
+        } else {
+            "--api-key"
+        }
+    } else if config.config.api_key.is_some() {
+        "the config file"
+    } else {
+        "nowhere (no key set)"
     }
 }
 
@@ -134,27 +670,7 @@ impl ReportCommon {
 fn training_cids(args: &TrainingArgs) -> Result<Vec<u64>> {
     let mut cids = args.cids.clone();
     if let Some(path) = &args.cids_file {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("could not read the CIDs file {}", path.display()))?;
-        for (number, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("");
-            for token in line
-                .split(|c: char| c == ',' || c.is_whitespace())
-                .filter(|t| !t.is_empty())
-            {
-                match token.parse::<u64>() {
-                    Ok(cid) if cid > 0 => cids.push(cid),
-                    _ => {
-                        return Err(UsageError(format!(
-                            "{}:{}: {token:?} is not a CID",
-                            path.display(),
-                            number + 1
-                        ))
-                        .into());
-                    }
-                }
-            }
-        }
+        cids.extend(read_cids_file(path)?);
     }
     let mut seen = std::collections::HashSet::new();
     cids.retain(|cid| seen.insert(*cid));
@@ -167,256 +683,30 @@ fn training_cids(args: &TrainingArgs) -> Result<Vec<u64>> {
     Ok(cids)
 }
 
-#[derive(Args, Debug, Clone)]
-struct ApiArgs {
-    /// The API's address; older documents used https://vatcar.net/public.
-    #[arg(long = "base-url", env = "VATCAR_BASE_URL", default_value = DEFAULT_BASE_URL)]
-    base_url: String,
-
-    /// The facility's API key. Prefer the environment variable: a flag is visible to other
-    /// users of the machine.
-    #[arg(long = "api-key", env = "VATCAR_API_KEY", hide_env_values = true)]
-    api_key: Option<String>,
-
-    /// Seconds one request may take, from connecting to the last byte.
-    #[arg(long = "timeout", default_value_t = 30.0, value_parser = positive_seconds)]
-    timeout: f64,
-
-    /// Seconds to wait for a connection.
-    #[arg(long = "connect-timeout", default_value_t = 10.0, value_parser = positive_seconds)]
-    connect_timeout: f64,
-}
-
-#[derive(Args, Debug)]
-struct BuildArgs {
-    #[command(flatten)]
-    api: ApiArgs,
-
-    /// Output folder.
-    #[arg(long = "output", short = 'o', default_value = "output")]
-    output: PathBuf,
-
-    /// Build from a snapshot folder instead of the API.
-    #[arg(long = "snapshot", conflicts_with_all = ["demo", "save_snapshot"])]
-    snapshot: Option<PathBuf>,
-
-    /// Build from the sample data built into the program (no network, no key).
-    #[arg(long = "demo")]
-    demo: bool,
-
-    /// Also save the fetched responses to this snapshot folder.
-    #[arg(long = "save-snapshot")]
-    save_snapshot: Option<PathBuf>,
-
-    /// Use template and static files from this folder where it has them.
-    #[arg(long = "templates")]
-    templates: Option<PathBuf>,
-
-    /// Write into an output folder that vatcar-site did not create (nothing in it is deleted).
-    #[arg(long = "force")]
-    force: bool,
-
-    /// Where the site will be published (for the sitemap, the feed, calendar subscribe links).
-    #[arg(long = "site-url", value_parser = site_url)]
-    site_url: Option<url::Url>,
-
-    /// Also show event times in this IANA time zone, e.g. America/Puerto_Rico.
-    #[arg(long = "display-zone", value_parser = display_zone)]
-    display_zone: Option<chrono_tz::Tz>,
-
-    /// The site's name (default: the facility's name).
-    #[arg(long = "title")]
-    title: Option<String>,
-}
-
-fn site_url(text: &str) -> Result<url::Url, String> {
-    let url = url::Url::parse(text).map_err(|e| format!("{text:?} is not a URL: {e}"))?;
-    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
-        return Err(format!("{text:?} is not an http(s) address"));
-    }
-    if url.query().is_some() || url.fragment().is_some() {
-        return Err(format!("{text:?}: a site URL takes no query or fragment"));
-    }
-    let mut url = url;
-    if !url.path().ends_with('/') {
-        let path = format!("{}/", url.path());
-        url.set_path(&path);
-    }
-    Ok(url)
-}
-
-fn display_zone(text: &str) -> Result<chrono_tz::Tz, String> {
-    text.parse().map_err(|_| {
-        format!("{text:?} is not an IANA time zone name (such as America/Puerto_Rico)")
-    })
-}
-
-#[derive(Args, Debug)]
-struct FetchArgs {
-    #[command(flatten)]
-    api: ApiArgs,
-
-    /// Snapshot folder to write.
-    #[arg(long = "output", short = 'o')]
-    output: PathBuf,
-
-    /// Write into a folder that vatcar-site did not create.
-    #[arg(long = "force")]
-    force: bool,
-}
-
-fn positive_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s > 0.0 && s.is_finite() && s <= 86_400.0 => Ok(s),
-        _ => Err(format!(
-            "expected a number of seconds between 0 and 86400, got {text:?}"
-        )),
-    }
-}
-
-impl ApiArgs {
-    fn key(&self) -> Option<ApiKey> {
-        self.api_key.as_deref().and_then(ApiKey::new)
-    }
-
-    fn client_options(&self) -> ClientOptions {
-        ClientOptions {
-            base_url: self.base_url.clone(),
-            api_key: self.key(),
-            connect_timeout: Duration::from_secs_f64(self.connect_timeout),
-            timeout: Duration::from_secs_f64(self.timeout),
-            retry: RetryPolicy::default(),
-            ..ClientOptions::default()
-        }
-    }
-}
-
-pub fn run() -> ExitCode {
-    let cli = Cli::parse();
-    let key = match &cli.command {
-        Command::Build(args) => args.api.key(),
-        Command::Fetch(args) => args.api.key(),
-        Command::Report(ReportArgs {
-            kind: ReportKind::Training(args),
-        }) => args.common.api.key(),
-        Command::Report(ReportArgs {
-            kind: ReportKind::Roster(args),
-        }) => args.api.key(),
-    };
-    let level = match (cli.quiet, cli.verbose) {
-        (true, _) => log::LevelFilter::Error,
-        (false, 0) => log::LevelFilter::Warn,
-        (false, 1) => log::LevelFilter::Info,
-        _ => log::LevelFilter::Debug,
-    };
-    Logger::install(level, key.clone());
-    match execute(&cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            let redact = |text: String| match &key {
-                Some(key) => key.redact(&text),
-                None => text,
-            };
-            eprintln!("error: {}", redact(error.to_string()));
-            for cause in error.chain().skip(1) {
-                eprintln!("  caused by: {}", redact(cause.to_string()));
-            }
-            if error.downcast_ref::<UsageError>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::FAILURE
-            }
-        }
-    }
-}
-
-fn execute(cli: &Cli) -> Result<()> {
-    let started = Instant::now();
-    match &cli.command {
-        Command::Build(args) => {
-            let source = if args.demo {
-                Source::Demo
-            } else if let Some(dir) = &args.snapshot {
-                Source::Snapshot(dir.clone())
-            } else {
-                Source::Api(args.api.client_options())
-            };
-            let build_time = build_time(&source)?;
-            let options = BuildOptions {
-                source,
-                output: args.output.clone(),
-                save_snapshot: args.save_snapshot.clone(),
-                templates: args.templates.clone(),
-                force: args.force,
-                build_time,
-                site_url: args.site_url.clone(),
-                display_zone: args.display_zone,
-                title: args.title.clone(),
-            };
-            let report = build::build(&options)?;
-            if !cli.quiet {
-                eprintln!(
-                    "built {} files into {} ({} written, {} unchanged, {} removed) in {:.2} s",
-                    report.files,
-                    options.output.display(),
-                    report.publish.written,
-                    report.publish.unchanged,
-                    report.publish.removed,
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        }
-        Command::Report(ReportArgs {
-            kind: ReportKind::Training(args),
-        }) => {
-            let cids = training_cids(args)?;
-            let options = args.common.options(args.include_contact)?;
-            let outcome = build::training_reports(&options, &cids)?;
-            if !cli.quiet {
-                for (_, file) in &outcome.written {
-                    eprintln!("wrote {}", options.output.join(file).display());
-                }
-            }
-            match outcome.failed.len() {
-                0 => {}
-                1 if cids.len() == 1 => {
-                    let (_, error) = outcome.failed.into_iter().next().expect("one failure");
-                    return Err(error);
-                }
-                failed => {
-                    for (cid, error) in &outcome.failed {
-                        log::error!("CID {cid}: {error:#}");
-                    }
-                    anyhow::bail!("{failed} of {} reports could not be made", cids.len());
+fn read_cids_file(path: &Path) -> Result<Vec<u64>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("could not read the CIDs file {}", path.display()))?;
+    let mut cids = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("");
+        for token in line
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+        {
+            match token.parse::<u64>() {
+                Ok(cid) if cid > 0 => cids.push(cid),
+                _ => {
+                    return Err(UsageError(format!(
+                        "{}:{}: {token:?} is not a CID",
+                        path.display(),
+                        number + 1
+                    ))
+                    .into());
                 }
             }
         }
-        Command::Report(ReportArgs {
-            kind: ReportKind::Roster(args),
-        }) => {
-            let path = build::roster_report(&args.options(false)?)?;
-            if !cli.quiet {
-                eprintln!("wrote {}", path.display());
-            }
-        }
-        Command::Fetch(args) => {
-            let source = Source::Api(args.api.client_options());
-            let snapshot: Snapshot = load::raw(&source, &Endpoint::SITE)?;
-            // Decoding now means a snapshot that cannot build is reported today, not at the
-            // next build.
-            load::decode_site(&snapshot).context("the fetched data would not build")?;
-            snapshot.write_dir(&args.output, args.force)?;
-            if !cli.quiet {
-                eprintln!(
-                    "saved {} responses into {} in {:.2} s",
-                    Endpoint::SITE.len(),
-                    args.output.display(),
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        }
     }
-    Ok(())
+    Ok(cids)
 }
 
 /// `SOURCE_DATE_EPOCH` if set (reproducible builds); for the demo, the moment its data was
@@ -438,15 +728,15 @@ fn build_time(source: &Source) -> Result<DateTime<Utc>> {
     Ok(Utc::now())
 }
 
-/// Log lines on stderr, each scrubbed of the API key as a last line of defence.
+/// Log lines on stderr, each scrubbed of every known API key as a last line of defence.
 struct Logger {
     level: log::LevelFilter,
-    key: Option<ApiKey>,
+    keys: Arc<std::sync::Mutex<Vec<ApiKey>>>,
 }
 
 impl Logger {
-    fn install(level: log::LevelFilter, key: Option<ApiKey>) {
-        let logger = Box::leak(Box::new(Logger { level, key }));
+    fn install(level: log::LevelFilter, keys: Arc<std::sync::Mutex<Vec<ApiKey>>>) {
+        let logger = Box::leak(Box::new(Logger { level, keys }));
         if log::set_logger(logger).is_ok() {
             log::set_max_level(level);
         }
@@ -462,11 +752,10 @@ impl log::Log for Logger {
         if !self.enabled(record.metadata()) {
             return;
         }
-        let text = record.args().to_string();
-        let text = match &self.key {
-            Some(key) => key.redact(&text),
-            None => text,
-        };
+        let mut text = record.args().to_string();
+        for key in self.keys.lock().expect("not poisoned").iter() {
+            text = key.redact(&text);
+        }
         let label = match record.level() {
             log::Level::Error => "error",
             log::Level::Warn => "warning",

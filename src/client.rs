@@ -48,6 +48,22 @@ impl Default for RetryPolicy {
     }
 }
 
+/// Told about each endpoint as its fetch ends (after any retries), for progress displays.
+pub trait FetchObserver: Send + Sync {
+    fn started(&self, endpoint: Endpoint);
+    fn finished(&self, endpoint: Endpoint, outcome: Result<usize, &ApiError>, elapsed: Duration);
+}
+
+/// A shared [`FetchObserver`]; a newtype so that options stay `Debug`.
+#[derive(Clone)]
+pub struct Observer(pub Arc<dyn FetchObserver>);
+
+impl std::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Observer")
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ClientOptions {
     pub base_url: String,
@@ -57,6 +73,7 @@ pub struct ClientOptions {
     pub timeout: Duration,
     pub retry: RetryPolicy,
     pub max_body_bytes: u64,
+    pub observer: Option<Observer>,
 }
 
 impl Default for ClientOptions {
@@ -68,6 +85,7 @@ impl Default for ClientOptions {
             timeout: Duration::from_secs(30),
             retry: RetryPolicy::default(),
             max_body_bytes: 64 * 1024 * 1024,
+            observer: None,
         }
     }
 }
@@ -197,6 +215,20 @@ impl Inner {
     }
 
     async fn fetch(self: Arc<Self>, endpoint: Endpoint) -> Result<Vec<u8>, ApiError> {
+        let started = Instant::now();
+        if let Some(observer) = &self.options.observer {
+            observer.0.started(endpoint);
+        }
+        let result = self.clone().fetch_with_retries(endpoint).await;
+        if let Some(observer) = &self.options.observer {
+            observer
+                .0
+                .finished(endpoint, result.as_ref().map(Vec::len), started.elapsed());
+        }
+        result
+    }
+
+    async fn fetch_with_retries(self: Arc<Self>, endpoint: Endpoint) -> Result<Vec<u8>, ApiError> {
         let url = self.url(endpoint);
         let policy = &self.options.retry;
         let backoff = ExponentialBuilder::default()

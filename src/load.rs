@@ -19,6 +19,8 @@ pub enum Source {
     Api(ClientOptions),
     Snapshot(PathBuf),
     Demo,
+    /// Bodies already in memory (fetched once by `serve`, then rebuilt from).
+    Loaded(std::sync::Arc<Snapshot>),
 }
 
 /// Everything a site build reads, decoded.
@@ -49,6 +51,7 @@ pub fn raw(source: &Source, endpoints: &[Endpoint]) -> Result<Snapshot> {
         }
         Source::Snapshot(dir) => Snapshot::read_dir(dir),
         Source::Demo => Ok(Snapshot::demo()),
+        Source::Loaded(snapshot) => Ok(snapshot.as_ref().clone()),
     }
 }
 
@@ -68,7 +71,7 @@ pub fn raw_each(
                 .map(|r| r.map_err(anyhow::Error::from))
                 .collect())
         }
-        Source::Snapshot(_) | Source::Demo => {
+        Source::Snapshot(_) | Source::Demo | Source::Loaded(_) => {
             let snapshot = raw(source, &[])?;
             Ok(endpoints
                 .iter()

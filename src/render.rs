@@ -132,3 +132,40 @@ fn tera_error(error: tera::Error) -> anyhow::Error {
     }
     anyhow::anyhow!(message)
 }
+
+/// Writes the built-in templates (at the top of `dir`) and static files (under
+/// `dir/static/`) for editing. Existing files are kept unless `force`. Returns how many files
+/// were written.
+pub fn export(dir: &Path, force: bool) -> Result<usize> {
+    let files: Vec<(std::path::PathBuf, &[u8])> = TEMPLATES
+        .iter()
+        .map(|(name, text)| (dir.join(name), text.as_bytes()))
+        .chain(
+            STATIC_FILES
+                .iter()
+                .map(|(name, bytes)| (dir.join("static").join(name), *bytes)),
+        )
+        .collect();
+    if !force {
+        let existing: Vec<String> = files
+            .iter()
+            .filter(|(path, _)| path.exists())
+            .map(|(path, _)| path.display().to_string())
+            .collect();
+        if !existing.is_empty() {
+            anyhow::bail!(
+                "these files exist already and were kept: {}; pass --force to overwrite them",
+                existing.join(", ")
+            );
+        }
+    }
+    for (path, bytes) in &files {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("could not create {}", parent.display()))?;
+        }
+        std::fs::write(path, bytes)
+            .with_context(|| format!("could not write {}", path.display()))?;
+    }
+    Ok(files.len())
+}

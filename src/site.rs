@@ -65,46 +65,51 @@ pub fn render(view: &SiteView, theme: &Theme) -> Result<Vec<OutputFile>> {
         "home",
         to_value(&view.home)?,
     )?;
-    page(
-        Page {
-            path: "roster/index.html".into(),
-            template: "roster.html",
-            section: "roster",
-            title: "Roster".into(),
-        },
-        "roster",
-        to_value(&view.roster)?,
-    )?;
-    page(
-        Page {
-            path: "events/index.html".into(),
-            template: "events.html",
-            section: "events",
-            title: "Events".into(),
-        },
-        "events",
-        to_value(&view.facility_events)?,
-    )?;
-    page(
-        Page {
-            path: "division/index.html".into(),
-            template: "division.html",
-            section: "division",
-            title: "Division events".into(),
-        },
-        "events",
-        to_value(&view.division_events)?,
-    )?;
-    page(
-        Page {
-            path: "documents/index.html".into(),
-            template: "documents.html",
-            section: "documents",
-            title: "Documents".into(),
-        },
-        "documents",
-        to_value(&view.documents)?,
-    )?;
+    let sections = view.site.sections;
+    let lists = [
+        (
+            sections.roster,
+            "roster",
+            "Roster",
+            "roster",
+            to_value(&view.roster)?,
+        ),
+        (
+            sections.events,
+            "events",
+            "Events",
+            "events",
+            to_value(&view.facility_events)?,
+        ),
+        (
+            sections.division,
+            "division",
+            "Division events",
+            "events",
+            to_value(&view.division_events)?,
+        ),
+        (
+            sections.documents,
+            "documents",
+            "Documents",
+            "documents",
+            to_value(&view.documents)?,
+        ),
+    ];
+    for (enabled, section, title, name, data) in lists {
+        if enabled {
+            page(
+                Page {
+                    path: format!("{section}/index.html"),
+                    template: &format!("{section}.html"),
+                    section,
+                    title: title.into(),
+                },
+                name,
+                data,
+            )?;
+        }
+    }
     for event in &view.event_pages {
         page(
             Page {
@@ -197,16 +202,19 @@ fn calendars(view: &SiteView) -> Vec<OutputFile> {
             })
             .collect()
     };
-    let mut files = vec![
-        OutputFile::new(
+    let mut files = Vec::new();
+    if view.site.sections.events {
+        files.push(OutputFile::new(
             "calendar/facility.ics",
             ical::calendar(&feeds.facility, &items(&feeds.facility_ids), &context),
-        ),
-        OutputFile::new(
+        ));
+    }
+    if view.site.sections.division {
+        files.push(OutputFile::new(
             "calendar/division.ics",
             ical::calendar(&feeds.division, &items(&feeds.division_ids), &context),
-        ),
-    ];
+        ));
+    }
     for (id, entry) in &feeds.entries {
         let single = ical::FeedSettings {
             name: if entry.event.name.is_empty() {

@@ -4,6 +4,7 @@
 //! only lay it out, and each page's context holds only that page's data. Times are UTC and
 //! shown as Zulu; a display zone, when configured, adds local time beside them.
 
+use crate::config::Sections;
 use crate::description::Sanitizer;
 use crate::ical::FeedSettings;
 use crate::links::{SafeLink, safe_link};
@@ -38,6 +39,14 @@ pub struct SiteSettings {
     pub division_calendar_name: Option<String>,
     /// How often calendar apps should refresh the feeds, in minutes.
     pub calendar_refresh_minutes: u32,
+    /// A line under the site's title.
+    pub tagline: Option<String>,
+    /// Names for bits of the events' `facilities` mask, by bit value, ascending.
+    pub facility_bits: Vec<(u64, String)>,
+    /// Role addresses from the configuration, by staff code (`ATM`, ...).
+    pub staff_emails: Vec<(&'static str, String)>,
+    /// Which parts of the site to build.
+    pub sections: Sections,
 }
 
 impl SiteSettings {
@@ -53,6 +62,10 @@ impl SiteSettings {
             facility_calendar_name: None,
             division_calendar_name: None,
             calendar_refresh_minutes: 180,
+            tagline: None,
+            facility_bits: Vec::new(),
+            staff_emails: Vec::new(),
+            sections: Sections::default(),
         }
     }
 }
@@ -60,6 +73,8 @@ impl SiteSettings {
 #[derive(Clone, Debug, Serialize)]
 pub struct Site {
     pub title: String,
+    pub tagline: Option<String>,
+    pub sections: Sections,
     pub facility: FacilityView,
     /// Absolute, with a trailing slash, when known.
     pub site_url: Option<String>,
@@ -154,6 +169,8 @@ pub struct EventPage {
     pub departure: Vec<String>,
     pub arrival: Vec<String>,
     pub positions: Vec<Position>,
+    /// Participating facilities named by the configuration's bitmask names.
+    pub participants: Vec<String>,
     pub updated: Option<Instant>,
     /// Absolute URL of this page, when the site URL is known.
     pub canonical: Option<String>,
@@ -178,6 +195,8 @@ pub struct StaffRow {
     pub title: &'static str,
     /// Names; empty when vacant.
     pub names: Vec<String>,
+    /// The role's address from the configuration (never the API's personal one).
+    pub email: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -276,6 +295,26 @@ pub struct CalendarEntry {
 }
 
 pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
+    // A section that is switched off contributes no pages, no events and no calendar.
+    let trimmed;
+    let data = if settings.sections.events && settings.sections.division {
+        data
+    } else {
+        trimmed = SiteData {
+            facility_events: if settings.sections.events {
+                data.facility_events.clone()
+            } else {
+                Vec::new()
+            },
+            division_events: if settings.sections.division {
+                data.division_events.clone()
+            } else {
+                Vec::new()
+            },
+            ..data.clone()
+        };
+        &trimmed
+    };
     let sanitizer = Sanitizer::new(&settings.base_url);
     let names = roster_names(&data.roster);
     let site = site_view(data, settings);
@@ -314,7 +353,14 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
     next_events.sort_by(|a, b| (&a.when.start.iso, a.id).cmp(&(&b.when.start.iso, b.id)));
     next_events.truncate(settings.home_events);
 
-    let roster = roster_page(&data.roster);
+    let mut roster = roster_page(&data.roster);
+    for row in &mut roster.staff {
+        row.email = settings
+            .staff_emails
+            .iter()
+            .find(|(code, _)| *code == row.code)
+            .map(|(_, email)| email.clone());
+    }
     let home = HomePage {
         staff: roster.staff.clone(),
         next_events,
@@ -441,6 +487,8 @@ fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
     };
     Site {
         title: settings.title.clone().unwrap_or_else(|| name.clone()),
+        tagline: settings.tagline.clone(),
+        sections: settings.sections,
         facility: FacilityView {
             name,
             short_name: facility.short_name.clone(),
@@ -605,6 +653,12 @@ fn event_page(
             .iter()
             .filter_map(|p| position(p, names))
             .collect(),
+        participants: settings
+            .facility_bits
+            .iter()
+            .filter(|(bit, _)| event.facilities.is_some_and(|mask| mask as u64 & bit != 0))
+            .map(|(_, name)| name.clone())
+            .collect(),
         updated: event.updated_at.or(event.created_at).map(Instant::new),
     }
 }
@@ -724,6 +778,7 @@ pub fn roster_page(roster: &Roster) -> RosterPage {
                 code: role.code(),
                 title: role.title(),
                 names: holders,
+                email: None,
             }
         })
         .collect();

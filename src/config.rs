@@ -1,0 +1,362 @@
+//! `vatcar-site.toml`: the settings a webmaster writes once. Command-line flags and the
+//! environment override it. Unknown keys and bad values are errors naming the file, the line
+//! and the key.
+
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// The file looked for in the working folder when `--config` is not given.
+pub const DEFAULT_FILE: &str = "vatcar-site.toml";
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// The API's address.
+    pub base_url: Option<Spanned<String>>,
+    /// Accepted, with a warning: the key belongs in the environment (a CI secret).
+    pub api_key: Option<Spanned<String>>,
+    /// Where the site is published.
+    pub site_url: Option<Spanned<String>>,
+    pub title: Option<String>,
+    pub tagline: Option<String>,
+    /// An IANA zone for local times beside Zulu.
+    pub display_zone: Option<Spanned<String>>,
+    /// Days an event stays listed as recent after it ends.
+    pub recent_days: Option<Spanned<i64>>,
+    /// Output folder, relative to this file.
+    pub output: Option<PathBuf>,
+    /// Templates folder, relative to this file.
+    pub templates: Option<PathBuf>,
+    /// Seconds one request may take.
+    pub timeout: Option<Spanned<f64>>,
+    #[serde(default)]
+    pub calendar: CalendarConfig,
+    /// Names for bits of the events' `facilities` bitmask, keyed by the bit's value ("1",
+    /// "2", "4", ...). The API does not document them, so none are shown by default.
+    #[serde(default)]
+    pub facilities: BTreeMap<String, Spanned<String>>,
+    /// Role addresses shown on the roster (never the API's personal ones).
+    #[serde(default)]
+    pub staff_emails: StaffEmails,
+    #[serde(default)]
+    pub sections: Sections,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalendarConfig {
+    pub facility_name: Option<String>,
+    pub division_name: Option<String>,
+    /// How often calendar apps should refresh, in minutes.
+    pub refresh_minutes: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StaffEmails {
+    pub atm: Option<Spanned<String>>,
+    pub datm: Option<Spanned<String>>,
+    pub ta: Option<Spanned<String>>,
+    pub ec: Option<Spanned<String>>,
+    pub fe: Option<Spanned<String>>,
+    pub wm: Option<Spanned<String>>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, serde::Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Sections {
+    pub roster: bool,
+    pub events: bool,
+    pub division: bool,
+    pub documents: bool,
+}
+
+impl Default for Sections {
+    fn default() -> Self {
+        Self {
+            roster: true,
+            events: true,
+            division: true,
+            documents: true,
+        }
+    }
+}
+
+/// A loaded, checked configuration and where it came from.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub path: Option<PathBuf>,
+    pub config: Config,
+    /// Values already checked and converted.
+    pub display_zone: Option<chrono_tz::Tz>,
+    pub site_url: Option<url::Url>,
+    pub facility_bits: Vec<(u64, String)>,
+    pub staff_emails: Vec<(&'static str, String)>,
+}
+
+impl Loaded {
+    /// `--config PATH` must exist; without it, `vatcar-site.toml` in the working folder is
+    /// read if there is one.
+    pub fn load(explicit: Option<&Path>) -> Result<Self> {
+        let path = match explicit {
+            Some(path) => path.to_path_buf(),
+            None if Path::new(DEFAULT_FILE).is_file() => PathBuf::from(DEFAULT_FILE),
+            None => return Ok(Self::default()),
+        };
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("could not read the config file {}", path.display()))?;
+        Self::parse(&text, &path)
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<Self> {
+        let config: Config = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| line_of(text, s.start));
+            let message = e.message().to_owned();
+            match line {
+                Some(line) => anyhow::anyhow!("{}:{line}: {message}", path.display()),
+                None => anyhow::anyhow!("{}: {message}", path.display()),
+            }
+        })?;
+        let at = |span: std::ops::Range<usize>| {
+            format!("{}:{}", path.display(), line_of(text, span.start))
+        };
+
+        if let Some(key) = &config.api_key {
+            log::warn!(
+                "{}: api_key in a config file is easy to commit by mistake; set VATCAR_API_KEY (a CI secret) instead",
+                at(key.span())
+            );
+        }
+        let display_zone = match &config.display_zone {
+            Some(zone) => Some(zone.get_ref().parse::<chrono_tz::Tz>().map_err(|_| {
+                anyhow::anyhow!(
+                    "{}: display_zone: {:?} is not an IANA time zone name (such as America/Puerto_Rico)",
+                    at(zone.span()),
+                    zone.get_ref()
+                )
+            })?),
+            None => None,
+        };
+        let site_url = match &config.site_url {
+            Some(url) => Some(
+                parse_site_url(url.get_ref())
+                    .map_err(|e| anyhow::anyhow!("{}: site_url: {e}", at(url.span())))?,
+            ),
+            None => None,
+        };
+        if let Some(base) = &config.base_url {
+            crate::client::parse_base_url(base.get_ref())
+                .map_err(|e| anyhow::anyhow!("{}: base_url: {e}", at(base.span())))?;
+        }
+        if let Some(days) = &config.recent_days
+            && !(0..=3650).contains(days.get_ref())
+        {
+            bail!(
+                "{}: recent_days: expected 0 to 3650, found {}",
+                at(days.span()),
+                days.get_ref()
+            );
+        }
+        if let Some(minutes) = &config.calendar.refresh_minutes
+            && !(1..=10080).contains(minutes.get_ref())
+        {
+            bail!(
+                "{}: calendar.refresh_minutes: expected 1 to 10080 (a week), found {}",
+                at(minutes.span()),
+                minutes.get_ref()
+            );
+        }
+        if let Some(timeout) = &config.timeout
+            && !(*timeout.get_ref() > 0.0 && *timeout.get_ref() <= 86_400.0)
+        {
+            bail!(
+                "{}: timeout: expected seconds between 0 and 86400",
+                at(timeout.span())
+            );
+        }
+        let mut facility_bits = Vec::new();
+        for (bit, name) in &config.facilities {
+            let value: u64 = bit
+                .parse()
+                .ok()
+                .filter(|v: &u64| v.is_power_of_two())
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{}: facilities: {bit:?} is not a bit value (1, 2, 4, 8, ...)",
+                        at(name.span())
+                    )
+                })?;
+            facility_bits.push((value, name.get_ref().trim().to_owned()));
+        }
+        facility_bits.sort();
+        let emails = &config.staff_emails;
+        let mut staff_emails = Vec::new();
+        for (role, email) in [
+            ("ATM", &emails.atm),
+            ("DATM", &emails.datm),
+            ("TA", &emails.ta),
+            ("EC", &emails.ec),
+            ("FE", &emails.fe),
+            ("WM", &emails.wm),
+        ] {
+            if let Some(email) = email {
+                let address = email.get_ref().trim();
+                let plausible = address.split_once('@').is_some_and(|(user, host)| {
+                    !user.is_empty() && host.contains('.') && !host.starts_with('.')
+                }) && !address
+                    .chars()
+                    .any(|c| c.is_whitespace() || c.is_control() || "<>\"'()[],;:\\".contains(c));
+                if !plausible {
+                    bail!(
+                        "{}: staff_emails.{}: {address:?} is not an email address",
+                        at(email.span()),
+                        role.to_ascii_lowercase()
+                    );
+                }
+                staff_emails.push((role, address.to_owned()));
+            }
+        }
+        Ok(Self {
+            path: Some(path.to_path_buf()),
+            display_zone,
+            site_url,
+            facility_bits,
+            staff_emails,
+            config,
+        })
+    }
+
+    /// A path from the file, taken relative to the file's folder.
+    pub fn relative(&self, path: &Path) -> PathBuf {
+        match self.path.as_deref().and_then(Path::parent) {
+            Some(folder) if path.is_relative() => folder.join(path),
+            _ => path.to_path_buf(),
+        }
+    }
+}
+
+/// An http(s) address with a trailing slash, for `--site-url` and `site_url`.
+pub fn parse_site_url(text: &str) -> Result<url::Url, String> {
+    let mut url =
+        url::Url::parse(text.trim()).map_err(|e| format!("{text:?} is not a URL: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err(format!("{text:?} is not an http(s) address"));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(format!("{text:?}: a site URL takes no query or fragment"));
+    }
+    if !url.path().ends_with('/') {
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    Ok(url)
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Loaded> {
+        Loaded::parse(text, Path::new("vatcar-site.toml"))
+    }
+
+    #[test]
+    fn a_full_file_reads() {
+        let loaded = parse(
+            r#"
+base_url = "https://vatcar.net/public"
+site_url = "https://tjzs.example.org"
+title = "San Juan CERAP"
+tagline = "Caribbean skies"
+display_zone = "America/Puerto_Rico"
+recent_days = 30
+output = "public"
+
+[calendar]
+facility_name = "TJZS events"
+refresh_minutes = 60
+
+[facilities]
+"1" = "San Juan CERAP"
+"64" = "Piarco FIR"
+
+[staff_emails]
+atm = "atm@tjzs.example.org"
+
+[sections]
+documents = false
+"#,
+        )
+        .unwrap();
+        assert_eq!(
+            loaded.site_url.unwrap().as_str(),
+            "https://tjzs.example.org/"
+        );
+        assert_eq!(loaded.display_zone, Some(chrono_tz::America::Puerto_Rico));
+        assert_eq!(
+            loaded.facility_bits,
+            [(1, "San Juan CERAP".into()), (64, "Piarco FIR".into())]
+        );
+        assert_eq!(
+            loaded.staff_emails,
+            [("ATM", "atm@tjzs.example.org".into())]
+        );
+        assert!(!loaded.config.sections.documents && loaded.config.sections.roster);
+    }
+
+    #[test]
+    fn errors_name_the_file_line_and_key() {
+        let cases = [
+            (
+                "title = \"x\"\nsite_ulr = \"https://x.org\"\n",
+                "vatcar-site.toml:2: unknown field `site_ulr`",
+            ),
+            (
+                "\n\ndisplay_zone = \"Mars/Olympus\"\n",
+                "vatcar-site.toml:3: display_zone: \"Mars/Olympus\" is not an IANA time zone name",
+            ),
+            (
+                "recent_days = \"many\"\n",
+                "vatcar-site.toml:1: invalid type: string \"many\", expected i64",
+            ),
+            (
+                "[facilities]\n\"3\" = \"Nope\"\n",
+                "vatcar-site.toml:2: facilities: \"3\" is not a bit value",
+            ),
+            (
+                "[staff_emails]\natm = \"not an address\"\n",
+                "vatcar-site.toml:2: staff_emails.atm: \"not an address\" is not an email address",
+            ),
+            (
+                "[sections]\nblog = true\n",
+                "vatcar-site.toml:2: unknown field `blog`",
+            ),
+            (
+                "site_url = \"ftp://x.org\"\n",
+                "vatcar-site.toml:1: site_url: \"ftp://x.org\" is not an http(s) address",
+            ),
+            (
+                "base_url = \"http://vatcar.net\"\n",
+                "vatcar-site.toml:1: base_url: invalid base URL",
+            ),
+            (
+                "[calendar]\nrefresh_minutes = 0\n",
+                "vatcar-site.toml:2: calendar.refresh_minutes: expected 1 to 10080",
+            ),
+        ];
+        for (text, expected) in cases {
+            let error = parse(text).unwrap_err().to_string();
+            assert!(
+                error.starts_with(expected),
+                "{text:?}\n  gave {error}\n  want {expected}"
+            );
+        }
+    }
+}

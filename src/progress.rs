@@ -1,0 +1,107 @@
+//! What the user sees while a command runs: on a terminal, a line per endpoint that turns
+//! into a tick (indicatif); elsewhere (CI logs), one plain line per step; nothing with
+//! `--quiet`.
+
+use crate::client::FetchObserver;
+use crate::endpoint::Endpoint;
+use crate::error::ApiError;
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::Duration;
+
+pub struct Progress {
+    mode: Mode,
+}
+
+enum Mode {
+    Quiet,
+    Lines,
+    Bars {
+        multi: MultiProgress,
+        bars: Mutex<HashMap<Endpoint, ProgressBar>>,
+    },
+}
+
+impl Progress {
+    pub fn new(quiet: bool) -> Self {
+        let mode = if quiet {
+            Mode::Quiet
+        } else if std::io::stderr().is_terminal() && std::env::var_os("CI").is_none() {
+            Mode::Bars {
+                multi: MultiProgress::new(),
+                bars: Mutex::new(HashMap::new()),
+            }
+        } else {
+            Mode::Lines
+        };
+        Self { mode }
+    }
+
+    /// One step of a command: a line in CI, above the bars on a terminal.
+    pub fn step(&self, text: &str) {
+        match &self.mode {
+            Mode::Quiet => {}
+            Mode::Lines => eprintln!("{text}"),
+            Mode::Bars { multi, .. } => {
+                let _ = multi.println(text);
+            }
+        }
+    }
+
+    /// Prints the closing summary line, whatever the mode but quiet.
+    pub fn done(&self, text: &str) {
+        if let Mode::Bars { multi, .. } = &self.mode {
+            let _ = multi.clear();
+        }
+        if !matches!(self.mode, Mode::Quiet) {
+            eprintln!("{text}");
+        }
+    }
+}
+
+fn size(bytes: usize) -> String {
+    if bytes < 1024 {
+        format!("{bytes} B")
+    } else if bytes < 1024 * 1024 {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    }
+}
+
+impl FetchObserver for Progress {
+    fn started(&self, endpoint: Endpoint) {
+        if let Mode::Bars { multi, bars } = &self.mode {
+            let bar = multi.add(ProgressBar::new_spinner());
+            bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+            bar.set_message(format!("fetching {}", endpoint.label()));
+            bar.enable_steady_tick(Duration::from_millis(100));
+            bars.lock().expect("not poisoned").insert(endpoint, bar);
+        }
+    }
+
+    fn finished(&self, endpoint: Endpoint, outcome: Result<usize, &ApiError>, elapsed: Duration) {
+        let text = match outcome {
+            Ok(bytes) => format!(
+                "fetched {} ({}, {} ms)",
+                endpoint.label(),
+                size(bytes),
+                elapsed.as_millis()
+            ),
+            Err(_) => format!("failed: {}", endpoint.label()),
+        };
+        match &self.mode {
+            Mode::Quiet => {}
+            Mode::Lines => eprintln!("{text}"),
+            Mode::Bars { bars, .. } => {
+                if let Some(bar) = bars.lock().expect("not poisoned").get(&endpoint) {
+                    bar.set_style(ProgressStyle::with_template("{msg}").expect("valid template"));
+                    let mark = if outcome.is_ok() { "✓" } else { "✗" };
+                    bar.finish_with_message(format!("{mark} {text}"));
+                }
+            }
+        }
+    }
+}
