@@ -141,9 +141,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
             });
         let rendered = decoded.and_then(|(user, notes)| {
             let view = report::training(&user, &notes, &settings);
-            let mut context = tera::Context::new();
-            context.insert("report", &view);
-            let html = theme.render("report-training.html", &context)?;
+            let html = theme.render("report-training.html", &report_context(&view))?;
             Ok((view, html))
         });
         match rendered {
@@ -209,9 +207,10 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
         generated_at: options.generated_at,
         base_url: api_base(&options.source)?,
     };
-    let mut context = tera::Context::new();
-    context.insert("report", &report::roster(&roster, &settings));
-    let html = theme.render("report-roster.html", &context)?;
+    let html = theme.render(
+        "report-roster.html",
+        &report_context(&report::roster(&roster, &settings)),
+    )?;
     let how = publish::Publish {
         prune: false,
         ..publish::Publish::new("reports", options.force)
@@ -223,6 +222,24 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     )
     .with_context(|| format!("could not write the report to {}", options.output.display()))?;
     Ok(options.output.join("roster.html"))
+}
+
+/// The context of a training or roster report: everything under `report`.
+pub fn report_context(report: &impl serde::Serialize) -> tera::Context {
+    let mut context = tera::Context::new();
+    context.insert("report", report);
+    context
+}
+
+/// The context of the index of a multi-student run.
+pub fn index_context(entries: &[report::IndexEntry], generated_at: DateTime<Utc>) -> tera::Context {
+    let mut context = tera::Context::new();
+    context.insert("entries", entries);
+    context.insert(
+        "generated_at",
+        &generated_at.format("%Y-%m-%d %H:%MZ").to_string(),
+    );
+    context
 }
 
 /// The API's base URL for a source, against which relative links in its data resolve.

@@ -355,7 +355,10 @@ pub fn run() -> ExitCode {
     };
     let keys = Arc::new(std::sync::Mutex::new(Vec::<ApiKey>::new()));
     Logger::install(level, keys.clone());
-    let result = Loaded::load(cli.config.as_deref()).and_then(|config| {
+    // A config file that does not read is a usage error, like a bad flag.
+    let config = Loaded::load(cli.config.as_deref())
+        .map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))));
+    let result = config.and_then(|config| {
         // Every key that could be used is known to the logger and the error printer, which
         // scrub it from whatever they print.
         let flag_keys = command_api(&cli.command).and_then(|api| api.key(&config));

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod client;
 pub mod config;
 pub mod description;
+pub mod docs;
 pub mod endpoint;
 pub mod error;
 pub mod ical;

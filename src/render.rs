@@ -49,6 +49,10 @@ pub const STATIC_FILES: &[(&str, &[u8])] = embedded!(
 pub struct Theme {
     tera: Tera,
     static_files: Vec<(String, Vec<u8>)>,
+    /// Every context rendered, when recording (for the generated template documentation).
+    recorded: Option<std::sync::Mutex<Vec<(String, serde_json::Value)>>>,
+    /// Each template's text and where it came from, to point errors at a file and line.
+    sources: Vec<(String, String, String)>,
 }
 
 impl Theme {
@@ -68,7 +72,7 @@ impl Theme {
                 if path.is_file() {
                     let text = std::fs::read_to_string(&path)
                         .with_context(|| format!("could not read template {}", path.display()))?;
-                    user_templates.push((name.to_string(), text));
+                    user_templates.push((name.to_string(), text, path.display().to_string()));
                 }
             }
             for (name, bytes) in &mut static_files {
@@ -79,23 +83,86 @@ impl Theme {
                 }
             }
         }
-        let builtin: Vec<(String, String)> = TEMPLATES
+        let builtin: Vec<(String, String, String)> = TEMPLATES
             .iter()
-            .filter(|(name, _)| !user_templates.iter().any(|(user, _)| user == name))
-            .map(|(name, text)| (name.to_string(), text.to_string()))
+            .filter(|(name, _)| !user_templates.iter().any(|(user, ..)| user == name))
+            .map(|(name, text)| {
+                (
+                    name.to_string(),
+                    text.to_string(),
+                    format!("built-in {name}"),
+                )
+            })
             .collect();
-        let all: Vec<(String, String)> = user_templates.into_iter().chain(builtin).collect();
-        tera.add_raw_templates(all).map_err(tera_error)?;
+        let sources: Vec<(String, String, String)> =
+            user_templates.into_iter().chain(builtin).collect();
+        let all = sources
+            .iter()
+            .map(|(name, text, _)| (name.as_str(), text.as_str()));
+        if let Err(error) = tera.add_raw_templates(all) {
+            let message = tera_error(error).to_string();
+            let origin = sources
+                .iter()
+                .find(|(name, ..)| message.contains(&format!("'{name}'")))
+                .map_or("a template", |(_, _, origin)| origin.as_str());
+            anyhow::bail!("{origin} does not parse: {message}");
+        }
         tera.autoescape_on(vec![".html", ".xml"]);
         tera.set_escape_fn(escape_html);
-        Ok(Self { tera, static_files })
+        Ok(Self {
+            tera,
+            static_files,
+            recorded: None,
+            sources,
+        })
+    }
+
+    /// The built-in theme, keeping a copy of every context it renders.
+    pub fn recording() -> Result<Self> {
+        let mut theme = Self::load(None)?;
+        theme.recorded = Some(std::sync::Mutex::new(Vec::new()));
+        Ok(theme)
+    }
+
+    /// The contexts rendered so far, by template name, when recording.
+    pub fn recorded(&self) -> Vec<(String, serde_json::Value)> {
+        self.recorded
+            .as_ref()
+            .map(|r| r.lock().expect("not poisoned").clone())
+            .unwrap_or_default()
     }
 
     pub fn render(&self, template: &str, context: &tera::Context) -> Result<String> {
-        self.tera
-            .render(template, context)
-            .map_err(tera_error)
-            .with_context(|| format!("could not render template {template}"))
+        if let Some(recorded) = &self.recorded {
+            let json = context.clone().into_json();
+            recorded
+                .lock()
+                .expect("not poisoned")
+                .push((template.to_owned(), json));
+        }
+        self.tera.render(template, context).map_err(|error| {
+            let message = tera_error(error).to_string();
+            match self.locate(&message) {
+                Some(place) => anyhow::anyhow!("{place}: {message}"),
+                None => anyhow::anyhow!("could not render template {template}: {message}"),
+            }
+        })
+    }
+
+    /// For "Variable `x.y` not found ... while rendering 'name'", the file and line where the
+    /// variable is used (Tera's render errors carry no line).
+    fn locate(&self, message: &str) -> Option<String> {
+        let variable = message.split("Variable `").nth(1)?.split('`').next()?;
+        let template = message
+            .rsplit("while rendering '")
+            .next()?
+            .split('\'')
+            .next()?;
+        let (_, text, origin) = self.sources.iter().find(|(name, ..)| name == template)?;
+        let line = text.lines().position(|line| line.contains(variable))? + 1;
+        Some(format!(
+            "{origin}:{line}: variable `{variable}` is not defined"
+        ))
     }
 
     pub fn static_files(&self) -> &[(String, Vec<u8>)] {

@@ -317,7 +317,9 @@ fn a_single_forbidden_or_unknown_student_writes_nothing() {
         .env("VATCAR_BASE_URL", server.url()));
         assert_eq!(output.status.code(), Some(1), "{stderr}");
         assert!(
-            stderr.lines().any(|l| l.starts_with("error: ") && l.contains(expected)),
+            stderr
+                .lines()
+                .any(|l| l.starts_with("error: ") && l.contains(expected)),
             "{stderr}"
         );
         assert!(!out.exists(), "a report folder was written for CID {cid}");
