@@ -38,8 +38,12 @@ pub struct BuildReport {
 }
 
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
+    let clock = std::time::Instant::now();
+    let lap = |stage: &str| log::debug!("{stage}: {} ms", clock.elapsed().as_millis());
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
+    lap("loaded");
     let data = load::decode_site(&snapshot)?;
+    lap("decoded");
     progress.step(&format!(
         "read {} controllers, {} visitors, {} facility events, {} division events, {} documents",
         data.roster.controllers.len(),
@@ -69,7 +73,9 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         ..options.settings.clone()
     };
     let view = view::build(&data, &settings);
+    lap("view built");
     let files = site::render(&view, &theme)?;
+    lap("rendered");
     let count = |suffix: &str| files.iter().filter(|f| f.path.ends_with(suffix)).count();
     let (pages, calendars) = (count(".html"), count(".ics"));
     progress.step(&format!("rendered {pages} pages and {calendars} calendars"));

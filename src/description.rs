@@ -1,19 +1,25 @@
 //! Untrusted event descriptions and training notes (markdown or HTML) made into safe HTML.
 //!
-//! Markdown is rendered with pulldown-cmark, then everything is cleaned by ammonia: no
-//! scripts, no event handlers, no styles, links and images only to http(s) (relative ones
-//! resolved against the API's base URL), and every link gets `rel="noopener noreferrer"`.
+//! HTML, and markdown that carries raw HTML, is cleaned by ammonia: no scripts, no event
+//! handlers, no styles, links and images only to http(s) (relative ones resolved against the
+//! API's base URL), and every link gets `rel="noopener noreferrer"`. Markdown without raw HTML
+//! (most descriptions) takes a fast path with the same result: pulldown-cmark escapes all of
+//! its text itself, so only its link and image addresses need checking, which is done here
+//! with the same rules ([`safe_link`]). Parsing every description again with html5ever costs
+//! seconds on a large division.
 //! Every heading of a description becomes an `h3`: it sits below the page's `h1` and the
 //! section's `h2`, and a flat level can never skip one (which validators and screen readers
 //! flag).
 
+use crate::links::safe_link;
 use ammonia::{Builder, UrlRelative};
-use pulldown_cmark::{Options, Parser};
+use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::collections::HashSet;
 use url::Url;
 
 pub struct Sanitizer {
     builder: Builder<'static>,
+    base: Url,
 }
 
 impl Sanitizer {
@@ -29,20 +35,122 @@ impl Sanitizer {
             .url_relative(UrlRelative::RewriteWithBase(folder))
             .link_rel(Some("noopener noreferrer"))
             .set_tag_attribute_value("img", "loading", "lazy");
-        Self { builder }
+        Self {
+            builder,
+            base: base.clone(),
+        }
     }
 
     /// Markdown or HTML in, safe HTML out. Text that starts with a tag is taken as HTML;
-    /// anything else as markdown (which passes inline HTML through to the sanitizer).
+    /// anything else as markdown (whose inline HTML, if any, goes through the sanitizer).
     pub fn render(&self, text: &str) -> String {
-        let trimmed = text.trim_start();
-        let html = if trimmed.starts_with('<') {
-            text.to_owned()
-        } else {
-            markdown_to_html(text)
-        };
-        finish_tags(&self.builder.clean(&html).to_string())
+        if text.trim_start().starts_with('<') {
+            return self.clean(text);
+        }
+        let events: Vec<Event> = Parser::new_ext(text, markdown_options()).collect();
+        if events
+            .iter()
+            .any(|e| matches!(e, Event::Html(_) | Event::InlineHtml(_)))
+        {
+            let mut html = String::with_capacity(text.len() * 3 / 2);
+            pulldown_cmark::html::push_html(&mut html, events.into_iter());
+            return self.clean(&html);
+        }
+        let mut html = String::with_capacity(text.len() * 3 / 2);
+        pulldown_cmark::html::push_html(&mut html, self.safe_markdown(events).into_iter());
+        html
     }
+
+    fn clean(&self, html: &str) -> String {
+        finish_tags(&self.builder.clean(html).to_string())
+    }
+
+    /// Markdown events with every link and image address made safe (or the link dropped,
+    /// keeping its text; the image dropped whole) and every heading an `h3`.
+    fn safe_markdown<'a>(&self, events: Vec<Event<'a>>) -> Vec<Event<'a>> {
+        let mut out = Vec::with_capacity(events.len());
+        let mut links_kept = Vec::new();
+        // Inside an image: its address (None if unsafe), title, alt text so far, and depth.
+        let mut image: Option<(Option<String>, String, String, usize)> = None;
+        for event in events {
+            if let Some((href, title, alt, depth)) = &mut image {
+                match event {
+                    Event::Start(Tag::Image { .. }) => *depth += 1,
+                    Event::End(TagEnd::Image) if *depth > 0 => *depth -= 1,
+                    Event::End(TagEnd::Image) => {
+                        if let Some(href) = href {
+                            let title = if title.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" title=\"{}\"", escape_attribute(title))
+                            };
+                            out.push(Event::Html(CowStr::from(format!(
+                                "<img src=\"{}\" alt=\"{}\"{title} loading=\"lazy\">",
+                                escape_attribute(href),
+                                escape_attribute(alt)
+                            ))));
+                        }
+                        image = None;
+                    }
+                    Event::Text(text) | Event::Code(text) => alt.push_str(&text),
+                    _ => {}
+                }
+                continue;
+            }
+            match event {
+                Event::Start(Tag::Heading { .. }) => out.push(Event::Start(Tag::Heading {
+                    level: HeadingLevel::H3,
+                    id: None,
+                    classes: Vec::new(),
+                    attrs: Vec::new(),
+                })),
+                Event::End(TagEnd::Heading(_)) => {
+                    out.push(Event::End(TagEnd::Heading(HeadingLevel::H3)))
+                }
+                Event::Start(Tag::Link {
+                    dest_url, title, ..
+                }) => match safe_link(&dest_url, &self.base) {
+                    Some(link) => {
+                        links_kept.push(true);
+                        let title = if title.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" title=\"{}\"", escape_attribute(&title))
+                        };
+                        out.push(Event::Html(CowStr::from(format!(
+                            "<a href=\"{}\"{title} rel=\"noopener noreferrer\">",
+                            escape_attribute(&link.href)
+                        ))));
+                    }
+                    None => links_kept.push(false),
+                },
+                Event::End(TagEnd::Link) => {
+                    if links_kept.pop() == Some(true) {
+                        out.push(Event::Html(CowStr::Borrowed("</a>")));
+                    }
+                }
+                Event::Start(Tag::Image {
+                    dest_url, title, ..
+                }) => {
+                    let href = safe_link(&dest_url, &self.base).map(|l| l.href);
+                    image = Some((href, title.to_string(), String::new(), 0));
+                }
+                other => out.push(other),
+            }
+        }
+        out
+    }
+}
+
+fn markdown_options() -> Options {
+    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH
+}
+
+fn escape_attribute(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// Last touches on sanitized HTML, which html5ever has serialized in a regular form (text
@@ -97,9 +205,8 @@ fn finish_tag(tag: &str) -> String {
 }
 
 pub fn markdown_to_html(text: &str) -> String {
-    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     let mut html = String::with_capacity(text.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, Parser::new_ext(text, options));
+    pulldown_cmark::html::push_html(&mut html, Parser::new_ext(text, markdown_options()));
     html
 }
 
@@ -107,51 +214,86 @@ impl Sanitizer {
     /// The description as plain text (for iCal): sanitized first, so that the content of
     /// scripts and styles is gone, then stripped of tags, with block ends as line breaks.
     pub fn plain_text(&self, text: &str) -> String {
-        // Newlines right after a tag are the renderer's layout, not the author's.
-        let mut html = self.render(text).replace(">\n", ">");
-        for (tag, breaks) in [
-            ("</p>", "\n\n"),
-            ("</h3>", "\n\n"),
-            ("</ul>", "\n"),
-            ("</ol>", "\n"),
-            ("</table>", "\n"),
-            ("</blockquote>", "\n\n"),
-            ("</pre>", "\n\n"),
-            ("</div>", "\n"),
-            ("</li>", "\n"),
-            ("</tr>", "\n"),
-            ("<br>", "\n"),
-        ] {
-            html = html.replace(tag, &format!("{tag}{breaks}"));
-        }
-        html = html
-            .replace("<li>", "<li>- ")
-            .replace("</td>", "</td> ")
-            .replace("</th>", "</th> ");
-        let stripped = Builder::empty().clean(&html).to_string();
-        // The serializer leaves text escaped; turn the entities back into characters.
-        let text = stripped
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&quot;", "\"")
-            .replace("&#39;", "'")
-            .replace("&nbsp;", "\u{a0}")
-            .replace("&amp;", "&");
-        let mut out = String::new();
-        let mut blank = false;
-        for line in text.lines().map(str::trim_end) {
-            if line.trim().is_empty() {
-                blank = !out.is_empty();
-                continue;
-            }
-            if !out.is_empty() {
-                out.push_str(if blank { "\n\n" } else { "\n" });
-            }
-            blank = false;
-            out.push_str(line);
-        }
-        out
+        html_to_text(&self.render(text))
     }
+}
+
+/// The text of HTML that [`Sanitizer::render`] made, with block ends as line breaks and list
+/// items as `- ` lines.
+pub fn html_to_text(html: &str) -> String {
+    // One pass: text is copied with its entities decoded, tags are dropped, and the end of
+    // each block adds the line breaks it stands for. A newline right after a tag is the
+    // renderer's layout, not the author's, and is dropped.
+    let mut text = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        decode_entities(&rest[..open], &mut text);
+        let tag_and_after = &rest[open..];
+        let mut quoted = false;
+        let end = tag_and_after
+            .char_indices()
+            .find(|&(_, c)| {
+                if c == '"' {
+                    quoted = !quoted;
+                }
+                c == '>' && !quoted
+            })
+            .map_or(tag_and_after.len(), |(i, _)| i + 1);
+        let tag = &tag_and_after[..end];
+        let name = tag
+            .trim_start_matches('<')
+            .split(|c: char| c.is_whitespace() || c == '>')
+            .next()
+            .unwrap_or("");
+        text.push_str(match name {
+            "/p" | "/h3" | "/blockquote" | "/pre" => "\n\n",
+            "/ul" | "/ol" | "/table" | "/div" | "/li" | "/tr" | "br" => "\n",
+            "li" => "- ",
+            "/td" | "/th" => " ",
+            _ => "",
+        });
+        rest = &tag_and_after[end..];
+        rest = rest.strip_prefix('\n').unwrap_or(rest);
+    }
+    decode_entities(rest, &mut text);
+
+    let mut out = String::with_capacity(text.len());
+    let mut blank = false;
+    for line in text.lines().map(str::trim_end) {
+        if line.trim().is_empty() {
+            blank = !out.is_empty();
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(if blank { "\n\n" } else { "\n" });
+        }
+        blank = false;
+        out.push_str(line);
+    }
+    out
+}
+
+/// The entities a serializer of sanitized HTML writes, back into characters.
+fn decode_entities(text: &str, out: &mut String) {
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at..];
+        let (decoded, length) = [
+            ("&amp;", "&"),
+            ("&lt;", "<"),
+            ("&gt;", ">"),
+            ("&quot;", "\""),
+            ("&#39;", "'"),
+            ("&nbsp;", "\u{a0}"),
+        ]
+        .iter()
+        .find(|(entity, _)| after.starts_with(entity))
+        .map_or(("&", 1), |(entity, c)| (*c, entity.len()));
+        out.push_str(decoded);
+        rest = &after[length..];
+    }
+    out.push_str(rest);
 }
 
 #[cfg(test)]
@@ -234,6 +376,41 @@ mod tests {
         assert_eq!(
             finish_tags(r#"<a title="x > y" rel="noopener noreferrer">z</a>"#),
             r#"<a title="x > y">z</a>"#
+        );
+    }
+
+    #[test]
+    fn pure_markdown_takes_the_fast_path_with_the_same_rules() {
+        let html = render(
+            "# Head\n\n[js](javascript:alert(1)) [data](data:text/html,x) [ok](</a b.pdf> \"T&\\\"\") \
+             ![bad](javascript:x) ![good *alt*](/i.png) <https://vatcar.net/x?a=1&b=2> `<b>code</b>` 5 < 6 & 7",
+        );
+        assert!(html.starts_with("<h3>Head</h3>"), "{html}");
+        assert!(
+            !html.contains("javascript") && !html.contains("data:"),
+            "{html}"
+        );
+        assert!(
+            html.contains("js data"),
+            "unsafe links keep their text: {html}"
+        );
+        assert!(html.contains(r#"<a href="https://vatcar.net/a%20b.pdf" title="T&amp;&quot;" rel="noopener noreferrer">ok</a>"#), "{html}");
+        assert!(
+            html.contains(r#"<img src="https://vatcar.net/i.png" alt="good alt" loading="lazy">"#),
+            "{html}"
+        );
+        assert!(
+            !html.contains("bad"),
+            "an unsafe image is dropped with its alt text: {html}"
+        );
+        assert!(
+            html.contains(r#"href="https://vatcar.net/x?a=1&amp;b=2""#),
+            "{html}"
+        );
+        assert!(
+            html.contains("<code>&lt;b&gt;code&lt;/b&gt;</code>")
+                && html.contains("5 &lt; 6 &amp; 7"),
+            "{html}"
         );
     }
 

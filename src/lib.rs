@@ -17,6 +17,7 @@ pub mod ical;
 pub mod links;
 pub mod load;
 pub mod model;
+pub mod parallel;
 pub mod progress;
 pub mod publish;
 pub mod render;

@@ -2,6 +2,7 @@
 //! static files, all in memory. Publishing them is the next stage's job.
 
 use crate::ical;
+use crate::parallel::in_parallel;
 use crate::publish::OutputFile;
 use crate::render::Theme;
 use crate::view::SiteView;
@@ -36,20 +37,7 @@ pub fn render(view: &SiteView, theme: &Theme) -> Result<Vec<OutputFile>> {
     let mut files = Vec::new();
     let mut urls = Vec::new();
     let mut page = |page: Page, name: &str, data: Value| -> Result<()> {
-        let mut context = tera::Context::new();
-        context.insert("site", &site);
-        context.insert("root", &page.root());
-        context.insert(
-            "page",
-            &json!({
-                "section": page.section,
-                "title": page.title,
-                "url": page.url(),
-                "canonical": view.site.site_url.as_ref().map(|u| format!("{u}{}", page.url())),
-            }),
-        );
-        context.insert(name, &data);
-        let html = theme.render(page.template, &context)?;
+        let html = render_page(theme, &site, view, &page, name, data)?;
         urls.push(page.url());
         files.push(OutputFile::new(page.path, html));
         Ok(())
@@ -110,21 +98,24 @@ pub fn render(view: &SiteView, theme: &Theme) -> Result<Vec<OutputFile>> {
             )?;
         }
     }
-    for event in &view.event_pages {
-        page(
-            Page {
-                path: format!("events/{}/index.html", event.summary.id),
-                template: "event.html",
-                section: if event.summary.facility {
-                    "events"
-                } else {
-                    "division"
-                },
-                title: event.summary.name.clone(),
+    // Event pages are most of a large site: they are rendered on every core.
+    let event_files = in_parallel(&view.event_pages, |event| {
+        let page = Page {
+            path: format!("events/{}/index.html", event.summary.id),
+            template: "event.html",
+            section: if event.summary.facility {
+                "events"
+            } else {
+                "division"
             },
-            "event",
-            to_value(event)?,
-        )?;
+            title: event.summary.name.clone(),
+        };
+        let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
+        Ok((page.url(), OutputFile::new(page.path, html)))
+    })?;
+    for (url, file) in event_files {
+        urls.push(url);
+        files.push(file);
     }
 
     // The 404 page is served at any depth, so its links start from the site's own path.
@@ -215,7 +206,8 @@ fn calendars(view: &SiteView) -> Vec<OutputFile> {
             ical::calendar(&feeds.division, &items(&feeds.division_ids), &context),
         ));
     }
-    for (id, entry) in &feeds.entries {
+    let entries: Vec<(&u64, &crate::view::CalendarEntry)> = feeds.entries.iter().collect();
+    let singles = in_parallel(&entries, |(id, entry)| {
         let single = ical::FeedSettings {
             name: if entry.event.name.is_empty() {
                 format!("Event {id}")
@@ -225,12 +217,39 @@ fn calendars(view: &SiteView) -> Vec<OutputFile> {
             description: String::new(),
             refresh_minutes: feeds.facility.refresh_minutes,
         };
-        files.push(OutputFile::new(
+        Ok(OutputFile::new(
             format!("events/{id}/event.ics"),
-            ical::calendar(&single, &items(&[*id]), &context),
-        ));
-    }
+            ical::calendar(&single, &items(&[**id]), &context),
+        ))
+    });
+    files.extend(singles.expect("writing a calendar cannot fail"));
     files
+}
+
+/// One page: its template with the site, the way back to the root, the page's own facts and
+/// its data under `name`.
+fn render_page(
+    theme: &Theme,
+    site: &Value,
+    view: &SiteView,
+    page: &Page,
+    name: &str,
+    data: Value,
+) -> Result<String> {
+    let mut context = tera::Context::new();
+    context.insert("site", site);
+    context.insert("root", &page.root());
+    context.insert(
+        "page",
+        &json!({
+            "section": page.section,
+            "title": page.title,
+            "url": page.url(),
+            "canonical": view.site.site_url.as_ref().map(|u| format!("{u}{}", page.url())),
+        }),
+    );
+    context.insert(name, &data);
+    theme.render(page.template, &context)
 }
 
 fn to_value(value: &impl Serialize) -> Result<Value> {

@@ -5,7 +5,7 @@
 //! shown as Zulu; a display zone, when configured, adds local time beside them.
 
 use crate::config::Sections;
-use crate::description::Sanitizer;
+use crate::description::{Sanitizer, html_to_text};
 use crate::ical::FeedSettings;
 use crate::links::{SafeLink, safe_link};
 use crate::load::SiteData;
@@ -371,16 +371,17 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         upcoming_division: division_events.upcoming.len(),
     };
 
+    let descriptions = describe(&events, &sanitizer);
     let event_pages: Vec<EventPage> = events
         .values()
         .map(|(event, ..)| {
             let summary = summaries[&event.id].clone();
-            event_page(event, summary, &sanitizer, &names, settings)
+            event_page(event, summary, &descriptions, &names, settings)
         })
         .collect();
 
-    let (feed, feed_updated) = feed(&events, &summaries, &sanitizer, settings);
-    let calendars = calendar_feeds(data, &events, &summaries, &sanitizer, &site, settings);
+    let (feed, feed_updated) = feed(&events, &summaries, &descriptions, settings);
+    let calendars = calendar_feeds(data, &events, &summaries, &descriptions, &site, settings);
 
     SiteView {
         site,
@@ -396,11 +397,28 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
     }
 }
 
+/// Each event's description as safe HTML and as plain text, made once (sanitizing is the
+/// costliest step of a build) and spread over the machine's cores.
+type Descriptions = HashMap<u64, (String, String)>;
+
+fn describe(events: &BTreeMap<u64, (&Event, bool, bool)>, sanitizer: &Sanitizer) -> Descriptions {
+    let list: Vec<&Event> = events.values().map(|(event, ..)| *event).collect();
+    let described = crate::parallel::in_parallel(&list, |event| {
+        let html = sanitizer.render(&event.description);
+        let text = html_to_text(&html);
+        Ok((event.id, (html, text)))
+    });
+    described
+        .expect("describing cannot fail")
+        .into_iter()
+        .collect()
+}
+
 fn calendar_feeds(
     data: &SiteData,
     events: &BTreeMap<u64, (&Event, bool, bool)>,
     summaries: &BTreeMap<u64, EventSummary>,
-    sanitizer: &Sanitizer,
+    descriptions: &Descriptions,
     site: &Site,
     settings: &SiteSettings,
 ) -> CalendarFeeds {
@@ -408,7 +426,7 @@ fn calendar_feeds(
     let entries = events
         .iter()
         .map(|(id, (event, ..))| {
-            let mut description = sanitizer.plain_text(&event.description);
+            let mut description = descriptions[id].1.clone();
             if let Some(url) = page(*id) {
                 if !description.is_empty() {
                     description.push_str("\n\n");
@@ -620,7 +638,7 @@ fn event_lists(
 fn event_page(
     event: &Event,
     summary: EventSummary,
-    sanitizer: &Sanitizer,
+    descriptions: &Descriptions,
     names: &HashMap<u64, String>,
     settings: &SiteSettings,
 ) -> EventPage {
@@ -632,7 +650,7 @@ fn event_page(
             .and_then(|u| u.join(&summary.url).ok())
             .map(|u| u.to_string()),
         summary,
-        description_html: sanitizer.render(&event.description),
+        description_html: descriptions[&event.id].0.clone(),
         airports: if same {
             event.departure.clone()
         } else {
@@ -851,7 +869,7 @@ pub fn slug(text: &str) -> String {
 fn feed(
     events: &BTreeMap<u64, (&Event, bool, bool)>,
     summaries: &BTreeMap<u64, EventSummary>,
-    sanitizer: &Sanitizer,
+    descriptions: &Descriptions,
     settings: &SiteSettings,
 ) -> (Vec<FeedEntry>, String) {
     let Some(site_url) = &settings.site_url else {
@@ -880,7 +898,7 @@ fn feed(
             if !summary.route.is_empty() {
                 text.push_str(&format!(" · {}", summary.route));
             }
-            let body = sanitizer.plain_text(&event.description);
+            let body = &descriptions[&id].1;
             if !body.is_empty() {
                 let short: String = body.chars().take(280).collect();
                 text.push_str("\n\n");

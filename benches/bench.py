@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""The vatcar-site benchmark: one command, one table.
+
+Usage: python3 benches/bench.py [--sizes 100 1000 10000] [--runs 3] [--work DIR] [--no-hugo]
+
+Measures, with the release binary (built first):
+  - a build from a snapshot at each size N (N controllers, N facility events, N division
+    events with ~1 KB markdown descriptions): median wall time, peak memory (RSS of the
+    process, from wait4), and time per page; with the output on the work folder's disk and on
+    tmpfs (/dev/shm), which measures rendering without file-creation cost;
+  - `cp -r` of the finished output on the same file system, the floor for writing those files;
+  - a second build with unchanged data (it must rewrite nothing);
+  - a full build against a local mock API with 300 ms latency on every response;
+  - `build --demo` end to end (start-up);
+  - Hugo on the same API-shaped data (../shared/peers), when a `hugo` binary is installed
+    (`apt-get install hugo`), with our time per page over Hugo's.
+Nothing here asserts a time: it prints numbers, and writes them to WORK/results.md.
+"""
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PEERS = os.path.join(ROOT, "..", "shared", "peers")
+BIN = os.path.join(ROOT, "target", "release", "vatcar-site")
+EPOCH = "1795176000"  # 2026-11-21, near the generated data
+
+
+def measure(cmd, env=None, prepare=None, runs=3, cwd=None):
+    """Median wall seconds and the largest peak RSS (MiB) over `runs` runs."""
+    walls, peaks = [], []
+    for _ in range(runs):
+        if prepare:
+            prepare()
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        walls.append(time.perf_counter() - start)
+        err = proc.stderr.read().decode(errors="replace")
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"failed: {' '.join(cmd)}\n{err}")
+        peaks.append(usage.ru_maxrss / 1024)
+    return statistics.median(walls), max(peaks), err
+
+
+def env_with(**extra):
+    env = dict(os.environ)
+    env.pop("VATCAR_API_KEY", None)
+    env.update({"SOURCE_DATE_EPOCH": EPOCH, "CI": "1"}, **extra)
+    return env
+
+
+def count_pages(out):
+    return sum(1 for _, _, files in os.walk(out) for f in files if f.endswith(".html"))
+
+
+def rm(path):
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--work", default=os.path.join(ROOT, "target", "bench"))
+    ap.add_argument("--no-hugo", action="store_true")
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    subprocess.run(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT, check=True)
+    shm = "/dev/shm/vatcar-bench" if os.path.isdir("/dev/shm") else None
+    hugo = None if args.no_hugo else shutil.which("hugo")
+    lines = [
+        f"# vatcar-site benchmark ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, release build, median of {args.runs})",
+        "",
+        "| N | pages | build s (disk) | ms/page (disk) | cp -r s (disk) | build / cp -r | build s (tmpfs) | ms/page (tmpfs) | peak MiB | rebuild s | rebuild writes |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    per_page = {}
+    for n in args.sizes:
+        data = os.path.join(args.work, f"data-{n}")
+        if not os.path.exists(os.path.join(data, "division-events.json")):
+            subprocess.run([sys.executable, os.path.join(HERE, "gen_data.py"), str(n), data], check=True)
+        out = os.path.join(args.work, f"out-{n}")
+        build = [BIN, "build", "--snapshot", data, "--output", out, "--site-url", "https://bench.example.org/"]
+        disk, peak, _ = measure(build, env_with(), prepare=lambda: rm(out), runs=args.runs)
+        pages = count_pages(out)
+        copy = os.path.join(args.work, f"copy-{n}")
+        floor, _, _ = measure(["cp", "-r", out, copy], prepare=lambda: rm(copy), runs=args.runs)
+        rebuild, _, err = measure(build, env_with(), runs=args.runs)
+        written = re.search(r"\((\d+) written", err)
+        tmpfs = float("nan")
+        if shm:
+            shm_out = os.path.join(shm, f"out-{n}")
+            shm_build = build[:-4] + ["--output", shm_out] + build[-2:]
+            tmpfs, peak_shm, _ = measure(shm_build, env_with(), prepare=lambda: rm(shm_out), runs=args.runs)
+            peak = max(peak, peak_shm)
+            rm(shm_out)
+        per_page[n] = (disk / pages, tmpfs / pages)
+        lines.append(
+            f"| {n} | {pages} | {disk:.3f} | {1000 * disk / pages:.3f} | {floor:.3f} | {disk / floor:.2f}x | "
+            f"{tmpfs:.3f} | {1000 * tmpfs / pages:.3f} | {peak:.0f} | {rebuild:.3f} | {written.group(1) if written else '?'} |"
+        )
+        rm(copy)
+        print(lines[-1], flush=True)
+
+    # The network: every response 300 ms late; the endpoints must overlap.
+    data = os.path.join(args.work, f"data-{min(args.sizes, key=lambda s: abs(s - 1000))}")
+    mock = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_api.py"), data, "--latency", "0.3"],
+                            stdout=subprocess.PIPE, text=True)
+    url = mock.stdout.readline().split()[-1]
+    out = os.path.join(args.work, "out-mock")
+    net, net_peak, _ = measure([BIN, "build", "--base-url", url, "--api-key", "bench-key", "--output", out],
+                               env_with(), prepare=lambda: rm(out), runs=args.runs)
+    mock.kill()
+    demo_out = os.path.join(args.work, "out-demo")
+    demo, demo_peak, _ = measure([BIN, "build", "--demo", "--output", demo_out], env_with(),
+                                 prepare=lambda: rm(demo_out), runs=max(args.runs, 5))
+    lines += ["", "| case | wall s | peak MiB |", "|---|---|---|",
+              f"| full build against the mock API, 300 ms per response ({os.path.basename(data)}) | {net:.3f} | {net_peak:.0f} |",
+              f"| `build --demo` end to end | {demo:.3f} | {demo_peak:.0f} |"]
+
+    if hugo and os.path.isdir(PEERS):
+        lines += ["", f"Hugo ({subprocess.run([hugo, 'version'], capture_output=True, text=True).stdout.split()[1]}) on the peers' data of the same size, output on tmpfs where available:",
+                  "", "| N | Hugo s | Hugo ms/page | vatcar-site ms/page (tmpfs) | Hugo / vatcar-site per page |", "|---|---|---|---|---|"]
+        for n in [s for s in args.sizes if s >= 1000]:
+            pdata = os.path.join(args.work, f"peer-data-{n}")
+            subprocess.run([sys.executable, os.path.join(PEERS, "gen_data.py"), str(n), pdata], check=True,
+                           stdout=subprocess.DEVNULL)
+            site = os.path.join(args.work, "hugo-site")
+            rm(site)
+            shutil.copytree(os.path.join(PEERS, "hugo"), site)
+            subprocess.run([sys.executable, os.path.join(site, "prepare.py"), pdata, "--mode", "stubs"], check=True,
+                           stdout=subprocess.DEVNULL)
+            hout = os.path.join(shm or args.work, f"hugo-out-{n}")
+            hwall, _, _ = measure([hugo, "--quiet", "-s", site, "-d", hout], prepare=lambda: rm(hout), runs=args.runs)
+            hpages = n + 3  # as the peers' own bench counts them
+            ours = per_page[n][1] if shm else per_page[n][0]
+            lines.append(f"| {n} | {hwall:.3f} | {1000 * hwall / hpages:.3f} | {1000 * ours:.3f} | {(hwall / hpages) / ours:.1f}x |")
+            rm(hout)
+    elif not args.no_hugo:
+        lines += ["", "Hugo not installed (`apt-get install hugo`): no peer comparison."]
+
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(args.work, "results.md"), "w") as f:
+        f.write(text)
+    print(text)
+    if shm:
+        rm(shm)
+
+
+if __name__ == "__main__":
+    main()
