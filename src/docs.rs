@@ -72,7 +72,10 @@ pub fn template_variables() -> Result<String> {
     theme.render("report-index.html", &index_context(&entries, time))?;
 
     let mut by_template: BTreeMap<String, BTreeMap<String, Shape>> = BTreeMap::new();
-    for (template, context) in theme.recorded() {
+    // Pages render on several threads; a fixed order keeps the chosen examples stable.
+    let mut recorded = theme.recorded();
+    recorded.sort_by_cached_key(|(template, context)| (template.clone(), context.to_string()));
+    for (template, context) in recorded {
         let shapes = by_template.entry(template).or_default();
         walk(&context, String::new(), shapes);
     }
