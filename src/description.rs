@@ -153,6 +153,19 @@ fn escape_attribute(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// The length of the tag `text` starts with, up to its `>` outside quotes.
+fn tag_end(text: &str) -> usize {
+    let mut quoted = false;
+    text.char_indices()
+        .find(|&(_, c)| {
+            if c == '"' {
+                quoted = !quoted;
+            }
+            c == '>' && !quoted
+        })
+        .map_or(text.len(), |(i, _)| i + 1)
+}
+
 /// Last touches on sanitized HTML, which html5ever has serialized in a regular form (text
 /// has `<` as `&lt;`, attribute values are double-quoted with `"` as `&quot;`), so tags can be
 /// found by scanning:
@@ -165,16 +178,7 @@ fn finish_tags(html: &str) -> String {
     while let Some(open) = rest.find('<') {
         out.push_str(&rest[..open]);
         let tag_and_after = &rest[open..];
-        let mut quoted = false;
-        let end = tag_and_after
-            .char_indices()
-            .find(|&(_, c)| {
-                if c == '"' {
-                    quoted = !quoted;
-                }
-                c == '>' && !quoted
-            })
-            .map_or(tag_and_after.len(), |(i, _)| i + 1);
+        let end = tag_end(tag_and_after);
         out.push_str(&finish_tag(&tag_and_after[..end]));
         rest = &tag_and_after[end..];
     }
@@ -229,16 +233,7 @@ pub fn html_to_text(html: &str) -> String {
     while let Some(open) = rest.find('<') {
         decode_entities(&rest[..open], &mut text);
         let tag_and_after = &rest[open..];
-        let mut quoted = false;
-        let end = tag_and_after
-            .char_indices()
-            .find(|&(_, c)| {
-                if c == '"' {
-                    quoted = !quoted;
-                }
-                c == '>' && !quoted
-            })
-            .map_or(tag_and_after.len(), |(i, _)| i + 1);
+        let end = tag_end(tag_and_after);
         let tag = &tag_and_after[..end];
         let name = tag
             .trim_start_matches('<')

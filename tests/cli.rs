@@ -2,23 +2,12 @@
 
 mod support;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
-use support::{MockServer, Reply, demo_api, demo_body};
+use support::{MockServer, Reply, demo_api, demo_body, tree, vatcar};
 
 const KEY: &str = "cli-s3cret-key-0123456789";
-
-fn vatcar(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
-    command
-        .args(args)
-        .env_remove("VATCAR_API_KEY")
-        .env_remove("VATCAR_BASE_URL")
-        .env_remove("SOURCE_DATE_EPOCH");
-    command
-}
 
 fn run(command: &mut Command) -> (Output, String) {
     let output = command.output().unwrap();
@@ -28,39 +17,6 @@ fn run(command: &mut Command) -> (Output, String) {
         String::from_utf8_lossy(&output.stderr)
     );
     (output, text)
-}
-
-/// Compares two snapshots of a folder by path and content, naming the files that differ.
-fn assert_same(a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>) {
-    assert_eq!(
-        a.keys().collect::<Vec<_>>(),
-        b.keys().collect::<Vec<_>>(),
-        "different files"
-    );
-    let differing: Vec<&String> = a.keys().filter(|k| a[*k] != b[*k]).collect();
-    assert!(differing.is_empty(), "these files differ: {differing:?}");
-}
-
-/// Every file below `dir`, by relative path, with its bytes.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(root, &path, out);
-            } else {
-                let rel = path
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                out.insert(rel, fs::read(&path).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
 }
 
 fn assert_key_absent(dir: &Path) {
@@ -210,7 +166,7 @@ fn a_failed_fetch_leaves_the_previous_site_exactly_as_it_was() {
         "{text}"
     );
     assert!(!text.contains(KEY), "{text}");
-    assert_same(&tree(&out), &before);
+    support::assert_same_files(&tree(&out), &before);
     let siblings_after: Vec<_> = fs::read_dir(tmp.path())
         .unwrap()
         .map(|e| e.unwrap().file_name())
@@ -244,7 +200,7 @@ fn bad_data_fails_the_build_before_the_output_is_touched() {
         .env("VATCAR_BASE_URL", server.url()));
     assert_eq!(output.status.code(), Some(1), "{text}");
     assert!(text.contains("data[0] (event 5), field `start`"), "{text}");
-    assert_same(&tree(&out), &before);
+    support::assert_same_files(&tree(&out), &before);
 }
 
 #[test]

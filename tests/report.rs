@@ -8,17 +8,13 @@ use serde_json::json;
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
-use support::{MockServer, Reply, demo_body};
+use support::{MockServer, Reply, demo_body, texts};
 
 const KEY: &str = "report-key-0123456789";
 
 fn vatcar(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
-    command
-        .args(args)
-        .env_remove("VATCAR_API_KEY")
-        .env_remove("VATCAR_BASE_URL")
-        .env("SOURCE_DATE_EPOCH", "1795176000");
+    let mut command = support::vatcar(args);
+    command.env("SOURCE_DATE_EPOCH", "1795176000");
     command
 }
 
@@ -26,19 +22,6 @@ fn run(command: &mut Command) -> (Output, String) {
     let output = command.output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     (output, stderr)
-}
-
-fn texts(html: &Html, css: &str) -> Vec<String> {
-    html.select(&Selector::parse(css).unwrap())
-        .map(|e| {
-            e.text()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect()
 }
 
 fn page(path: &Path) -> (String, Html) {

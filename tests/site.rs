@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::demo_api;
+use support::{demo_api, texts, tree};
 
 const KEY: &str = "site-test-key-abcdef123456";
 const SITE_URL: &str = "https://tjzs.example.org/";
@@ -24,12 +24,8 @@ fn demo_epoch() -> String {
 }
 
 fn vatcar(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
-    command
-        .args(args)
-        .env_remove("VATCAR_API_KEY")
-        .env_remove("VATCAR_BASE_URL")
-        .env("SOURCE_DATE_EPOCH", demo_epoch());
+    let mut command = support::vatcar(args);
+    command.env("SOURCE_DATE_EPOCH", demo_epoch());
     command
 }
 
@@ -99,20 +95,6 @@ fn select<'a>(html: &'a Html, css: &str) -> Vec<scraper::ElementRef<'a>> {
     html.select(&Selector::parse(css).unwrap()).collect()
 }
 
-fn texts(html: &Html, css: &str) -> Vec<String> {
-    select(html, css)
-        .iter()
-        .map(|e| {
-            e.text()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect()
-}
-
 fn demo_json(file: &str) -> Value {
     serde_json::from_slice(&support::demo_body(file)).unwrap()
 }
@@ -137,37 +119,9 @@ fn tmp_copy(dir: &Path) -> tempfile::TempDir {
     copy
 }
 
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(root, &path, out);
-            } else {
-                let rel = path
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                out.insert(rel, fs::read(&path).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
-}
-
 /// Compares two folders by path and content, naming the files that differ.
 fn assert_same_tree(a: &Path, b: &Path) {
-    let (a, b) = (tree(a), tree(b));
-    assert_eq!(
-        a.keys().collect::<Vec<_>>(),
-        b.keys().collect::<Vec<_>>(),
-        "different files"
-    );
-    let differing: Vec<&String> = a.keys().filter(|k| a[*k] != b[*k]).collect();
-    assert!(differing.is_empty(), "these files differ: {differing:?}");
+    support::assert_same_files(&tree(a), &tree(b));
 }
 
 /// Event ids in the order a list shows them.

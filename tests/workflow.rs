@@ -14,13 +14,9 @@ use support::{Reply, demo_api};
 const KEY: &str = "workflow-key-0123456789";
 
 fn vatcar(dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
+    let mut command = support::vatcar(args);
     command
         .current_dir(dir)
-        .args(args)
-        .env_remove("VATCAR_API_KEY")
-        .env_remove("VATCAR_BASE_URL")
-        .env_remove("CI")
         .env("SOURCE_DATE_EPOCH", "1795176000");
     command
 }
@@ -265,23 +261,29 @@ fn get(port: u16, path: &str) -> (u16, String) {
 fn serve_builds_serves_and_rebuilds_on_a_template_change() {
     let tmp = tempfile::tempdir().unwrap();
     run(&mut vatcar(tmp.path(), &["templates", "export", "theme"]));
-    let mut child = vatcar(
-        tmp.path(),
-        &[
-            "serve",
-            "--demo",
-            "--port",
-            "0",
-            "--templates",
-            "theme",
-            "--output",
-            "site",
-        ],
-    )
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
-    let mut stderr = child.stderr.take().unwrap();
+    // Killed when the test ends, pass or fail, so that no server outlives it (an orphan
+    // holding the test's output open would stall the whole run).
+    let mut child = KillOnDrop(
+        vatcar(
+            tmp.path(),
+            &[
+                "serve",
+                "--demo",
+                "--port",
+                "0",
+                "--templates",
+                "theme",
+                "--output",
+                "site",
+            ],
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap(),
+    );
+    let mut stderr = child.0.stderr.take().unwrap();
     let mut seen = String::new();
     let deadline = Instant::now() + Duration::from_secs(20);
     let port = loop {
@@ -328,8 +330,15 @@ fn serve_builds_serves_and_rebuilds_on_a_template_change() {
         assert!(Instant::now() < deadline, "the change was not rebuilt");
         std::thread::sleep(Duration::from_millis(200));
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
+}
+
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 #[test]

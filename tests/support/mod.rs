@@ -244,3 +244,69 @@ pub fn demo_api() -> MockServer {
     }
     server
 }
+
+/// The real binary, with none of the environment that would change what it does.
+pub fn vatcar(args: &[&str]) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
+    command
+        .args(args)
+        .env_remove("VATCAR_API_KEY")
+        .env_remove("VATCAR_BASE_URL")
+        .env_remove("SOURCE_DATE_EPOCH")
+        .env_remove("CI");
+    command
+}
+
+/// Every file below `dir`, by relative path with `/`, with its bytes.
+pub fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(
+        root: &std::path::Path,
+        dir: &std::path::Path,
+        out: &mut std::collections::BTreeMap<String, Vec<u8>>,
+    ) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Two folder contents are the same, naming the files that differ (never dumping bytes).
+pub fn assert_same_files(
+    a: &std::collections::BTreeMap<String, Vec<u8>>,
+    b: &std::collections::BTreeMap<String, Vec<u8>>,
+) {
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "different files"
+    );
+    let differing: Vec<&String> = a.keys().filter(|k| a[*k] != b[*k]).collect();
+    assert!(differing.is_empty(), "these files differ: {differing:?}");
+}
+
+/// The text of each element matching `css`, white space folded.
+pub fn texts(html: &scraper::Html, css: &str) -> Vec<String> {
+    html.select(&scraper::Selector::parse(css).unwrap())
+        .map(|e| {
+            e.text()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
