@@ -74,19 +74,31 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     };
     let view = view::build(&data, &settings);
     lap("view built");
-    let files = site::render(&view, &theme)?;
-    lap("rendered");
-    let count = |suffix: &str| files.iter().filter(|f| f.path.ends_with(suffix)).count();
-    let (pages, calendars) = (count(".html"), count(".ics"));
-    progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
-    let report = publish::publish(
+    // The view owns all it needs; the raw bodies and the models can go before rendering.
+    drop(data);
+    drop(snapshot);
+    // Files go to the staging folder as they render; the output folder changes only at the
+    // commit, and a failed render drops the staging folder with it.
+    let mut staging = publish::Staging::begin(
         &options.output,
-        &files,
         publish::Publish::new("site", options.force),
     )
     .with_context(|| format!("could not publish to {}", options.output.display()))?;
+    let (mut files, mut pages, mut calendars) = (0, 0, 0);
+    site::render(&view, &theme, &mut |file| {
+        files += 1;
+        pages += usize::from(file.path.ends_with(".html"));
+        calendars += usize::from(file.path.ends_with(".ics"));
+        staging.add(&file.path, &file.contents)
+    })?;
+    lap("rendered and staged");
+    progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
+    let report = staging
+        .commit()
+        .with_context(|| format!("could not publish to {}", options.output.display()))?;
+    lap("published");
     Ok(BuildReport {
-        files: files.len(),
+        files,
         pages,
         calendars,
         events: view.event_pages.len(),

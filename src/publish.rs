@@ -83,84 +83,129 @@ impl<'a> Publish<'a> {
     }
 }
 
+/// Publishes `files` to `dir` all at once; see [`Staging`] to stream them in.
 pub fn publish(dir: &Path, files: &[OutputFile], how: Publish) -> Result<PublishReport> {
-    let force = how.force;
-    let mut names = BTreeSet::new();
+    let mut staging = Staging::begin(dir, how)?;
     for file in files {
-        check_relative(&file.path)?;
-        if file.path == MARKER || !names.insert(file.path.clone()) {
-            bail!(
-                "internal error: output path {:?} is reserved or given twice",
-                file.path
-            );
-        }
+        staging.add(&file.path, &file.contents)?;
     }
-    let previous = previous_files(dir, how.kind, force)?;
-    let (parent, created) = parent_of(dir)?;
-    let name = dir
-        .file_name()
-        .with_context(|| format!("{} has no folder name", dir.display()))?
-        .to_string_lossy()
-        .into_owned();
-    let staging = parent.join(format!(".{name}.vatcar-staging-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&staging);
-
-    let listed = if how.prune {
-        names.clone()
-    } else {
-        previous.union(&names).cloned().collect()
-    };
-    let marker = Marker {
-        generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")).into(),
-        kind: how.kind.to_owned(),
-        files: listed.clone(),
-    };
-    let mut marker_json = serde_json::to_vec_pretty(&marker)?;
-    marker_json.push(b'\n');
-    let all: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|f| (f.path.as_str(), f.contents.as_slice()))
-        .chain([(MARKER, marker_json.as_slice())])
-        .collect();
-
-    let result = stage_and_swap(dir, &staging, &all, &previous, &listed);
-    let _ = fs::remove_dir_all(&staging);
-    if result.is_err() {
-        // Folders made for the output go again, innermost first, if they stayed empty.
-        for folder in created.iter().rev() {
-            let _ = fs::remove_dir(folder);
-        }
-    }
-    result
+    staging.commit()
 }
 
-fn stage_and_swap(
+/// A publication under way: files are staged beside the output folder as they come (so a
+/// large site never has to be held in memory), and the folder itself changes only at
+/// [`Staging::commit`]. Dropped without a commit (an error, a failed render), it removes what
+/// it staged and the folders it made, and the output folder is exactly as it was.
+pub struct Staging {
+    dir: PathBuf,
+    staging: PathBuf,
+    new_dir: PathBuf,
+    kind: String,
+    prune: bool,
+    previous: BTreeSet<String>,
+    names: BTreeSet<String>,
+    changed: Vec<String>,
+    unchanged: usize,
+    /// Folders made to hold the output, outermost first.
+    created: Vec<PathBuf>,
+    committed: bool,
+}
+
+impl Staging {
+    pub fn begin(dir: &Path, how: Publish) -> Result<Self> {
+        let previous = previous_files(dir, how.kind, how.force)?;
+        let (parent, created) = parent_of(dir)?;
+        let name = dir
+            .file_name()
+            .with_context(|| format!("{} has no folder name", dir.display()))?
+            .to_string_lossy()
+            .into_owned();
+        let staging = parent.join(format!(".{name}.vatcar-staging-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&staging);
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            new_dir: staging.join("new"),
+            staging,
+            kind: how.kind.to_owned(),
+            prune: how.prune,
+            previous,
+            names: BTreeSet::new(),
+            changed: Vec::new(),
+            unchanged: 0,
+            created,
+            committed: false,
+        })
+    }
+
+    /// Stages one file, unless the output folder has these bytes already.
+    pub fn add(&mut self, path: &str, contents: &[u8]) -> Result<()> {
+        check_relative(path)?;
+        if path == MARKER || !self.names.insert(path.to_owned()) {
+            bail!("internal error: output path {path:?} is reserved or given twice");
+        }
+        if fs::read(self.dir.join(path)).is_ok_and(|existing| existing == contents) {
+            self.unchanged += 1;
+            return Ok(());
+        }
+        write_file(&self.new_dir.join(path), contents)?;
+        self.changed.push(path.to_owned());
+        Ok(())
+    }
+
+    /// Moves the staged files into the output folder, updates the marker, and removes what
+    /// this tool wrote before and no longer produces.
+    pub fn commit(mut self) -> Result<PublishReport> {
+        let listed: BTreeSet<String> = if self.prune {
+            self.names.clone()
+        } else {
+            self.previous.union(&self.names).cloned().collect()
+        };
+        let marker = Marker {
+            generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")).into(),
+            kind: self.kind.clone(),
+            files: listed.clone(),
+        };
+        let mut marker_json = serde_json::to_vec_pretty(&marker)?;
+        marker_json.push(b'\n');
+        let mut changed = std::mem::take(&mut self.changed);
+        if !fs::read(self.dir.join(MARKER)).is_ok_and(|m| m == marker_json) {
+            write_file(&self.new_dir.join(MARKER), &marker_json)?;
+            changed.push(MARKER.to_owned());
+        }
+        let mut report = swap(&self.dir, &self.staging, &changed, &self.previous, &listed)?;
+        report.unchanged = self.unchanged;
+        self.committed = true;
+        Ok(report)
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.staging);
+        if !self.committed {
+            // Folders made for the output go again, innermost first, if they stayed empty.
+            for folder in self.created.iter().rev() {
+                let _ = fs::remove_dir(folder);
+            }
+        }
+    }
+}
+
+fn swap(
     dir: &Path,
     staging: &Path,
-    all: &[(&str, &[u8])],
+    changed: &[String],
     previous: &BTreeSet<String>,
     names: &BTreeSet<String>,
 ) -> Result<PublishReport> {
     let mut report = PublishReport::default();
     let new_dir = staging.join("new");
-    let mut changed = Vec::new();
-    for &(path, contents) in all {
-        let target = dir.join(path);
-        if fs::read(&target).is_ok_and(|existing| existing == contents) {
-            if path != MARKER {
-                report.unchanged += 1;
-            }
-            continue;
-        }
-        write_file(&new_dir.join(path), contents)?;
-        changed.push(path);
-    }
 
     if !dir.exists() {
         // Nothing to preserve: the staged tree becomes the folder in one rename.
         fs::rename(&new_dir, dir)
             .with_context(|| format!("could not move the new site into {}", dir.display()))?;
-        report.written = changed.len().saturating_sub(1);
+        report.written = changed.iter().filter(|p| *p != MARKER).count();
         return Ok(report);
     }
 
@@ -189,7 +234,8 @@ fn stage_and_swap(
         }
         Ok(had_old)
     };
-    for &path in &changed {
+    for path in changed {
+        let path = path.as_str();
         match swap(path) {
             Ok(had_old) => done.push((path, had_old)),
             Err(error) => {

@@ -32,18 +32,45 @@ impl Page<'_> {
     }
 }
 
-pub fn render(view: &SiteView, theme: &Theme) -> Result<Vec<OutputFile>> {
+/// Where rendered files go as they are made, and the page addresses for the sitemap.
+struct Out<'s> {
+    sink: &'s mut dyn FnMut(OutputFile) -> Result<()>,
+    urls: Vec<String>,
+}
+
+impl Out<'_> {
+    fn page(&mut self, url: String, file: OutputFile) -> Result<()> {
+        self.urls.push(url);
+        (self.sink)(file)
+    }
+
+    fn file(&mut self, file: OutputFile) -> Result<()> {
+        (self.sink)(file)
+    }
+}
+
+/// How many event pages or calendars are rendered (in parallel) before they are handed on,
+/// which bounds the memory a large site needs.
+const BATCH: usize = 512;
+
+/// Renders every file of the site and hands each to `sink` as soon as it is made.
+pub fn render(
+    view: &SiteView,
+    theme: &Theme,
+    sink: &mut dyn FnMut(OutputFile) -> Result<()>,
+) -> Result<()> {
     let site = serde_json::to_value(&view.site)?;
-    let mut files = Vec::new();
-    let mut urls = Vec::new();
-    let mut page = |page: Page, name: &str, data: Value| -> Result<()> {
+    let mut out = Out {
+        sink,
+        urls: Vec::new(),
+    };
+    let page = |out: &mut Out, page: Page, name: &str, data: Value| -> Result<()> {
         let html = render_page(theme, &site, view, &page, name, data)?;
-        urls.push(page.url());
-        files.push(OutputFile::new(page.path, html));
-        Ok(())
+        out.page(page.url(), OutputFile::new(page.path, html))
     };
 
     page(
+        &mut out,
         Page {
             path: "index.html".into(),
             template: "index.html",
@@ -87,6 +114,7 @@ pub fn render(view: &SiteView, theme: &Theme) -> Result<Vec<OutputFile>> {
     for (enabled, section, title, name, data) in lists {
         if enabled {
             page(
+                &mut out,
                 Page {
                     path: format!("{section}/index.html"),
                     template: &format!("{section}.html"),
@@ -98,24 +126,26 @@ pub fn render(view: &SiteView, theme: &Theme) -> Result<Vec<OutputFile>> {
             )?;
         }
     }
-    // Event pages are most of a large site: they are rendered on every core.
-    let event_files = in_parallel(&view.event_pages, |event| {
-        let page = Page {
-            path: format!("events/{}/index.html", event.summary.id),
-            template: "event.html",
-            section: if event.summary.facility {
-                "events"
-            } else {
-                "division"
-            },
-            title: event.summary.name.clone(),
-        };
-        let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
-        Ok((page.url(), OutputFile::new(page.path, html)))
-    })?;
-    for (url, file) in event_files {
-        urls.push(url);
-        files.push(file);
+    // Event pages are most of a large site: they are rendered on every core, a batch at a
+    // time.
+    for batch in view.event_pages.chunks(BATCH) {
+        let event_files = in_parallel(batch, |event| {
+            let page = Page {
+                path: format!("events/{}/index.html", event.summary.id),
+                template: "event.html",
+                section: if event.summary.facility {
+                    "events"
+                } else {
+                    "division"
+                },
+                title: event.summary.name.clone(),
+            };
+            let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
+            Ok((page.url(), OutputFile::new(page.path, html)))
+        })?;
+        for (url, file) in event_files {
+            out.page(url, file)?;
+        }
     }
 
     // The 404 page is served at any depth, so its links start from the site's own path.
@@ -133,49 +163,49 @@ pub fn render(view: &SiteView, theme: &Theme) -> Result<Vec<OutputFile>> {
         "page",
         &json!({"section": "", "title": "Page not found", "url": "404.html", "canonical": null}),
     );
-    files.push(OutputFile::new(
+    out.file(OutputFile::new(
         "404.html",
         theme.render("404.html", &context)?,
-    ));
+    ))?;
 
     if let Some(site_url) = &view.site.site_url {
         let mut context = tera::Context::new();
         context.insert("site", &site);
         context.insert(
             "urls",
-            &urls
+            &out.urls
                 .iter()
                 .map(|u| format!("{site_url}{u}"))
                 .collect::<Vec<_>>(),
         );
-        files.push(OutputFile::new(
+        out.file(OutputFile::new(
             "sitemap.xml",
             theme.render("sitemap.xml", &context)?,
-        ));
+        ))?;
 
         let mut context = tera::Context::new();
         context.insert("site", &site);
         context.insert("entries", &view.feed);
         context.insert("updated", &view.feed_updated);
-        files.push(OutputFile::new(
+        out.file(OutputFile::new(
             "feed.xml",
             theme.render("feed.xml", &context)?,
-        ));
+        ))?;
     } else {
         log::warn!(
             "no --site-url: sitemap.xml, feed.xml and calendar subscribe links are left out, since they need absolute addresses"
         );
     }
 
-    files.extend(calendars(view));
+    calendars(view, &mut out)?;
     for (name, bytes) in theme.static_files() {
-        files.push(OutputFile::new(format!("static/{name}"), bytes.clone()));
+        out.file(OutputFile::new(format!("static/{name}"), bytes.clone()))?;
     }
-    Ok(files)
+    Ok(())
 }
 
 /// The two feeds, and one file per event for "Add to calendar".
-fn calendars(view: &SiteView) -> Vec<OutputFile> {
+fn calendars(view: &SiteView, out: &mut Out) -> Result<()> {
     let feeds = &view.calendars;
     let context = ical::EventContext {
         uid_host: &feeds.uid_host,
@@ -193,37 +223,40 @@ fn calendars(view: &SiteView) -> Vec<OutputFile> {
             })
             .collect()
     };
-    let mut files = Vec::new();
     if view.site.sections.events {
-        files.push(OutputFile::new(
+        out.file(OutputFile::new(
             "calendar/facility.ics",
             ical::calendar(&feeds.facility, &items(&feeds.facility_ids), &context),
-        ));
+        ))?;
     }
     if view.site.sections.division {
-        files.push(OutputFile::new(
+        out.file(OutputFile::new(
             "calendar/division.ics",
             ical::calendar(&feeds.division, &items(&feeds.division_ids), &context),
-        ));
+        ))?;
     }
     let entries: Vec<(&u64, &crate::view::CalendarEntry)> = feeds.entries.iter().collect();
-    let singles = in_parallel(&entries, |(id, entry)| {
-        let single = ical::FeedSettings {
-            name: if entry.event.name.is_empty() {
-                format!("Event {id}")
-            } else {
-                entry.event.name.clone()
-            },
-            description: String::new(),
-            refresh_minutes: feeds.facility.refresh_minutes,
-        };
-        Ok(OutputFile::new(
-            format!("events/{id}/event.ics"),
-            ical::calendar(&single, &items(&[**id]), &context),
-        ))
-    });
-    files.extend(singles.expect("writing a calendar cannot fail"));
-    files
+    for batch in entries.chunks(BATCH) {
+        let singles = in_parallel(batch, |(id, entry)| {
+            let single = ical::FeedSettings {
+                name: if entry.event.name.is_empty() {
+                    format!("Event {id}")
+                } else {
+                    entry.event.name.clone()
+                },
+                description: String::new(),
+                refresh_minutes: feeds.facility.refresh_minutes,
+            };
+            Ok(OutputFile::new(
+                format!("events/{id}/event.ics"),
+                ical::calendar(&single, &items(&[**id]), &context),
+            ))
+        });
+        for file in singles? {
+            out.file(file)?;
+        }
+    }
+    Ok(())
 }
 
 /// One page: its template with the site, the way back to the root, the page's own facts and

@@ -371,12 +371,17 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         upcoming_division: division_events.upcoming.len(),
     };
 
-    let descriptions = describe(&events, &sanitizer);
+    let mut descriptions = describe(&events, &sanitizer);
     let event_pages: Vec<EventPage> = events
         .values()
         .map(|(event, ..)| {
             let summary = summaries[&event.id].clone();
-            event_page(event, summary, &descriptions, &names, settings)
+            // The page takes the HTML; the feeds below need only the text.
+            let html = descriptions
+                .get_mut(&event.id)
+                .map(|(html, _)| std::mem::take(html))
+                .unwrap_or_default();
+            event_page(event, summary, html, &names, settings)
         })
         .collect();
 
@@ -638,7 +643,7 @@ fn event_lists(
 fn event_page(
     event: &Event,
     summary: EventSummary,
-    descriptions: &Descriptions,
+    description_html: String,
     names: &HashMap<u64, String>,
     settings: &SiteSettings,
 ) -> EventPage {
@@ -650,7 +655,7 @@ fn event_page(
             .and_then(|u| u.join(&summary.url).ok())
             .map(|u| u.to_string()),
         summary,
-        description_html: descriptions[&event.id].0.clone(),
+        description_html,
         airports: if same {
             event.departure.clone()
         } else {
