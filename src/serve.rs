@@ -19,6 +19,12 @@ pub fn serve(options: &BuildOptions, port: u16, progress: &Progress) -> Result<(
     options.source = Source::Loaded(Arc::new(snapshot));
     build::build(&options, progress)?;
 
+    // The first look at the templates is taken before the address is announced, so that an
+    // edit made the moment the server is up is seen as a change.
+    let watched = options.templates.clone().map(|dir| {
+        let seen = fingerprint(&dir);
+        (dir, seen)
+    });
     let server = tiny_http::Server::http(("127.0.0.1", port))
         .map_err(|e| anyhow::anyhow!("could not listen on 127.0.0.1:{port}: {e}"))?;
     let address = server.server_addr().to_ip().context("not an IP listener")?;
@@ -31,9 +37,9 @@ pub fn serve(options: &BuildOptions, port: u16, progress: &Progress) -> Result<(
         }
     ));
 
-    if let Some(templates) = options.templates.clone() {
+    if let Some((templates, seen)) = watched {
         let options = options.clone();
-        std::thread::spawn(move || watch(&templates, &options));
+        std::thread::spawn(move || watch(&templates, seen, &options));
     }
     let root = options.output.clone();
     for request in server.incoming_requests() {
@@ -45,9 +51,8 @@ pub fn serve(options: &BuildOptions, port: u16, progress: &Progress) -> Result<(
 
 /// Polls the folder twice a second; polling needs no platform watcher and is plenty for a
 /// person editing a template.
-fn watch(dir: &Path, options: &BuildOptions) {
+fn watch(dir: &Path, mut last: Fingerprint, options: &BuildOptions) {
     let progress = Progress::new(false);
-    let mut last = fingerprint(dir);
     loop {
         std::thread::sleep(Duration::from_millis(500));
         let now = fingerprint(dir);
@@ -64,7 +69,9 @@ fn watch(dir: &Path, options: &BuildOptions) {
     }
 }
 
-fn fingerprint(dir: &Path) -> Vec<(PathBuf, Option<SystemTime>, u64)> {
+type Fingerprint = Vec<(PathBuf, Option<SystemTime>, u64)>;
+
+fn fingerprint(dir: &Path) -> Fingerprint {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(folder) = stack.pop() {

@@ -297,6 +297,10 @@ fn serve_builds_serves_and_rebuilds_on_a_template_change() {
         }
         assert!(Instant::now() < deadline && n > 0, "no address in: {seen}");
     };
+    // Keep reading what the server prints, so that it can never block on a full pipe.
+    std::thread::spawn(move || {
+        let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+    });
     let (status, body) = get(port, "/");
     assert_eq!(status, 200);
     assert!(body.contains("<h1>San Juan CERAP</h1>"));
