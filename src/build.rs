@@ -39,7 +39,13 @@ pub struct BuildReport {
 
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
     let clock = std::time::Instant::now();
-    let lap = |stage: &str| log::debug!("{stage}: {} ms", clock.elapsed().as_millis());
+    let lap = |stage: &str| {
+        log::debug!(
+            "{stage}: {} ms{}",
+            clock.elapsed().as_millis(),
+            peak_memory()
+        )
+    };
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
     lap("loaded");
     let data = load::decode_site(&snapshot)?;
@@ -104,6 +110,18 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         events: view.event_pages.len(),
         publish: report,
     })
+}
+
+/// The process's peak memory so far, where the system tells it (Linux), for `-vv`.
+fn peak_memory() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(format!(", peak {} MiB", kib / 1024))
+        })
+        .unwrap_or_default()
 }
 
 /// What a report run needs besides the CIDs.

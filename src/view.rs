@@ -15,6 +15,7 @@ use chrono_tz::Tz;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 use url::Url;
 
 /// What the site is built with, beyond the data.
@@ -184,8 +185,8 @@ pub struct Position {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct EventLists {
-    pub upcoming: Vec<EventSummary>,
-    pub recent: Vec<EventSummary>,
+    pub upcoming: Vec<Arc<EventSummary>>,
+    pub recent: Vec<Arc<EventSummary>>,
     pub recent_days: i64,
 }
 
@@ -240,7 +241,7 @@ pub struct DocumentGroup {
 #[derive(Clone, Debug, Serialize)]
 pub struct HomePage {
     pub staff: Vec<StaffRow>,
-    pub next_events: Vec<EventSummary>,
+    pub next_events: Vec<Arc<EventSummary>>,
     pub controllers: usize,
     pub visitors: usize,
     pub documents: usize,
@@ -334,10 +335,13 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
             events.insert(event.id, (event, true, division_ids.contains(&event.id)));
         }
     }
-    let summaries: BTreeMap<u64, EventSummary> = events
+    let summaries: BTreeMap<u64, Arc<EventSummary>> = events
         .iter()
         .map(|(id, (event, facility, division))| {
-            (*id, summary(event, *facility, *division, settings))
+            (
+                *id,
+                Arc::new(summary(event, *facility, *division, settings)),
+            )
         })
         .collect();
 
@@ -345,7 +349,7 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
     let facility_events = lists(data.facility_events.iter().map(|e| e.id).collect());
     let division_events = lists(data.division_events.iter().map(|e| e.id).collect());
 
-    let mut next_events: Vec<EventSummary> = summaries
+    let mut next_events: Vec<Arc<EventSummary>> = summaries
         .values()
         .filter(|s| s.status != "past")
         .cloned()
@@ -375,7 +379,7 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
     let event_pages: Vec<EventPage> = events
         .values()
         .map(|(event, ..)| {
-            let summary = summaries[&event.id].clone();
+            let summary = (*summaries[&event.id]).clone();
             // The page takes the HTML; the feeds below need only the text.
             let html = descriptions
                 .get_mut(&event.id)
@@ -422,7 +426,7 @@ fn describe(events: &BTreeMap<u64, (&Event, bool, bool)>, sanitizer: &Sanitizer)
 fn calendar_feeds(
     data: &SiteData,
     events: &BTreeMap<u64, (&Event, bool, bool)>,
-    summaries: &BTreeMap<u64, EventSummary>,
+    summaries: &BTreeMap<u64, Arc<EventSummary>>,
     descriptions: &Descriptions,
     site: &Site,
     settings: &SiteSettings,
@@ -439,7 +443,17 @@ fn calendar_feeds(
                 description.push_str(&format!("Event page: {url}"));
             }
             let entry = CalendarEntry {
-                event: (*event).clone(),
+                // The calendar needs no description markdown or positions: leaving them out
+                // keeps a large site's view small.
+                event: Event {
+                    description: String::new(),
+                    positions: Vec::new(),
+                    name: event.name.clone(),
+                    image_url: None,
+                    arrival: Vec::new(),
+                    departure: Vec::new(),
+                    ..**event
+                },
                 description,
                 location: summaries[id].route.clone(),
             };
@@ -609,7 +623,7 @@ fn summary(event: &Event, facility: bool, division: bool, settings: &SiteSetting
 fn event_lists(
     ids: Vec<u64>,
     events: &BTreeMap<u64, (&Event, bool, bool)>,
-    summaries: &BTreeMap<u64, EventSummary>,
+    summaries: &BTreeMap<u64, Arc<EventSummary>>,
     settings: &SiteSettings,
 ) -> EventLists {
     let horizon = settings.build_time - TimeDelta::days(settings.recent_days);
@@ -873,7 +887,7 @@ pub fn slug(text: &str) -> String {
 
 fn feed(
     events: &BTreeMap<u64, (&Event, bool, bool)>,
-    summaries: &BTreeMap<u64, EventSummary>,
+    summaries: &BTreeMap<u64, Arc<EventSummary>>,
     descriptions: &Descriptions,
     settings: &SiteSettings,
 ) -> (Vec<FeedEntry>, String) {
