@@ -10,7 +10,7 @@ use crate::publish::{self, OutputFile, PublishReport};
 use crate::render::Theme;
 use crate::report;
 use crate::site;
-use crate::snapshot::Snapshot;
+use crate::snapshot;
 use crate::view::{self, SiteSettings};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
@@ -282,9 +282,10 @@ pub fn index_context(entries: &[report::IndexEntry], generated_at: DateTime<Utc>
 fn api_base(source: &Source) -> Result<Url> {
     let base = match source {
         Source::Api(client) => client.base_url.clone(),
-        Source::Snapshot(dir) => Snapshot::read_dir(dir)?
-            .base_url
-            .unwrap_or_else(|| DEFAULT_BASE_URL.into()),
+        // Only the manifest is read: the bodies are read once, by the caller's load.
+        Source::Snapshot(dir) => {
+            snapshot::base_url_of(dir)?.unwrap_or_else(|| DEFAULT_BASE_URL.into())
+        }
         Source::Demo => DEFAULT_BASE_URL.into(),
         Source::Loaded(snapshot) => snapshot
             .base_url

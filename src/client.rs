@@ -296,8 +296,7 @@ impl Inner {
         };
         let body = self.key.redact_bytes(&body);
         log::info!(
-            "{} {} → {} ({:.1} KiB in {} ms)",
-            "GET",
+            "GET {} → {} ({:.1} KiB in {} ms)",
             url,
             status.as_u16(),
             body.len() as f64 / 1024.0,

@@ -208,12 +208,6 @@ fn finish_tag(tag: &str) -> String {
     }
 }
 
-pub fn markdown_to_html(text: &str) -> String {
-    let mut html = String::with_capacity(text.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, Parser::new_ext(text, markdown_options()));
-    html
-}
-
 impl Sanitizer {
     /// The description as plain text (for iCal): sanitized first, so that the content of
     /// scripts and styles is gone, then stripped of tags, with block ends as line breaks.

@@ -117,30 +117,8 @@ impl Snapshot {
             origin: format!("snapshot folder {}", dir.display()),
             ..Self::default()
         };
-        let manifest_path = dir.join(MANIFEST);
-        if manifest_path.exists() {
-            let bytes = fs::read(&manifest_path)
-                .with_context(|| format!("could not read {}", manifest_path.display()))?;
-            let manifest: Manifest = serde_json::from_slice(&bytes).with_context(|| {
-                format!("{} is not a snapshot manifest", manifest_path.display())
-            })?;
-            if manifest.format != FORMAT {
-                bail!(
-                    "{} has format {:?}; this version reads {FORMAT:?}",
-                    manifest_path.display(),
-                    manifest.format
-                );
-            }
-            snapshot.fetched_at = match manifest.fetched_at {
-                Some(text) => Some(
-                    DateTime::parse_from_rfc3339(&text)
-                        .with_context(|| {
-                            format!("{}: bad fetched_at {text:?}", manifest_path.display())
-                        })?
-                        .with_timezone(&Utc),
-                ),
-                None => None,
-            };
+        if let Some(manifest) = read_manifest(dir)? {
+            snapshot.fetched_at = manifest.fetched_at;
             snapshot.base_url = manifest.base_url;
         }
         for entry in
@@ -191,6 +169,47 @@ impl Snapshot {
             .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
         Ok(())
     }
+}
+
+/// What a snapshot folder's `snapshot.json` says, checked; `None` when there is none.
+struct ReadManifest {
+    fetched_at: Option<DateTime<Utc>>,
+    base_url: Option<String>,
+}
+
+fn read_manifest(dir: &Path) -> Result<Option<ReadManifest>> {
+    let manifest_path = dir.join(MANIFEST);
+    if !manifest_path.exists() {
+        return Ok(None);
+    }
+    let bytes = fs::read(&manifest_path)
+        .with_context(|| format!("could not read {}", manifest_path.display()))?;
+    let manifest: Manifest = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{} is not a snapshot manifest", manifest_path.display()))?;
+    if manifest.format != FORMAT {
+        bail!(
+            "{} has format {:?}; this version reads {FORMAT:?}",
+            manifest_path.display(),
+            manifest.format
+        );
+    }
+    let fetched_at = match manifest.fetched_at {
+        Some(text) => Some(
+            DateTime::parse_from_rfc3339(&text)
+                .with_context(|| format!("{}: bad fetched_at {text:?}", manifest_path.display()))?
+                .with_timezone(&Utc),
+        ),
+        None => None,
+    };
+    Ok(Some(ReadManifest {
+        fetched_at,
+        base_url: manifest.base_url,
+    }))
+}
+
+/// The base URL a snapshot folder was fetched from, reading only its manifest.
+pub fn base_url_of(dir: &Path) -> Result<Option<String>> {
+    Ok(read_manifest(dir)?.and_then(|m| m.base_url))
 }
 
 /// The API path a snapshot file came from, recorded in the manifest for people reading it.
