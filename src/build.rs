@@ -15,6 +15,7 @@ use crate::view::{self, SiteSettings};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use url::Url;
 
 #[derive(Clone, Debug)]
@@ -78,25 +79,30 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         base_url,
         ..options.settings.clone()
     };
+    // The raw bodies are saved by now; the view needs only the models.
+    drop(snapshot);
     let view = view::build(&data, &settings);
     lap("view built");
-    // The view owns all it needs; the raw bodies and the models can go before rendering.
+    // The view owns all it needs; the models can go before rendering.
     drop(data);
-    drop(snapshot);
     // Files go to the staging folder as they render; the output folder changes only at the
     // commit, and a failed render drops the staging folder with it.
-    let mut staging = publish::Staging::begin(
+    let staging = publish::Staging::begin(
         &options.output,
         publish::Publish::new("site", options.force),
     )
     .with_context(|| format!("could not publish to {}", options.output.display()))?;
-    let (mut files, mut pages, mut calendars) = (0, 0, 0);
-    site::render(&view, &theme, &mut |file| {
-        files += 1;
-        pages += usize::from(file.path.ends_with(".html"));
-        calendars += usize::from(file.path.ends_with(".ics"));
+    let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
+    site::render(&view, &theme, &|file| {
+        files.fetch_add(1, Ordering::Relaxed);
+        if file.path.ends_with(".html") {
+            pages.fetch_add(1, Ordering::Relaxed);
+        } else if file.path.ends_with(".ics") {
+            calendars.fetch_add(1, Ordering::Relaxed);
+        }
         staging.add(&file.path, &file.contents)
     })?;
+    let [files, pages, calendars] = [files, pages, calendars].map(AtomicUsize::into_inner);
     lap("rendered and staged");
     progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
     let report = staging

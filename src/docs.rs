@@ -37,7 +37,7 @@ pub fn template_variables() -> Result<String> {
     settings.tagline = Some("Caribbean skies".into());
     settings.staff_emails = vec![("ATM", "atm@tjzs.example.org".into())];
     settings.facility_bits = vec![(1, "San Juan CERAP".into())];
-    site::render(&view::build(&data, &settings), &theme, &mut |_| Ok(()))?;
+    site::render(&view::build(&data, &settings), &theme, &|_| Ok(()))?;
 
     let report_settings = ReportSettings {
         include_contact: true,

@@ -51,7 +51,22 @@ pub const PRODID: &str = concat!(
 );
 
 pub fn calendar(feed: &FeedSettings, events: &[FeedEvent], context: &EventContext) -> String {
-    let mut out = Writer::default();
+    let blocks: Vec<VEvent> = events.iter().map(|item| vevent(item, context)).collect();
+    assemble(feed, &blocks.iter().collect::<Vec<_>>(), context)
+}
+
+/// One event's VEVENT block, written once and shared by every calendar that lists it (the
+/// feed and the event's own file).
+pub struct VEvent {
+    id: u64,
+    text: String,
+}
+
+/// A VCALENDAR around ready-made events, each id once, in the order given.
+pub fn assemble(feed: &FeedSettings, events: &[&VEvent], context: &EventContext) -> String {
+    let mut out = Writer {
+        out: String::with_capacity(600 + events.iter().map(|e| e.text.len()).sum::<usize>()),
+    };
     out.line("BEGIN", "VCALENDAR");
     out.line("VERSION", "2.0");
     out.text("PRODID", PRODID);
@@ -69,9 +84,9 @@ pub fn calendar(feed: &FeedSettings, events: &[FeedEvent], context: &EventContex
 
     let mut seen = HashSet::new();
     let mut written = 0;
-    for item in events {
-        if seen.insert(item.event.id) {
-            vevent(&mut out, item, context);
+    for block in events {
+        if seen.insert(block.id) {
+            out.out.push_str(&block.text);
             written += 1;
         }
     }
@@ -88,8 +103,11 @@ pub fn calendar(feed: &FeedSettings, events: &[FeedEvent], context: &EventContex
     out.finish()
 }
 
-fn vevent(out: &mut Writer, item: &FeedEvent, context: &EventContext) {
+pub fn vevent(item: &FeedEvent, context: &EventContext) -> VEvent {
     let event = item.event;
+    let mut out = Writer {
+        out: String::with_capacity(400 + item.description.len() * 11 / 10),
+    };
     let changed = event.updated_at.or(event.created_at).unwrap_or(event.start);
     out.line("BEGIN", "VEVENT");
     out.text("UID", &uid(event.id, context.uid_host));
@@ -120,6 +138,10 @@ fn vevent(out: &mut Writer, item: &FeedEvent, context: &EventContext) {
     out.line("SEQUENCE", &sequence(event).to_string());
     out.line("STATUS", "CONFIRMED");
     out.line("END", "VEVENT");
+    VEvent {
+        id: event.id,
+        text: out.finish(),
+    }
 }
 
 /// The same on every build: the event's id and a host.
@@ -138,7 +160,16 @@ pub fn sequence(event: &Event) -> i64 {
 }
 
 fn stamp(t: DateTime<Utc>) -> String {
-    t.format("%Y%m%dT%H%M%SZ").to_string()
+    use chrono::{Datelike, Timelike};
+    format!(
+        "{:04}{:02}{:02}T{:02}{:02}{:02}Z",
+        t.year(),
+        t.month(),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second()
+    )
 }
 
 /// RFC 5545 3.3.11: backslash, semicolon, comma and newline escaped; other control
@@ -149,28 +180,38 @@ fn stamp(t: DateTime<Utc>) -> String {
 /// line break where the text has a backslash and a letter.
 pub fn escape_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
+    let bytes = text.as_bytes();
+    // Everything to escape or drop is ASCII, or a C1 control (U+0080 to U+009F, which UTF-8
+    // writes as 0xC2 0x80..=0x9F); runs of other bytes are copied whole.
+    let mut run = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let c1 = b == 0xC2 && bytes.get(i + 1).is_some_and(|n| (0x80..=0x9F).contains(n));
+        if !(b < 0x20 || matches!(b, b'\\' | b';' | b',' | 0x7F) || c1) {
+            i += 1;
+            continue;
+        }
+        out.push_str(&text[run..i]);
+        match b {
+            b'\\' => {
                 out.push_str("\\\\");
-                if matches!(chars.peek(), Some('n' | 'N')) {
+                if matches!(bytes.get(i + 1), Some(b'n' | b'N')) {
                     out.push(WORD_JOINER);
                 }
             }
-            ';' => out.push_str("\\;"),
-            ',' => out.push_str("\\,"),
-            '\r' => {
-                if chars.peek() != Some(&'\n') {
-                    out.push_str("\\n");
-                }
-            }
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push(' '),
-            c if c.is_control() => {}
-            c => out.push(c),
+            b';' => out.push_str("\\;"),
+            b',' => out.push_str("\\,"),
+            // CRLF is one line break, written once (at its LF).
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => {}
+            b'\r' | b'\n' => out.push_str("\\n"),
+            b'\t' => out.push(' '),
+            _ => {}
         }
+        i += if c1 { 2 } else { 1 };
+        run = i;
     }
+    out.push_str(&text[run..]);
     out
 }
 
@@ -202,18 +243,19 @@ impl Writer {
 /// Appends `line` folded at 75 octets: the first line holds up to 75, each continuation a
 /// space and up to 74 more, and a character is never split.
 pub fn fold_into(out: &mut String, line: &str) {
-    let mut used = 0;
+    let mut rest = line;
     let mut limit = 75;
-    for c in line.chars() {
-        let width = c.len_utf8();
-        if used + width > limit {
-            out.push_str("\r\n ");
-            used = 1;
-            limit = 75;
+    while rest.len() > limit {
+        let mut cut = limit;
+        while !rest.is_char_boundary(cut) {
+            cut -= 1;
         }
-        out.push(c);
-        used += width;
+        out.push_str(&rest[..cut]);
+        out.push_str("\r\n ");
+        rest = &rest[cut..];
+        limit = 74;
     }
+    out.push_str(rest);
     out.push_str("\r\n");
 }
 
@@ -258,5 +300,60 @@ mod tests {
             "a\\\\b\\;c\\,d\\nEND:VEVENT\\nx"
         );
         assert_eq!(escape_text("C:\\new\\x"), "C:\\\\\u{2060}new\\\\x");
+    }
+
+    /// The rules of [`escape_text`] and [`fold_into`] written the plain way, one character
+    /// at a time, to check the fast versions against.
+    fn escape_slowly(text: &str) -> String {
+        let mut out = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => {
+                    out.push_str("\\\\");
+                    if matches!(chars.peek(), Some('n' | 'N')) {
+                        out.push(WORD_JOINER);
+                    }
+                }
+                ';' => out.push_str("\\;"),
+                ',' => out.push_str("\\,"),
+                '\r' if chars.peek() == Some(&'\n') => {}
+                '\r' | '\n' => out.push_str("\\n"),
+                '\t' => out.push(' '),
+                c if c.is_control() => {}
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    fn fold_slowly(line: &str) -> String {
+        let (mut out, mut used, mut limit) = (String::new(), 0, 75);
+        for c in line.chars() {
+            if used + c.len_utf8() > limit {
+                out.push_str("\r\n ");
+                used = 1;
+            }
+            out.push(c);
+            used += c.len_utf8();
+            limit = 75;
+        }
+        out + "\r\n"
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn escaping_matches_the_rules_on_any_text(
+            text in "(\\PC|[\\\\;,\r\n\t\u{0}-\u{1f}\u{7f}-\u{a0}nN]){0,60}"
+        ) {
+            proptest::prop_assert_eq!(escape_text(&text), escape_slowly(&text));
+        }
+
+        #[test]
+        fn folding_matches_the_rules_on_any_text(text in "(\\PC|[é😀a]){0,200}") {
+            proptest::prop_assert_eq!(fold(&text), fold_slowly(&text));
+        }
     }
 }

@@ -20,6 +20,7 @@ use anyhow::{Context, Result, bail};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
 /// The marker listing the files this tool wrote into a folder.
 pub const MARKER: &str = ".vatcar-site.json";
@@ -85,7 +86,7 @@ impl<'a> Publish<'a> {
 
 /// Publishes `files` to `dir` all at once; see [`Staging`] to stream them in.
 pub fn publish(dir: &Path, files: &[OutputFile], how: Publish) -> Result<PublishReport> {
-    let mut staging = Staging::begin(dir, how)?;
+    let staging = Staging::begin(dir, how)?;
     for file in files {
         staging.add(&file.path, &file.contents)?;
     }
@@ -103,12 +104,18 @@ pub struct Staging {
     kind: String,
     prune: bool,
     previous: BTreeSet<String>,
-    names: BTreeSet<String>,
-    changed: Vec<String>,
-    unchanged: usize,
+    /// What has been staged so far; `add` is called from every rendering thread.
+    added: Mutex<Added>,
     /// Folders made to hold the output, outermost first.
     created: Vec<PathBuf>,
     committed: bool,
+}
+
+#[derive(Default)]
+struct Added {
+    names: BTreeSet<String>,
+    changed: Vec<String>,
+    unchanged: usize,
 }
 
 impl Staging {
@@ -129,36 +136,48 @@ impl Staging {
             kind: how.kind.to_owned(),
             prune: how.prune,
             previous,
-            names: BTreeSet::new(),
-            changed: Vec::new(),
-            unchanged: 0,
+            added: Mutex::default(),
             created,
             committed: false,
         })
     }
 
-    /// Stages one file, unless the output folder has these bytes already.
-    pub fn add(&mut self, path: &str, contents: &[u8]) -> Result<()> {
+    /// Stages one file, unless the output folder has these bytes already. Safe to call from
+    /// several threads at once: the file system work happens outside the lock.
+    pub fn add(&self, path: &str, contents: &[u8]) -> Result<()> {
         check_relative(path)?;
-        if path == MARKER || !self.names.insert(path.to_owned()) {
+        if path == MARKER || !self.lock().names.insert(path.to_owned()) {
             bail!("internal error: output path {path:?} is reserved or given twice");
         }
-        if fs::read(self.dir.join(path)).is_ok_and(|existing| existing == contents) {
-            self.unchanged += 1;
+        if !self.previous.is_empty() && same_bytes(&self.dir.join(path), contents) {
+            self.lock().unchanged += 1;
             return Ok(());
         }
         write_file(&self.new_dir.join(path), contents)?;
-        self.changed.push(path.to_owned());
+        self.lock().changed.push(path.to_owned());
         Ok(())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Added> {
+        // A thread that panicked while holding the lock left only lists behind; they are
+        // still usable, and the staging folder is dropped with the failed build anyway.
+        self.added.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Moves the staged files into the output folder, updates the marker, and removes what
     /// this tool wrote before and no longer produces.
     pub fn commit(mut self) -> Result<PublishReport> {
+        let Added {
+            names,
+            mut changed,
+            unchanged,
+        } = std::mem::take(&mut *self.lock());
+        // Threads add files in no fixed order; the moves below go in path order.
+        changed.sort_unstable();
         let listed: BTreeSet<String> = if self.prune {
-            self.names.clone()
+            names.clone()
         } else {
-            self.previous.union(&self.names).cloned().collect()
+            self.previous.union(&names).cloned().collect()
         };
         let marker = Marker {
             generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")).into(),
@@ -167,13 +186,12 @@ impl Staging {
         };
         let mut marker_json = serde_json::to_vec_pretty(&marker)?;
         marker_json.push(b'\n');
-        let mut changed = std::mem::take(&mut self.changed);
         if !fs::read(self.dir.join(MARKER)).is_ok_and(|m| m == marker_json) {
             write_file(&self.new_dir.join(MARKER), &marker_json)?;
             changed.push(MARKER.to_owned());
         }
         let mut report = swap(&self.dir, &self.staging, &changed, &self.previous, &listed)?;
-        report.unchanged = self.unchanged;
+        report.unchanged = unchanged;
         self.committed = true;
         Ok(report)
     }
@@ -324,6 +342,13 @@ fn check_relative(path: &str) -> Result<()> {
         bail!("internal error: output path {path:?} is not a plain relative path");
     }
     Ok(())
+}
+
+/// Whether the file at `path` holds exactly `contents`; its length is checked before its bytes
+/// are read.
+fn same_bytes(path: &Path, contents: &[u8]) -> bool {
+    fs::metadata(path).is_ok_and(|m| m.len() == contents.len() as u64)
+        && fs::read(path).is_ok_and(|existing| existing == contents)
 }
 
 fn write_file(path: &Path, contents: &[u8]) -> Result<()> {

@@ -2,7 +2,7 @@
 //! static files, all in memory. Publishing them is the next stage's job.
 
 use crate::ical;
-use crate::parallel::in_parallel;
+use crate::parallel::{for_each_parallel, in_parallel};
 use crate::publish::OutputFile;
 use crate::render::Theme;
 use crate::view::SiteView;
@@ -32,9 +32,12 @@ impl Page<'_> {
     }
 }
 
-/// Where rendered files go as they are made, and the page addresses for the sitemap.
+/// Where rendered files go as they are made: called from every rendering thread.
+pub type Sink<'s> = &'s (dyn Fn(OutputFile) -> Result<()> + Sync);
+
+/// The sink, and the page addresses for the sitemap.
 struct Out<'s> {
-    sink: &'s mut dyn FnMut(OutputFile) -> Result<()>,
+    sink: Sink<'s>,
     urls: Vec<String>,
 }
 
@@ -49,16 +52,8 @@ impl Out<'_> {
     }
 }
 
-/// How many event pages or calendars are rendered (in parallel) before they are handed on,
-/// which bounds the memory a large site needs.
-const BATCH: usize = 512;
-
 /// Renders every file of the site and hands each to `sink` as soon as it is made.
-pub fn render(
-    view: &SiteView,
-    theme: &Theme,
-    sink: &mut dyn FnMut(OutputFile) -> Result<()>,
-) -> Result<()> {
+pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
     let site = serde_json::to_value(&view.site)?;
     let mut out = Out {
         sink,
@@ -126,27 +121,15 @@ pub fn render(
             )?;
         }
     }
-    // Event pages are most of a large site: they are rendered on every core, a batch at a
-    // time.
-    for batch in view.event_pages.chunks(BATCH) {
-        let event_files = in_parallel(batch, |event| {
-            let page = Page {
-                path: format!("events/{}/index.html", event.summary.id),
-                template: "event.html",
-                section: if event.summary.facility {
-                    "events"
-                } else {
-                    "division"
-                },
-                title: event.summary.name.clone(),
-            };
-            let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
-            Ok((page.url(), OutputFile::new(page.path, html)))
-        })?;
-        for (url, file) in event_files {
-            out.page(url, file)?;
-        }
-    }
+    // Event pages are most of a large site: they are rendered and handed on from every
+    // core, so that writing one overlaps rendering the next.
+    for_each_parallel(&view.event_pages, |event| {
+        let page = event_page(event);
+        let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
+        sink(OutputFile::new(page.path, html))
+    })?;
+    out.urls
+        .extend(view.event_pages.iter().map(|event| event_page(event).url()));
 
     // The 404 page is served at any depth, so its links start from the site's own path.
     let mut context = tera::Context::new();
@@ -204,59 +187,74 @@ pub fn render(
     Ok(())
 }
 
-/// The two feeds, and one file per event for "Add to calendar".
+fn event_page(event: &crate::view::EventPage) -> Page<'static> {
+    Page {
+        path: format!("events/{}/index.html", event.summary.id),
+        template: "event.html",
+        section: if event.summary.facility {
+            "events"
+        } else {
+            "division"
+        },
+        title: event.summary.name.clone(),
+    }
+}
+
+/// The two feeds, and one file per event for "Add to calendar". Each event's VEVENT is written
+/// once and shared by its feed and its own file.
 fn calendars(view: &SiteView, out: &mut Out) -> Result<()> {
     let feeds = &view.calendars;
     let context = ical::EventContext {
         uid_host: &feeds.uid_host,
         site_url: feeds.site_url.as_deref(),
     };
-    let items = |ids: &[u64]| -> Vec<ical::FeedEvent> {
-        ids.iter()
-            .map(|id| {
-                let entry = &feeds.entries[id];
-                ical::FeedEvent {
-                    event: &entry.event,
-                    description: entry.description.clone(),
-                    location: entry.location.clone(),
-                }
-            })
-            .collect()
-    };
+    let entries: Vec<(&u64, &crate::view::CalendarEntry)> = feeds.entries.iter().collect();
+    let blocks = in_parallel(&entries, |(_, entry)| {
+        Ok(ical::vevent(
+            &ical::FeedEvent {
+                event: &entry.event,
+                description: entry.description.clone(),
+                location: entry.location.clone(),
+            },
+            &context,
+        ))
+    })?;
+    let by_id: std::collections::HashMap<u64, &ical::VEvent> = entries
+        .iter()
+        .zip(&blocks)
+        .map(|((id, _), block)| (**id, block))
+        .collect();
+    let list = |ids: &[u64]| -> Vec<&ical::VEvent> { ids.iter().map(|id| by_id[id]).collect() };
     if view.site.sections.events {
         out.file(OutputFile::new(
             "calendar/facility.ics",
-            ical::calendar(&feeds.facility, &items(&feeds.facility_ids), &context),
+            ical::assemble(&feeds.facility, &list(&feeds.facility_ids), &context),
         ))?;
     }
     if view.site.sections.division {
         out.file(OutputFile::new(
             "calendar/division.ics",
-            ical::calendar(&feeds.division, &items(&feeds.division_ids), &context),
+            ical::assemble(&feeds.division, &list(&feeds.division_ids), &context),
         ))?;
     }
-    let entries: Vec<(&u64, &crate::view::CalendarEntry)> = feeds.entries.iter().collect();
-    for batch in entries.chunks(BATCH) {
-        let singles = in_parallel(batch, |(id, entry)| {
-            let single = ical::FeedSettings {
-                name: if entry.event.name.is_empty() {
-                    format!("Event {id}")
-                } else {
-                    entry.event.name.clone()
-                },
-                description: String::new(),
-                refresh_minutes: feeds.facility.refresh_minutes,
-            };
-            Ok(OutputFile::new(
-                format!("events/{id}/event.ics"),
-                ical::calendar(&single, &items(&[**id]), &context),
-            ))
-        });
-        for file in singles? {
-            out.file(file)?;
-        }
-    }
-    Ok(())
+    let singles: Vec<(&(&u64, &crate::view::CalendarEntry), &ical::VEvent)> =
+        entries.iter().zip(&blocks).collect();
+    let sink = out.sink;
+    for_each_parallel(&singles, |((id, entry), block)| {
+        let single = ical::FeedSettings {
+            name: if entry.event.name.is_empty() {
+                format!("Event {id}")
+            } else {
+                entry.event.name.clone()
+            },
+            description: String::new(),
+            refresh_minutes: feeds.facility.refresh_minutes,
+        };
+        sink(OutputFile::new(
+            format!("events/{id}/event.ics"),
+            ical::assemble(&single, &[*block], &context),
+        ))
+    })
 }
 
 /// One page: its template with the site, the way back to the root, the page's own facts and
