@@ -174,16 +174,21 @@ impl Theme {
 /// which makes every URL in the output unreadable without making it safer.
 pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
+    let mut run = 0;
+    for (i, b) in text.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(&text[run..i]);
+        out.push_str(entity);
+        run = i + 1;
     }
+    out.push_str(&text[run..]);
     out
 }
 
@@ -235,4 +240,18 @@ pub fn export(dir: &Path, force: bool) -> Result<usize> {
             .with_context(|| format!("could not write {}", path.display()))?;
     }
     Ok(files.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_html;
+
+    #[test]
+    fn escapes_markup_characters_and_keeps_urls_readable() {
+        assert_eq!(
+            escape_html(r#"<a href="x">Tom & 'Jerry'</a> https://a.example/b?c=1"#),
+            "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt; https://a.example/b?c=1"
+        );
+        assert_eq!(escape_html("Ünïcödé → ok"), "Ünïcödé → ok");
+    }
 }

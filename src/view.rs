@@ -10,7 +10,7 @@ use crate::ical::FeedSettings;
 use crate::links::{SafeLink, safe_link};
 use crate::load::SiteData;
 use crate::model::{Event, Member, Roster, StaffRole};
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Datelike, TimeDelta, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 use serde_json::Value;
@@ -118,11 +118,16 @@ pub struct Instant {
 
 impl Instant {
     fn new(t: DateTime<Utc>) -> Self {
+        // Written field by field: chrono's `format` parses its pattern on every call, and a
+        // large site formats 80,000 of these.
+        use chrono::{Datelike, Timelike};
+        let date = format!("{:04}-{:02}-{:02}", t.year(), t.month(), t.day());
+        let time = format!("{:02}:{:02}", t.hour(), t.minute());
         Self {
-            iso: t.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
-            zulu: t.format("%Y-%m-%d %H:%MZ").to_string(),
-            date: t.format("%Y-%m-%d").to_string(),
-            time: t.format("%H:%MZ").to_string(),
+            iso: format!("{date}T{time}:{:02}Z", t.second()),
+            zulu: format!("{date} {time}Z"),
+            time: format!("{time}Z"),
+            date,
         }
     }
 }
@@ -548,6 +553,19 @@ fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
     }
 }
 
+const WEEKDAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
 pub fn when(event: &Event, zone: Option<Tz>) -> When {
     let (start, end) = (event.start, event.effective_end());
     let local = zone.map(|zone| {
@@ -574,9 +592,9 @@ pub fn when(event: &Event, zone: Option<Tz>) -> When {
         end: Instant::new(end),
         end_assumed: !event.has_valid_end(),
         local,
-        weekday: start.format("%A").to_string(),
-        day: start.format("%-d").to_string(),
-        month: start.format("%b").to_string(),
+        weekday: WEEKDAYS[start.weekday().num_days_from_monday() as usize].to_owned(),
+        day: start.day().to_string(),
+        month: MONTHS[start.month0() as usize].to_owned(),
     }
 }
 

@@ -10,7 +10,16 @@ use super::{DocumentCategory, Event, Roster, TrainingNote, User};
 use crate::endpoint::Endpoint;
 use crate::error::{ApiError, excerpt, is_permission_message};
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::collections::BTreeMap;
+
+/// A body's top level with its members left unparsed, so that the large `data` array is read
+/// once, straight into wire types, with no JSON tree of the whole body in between.
+enum Top<'a> {
+    Object(BTreeMap<String, &'a RawValue>),
+    Array(&'a RawValue),
+}
 
 pub fn decode_roster(body: &[u8]) -> Result<Roster, ApiError> {
     let endpoint = Endpoint::FacilityRoster;
@@ -46,9 +55,8 @@ fn events(endpoint: Endpoint, body: &[u8]) -> Result<Vec<Event>, ApiError> {
 pub fn decode_documents(body: &[u8]) -> Result<Vec<DocumentCategory>, ApiError> {
     let endpoint = Endpoint::FacilityDocuments;
     let (path, data) = match parse(endpoint, body)? {
-        Value::Array(items) => ("", Value::Array(items)),
-        Value::Object(object) => ("data", unwrap(endpoint, object, "data")?),
-        other => return Err(wrong_top_level(endpoint, &other)),
+        Top::Array(items) => ("", items),
+        Top::Object(object) => ("data", unwrap(endpoint, object, "data")?),
     };
     let wire: Vec<WireCategory> = shape(endpoint, path, data)?;
     wire.into_iter()
@@ -69,8 +77,8 @@ pub fn decode_user(cid: u64, body: &[u8]) -> Result<User, ApiError> {
 pub fn decode_notes(cid: u64, body: &[u8]) -> Result<Vec<TrainingNote>, ApiError> {
     let endpoint = Endpoint::UserNotes(cid);
     let object = match parse(endpoint, body)? {
-        Value::Object(object) => object,
-        other => return Err(wrong_top_level(endpoint, &other)),
+        Top::Object(object) => object,
+        Top::Array(_) => return Err(wrong_top_level(endpoint)),
     };
     let key = if object.contains_key("notes") {
         "notes"
@@ -91,44 +99,51 @@ pub fn decode_notes(cid: u64, body: &[u8]) -> Result<Vec<TrainingNote>, ApiError
         .collect()
 }
 
-/// Parses the body, telling apart "this is not JSON at all" (an HTML error page from a proxy,
-/// say) from "this is broken JSON".
-fn parse(endpoint: Endpoint, body: &[u8]) -> Result<Value, ApiError> {
+/// Parses the body's top level, telling apart "this is not JSON at all" (an HTML error page
+/// from a proxy, say) from "this is broken JSON". The whole body's syntax is checked here.
+fn parse(endpoint: Endpoint, body: &[u8]) -> Result<Top<'_>, ApiError> {
     let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
     let first = body.iter().find(|b| !b.is_ascii_whitespace());
-    if !matches!(first, Some(b'{') | Some(b'[')) {
-        return Err(ApiError::NotJson {
+    let invalid = |e: serde_json::Error| ApiError::InvalidJson {
+        endpoint,
+        reason: e.to_string(),
+    };
+    match first {
+        Some(b'{') => serde_json::from_slice(body)
+            .map(Top::Object)
+            .map_err(invalid),
+        Some(b'[') => serde_json::from_slice(body)
+            .map(Top::Array)
+            .map_err(invalid),
+        _ => Err(ApiError::NotJson {
             endpoint,
             content_type: "a body that is not JSON".into(),
             start: excerpt(&String::from_utf8_lossy(&body[..body.len().min(200)]), 80),
-        });
+        }),
     }
-    serde_json::from_slice(body).map_err(|e| ApiError::InvalidJson {
-        endpoint,
-        reason: e.to_string(),
-    })
 }
 
 /// The object's `key` member, after checking that the body is not an error object.
-fn envelope(endpoint: Endpoint, body: &[u8], key: &str) -> Result<Value, ApiError> {
+fn envelope<'a>(endpoint: Endpoint, body: &'a [u8], key: &str) -> Result<&'a RawValue, ApiError> {
     match parse(endpoint, body)? {
-        Value::Object(object) => unwrap(endpoint, object, key),
-        other => Err(wrong_top_level(endpoint, &other)),
+        Top::Object(object) => unwrap(endpoint, object, key),
+        Top::Array(_) => Err(wrong_top_level(endpoint)),
     }
 }
 
-fn unwrap(
+fn unwrap<'a>(
     endpoint: Endpoint,
-    mut object: Map<String, Value>,
+    mut object: BTreeMap<String, &'a RawValue>,
     key: &str,
-) -> Result<Value, ApiError> {
-    let data = object.remove(key).filter(|v| !v.is_null());
+) -> Result<&'a RawValue, ApiError> {
+    let is_null = |raw: &&RawValue| raw.get() == "null";
+    let data = object.remove(key).filter(|v| !is_null(v));
     if data.is_none()
-        && let Some(error) = object.get("error").filter(|v| !v.is_null())
+        && let Some(error) = object.get("error").filter(|v| !is_null(v))
     {
-        let message = match error {
-            Value::String(s) => excerpt(s, 300),
-            other => excerpt(&other.to_string(), 300),
+        let message = match serde_json::from_str::<Value>(error.get()) {
+            Ok(Value::String(s)) => excerpt(&s, 300),
+            _ => excerpt(error.get(), 300),
         };
         return Err(match endpoint {
             Endpoint::UserNotes(cid) if is_permission_message(&message) => {
@@ -141,7 +156,7 @@ fn unwrap(
             _ => ApiError::Reported { endpoint, message },
         });
     }
-    if object.get("success") == Some(&Value::Bool(false)) {
+    if object.get("success").is_some_and(|s| s.get() == "false") {
         return Err(ApiError::Reported {
             endpoint,
             message: "`success` is false".into(),
@@ -154,26 +169,22 @@ fn unwrap(
     })
 }
 
-fn wrong_top_level(endpoint: Endpoint, value: &Value) -> ApiError {
-    let found = match value {
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-        _ => "a single value",
-    };
+fn wrong_top_level(endpoint: Endpoint) -> ApiError {
     ApiError::Shape {
         endpoint,
         path: "(top level)".into(),
-        reason: format!("expected the response object, found {found}"),
+        reason: "expected the response object, found an array".into(),
     }
 }
 
-/// Deserializes `value` into a wire type, keeping the JSON path of the first mismatch.
+/// Deserializes `raw` into a wire type, keeping the JSON path of the first mismatch.
 fn shape<T: for<'de> Deserialize<'de>>(
     endpoint: Endpoint,
     prefix: &str,
-    value: Value,
+    raw: &RawValue,
 ) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(value).map_err(|error| {
+    let mut json = serde_json::Deserializer::from_str(raw.get());
+    serde_path_to_error::deserialize(&mut json).map_err(|error| {
         let inner = error.path().to_string();
         let path = match (prefix, inner.as_str()) {
             (p, ".") => {
@@ -190,7 +201,22 @@ fn shape<T: for<'de> Deserialize<'de>>(
         ApiError::Shape {
             endpoint,
             path,
-            reason: excerpt(&error.into_inner().to_string(), 300),
+            reason: excerpt(without_position(&error.into_inner().to_string()), 300),
         }
     })
+}
+
+/// serde_json ends its messages with "at line 1 column 5123", a place in the member's own
+/// text rather than the body's; the JSON path says where, so it goes.
+fn without_position(message: &str) -> &str {
+    match message.rsplit_once(" at line ") {
+        Some((head, tail))
+            if tail
+                .split_once(" column ")
+                .is_some_and(|(l, c)| l.parse::<u64>().is_ok() && c.parse::<u64>().is_ok()) =>
+        {
+            head
+        }
+        _ => message,
+    }
 }

@@ -223,17 +223,35 @@ fn facility<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Facility>, D::Erro
 
 /// Removes control characters other than tab and newline (they are invalid in HTML and iCal
 /// and can move a terminal's cursor) and turns CRLF into LF.
-pub(super) fn clean(text: &str) -> String {
-    let text = text.replace("\r\n", "\n");
-    text.chars()
+pub(super) fn clean(text: String) -> String {
+    // Most text has nothing to remove; it is kept as it came, without a copy.
+    let bytes = text.as_bytes();
+    let needs_work = bytes.iter().enumerate().any(|(i, &b)| {
+        (b < 0x20 && b != b'\n' && b != b'\t')
+            || b == 0x7F
+            || (b == 0xC2 && bytes.get(i + 1).is_some_and(|n| (0x80..=0x9F).contains(n)))
+    });
+    if !needs_work {
+        return text;
+    }
+    text.replace("\r\n", "\n")
+        .chars()
         .filter(|&c| c == '\n' || c == '\t' || !c.is_control())
         .collect()
 }
 
 /// [`clean`], with blank text read as absent.
 fn clean_opt(text: Option<String>) -> Option<String> {
-    text.map(|t| clean(&t).trim().to_owned())
-        .filter(|t| !t.is_empty())
+    text.map(|t| {
+        let t = clean(t);
+        let trimmed = t.trim();
+        if trimmed.len() == t.len() {
+            t
+        } else {
+            trimmed.to_owned()
+        }
+    })
+    .filter(|t| !t.is_empty())
 }
 
 /// Where a record sits, for errors: `data[3] (event 42)`.
@@ -490,7 +508,7 @@ impl WireEvent {
         let airports = self.airports.unwrap_or_default();
         let upper = |codes: Vec<String>| -> Vec<String> {
             codes
-                .iter()
+                .into_iter()
                 .map(|c| clean(c).trim().to_ascii_uppercase())
                 .filter(|c| !c.is_empty())
                 .collect()
@@ -498,7 +516,7 @@ impl WireEvent {
         Ok(Event {
             id,
             name: clean_opt(self.name).unwrap_or_default(),
-            description: self.description.map(|d| clean(&d)).unwrap_or_default(),
+            description: self.description.map(clean).unwrap_or_default(),
             image_url: clean_opt(self.image_url),
             start,
             end: place.instant("end", self.end)?,
@@ -697,12 +715,43 @@ impl WireNote {
             instructor_name: clean_opt(self.instructor_name),
             facility_id: self.facility_id,
             position_trained: clean_opt(self.position_trained),
-            note: self.training_note.map(|n| clean(&n)).unwrap_or_default(),
+            note: self.training_note.map(clean).unwrap_or_default(),
             session_type: self.session_type.map(SessionType::from_number),
             marking_sheet: clean_opt(self.marking_sheet),
             ots_pass: self.ots_pass.unwrap_or(false),
             date: place.date("friendly_time", self.friendly_time)?,
             created_at: place.instant("created_at", self.created_at)?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule written the plain way, to check the version that skips clean text against.
+    fn clean_slowly(text: &str) -> String {
+        text.replace("\r\n", "\n")
+            .chars()
+            .filter(|&c| c == '\n' || c == '\t' || !c.is_control())
+            .collect()
+    }
+
+    #[test]
+    fn control_characters_go_and_crlf_becomes_lf() {
+        assert_eq!(
+            clean("a\r\nb\rc\u{7}d\u{85}e\u{9f}\u{a0}\tf\u{1b}[2J".into()),
+            "a\nbcde\u{a0}\tf[2J"
+        );
+        assert_eq!(clean("Ünïcödé 😀 text\n".into()), "Ünïcödé 😀 text\n");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn cleaning_matches_the_rule_on_any_text(
+            text in "(\\PC|[\r\n\t\u{0}-\u{1f}\u{7f}-\u{a0}]){0,80}"
+        ) {
+            proptest::prop_assert_eq!(clean(text.clone()), clean_slowly(&text));
+        }
     }
 }
