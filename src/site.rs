@@ -42,11 +42,6 @@ struct Out<'s> {
 }
 
 impl Out<'_> {
-    fn page(&mut self, url: String, file: OutputFile) -> Result<()> {
-        self.urls.push(url);
-        (self.sink)(file)
-    }
-
     fn file(&mut self, file: OutputFile) -> Result<()> {
         (self.sink)(file)
     }
@@ -59,77 +54,90 @@ pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
         sink,
         urls: Vec::new(),
     };
-    let page = |out: &mut Out, page: Page, name: &str, data: Value| -> Result<()> {
-        let html = render_page(theme, &site, view, &page, name, data)?;
-        out.page(page.url(), OutputFile::new(page.path, html))
-    };
 
-    page(
-        &mut out,
-        Page {
-            path: "index.html".into(),
-            template: "index.html",
-            section: "home",
-            title: view.site.title.clone(),
-        },
-        "home",
-        to_value(&view.home)?,
-    )?;
     let sections = view.site.sections;
-    let lists = [
+    let section_pages: Vec<(Page, &str)> = [
+        (true, "", "index.html", "home", "home"),
         (
             sections.roster,
+            "roster/",
+            "roster.html",
             "roster",
-            "Roster",
             "roster",
-            to_value(&view.roster)?,
         ),
         (
             sections.events,
+            "events/",
+            "events.html",
             "events",
-            "Events",
             "events",
-            to_value(&view.facility_events)?,
         ),
         (
             sections.division,
+            "division/",
+            "division.html",
             "division",
-            "Division events",
             "events",
-            to_value(&view.division_events)?,
         ),
         (
             sections.documents,
+            "documents/",
+            "documents.html",
             "documents",
-            "Documents",
             "documents",
-            to_value(&view.documents)?,
         ),
-    ];
-    for (enabled, section, title, name, data) in lists {
-        if enabled {
-            page(
-                &mut out,
-                Page {
-                    path: format!("{section}/index.html"),
-                    template: &format!("{section}.html"),
-                    section,
-                    title: title.into(),
-                },
-                name,
-                data,
-            )?;
-        }
-    }
-    // Event pages are most of a large site: they are rendered and handed on from every
-    // core, so that writing one overlaps rendering the next.
-    for_each_parallel(&view.event_pages, |event| {
-        let page = event_page(event);
-        let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
-        sink(OutputFile::new(page.path, html))
-    })?;
+    ]
+    .into_iter()
+    .filter(|(enabled, ..)| *enabled)
+    .map(|(_, dir, template, section, name)| {
+        let title = match section {
+            "home" => view.site.title.clone(),
+            "roster" => "Roster".into(),
+            "events" => "Events".into(),
+            "division" => "Division events".into(),
+            _ => "Documents".into(),
+        };
+        let page = Page {
+            path: format!("{dir}index.html"),
+            template,
+            section,
+            title,
+        };
+        (page, name)
+    })
+    .collect();
+    out.urls
+        .extend(section_pages.iter().map(|(page, _)| page.url()));
     out.urls
         .extend(view.event_pages.iter().map(|event| event_page(event).url()));
+
+    // The section pages run on a thread of their own beside the event pages: on a large site
+    // an event list is one long page, and a core would otherwise wait for it.
+    std::thread::scope(|scope| {
+        let sections = scope.spawn(|| -> Result<()> {
+            for (page, name) in &section_pages {
+                let data = match page.section {
+                    "home" => to_value(&view.home)?,
+                    "roster" => to_value(&view.roster)?,
+                    "events" => to_value(&view.facility_events)?,
+                    "division" => to_value(&view.division_events)?,
+                    _ => to_value(&view.documents)?,
+                };
+                let html = render_page(theme, &site, view, page, name, data)?;
+                sink(OutputFile::new(page.path.clone(), html))?;
+            }
+            Ok(())
+        });
+        // Event pages are most of a large site: they are rendered and handed on from every
+        // core, so that writing one overlaps rendering the next.
+        let events = for_each_parallel(&view.event_pages, |event| {
+            let page = event_page(event);
+            let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
+            sink(OutputFile::new(page.path, html))
+        });
+        let sections = sections.join().expect("rendering does not panic");
+        sections.and(events)
+    })?;
 
     // The 404 page is served at any depth, so its links start from the site's own path.
     let mut context = tera::Context::new();

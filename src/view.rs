@@ -167,8 +167,9 @@ pub struct EventSummary {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct EventPage {
+    /// Shared with the event lists.
     #[serde(flatten)]
-    pub summary: EventSummary,
+    pub summary: Arc<EventSummary>,
     pub description_html: String,
     /// Set when departure and arrival airports are the same list.
     pub airports: Vec<String>,
@@ -340,15 +341,25 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
             events.insert(event.id, (event, true, division_ids.contains(&event.id)));
         }
     }
-    let summaries: BTreeMap<u64, Arc<EventSummary>> = events
-        .iter()
-        .map(|(id, (event, facility, division))| {
-            (
-                *id,
-                Arc::new(summary(event, *facility, *division, settings)),
-            )
-        })
-        .collect();
+    // Everything made per event (its summary, its page, its description as safe HTML and as
+    // text) is made on every core; sanitizing is the costliest step of the view.
+    let list: Vec<(&Event, bool, bool)> = events.values().copied().collect();
+    let per_event = crate::parallel::in_parallel(&list, |(event, facility, division)| {
+        let summary = Arc::new(summary(event, *facility, *division, settings));
+        let html = sanitizer.render(&event.description);
+        let text = html_to_text(&html);
+        let page = event_page(event, Arc::clone(&summary), html, &names, settings);
+        Ok((summary, page, text))
+    })
+    .expect("building the view cannot fail");
+    let mut summaries: BTreeMap<u64, Arc<EventSummary>> = BTreeMap::new();
+    let mut descriptions = Descriptions::with_capacity(per_event.len());
+    let mut event_pages = Vec::with_capacity(per_event.len());
+    for (summary, page, text) in per_event {
+        descriptions.insert(summary.id, text);
+        summaries.insert(summary.id, summary);
+        event_pages.push(page);
+    }
 
     let lists = |ids: Vec<u64>| event_lists(ids, &events, &summaries, settings);
     let facility_events = lists(data.facility_events.iter().map(|e| e.id).collect());
@@ -380,20 +391,6 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         upcoming_division: division_events.upcoming.len(),
     };
 
-    let mut descriptions = describe(&events, &sanitizer);
-    let event_pages: Vec<EventPage> = events
-        .values()
-        .map(|(event, ..)| {
-            let summary = (*summaries[&event.id]).clone();
-            // The page takes the HTML; the feeds below need only the text.
-            let html = descriptions
-                .get_mut(&event.id)
-                .map(|(html, _)| std::mem::take(html))
-                .unwrap_or_default();
-            event_page(event, summary, html, &names, settings)
-        })
-        .collect();
-
     let (feed, feed_updated) = feed(&events, &summaries, &descriptions, settings);
     let calendars = calendar_feeds(data, &events, &summaries, &descriptions, &site, settings);
 
@@ -411,22 +408,8 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
     }
 }
 
-/// Each event's description as safe HTML and as plain text, made once (sanitizing is the
-/// costliest step of a build) and spread over the machine's cores.
-type Descriptions = HashMap<u64, (String, String)>;
-
-fn describe(events: &BTreeMap<u64, (&Event, bool, bool)>, sanitizer: &Sanitizer) -> Descriptions {
-    let list: Vec<&Event> = events.values().map(|(event, ..)| *event).collect();
-    let described = crate::parallel::in_parallel(&list, |event| {
-        let html = sanitizer.render(&event.description);
-        let text = html_to_text(&html);
-        Ok((event.id, (html, text)))
-    });
-    described
-        .expect("describing cannot fail")
-        .into_iter()
-        .collect()
-}
+/// Each event's description as plain text, for the feeds.
+type Descriptions = HashMap<u64, String>;
 
 fn calendar_feeds(
     data: &SiteData,
@@ -440,7 +423,7 @@ fn calendar_feeds(
     let entries = events
         .iter()
         .map(|(id, (event, ..))| {
-            let mut description = descriptions[id].1.clone();
+            let mut description = descriptions[id].clone();
             if let Some(url) = page(*id) {
                 if !description.is_empty() {
                     description.push_str("\n\n");
@@ -674,7 +657,7 @@ fn event_lists(
 
 fn event_page(
     event: &Event,
-    summary: EventSummary,
+    summary: Arc<EventSummary>,
     description_html: String,
     names: &HashMap<u64, String>,
     settings: &SiteSettings,
@@ -935,7 +918,7 @@ fn feed(
             if !summary.route.is_empty() {
                 text.push_str(&format!(" · {}", summary.route));
             }
-            let body = &descriptions[&id].1;
+            let body = &descriptions[&id];
             if !body.is_empty() {
                 let short: String = body.chars().take(280).collect();
                 text.push_str("\n\n");
