@@ -47,6 +47,11 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
             peak_memory()
         )
     };
+    // The templates are parsed while the data is fetched and decoded.
+    let theme = std::thread::spawn({
+        let templates = options.templates.clone();
+        move || Theme::load(templates.as_deref())
+    });
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
     lap("loaded");
     let data = load::decode_site(&snapshot)?;
@@ -63,7 +68,9 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         snapshot.write_dir(dir, options.force)?;
         progress.step(&format!("saved the snapshot in {}", dir.display()));
     }
-    let theme = Theme::load(options.templates.as_deref())?;
+    let theme = theme
+        .join()
+        .expect("loading the templates does not panic")?;
     let base_url = match &options.source {
         Source::Api(_) => api_base(&options.source)?,
         _ => {

@@ -392,7 +392,7 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
     };
 
     let (feed, feed_updated) = feed(&events, &summaries, &descriptions, settings);
-    let calendars = calendar_feeds(data, &events, &summaries, &descriptions, &site, settings);
+    let calendars = calendar_feeds(data, &events, &summaries, descriptions, &site, settings);
 
     SiteView {
         site,
@@ -415,7 +415,7 @@ fn calendar_feeds(
     data: &SiteData,
     events: &BTreeMap<u64, (&Event, bool, bool)>,
     summaries: &BTreeMap<u64, Arc<EventSummary>>,
-    descriptions: &Descriptions,
+    mut descriptions: Descriptions,
     site: &Site,
     settings: &SiteSettings,
 ) -> CalendarFeeds {
@@ -423,7 +423,7 @@ fn calendar_feeds(
     let entries = events
         .iter()
         .map(|(id, (event, ..))| {
-            let mut description = descriptions[id].clone();
+            let mut description = descriptions.remove(id).unwrap_or_default();
             if let Some(url) = page(*id) {
                 if !description.is_empty() {
                     description.push_str("\n\n");
