@@ -88,10 +88,12 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     };
     // The raw bodies are saved by now; the view needs only the models.
     drop(snapshot);
+    crate::memory::release_freed();
     let view = view::build(&data, &settings);
     lap("view built");
     // The view owns all it needs; the models can go before rendering.
     drop(data);
+    crate::memory::release_freed();
     // Files go to the staging folder as they render; the output folder changes only at the
     // commit, and a failed render drops the staging folder with it.
     let staging = publish::Staging::begin(

@@ -16,6 +16,7 @@ pub mod error;
 pub mod ical;
 pub mod links;
 pub mod load;
+pub mod memory;
 pub mod model;
 pub mod parallel;
 pub mod progress;
