@@ -44,6 +44,8 @@ def measure(cmd, env=None, prepare=None, runs=3, cwd=None):
     for _ in range(runs):
         if prepare:
             prepare()
+        # What the last run wrote or deleted reaches the disk now, not during the next run.
+        os.sync()
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(proc.pid, 0)
