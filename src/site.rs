@@ -47,6 +47,69 @@ impl Out<'_> {
     }
 }
 
+/// A page of its own for each section.
+struct SectionPage {
+    enabled: fn(&SiteView) -> bool,
+    /// Folder below the root: `roster/`.
+    dir: &'static str,
+    template: &'static str,
+    section: &'static str,
+    /// `None`: the site's title.
+    title: Option<&'static str>,
+    /// The name the page's data goes under in the template.
+    name: &'static str,
+    /// Made on the rendering thread: an event list is large.
+    data: fn(&SiteView) -> Result<Value>,
+}
+
+const SECTION_PAGES: [SectionPage; 5] = [
+    SectionPage {
+        enabled: |_| true,
+        dir: "",
+        template: "index.html",
+        section: "home",
+        title: None,
+        name: "home",
+        data: |v| to_value(&v.home),
+    },
+    SectionPage {
+        enabled: |v| v.site.sections.roster,
+        dir: "roster/",
+        template: "roster.html",
+        section: "roster",
+        title: Some("Roster"),
+        name: "roster",
+        data: |v| to_value(&v.roster),
+    },
+    SectionPage {
+        enabled: |v| v.site.sections.events,
+        dir: "events/",
+        template: "events.html",
+        section: "events",
+        title: Some("Events"),
+        name: "events",
+        data: |v| to_value(&v.facility_events),
+    },
+    SectionPage {
+        enabled: |v| v.site.sections.division,
+        dir: "division/",
+        template: "division.html",
+        section: "division",
+        title: Some("Division events"),
+        name: "events",
+        data: |v| to_value(&v.division_events),
+    },
+    SectionPage {
+        enabled: |v| v.site.sections.documents,
+        dir: "documents/",
+        template: "documents.html",
+        section: "documents",
+        title: Some("Documents"),
+        name: "documents",
+        data: |v| to_value(&v.documents),
+    },
+];
+
 /// Renders every file of the site and hands each to `sink` as soon as it is made.
 pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
     let site = serde_json::to_value(&view.site)?;
@@ -55,59 +118,23 @@ pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
         urls: Vec::new(),
     };
 
-    let sections = view.site.sections;
-    let section_pages: Vec<(Page, &str)> = [
-        (true, "", "index.html", "home", "home"),
-        (
-            sections.roster,
-            "roster/",
-            "roster.html",
-            "roster",
-            "roster",
-        ),
-        (
-            sections.events,
-            "events/",
-            "events.html",
-            "events",
-            "events",
-        ),
-        (
-            sections.division,
-            "division/",
-            "division.html",
-            "division",
-            "events",
-        ),
-        (
-            sections.documents,
-            "documents/",
-            "documents.html",
-            "documents",
-            "documents",
-        ),
-    ]
-    .into_iter()
-    .filter(|(enabled, ..)| *enabled)
-    .map(|(_, dir, template, section, name)| {
-        let title = match section {
-            "home" => view.site.title.clone(),
-            "roster" => "Roster".into(),
-            "events" => "Events".into(),
-            "division" => "Division events".into(),
-            _ => "Documents".into(),
-        };
-        let page = Page {
-            path: format!("{dir}index.html"),
-            template,
-            section,
-            title,
-        };
-        (page, name)
-    })
-    .collect();
+    let section_pages: Vec<(Page, &SectionPage)> = SECTION_PAGES
+        .iter()
+        .filter(|s| (s.enabled)(view))
+        .map(|s| {
+            let page = Page {
+                path: format!("{}index.html", s.dir),
+                template: s.template,
+                section: s.section,
+                title: s
+                    .title
+                    .map_or_else(|| view.site.title.clone(), str::to_owned),
+            };
+            (page, s)
+        })
+        .collect();
     out.urls
-        .extend(section_pages.iter().map(|(page, _)| page.url()));
+        .extend(section_pages.iter().map(|(page, ..)| page.url()));
     out.urls
         .extend(view.event_pages.iter().map(|event| event_page(event).url()));
 
@@ -115,15 +142,9 @@ pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
     // an event list is one long page, and a core would otherwise wait for it.
     std::thread::scope(|scope| {
         let sections = scope.spawn(|| -> Result<()> {
-            for (page, name) in &section_pages {
-                let data = match page.section {
-                    "home" => to_value(&view.home)?,
-                    "roster" => to_value(&view.roster)?,
-                    "events" => to_value(&view.facility_events)?,
-                    "division" => to_value(&view.division_events)?,
-                    _ => to_value(&view.documents)?,
-                };
-                let html = render_page(theme, &site, view, page, name, data)?;
+            for (page, section) in &section_pages {
+                let data = (section.data)(view)?;
+                let html = render_page(theme, &site, view, page, section.name, data)?;
                 sink(OutputFile::new(page.path.clone(), html))?;
             }
             Ok(())
