@@ -385,6 +385,33 @@ mod tests {
     }
 
     #[test]
+    fn files_staged_from_many_threads_all_land_and_a_repeat_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("site");
+        let staging = Staging::begin(&dir, Publish::new("site", false)).unwrap();
+        std::thread::scope(|scope| {
+            for thread in 0..4 {
+                let staging = &staging;
+                scope.spawn(move || {
+                    for i in 0..50 {
+                        let path = format!("events/{}/index.html", thread * 50 + i);
+                        staging.add(&path, path.as_bytes()).unwrap();
+                    }
+                });
+            }
+        });
+        assert!(staging.add("events/7/index.html", b"again").is_err());
+        let report = staging.commit().unwrap();
+        assert_eq!(report.written, 200);
+        for n in 0..200 {
+            let path = format!("events/{n}/index.html");
+            assert_eq!(fs::read_to_string(dir.join(&path)).unwrap(), path);
+        }
+        let marker: Marker = serde_json::from_slice(&fs::read(dir.join(MARKER)).unwrap()).unwrap();
+        assert_eq!(marker.files.len(), 200);
+    }
+
+    #[test]
     fn writes_then_leaves_unchanged_files_alone() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("site");
