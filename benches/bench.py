@@ -2,6 +2,7 @@
 """The vatcar-site benchmark: one command, one table.
 
 Usage: python3 benches/bench.py [--sizes 100 1000 10000] [--runs 3] [--work DIR] [--no-hugo]
+                                [--instructions N]
 
 Measures, with the release binary (built first):
   - a build from a snapshot at each size N (N controllers, N facility events, N division
@@ -74,12 +75,40 @@ def rm(path):
     shutil.rmtree(path, ignore_errors=True)
 
 
+def instructions(n, work):
+    """Instructions of one build at size N, all threads, with the share spent in Tera: unlike
+    time, the count does not move with the machine's load, so it shows small changes."""
+    if not shutil.which("valgrind"):
+        return ["valgrind not installed (`apt-get install valgrind`): no instruction count."]
+    subprocess.run(["cargo", "build", "--profile", "profiling", "--locked", "--quiet"], cwd=ROOT, check=True)
+    data = os.path.join(work, f"data-{n}")
+    if not os.path.exists(os.path.join(data, "division-events.json")):
+        subprocess.run([sys.executable, os.path.join(HERE, "gen_data.py"), str(n), data], check=True)
+    out = os.path.join(work, f"out-callgrind-{n}")
+    rm(out)
+    profile = os.path.join(work, f"callgrind-{n}.out")
+    binary = os.path.join(ROOT, "target", "profiling", "vatcar-site")
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", binary, "build",
+                    "--snapshot", data, "--output", out, "--site-url", "https://bench.example.org/"],
+                   env=env_with(), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    rm(out)
+    report = subprocess.run(["callgrind_annotate", "--inclusive=yes", profile], capture_output=True,
+                            text=True, check=True).stdout
+    total = int(re.search(r"^\s*([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS", report, re.M).group(1).replace(",", ""))
+    tera = re.search(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+\S*tera\.rs:tera::tera::Tera::render \[", report, re.M)
+    tera = int(tera.group(1).replace(",", "")) if tera else 0
+    return [f"Instructions of a build at N = {n} (callgrind, all threads, `{os.path.relpath(profile, ROOT)}`): "
+            f"{total / 1e9:.3f} G, {total / (2 * n):,.0f} per event page; Tera's rendering {100 * tera / total:.0f}%."]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--work", default=os.path.join(ROOT, "target", "bench"))
     ap.add_argument("--no-hugo", action="store_true")
+    ap.add_argument("--instructions", type=int, metavar="N", default=None,
+                    help="also count instructions (valgrind's callgrind) of a build at size N")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     subprocess.run(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT, check=True)
@@ -181,6 +210,9 @@ def main():
                 rm(out)
     elif not args.no_hugo:
         lines += ["", "Hugo not installed (`apt-get install hugo`): no peer comparison."]
+
+    if args.instructions:
+        lines += ["", *instructions(args.instructions, args.work)]
 
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.work, "results.md"), "w") as f:
