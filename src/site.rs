@@ -35,18 +35,6 @@ impl Page<'_> {
 /// Where rendered files go as they are made: called from every rendering thread.
 pub type Sink<'s> = &'s (dyn Fn(OutputFile) -> Result<()> + Sync);
 
-/// The sink, and the page addresses for the sitemap.
-struct Out<'s> {
-    sink: Sink<'s>,
-    urls: Vec<String>,
-}
-
-impl Out<'_> {
-    fn file(&mut self, file: OutputFile) -> Result<()> {
-        (self.sink)(file)
-    }
-}
-
 /// A page of its own for each section.
 struct SectionPage {
     enabled: fn(&SiteView) -> bool,
@@ -111,13 +99,34 @@ const SECTION_PAGES: [SectionPage; 5] = [
 ];
 
 /// Renders every file of the site and hands each to `sink` as soon as it is made.
+///
+/// Per-event files (each event's page and its `event.ics`) are most of a large site and are
+/// made on every core. Everything else (the section pages, the 404 page, the sitemap, the
+/// feeds) is made on a thread of its own beside them: an event list or a feed is one long
+/// file, and a core would otherwise wait for it at the end.
 pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
     let site = serde_json::to_value(&view.site)?;
-    let mut out = Out {
-        sink,
-        urls: Vec::new(),
-    };
+    let calendars = Calendars::new(view)?;
+    std::thread::scope(|scope| {
+        let site_wide = scope.spawn(|| site_wide_files(view, theme, &site, &calendars, sink));
+        let events = for_each_parallel(&view.event_pages, |event| {
+            let page = event_page(event);
+            let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
+            sink(OutputFile::new(page.path, html))?;
+            calendars.single(event.summary.id, sink)
+        });
+        let site_wide = site_wide.join().expect("rendering does not panic");
+        site_wide.and(events)
+    })
+}
 
+fn site_wide_files(
+    view: &SiteView,
+    theme: &Theme,
+    site: &Value,
+    calendars: &Calendars,
+    sink: Sink,
+) -> Result<()> {
     let section_pages: Vec<(Page, &SectionPage)> = SECTION_PAGES
         .iter()
         .filter(|s| (s.enabled)(view))
@@ -133,32 +142,11 @@ pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
             (page, s)
         })
         .collect();
-    out.urls
-        .extend(section_pages.iter().map(|(page, ..)| page.url()));
-    out.urls
-        .extend(view.event_pages.iter().map(|event| event_page(event).url()));
-
-    // The section pages run on a thread of their own beside the event pages: on a large site
-    // an event list is one long page, and a core would otherwise wait for it.
-    std::thread::scope(|scope| {
-        let sections = scope.spawn(|| -> Result<()> {
-            for (page, section) in &section_pages {
-                let data = (section.data)(view)?;
-                let html = render_page(theme, &site, view, page, section.name, data)?;
-                sink(OutputFile::new(page.path.clone(), html))?;
-            }
-            Ok(())
-        });
-        // Event pages are most of a large site: they are rendered and handed on from every
-        // core, so that writing one overlaps rendering the next.
-        let events = for_each_parallel(&view.event_pages, |event| {
-            let page = event_page(event);
-            let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
-            sink(OutputFile::new(page.path, html))
-        });
-        let sections = sections.join().expect("rendering does not panic");
-        sections.and(events)
-    })?;
+    for (page, section) in &section_pages {
+        let data = (section.data)(view)?;
+        let html = render_page(theme, site, view, page, section.name, data)?;
+        sink(OutputFile::new(page.path.clone(), html))?;
+    }
 
     // The 404 page is served at any depth, so its links start from the site's own path.
     let mut context = tera::Context::new();
@@ -169,37 +157,37 @@ pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
         .and_then(|u| url::Url::parse(u).ok())
         .map(|u| u.path().to_owned())
         .unwrap_or_else(|| "/".into());
-    context.insert("site", &site);
+    context.insert("site", site);
     context.insert("root", &root_path);
     context.insert(
         "page",
         &json!({"section": "", "title": "Page not found", "url": "404.html", "canonical": null}),
     );
-    out.file(OutputFile::new(
+    sink(OutputFile::new(
         "404.html",
         theme.render("404.html", &context)?,
     ))?;
 
     if let Some(site_url) = &view.site.site_url {
+        let urls: Vec<String> = section_pages
+            .iter()
+            .map(|(page, _)| page.url())
+            .chain(view.event_pages.iter().map(|event| event_page(event).url()))
+            .map(|u| format!("{site_url}{u}"))
+            .collect();
         let mut context = tera::Context::new();
-        context.insert("site", &site);
-        context.insert(
-            "urls",
-            &out.urls
-                .iter()
-                .map(|u| format!("{site_url}{u}"))
-                .collect::<Vec<_>>(),
-        );
-        out.file(OutputFile::new(
+        context.insert("site", site);
+        context.insert("urls", &urls);
+        sink(OutputFile::new(
             "sitemap.xml",
             theme.render("sitemap.xml", &context)?,
         ))?;
 
         let mut context = tera::Context::new();
-        context.insert("site", &site);
+        context.insert("site", site);
         context.insert("entries", &view.feed);
         context.insert("updated", &view.feed_updated);
-        out.file(OutputFile::new(
+        sink(OutputFile::new(
             "feed.xml",
             theme.render("feed.xml", &context)?,
         ))?;
@@ -209,9 +197,9 @@ pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
         );
     }
 
-    calendars(view, &mut out)?;
+    calendars.feeds(view, sink)?;
     for (name, bytes) in theme.static_files() {
-        out.file(OutputFile::new(format!("static/{name}"), bytes.clone()))?;
+        sink(OutputFile::new(format!("static/{name}"), bytes.clone()))?;
     }
     Ok(())
 }
@@ -229,47 +217,73 @@ fn event_page(event: &crate::view::EventPage) -> Page<'static> {
     }
 }
 
-/// The two feeds, and one file per event for "Add to calendar". Each event's VEVENT is written
-/// once and shared by its feed and its own file.
-fn calendars(view: &SiteView, out: &mut Out) -> Result<()> {
-    let feeds = &view.calendars;
-    let context = ical::EventContext {
-        uid_host: &feeds.uid_host,
-        site_url: feeds.site_url.as_deref(),
-    };
-    let entries: Vec<(&u64, &crate::view::CalendarEntry)> = feeds.entries.iter().collect();
-    let blocks = in_parallel(&entries, |(_, entry)| {
-        Ok(ical::vevent(
-            &ical::FeedEvent {
+/// Every event's VEVENT, written once (on every core) and shared by its feed and its own
+/// file for "Add to calendar".
+struct Calendars<'v> {
+    feeds: &'v crate::view::CalendarFeeds,
+    blocks: std::collections::HashMap<u64, ical::VEvent>,
+}
+
+impl<'v> Calendars<'v> {
+    fn new(view: &'v SiteView) -> Result<Self> {
+        let feeds = &view.calendars;
+        let context = Self::context(feeds);
+        let entries: Vec<(&u64, &crate::view::CalendarEntry)> = feeds.entries.iter().collect();
+        let blocks = in_parallel(&entries, |(id, entry)| {
+            let item = ical::FeedEvent {
                 event: &entry.event,
                 description: entry.description.clone(),
                 location: entry.location.clone(),
-            },
-            &context,
-        ))
-    })?;
-    let by_id: std::collections::HashMap<u64, &ical::VEvent> = entries
-        .iter()
-        .zip(&blocks)
-        .map(|((id, _), block)| (**id, block))
-        .collect();
-    let list = |ids: &[u64]| -> Vec<&ical::VEvent> { ids.iter().map(|id| by_id[id]).collect() };
-    if view.site.sections.events {
-        out.file(OutputFile::new(
-            "calendar/facility.ics",
-            ical::assemble(&feeds.facility, &list(&feeds.facility_ids), &context),
-        ))?;
+            };
+            Ok((**id, ical::vevent(&item, &context)))
+        })?;
+        Ok(Self {
+            feeds,
+            blocks: blocks.into_iter().collect(),
+        })
     }
-    if view.site.sections.division {
-        out.file(OutputFile::new(
-            "calendar/division.ics",
-            ical::assemble(&feeds.division, &list(&feeds.division_ids), &context),
-        ))?;
+
+    fn context(feeds: &crate::view::CalendarFeeds) -> ical::EventContext<'_> {
+        ical::EventContext {
+            uid_host: &feeds.uid_host,
+            site_url: feeds.site_url.as_deref(),
+        }
     }
-    let singles: Vec<(&(&u64, &crate::view::CalendarEntry), &ical::VEvent)> =
-        entries.iter().zip(&blocks).collect();
-    let sink = out.sink;
-    for_each_parallel(&singles, |((id, entry), block)| {
+
+    /// The facility's and the division's feeds.
+    fn feeds(&self, view: &SiteView, sink: Sink) -> Result<()> {
+        let list = |ids: &[u64]| -> Vec<&ical::VEvent> {
+            ids.iter().filter_map(|id| self.blocks.get(id)).collect()
+        };
+        let context = Self::context(self.feeds);
+        if view.site.sections.events {
+            sink(OutputFile::new(
+                "calendar/facility.ics",
+                ical::assemble(
+                    &self.feeds.facility,
+                    &list(&self.feeds.facility_ids),
+                    &context,
+                ),
+            ))?;
+        }
+        if view.site.sections.division {
+            sink(OutputFile::new(
+                "calendar/division.ics",
+                ical::assemble(
+                    &self.feeds.division,
+                    &list(&self.feeds.division_ids),
+                    &context,
+                ),
+            ))?;
+        }
+        Ok(())
+    }
+
+    /// One event's own calendar, beside its page.
+    fn single(&self, id: u64, sink: Sink) -> Result<()> {
+        let (Some(entry), Some(block)) = (self.feeds.entries.get(&id), self.blocks.get(&id)) else {
+            return Ok(());
+        };
         let single = ical::FeedSettings {
             name: if entry.event.name.is_empty() {
                 format!("Event {id}")
@@ -277,13 +291,13 @@ fn calendars(view: &SiteView, out: &mut Out) -> Result<()> {
                 entry.event.name.clone()
             },
             description: String::new(),
-            refresh_minutes: feeds.facility.refresh_minutes,
+            refresh_minutes: self.feeds.facility.refresh_minutes,
         };
         sink(OutputFile::new(
             format!("events/{id}/event.ics"),
-            ical::assemble(&single, &[*block], &context),
+            ical::assemble(&single, &[block], &Self::context(self.feeds)),
         ))
-    })
+    }
 }
 
 /// One page: its template with the site, the way back to the root, the page's own facts and
