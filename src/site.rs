@@ -1,5 +1,6 @@
 //! Rendering the site: each page's template with that page's view, plus feeds, sitemap and
-//! static files, all in memory. Publishing them is the next stage's job.
+//! static files, each handed to a sink as soon as it is made. Publishing them is the next
+//! stage's job.
 
 use crate::ical;
 use crate::parallel::{for_each_parallel, in_parallel};
