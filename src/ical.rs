@@ -50,11 +50,6 @@ pub const PRODID: &str = concat!(
     "//EN"
 );
 
-pub fn calendar(feed: &FeedSettings, events: &[FeedEvent], context: &EventContext) -> String {
-    let blocks: Vec<VEvent> = events.iter().map(|item| vevent(item, context)).collect();
-    assemble(feed, &blocks.iter().collect::<Vec<_>>(), context)
-}
-
 /// One event's VEVENT block, written once and shared by every calendar that lists it (the
 /// feed and the event's own file).
 pub struct VEvent {
@@ -215,7 +210,6 @@ pub fn escape_text(text: &str) -> String {
     out
 }
 
-#[derive(Default)]
 struct Writer {
     out: String,
 }
