@@ -17,7 +17,7 @@
 //! refused unless `force` is set (and even then only overwritten file by file, never cleared).
 
 use anyhow::{Context, Result, bail};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
@@ -116,6 +116,9 @@ struct Added {
     names: BTreeSet<String>,
     changed: Vec<String>,
     unchanged: usize,
+    /// Folders made in the staging tree so far: an event's page and its calendar share one,
+    /// and asking the file system again costs a failed `mkdir` and a `stat` per file.
+    folders: HashSet<String>,
 }
 
 impl Staging {
@@ -146,14 +149,29 @@ impl Staging {
     /// several threads at once: the file system work happens outside the lock.
     pub fn add(&self, path: &str, contents: &[u8]) -> Result<()> {
         check_relative(path)?;
-        if path == MARKER || !self.lock().names.insert(path.to_owned()) {
-            bail!("internal error: output path {path:?} is reserved or given twice");
-        }
+        // "" is the staging tree's top, which does not exist before the first file.
+        let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+        let folder_made = {
+            let mut added = self.lock();
+            if path == MARKER || !added.names.insert(path.to_owned()) {
+                bail!("internal error: output path {path:?} is reserved or given twice");
+            }
+            added.folders.contains(folder)
+        };
         if !self.previous.is_empty() && same_bytes(&self.dir.join(path), contents) {
             self.lock().unchanged += 1;
             return Ok(());
         }
-        write_file(&self.new_dir.join(path), contents)?;
+        let target = self.new_dir.join(path);
+        if !folder_made {
+            // Two threads may make the same folder at once; `create_dir_all` allows that.
+            let parent = target.parent().expect("a staged file has a parent");
+            fs::create_dir_all(parent)
+                .with_context(|| format!("could not create {}", parent.display()))?;
+            self.lock().folders.insert(folder.to_owned());
+        }
+        fs::write(&target, contents)
+            .with_context(|| format!("could not write {}", target.display()))?;
         self.lock().changed.push(path.to_owned());
         Ok(())
     }
@@ -171,6 +189,7 @@ impl Staging {
             names,
             mut changed,
             unchanged,
+            ..
         } = std::mem::take(&mut *self.lock());
         // Threads add files in no fixed order; the moves below go in path order.
         changed.sort_unstable();
@@ -389,12 +408,17 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path().join("site");
         let staging = Staging::begin(&dir, Publish::new("site", false)).unwrap();
+        // Each event folder gets its page from one thread and its calendar from another, and
+        // every thread writes at the top too: folders are made by whichever thread comes first.
         std::thread::scope(|scope| {
             for thread in 0..4 {
                 let staging = &staging;
                 scope.spawn(move || {
+                    staging.add(&format!("top-{thread}.txt"), b"top").unwrap();
                     for i in 0..50 {
                         let path = format!("events/{}/index.html", thread * 50 + i);
+                        staging.add(&path, path.as_bytes()).unwrap();
+                        let path = format!("events/{}/event.ics", (thread + 1) % 4 * 50 + i);
                         staging.add(&path, path.as_bytes()).unwrap();
                     }
                 });
@@ -402,13 +426,21 @@ mod tests {
         });
         assert!(staging.add("events/7/index.html", b"again").is_err());
         let report = staging.commit().unwrap();
-        assert_eq!(report.written, 200);
+        assert_eq!(report.written, 404);
         for n in 0..200 {
-            let path = format!("events/{n}/index.html");
-            assert_eq!(fs::read_to_string(dir.join(&path)).unwrap(), path);
+            for name in ["index.html", "event.ics"] {
+                let path = format!("events/{n}/{name}");
+                assert_eq!(fs::read_to_string(dir.join(&path)).unwrap(), path);
+            }
+        }
+        for thread in 0..4 {
+            assert_eq!(
+                fs::read(dir.join(format!("top-{thread}.txt"))).unwrap(),
+                b"top"
+            );
         }
         let marker: Marker = serde_json::from_slice(&fs::read(dir.join(MARKER)).unwrap()).unwrap();
-        assert_eq!(marker.files.len(), 200);
+        assert_eq!(marker.files.len(), 404);
     }
 
     #[test]
