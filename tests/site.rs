@@ -652,3 +652,39 @@ fn a_template_error_fails_the_build_and_leaves_the_site_alone() {
     assert!(stderr.contains("roster.html"), "{stderr}");
     assert_same_tree(&site.out, before.path());
 }
+
+#[test]
+fn an_event_page_that_fails_while_others_are_written_leaves_the_site_alone() {
+    let site = build_demo(&[]);
+    let before = tmp_copy(&site.out);
+    // Event pages are written as they are rendered, on every core: division-only events
+    // render and reach the staging folder, facility events fail.
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(
+        tmp.path().join("event.html"),
+        "{% if event.facility %}{{ event.no_such_field }}{% else %}<p>ok</p>{% endif %}",
+    )
+    .unwrap();
+    let output = vatcar(&[
+        "build",
+        "--demo",
+        "--output",
+        site.out.to_str().unwrap(),
+        "--templates",
+        tmp.path().to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("event.html"), "{stderr}");
+    assert!(stderr.contains("no_such_field"), "{stderr}");
+    assert_same_tree(&site.out, before.path());
+    let parent = site.out.parent().unwrap();
+    let leftovers: Vec<String> = fs::read_dir(parent)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("staging"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
