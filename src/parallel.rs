@@ -3,6 +3,7 @@
 //! independent per item.
 
 use anyhow::Result;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 fn threads() -> usize {
@@ -16,27 +17,34 @@ pub fn in_parallel<T: Sync, R: Send>(
     items: &[T],
     work: impl Fn(&T) -> Result<R> + Sync,
 ) -> Result<Vec<R>> {
-    let chunk = items.len().div_ceil(threads()).max(1);
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(|| part.iter().map(&work).collect::<Result<Vec<R>>>()))
-            .collect();
-        let mut out = Vec::with_capacity(items.len());
-        for part in parts {
-            out.extend(part.join().expect("rendering does not panic")?);
-        }
-        Ok(out)
-    })
+    let parts = Mutex::new(Vec::new());
+    share_out(items, |start, run| {
+        let results = run.iter().map(&work).collect::<Result<Vec<R>>>()?;
+        parts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((start, results));
+        Ok(())
+    })?;
+    let mut parts = parts.into_inner().unwrap_or_else(|e| e.into_inner());
+    parts.sort_unstable_by_key(|(start, _)| *start);
+    Ok(parts.into_iter().flat_map(|(_, results)| results).collect())
 }
 
-/// `work` on every item, in no particular order, each thread taking the next few items as it
-/// finishes its last ones (pages differ in cost, so fixed halves would leave a core idle).
-/// Stops at the first error, which it returns.
+/// `work` on every item, in no particular order. Stops at the first error, which it returns.
 pub fn for_each_parallel<T: Sync>(
     items: &[T],
     work: impl Fn(&T) -> Result<()> + Sync,
 ) -> Result<()> {
+    share_out(items, |_, run| run.iter().try_for_each(&work))
+}
+
+/// Hands the items out in short runs, each thread taking the next run as it finishes its last:
+/// items differ in cost (an event with a long description, a large page), and with fixed
+/// halves a thread whose half is cheaper would wait for the other. `work` gets each run with
+/// the index of its first item. After an error no new run starts; the first error a thread
+/// meets is returned.
+fn share_out<T: Sync>(items: &[T], work: impl Fn(usize, &[T]) -> Result<()> + Sync) -> Result<()> {
     const TAKE: usize = 16;
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
@@ -46,11 +54,9 @@ pub fn for_each_parallel<T: Sync>(
             if start >= items.len() {
                 break;
             }
-            for item in &items[start..(start + TAKE).min(items.len())] {
-                if let Err(error) = work(item) {
-                    failed.store(true, Ordering::Relaxed);
-                    return Err(error);
-                }
+            if let Err(error) = work(start, &items[start..(start + TAKE).min(items.len())]) {
+                failed.store(true, Ordering::Relaxed);
+                return Err(error);
             }
         }
         Ok(())
@@ -58,8 +64,7 @@ pub fn for_each_parallel<T: Sync>(
     let threads = threads().min(items.len().div_ceil(TAKE)).max(1);
     std::thread::scope(|scope| {
         let others: Vec<_> = (1..threads).map(|_| scope.spawn(worker)).collect();
-        let mine = worker();
-        let mut result = mine;
+        let mut result = worker();
         for other in others {
             let theirs = other.join().expect("rendering does not panic");
             result = result.and(theirs);
@@ -71,7 +76,6 @@ pub fn for_each_parallel<T: Sync>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
 
     #[test]
     fn visits_every_item_once() {
@@ -100,5 +104,36 @@ mod tests {
         });
         assert_eq!(result.unwrap_err().to_string(), "item 10 failed");
         assert!(done.load(Ordering::Relaxed) < items.len());
+    }
+
+    #[test]
+    fn results_keep_the_items_order_however_the_work_is_shared() {
+        // Uneven costs, so the threads take runs in an order of their own.
+        let items: Vec<u64> = (0..2000).collect();
+        let results = in_parallel(&items, |i| {
+            if i % 97 == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            Ok(i * 3)
+        })
+        .unwrap();
+        assert_eq!(results, items.iter().map(|i| i * 3).collect::<Vec<_>>());
+        assert!(
+            in_parallel(&Vec::<u64>::new(), |i| Ok(*i))
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn in_parallel_returns_an_error() {
+        let items: Vec<usize> = (0..500).collect();
+        let result = in_parallel(&items, |i| {
+            if *i == 321 {
+                anyhow::bail!("item {i} failed");
+            }
+            Ok(*i)
+        });
+        assert_eq!(result.unwrap_err().to_string(), "item 321 failed");
     }
 }
