@@ -9,6 +9,7 @@ use crate::progress::Progress;
 use crate::publish::{self, OutputFile, PublishReport};
 use crate::render::Theme;
 use crate::report;
+use crate::secret::ApiKey;
 use crate::site;
 use crate::snapshot;
 use crate::view::{self, SiteSettings};
@@ -27,6 +28,8 @@ pub struct BuildOptions {
     pub force: bool,
     /// How the site looks; its `base_url` is replaced by the source's.
     pub settings: SiteSettings,
+    /// The API key, wherever it came from: no file that contains it is published.
+    pub key: Option<ApiKey>,
 }
 
 #[derive(Debug)]
@@ -65,7 +68,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         data.documents.iter().map(|c| c.files.len()).sum::<usize>()
     ));
     if let Some(dir) = &options.save_snapshot {
-        snapshot.write_dir(dir, options.force)?;
+        snapshot.write_dir(dir, options.force, options.key.as_ref())?;
         progress.step(&format!("saved the snapshot in {}", dir.display()));
     }
     let theme = theme
@@ -98,7 +101,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     // commit, and a failed render drops the staging folder with it.
     let staging = publish::Staging::begin(
         &options.output,
-        publish::Publish::new("site", options.force),
+        publish::Publish::new("site", options.force).guarding(options.key.as_ref()),
     )
     .with_context(|| format!("could not publish to {}", options.output.display()))?;
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
@@ -148,6 +151,9 @@ pub struct ReportOptions {
     pub force: bool,
     pub include_contact: bool,
     pub generated_at: DateTime<Utc>,
+    /// The API key, wherever it came from: scrubbed from error messages quoted in the index,
+    /// and no file that contains it is published.
+    pub key: Option<ApiKey>,
 }
 
 /// The outcome of a training-report run: which students got a report, and why the others
@@ -209,12 +215,17 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
                 outcome.written.push((cid, file));
             }
             Err(error) => {
+                // The error may quote the server, and the server may echo the key.
+                let message = format!("{error:#}");
                 index.push(report::IndexEntry {
                     cid,
                     name: None,
                     file: None,
                     sessions: None,
-                    error: Some(format!("{error:#}")),
+                    error: Some(match &options.key {
+                        Some(key) => key.redact(&message),
+                        None => message,
+                    }),
                 });
                 outcome.failed.push((cid, error));
             }
@@ -224,20 +235,17 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
         return Ok(outcome);
     }
     if cids.len() > 1 {
-        let mut context = tera::Context::new();
-        context.insert("entries", &index);
-        context.insert(
-            "generated_at",
-            &options.generated_at.format("%Y-%m-%d %H:%MZ").to_string(),
-        );
         files.push(OutputFile::new(
             "index.html",
-            theme.render("report-index.html", &context)?,
+            theme.render(
+                "report-index.html",
+                &index_context(&index, options.generated_at),
+            )?,
         ));
     }
     let how = publish::Publish {
         prune: false,
-        ..publish::Publish::new("reports", options.force)
+        ..publish::Publish::new("reports", options.force).guarding(options.key.as_ref())
     };
     publish::publish(&options.output, &files, how).with_context(|| {
         format!(
@@ -264,7 +272,7 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     )?;
     let how = publish::Publish {
         prune: false,
-        ..publish::Publish::new("reports", options.force)
+        ..publish::Publish::new("reports", options.force).guarding(options.key.as_ref())
     };
     publish::publish(
         &options.output,

@@ -11,7 +11,7 @@ use crate::endpoint::Endpoint;
 use crate::load::{self, Source};
 use crate::progress::Progress;
 use crate::render;
-use crate::secret::ApiKey;
+use crate::secret::{ApiKey, KeyError};
 use crate::serve;
 use crate::snapshot::{self, Snapshot};
 use crate::view::SiteSettings;
@@ -263,18 +263,31 @@ fn display_zone(text: &str) -> Result<chrono_tz::Tz, String> {
 }
 
 impl ApiArgs {
-    /// The key from the flag or the environment, else from the config file.
-    fn key(&self, config: &Loaded) -> Option<ApiKey> {
-        self.api_key.as_deref().and_then(ApiKey::new).or_else(|| {
-            config
-                .config
-                .api_key
-                .as_ref()
-                .and_then(|k| ApiKey::new(k.get_ref()))
-        })
+    /// The key from the flag or the environment, else from the config file. An empty one is
+    /// no key; one too short to keep secret is a usage error, found before any request.
+    fn key(&self, config: &Loaded) -> Result<Option<ApiKey>> {
+        let from_config = config
+            .config
+            .api_key
+            .as_ref()
+            .and_then(|k| k.get_ref().as_str());
+        let (raw, origin) = match (self.api_key.as_deref(), from_config) {
+            (Some(raw), _) if !raw.trim().is_empty() => (raw, key_origin(self, config)),
+            (_, Some(raw)) => (raw, "the config file"),
+            _ => return Ok(None),
+        };
+        match ApiKey::new(raw) {
+            Ok(key) => Ok(Some(key)),
+            Err(KeyError::Empty) => Ok(None),
+            Err(error) => Err(UsageError(format!("{error} (the key from {origin})")).into()),
+        }
     }
 
-    fn client_options(&self, config: &Loaded, progress: Option<Arc<Progress>>) -> ClientOptions {
+    fn client_options(
+        &self,
+        config: &Loaded,
+        progress: Option<Arc<Progress>>,
+    ) -> Result<ClientOptions> {
         let base_url = self
             .base_url
             .clone()
@@ -284,27 +297,27 @@ impl ApiArgs {
             .timeout
             .or_else(|| config.config.timeout.as_ref().map(|t| *t.get_ref()))
             .unwrap_or(30.0);
-        ClientOptions {
+        Ok(ClientOptions {
             base_url,
-            api_key: self.key(config),
+            api_key: self.key(config)?,
             connect_timeout: Duration::from_secs_f64(self.connect_timeout),
             timeout: Duration::from_secs_f64(timeout),
             retry: RetryPolicy::default(),
             observer: progress.map(|p| Observer(p as Arc<dyn crate::client::FetchObserver>)),
             ..ClientOptions::default()
-        }
+        })
     }
 }
 
 impl SourceArgs {
-    fn source(&self, config: &Loaded, progress: Option<Arc<Progress>>) -> Source {
-        if self.demo {
+    fn source(&self, config: &Loaded, progress: Option<Arc<Progress>>) -> Result<Source> {
+        Ok(if self.demo {
             Source::Demo
         } else if let Some(dir) = &self.snapshot {
             Source::Snapshot(dir.clone())
         } else {
-            Source::Api(self.api.client_options(config, progress))
-        }
+            Source::Api(self.api.client_options(config, progress)?)
+        })
     }
 }
 
@@ -359,11 +372,12 @@ pub fn run() -> ExitCode {
     let config = Loaded::load(cli.config.as_deref())
         .map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))));
     let result = config.and_then(|config| {
-        // Every key that could be used is known to the logger and the error printer, which
-        // scrub it from whatever they print.
-        let flag_keys = command_api(&cli.command).and_then(|api| api.key(&config));
-        keys.lock().expect("not poisoned").extend(flag_keys);
-        execute(&cli, &config)
+        // Every key that could be used is known to the logger, the error printer and the
+        // checks on output files. A key that is refused is refused by the command that would
+        // send it; a demo build does not need one.
+        let known = command_api(&cli.command).and_then(|api| api.key(&config).ok().flatten());
+        keys.lock().expect("not poisoned").extend(known.clone());
+        execute(&cli, &config, known)
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -429,12 +443,12 @@ fn hint(error: &anyhow::Error) -> Option<&'static str> {
     }
 }
 
-fn execute(cli: &Cli, config: &Loaded) -> Result<()> {
+fn execute(cli: &Cli, config: &Loaded, key: Option<ApiKey>) -> Result<()> {
     let started = Instant::now();
     let progress = Arc::new(Progress::new(cli.quiet));
     match &cli.command {
         Command::Build(args) => {
-            let options = build_options(args, config, progress.clone())?;
+            let options = build_options(args, config, progress.clone(), key)?;
             let report = build::build(&options, &progress)?;
             progress.done(&format!(
                 "built {} pages, {} calendars and {} event pages into {} in {:.2} s ({} written, {} unchanged, {} removed)",
@@ -449,7 +463,7 @@ fn execute(cli: &Cli, config: &Loaded) -> Result<()> {
             ));
         }
         Command::Serve(args) => {
-            let source = args.source.source(config, Some(progress.clone()));
+            let source = args.source.source(config, Some(progress.clone()))?;
             let build_time = build_time(&source)?;
             let options = BuildOptions {
                 source,
@@ -458,17 +472,18 @@ fn execute(cli: &Cli, config: &Loaded) -> Result<()> {
                 templates: args.site.templates(config),
                 force: args.site.force,
                 settings: args.site.settings(config, build_time),
+                key,
             };
             serve::serve(&options, args.port, &progress)?;
         }
-        Command::Check(args) => check(args, config, &progress)?,
+        Command::Check(args) => check(args, config, &progress, key.as_ref())?,
         Command::Fetch(args) => {
-            let source = Source::Api(args.api.client_options(config, Some(progress.clone())));
+            let source = Source::Api(args.api.client_options(config, Some(progress.clone()))?);
             let snapshot: Snapshot = load::raw(&source, &Endpoint::SITE)?;
             // Decoding now means a snapshot that cannot build is reported today, not at the
             // next build.
             load::decode_site(&snapshot).context("the fetched data would not build")?;
-            snapshot.write_dir(&args.output, args.force)?;
+            snapshot.write_dir(&args.output, args.force, key.as_ref())?;
             progress.done(&format!(
                 "saved {} responses into {} in {:.2} s",
                 Endpoint::SITE.len(),
@@ -480,8 +495,13 @@ fn execute(cli: &Cli, config: &Loaded) -> Result<()> {
             kind: ReportKind::Training(args),
         }) => {
             let cids = training_cids(args)?;
-            let options =
-                report_options(&args.common, config, args.include_contact, progress.clone())?;
+            let options = report_options(
+                &args.common,
+                config,
+                args.include_contact,
+                progress.clone(),
+                key,
+            )?;
             let outcome = build::training_reports(&options, &cids)?;
             for (_, file) in &outcome.written {
                 progress.step(&format!("wrote {}", options.output.join(file).display()));
@@ -509,7 +529,7 @@ fn execute(cli: &Cli, config: &Loaded) -> Result<()> {
             kind: ReportKind::Roster(args),
         }) => {
             let path =
-                build::roster_report(&report_options(args, config, false, progress.clone())?)?;
+                build::roster_report(&report_options(args, config, false, progress.clone(), key)?)?;
             progress.done(&format!("wrote {}", path.display()));
         }
         Command::Templates(TemplatesArgs {
@@ -539,8 +559,9 @@ fn build_options(
     args: &BuildArgs,
     config: &Loaded,
     progress: Arc<Progress>,
+    key: Option<ApiKey>,
 ) -> Result<BuildOptions> {
-    let source = args.source.source(config, Some(progress));
+    let source = args.source.source(config, Some(progress))?;
     let build_time = build_time(&source)?;
     Ok(BuildOptions {
         source,
@@ -549,6 +570,7 @@ fn build_options(
         templates: args.site.templates(config),
         force: args.site.force,
         settings: args.site.settings(config, build_time),
+        key,
     })
 }
 
@@ -557,9 +579,11 @@ fn report_options(
     config: &Loaded,
     include_contact: bool,
     progress: Arc<Progress>,
+    key: Option<ApiKey>,
 ) -> Result<ReportOptions> {
-    let source = args.source.source(config, Some(progress));
+    let source = args.source.source(config, Some(progress))?;
     Ok(ReportOptions {
+        key,
         generated_at: build_time(&source)?,
         source,
         output: args.output.clone(),
@@ -573,8 +597,13 @@ fn report_options(
 }
 
 /// Every endpoint, decoded, with what was found: the first command to run with a real key.
-fn check(args: &CheckArgs, config: &Loaded, progress: &Arc<Progress>) -> Result<()> {
-    let source = args.source.source(config, Some(progress.clone()));
+fn check(
+    args: &CheckArgs,
+    config: &Loaded,
+    progress: &Arc<Progress>,
+    key: Option<&ApiKey>,
+) -> Result<()> {
+    let source = args.source.source(config, Some(progress.clone()))?;
     if let Source::Api(options) = &source {
         progress.step(&format!(
             "checking {} with the key from {}",
@@ -642,8 +671,12 @@ fn check(args: &CheckArgs, config: &Loaded, progress: &Arc<Progress>) -> Result<
             }
         }
     }
+    // A decoding error may quote the body, and the body may echo the key.
     for line in &lines {
-        println!("{line}");
+        match key {
+            Some(key) => println!("{}", key.redact(line)),
+            None => println!("{line}"),
+        }
     }
     if failures > 0 {
         bail!(
@@ -689,6 +722,8 @@ fn training_cids(args: &TrainingArgs) -> Result<Vec<u64>> {
 fn read_cids_file(path: &Path) -> Result<Vec<u64>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("could not read the CIDs file {}", path.display()))?;
+    // Windows editors start UTF-8 files with a byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut cids = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("");
@@ -720,9 +755,13 @@ fn build_time(source: &Source) -> Result<DateTime<Utc>> {
             .trim()
             .parse()
             .with_context(|| format!("SOURCE_DATE_EPOCH={text:?} is not a number of seconds"))?;
+        // Builds are dated within years 1970 to 9999, like the data (see model::timestamp).
         return match DateTime::from_timestamp(seconds, 0) {
-            Some(time) => Ok(time),
-            None => bail!("SOURCE_DATE_EPOCH={text:?} is out of range"),
+            Some(time) if seconds >= 0 && time <= crate::model::timestamp::latest() => Ok(time),
+            _ => bail!(
+                "SOURCE_DATE_EPOCH={text:?} is out of range: expected seconds from 0 to {} (the end of year 9999)",
+                crate::model::timestamp::latest().timestamp()
+            ),
         };
     }
     if let Source::Demo = source {

@@ -5,7 +5,8 @@
 //! "not shown" is decided here, and each decision is written next to the code it shapes:
 //!
 //! - The key goes only in the `api_key` header, never in a URL; the header is marked
-//!   sensitive, and every body is scrubbed of the key before anything else sees it.
+//!   sensitive. Bodies are data and are kept as sent; whatever is quoted from a body or a
+//!   header in an error is scrubbed of the key first.
 //! - Redirects are followed only to the same scheme, host and port (or from http to https on
 //!   the same host), because a custom header would otherwise travel to another host.
 //! - Plain `http://` is refused except to loopback addresses (local mocks and tests).
@@ -294,7 +295,8 @@ impl Inner {
             }
             Ok(Ok(parts)) => parts,
         };
-        let body = self.key.redact_bytes(&body);
+        // The body is data and stays as sent; only what is quoted from it in an error is
+        // scrubbed of the key (see `secret`).
         log::info!(
             "GET {} → {} ({:.1} KiB in {} ms)",
             url,
@@ -306,8 +308,8 @@ impl Inner {
             if !looks_like_json(&body) {
                 return Err(Failure::fatal(ApiError::NotJson {
                     endpoint,
-                    content_type: content_type(&headers),
-                    start: excerpt(&String::from_utf8_lossy(&body[..body.len().min(200)]), 80),
+                    content_type: self.key.redact(&content_type(&headers)),
+                    start: self.quote(&body),
                 }));
             }
             return Ok(body);
@@ -333,6 +335,13 @@ impl Inner {
             body.extend_from_slice(&chunk);
         }
         Ok(body)
+    }
+
+    /// The start of a body, for an error: scrubbed of the key, then shortened, so that a key
+    /// cut in half by the excerpt is still found whole.
+    fn quote(&self, body: &[u8]) -> String {
+        let start = String::from_utf8_lossy(&body[..body.len().min(4096)]);
+        excerpt(&self.key.redact(&start), 80)
     }
 
     fn timeout_error(&self, endpoint: Endpoint) -> ApiError {
@@ -371,14 +380,16 @@ impl Inner {
         headers: &HeaderMap,
         body: &[u8],
     ) -> Failure {
-        let reported = reported_message(body).map(|m| excerpt(&m, 300));
+        // The message is scrubbed after JSON decoding, so that an echo of the key written
+        // as `\u0061...` is found too.
+        let reported = reported_message(body).map(|m| excerpt(&self.key.redact(&m), 300));
         let detail = match &reported {
             Some(message) => format!(": {message}"),
             None if body.is_empty() => String::new(),
             None => format!(
                 " ({}, starting with {:?})",
-                content_type(headers),
-                excerpt(&String::from_utf8_lossy(&body[..body.len().min(200)]), 80)
+                self.key.redact(&content_type(headers)),
+                self.quote(body)
             ),
         };
         let code = status.as_u16();
@@ -408,7 +419,12 @@ impl Inner {
                 endpoint,
                 location: headers
                     .get(header::LOCATION)
-                    .map(|l| excerpt(&String::from_utf8_lossy(l.as_bytes()), 200))
+                    .map(|l| {
+                        excerpt(
+                            &self.key.redact(&String::from_utf8_lossy(l.as_bytes())),
+                            200,
+                        )
+                    })
                     .unwrap_or_else(|| "(no Location header)".into()),
             }),
             429 | 500..=599 => {
@@ -532,7 +548,7 @@ mod tests {
 
     #[test]
     fn base_url_keeps_its_path() {
-        let key = ApiKey::new("k").unwrap();
+        let key = ApiKey::new("k3y-for-url-tests-0123").unwrap();
         for (base, expected) in [
             (
                 "https://vatcar.net",

@@ -16,8 +16,10 @@ pub const DEFAULT_FILE: &str = "vatcar-site.toml";
 pub struct Config {
     /// The API's address.
     pub base_url: Option<Spanned<String>>,
-    /// Accepted, with a warning: the key belongs in the environment (a CI secret).
-    pub api_key: Option<Spanned<String>>,
+    /// Accepted, with a warning: the key belongs in the environment (a CI secret). Read as
+    /// any value, so that a key of the wrong type is reported without echoing it (serde's
+    /// type errors quote the value).
+    pub api_key: Option<Spanned<toml::Value>>,
     /// Where the site is published.
     pub site_url: Option<Spanned<String>>,
     pub title: Option<String>,
@@ -114,7 +116,14 @@ impl Loaded {
     pub fn parse(text: &str, path: &Path) -> Result<Self> {
         let config: Config = toml::from_str(text).map_err(|e| {
             let line = e.span().map(|s| line_of(text, s.start));
-            let message = e.message().to_owned();
+            let message = match &line {
+                // A syntax error on the key's own line may quote part of it.
+                Some(line) if defines_api_key(text, *line) => {
+                    "api_key: not valid TOML; write it as api_key = \"...\" (the value is not shown)"
+                        .to_owned()
+                }
+                _ => e.message().to_owned(),
+            };
             match line {
                 Some(line) => anyhow::anyhow!("{}:{line}: {message}", path.display()),
                 None => anyhow::anyhow!("{}: {message}", path.display()),
@@ -125,6 +134,13 @@ impl Loaded {
         };
 
         if let Some(key) = &config.api_key {
+            if !key.get_ref().is_str() {
+                bail!(
+                    "{}: api_key: expected the key as a quoted string, found a {} (the value is not shown)",
+                    at(key.span()),
+                    key.get_ref().type_str()
+                );
+            }
             log::warn!(
                 "{}: api_key in a config file is easy to commit by mistake; set VATCAR_API_KEY (a CI secret) instead",
                 at(key.span())
@@ -255,6 +271,17 @@ pub fn parse_site_url(text: &str) -> Result<url::Url, String> {
     Ok(url)
 }
 
+/// Whether line `number` (from 1) of a TOML text sets `api_key`.
+fn defines_api_key(text: &str, number: usize) -> bool {
+    text.lines().nth(number - 1).is_some_and(|line| {
+        let line = line.trim_start();
+        ["api_key", "\"api_key\"", "'api_key'"].iter().any(|key| {
+            line.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+    })
+}
+
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }
@@ -309,6 +336,29 @@ documents = false
             [("ATM", "atm@tjzs.example.org".into())]
         );
         assert!(!loaded.config.sections.documents && loaded.config.sections.roster);
+    }
+
+    #[test]
+    fn the_value_of_api_key_is_never_echoed() {
+        for text in [
+            "api_key = 98765432123456789\nfoo = 1\n",
+            "api_key = 98765432123456789\n",
+            "api_key = [98765432123456789]\n",
+            "title = \"x\"\napi_key = 98765432123456789x\n",
+            "api_key = \"98765432123456789\n",
+            "\"api_key\" = 98765432.123456789\n",
+        ] {
+            let error = parse(text).unwrap_err().to_string();
+            assert!(
+                !error.contains("98765432") && error.contains("api_key"),
+                "{text:?} gave {error}"
+            );
+        }
+        let loaded = parse("api_key = \"98765432123456789\"\n").unwrap();
+        assert_eq!(
+            loaded.config.api_key.unwrap().get_ref().as_str(),
+            Some("98765432123456789")
+        );
     }
 
     #[test]

@@ -24,21 +24,25 @@ pub struct FeedSettings {
     pub refresh_minutes: u32,
 }
 
-/// What every event of a feed needs from the site.
+/// What every feed needs from the site.
 #[derive(Clone, Debug)]
 pub struct EventContext<'a> {
     /// The host in each UID: the site's, or the API's when the site URL is unknown.
     pub uid_host: &'a str,
-    /// The site's absolute URL with a trailing slash, for each event's URL.
-    pub site_url: Option<&'a str>,
 }
 
 /// One event ready to write: the model plus what the site adds.
 pub struct FeedEvent<'a> {
     pub event: &'a Event,
+    /// The name shown, never empty.
+    pub name: &'a str,
     /// Plain text, no markup.
     pub description: String,
     pub location: String,
+    /// The same on every build, and different for every event of the site.
+    pub uid: &'a str,
+    /// Absolute address of the event's page, when known.
+    pub url: Option<&'a str>,
 }
 
 /// Keeps a literal `\\` and a following `n` apart for careless parsers; see [`escape_text`].
@@ -53,7 +57,7 @@ pub const PRODID: &str = concat!(
 /// One event's VEVENT block, written once and shared by every calendar that lists it (the
 /// feed and the event's own file).
 pub struct VEvent {
-    id: u64,
+    uid: String,
     text: String,
 }
 
@@ -80,7 +84,7 @@ pub fn assemble(feed: &FeedSettings, events: &[&VEvent], context: &EventContext)
     let mut seen = HashSet::new();
     let mut written = 0;
     for block in events {
-        if seen.insert(block.id) {
+        if seen.insert(&block.uid) {
             out.out.push_str(&block.text);
             written += 1;
         }
@@ -98,31 +102,30 @@ pub fn assemble(feed: &FeedSettings, events: &[&VEvent], context: &EventContext)
     out.finish()
 }
 
-pub fn vevent(item: &FeedEvent, context: &EventContext) -> VEvent {
+pub fn vevent(item: &FeedEvent) -> VEvent {
     let event = item.event;
     let mut out = Writer {
         out: String::with_capacity(400 + item.description.len() * 11 / 10),
     };
     let changed = event.updated_at.or(event.created_at).unwrap_or(event.start);
     out.line("BEGIN", "VEVENT");
-    out.text("UID", &uid(event.id, context.uid_host));
+    out.text("UID", item.uid);
     out.line("DTSTAMP", &stamp(changed));
     out.line("DTSTART", &stamp(event.start));
-    out.line("DTEND", &stamp(event.effective_end()));
-    let summary = if event.name.is_empty() {
-        format!("Event {}", event.id)
-    } else {
-        event.name.clone()
-    };
-    out.text("SUMMARY", &summary);
+    // An end must be later than the start; an event in the last second of year 9999 can
+    // have none, and then lasts no time (RFC 5545 3.6.1).
+    if event.effective_end() > event.start {
+        out.line("DTEND", &stamp(event.effective_end()));
+    }
+    out.text("SUMMARY", item.name);
     if !item.description.is_empty() {
         out.text("DESCRIPTION", &item.description);
     }
     if !item.location.is_empty() {
         out.text("LOCATION", &item.location);
     }
-    if let Some(site) = context.site_url {
-        out.line("URL", &format!("{site}events/{}/", event.id));
+    if let Some(url) = item.url {
+        out.line("URL", url);
     }
     if let Some(created) = event.created_at {
         out.line("CREATED", &stamp(created));
@@ -134,14 +137,9 @@ pub fn vevent(item: &FeedEvent, context: &EventContext) -> VEvent {
     out.line("STATUS", "CONFIRMED");
     out.line("END", "VEVENT");
     VEvent {
-        id: event.id,
+        uid: item.uid.to_owned(),
         text: out.finish(),
     }
-}
-
-/// The same on every build: the event's id and a host.
-pub fn uid(id: u64, host: &str) -> String {
-    format!("vatcar-event-{id}@{host}")
 }
 
 /// Minutes from 2020-01-01 to the event's last change: it grows with every edit (clients

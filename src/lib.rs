@@ -6,6 +6,7 @@
 //! [`load`] and [`build`] run them in order.
 
 pub mod build;
+pub mod chars;
 pub mod cli;
 pub mod client;
 pub mod config;
@@ -27,4 +28,5 @@ pub mod secret;
 pub mod serve;
 pub mod site;
 pub mod snapshot;
+pub mod template_limits;
 pub mod view;

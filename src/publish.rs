@@ -16,6 +16,7 @@
 //! A folder that exists, is not empty and has no marker was not written by this tool: it is
 //! refused unless `force` is set (and even then only overwritten file by file, never cleared).
 
+use crate::secret::ApiKey;
 use anyhow::{Context, Result, bail};
 use std::collections::{BTreeSet, HashSet};
 use std::fs;
@@ -72,6 +73,9 @@ pub struct Publish<'a> {
     /// Remove files written last time and not produced now. Off for reports, which
     /// accumulate one file per student.
     pub prune: bool,
+    /// The API key, when there is one: a file that contains it in any form stops the whole
+    /// publication, the last line of defence behind everything that keeps it out.
+    pub secret: Option<&'a ApiKey>,
 }
 
 impl<'a> Publish<'a> {
@@ -80,7 +84,12 @@ impl<'a> Publish<'a> {
             kind,
             force,
             prune: true,
+            secret: None,
         }
+    }
+
+    pub fn guarding(self, secret: Option<&'a ApiKey>) -> Self {
+        Self { secret, ..self }
     }
 }
 
@@ -103,6 +112,7 @@ pub struct Staging {
     new_dir: PathBuf,
     kind: String,
     prune: bool,
+    secret: Option<ApiKey>,
     previous: BTreeSet<String>,
     /// What has been staged so far; `add` is called from every rendering thread.
     added: Mutex<Added>,
@@ -138,6 +148,7 @@ impl Staging {
             staging,
             kind: how.kind.to_owned(),
             prune: how.prune,
+            secret: how.secret.cloned(),
             previous,
             added: Mutex::default(),
             created,
@@ -149,6 +160,16 @@ impl Staging {
     /// several threads at once: the file system work happens outside the lock.
     pub fn add(&self, path: &str, contents: &[u8]) -> Result<()> {
         check_relative(path)?;
+        if self
+            .secret
+            .as_ref()
+            .is_some_and(|key| key.leaks_into(contents))
+        {
+            bail!(
+                "{path} would contain the API key, so nothing was written; \
+                 a template or the API's data put it there"
+            );
+        }
         // "" is the staging tree's top, which does not exist before the first file.
         let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
         let folder_made = {

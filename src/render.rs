@@ -58,6 +58,7 @@ pub struct Theme {
 impl Theme {
     pub fn load(user_dir: Option<&Path>) -> Result<Self> {
         let mut tera = Tera::default();
+        crate::template_limits::restrict(&mut tera);
         let mut user_templates = Vec::new();
         let mut static_files: Vec<(String, Vec<u8>)> = STATIC_FILES
             .iter()
@@ -107,6 +108,13 @@ impl Theme {
                 .map_or("a template", |(_, _, origin)| origin.as_str());
             anyhow::bail!("{origin} does not parse: {message}");
         }
+        if let Err((name, error)) = crate::template_limits::check(&tera) {
+            let origin = sources
+                .iter()
+                .find(|(source, ..)| *source == name)
+                .map_or(name.as_str(), |(_, _, origin)| origin.as_str());
+            anyhow::bail!("{origin}: {error}");
+        }
         tera.autoescape_on(vec![".html", ".xml"]);
         tera.set_escape_fn(escape_html);
         Ok(Self {
@@ -140,13 +148,21 @@ impl Theme {
                 .expect("not poisoned")
                 .push((template.to_owned(), json));
         }
-        self.tera.render(template, context).map_err(|error| {
+        let rendered = self.tera.render(template, context).map_err(|error| {
             let message = tera_error(error).to_string();
             match self.locate(&message) {
                 Some(place) => anyhow::anyhow!("{place}: {message}"),
                 None => anyhow::anyhow!("could not render template {template}: {message}"),
             }
-        })
+        })?;
+        // Whatever the data, the config or the theme put in, the file stays well-formed.
+        Ok(
+            if template.ends_with(".html") || template.ends_with(".xml") {
+                crate::chars::strip_forbidden(rendered)
+            } else {
+                rendered
+            },
+        )
     }
 
     /// For "Variable `x.y` not found ... while rendering 'name'", the file and line where the

@@ -82,7 +82,8 @@ pub struct TrainingReport {
 }
 
 pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) -> TrainingReport {
-    let sanitizer = Sanitizer::new(&settings.base_url);
+    // A report is opened and printed offline: it loads nothing, images included.
+    let sanitizer = Sanitizer::self_contained(&settings.base_url);
     let mut sorted: Vec<&TrainingNote> = notes.iter().collect();
     // Oldest first, by the session's date; undated notes last; then by creation and id, so
     // that the order never depends on the API's.

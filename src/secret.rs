@@ -1,24 +1,70 @@
-//! The API key, and the one place that scrubs it out of text.
+//! The API key: checked once, never printed, scrubbed from what people see, and searched for
+//! in every file before it is published.
 //!
 //! The key is wrapped so that it cannot be printed by accident: `Debug` and `Display` show a
-//! placeholder. Everything that may carry text from the server (error bodies, response bodies
-//! that get saved or parsed) passes through [`ApiKey::redact`] or [`ApiKey::redact_bytes`]
-//! first, because the service's invalid-key response echoes the key back.
+//! placeholder. Two different jobs use it:
+//!
+//! - [`ApiKey::redact`] scrubs text shown to a person (errors, log lines, the lines `check`
+//!   prints, error messages quoted in a report index). The service's invalid-key response
+//!   echoes the key, possibly escaped (`\u0061…`), so the text is decoded before it is
+//!   searched, and the original span of each match is replaced. Response bodies themselves
+//!   are never redacted: they are data, and rewriting data corrupts it.
+//! - [`ApiKey::leaks_into`] tells whether a file about to be written contains the key in any
+//!   form (raw, JSON- or iCal-escaped, `\u`-escaped, percent-encoded, as HTML character
+//!   references, folded across iCal lines). A build that would write such a file writes
+//!   nothing at all.
+//!
+//! A key shorter than [`MIN_KEY_LENGTH`] is refused before any request: scrubbing a key of
+//! one or two characters would mangle every message, and searching output for it would find
+//! it everywhere.
 
+use memchr::memmem;
 use std::fmt;
 
 /// What replaces the key wherever it would otherwise appear.
 pub const REDACTED: &str = "[REDACTED]";
 
+/// The shortest key accepted. Real keys are long random strings; a short one cannot be told
+/// apart from ordinary text.
+pub const MIN_KEY_LENGTH: usize = 16;
+
+/// How many layers of escaping are peeled off when looking for the key (JSON inside HTML,
+/// say).
+const DECODE_LAYERS: usize = 3;
+
 #[derive(Clone, PartialEq, Eq)]
 pub struct ApiKey(String);
 
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyError {
+    #[error("the API key is empty")]
+    Empty,
+    #[error(
+        "the API key is {length} characters long; vatcar-site refuses keys shorter than {MIN_KEY_LENGTH} characters, because it could not keep so short a key out of its messages and output; check that the whole key was copied"
+    )]
+    TooShort { length: usize },
+    #[error(
+        "the API key contains white space or control characters, which cannot be sent in a header; check that it was copied whole and alone"
+    )]
+    BadCharacters,
+}
+
 impl ApiKey {
-    /// Trims surrounding white space (a key pasted into a CI secret often ends in a newline).
-    /// Returns `None` for an empty key.
-    pub fn new(raw: &str) -> Option<Self> {
+    /// Trims surrounding white space (a key pasted into a CI secret often ends in a newline),
+    /// then checks what is left.
+    pub fn new(raw: &str) -> Result<Self, KeyError> {
         let key = raw.trim();
-        (!key.is_empty()).then(|| Self(key.to_owned()))
+        if key.is_empty() {
+            return Err(KeyError::Empty);
+        }
+        if key.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(KeyError::BadCharacters);
+        }
+        let length = key.chars().count();
+        if length < MIN_KEY_LENGTH {
+            return Err(KeyError::TooShort { length });
+        }
+        Ok(Self(key.to_owned()))
     }
 
     /// The key itself, for the one place that sets the request header.
@@ -26,66 +72,258 @@ impl ApiKey {
         &self.0
     }
 
-    /// The forms the key can take inside text from the server: as sent, JSON-escaped (`/`
-    /// may come back as `\/`) and percent-encoded (if the server echoes a URL).
-    fn forms(&self) -> Vec<String> {
-        let mut forms = vec![self.0.clone()];
-        let json_escaped = serde_json::to_string(&self.0)
-            .map(|quoted| quoted[1..quoted.len() - 1].replace('/', "\\/"))
-            .unwrap_or_default();
-        let percent: String = self
-            .0
-            .bytes()
-            .map(|b| {
-                if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                    (b as char).to_string()
-                } else {
-                    format!("%{b:02X}")
-                }
-            })
-            .collect();
-        for form in [json_escaped, percent] {
-            if !form.is_empty() && !forms.contains(&form) {
-                forms.push(form);
-            }
-        }
-        forms
-    }
-
-    /// `text` with every occurrence of the key replaced by [`REDACTED`].
+    /// `text` with every occurrence of the key, in any of the forms [`ApiKey::leaks_into`]
+    /// finds, replaced by [`REDACTED`]. Text without the key comes back unchanged.
     pub fn redact(&self, text: &str) -> String {
-        let mut out = text.to_owned();
-        for form in self.forms() {
-            if out.contains(&form) {
-                out = out.replace(&form, REDACTED);
+        let needle = self.0.as_bytes();
+        let mut layer = Spanned::identity(text.as_bytes());
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        for _ in 0..=DECODE_LAYERS {
+            for at in memmem::find_iter(&layer.bytes, needle) {
+                spans.push(layer.origin(at, at + needle.len()));
+            }
+            match layer.decoded() {
+                Some(next) => layer = next,
+                None => break,
             }
         }
+        if spans.is_empty() {
+            return text.to_owned();
+        }
+        spans.sort_unstable();
+        let mut out = String::with_capacity(text.len());
+        let mut copied = 0;
+        for (start, end) in merge(spans) {
+            // Spans come from whole escape sequences, so they sit on character boundaries;
+            // the check keeps a surprise from panicking.
+            if let (Some(before), true) = (text.get(copied..start), text.is_char_boundary(end)) {
+                out.push_str(before);
+                out.push_str(REDACTED);
+                copied = end;
+            }
+        }
+        out.push_str(&text[copied..]);
         out
     }
 
-    /// The same for raw bytes (a response body that may not be UTF-8).
-    pub fn redact_bytes(&self, bytes: &[u8]) -> Vec<u8> {
-        let mut out = bytes.to_vec();
-        for form in self.forms() {
-            out = replace_bytes(&out, form.as_bytes(), REDACTED.as_bytes());
+    /// Whether `bytes` hold the key in any form a reader or a program could turn back into
+    /// it: raw, JSON or iCal backslash escapes (`\/`, `\u0061`, `\,`), percent-encoding, HTML
+    /// character references, folded iCal lines, and up to three such layers on one another.
+    pub fn leaks_into(&self, bytes: &[u8]) -> bool {
+        let finder = memmem::Finder::new(self.0.as_bytes());
+        if finder.find(bytes).is_some() {
+            return true;
         }
-        out
+        let mut current: Option<Vec<u8>> = None;
+        for _ in 0..DECODE_LAYERS {
+            let input = current.as_deref().unwrap_or(bytes);
+            let Some(next) = decode_layer(input) else {
+                return false;
+            };
+            if finder.find(&next).is_some() {
+                return true;
+            }
+            current = Some(next);
+        }
+        false
     }
 }
 
-fn replace_bytes(haystack: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
-    if needle.is_empty() || haystack.len() < needle.len() {
-        return haystack.to_vec();
+/// Overlapping or touching spans joined, in order.
+fn merge(spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+    for (start, end) in spans {
+        match merged.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
     }
-    let mut out = Vec::with_capacity(haystack.len());
-    let mut rest = haystack;
-    while let Some(at) = rest.windows(needle.len()).position(|w| w == needle) {
-        out.extend_from_slice(&rest[..at]);
-        out.extend_from_slice(with);
-        rest = &rest[at + needle.len()..];
+    merged
+}
+
+/// Decoded bytes, each with the span of the original text it came from.
+struct Spanned {
+    bytes: Vec<u8>,
+    /// For each byte of `bytes`: its original span.
+    origins: Vec<(usize, usize)>,
+}
+
+impl Spanned {
+    fn identity(bytes: &[u8]) -> Self {
+        Self {
+            bytes: bytes.to_vec(),
+            origins: (0..bytes.len()).map(|i| (i, i + 1)).collect(),
+        }
     }
-    out.extend_from_slice(rest);
-    out
+
+    /// The original span of decoded bytes `start..end`.
+    fn origin(&self, start: usize, end: usize) -> (usize, usize) {
+        (self.origins[start].0, self.origins[end - 1].1)
+    }
+
+    /// One more layer decoded, or `None` when nothing in it decodes.
+    fn decoded(&self) -> Option<Self> {
+        let mut next = Self {
+            bytes: Vec::with_capacity(self.bytes.len()),
+            origins: Vec::with_capacity(self.bytes.len()),
+        };
+        let mut changed = false;
+        let mut i = 0;
+        let mut buffer = [0u8; 4];
+        while i < self.bytes.len() {
+            match escape_at(&self.bytes, i, &mut buffer) {
+                Some((decoded, consumed)) => {
+                    changed = true;
+                    let span = (self.origins[i].0, self.origins[i + consumed - 1].1);
+                    next.bytes.extend_from_slice(decoded);
+                    next.origins
+                        .extend(std::iter::repeat_n(span, decoded.len()));
+                    i += consumed;
+                }
+                None => {
+                    next.bytes.push(self.bytes[i]);
+                    next.origins.push(self.origins[i]);
+                    i += 1;
+                }
+            }
+        }
+        changed.then_some(next)
+    }
+}
+
+/// `bytes` with one layer of escapes decoded, or `None` when there is none.
+fn decode_layer(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut copied = 0;
+    let mut i = 0;
+    let mut buffer = [0u8; 4];
+    while let Some(offset) = bytes[i..]
+        .iter()
+        .position(|b| matches!(b, b'\\' | b'%' | b'&' | b'\r' | b'\n'))
+    {
+        i += offset;
+        match escape_at(bytes, i, &mut buffer) {
+            Some((decoded, consumed)) => {
+                let out = out.get_or_insert_with(|| Vec::with_capacity(bytes.len()));
+                out.extend_from_slice(&bytes[copied..i]);
+                out.extend_from_slice(decoded);
+                i += consumed;
+                copied = i;
+            }
+            None => i += 1,
+        }
+    }
+    let mut out = out?;
+    out.extend_from_slice(&bytes[copied..]);
+    Some(out)
+}
+
+/// The escape sequence starting at `bytes[i]`, if there is one: what it stands for (written
+/// into `buffer`, or empty for a line fold) and how many bytes it takes.
+fn escape_at<'b>(bytes: &[u8], i: usize, buffer: &'b mut [u8; 4]) -> Option<(&'b [u8], usize)> {
+    let rest = &bytes[i..];
+    let (c, consumed): (char, usize) = match rest[0] {
+        // iCal folds a long line as CRLF (or LF) followed by one space or tab.
+        b'\r' if rest.len() >= 3 && rest[1] == b'\n' && matches!(rest[2], b' ' | b'\t') => {
+            return Some((&buffer[..0], 3));
+        }
+        b'\n' if rest.len() >= 2 && matches!(rest[1], b' ' | b'\t') => {
+            return Some((&buffer[..0], 2));
+        }
+        b'\\' => backslash_escape(rest)?,
+        b'%' => {
+            let byte = hex_value(rest.get(1..3)?)?;
+            buffer[0] = u8::try_from(byte).ok()?;
+            return Some((&buffer[..1], 3));
+        }
+        b'&' => character_reference(rest)?,
+        _ => return None,
+    };
+    let length = c.encode_utf8(buffer).len();
+    Some((&buffer[..length], consumed))
+}
+
+/// JSON's `\uXXXX` (with surrogate pairs), `\/`, `\\`, `\"`, and iCal's `\,`, `\;`.
+fn backslash_escape(rest: &[u8]) -> Option<(char, usize)> {
+    match *rest.get(1)? {
+        b'u' | b'U' => {
+            let high = hex_value(rest.get(2..6)?)?;
+            if (0xD800..0xDC00).contains(&high) {
+                if rest.get(6..8)? != b"\\u" {
+                    return None;
+                }
+                let low = hex_value(rest.get(8..12)?)?;
+                if !(0xDC00..0xE000).contains(&low) {
+                    return None;
+                }
+                let c = char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
+                return Some((c, 12));
+            }
+            Some((char::from_u32(high)?, 6))
+        }
+        c @ (b'/' | b'\\' | b'"' | b',' | b';' | b'\'') => Some((c as char, 2)),
+        _ => None,
+    }
+}
+
+/// `&#97;`, `&#x61;` and the named references of ASCII punctuation.
+fn character_reference(rest: &[u8]) -> Option<(char, usize)> {
+    let end = rest.iter().take(12).position(|&b| b == b';')?;
+    let name = std::str::from_utf8(&rest[1..end]).ok()?;
+    let c = if let Some(number) = name.strip_prefix('#') {
+        let value = match number.strip_prefix(['x', 'X']) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => number.parse().ok()?,
+        };
+        char::from_u32(value)?
+    } else {
+        NAMED_REFERENCES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, c)| *c)?
+    };
+    Some((c, end + 1))
+}
+
+const NAMED_REFERENCES: &[(&str, char)] = &[
+    ("amp", '&'),
+    ("lt", '<'),
+    ("gt", '>'),
+    ("quot", '"'),
+    ("apos", '\''),
+    ("excl", '!'),
+    ("num", '#'),
+    ("dollar", '$'),
+    ("percnt", '%'),
+    ("lpar", '('),
+    ("rpar", ')'),
+    ("ast", '*'),
+    ("plus", '+'),
+    ("comma", ','),
+    ("period", '.'),
+    ("sol", '/'),
+    ("colon", ':'),
+    ("semi", ';'),
+    ("equals", '='),
+    ("quest", '?'),
+    ("commat", '@'),
+    ("lsqb", '['),
+    ("bsol", '\\'),
+    ("rsqb", ']'),
+    ("Hat", '^'),
+    ("lowbar", '_'),
+    ("grave", '`'),
+    ("lcub", '{'),
+    ("verbar", '|'),
+    ("rcub", '}'),
+    ("tilde", '~'),
+];
+
+fn hex_value(digits: &[u8]) -> Option<u32> {
+    if !digits.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
 }
 
 impl fmt::Debug for ApiKey {
@@ -106,28 +344,87 @@ impl fmt::Display for ApiKey {
 mod tests {
     use super::*;
 
+    const KEY: &str = "ab/cd+ef-0123456789";
+
+    fn key() -> ApiKey {
+        ApiKey::new(KEY).unwrap()
+    }
+
+    /// Every character of the key written as a JSON `\u` escape.
+    fn unicode_escaped(text: &str) -> String {
+        text.chars()
+            .map(|c| format!("\\u{:04x}", c as u32))
+            .collect()
+    }
+
     #[test]
-    fn empty_or_blank_key_is_no_key() {
-        assert!(ApiKey::new("").is_none());
-        assert!(ApiKey::new(" \n").is_none());
-        assert_eq!(ApiKey::new(" abc123\n").unwrap().expose(), "abc123");
+    fn keys_are_checked_before_use() {
+        assert_eq!(ApiKey::new(" \n").unwrap_err(), KeyError::Empty);
+        assert_eq!(
+            ApiKey::new("e").unwrap_err(),
+            KeyError::TooShort { length: 1 }
+        );
+        assert_eq!(
+            ApiKey::new("abc def 0123456789").unwrap_err(),
+            KeyError::BadCharacters
+        );
+        assert_eq!(ApiKey::new(&format!(" {KEY}\n")).unwrap().expose(), KEY);
+        let message = KeyError::TooShort { length: 3 }.to_string();
+        assert!(message.contains("16 characters"), "{message}");
     }
 
     #[test]
     fn key_never_prints() {
-        let key = ApiKey::new("s3cr3t-key").unwrap();
-        assert!(!format!("{key:?} {key}").contains("s3cr3t"));
+        let key = key();
+        assert!(!format!("{key:?} {key}").contains("ab/cd"));
     }
 
     #[test]
     fn redacts_every_form_of_the_key() {
-        let key = ApiKey::new("ab/cd+ef").unwrap();
-        let text = r#"{"error":"Invalid key ab\/cd+ef"} url=?k=ab%2Fcd%2Bef raw ab/cd+ef"#;
-        let clean = key.redact(text);
-        assert!(!clean.contains("ab/cd+ef") && !clean.contains("ab\\/cd+ef"));
-        assert!(!clean.contains("ab%2Fcd%2Bef"));
-        assert_eq!(clean.matches(REDACTED).count(), 3);
-        let bytes = key.redact_bytes(text.as_bytes());
-        assert_eq!(String::from_utf8(bytes).unwrap(), clean);
+        let key = key();
+        let text = format!(
+            r#"{{"error":"Invalid key ab\/cd+ef-0123456789"}} url=?k=ab%2Fcd%2Bef-0123456789 raw {KEY} escaped {} html ab&#x2F;cd&plus;ef-0123456789 end"#,
+            unicode_escaped(KEY)
+        );
+        let clean = key.redact(&text);
+        assert!(!key.leaks_into(clean.as_bytes()), "{clean}");
+        assert_eq!(clean.matches(REDACTED).count(), 5, "{clean}");
+        assert!(clean.starts_with(r#"{"error":"Invalid key [REDACTED]"}"#));
+        assert!(clean.ends_with(" html [REDACTED] end"), "{clean}");
+    }
+
+    #[test]
+    fn text_without_the_key_is_left_exactly_alone() {
+        let key = key();
+        for text in [
+            "Café \\u00e9 %41 &amp; &#39; \r\n folded \\n ab/cd+ef-012345678 (one short)",
+            "",
+            "\\u",
+            "%",
+            "&#xFFFFFFFFF;",
+            "\\ud800\\u0041",
+        ] {
+            assert_eq!(key.redact(text), text);
+            assert!(!key.leaks_into(text.as_bytes()), "{text}");
+        }
+    }
+
+    #[test]
+    fn finds_the_key_in_every_encoding_a_file_could_carry() {
+        let key = key();
+        let percent: String = KEY.bytes().map(|b| format!("%{b:02x}")).collect();
+        let folded = format!("DESCRIPTION:{}\r\n {}", &KEY[..7], &KEY[7..]);
+        let html_of_json = unicode_escaped(KEY).replace('\\', "&#92;");
+        for form in [
+            format!("<p>{KEY}</p>"),
+            serde_json::to_string(KEY).unwrap().replace('/', "\\/"),
+            unicode_escaped(KEY),
+            percent,
+            folded,
+            "ab\\/cd+ef-0123456789".into(),
+            html_of_json,
+        ] {
+            assert!(key.leaks_into(form.as_bytes()), "{form}");
+        }
     }
 }

@@ -6,7 +6,7 @@ use crate::ical;
 use crate::parallel::{for_each_parallel, in_parallel};
 use crate::publish::OutputFile;
 use crate::render::Theme;
-use crate::view::SiteView;
+use crate::view::{EventKey, SiteView};
 use anyhow::Result;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -114,7 +114,7 @@ pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
             let page = event_page(event);
             let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
             sink(OutputFile::new(page.path, html))?;
-            calendars.single(event.summary.id, sink)
+            calendars.single(event.summary.key, sink)
         });
         let site_wide = site_wide.join().expect("rendering does not panic");
         site_wide.and(events)
@@ -207,7 +207,7 @@ fn site_wide_files(
 
 fn event_page(event: &crate::view::EventPage) -> Page<'static> {
     Page {
-        path: format!("events/{}/index.html", event.summary.id),
+        path: format!("{}index.html", event.summary.url),
         template: "event.html",
         section: if event.summary.facility {
             "events"
@@ -222,21 +222,23 @@ fn event_page(event: &crate::view::EventPage) -> Page<'static> {
 /// file for "Add to calendar".
 struct Calendars<'v> {
     feeds: &'v crate::view::CalendarFeeds,
-    blocks: std::collections::HashMap<u64, ical::VEvent>,
+    blocks: std::collections::HashMap<EventKey, ical::VEvent>,
 }
 
 impl<'v> Calendars<'v> {
     fn new(view: &'v SiteView) -> Result<Self> {
         let feeds = &view.calendars;
-        let context = Self::context(feeds);
-        let entries: Vec<(&u64, &crate::view::CalendarEntry)> = feeds.entries.iter().collect();
-        let blocks = in_parallel(&entries, |(id, entry)| {
+        let entries: Vec<(&EventKey, &crate::view::CalendarEntry)> = feeds.entries.iter().collect();
+        let blocks = in_parallel(&entries, |(key, entry)| {
             let item = ical::FeedEvent {
                 event: &entry.event,
+                name: &entry.name,
                 description: entry.description.clone(),
                 location: entry.location.clone(),
+                uid: &entry.uid,
+                url: entry.url.as_deref(),
             };
-            Ok((**id, ical::vevent(&item, &context)))
+            Ok((**key, ical::vevent(&item)))
         })?;
         Ok(Self {
             feeds,
@@ -247,14 +249,13 @@ impl<'v> Calendars<'v> {
     fn context(feeds: &crate::view::CalendarFeeds) -> ical::EventContext<'_> {
         ical::EventContext {
             uid_host: &feeds.uid_host,
-            site_url: feeds.site_url.as_deref(),
         }
     }
 
     /// The facility's and the division's feeds.
     fn feeds(&self, view: &SiteView, sink: Sink) -> Result<()> {
-        let list = |ids: &[u64]| -> Vec<&ical::VEvent> {
-            ids.iter().filter_map(|id| self.blocks.get(id)).collect()
+        let list = |keys: &[EventKey]| -> Vec<&ical::VEvent> {
+            keys.iter().filter_map(|key| self.blocks.get(key)).collect()
         };
         let context = Self::context(self.feeds);
         if view.site.sections.events {
@@ -281,21 +282,18 @@ impl<'v> Calendars<'v> {
     }
 
     /// One event's own calendar, beside its page.
-    fn single(&self, id: u64, sink: Sink) -> Result<()> {
-        let (Some(entry), Some(block)) = (self.feeds.entries.get(&id), self.blocks.get(&id)) else {
+    fn single(&self, key: EventKey, sink: Sink) -> Result<()> {
+        let (Some(entry), Some(block)) = (self.feeds.entries.get(&key), self.blocks.get(&key))
+        else {
             return Ok(());
         };
         let single = ical::FeedSettings {
-            name: if entry.event.name.is_empty() {
-                format!("Event {id}")
-            } else {
-                entry.event.name.clone()
-            },
+            name: entry.name.clone(),
             description: String::new(),
             refresh_minutes: self.feeds.facility.refresh_minutes,
         };
         sink(OutputFile::new(
-            format!("events/{id}/event.ics"),
+            entry.path.clone(),
             ical::assemble(&single, &[block], &Self::context(self.feeds)),
         ))
     }

@@ -2,12 +2,13 @@
 //! again later without the network, and the demo snapshot embedded in the binary.
 //!
 //! A snapshot folder holds one file per endpoint (named by [`Endpoint::snapshot_file`]) with
-//! the body exactly as the server sent it, except that the API key, should the server echo
-//! it, was already replaced by `[REDACTED]` in the client. `snapshot.json` records when and
-//! from where it was fetched; it holds no key.
+//! the body exactly as the server sent it. A body that holds the API key is never saved (see
+//! [`Snapshot::write_dir`]). `snapshot.json` records when and from where it was fetched; it
+//! holds no key.
 
 use crate::endpoint::Endpoint;
 use crate::publish::{self, OutputFile};
+use crate::secret::ApiKey;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
@@ -163,9 +164,12 @@ impl Snapshot {
             .collect()
     }
 
-    /// Writes the snapshot to `dir`, with the same all-or-nothing care as a site build.
-    pub fn write_dir(&self, dir: &Path, force: bool) -> Result<()> {
-        publish::publish(dir, &self.files(), publish::Publish::new("snapshot", force))
+    /// Writes the snapshot to `dir`, with the same all-or-nothing care as a site build. A
+    /// body that holds the key (a server echoing it) stops the whole snapshot: bodies are
+    /// saved exactly as sent, never rewritten.
+    pub fn write_dir(&self, dir: &Path, force: bool, secret: Option<&ApiKey>) -> Result<()> {
+        let how = publish::Publish::new("snapshot", force).guarding(secret);
+        publish::publish(dir, &self.files(), how)
             .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
         Ok(())
     }
@@ -251,7 +255,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("snap");
         let demo = Snapshot::demo();
-        demo.write_dir(&dir, false).unwrap();
+        demo.write_dir(&dir, false, None).unwrap();
         let read = Snapshot::read_dir(&dir).unwrap();
         assert_eq!(read.bodies, demo.bodies);
         assert_eq!(read.fetched_at, demo.fetched_at);

@@ -151,6 +151,9 @@ pub struct When {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct EventSummary {
+    /// Which page this is (templates have `id` and `url`).
+    #[serde(skip)]
+    pub key: EventKey,
     pub id: u64,
     pub name: String,
     /// Relative to the site root: `events/412/`.
@@ -286,19 +289,131 @@ pub struct SiteView {
 pub struct CalendarFeeds {
     pub facility: FeedSettings,
     pub division: FeedSettings,
-    /// Every event once, by id, with its plain-text description and location.
-    pub entries: BTreeMap<u64, CalendarEntry>,
-    /// Ids of each feed, by start time.
-    pub facility_ids: Vec<u64>,
-    pub division_ids: Vec<u64>,
+    /// Every event once, with its plain-text description and location.
+    pub entries: BTreeMap<EventKey, CalendarEntry>,
+    /// The events of each feed, by start time.
+    pub facility_ids: Vec<EventKey>,
+    pub division_ids: Vec<EventKey>,
     pub uid_host: String,
     pub site_url: Option<String>,
 }
 
 pub struct CalendarEntry {
     pub event: Event,
+    /// The name shown: the event's, or "Event <id>".
+    pub name: String,
     pub description: String,
     pub location: String,
+    /// The same on every build (see [`EventKey::uid`]).
+    pub uid: String,
+    /// Absolute address of the event's page, when the site URL is known.
+    pub url: Option<String>,
+    /// Relative to the site root: `events/412/event.ics`.
+    pub path: String,
+}
+
+/// Which page an event record gets. The facility's and the division's lists share ids, and a
+/// record in both is one event with one page, unless the two records disagree (another name
+/// or start): then they are two events, and the division's gets a page and a UID of its own
+/// rather than vanish behind the facility's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventKey {
+    pub id: u64,
+    /// The division's record of an id the facility lists as a different event.
+    pub division_copy: bool,
+}
+
+impl EventKey {
+    pub fn shared(id: u64) -> Self {
+        Self {
+            id,
+            division_copy: false,
+        }
+    }
+
+    /// The page's folder, relative to the site root: `events/412/`, or `events/412-division/`.
+    pub fn url(self) -> String {
+        if self.division_copy {
+            format!("events/{}-division/", self.id)
+        } else {
+            format!("events/{}/", self.id)
+        }
+    }
+
+    /// The calendar UID: the same on every build, so subscribers never see duplicates.
+    pub fn uid(self, host: &str) -> String {
+        if self.division_copy {
+            format!("vatcar-division-event-{}@{host}", self.id)
+        } else {
+            format!("vatcar-event-{}@{host}", self.id)
+        }
+    }
+}
+
+/// The name an event is shown by: its own, or "Event <id>" when it has none.
+pub fn event_name(event: &Event) -> String {
+    if event.name.is_empty() {
+        format!("Event {}", event.id)
+    } else {
+        event.name.clone()
+    }
+}
+
+/// Each event once, by key, with whether the facility and the division list it.
+type EventIndex<'d> = BTreeMap<EventKey, (&'d Event, bool, bool)>;
+
+/// The first record of each id in a list, in the list's order: a repeat adds nothing.
+fn first_of_each(list: &[Event]) -> Vec<&Event> {
+    let mut seen = std::collections::HashSet::new();
+    list.iter().filter(|e| seen.insert(e.id)).collect()
+}
+
+/// One page per event: a facility event and the division's record of the same event are one
+/// page (the facility's record wins, it carries the positions), marked as both. Returns the
+/// index and the keys of each list, in the lists' order.
+fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, Vec<EventKey>) {
+    let facility = first_of_each(&data.facility_events);
+    let division = first_of_each(&data.division_events);
+    let mut events: EventIndex = facility
+        .iter()
+        .map(|e| (EventKey::shared(e.id), (*e, true, false)))
+        .collect();
+    let mut division_keys = Vec::with_capacity(division.len());
+    for event in division {
+        let shared = EventKey::shared(event.id);
+        let key = match events.get_mut(&shared) {
+            Some((own, _, in_division)) if own.name == event.name && own.start == event.start => {
+                *in_division = true;
+                shared
+            }
+            Some((own, ..)) => {
+                let key = EventKey {
+                    id: event.id,
+                    division_copy: true,
+                };
+                log::warn!(
+                    "event {}: the facility lists {:?} starting {} and the division {:?} starting {}; \
+                     both are kept, the division's at {}",
+                    event.id,
+                    own.name,
+                    own.start.format("%Y-%m-%d %H:%MZ"),
+                    event.name,
+                    event.start.format("%Y-%m-%d %H:%MZ"),
+                    key.url()
+                );
+                key
+            }
+            None => shared,
+        };
+        events.entry(key).or_insert((event, false, true));
+        division_keys.push(key);
+    }
+    let facility_keys = data
+        .facility_events
+        .iter()
+        .map(|e| EventKey::shared(e.id))
+        .collect();
+    (events, facility_keys, division_keys)
 }
 
 pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
@@ -326,44 +441,33 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
     let names = roster_names(&data.roster);
     let site = site_view(data, settings);
 
-    // One page per id: a facility event wins over the division's copy of it (it carries the
-    // positions), and is marked as both.
-    let mut events: BTreeMap<u64, (&Event, bool, bool)> = BTreeMap::new();
-    for event in &data.division_events {
-        events.entry(event.id).or_insert((event, false, true));
-    }
-    let division_ids: std::collections::HashSet<u64> =
-        data.division_events.iter().map(|e| e.id).collect();
-    let mut facility_seen = std::collections::HashSet::new();
-    for event in &data.facility_events {
-        // The first record of an id is the one shown; a repeat adds nothing.
-        if facility_seen.insert(event.id) {
-            events.insert(event.id, (event, true, division_ids.contains(&event.id)));
-        }
-    }
+    let (events, facility_keys, division_keys) = index_events(data);
     // Everything made per event (its summary, its page, its description as safe HTML and as
     // text) is made on every core; sanitizing is the costliest step of the view.
-    let list: Vec<(&Event, bool, bool)> = events.values().copied().collect();
-    let per_event = crate::parallel::in_parallel(&list, |(event, facility, division)| {
-        let summary = Arc::new(summary(event, *facility, *division, settings));
+    let list: Vec<(EventKey, &Event, bool, bool)> = events
+        .iter()
+        .map(|(key, (event, facility, division))| (*key, *event, *facility, *division))
+        .collect();
+    let per_event = crate::parallel::in_parallel(&list, |(key, event, facility, division)| {
+        let summary = Arc::new(summary(*key, event, *facility, *division, settings));
         let html = sanitizer.render(&event.description);
         let text = html_to_text(&html);
         let page = event_page(event, Arc::clone(&summary), html, &names, settings);
-        Ok((summary, page, text))
+        Ok((*key, summary, page, text))
     })
     .expect("building the view cannot fail");
-    let mut summaries: BTreeMap<u64, Arc<EventSummary>> = BTreeMap::new();
+    let mut summaries: BTreeMap<EventKey, Arc<EventSummary>> = BTreeMap::new();
     let mut descriptions = Descriptions::with_capacity(per_event.len());
     let mut event_pages = Vec::with_capacity(per_event.len());
-    for (summary, page, text) in per_event {
-        descriptions.insert(summary.id, text);
-        summaries.insert(summary.id, summary);
+    for (key, summary, page, text) in per_event {
+        descriptions.insert(key, text);
+        summaries.insert(key, summary);
         event_pages.push(page);
     }
 
-    let lists = |ids: Vec<u64>| event_lists(ids, &events, &summaries, settings);
-    let facility_events = lists(data.facility_events.iter().map(|e| e.id).collect());
-    let division_events = lists(data.division_events.iter().map(|e| e.id).collect());
+    let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, settings);
+    let facility_events = lists(&facility_keys);
+    let division_events = lists(&division_keys);
 
     let mut next_events: Vec<Arc<EventSummary>> = summaries
         .values()
@@ -392,7 +496,14 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
     };
 
     let (feed, feed_updated) = feed(&events, &summaries, &descriptions, settings);
-    let calendars = calendar_feeds(data, &events, &summaries, descriptions, &site, settings);
+    let calendars = calendar_feeds(
+        (&facility_keys, &division_keys),
+        &events,
+        &summaries,
+        descriptions,
+        &site,
+        settings,
+    );
 
     SiteView {
         site,
@@ -409,22 +520,30 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
 }
 
 /// Each event's description as plain text, for the feeds.
-type Descriptions = HashMap<u64, String>;
+type Descriptions = HashMap<EventKey, String>;
 
 fn calendar_feeds(
-    data: &SiteData,
-    events: &BTreeMap<u64, (&Event, bool, bool)>,
-    summaries: &BTreeMap<u64, Arc<EventSummary>>,
+    (facility_keys, division_keys): (&[EventKey], &[EventKey]),
+    events: &EventIndex,
+    summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
     mut descriptions: Descriptions,
     site: &Site,
     settings: &SiteSettings,
 ) -> CalendarFeeds {
-    let page = |id: u64| site.site_url.as_ref().map(|u| format!("{u}events/{id}/"));
+    let uid_host = settings
+        .site_url
+        .as_ref()
+        .and_then(|u| u.host_str())
+        .or_else(|| settings.base_url.host_str())
+        .unwrap_or("vatcar-site.invalid")
+        .to_owned();
+    let page = |key: &EventKey| site.site_url.as_ref().map(|u| format!("{u}{}", key.url()));
     let entries = events
         .iter()
-        .map(|(id, (event, ..))| {
-            let mut description = descriptions.remove(id).unwrap_or_default();
-            if let Some(url) = page(*id) {
+        .map(|(key, (event, ..))| {
+            let mut description = descriptions.remove(key).unwrap_or_default();
+            let url = page(key);
+            if let Some(url) = &url {
                 if !description.is_empty() {
                     description.push_str("\n\n");
                 }
@@ -443,24 +562,23 @@ fn calendar_feeds(
                     ..**event
                 },
                 description,
-                location: summaries[id].route.clone(),
+                location: summaries[key].route.clone(),
+                name: summaries[key].name.clone(),
+                uid: key.uid(&uid_host),
+                url,
+                path: format!("{}event.ics", key.url()),
             };
-            (*id, entry)
+            (*key, entry)
         })
         .collect();
-    let by_start = |list: &[Event]| {
-        let mut ids: Vec<(DateTime<Utc>, u64)> = list.iter().map(|e| (e.start, e.id)).collect();
-        ids.sort();
-        ids.dedup_by_key(|(_, id)| *id);
-        ids.into_iter().map(|(_, id)| id).collect()
+    let by_start = |keys: &[EventKey]| {
+        let mut keys: Vec<(DateTime<Utc>, EventKey)> =
+            keys.iter().map(|key| (events[key].0.start, *key)).collect();
+        keys.sort();
+        let mut seen = std::collections::HashSet::new();
+        keys.retain(|(_, key)| seen.insert(*key));
+        keys.into_iter().map(|(_, key)| key).collect()
     };
-    let uid_host = settings
-        .site_url
-        .as_ref()
-        .and_then(|u| u.host_str())
-        .or_else(|| settings.base_url.host_str())
-        .unwrap_or("vatcar-site.invalid")
-        .to_owned();
     let described = |what: &str| match &site.site_url {
         Some(url) => format!("{what}, published by {url}"),
         None => what.to_owned(),
@@ -483,8 +601,8 @@ fn calendar_feeds(
             refresh_minutes: settings.calendar_refresh_minutes,
         },
         entries,
-        facility_ids: by_start(&data.facility_events),
-        division_ids: by_start(&data.division_events),
+        facility_ids: by_start(facility_keys),
+        division_ids: by_start(division_keys),
         uid_host,
         site_url: site.site_url.clone(),
     }
@@ -592,7 +710,13 @@ fn route(event: &Event) -> String {
     }
 }
 
-fn summary(event: &Event, facility: bool, division: bool, settings: &SiteSettings) -> EventSummary {
+fn summary(
+    key: EventKey,
+    event: &Event,
+    facility: bool,
+    division: bool,
+    settings: &SiteSettings,
+) -> EventSummary {
     let now = settings.build_time;
     let status = if event.start > now {
         "upcoming"
@@ -603,18 +727,17 @@ fn summary(event: &Event, facility: bool, division: bool, settings: &SiteSetting
     };
     EventSummary {
         id: event.id,
-        name: if event.name.is_empty() {
-            format!("Event {}", event.id)
-        } else {
-            event.name.clone()
-        },
-        url: format!("events/{}/", event.id),
+        key,
+        name: event_name(event),
+        url: key.url(),
         when: when(event, settings.display_zone),
         route: route(event),
+        // Images load by themselves when the page opens: over https only.
         banner: event
             .image_url
             .as_deref()
-            .and_then(|u| safe_link(u, &settings.base_url)),
+            .and_then(|u| safe_link(u, &settings.base_url))
+            .filter(|link| link.href.starts_with("https://")),
         status,
         facility,
         division,
@@ -622,30 +745,33 @@ fn summary(event: &Event, facility: bool, division: bool, settings: &SiteSetting
 }
 
 fn event_lists(
-    ids: Vec<u64>,
-    events: &BTreeMap<u64, (&Event, bool, bool)>,
-    summaries: &BTreeMap<u64, Arc<EventSummary>>,
+    keys: &[EventKey],
+    events: &EventIndex,
+    summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
     settings: &SiteSettings,
 ) -> EventLists {
-    let horizon = settings.build_time - TimeDelta::days(settings.recent_days);
-    let mut ids = ids;
-    ids.sort_unstable();
-    ids.dedup();
-    let mut upcoming: Vec<(DateTime<Utc>, u64)> = Vec::new();
-    let mut recent: Vec<(DateTime<Utc>, u64)> = Vec::new();
-    for id in ids {
-        let event = events[&id].0;
-        if summaries[&id].status != "past" {
-            upcoming.push((event.start, id));
+    let horizon = crate::model::timestamp::add_clamped(
+        settings.build_time,
+        -TimeDelta::days(settings.recent_days),
+    );
+    let mut keys = keys.to_vec();
+    keys.sort_unstable();
+    keys.dedup();
+    let mut upcoming: Vec<(DateTime<Utc>, EventKey)> = Vec::new();
+    let mut recent: Vec<(DateTime<Utc>, EventKey)> = Vec::new();
+    for key in keys {
+        let event = events[&key].0;
+        if summaries[&key].status != "past" {
+            upcoming.push((event.start, key));
         } else if event.effective_end() >= horizon {
-            recent.push((event.start, id));
+            recent.push((event.start, key));
         }
     }
     upcoming.sort();
     recent.sort_by(|a, b| b.cmp(a));
-    let pick = |list: Vec<(DateTime<Utc>, u64)>| {
+    let pick = |list: Vec<(DateTime<Utc>, EventKey)>| {
         list.into_iter()
-            .map(|(_, id)| summaries[&id].clone())
+            .map(|(_, key)| summaries[&key].clone())
             .collect()
     };
     EventLists {
@@ -887,27 +1013,27 @@ pub fn slug(text: &str) -> String {
 }
 
 fn feed(
-    events: &BTreeMap<u64, (&Event, bool, bool)>,
-    summaries: &BTreeMap<u64, Arc<EventSummary>>,
+    events: &EventIndex,
+    summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
     descriptions: &Descriptions,
     settings: &SiteSettings,
 ) -> (Vec<FeedEntry>, String) {
     let Some(site_url) = &settings.site_url else {
         return (Vec::new(), String::new());
     };
-    let mut entries: Vec<(DateTime<Utc>, u64)> = summaries
-        .values()
-        .filter(|s| s.status != "past")
-        .map(|s| (events[&s.id].0.start, s.id))
+    let mut entries: Vec<(DateTime<Utc>, EventKey)> = summaries
+        .iter()
+        .filter(|(_, s)| s.status != "past")
+        .map(|(key, _)| (events[key].0.start, *key))
         .collect();
     entries.sort();
     let stamp = |t: DateTime<Utc>| t.format("%Y-%m-%dT%H:%M:%SZ").to_string();
     let mut newest: Option<DateTime<Utc>> = None;
     let feed = entries
         .into_iter()
-        .map(|(_, id)| {
-            let (event, ..) = events[&id];
-            let summary = &summaries[&id];
+        .map(|(_, key)| {
+            let (event, ..) = events[&key];
+            let summary = &summaries[&key];
             let updated = event.updated_at.or(event.created_at).unwrap_or(event.start);
             newest = newest.max(Some(updated));
             let url = site_url
@@ -918,7 +1044,7 @@ fn feed(
             if !summary.route.is_empty() {
                 text.push_str(&format!(" · {}", summary.route));
             }
-            let body = &descriptions[&id];
+            let body = &descriptions[&key];
             if !body.is_empty() {
                 let short: String = body.chars().take(280).collect();
                 text.push_str("\n\n");

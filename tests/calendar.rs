@@ -308,7 +308,7 @@ fn sequence_grows_when_an_event_is_edited() {
                 "--base-url",
                 &server.url(),
                 "--api-key",
-                "k-123456789",
+                "calendar-test-key-123456789",
                 "--output",
                 out.to_str().unwrap(),
             ])

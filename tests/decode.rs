@@ -19,7 +19,7 @@ fn served(endpoint: Endpoint, body: impl Into<Vec<u8>>) -> Vec<u8> {
     server.route(&endpoint.path(), vec![Reply::ok(body)]);
     let client = ApiClient::new(ClientOptions {
         base_url: server.url(),
-        api_key: ApiKey::new("test-key"),
+        api_key: ApiKey::new("decode-test-key-0123456789").ok(),
         retry: RetryPolicy {
             max_retries: 0,
             ..RetryPolicy::default()

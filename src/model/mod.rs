@@ -160,7 +160,9 @@ impl Event {
     pub fn effective_end(&self) -> DateTime<Utc> {
         match self.end {
             Some(end) if end > self.start => end,
-            _ => self.start + Self::DEFAULT_LENGTH,
+            // Checked: a start late in year 9999 would otherwise leave the range (or
+            // overflow chrono near its own limits).
+            _ => timestamp::add_clamped(self.start, Self::DEFAULT_LENGTH),
         }
     }
 }

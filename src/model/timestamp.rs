@@ -6,12 +6,77 @@
 //! everywhere on the network. A time with an explicit offset is converted to UTC. A date alone
 //! means midnight UTC where an instant is needed.
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+//!
+//! Only years 1 to 9999 are accepted. chrono reads years up to ±262,143, but iCal and most
+//! calendar apps write four digits and no sign, and arithmetic near chrono's limits
+//! overflows; a year outside the range is a typo in the data, reported like any other bad
+//! timestamp.
+
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, Utc};
 
 /// The formats accepted, for error messages.
 pub const EXPECTED: &str = "expected YYYY-MM-DD HH:MM:SS, ISO 8601, YYYY-MM-DD or DD-Mon-YYYY";
 
-pub fn parse_instant(text: &str) -> Option<DateTime<Utc>> {
+/// The years a timestamp may have.
+pub const YEARS: std::ops::RangeInclusive<i32> = 1..=9999;
+
+/// The last instant of year 9999: times computed from the data (an assumed end, say) stop
+/// here rather than leave the range.
+pub fn latest() -> DateTime<Utc> {
+    NaiveDate::from_ymd_opt(9999, 12, 31)
+        .and_then(|d| d.and_hms_opt(23, 59, 59))
+        .expect("a valid date")
+        .and_utc()
+}
+
+/// The first instant of year 1.
+pub fn earliest() -> DateTime<Utc> {
+    NaiveDate::from_ymd_opt(1, 1, 1)
+        .expect("a valid date")
+        .and_time(NaiveTime::MIN)
+        .and_utc()
+}
+
+/// `t + delta`, kept within years 1 to 9999.
+pub fn add_clamped(t: DateTime<Utc>, delta: TimeDelta) -> DateTime<Utc> {
+    t.checked_add_signed(delta).map_or(
+        if delta < TimeDelta::zero() {
+            earliest()
+        } else {
+            latest()
+        },
+        |sum| sum.clamp(earliest(), latest()),
+    )
+}
+
+/// Why a timestamp was not accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rejected {
+    Unrecognised,
+    YearOutOfRange(i32),
+}
+
+/// [`parse_instant_any_year`], with the year checked.
+pub fn parse_instant(text: &str) -> Result<DateTime<Utc>, Rejected> {
+    let t = parse_instant_any_year(text).ok_or(Rejected::Unrecognised)?;
+    check_year(t.year()).map(|()| t)
+}
+
+/// [`parse_date_any_year`], with the year checked.
+pub fn parse_date(text: &str) -> Result<NaiveDate, Rejected> {
+    let d = parse_date_any_year(text).ok_or(Rejected::Unrecognised)?;
+    check_year(d.year()).map(|()| d)
+}
+
+fn check_year(year: i32) -> Result<(), Rejected> {
+    if YEARS.contains(&year) {
+        Ok(())
+    } else {
+        Err(Rejected::YearOutOfRange(year))
+    }
+}
+
+fn parse_instant_any_year(text: &str) -> Option<DateTime<Utc>> {
     let text = text.trim();
     if let Ok(with_zone) = DateTime::parse_from_rfc3339(text) {
         return Some(with_zone.with_timezone(&Utc));
@@ -30,8 +95,8 @@ pub fn parse_instant(text: &str) -> Option<DateTime<Utc>> {
 }
 
 /// A calendar date; a full timestamp is cut to its UTC date.
-pub fn parse_date(text: &str) -> Option<NaiveDate> {
-    parse_date_only(text.trim()).or_else(|| parse_instant(text).map(|t| t.date_naive()))
+fn parse_date_any_year(text: &str) -> Option<NaiveDate> {
+    parse_date_only(text.trim()).or_else(|| parse_instant_any_year(text).map(|t| t.date_naive()))
 }
 
 fn parse_date_only(text: &str) -> Option<NaiveDate> {
@@ -65,7 +130,7 @@ mod tests {
             (" 2025-11-05 23:00:00 ", "2025-11-05T23:00:00Z"),
         ];
         for (input, expected) in cases {
-            assert_eq!(parse_instant(input), Some(utc(expected)), "{input}");
+            assert_eq!(parse_instant(input), Ok(utc(expected)), "{input}");
         }
     }
 
@@ -78,11 +143,11 @@ mod tests {
             "2025-11-05",
             "2025-11-05 23:59:59",
         ] {
-            assert_eq!(parse_date(input), Some(nov5), "{input}");
+            assert_eq!(parse_date(input), Ok(nov5), "{input}");
         }
         // An offset moves the instant, and so its UTC date.
         assert_eq!(
-            parse_date("2025-11-05T22:00:00-04:00"),
+            parse_date("2025-11-05T22:00:00-04:00").ok(),
             NaiveDate::from_ymd_opt(2025, 11, 6)
         );
     }
@@ -98,7 +163,47 @@ mod tests {
             "2025-11-05 25:00:00",
             "1730847600",
         ] {
-            assert_eq!(parse_instant(input), None, "{input}");
+            assert_eq!(parse_instant(input), Err(Rejected::Unrecognised), "{input}");
         }
+    }
+
+    #[test]
+    fn only_years_1_to_9999_are_accepted() {
+        for (input, year) in [
+            ("+262142-12-31 23:00:00", 262142),
+            ("-262143-01-01", -262143),
+            ("+10000-01-01 00:00:00", 10000),
+            ("-0001-06-01 10:00", -1),
+            ("0000-12-31 23:59:59", 0),
+        ] {
+            assert_eq!(
+                parse_instant(input),
+                Err(Rejected::YearOutOfRange(year)),
+                "{input}"
+            );
+            assert_eq!(
+                parse_date(input),
+                Err(Rejected::YearOutOfRange(year)),
+                "{input}"
+            );
+        }
+        assert_eq!(
+            parse_instant("9999-12-31 23:00:00"),
+            Ok(utc("9999-12-31T23:00:00Z"))
+        );
+        assert_eq!(parse_instant("0001-01-01"), Ok(earliest()));
+    }
+
+    #[test]
+    fn arithmetic_stops_at_the_ends_of_the_range() {
+        let late = utc("9999-12-31T23:00:00Z");
+        assert_eq!(add_clamped(late, TimeDelta::hours(2)), latest());
+        assert_eq!(add_clamped(late, TimeDelta::MAX), latest());
+        assert_eq!(add_clamped(earliest(), TimeDelta::days(-1)), earliest());
+        assert_eq!(add_clamped(earliest(), TimeDelta::MIN), earliest());
+        assert_eq!(
+            add_clamped(late, TimeDelta::minutes(30)),
+            utc("9999-12-31T23:30:00Z")
+        );
     }
 }

@@ -9,6 +9,7 @@
 
 use super::timestamp::{self, parse_date, parse_instant};
 use super::*;
+use crate::chars;
 use crate::endpoint::Endpoint;
 use crate::error::{ApiError, excerpt};
 use serde::de::Error as _;
@@ -222,21 +223,17 @@ fn facility<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Facility>, D::Erro
 }
 
 /// Removes control characters other than tab and newline (they are invalid in HTML and iCal
-/// and can move a terminal's cursor) and turns CRLF into LF.
+/// and can move a terminal's cursor) and noncharacters such as U+FFFE (XML forbids them; see
+/// [`crate::chars`]), and turns CRLF into LF.
 pub(super) fn clean(text: String) -> String {
     // Most text has nothing to remove; it is kept as it came, without a copy.
     let bytes = text.as_bytes();
-    let needs_work = bytes.iter().enumerate().any(|(i, &b)| {
-        (b < 0x20 && b != b'\n' && b != b'\t')
-            || b == 0x7F
-            || (b == 0xC2 && bytes.get(i + 1).is_some_and(|n| (0x80..=0x9F).contains(n)))
-    });
-    if !needs_work {
+    if !bytes.contains(&b'\r') && !chars::may_hold_forbidden(bytes) {
         return text;
     }
     text.replace("\r\n", "\n")
         .chars()
-        .filter(|&c| c == '\n' || c == '\t' || !c.is_control())
+        .filter(|&c| c == '\n' || c == '\t' || !(c.is_control() || chars::is_noncharacter(c)))
         .collect()
 }
 
@@ -277,16 +274,9 @@ impl Place {
     ) -> Result<Option<DateTime<Utc>>, ApiError> {
         match raw.as_deref().map(str::trim) {
             None | Some("") => Ok(None),
-            Some(text) => parse_instant(text).map(Some).ok_or_else(|| {
-                self.error(
-                    field,
-                    format!(
-                        "unrecognised timestamp {} ({})",
-                        quoted(text),
-                        timestamp::EXPECTED
-                    ),
-                )
-            }),
+            Some(text) => parse_instant(text)
+                .map(Some)
+                .map_err(|why| self.rejected(field, "timestamp", text, why)),
         }
     }
 
@@ -297,17 +287,31 @@ impl Place {
     ) -> Result<Option<NaiveDate>, ApiError> {
         match raw.as_deref().map(str::trim) {
             None | Some("") => Ok(None),
-            Some(text) => parse_date(text).map(Some).ok_or_else(|| {
-                self.error(
-                    field,
-                    format!(
-                        "unrecognised date {} ({})",
-                        quoted(text),
-                        timestamp::EXPECTED
-                    ),
-                )
-            }),
+            Some(text) => parse_date(text)
+                .map(Some)
+                .map_err(|why| self.rejected(field, "date", text, why)),
         }
+    }
+
+    fn rejected(
+        &self,
+        field: &'static str,
+        noun: &str,
+        text: &str,
+        why: timestamp::Rejected,
+    ) -> ApiError {
+        let reason = match why {
+            timestamp::Rejected::Unrecognised => format!(
+                "unrecognised {noun} {} ({})",
+                quoted(text),
+                timestamp::EXPECTED
+            ),
+            timestamp::Rejected::YearOutOfRange(year) => format!(
+                "{noun} {} has the year {year}; only years 1 to 9999 are accepted",
+                quoted(text)
+            ),
+        };
+        self.error(field, reason)
     }
 
     fn id(&self, field: &'static str, raw: Option<i64>) -> Result<u64, ApiError> {
@@ -733,7 +737,11 @@ mod tests {
     fn clean_slowly(text: &str) -> String {
         text.replace("\r\n", "\n")
             .chars()
-            .filter(|&c| c == '\n' || c == '\t' || !c.is_control())
+            .filter(|&c| {
+                let noncharacter =
+                    (0xFDD0..=0xFDEF).contains(&(c as u32)) || (c as u32) & 0xFFFE == 0xFFFE;
+                c == '\n' || c == '\t' || !(c.is_control() || noncharacter)
+            })
             .collect()
     }
 
@@ -744,12 +752,16 @@ mod tests {
             "a\nbcde\u{a0}\tf[2J"
         );
         assert_eq!(clean("Ünïcödé 😀 text\n".into()), "Ünïcödé 😀 text\n");
+        assert_eq!(
+            clean("Bad \u{fffe}and\u{ffff} \u{fdd0}x\u{10ffff}".into()),
+            "Bad and x"
+        );
     }
 
     proptest::proptest! {
         #[test]
         fn cleaning_matches_the_rule_on_any_text(
-            text in "(\\PC|[\r\n\t\u{0}-\u{1f}\u{7f}-\u{a0}]){0,80}"
+            text in "(\\PC|[\r\n\t\u{0}-\u{1f}\u{7f}-\u{a0}\u{fdcf}-\u{fdf0}\u{fffd}-\u{ffff}\u{1fffe}\u{10ffff}]){0,80}"
         ) {
             proptest::prop_assert_eq!(clean(text.clone()), clean_slowly(&text));
         }
