@@ -27,6 +27,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub const DEFAULT_BASE_URL: &str = "https://vatcar.net";
+
+/// The largest body read, over HTTP or from a snapshot. The spec shows no size limits; a
+/// division's events are a few megabytes.
+pub const MAX_BODY_BYTES: u64 = 64 * 1024 * 1024;
 pub const USER_AGENT: &str = concat!("vatcar-site/", env!("CARGO_PKG_VERSION"));
 
 #[derive(Clone, Debug)]
@@ -85,7 +89,7 @@ impl Default for ClientOptions {
             connect_timeout: Duration::from_secs(10),
             timeout: Duration::from_secs(30),
             retry: RetryPolicy::default(),
-            max_body_bytes: 64 * 1024 * 1024,
+            max_body_bytes: MAX_BODY_BYTES,
             observer: None,
         }
     }

@@ -127,15 +127,10 @@ impl Snapshot {
         {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name == MANIFEST
-                || name.starts_with('.')
-                || !name.ends_with(".json")
-                || !entry.file_type()?.is_file()
-            {
+            if name == MANIFEST || name.starts_with('.') || !name.ends_with(".json") {
                 continue;
             }
-            let body = fs::read(entry.path())
-                .with_context(|| format!("could not read {}", entry.path().display()))?;
+            let body = read_capped(&entry.path(), MAX_BODY_BYTES)?;
             snapshot.bodies.insert(name, body);
         }
         Ok(snapshot)
@@ -175,6 +170,77 @@ impl Snapshot {
     }
 }
 
+/// The most a snapshot file may hold: the same cap as a body fetched over HTTP.
+const MAX_BODY_BYTES: u64 = crate::client::MAX_BODY_BYTES;
+
+/// The manifest is a few lines; a large one is not a manifest.
+const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
+
+/// A snapshot file's bytes, refusing what is not a regular file (a link to `/dev/zero` or a
+/// pipe would never end) and anything over `limit` bytes. A symbolic link to a regular file
+/// is followed.
+fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let link =
+        fs::symlink_metadata(path).with_context(|| format!("could not read {}", path.display()))?;
+    let meta = fs::metadata(path).with_context(|| {
+        format!(
+            "could not read {}: it is a symbolic link to something that does not exist",
+            path.display()
+        )
+    })?;
+    if !meta.is_file() {
+        let via = if link.file_type().is_symlink() {
+            "a symbolic link to "
+        } else {
+            ""
+        };
+        bail!(
+            "{} is {via}{}, not a regular file; a snapshot holds only files",
+            path.display(),
+            kind_of(&meta.file_type())
+        );
+    }
+    let file =
+        fs::File::open(path).with_context(|| format!("could not read {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("could not read {}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        bail!(
+            "{} is larger than {} MiB, the most this tool reads of one body",
+            path.display(),
+            limit / (1024 * 1024)
+        );
+    }
+    Ok(bytes)
+}
+
+fn kind_of(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_fifo() {
+            return "a named pipe";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    }
+}
+
 /// What a snapshot folder's `snapshot.json` says, checked; `None` when there is none.
 struct ReadManifest {
     fetched_at: Option<DateTime<Utc>>,
@@ -183,11 +249,10 @@ struct ReadManifest {
 
 fn read_manifest(dir: &Path) -> Result<Option<ReadManifest>> {
     let manifest_path = dir.join(MANIFEST);
-    if !manifest_path.exists() {
+    if fs::symlink_metadata(&manifest_path).is_err() {
         return Ok(None);
     }
-    let bytes = fs::read(&manifest_path)
-        .with_context(|| format!("could not read {}", manifest_path.display()))?;
+    let bytes = read_capped(&manifest_path, MAX_MANIFEST_BYTES)?;
     let manifest: Manifest = serde_json::from_slice(&bytes)
         .with_context(|| format!("{} is not a snapshot manifest", manifest_path.display()))?;
     if manifest.format != FORMAT {
@@ -263,6 +328,57 @@ mod tests {
         let manifest = fs::read_to_string(dir.join(MANIFEST)).unwrap();
         assert!(manifest.contains("\"facility-roster.json\": \"/api/v2/facility/roster\""));
         assert!(manifest.contains("\"notes-1590318.json\": \"/api/v2/user/1590318/notes\""));
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn what_is_not_a_file_is_named_and_nothing_reads_forever() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        fs::write(dir.join("elsewhere.txt"), b"{\"data\": []}").unwrap();
+        std::os::unix::fs::symlink(dir.join("elsewhere.txt"), dir.join("division-events.json"))
+            .unwrap();
+        let read = Snapshot::read_dir(dir).unwrap();
+        assert_eq!(
+            read.body(Endpoint::DivisionEvents).unwrap(),
+            b"{\"data\": []}"
+        );
+
+        std::os::unix::fs::symlink("/dev/zero", dir.join("facility-events.json")).unwrap();
+        let error = format!("{:#}", Snapshot::read_dir(dir).unwrap_err());
+        assert!(
+            error.ends_with("facility-events.json is a symbolic link to a character device, not a regular file; a snapshot holds only files"),
+            "{error}"
+        );
+        fs::remove_file(dir.join("facility-events.json")).unwrap();
+
+        std::os::unix::fs::symlink("/dev/zero", dir.join(MANIFEST)).unwrap();
+        let error = format!("{:#}", Snapshot::read_dir(dir).unwrap_err());
+        assert!(
+            error.contains("snapshot.json is a symbolic link to a character device"),
+            "{error}"
+        );
+        fs::remove_file(dir.join(MANIFEST)).unwrap();
+
+        std::os::unix::fs::symlink(dir.join("gone.json"), dir.join("facility-roster.json"))
+            .unwrap();
+        let error = format!("{:#}", Snapshot::read_dir(dir).unwrap_err());
+        assert!(
+            error.contains("symbolic link to something that does not exist"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_body_over_the_cap_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("big.json");
+        fs::write(&path, vec![b' '; 2048]).unwrap();
+        assert_eq!(read_capped(&path, 2048).unwrap().len(), 2048);
+        let error = read_capped(&path, 1024)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("is larger than"), "{error}");
     }
 
     #[test]
