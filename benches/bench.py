@@ -14,6 +14,9 @@ Measures, with the release binary (built first):
   - a second build with unchanged data (it must rewrite nothing);
   - a full build against a local mock API with 300 ms latency on every response (smallest N);
   - `build --demo` end to end (start-up);
+  - the demo with one event's description replaced by nested or flat HTML of the same size
+    (1 MB, over the 64 KiB cap, and 60 KB, under it): sanitizing must stay linear in size
+    and depth;
   - Hugo on the same API-shaped data (../shared/peers), when a `hugo` binary is installed
     (`apt-get install hugo`), with our time per page over Hugo's, on tmpfs and on disk; Hugo
     and vatcar-site take turns run by run, so that both meet the same machine. Beside the ratio
@@ -120,6 +123,32 @@ def instructions(n, work):
             f"{total / 1e9:.3f} G, {total / (2 * n):,.0f} per event page; Tera's rendering {100 * tera / total:.0f}%."]
 
 
+def hostile_descriptions(work, runs):
+    """The demo with one event's description replaced by `<div>` nested as deep as the bytes
+    allow, or the same bytes flat: a build must take about as long for both."""
+    import json
+    rows = []
+    for size in (1_000_000, 60_000):
+        for shape in ("nested", "flat"):
+            snap = os.path.join(work, f"hostile-{shape}-{size}")
+            rm(snap)
+            shutil.copytree(os.path.join(ROOT, "demo"), snap)
+            path = os.path.join(snap, "facility-events.json")
+            with open(path) as f:
+                events = json.load(f)
+            n = size // 11
+            events["data"][0]["description"] = (
+                "<div>" * n + "x" + "</div>" * n if shape == "nested" else "<div></div>" * n)
+            with open(path, "w") as f:
+                json.dump(events, f)
+            out = os.path.join(work, "out-hostile")
+            wall, peak, _ = measure([BIN, "build", "--snapshot", snap, "--output", out], env_with(),
+                                    prepare=lambda: rm(out), runs=runs)
+            rows.append(f"| demo + one description of {size / 1e6:g} MB of {shape} `<div>` | {wall:.3f} | {peak:.0f} |")
+            rm(snap)
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
@@ -179,7 +208,7 @@ def main():
                             stdout=subprocess.PIPE, text=True)
     url = mock.stdout.readline().split()[-1]
     out = os.path.join(args.work, "out-mock")
-    net, net_peak, _ = measure([BIN, "build", "--base-url", url, "--api-key", "bench-key", "--output", out],
+    net, net_peak, _ = measure([BIN, "build", "--base-url", url, "--api-key", "bench-key-0123456789", "--output", out],
                                env_with(), prepare=lambda: rm(out), runs=args.runs)
     mock.kill()
     demo_out = os.path.join(args.work, "out-demo")
@@ -188,6 +217,7 @@ def main():
     lines += ["", "| case | wall s | peak MiB |", "|---|---|---|",
               f"| full build against the mock API, 300 ms per response ({os.path.basename(data)}) | {net:.3f} | {net_peak:.0f} |",
               f"| `build --demo` end to end | {demo:.3f} | {demo_peak:.0f} |"]
+    lines += hostile_descriptions(args.work, args.runs)
 
     if hugo and os.path.isdir(PEERS):
         version = subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.split()[1]

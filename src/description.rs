@@ -610,4 +610,95 @@ mod tests {
             "Title\n\n- one\n- two\n\nEnd"
         );
     }
+
+    /// The deepest nesting of elements in sanitized HTML (void elements aside).
+    fn depth(html: &str) -> usize {
+        let (mut depth, mut deepest) = (0usize, 0usize);
+        for piece in html.split('<').skip(1) {
+            if piece.starts_with('/') {
+                depth = depth.saturating_sub(1);
+            } else if !piece.starts_with("img") && !piece.starts_with("br") {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+        }
+        deepest
+    }
+
+    #[test]
+    fn deep_nesting_is_cut_to_a_bounded_depth_and_keeps_its_text() {
+        let nested = format!(
+            "{}deep text{}",
+            "<div>".repeat(5_000),
+            "</div>".repeat(5_000)
+        );
+        let html = render(&nested);
+        assert!(depth(&html) <= MAX_DEPTH, "{}", depth(&html));
+        assert!(html.contains("deep text"));
+        // Unclosed formatting elements and markdown that carries HTML are cut the same way.
+        let unclosed = format!("<p>{}bold", "<b><i>".repeat(10_000));
+        assert!(depth(&render(&unclosed)) <= MAX_DEPTH + 1);
+        let quoted = format!("{}<b>x</b>", "> ".repeat(5_000));
+        assert!(depth(&render(&quoted)) <= MAX_DEPTH + 2);
+        // Ordinary HTML, lists of many items included, is left as it was.
+        let list = format!("<ul>{}</ul>", "<li>item".repeat(500));
+        assert_eq!(render(&list).matches("<li>").count(), 500);
+        let shallow = "<div><div><p><em>a</em></p></div></div>";
+        assert_eq!(render(shallow), shallow);
+    }
+
+    #[test]
+    fn text_over_the_cap_is_cut_with_a_visible_notice() {
+        let long = "ü".repeat(MAX_TEXT_BYTES); // two bytes each: twice the cap
+        let html = render(&long);
+        assert!(html.len() < MAX_TEXT_BYTES + 1024, "{}", html.len());
+        assert!(
+            html.ends_with("<p class=\"shortened\"><em>This text was shortened: it is 128 KB long, and only the first 64 KB are shown.</em></p>\n"),
+            "{}",
+            &html[html.len() - 200..]
+        );
+        let sanitizer = Sanitizer::new(&Url::parse("https://vatcar.net").unwrap());
+        assert!(
+            sanitizer
+                .plain_text(&long)
+                .ends_with("only the first 64 KB are shown.")
+        );
+        let short = "ü".repeat(100);
+        assert!(!render(&short).contains("shortened"));
+    }
+
+    #[test]
+    fn images_load_over_https_only_and_an_image_without_a_safe_source_goes() {
+        let html = render(concat!(
+            r#"<p><img src="javascript:alert(1)" alt="image"><img src="data:image/png;base64,AA">"#,
+            r#"<img src="http://plain.example/a.png" alt="plain"><img src="https://ok.example/b.png" alt="ok"></p>"#
+        ));
+        assert_eq!(html.matches("<img").count(), 1, "{html}");
+        assert!(html.contains(r#"src="https://ok.example/b.png""#), "{html}");
+        let markdown =
+            render("![plain](http://plain.example/a.png) ![ok](https://ok.example/b.png)");
+        assert_eq!(markdown.matches("<img").count(), 1, "{markdown}");
+        assert!(markdown.contains("https://ok.example/b.png"), "{markdown}");
+    }
+
+    #[test]
+    fn a_report_shows_images_as_text_and_loads_nothing() {
+        let sanitizer = Sanitizer::self_contained(&Url::parse("https://vatcar.net").unwrap());
+        let html = sanitizer.render(
+            "![pixel](https://tracker.example/p.gif?a=1&b=2) <img src=\"/x.png\" alt=\"a \\\"q\\\"\"> <img src=\"javascript:x\">",
+        );
+        assert!(!html.contains("<img"), "{html}");
+        assert!(
+            html.contains(r#"<span class="image-as-text">[pixel: https://tracker.example/p.gif?a=1&amp;b=2]</span>"#),
+            "{html}"
+        );
+        assert!(html.contains("[image]"), "{html}");
+        let markdown = sanitizer.render("Only markdown: ![chart](https://vatcar.net/c.png)");
+        assert!(
+            markdown.contains(
+                r#"<span class="image-as-text">[chart: https://vatcar.net/c.png]</span>"#
+            ),
+            "{markdown}"
+        );
+    }
 }

@@ -375,9 +375,7 @@ mod tests {
         let path = tmp.path().join("big.json");
         fs::write(&path, vec![b' '; 2048]).unwrap();
         assert_eq!(read_capped(&path, 2048).unwrap().len(), 2048);
-        let error = read_capped(&path, 1024)
-            .unwrap_err()
-            .to_string();
+        let error = read_capped(&path, 1024).unwrap_err().to_string();
         assert!(error.contains("is larger than"), "{error}");
     }
 

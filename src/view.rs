@@ -392,12 +392,12 @@ fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, Vec<EventKey
                     division_copy: true,
                 };
                 log::warn!(
-                    "event {}: the facility lists {:?} starting {} and the division {:?} starting {}; \
+                    "event {}: the facility lists \"{}\" starting {} and the division \"{}\" starting {}; \
                      both are kept, the division's at {}",
                     event.id,
-                    own.name,
+                    crate::error::excerpt(&own.name, 80),
                     own.start.format("%Y-%m-%d %H:%MZ"),
-                    event.name,
+                    crate::error::excerpt(&event.name, 80),
                     event.start.format("%Y-%m-%d %H:%MZ"),
                     key.url()
                 );

@@ -305,3 +305,113 @@ fn a_foreign_output_folder_is_refused_without_force() {
         "mine"
     );
 }
+
+#[test]
+fn a_key_too_short_to_keep_secret_is_refused_before_any_request() {
+    for key in ["e", "a", "t", "1", "0123456789abcde"] {
+        let server = demo_api();
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("o");
+        let (output, text) = run(vatcar(&[
+            "build",
+            "--base-url",
+            &server.url(),
+            "--output",
+            out.to_str().unwrap(),
+        ])
+        .env("VATCAR_API_KEY", key));
+        assert_eq!(output.status.code(), Some(2), "{key}: {text}");
+        assert!(
+            text.starts_with(&format!(
+                "error: the API key is {} characters long; vatcar-site refuses keys shorter than 16",
+                key.len()
+            )),
+            "{text}"
+        );
+        assert!(server.log().is_empty(), "{key}: a request was made");
+        assert!(!out.exists());
+    }
+}
+
+#[test]
+fn a_one_letter_key_no_longer_corrupts_the_data_it_would_have_redacted() {
+    // A key of 16 letters that all occur in ordinary names: the bodies are data and are kept
+    // as sent, so every name survives (redaction used to replace each occurrence).
+    let key = "eeeeeeeeeeeeeeee";
+    let server = demo_api();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let (output, text) = run(vatcar(&[
+        "build",
+        "--base-url",
+        &server.url(),
+        "--output",
+        out.to_str().unwrap(),
+    ])
+    .env("VATCAR_API_KEY", key));
+    assert!(output.status.success(), "{text}");
+    let roster = fs::read_to_string(out.join("roster/index.html")).unwrap();
+    assert!(!roster.contains("[REDACTED]"), "{roster}");
+    let demo: serde_json::Value =
+        serde_json::from_slice(&demo_body("facility-roster.json")).unwrap();
+    let name = demo["data"]["controllers"][0]["name"]
+        .as_str()
+        .or(demo["data"]["controllers"][0]["first_name"].as_str())
+        .unwrap();
+    assert!(roster.contains(name), "{name} missing");
+}
+
+#[test]
+fn check_scrubs_an_echo_of_the_key_escaped_as_unicode_from_stdout() {
+    let unicode: String = KEY
+        .chars()
+        .map(|c| format!("\\u{:04x}", c as u32))
+        .collect();
+    for status in [200, 422] {
+        let server = demo_api();
+        server.route(
+            "/api/v2/facility/roster",
+            vec![Reply::json(
+                status,
+                format!(r#"{{"error": "Invalid API key {unicode}"}}"#),
+            )],
+        );
+        // A body that decodes badly, quoting the key back in the decoder's message.
+        server.route(
+            "/api/v2/division/events",
+            vec![Reply::ok(format!(
+                r#"{{"success": true, "data": "{unicode}"}}"#
+            ))],
+        );
+        let (output, text) =
+            run(vatcar(&["check", "--base-url", &server.url()]).env("VATCAR_API_KEY", KEY));
+        assert_eq!(output.status.code(), Some(1), "{text}");
+        assert!(text.contains("FAIL  GET /api/v2/facility/roster"), "{text}");
+        assert!(!text.contains(KEY) && !text.contains(&unicode), "{text}");
+        assert!(text.contains("[REDACTED]"), "{text}");
+    }
+}
+
+#[test]
+fn a_config_error_never_echoes_the_value_of_api_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("vatcar-site.toml");
+    for text in [
+        "api_key = 98765432123456789\nunknown = 1\n",
+        "api_key = 98765432123456789\n",
+        "api_key = 98765432123456789abc\n",
+    ] {
+        fs::write(&config, text).unwrap();
+        let (output, stderr) = run(&mut vatcar(&[
+            "--config",
+            config.to_str().unwrap(),
+            "build",
+            "--demo",
+            "--output",
+            tmp.path().join("o").to_str().unwrap(),
+        ]));
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("vatcar-site.toml:"), "{stderr}");
+        assert!(!stderr.contains("98765432"), "{text:?} echoed: {stderr}");
+    }
+}

@@ -446,3 +446,119 @@ fn bad_cid_input_is_a_usage_error() {
     let (output, _) = run(&mut vatcar(&["report", "training", "--demo", "--cid", "0"]));
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn a_report_loads_nothing_from_anywhere_and_says_so_in_its_policy() {
+    let server = student_api();
+    let notes = json!({"success": "ok", "notes": [
+        {"id": 21, "user_cid": 1500001, "instructor_name": "Desmond Alleyne", "session_type": 1,
+         "ots_pass": 0, "friendly_time": "2026-07-01",
+         "training_note": "Tracked ![pixel](https://tracker.example/p.gif?cid=1500001) in markdown."},
+        {"id": 22, "user_cid": 1500001, "instructor_name": "Desmond Alleyne", "session_type": 1,
+         "ots_pass": 0, "friendly_time": "2026-07-02",
+         "training_note": "<p>Raw <img src=\"http://tracker.example/raw.gif\" alt=\"chart\"> and <img src=\"/storage/x.png\"></p>"},
+    ]});
+    server.route(
+        "/api/v2/user/1500001/notes",
+        vec![Reply::ok(notes.to_string())],
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("reports");
+    let (output, stderr) = run(vatcar(&[
+        "report",
+        "training",
+        "--cid",
+        "1500001",
+        "--output",
+        out.to_str().unwrap(),
+    ])
+    .env("VATCAR_API_KEY", KEY)
+    .env("VATCAR_BASE_URL", server.url()));
+    assert!(output.status.success(), "{stderr}");
+    let (text, html) = page(&out.join("training-1500001.html"));
+    assert!(!text.contains("<img"), "{text}");
+    assert!(
+        !text.contains(" src=") && !text.contains("url("),
+        "something would load: {text}"
+    );
+    let shown = texts(&html, ".image-as-text");
+    assert_eq!(
+        shown,
+        [
+            "[pixel: https://tracker.example/p.gif?cid=1500001]",
+            "[chart: http://tracker.example/raw.gif]",
+            &format!("[image: {}/storage/x.png]", server.url()),
+        ],
+        "{text}"
+    );
+    let policy: Vec<String> = html
+        .select(&Selector::parse("meta[http-equiv=Content-Security-Policy]").unwrap())
+        .filter_map(|m| m.value().attr("content").map(str::to_owned))
+        .collect();
+    assert_eq!(policy.len(), 1, "{text}");
+    assert!(policy[0].starts_with("default-src 'none'"), "{policy:?}");
+}
+
+#[test]
+fn the_index_of_a_run_never_quotes_the_key_however_the_server_escapes_it() {
+    let server = student_api();
+    let unicode: String = KEY
+        .chars()
+        .map(|c| format!("\\u{:04x}", c as u32))
+        .collect();
+    server.route(
+        "/api/v2/user/1590318",
+        vec![Reply::json(
+            422,
+            format!(r#"{{"error": "Invalid API key {unicode}"}}"#),
+        )],
+    );
+    server.route(
+        "/api/v2/user/1590318/notes",
+        vec![Reply::ok(demo_body("notes-1590318.json"))],
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("reports");
+    let (output, stderr) = run(vatcar(&[
+        "report",
+        "training",
+        "--cid",
+        "1500001",
+        "--cid",
+        "1590318",
+        "--output",
+        out.to_str().unwrap(),
+    ])
+    .env("VATCAR_API_KEY", KEY)
+    .env("VATCAR_BASE_URL", server.url()));
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains(KEY), "{stderr}");
+    let (index, html) = page(&out.join("index.html"));
+    assert!(!index.contains(KEY) && !index.contains(&unicode), "{index}");
+    let rows = texts(&html, "tbody tr");
+    assert!(
+        rows[1].starts_with("1590318 No report:") && rows[1].contains("[REDACTED]"),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn a_cids_file_saved_with_a_byte_order_mark_is_read() {
+    let server = student_api();
+    let tmp = tempfile::tempdir().unwrap();
+    let cids = tmp.path().join("cids.txt");
+    fs::write(&cids, "\u{feff}1500001\r\n").unwrap();
+    let out = tmp.path().join("reports");
+    let (output, stderr) = run(vatcar(&[
+        "report",
+        "training",
+        "--cids-file",
+        cids.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+    ])
+    .env("VATCAR_API_KEY", KEY)
+    .env("VATCAR_BASE_URL", server.url()));
+    assert!(output.status.success(), "{stderr}");
+    assert!(out.join("training-1500001.html").exists());
+}

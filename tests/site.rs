@@ -688,3 +688,336 @@ fn an_event_page_that_fails_while_others_are_written_leaves_the_site_alone() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+/// A snapshot folder holding the demo data, with `edit` applied to the named file's JSON.
+fn demo_snapshot_with(file: &str, edit: impl FnOnce(&mut Value)) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for entry in fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("demo")).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, tmp.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let mut json = demo_json(file);
+    edit(&mut json);
+    fs::write(tmp.path().join(file), serde_json::to_vec(&json).unwrap()).unwrap();
+    tmp
+}
+
+/// A build of a snapshot folder into `out`: its exit code and stderr.
+fn build_from(snapshot: &Path, out: &Path, extra: &[&str]) -> (Option<i32>, String) {
+    let mut args = vec![
+        "build",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--site-url",
+        SITE_URL,
+    ];
+    args.extend_from_slice(extra);
+    let output = vatcar(&args).env("VATCAR_API_KEY", KEY).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), stderr)
+}
+
+/// Nothing named like a staging folder beside `out`.
+fn assert_no_staging_beside(out: &Path) {
+    let leftovers: Vec<String> = fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("staging"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// A theme folder holding one template.
+fn theme_with(name: &str, text: &str) -> tempfile::TempDir {
+    let theme = tempfile::tempdir().unwrap();
+    fs::write(theme.path().join(name), text).unwrap();
+    theme
+}
+
+#[test]
+fn a_theme_cannot_read_the_environment() {
+    let site = build_demo(&[]);
+    let before = tmp_copy(&site.out);
+    for text in [
+        "{% extends \"base.html\" %}{% block content %}{{ get_env(name=\"VATCAR_API_KEY\") }}{% endblock content %}",
+        "{% extends \"base.html\" %}{% block content %}{% set k = get_env(name=\"VATCAR_API_KEY\", default=\"\") %}{{ k | upper }}{% endblock content %}",
+    ] {
+        let theme = theme_with("404.html", text);
+        let server = demo_api();
+        let output = vatcar(&[
+            "build",
+            "--output",
+            site.out.to_str().unwrap(),
+            "--templates",
+            theme.path().to_str().unwrap(),
+        ])
+        .env("VATCAR_API_KEY", KEY)
+        .env("VATCAR_BASE_URL", server.url())
+        .output()
+        .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("404.html") && stderr.contains("get_env() is not available"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains(KEY), "{stderr}");
+        assert_same_tree(&site.out, before.path());
+    }
+}
+
+#[test]
+fn the_key_in_the_data_in_any_form_stops_the_whole_build() {
+    let site = build_demo(&[]);
+    let before = tmp_copy(&site.out);
+    let unicode: String = KEY
+        .chars()
+        .map(|c| format!("\\u{:04x}", c as u32))
+        .collect();
+    let percent: String = KEY.bytes().map(|b| format!("%{b:02X}")).collect();
+    for (field, value) in [
+        ("name", format!("Echo {KEY}")),
+        ("name", format!("Echo {unicode}")),
+        (
+            "description",
+            format!("[link](https://x.example/?k={percent})"),
+        ),
+        (
+            "description",
+            format!("Split {}\\n{}", &KEY[..4], &KEY[4..]).replace("\\n", ""),
+        ),
+    ] {
+        // Raw JSON, so that the `\u` escapes reach the client as the server would send them.
+        let mut events = String::from_utf8(support::demo_body("facility-events.json")).unwrap();
+        let first_name = demo_json("facility-events.json")["data"][0]["name"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let first = events.find(&format!("\"{first_name}\"")).unwrap();
+        if field == "name" {
+            events.replace_range(first..first + first_name.len() + 2, &format!("\"{value}\""));
+        } else {
+            let at = events[first..].find("\"description\": \"").unwrap() + first + 16;
+            events.insert_str(at, &format!("{value} "));
+        }
+        let server = demo_api();
+        server.route("/api/v2/facility/events", vec![support::Reply::ok(events)]);
+        let output = vatcar(&["build", "--output", site.out.to_str().unwrap()])
+            .env("VATCAR_API_KEY", KEY)
+            .env("VATCAR_BASE_URL", server.url())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{value}: {stderr}");
+        assert!(stderr.contains("would contain the API key"), "{stderr}");
+        assert!(!stderr.contains(KEY), "{stderr}");
+        assert_same_tree(&site.out, before.path());
+        assert_no_staging_beside(&site.out);
+    }
+}
+
+#[test]
+fn template_recursion_and_huge_ranges_are_template_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    for (name, text, expected) in [
+        (
+            "404.html",
+            "x{% include \"404.html\" %}",
+            "recursion: 404.html → 404.html",
+        ),
+        (
+            "macros.html",
+            "{% macro deep(n) %}{{ self::deep(n=n) }}{% endmacro deep %}",
+            "macro deep of macros.html → macro deep of macros.html",
+        ),
+        (
+            "404.html",
+            "{% for i in range(end=1000000000) %}{{ i }}{% endfor %}",
+            "1000000000 items is more than the 10000",
+        ),
+    ] {
+        let theme = theme_with(name, text);
+        let output = vatcar(&[
+            "build",
+            "--demo",
+            "--output",
+            out.to_str().unwrap(),
+            "--templates",
+            theme.path().to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{text}: {stderr}");
+        assert!(
+            stderr.contains(name) && stderr.contains(expected),
+            "{stderr}"
+        );
+        assert!(!out.exists());
+        assert_no_staging_beside(&out);
+    }
+}
+
+#[test]
+fn years_outside_1_to_9999_are_errors_naming_the_record_and_never_crash() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    for (start, extra, expected) in [
+        ("+262142-12-31 23:00:00", &[][..], "has the year 262142"),
+        (
+            "-262143-01-01",
+            &["--display-zone", "America/Puerto_Rico"][..],
+            "has the year -262143",
+        ),
+        ("+10000-01-01 00:00:00", &[][..], "has the year 10000"),
+        ("-0001-06-01 10:00", &[][..], "has the year -1"),
+    ] {
+        let snapshot = demo_snapshot_with("facility-events.json", |json| {
+            json["data"][0]["start"] = start.into();
+            json["data"][0]["end"] = Value::Null;
+        });
+        let id = demo_json("facility-events.json")["data"][0]["id"]
+            .as_u64()
+            .unwrap();
+        let (code, stderr) = build_from(snapshot.path(), &out, extra);
+        assert_eq!(code, Some(1), "{start}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "GET /api/v2/facility/events: data[0] (event {id}), field `start`"
+            )) && stderr.contains(expected),
+            "{stderr}"
+        );
+    }
+    let output = vatcar(&["build", "--demo", "--output", out.to_str().unwrap()])
+        .env("SOURCE_DATE_EPOCH", "-8334601228800")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("SOURCE_DATE_EPOCH"), "{stderr}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn an_event_at_the_end_of_year_9999_keeps_four_digit_years() {
+    let snapshot = demo_snapshot_with("facility-events.json", |json| {
+        json["data"][0]["start"] = "9999-12-31 23:00:00".into();
+        json["data"][0]["end"] = Value::Null;
+    });
+    let id = demo_json("facility-events.json")["data"][0]["id"]
+        .as_u64()
+        .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let (code, stderr) = build_from(
+        snapshot.path(),
+        &out,
+        &["--display-zone", "Pacific/Kiritimati"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    let ics = fs::read_to_string(out.join(format!("events/{id}/event.ics"))).unwrap();
+    assert!(ics.contains("DTSTART:99991231T230000Z\r\n"), "{ics}");
+    assert!(ics.contains("DTEND:99991231T235959Z\r\n"), "{ics}");
+    for (path, bytes) in tree(&out) {
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            !text.contains("10000-") && !text.contains(":10000"),
+            "{path}"
+        );
+        assert!(!text.contains("DTEND:1000"), "{path}");
+    }
+}
+
+#[test]
+fn characters_xml_forbids_never_reach_a_page_or_a_feed() {
+    let snapshot = demo_snapshot_with("facility-events.json", |json| {
+        json["data"][0]["name"] = "Bad \u{fffe}one\u{ffff} \u{1}\u{b}\u{1f} \u{fdd0}end".into();
+    });
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let config = tmp.path().join("vatcar-site.toml");
+    fs::write(
+        &config,
+        "title = \"Title\\u0001 \\uFFFF ok\"\ntagline = \"Tag\\u0008line\"\n",
+    )
+    .unwrap();
+    let (code, stderr) = build_from(
+        snapshot.path(),
+        &out,
+        &["--config", config.to_str().unwrap()],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    for (path, bytes) in tree(&out) {
+        if !(path.ends_with(".html") || path.ends_with(".xml")) {
+            continue;
+        }
+        let text = String::from_utf8(bytes).unwrap();
+        let bad: Vec<char> = text
+            .chars()
+            .filter(|&c| {
+                (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+                    || (0xFDD0..=0xFDEF).contains(&(c as u32))
+                    || (c as u32) & 0xFFFE == 0xFFFE
+            })
+            .collect();
+        assert!(bad.is_empty(), "{path} holds {bad:?}");
+    }
+    let feed = fs::read_to_string(out.join("feed.xml")).unwrap();
+    assert!(feed.contains("<title>Bad one  end</title>"), "{feed}");
+    assert!(
+        feed.contains("<title>Title  ok: upcoming events</title>"),
+        "{feed}"
+    );
+}
+
+#[test]
+fn the_same_id_for_two_different_events_keeps_both() {
+    let facility = demo_json("facility-events.json");
+    let shared = facility["data"][0].clone();
+    let id = shared["id"].as_u64().unwrap();
+    let snapshot = demo_snapshot_with("division-events.json", |json| {
+        let mut other = shared.clone();
+        other["name"] = "Division fly-in, a different event".into();
+        other["start"] = "2026-12-19 18:00:00".into();
+        other["end"] = "2026-12-19 22:00:00".into();
+        json["data"].as_array_mut().unwrap().push(other);
+    });
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let (code, stderr) = build_from(snapshot.path(), &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains(&format!("warning: event {id}: the facility lists"))
+            && stderr.contains(&format!("events/{id}-division/")),
+        "{stderr}"
+    );
+    let read = |path: &str| fs::read_to_string(out.join(path)).unwrap();
+    let own = Html::parse_document(&read(&format!("events/{id}/index.html")));
+    assert_eq!(texts(&own, "h1"), [shared["name"].as_str().unwrap()]);
+    let copy = Html::parse_document(&read(&format!("events/{id}-division/index.html")));
+    assert_eq!(texts(&copy, "h1"), ["Division fly-in, a different event"]);
+    let division = read("division/index.html");
+    assert!(
+        division.contains("Division fly-in, a different event"),
+        "{division}"
+    );
+    assert!(
+        division.contains(&format!("events/{id}-division/")),
+        "{division}"
+    );
+    let division_ics = read("calendar/division.ics");
+    assert!(division_ics.contains(&format!("UID:vatcar-division-event-{id}@tjzs.example.org")));
+    assert!(division_ics.contains("SUMMARY:Division fly-in\\, a different event"));
+    let facility_ics = read("calendar/facility.ics");
+    assert!(facility_ics.contains(&format!("UID:vatcar-event-{id}@tjzs.example.org")));
+    assert!(!facility_ics.contains("Division fly-in"));
+    assert!(read(&format!("events/{id}-division/event.ics")).contains("Division fly-in"));
+    let sitemap = read("sitemap.xml");
+    assert!(
+        sitemap.contains(&format!("events/{id}-division/")),
+        "{sitemap}"
+    );
+}
