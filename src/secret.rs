@@ -199,7 +199,7 @@ fn decode_layer(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut buffer = [0u8; 4];
     while let Some(offset) = bytes[i..]
         .iter()
-        .position(|b| matches!(b, b'\\' | b'%' | b'&' | b'\r' | b'\n'))
+        .position(|b| matches!(b, b'\\' | b'%' | b'&' | b'\r'))
     {
         i += offset;
         match escape_at(bytes, i, &mut buffer) {
@@ -223,12 +223,10 @@ fn decode_layer(bytes: &[u8]) -> Option<Vec<u8>> {
 fn escape_at<'b>(bytes: &[u8], i: usize, buffer: &'b mut [u8; 4]) -> Option<(&'b [u8], usize)> {
     let rest = &bytes[i..];
     let (c, consumed): (char, usize) = match rest[0] {
-        // iCal folds a long line as CRLF (or LF) followed by one space or tab.
+        // iCal folds a long line as CRLF followed by one space or tab. (A bare LF and a space
+        // is indentation in HTML, and every page is full of it.)
         b'\r' if rest.len() >= 3 && rest[1] == b'\n' && matches!(rest[2], b' ' | b'\t') => {
             return Some((&buffer[..0], 3));
-        }
-        b'\n' if rest.len() >= 2 && matches!(rest[1], b' ' | b'\t') => {
-            return Some((&buffer[..0], 2));
         }
         b'\\' => backslash_escape(rest)?,
         b'%' => {
