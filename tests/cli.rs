@@ -335,10 +335,7 @@ fn a_key_too_short_to_keep_secret_is_refused_before_any_request() {
 
 #[test]
 fn check_scrubs_an_echo_of_the_key_escaped_as_unicode_from_stdout() {
-    let unicode: String = KEY
-        .chars()
-        .map(|c| format!("\\u{:04x}", c as u32))
-        .collect();
+    let unicode = support::unicode_escaped(KEY);
     for status in [200, 422] {
         let server = demo_api();
         server.route(

@@ -289,10 +289,7 @@ fn echoed_key_is_redacted_from_error_details_and_bodies() {
 
 #[test]
 fn an_echo_of_the_key_escaped_as_unicode_is_redacted_from_errors() {
-    let unicode: String = KEY
-        .chars()
-        .map(|c| format!("\\u{:04x}", c as u32))
-        .collect();
+    let unicode = support::unicode_escaped(KEY);
     for status in [422, 500] {
         let server = MockServer::start();
         server.route(

@@ -30,6 +30,17 @@ fn page(path: &Path) -> (String, Html) {
     (text, html)
 }
 
+/// `report training` with `students` (`--cid N`, `--cids-file F`) against `server`, written
+/// into `out`.
+fn training(server: &MockServer, students: &[&str], out: &Path) -> (Output, String) {
+    let mut args = vec!["report", "training"];
+    args.extend_from_slice(students);
+    args.extend(["--output", out.to_str().unwrap()]);
+    run(vatcar(&args)
+        .env("VATCAR_API_KEY", KEY)
+        .env("VATCAR_BASE_URL", server.url()))
+}
+
 /// A student the API shows with notes given newest first and some hostile markdown.
 fn student_api() -> MockServer {
     let server = MockServer::start();
@@ -72,16 +83,7 @@ fn a_training_record_from_the_api() {
     let server = student_api();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = run(vatcar(&[
-        "report",
-        "training",
-        "--cid",
-        "1500001",
-        "--output",
-        out.to_str().unwrap(),
-    ])
-    .env("VATCAR_API_KEY", KEY)
-    .env("VATCAR_BASE_URL", server.url()));
+    let (output, stderr) = training(&server, &["--cid", "1500001"], &out);
     assert!(output.status.success(), "{stderr}");
     let (text, html) = page(&out.join("training-1500001.html"));
     assert_eq!(texts(&html, "h1"), ["Ana Rivera"]);
@@ -218,16 +220,7 @@ fn one_forbidden_student_among_several_is_reported_and_the_others_written() {
     )
     .unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = run(vatcar(&[
-        "report",
-        "training",
-        "--cids-file",
-        cids.to_str().unwrap(),
-        "--output",
-        out.to_str().unwrap(),
-    ])
-    .env("VATCAR_API_KEY", KEY)
-    .env("VATCAR_BASE_URL", server.url()));
+    let (output, stderr) = training(&server, &["--cids-file", cids.to_str().unwrap()], &out);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains("CID 1547761")
@@ -464,16 +457,7 @@ fn a_report_loads_nothing_from_anywhere_and_says_so_in_its_policy() {
     );
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = run(vatcar(&[
-        "report",
-        "training",
-        "--cid",
-        "1500001",
-        "--output",
-        out.to_str().unwrap(),
-    ])
-    .env("VATCAR_API_KEY", KEY)
-    .env("VATCAR_BASE_URL", server.url()));
+    let (output, stderr) = training(&server, &["--cid", "1500001"], &out);
     assert!(output.status.success(), "{stderr}");
     let (text, html) = page(&out.join("training-1500001.html"));
     assert!(!text.contains("<img"), "{text}");
@@ -502,10 +486,7 @@ fn a_report_loads_nothing_from_anywhere_and_says_so_in_its_policy() {
 #[test]
 fn the_index_of_a_run_never_quotes_the_key_however_the_server_escapes_it() {
     let server = student_api();
-    let unicode: String = KEY
-        .chars()
-        .map(|c| format!("\\u{:04x}", c as u32))
-        .collect();
+    let unicode = support::unicode_escaped(KEY);
     server.route(
         "/api/v2/user/1590318",
         vec![Reply::json(
@@ -519,18 +500,7 @@ fn the_index_of_a_run_never_quotes_the_key_however_the_server_escapes_it() {
     );
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = run(vatcar(&[
-        "report",
-        "training",
-        "--cid",
-        "1500001",
-        "--cid",
-        "1590318",
-        "--output",
-        out.to_str().unwrap(),
-    ])
-    .env("VATCAR_API_KEY", KEY)
-    .env("VATCAR_BASE_URL", server.url()));
+    let (output, stderr) = training(&server, &["--cid", "1500001", "--cid", "1590318"], &out);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(!stderr.contains(KEY), "{stderr}");
     let (index, html) = page(&out.join("index.html"));
@@ -549,16 +519,7 @@ fn a_cids_file_saved_with_a_byte_order_mark_is_read() {
     let cids = tmp.path().join("cids.txt");
     fs::write(&cids, "\u{feff}1500001\r\n").unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = run(vatcar(&[
-        "report",
-        "training",
-        "--cids-file",
-        cids.to_str().unwrap(),
-        "--output",
-        out.to_str().unwrap(),
-    ])
-    .env("VATCAR_API_KEY", KEY)
-    .env("VATCAR_BASE_URL", server.url()));
+    let (output, stderr) = training(&server, &["--cids-file", cids.to_str().unwrap()], &out);
     assert!(output.status.success(), "{stderr}");
     assert!(out.join("training-1500001.html").exists());
 }

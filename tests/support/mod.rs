@@ -310,3 +310,10 @@ pub fn texts(html: &scraper::Html, css: &str) -> Vec<String> {
         })
         .collect()
 }
+
+/// Every character of `text` as a JSON `\u` escape, as a server may echo a key.
+pub fn unicode_escaped(text: &str) -> String {
+    text.chars()
+        .map(|c| format!("\\u{:04x}", c as u32))
+        .collect()
+}
