@@ -1,32 +1,24 @@
 //! vatcar-site: a VATCAR facility's API data, turned into a website, iCal feeds and reports.
 //!
-//! The stages, each a module that knows nothing of the ones after it:
-//! fetch ([`client`]) or read ([`snapshot`]) raw bodies → decode into typed [`model`]s →
-//! render templates ([`render`]) → write the output folder ([`publish`]).
-//! [`load`] and [`build`] run them in order.
+//! The pipeline, one folder a stage, each importing only the stages before it:
+//!
+//! 1. [`fetch`]: raw bodies from the API ([`fetch::client`]), a snapshot folder or the demo
+//!    ([`fetch::snapshot`]); the API key ([`fetch::secret`]).
+//! 2. [`model`]: bodies decoded into typed models, every shape quirk absorbed.
+//! 3. [`view`]: what each page and report shows, sorted and formatted once; untrusted text
+//!    made safe on the way ([`sanitize`]).
+//! 4. [`render`]: views into files through the Tera theme, plus the iCal writer.
+//! 5. [`publish`]: the only code that writes an output folder, all or nothing.
+//!
+//! [`cmd`] is the command line: one file per subcommand, each running the stages in order
+//! ([`cmd::build`] is the site pipeline). [`parallel`] and [`memory`] serve every stage.
 
-pub mod build;
-pub mod chars;
-pub mod cli;
-pub mod client;
-pub mod config;
-pub mod description;
-pub mod docs;
-pub mod endpoint;
-pub mod error;
-pub mod ical;
-pub mod links;
-pub mod load;
+pub mod cmd;
+pub mod fetch;
 pub mod memory;
 pub mod model;
 pub mod parallel;
-pub mod progress;
 pub mod publish;
 pub mod render;
-pub mod report;
-pub mod secret;
-pub mod serve;
-pub mod site;
-pub mod snapshot;
-pub mod template_limits;
+pub mod sanitize;
 pub mod view;

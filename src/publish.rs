@@ -16,7 +16,8 @@
 //! A folder that exists, is not empty and has no marker was not written by this tool: it is
 //! refused unless `force` is set (and even then only overwritten file by file, never cleared).
 
-use crate::secret::ApiKey;
+use crate::fetch::secret::ApiKey;
+pub use crate::render::OutputFile;
 use anyhow::{Context, Result, bail};
 use std::collections::{BTreeSet, HashSet};
 use std::fs;
@@ -25,22 +26,6 @@ use std::sync::Mutex;
 
 /// The marker listing the files this tool wrote into a folder.
 pub const MARKER: &str = ".vatcar-site.json";
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutputFile {
-    /// Relative, with `/` separators, e.g. `events/412/index.html`.
-    pub path: String,
-    pub contents: Vec<u8>,
-}
-
-impl OutputFile {
-    pub fn new(path: impl Into<String>, contents: impl Into<Vec<u8>>) -> Self {
-        Self {
-            path: path.into(),
-            contents: contents.into(),
-        }
-    }
-}
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct PublishReport {

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use vatcar_site::description::Sanitizer;
+use vatcar_site::sanitize::description::Sanitizer;
 
 const SITE: &str = "https://tjzs.example.org/";
 

@@ -5,10 +5,10 @@ mod support;
 
 use std::time::{Duration, Instant};
 use support::{MockServer, Reply, closed_port, demo_api};
-use vatcar_site::client::{ApiClient, ClientOptions, RetryPolicy};
-use vatcar_site::endpoint::Endpoint;
-use vatcar_site::error::ApiError;
-use vatcar_site::secret::ApiKey;
+use vatcar_site::fetch::client::{ApiClient, ClientOptions, RetryPolicy};
+use vatcar_site::fetch::endpoint::Endpoint;
+use vatcar_site::fetch::error::ApiError;
+use vatcar_site::fetch::secret::ApiKey;
 
 const KEY: &str = "k3y-5ecr3t/abc+def=";
 

@@ -7,11 +7,11 @@ use chrono::{NaiveDate, TimeZone, Utc};
 use serde_json::json;
 use std::time::Duration;
 use support::{MockServer, Reply};
-use vatcar_site::client::{ApiClient, ClientOptions, RetryPolicy};
-use vatcar_site::endpoint::Endpoint;
-use vatcar_site::error::ApiError;
+use vatcar_site::fetch::client::{ApiClient, ClientOptions, RetryPolicy};
+use vatcar_site::fetch::endpoint::Endpoint;
+use vatcar_site::fetch::error::ApiError;
+use vatcar_site::fetch::secret::ApiKey;
 use vatcar_site::model::{self, Rating, SessionType, StaffRole};
-use vatcar_site::secret::ApiKey;
 
 /// Serves `body` on the endpoint's path and fetches it back through the real client.
 fn served(endpoint: Endpoint, body: impl Into<Vec<u8>>) -> Vec<u8> {

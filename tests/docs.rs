@@ -3,7 +3,7 @@
 
 #[test]
 fn template_documentation_matches_the_code() {
-    let generated = vatcar_site::docs::template_variables().unwrap();
+    let generated = vatcar_site::render::docs::template_variables().unwrap();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/templates.md");
     if std::env::var_os("VATCAR_UPDATE_DOCS").is_some() {
         std::fs::create_dir_all(concat!(env!("CARGO_MANIFEST_DIR"), "/docs")).unwrap();

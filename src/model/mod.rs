@@ -10,6 +10,7 @@
 
 mod decode;
 mod rating;
+mod site;
 pub mod timestamp;
 mod wire;
 
@@ -18,6 +19,7 @@ pub use decode::{
     decode_user,
 };
 pub use rating::Rating;
+pub use site::{SiteData, decode_site};
 
 use chrono::{DateTime, NaiveDate, Utc};
 use std::fmt;

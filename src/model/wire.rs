@@ -9,9 +9,9 @@
 
 use super::timestamp::{self, parse_date, parse_instant};
 use super::*;
-use crate::chars;
-use crate::endpoint::Endpoint;
-use crate::error::{ApiError, excerpt};
+use crate::fetch::endpoint::Endpoint;
+use crate::fetch::error::{ApiError, excerpt};
+use crate::sanitize::chars;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
@@ -224,7 +224,7 @@ fn facility<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Facility>, D::Erro
 
 /// Removes control characters other than tab and newline (they are invalid in HTML and iCal
 /// and can move a terminal's cursor) and noncharacters such as U+FFFE (XML forbids them; see
-/// [`crate::chars`]), and turns CRLF into LF.
+/// [`crate::sanitize::chars`]), and turns CRLF into LF.
 pub(super) fn clean(text: String) -> String {
     // Most text has nothing to remove; it is kept as it came, without a copy.
     let bytes = text.as_bytes();

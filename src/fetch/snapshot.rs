@@ -3,12 +3,10 @@
 //!
 //! A snapshot folder holds one file per endpoint (named by [`Endpoint::snapshot_file`]) with
 //! the body exactly as the server sent it. A body that holds the API key is never saved (see
-//! [`Snapshot::write_dir`]). `snapshot.json` records when and from where it was fetched; it
-//! holds no key.
+//! `cmd::build::save_snapshot`). `snapshot.json` records when and from where it was fetched;
+//! it holds no key.
 
-use crate::endpoint::Endpoint;
-use crate::publish::{self, OutputFile};
-use crate::secret::ApiKey;
+use crate::fetch::endpoint::Endpoint;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
@@ -78,7 +76,7 @@ impl Snapshot {
             fetched_at: DateTime::parse_from_rfc3339(DEMO_FETCHED_AT)
                 .ok()
                 .map(|t| t.with_timezone(&Utc)),
-            base_url: Some(crate::client::DEFAULT_BASE_URL.into()),
+            base_url: Some(crate::fetch::client::DEFAULT_BASE_URL.into()),
             bodies: DEMO
                 .iter()
                 .map(|(name, body)| (name.to_string(), body.to_vec()))
@@ -136,8 +134,8 @@ impl Snapshot {
         Ok(snapshot)
     }
 
-    /// The files of this snapshot, manifest included, for [`publish::publish`].
-    pub fn files(&self) -> Vec<OutputFile> {
+    /// The files of this snapshot, manifest included, by name: what a snapshot folder holds.
+    pub fn files(&self) -> Vec<(String, Vec<u8>)> {
         let manifest = Manifest {
             format: FORMAT.into(),
             fetched_at: self
@@ -154,24 +152,14 @@ impl Snapshot {
         manifest_json.push(b'\n');
         self.bodies
             .iter()
-            .map(|(name, body)| OutputFile::new(name.clone(), body.clone()))
-            .chain([OutputFile::new(MANIFEST, manifest_json)])
+            .map(|(name, body)| (name.clone(), body.clone()))
+            .chain([(MANIFEST.to_owned(), manifest_json)])
             .collect()
-    }
-
-    /// Writes the snapshot to `dir`, with the same all-or-nothing care as a site build. A
-    /// body that holds the key (a server echoing it) stops the whole snapshot: bodies are
-    /// saved exactly as sent, never rewritten.
-    pub fn write_dir(&self, dir: &Path, force: bool, secret: Option<&ApiKey>) -> Result<()> {
-        let how = publish::Publish::new("snapshot", force).guarding(secret);
-        publish::publish(dir, &self.files(), how)
-            .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
-        Ok(())
     }
 }
 
 /// The most a snapshot file may hold: the same cap as a body fetched over HTTP.
-const MAX_BODY_BYTES: u64 = crate::client::MAX_BODY_BYTES;
+const MAX_BODY_BYTES: u64 = crate::fetch::client::MAX_BODY_BYTES;
 
 /// The manifest is a few lines; a large one is not a manifest.
 const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
@@ -320,7 +308,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("snap");
         let demo = Snapshot::demo();
-        demo.write_dir(&dir, false, None).unwrap();
+        fs::create_dir_all(&dir).unwrap();
+        for (name, bytes) in demo.files() {
+            fs::write(dir.join(name), bytes).unwrap();
+        }
         let read = Snapshot::read_dir(&dir).unwrap();
         assert_eq!(read.bodies, demo.bodies);
         assert_eq!(read.fetched_at, demo.fetched_at);

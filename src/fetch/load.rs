@@ -1,14 +1,13 @@
-//! Stages one and two together: get the raw bodies (from the API, a snapshot folder or the
-//! built-in demo) and decode them into the models a site build needs.
+//! The raw bodies a command needs, from wherever they come: the API, a snapshot folder or the
+//! built-in demo. Decoding them is the next stage's job (`model`).
 //!
-//! Every endpoint is fetched and decoded before anything else happens, and every failure is
-//! reported, not only the first: a webmaster fixing a CI job wants to see them all at once.
+//! Every endpoint is fetched before anything else happens, and every failure is reported, not
+//! only the first: a webmaster fixing a CI job wants to see them all at once.
 
-use crate::client::{ApiClient, ClientOptions};
-use crate::endpoint::Endpoint;
-use crate::error::ApiError;
-use crate::model::{self, DocumentCategory, Event, Roster};
-use crate::snapshot::Snapshot;
+use crate::fetch::client::{ApiClient, ClientOptions};
+use crate::fetch::endpoint::Endpoint;
+use crate::fetch::error::ApiError;
+use crate::fetch::snapshot::Snapshot;
 use anyhow::{Result, anyhow};
 use chrono::Utc;
 use std::path::PathBuf;
@@ -21,15 +20,6 @@ pub enum Source {
     Demo,
     /// Bodies already in memory (fetched once by `serve`, then rebuilt from).
     Loaded(std::sync::Arc<Snapshot>),
-}
-
-/// Everything a site build reads, decoded.
-#[derive(Clone, Debug)]
-pub struct SiteData {
-    pub roster: Roster,
-    pub facility_events: Vec<Event>,
-    pub division_events: Vec<Event>,
-    pub documents: Vec<DocumentCategory>,
 }
 
 /// Raw bodies of the given endpoints, as a snapshot (fetched now, or read back).
@@ -81,55 +71,6 @@ pub fn raw_each(
     }
 }
 
-pub fn decode_site(snapshot: &Snapshot) -> Result<SiteData> {
-    // The endpoints are independent and the two event lists are most of the bytes: each is
-    // decoded on its own thread.
-    let (roster, facility_events, division_events, documents) = std::thread::scope(|scope| {
-        let facility = scope.spawn(|| {
-            snapshot
-                .body(Endpoint::FacilityEvents)
-                .and_then(|b| Ok(model::decode_facility_events(b)?))
-        });
-        let division = scope.spawn(|| {
-            snapshot
-                .body(Endpoint::DivisionEvents)
-                .and_then(|b| Ok(model::decode_division_events(b)?))
-        });
-        let roster = snapshot
-            .body(Endpoint::FacilityRoster)
-            .and_then(|b| Ok(model::decode_roster(b)?));
-        let documents = snapshot
-            .body(Endpoint::FacilityDocuments)
-            .and_then(|b| Ok(model::decode_documents(b)?));
-        (
-            roster,
-            facility.join().expect("decoding does not panic"),
-            division.join().expect("decoding does not panic"),
-            documents,
-        )
-    });
-    match (roster, facility_events, division_events, documents) {
-        (Ok(roster), Ok(facility_events), Ok(division_events), Ok(documents)) => Ok(SiteData {
-            roster,
-            facility_events,
-            division_events,
-            documents,
-        }),
-        (roster, facility, division, documents) => {
-            let errors: Vec<anyhow::Error> = [
-                roster.err(),
-                facility.err(),
-                division.err(),
-                documents.err(),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            Err(combine_any(errors))
-        }
-    }
-}
-
 fn combine(errors: Vec<ApiError>) -> Result<()> {
     if errors.is_empty() {
         return Ok(());
@@ -140,7 +81,7 @@ fn combine(errors: Vec<ApiError>) -> Result<()> {
 }
 
 /// One error if there is one; otherwise one error listing them all, one per line.
-fn combine_any(mut errors: Vec<anyhow::Error>) -> anyhow::Error {
+pub fn combine_any(mut errors: Vec<anyhow::Error>) -> anyhow::Error {
     if errors.len() == 1 {
         return errors.remove(0);
     }

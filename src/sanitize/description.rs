@@ -11,7 +11,7 @@
 //! section's `h2`, and a flat level can never skip one (which validators and screen readers
 //! flag).
 
-use crate::links::safe_link;
+use crate::sanitize::links::safe_link;
 use ammonia::{Builder, UrlRelative};
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::borrow::Cow;

@@ -6,6 +6,8 @@ use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+pub use crate::view::Sections;
 use toml::Spanned;
 
 /// The file looked for in the working folder when `--config` is not given.
@@ -65,26 +67,6 @@ pub struct StaffEmails {
     pub ec: Option<Spanned<String>>,
     pub fe: Option<Spanned<String>>,
     pub wm: Option<Spanned<String>>,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, serde::Serialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields, default)]
-pub struct Sections {
-    pub roster: bool,
-    pub events: bool,
-    pub division: bool,
-    pub documents: bool,
-}
-
-impl Default for Sections {
-    fn default() -> Self {
-        Self {
-            roster: true,
-            events: true,
-            division: true,
-            documents: true,
-        }
-    }
 }
 
 /// A loaded, checked configuration and where it came from.
@@ -164,7 +146,7 @@ impl Loaded {
             None => None,
         };
         if let Some(base) = &config.base_url {
-            crate::client::parse_base_url(base.get_ref())
+            crate::fetch::client::parse_base_url(base.get_ref())
                 .map_err(|e| anyhow::anyhow!("{}: base_url: {e}", at(base.span())))?;
         }
         if let Some(days) = &config.recent_days

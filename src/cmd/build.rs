@@ -1,21 +1,22 @@
 //! The pipelines, stage by stage: load → decode → view → render → publish, for the site and
 //! for the private reports. Nothing touches an output folder until everything has rendered.
 
-use crate::client::DEFAULT_BASE_URL;
-use crate::endpoint::Endpoint;
-use crate::load::{self, Source};
+use crate::cmd::progress::Progress;
+use crate::fetch::client::DEFAULT_BASE_URL;
+use crate::fetch::endpoint::Endpoint;
+use crate::fetch::load::{self, Source};
+use crate::fetch::secret::ApiKey;
+use crate::fetch::snapshot::{self, Snapshot};
 use crate::model;
-use crate::progress::Progress;
 use crate::publish::{self, OutputFile, PublishReport};
 use crate::render::Theme;
-use crate::report;
-use crate::secret::ApiKey;
-use crate::site;
-use crate::snapshot;
+use crate::render::reports::{index_context, report_context};
+use crate::render::site;
+use crate::view::report;
 use crate::view::{self, SiteSettings};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use url::Url;
 
@@ -57,7 +58,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     });
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
     lap("loaded");
-    let data = load::decode_site(&snapshot)?;
+    let data = crate::model::decode_site(&snapshot)?;
     lap("decoded");
     progress.step(&format!(
         "read {} controllers, {} visitors, {} facility events, {} division events, {} documents",
@@ -68,7 +69,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         data.documents.iter().map(|c| c.files.len()).sum::<usize>()
     ));
     if let Some(dir) = &options.save_snapshot {
-        snapshot.write_dir(dir, options.force, options.key.as_ref())?;
+        save_snapshot(&snapshot, dir, options.force, options.key.as_ref())?;
         progress.step(&format!("saved the snapshot in {}", dir.display()));
     }
     let theme = theme
@@ -128,6 +129,26 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         events: view.event_pages.len(),
         publish: report,
     })
+}
+
+/// Writes `snapshot` to `dir`, with the same all-or-nothing care as a site build. A body
+/// that holds the key (a server echoing it) stops the whole snapshot: bodies are saved
+/// exactly as sent, never rewritten.
+pub fn save_snapshot(
+    snapshot: &Snapshot,
+    dir: &Path,
+    force: bool,
+    secret: Option<&ApiKey>,
+) -> Result<()> {
+    let files: Vec<OutputFile> = snapshot
+        .files()
+        .into_iter()
+        .map(|(name, bytes)| OutputFile::new(name, bytes))
+        .collect();
+    let how = publish::Publish::new("snapshot", force).guarding(secret);
+    publish::publish(dir, &files, how)
+        .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
+    Ok(())
 }
 
 /// The process's peak memory so far, where the system tells it (Linux), for `-vv`.
@@ -281,24 +302,6 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     )
     .with_context(|| format!("could not write the report to {}", options.output.display()))?;
     Ok(options.output.join("roster.html"))
-}
-
-/// The context of a training or roster report: everything under `report`.
-pub fn report_context(report: &impl serde::Serialize) -> tera::Context {
-    let mut context = tera::Context::new();
-    context.insert("report", report);
-    context
-}
-
-/// The context of the index of a multi-student run.
-pub fn index_context(entries: &[report::IndexEntry], generated_at: DateTime<Utc>) -> tera::Context {
-    let mut context = tera::Context::new();
-    context.insert("entries", entries);
-    context.insert(
-        "generated_at",
-        &generated_at.format("%Y-%m-%d %H:%MZ").to_string(),
-    );
-    context
 }
 
 /// The API's base URL for a source, against which relative links in its data resolve.

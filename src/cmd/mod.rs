@@ -4,20 +4,24 @@
 //! Settings come from, in order of precedence: command-line flags, the environment
 //! (`VATCAR_API_KEY`, `VATCAR_BASE_URL`), `vatcar-site.toml`, built-in defaults.
 
-use crate::build::{self, BuildOptions, ReportOptions};
-use crate::client::{ClientOptions, DEFAULT_BASE_URL, Observer, RetryPolicy};
-use crate::config::{self, Loaded};
-use crate::endpoint::Endpoint;
-use crate::load::{self, Source};
-use crate::progress::Progress;
+pub mod build;
+pub mod config;
+pub mod progress;
+pub mod serve;
+
+use crate::fetch::client::{ClientOptions, DEFAULT_BASE_URL, Observer, RetryPolicy};
+use crate::fetch::endpoint::Endpoint;
+use crate::fetch::load::{self, Source};
+use crate::fetch::secret::{ApiKey, KeyError};
+use crate::fetch::snapshot::{self, Snapshot};
 use crate::render;
-use crate::secret::{ApiKey, KeyError};
-use crate::serve;
-use crate::snapshot::{self, Snapshot};
 use crate::view::SiteSettings;
 use anyhow::{Context, Result, bail};
+use build::{BuildOptions, ReportOptions};
 use chrono::{DateTime, Utc};
 use clap::{Args, CommandFactory, Parser, Subcommand};
+use config::Loaded;
+use progress::Progress;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -303,7 +307,7 @@ impl ApiArgs {
             connect_timeout: Duration::from_secs_f64(self.connect_timeout),
             timeout: Duration::from_secs_f64(timeout),
             retry: RetryPolicy::default(),
-            observer: progress.map(|p| Observer(p as Arc<dyn crate::client::FetchObserver>)),
+            observer: progress.map(|p| Observer(p as Arc<dyn crate::fetch::client::FetchObserver>)),
             ..ClientOptions::default()
         })
     }
@@ -423,7 +427,7 @@ fn command_api(command: &Command) -> Option<&ApiArgs> {
 
 /// What to do next, for the errors where that is known.
 fn hint(error: &anyhow::Error) -> Option<&'static str> {
-    use crate::error::ApiError;
+    use crate::fetch::error::ApiError;
     let api = error.chain().find_map(|e| e.downcast_ref::<ApiError>());
     match api {
         Some(ApiError::MissingKey) => {
@@ -482,8 +486,8 @@ fn execute(cli: &Cli, config: &Loaded, key: Option<ApiKey>) -> Result<()> {
             let snapshot: Snapshot = load::raw(&source, &Endpoint::SITE)?;
             // Decoding now means a snapshot that cannot build is reported today, not at the
             // next build.
-            load::decode_site(&snapshot).context("the fetched data would not build")?;
-            snapshot.write_dir(&args.output, args.force, key.as_ref())?;
+            crate::model::decode_site(&snapshot).context("the fetched data would not build")?;
+            build::save_snapshot(&snapshot, &args.output, args.force, key.as_ref())?;
             progress.done(&format!(
                 "saved {} responses into {} in {:.2} s",
                 Endpoint::SITE.len(),

@@ -2,7 +2,7 @@
 //! fetching and decoding stages. Every variant names the endpoint; none carries the API key
 //! (text from the server is redacted before it gets here).
 
-use crate::endpoint::Endpoint;
+use crate::fetch::endpoint::Endpoint;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {

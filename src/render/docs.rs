@@ -2,14 +2,13 @@
 //! the demo data actually renders, so the documentation cannot drift from the code (a test
 //! compares the file with this output).
 
-use crate::build::{index_context, report_context};
-use crate::endpoint::Endpoint;
-use crate::load;
+use crate::fetch::endpoint::Endpoint;
+use crate::fetch::snapshot::Snapshot;
 use crate::model;
 use crate::render::Theme;
-use crate::report::{self, IndexEntry, ReportSettings};
-use crate::site;
-use crate::snapshot::Snapshot;
+use crate::render::reports::{index_context, report_context};
+use crate::render::site;
+use crate::view::report::{self, IndexEntry, ReportSettings};
 use crate::view::{self, SiteSettings};
 use anyhow::Result;
 use serde_json::Value;
@@ -19,7 +18,7 @@ use std::collections::BTreeMap;
 pub fn template_variables() -> Result<String> {
     let theme = Theme::recording()?;
     let demo = Snapshot::demo();
-    let mut data = load::decode_site(&demo)?;
+    let mut data = crate::model::decode_site(&demo)?;
     // The demo's roster names its facility by a bare string; a full FIR object shows every
     // field a template may use.
     data.roster.facility = Some(model::Facility {
@@ -29,7 +28,7 @@ pub fn template_variables() -> Result<String> {
         website_url: Some("https://tjzs.example.org".into()),
         description: Some("San Juan Combined Enroute Radar Approach Control".into()),
     });
-    let base = url::Url::parse(crate::client::DEFAULT_BASE_URL)?;
+    let base = url::Url::parse(crate::fetch::client::DEFAULT_BASE_URL)?;
     let time = demo.fetched_at.expect("the demo has a capture time");
     let mut settings = SiteSettings::new(base.clone(), time);
     settings.site_url = Some(url::Url::parse("https://tjzs.example.org/")?);

@@ -2,9 +2,9 @@
 //! into a tick (indicatif); elsewhere (CI logs), one plain line per step; nothing with
 //! `--quiet`.
 
-use crate::client::FetchObserver;
-use crate::endpoint::Endpoint;
-use crate::error::ApiError;
+use crate::fetch::client::FetchObserver;
+use crate::fetch::endpoint::Endpoint;
+use crate::fetch::error::ApiError;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::collections::HashMap;
 use std::io::IsTerminal;

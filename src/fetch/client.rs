@@ -17,9 +17,11 @@
 //!   would multiply it.
 //! - Success statuses are not documented; any 2xx is accepted.
 
-use crate::endpoint::Endpoint;
-use crate::error::{ApiError, excerpt, is_permission_message, looks_like_json, reported_message};
-use crate::secret::ApiKey;
+use crate::fetch::endpoint::Endpoint;
+use crate::fetch::error::{
+    ApiError, excerpt, is_permission_message, looks_like_json, reported_message,
+};
+use crate::fetch::secret::ApiKey;
 use backon::{ExponentialBuilder, Retryable};
 use reqwest::header::{self, HeaderMap, HeaderValue};
 use reqwest::{StatusCode, Url};

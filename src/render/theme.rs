@@ -12,7 +12,7 @@ use tera::Tera;
 /// Built-in templates, by name.
 macro_rules! embedded {
     ($macro:ident, $folder:literal, $($name:literal),* $(,)?) => {
-        &[$(($name, $macro!(concat!("../", $folder, "/", $name)))),*]
+        &[$(($name, $macro!(concat!(env!("CARGO_MANIFEST_DIR"), "/", $folder, "/", $name)))),*]
     };
 }
 
@@ -58,7 +58,7 @@ pub struct Theme {
 impl Theme {
     pub fn load(user_dir: Option<&Path>) -> Result<Self> {
         let mut tera = Tera::default();
-        crate::template_limits::restrict(&mut tera);
+        crate::render::limits::restrict(&mut tera);
         let mut user_templates = Vec::new();
         let mut static_files: Vec<(String, Vec<u8>)> = STATIC_FILES
             .iter()
@@ -108,7 +108,7 @@ impl Theme {
                 .map_or("a template", |(_, _, origin)| origin.as_str());
             anyhow::bail!("{origin} does not parse: {message}");
         }
-        if let Err((name, error)) = crate::template_limits::check(&tera) {
+        if let Err((name, error)) = crate::render::limits::check(&tera) {
             let origin = sources
                 .iter()
                 .find(|(source, ..)| *source == name)
@@ -158,7 +158,7 @@ impl Theme {
         // Whatever the data, the config or the theme put in, the file stays well-formed.
         Ok(
             if template.ends_with(".html") || template.ends_with(".xml") {
-                crate::chars::strip_forbidden(rendered)
+                crate::sanitize::chars::strip_forbidden(rendered)
             } else {
                 rendered
             },

@@ -2,10 +2,10 @@
 //! static files, each handed to a sink as soon as it is made. Publishing them is the next
 //! stage's job.
 
-use crate::ical;
 use crate::parallel::{for_each_parallel, in_parallel};
-use crate::publish::OutputFile;
+use crate::render::OutputFile;
 use crate::render::Theme;
+use crate::render::ical;
 use crate::view::{EventKey, SiteView};
 use anyhow::Result;
 use serde::Serialize;

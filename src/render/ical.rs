@@ -15,14 +15,7 @@ use crate::model::Event;
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
 
-/// How a feed names itself and how often clients should refresh it.
-#[derive(Clone, Debug)]
-pub struct FeedSettings {
-    pub name: String,
-    pub description: String,
-    /// Refresh hint in minutes (REFRESH-INTERVAL and X-PUBLISHED-TTL).
-    pub refresh_minutes: u32,
-}
+pub use crate::view::FeedSettings;
 
 /// What every feed needs from the site.
 #[derive(Clone, Debug)]

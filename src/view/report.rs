@@ -5,8 +5,8 @@
 //! elsewhere) that prints on A4 and US Letter and converts to PDF in any browser. They are
 //! written by their own command into their own folder, never into the site.
 
-use crate::description::Sanitizer;
 use crate::model::{Roster, SessionType, TrainingNote, User};
+use crate::sanitize::description::Sanitizer;
 use crate::view::{self, RosterPage};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;

@@ -4,12 +4,10 @@
 //! only lay it out, and each page's context holds only that page's data. Times are UTC and
 //! shown as Zulu; a display zone, when configured, adds local time beside them.
 
-use crate::config::Sections;
-use crate::description::{Sanitizer, html_to_text};
-use crate::ical::FeedSettings;
-use crate::links::{SafeLink, safe_link};
-use crate::load::SiteData;
+use crate::model::SiteData;
 use crate::model::{Event, Member, Roster, StaffRole};
+use crate::sanitize::description::{Sanitizer, html_to_text};
+use crate::sanitize::links::{SafeLink, safe_link};
 use chrono::{DateTime, Datelike, TimeDelta, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
@@ -17,6 +15,29 @@ use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use url::Url;
+
+pub mod report;
+
+/// Which parts of the site to build; all by default (`[sections]` in the config file).
+#[derive(Clone, Copy, Debug, serde::Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Sections {
+    pub roster: bool,
+    pub events: bool,
+    pub division: bool,
+    pub documents: bool,
+}
+
+impl Default for Sections {
+    fn default() -> Self {
+        Self {
+            roster: true,
+            events: true,
+            division: true,
+            documents: true,
+        }
+    }
+}
 
 /// What the site is built with, beyond the data.
 #[derive(Clone, Debug)]
@@ -285,6 +306,15 @@ pub struct SiteView {
     pub calendars: CalendarFeeds,
 }
 
+/// How a feed names itself and how often clients should refresh it.
+#[derive(Clone, Debug)]
+pub struct FeedSettings {
+    pub name: String,
+    pub description: String,
+    /// Refresh hint in minutes (REFRESH-INTERVAL and X-PUBLISHED-TTL).
+    pub refresh_minutes: u32,
+}
+
 /// What the iCal feeds are written from.
 pub struct CalendarFeeds {
     pub facility: FeedSettings,
@@ -395,9 +425,9 @@ fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, Vec<EventKey
                     "event {}: the facility lists \"{}\" starting {} and the division \"{}\" starting {}; \
                      both are kept, the division's at {}",
                     event.id,
-                    crate::error::excerpt(&own.name, 80),
+                    crate::fetch::error::excerpt(&own.name, 80),
                     own.start.format("%Y-%m-%d %H:%MZ"),
-                    crate::error::excerpt(&event.name, 80),
+                    crate::fetch::error::excerpt(&event.name, 80),
                     event.start.format("%Y-%m-%d %H:%MZ"),
                     key.url()
                 );

@@ -4,10 +4,10 @@
 //! The data is fetched (or read) once; rebuilds render it again without the network. A
 //! rebuild that fails prints its error and leaves the last good site being served.
 
-use crate::build::{self, BuildOptions};
-use crate::endpoint::Endpoint;
-use crate::load::{self, Source};
-use crate::progress::Progress;
+use crate::cmd::build::{self, BuildOptions};
+use crate::cmd::progress::Progress;
+use crate::fetch::endpoint::Endpoint;
+use crate::fetch::load::{self, Source};
 use anyhow::{Context, Result};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use std::collections::VecDeque;

@@ -1,0 +1,65 @@
+//! Everything a site build reads, decoded at once.
+
+use super::{DocumentCategory, Event, Roster};
+use crate::fetch::endpoint::Endpoint;
+use crate::fetch::load::combine_any;
+use crate::fetch::snapshot::Snapshot;
+use anyhow::Result;
+
+/// Everything a site build reads, decoded.
+#[derive(Clone, Debug)]
+pub struct SiteData {
+    pub roster: Roster,
+    pub facility_events: Vec<Event>,
+    pub division_events: Vec<Event>,
+    pub documents: Vec<DocumentCategory>,
+}
+
+pub fn decode_site(snapshot: &Snapshot) -> Result<SiteData> {
+    // The endpoints are independent and the two event lists are most of the bytes: each is
+    // decoded on its own thread.
+    let (roster, facility_events, division_events, documents) = std::thread::scope(|scope| {
+        let facility = scope.spawn(|| {
+            snapshot
+                .body(Endpoint::FacilityEvents)
+                .and_then(|b| Ok(super::decode_facility_events(b)?))
+        });
+        let division = scope.spawn(|| {
+            snapshot
+                .body(Endpoint::DivisionEvents)
+                .and_then(|b| Ok(super::decode_division_events(b)?))
+        });
+        let roster = snapshot
+            .body(Endpoint::FacilityRoster)
+            .and_then(|b| Ok(super::decode_roster(b)?));
+        let documents = snapshot
+            .body(Endpoint::FacilityDocuments)
+            .and_then(|b| Ok(super::decode_documents(b)?));
+        (
+            roster,
+            facility.join().expect("decoding does not panic"),
+            division.join().expect("decoding does not panic"),
+            documents,
+        )
+    });
+    match (roster, facility_events, division_events, documents) {
+        (Ok(roster), Ok(facility_events), Ok(division_events), Ok(documents)) => Ok(SiteData {
+            roster,
+            facility_events,
+            division_events,
+            documents,
+        }),
+        (roster, facility, division, documents) => {
+            let errors: Vec<anyhow::Error> = [
+                roster.err(),
+                facility.err(),
+                division.err(),
+                documents.err(),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            Err(combine_any(errors))
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! Untrusted text made safe to show: markdown and HTML sanitized, URLs limited to safe
+//! schemes, characters no page or feed may carry removed. Used by the model (cleaning), the
+//! views (descriptions, links) and the renderer (a last pass over every page).
+
+pub mod chars;
+pub mod description;
+pub mod links;
