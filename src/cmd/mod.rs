@@ -5,7 +5,9 @@
 //! (`VATCAR_API_KEY`, `VATCAR_BASE_URL`), `vatcar-site.toml`, built-in defaults.
 
 pub mod build;
+mod check;
 pub mod config;
+mod logger;
 pub mod progress;
 pub mod serve;
 
@@ -334,9 +336,7 @@ impl SiteArgs {
     }
 
     fn templates(&self, config: &Loaded) -> Option<PathBuf> {
-        self.templates
-            .clone()
-            .or_else(|| config.config.templates.as_ref().map(|p| config.relative(p)))
+        templates_folder(self.templates.as_ref(), config)
     }
 
     fn settings(&self, config: &Loaded, build_time: DateTime<Utc>) -> SiteSettings {
@@ -371,7 +371,7 @@ pub fn run() -> ExitCode {
         _ => log::LevelFilter::Debug,
     };
     let keys = Arc::new(std::sync::Mutex::new(Vec::<ApiKey>::new()));
-    Logger::install(level, keys.clone());
+    logger::Logger::install(level, keys.clone());
     // A config file that does not read is a usage error, like a bad flag.
     let config = Loaded::load(cli.config.as_deref())
         .map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))));
@@ -452,7 +452,10 @@ fn execute(cli: &Cli, config: &Loaded, key: Option<ApiKey>) -> Result<()> {
     let progress = Arc::new(Progress::new(cli.quiet));
     match &cli.command {
         Command::Build(args) => {
-            let options = build_options(args, config, progress.clone(), key)?;
+            let options = BuildOptions {
+                save_snapshot: args.save_snapshot.clone(),
+                ..site_options(&args.source, &args.site, config, progress.clone(), key)?
+            };
             let report = build::build(&options, &progress)?;
             progress.done(&format!(
                 "built {} pages, {} calendars and {} event pages into {} in {:.2} s ({} written, {} unchanged, {} removed)",
@@ -467,20 +470,10 @@ fn execute(cli: &Cli, config: &Loaded, key: Option<ApiKey>) -> Result<()> {
             ));
         }
         Command::Serve(args) => {
-            let source = args.source.source(config, Some(progress.clone()))?;
-            let build_time = build_time(&source)?;
-            let options = BuildOptions {
-                source,
-                output: args.site.output(config),
-                save_snapshot: None,
-                templates: args.site.templates(config),
-                force: args.site.force,
-                settings: args.site.settings(config, build_time),
-                key,
-            };
+            let options = site_options(&args.source, &args.site, config, progress.clone(), key)?;
             serve::serve(&options, args.port, &progress)?;
         }
-        Command::Check(args) => check(args, config, &progress, key.as_ref())?,
+        Command::Check(args) => check::check(args, config, &progress, key.as_ref())?,
         Command::Fetch(args) => {
             let source = Source::Api(args.api.client_options(config, Some(progress.clone()))?);
             let snapshot: Snapshot = load::raw(&source, &Endpoint::SITE)?;
@@ -559,21 +552,29 @@ fn execute(cli: &Cli, config: &Loaded, key: Option<ApiKey>) -> Result<()> {
     Ok(())
 }
 
-fn build_options(
-    args: &BuildArgs,
+/// The templates folder: the flag's, else the config file's (relative to the file).
+fn templates_folder(flag: Option<&PathBuf>, config: &Loaded) -> Option<PathBuf> {
+    flag.cloned()
+        .or_else(|| config.config.templates.as_ref().map(|p| config.relative(p)))
+}
+
+/// How to build the site, for `build` and `serve` alike.
+fn site_options(
+    source: &SourceArgs,
+    site: &SiteArgs,
     config: &Loaded,
     progress: Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<BuildOptions> {
-    let source = args.source.source(config, Some(progress))?;
+    let source = source.source(config, Some(progress))?;
     let build_time = build_time(&source)?;
     Ok(BuildOptions {
         source,
-        output: args.site.output(config),
-        save_snapshot: args.save_snapshot.clone(),
-        templates: args.site.templates(config),
-        force: args.site.force,
-        settings: args.site.settings(config, build_time),
+        output: site.output(config),
+        save_snapshot: None,
+        templates: site.templates(config),
+        force: site.force,
+        settings: site.settings(config, build_time),
         key,
     })
 }
@@ -591,105 +592,10 @@ fn report_options(
         generated_at: build_time(&source)?,
         source,
         output: args.output.clone(),
-        templates: args
-            .templates
-            .clone()
-            .or_else(|| config.config.templates.as_ref().map(|p| config.relative(p))),
+        templates: templates_folder(args.templates.as_ref(), config),
         force: args.force,
         include_contact,
     })
-}
-
-/// Every endpoint, decoded, with what was found: the first command to run with a real key.
-fn check(
-    args: &CheckArgs,
-    config: &Loaded,
-    progress: &Arc<Progress>,
-    key: Option<&ApiKey>,
-) -> Result<()> {
-    let source = args.source.source(config, Some(progress.clone()))?;
-    if let Source::Api(options) = &source {
-        progress.step(&format!(
-            "checking {} with the key from {}",
-            options.base_url,
-            key_origin(&args.source.api, config)
-        ));
-    }
-    let bodies = load::raw_each(&source, &Endpoint::SITE, Endpoint::SITE.len())?;
-    let mut failures = 0;
-    let mut lines = Vec::new();
-    for (endpoint, body) in Endpoint::SITE.iter().zip(bodies) {
-        let line = body.and_then(|body| {
-            Ok(match endpoint {
-                Endpoint::FacilityRoster => {
-                    let roster = crate::model::decode_roster(&body)?;
-                    let vacant: Vec<&str> = roster
-                        .staff
-                        .iter()
-                        .filter(|p| p.holders.is_empty())
-                        .map(|p| p.role.code())
-                        .collect();
-                    format!(
-                        "{}: {} controllers, {} visitors, staff posts vacant: {}",
-                        roster
-                            .facility
-                            .and_then(|f| f.display_name())
-                            .unwrap_or_else(|| "roster".into()),
-                        roster.controllers.len(),
-                        roster.visitors.len(),
-                        if vacant.is_empty() {
-                            "none".into()
-                        } else {
-                            vacant.join(", ")
-                        }
-                    )
-                }
-                Endpoint::FacilityEvents => {
-                    format!(
-                        "{} facility events",
-                        crate::model::decode_facility_events(&body)?.len()
-                    )
-                }
-                Endpoint::DivisionEvents => {
-                    format!(
-                        "{} division events",
-                        crate::model::decode_division_events(&body)?.len()
-                    )
-                }
-                Endpoint::FacilityDocuments => {
-                    let categories = crate::model::decode_documents(&body)?;
-                    format!(
-                        "{} documents in {} categories",
-                        categories.iter().map(|c| c.files.len()).sum::<usize>(),
-                        categories.len()
-                    )
-                }
-                _ => unreachable!("only site endpoints are checked"),
-            })
-        });
-        match line {
-            Ok(text) => lines.push(format!("ok    {endpoint}: {text}")),
-            Err(error) => {
-                failures += 1;
-                lines.push(format!("FAIL  {endpoint}: {error:#}"));
-            }
-        }
-    }
-    // A decoding error may quote the body, and the body may echo the key.
-    for line in &lines {
-        match key {
-            Some(key) => println!("{}", key.redact(line)),
-            None => println!("{line}"),
-        }
-    }
-    if failures > 0 {
-        bail!(
-            "{failures} of {} endpoints failed; nothing was written",
-            Endpoint::SITE.len()
-        );
-    }
-    progress.done("all endpoints answered and decoded; nothing was written");
-    Ok(())
 }
 
 fn key_origin(api: &ApiArgs, config: &Loaded) -> &'static str {
@@ -772,44 +678,4 @@ fn build_time(source: &Source) -> Result<DateTime<Utc>> {
         return Ok(DateTime::parse_from_rfc3339(snapshot::DEMO_FETCHED_AT)?.with_timezone(&Utc));
     }
     Ok(Utc::now())
-}
-
-/// Log lines on stderr, each scrubbed of every known API key as a last line of defence.
-struct Logger {
-    level: log::LevelFilter,
-    keys: Arc<std::sync::Mutex<Vec<ApiKey>>>,
-}
-
-impl Logger {
-    fn install(level: log::LevelFilter, keys: Arc<std::sync::Mutex<Vec<ApiKey>>>) {
-        let logger = Box::leak(Box::new(Logger { level, keys }));
-        if log::set_logger(logger).is_ok() {
-            log::set_max_level(level);
-        }
-    }
-}
-
-impl log::Log for Logger {
-    fn enabled(&self, metadata: &log::Metadata) -> bool {
-        metadata.level() <= self.level && metadata.target().starts_with("vatcar_site")
-    }
-
-    fn log(&self, record: &log::Record) {
-        if !self.enabled(record.metadata()) {
-            return;
-        }
-        let mut text = record.args().to_string();
-        for key in self.keys.lock().expect("not poisoned").iter() {
-            text = key.redact(&text);
-        }
-        let label = match record.level() {
-            log::Level::Error => "error",
-            log::Level::Warn => "warning",
-            log::Level::Info => "info",
-            log::Level::Debug | log::Level::Trace => "debug",
-        };
-        eprintln!("{label}: {text}");
-    }
-
-    fn flush(&self) {}
 }

@@ -170,6 +170,15 @@ pub struct When {
     pub month: String,
 }
 
+/// Where an event stands at the build time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventStatus {
+    Upcoming,
+    Ongoing,
+    Past,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct EventSummary {
     /// Which page this is (templates have `id` and `url`).
@@ -183,8 +192,8 @@ pub struct EventSummary {
     /// `TJSJ → TNCM`, or one list when departure and arrival are the same.
     pub route: String,
     pub banner: Option<SafeLink>,
-    /// `upcoming`, `ongoing` or `past`.
-    pub status: &'static str,
+    /// Written for templates as `upcoming`, `ongoing` or `past`.
+    pub status: EventStatus,
     pub facility: bool,
     pub division: bool,
 }
@@ -501,7 +510,7 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
 
     let mut next_events: Vec<Arc<EventSummary>> = summaries
         .values()
-        .filter(|s| s.status != "past")
+        .filter(|s| s.status != EventStatus::Past)
         .cloned()
         .collect();
     next_events.sort_by(|a, b| (&a.when.start.iso, a.id).cmp(&(&b.when.start.iso, b.id)));
@@ -749,11 +758,11 @@ fn summary(
 ) -> EventSummary {
     let now = settings.build_time;
     let status = if event.start > now {
-        "upcoming"
+        EventStatus::Upcoming
     } else if event.effective_end() > now {
-        "ongoing"
+        EventStatus::Ongoing
     } else {
-        "past"
+        EventStatus::Past
     };
     EventSummary {
         id: event.id,
@@ -791,7 +800,7 @@ fn event_lists(
     let mut recent: Vec<(DateTime<Utc>, EventKey)> = Vec::new();
     for key in keys {
         let event = events[&key].0;
-        if summaries[&key].status != "past" {
+        if summaries[&key].status != EventStatus::Past {
             upcoming.push((event.start, key));
         } else if event.effective_end() >= horizon {
             recent.push((event.start, key));
@@ -1053,7 +1062,7 @@ fn feed(
     };
     let mut entries: Vec<(DateTime<Utc>, EventKey)> = summaries
         .iter()
-        .filter(|(_, s)| s.status != "past")
+        .filter(|(_, s)| s.status != EventStatus::Past)
         .map(|(key, _)| (events[key].0.start, *key))
         .collect();
     entries.sort();
