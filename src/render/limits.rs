@@ -13,7 +13,6 @@
 //! - `throw`, the filters and the tests work only on the values they are given.
 //! - `include`, `import` and `extends` name other templates of the theme, never files.
 
-use anyhow::{Result, bail};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tera::ast::{Expr, ExprVal, FunctionCall, Node};
@@ -302,20 +301,21 @@ fn value(v: &ExprVal, calls: &mut Calls) {
     }
 }
 
-/// Loads templates into a restricted Tera and checks them; for tests and the theme loader.
-pub fn load(templates: &[(&str, &str)]) -> Result<Tera> {
-    let mut tera = Tera::default();
-    restrict(&mut tera);
-    tera.add_raw_templates(templates.iter().copied())?;
-    if let Err((name, error)) = check(&tera) {
-        bail!("{name}: {error}");
-    }
-    Ok(tera)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use anyhow::{Result, bail};
+
+    /// Templates loaded into a restricted Tera and checked, as the theme loader does.
+    fn load(templates: &[(&str, &str)]) -> Result<Tera> {
+        let mut tera = Tera::default();
+        restrict(&mut tera);
+        tera.add_raw_templates(templates.iter().copied())?;
+        if let Err((name, error)) = check(&tera) {
+            bail!("{name}: {error}");
+        }
+        Ok(tera)
+    }
 
     fn error_of(templates: &[(&str, &str)]) -> String {
         format!("{:#}", load(templates).map(|_| ()).expect_err("refused"))

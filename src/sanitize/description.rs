@@ -11,7 +11,7 @@
 //! section's `h2`, and a flat level can never skip one (which validators and screen readers
 //! flag).
 
-use crate::sanitize::links::safe_link;
+use crate::sanitize::links::{SafeLink, safe_image, safe_link};
 use ammonia::{Builder, UrlRelative};
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::borrow::Cow;
@@ -37,6 +37,17 @@ enum Images {
     /// Never loaded: a report must make no request when it is opened or printed, so an
     /// image becomes its alt text and address, as text.
     AsText,
+}
+
+impl Images {
+    /// An image's source made safe, or `None` when the image must go.
+    fn source(self, raw: &str, base: &Url) -> Option<SafeLink> {
+        match self {
+            Images::HttpsOnly => safe_image(raw, base),
+            // Shown as text, never loaded: any safe address may be shown.
+            Images::AsText => safe_link(raw, base),
+        }
+    }
 }
 
 pub struct Sanitizer {
@@ -74,9 +85,9 @@ impl Sanitizer {
                 if element != "img" || attribute != "src" {
                     return Some(Cow::Borrowed(value));
                 }
-                let link = safe_link(value, &image_base)?;
-                (images == Images::AsText || link.href.starts_with("https://"))
-                    .then_some(Cow::Owned(link.href))
+                images
+                    .source(value, &image_base)
+                    .map(|link| Cow::Owned(link.href))
             });
         Self {
             builder,
@@ -128,26 +139,23 @@ impl Sanitizer {
         finish_tags(&self.builder.clean(&shallow).to_string(), self.images)
     }
 
-    /// An image the markdown fast path keeps: as a tag, or for a report as text.
-    fn image(&self, href: &str, alt: &str, title: &str) -> Option<String> {
+    /// An image the markdown fast path keeps (its source already checked): as a tag, or for
+    /// a report as text.
+    fn image(&self, href: &str, alt: &str, title: &str) -> String {
         match self.images {
-            Images::HttpsOnly if !href.starts_with("https://") => None,
             Images::HttpsOnly => {
                 let title = if title.is_empty() {
                     String::new()
                 } else {
                     format!(" title=\"{}\"", escape_attribute(title))
                 };
-                Some(format!(
+                format!(
                     "<img src=\"{}\" alt=\"{}\"{title} loading=\"lazy\">",
                     escape_attribute(href),
                     escape_attribute(alt)
-                ))
+                )
             }
-            Images::AsText => Some(image_as_text(
-                &escape_attribute(alt),
-                Some(&escape_attribute(href)),
-            )),
+            Images::AsText => image_as_text(&escape_attribute(alt), Some(&escape_attribute(href))),
         }
     }
 
@@ -164,8 +172,8 @@ impl Sanitizer {
                     Event::Start(Tag::Image { .. }) => *depth += 1,
                     Event::End(TagEnd::Image) if *depth > 0 => *depth -= 1,
                     Event::End(TagEnd::Image) => {
-                        if let Some(tag) = href.as_deref().and_then(|h| self.image(h, alt, title)) {
-                            out.push(Event::Html(CowStr::from(tag)));
+                        if let Some(href) = href {
+                            out.push(Event::Html(CowStr::from(self.image(href, alt, title))));
                         }
                         image = None;
                     }
@@ -209,7 +217,7 @@ impl Sanitizer {
                 Event::Start(Tag::Image {
                     dest_url, title, ..
                 }) => {
-                    let href = safe_link(&dest_url, &self.base).map(|l| l.href);
+                    let href = self.images.source(&dest_url, &self.base).map(|l| l.href);
                     image = Some((href, title.to_string(), String::new(), 0));
                 }
                 other => out.push(other),

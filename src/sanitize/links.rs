@@ -63,6 +63,12 @@ pub fn safe_link(raw: &str, base: &Url) -> Option<SafeLink> {
     })
 }
 
+/// `raw` as the source of an image on a page: a [`safe_link`] over https only, since an
+/// image loads by itself when the page opens.
+pub fn safe_image(raw: &str, base: &Url) -> Option<SafeLink> {
+    safe_link(raw, base).filter(|link| link.href.starts_with("https://"))
+}
+
 /// Percent-encodes bytes that may not appear in a URL, leaving everything else (including
 /// existing `%XX` escapes) alone.
 fn encode_unsafe(text: &str) -> String {

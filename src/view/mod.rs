@@ -7,7 +7,7 @@
 use crate::model::SiteData;
 use crate::model::{Event, Member, Roster, StaffRole};
 use crate::sanitize::description::{Sanitizer, html_to_text};
-use crate::sanitize::links::{SafeLink, safe_link};
+use crate::sanitize::links::{SafeLink, safe_image, safe_link};
 use chrono::{DateTime, Datelike, TimeDelta, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
@@ -334,7 +334,6 @@ pub struct CalendarFeeds {
     pub facility_ids: Vec<EventKey>,
     pub division_ids: Vec<EventKey>,
     pub uid_host: String,
-    pub site_url: Option<String>,
 }
 
 pub struct CalendarEntry {
@@ -409,7 +408,7 @@ fn first_of_each(list: &[Event]) -> Vec<&Event> {
 
 /// One page per event: a facility event and the division's record of the same event are one
 /// page (the facility's record wins, it carries the positions), marked as both. Returns the
-/// index and the keys of each list, in the lists' order.
+/// index and the keys of each list, in the lists' order, each key once.
 fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, Vec<EventKey>) {
     let facility = first_of_each(&data.facility_events);
     let division = first_of_each(&data.division_events);
@@ -447,11 +446,7 @@ fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, Vec<EventKey
         events.entry(key).or_insert((event, false, true));
         division_keys.push(key);
     }
-    let facility_keys = data
-        .facility_events
-        .iter()
-        .map(|e| EventKey::shared(e.id))
-        .collect();
+    let facility_keys = facility.iter().map(|e| EventKey::shared(e.id)).collect();
     (events, facility_keys, division_keys)
 }
 
@@ -614,8 +609,6 @@ fn calendar_feeds(
         let mut keys: Vec<(DateTime<Utc>, EventKey)> =
             keys.iter().map(|key| (events[key].0.start, *key)).collect();
         keys.sort();
-        let mut seen = std::collections::HashSet::new();
-        keys.retain(|(_, key)| seen.insert(*key));
         keys.into_iter().map(|(_, key)| key).collect()
     };
     let described = |what: &str| match &site.site_url {
@@ -643,7 +636,6 @@ fn calendar_feeds(
         facility_ids: by_start(facility_keys),
         division_ids: by_start(division_keys),
         uid_host,
-        site_url: site.site_url.clone(),
     }
 }
 
@@ -771,12 +763,10 @@ fn summary(
         url: key.url(),
         when: when(event, settings.display_zone),
         route: route(event),
-        // Images load by themselves when the page opens: over https only.
         banner: event
             .image_url
             .as_deref()
-            .and_then(|u| safe_link(u, &settings.base_url))
-            .filter(|link| link.href.starts_with("https://")),
+            .and_then(|u| safe_image(u, &settings.base_url)),
         status,
         facility,
         division,
@@ -793,12 +783,10 @@ fn event_lists(
         settings.build_time,
         -TimeDelta::days(settings.recent_days),
     );
-    let mut keys = keys.to_vec();
-    keys.sort_unstable();
-    keys.dedup();
+    // Each key once (see `index_events`); the lists sort by start, then key.
     let mut upcoming: Vec<(DateTime<Utc>, EventKey)> = Vec::new();
     let mut recent: Vec<(DateTime<Utc>, EventKey)> = Vec::new();
-    for key in keys {
+    for &key in keys {
         let event = events[&key].0;
         if summaries[&key].status != EventStatus::Past {
             upcoming.push((event.start, key));
