@@ -11,7 +11,8 @@
 //! 5. [`publish`]: the only code that writes an output folder, all or nothing.
 //!
 //! [`cmd`] is the command line: one file per subcommand, each running the stages in order
-//! ([`cmd::build`] is the site pipeline). [`parallel`] and [`memory`] serve every stage.
+//! ([`cmd::build`] is the site pipeline, [`cmd::report`] the reports'). [`parallel`] and
+//! [`memory`] serve every stage.
 
 pub mod cmd;
 pub mod fetch;

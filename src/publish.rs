@@ -51,7 +51,7 @@ fn site_kind() -> String {
 /// How a folder is published.
 #[derive(Clone, Copy, Debug)]
 pub struct Publish<'a> {
-    /// What the folder holds; see [`Marker`].
+    /// What the folder holds; see `Marker`.
     pub kind: &'a str,
     /// Write into a folder this tool did not create.
     pub force: bool,

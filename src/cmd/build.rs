@@ -1,23 +1,25 @@
-//! The pipelines, stage by stage: load → decode → view → render → publish, for the site and
-//! for the private reports. Nothing touches an output folder until everything has rendered.
+//! `vatcar-site build`: the site pipeline, stage by stage: load → decode → view → render →
+//! publish. Nothing touches the output folder until everything has rendered. `serve` runs the
+//! same pipeline.
 
-use crate::cmd::progress::Progress;
+use super::args::BuildArgs;
+use super::config::Loaded;
+use super::progress::Progress;
+use super::settings::site_options;
 use crate::fetch::client::DEFAULT_BASE_URL;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::fetch::secret::ApiKey;
-use crate::fetch::snapshot::{self, Snapshot};
-use crate::model;
-use crate::publish::{self, OutputFile, PublishReport};
+use crate::fetch::snapshot;
+use crate::publish::{self, PublishReport};
 use crate::render::Theme;
-use crate::render::reports::{index_context, report_context};
 use crate::render::site;
-use crate::view::report;
 use crate::view::{self, SiteSettings};
 use anyhow::{Context, Result};
-use chrono::{DateTime, Utc};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 use url::Url;
 
 #[derive(Clone, Debug)]
@@ -40,6 +42,33 @@ pub struct BuildReport {
     pub calendars: usize,
     pub events: usize,
     pub publish: PublishReport,
+}
+
+/// The `build` command: the pipeline, then one line saying what changed.
+pub(crate) fn run(
+    args: &BuildArgs,
+    config: &Loaded,
+    progress: &Arc<Progress>,
+    key: Option<ApiKey>,
+    started: Instant,
+) -> Result<()> {
+    let options = BuildOptions {
+        save_snapshot: args.save_snapshot.clone(),
+        ..site_options(&args.source, &args.site, config, progress.clone(), key)?
+    };
+    let report = build(&options, progress)?;
+    progress.done(&format!(
+        "built {} pages, {} calendars and {} event pages into {} in {:.2} s ({} written, {} unchanged, {} removed)",
+        report.pages,
+        report.calendars,
+        report.events,
+        options.output.display(),
+        started.elapsed().as_secs_f64(),
+        report.publish.written,
+        report.publish.unchanged,
+        report.publish.removed,
+    ));
+    Ok(())
 }
 
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
@@ -69,7 +98,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         data.documents.iter().map(|c| c.files.len()).sum::<usize>()
     ));
     if let Some(dir) = &options.save_snapshot {
-        save_snapshot(&snapshot, dir, options.force, options.key.as_ref())?;
+        super::fetch::save_snapshot(&snapshot, dir, options.force, options.key.as_ref())?;
         progress.step(&format!("saved the snapshot in {}", dir.display()));
     }
     let theme = theme
@@ -131,26 +160,6 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     })
 }
 
-/// Writes `snapshot` to `dir`, with the same all-or-nothing care as a site build. A body
-/// that holds the key (a server echoing it) stops the whole snapshot: bodies are saved
-/// exactly as sent, never rewritten.
-pub fn save_snapshot(
-    snapshot: &Snapshot,
-    dir: &Path,
-    force: bool,
-    secret: Option<&ApiKey>,
-) -> Result<()> {
-    let files: Vec<OutputFile> = snapshot
-        .files()
-        .into_iter()
-        .map(|(name, bytes)| OutputFile::new(name, bytes))
-        .collect();
-    let how = publish::Publish::new("snapshot", force).guarding(secret);
-    publish::publish(dir, &files, how)
-        .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
-    Ok(())
-}
-
 /// The process's peak memory so far, where the system tells it (Linux), for `-vv`.
 fn peak_memory() -> String {
     std::fs::read_to_string("/proc/self/status")
@@ -163,149 +172,8 @@ fn peak_memory() -> String {
         .unwrap_or_default()
 }
 
-/// What a report run needs besides the CIDs.
-#[derive(Clone, Debug)]
-pub struct ReportOptions {
-    pub source: Source,
-    pub output: PathBuf,
-    pub templates: Option<PathBuf>,
-    pub force: bool,
-    pub include_contact: bool,
-    pub generated_at: DateTime<Utc>,
-    /// The API key, wherever it came from: scrubbed from error messages quoted in the index,
-    /// and no file that contains it is published.
-    pub key: Option<ApiKey>,
-}
-
-/// The outcome of a training-report run: which students got a report, and why the others
-/// did not.
-#[derive(Debug, Default)]
-pub struct TrainingOutcome {
-    pub written: Vec<(u64, String)>,
-    pub failed: Vec<(u64, anyhow::Error)>,
-}
-
-/// Requests in flight at once for a report run: enough to hide latency, few enough to be
-/// polite to a volunteer-run API.
-pub const REPORT_CONCURRENCY: usize = 4;
-
-/// One `training-<cid>.html` per student, and an `index.html` when there are several.
-/// Students whose data cannot be read are reported in the outcome; the others are written.
-pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<TrainingOutcome> {
-    let endpoints: Vec<Endpoint> = cids
-        .iter()
-        .flat_map(|&cid| [Endpoint::User(cid), Endpoint::UserNotes(cid)])
-        .collect();
-    let mut bodies = load::raw_each(&options.source, &endpoints, REPORT_CONCURRENCY)?.into_iter();
-    let theme = Theme::load(options.templates.as_deref())?;
-    let settings = report::ReportSettings {
-        include_contact: options.include_contact,
-        generated_at: options.generated_at,
-        base_url: api_base(&options.source)?,
-    };
-    let mut outcome = TrainingOutcome::default();
-    let mut files = Vec::new();
-    let mut index = Vec::new();
-    for &cid in cids {
-        let (user, notes) = (
-            bodies.next().expect("two per CID"),
-            bodies.next().expect("two per CID"),
-        );
-        let decoded = user
-            .and_then(|b| Ok(model::decode_user(cid, &b)?))
-            .and_then(|user| {
-                let notes = notes.and_then(|b| Ok(model::decode_notes(cid, &b)?))?;
-                Ok((user, notes))
-            });
-        let rendered = decoded.and_then(|(user, notes)| {
-            let view = report::training(&user, &notes, &settings);
-            let html = theme.render("report-training.html", &report_context(&view))?;
-            Ok((view, html))
-        });
-        match rendered {
-            Ok((view, html)) => {
-                let file = format!("training-{cid}.html");
-                index.push(report::IndexEntry {
-                    cid,
-                    name: Some(view.student.name.clone()),
-                    file: Some(file.clone()),
-                    sessions: Some(view.summary.sessions),
-                    error: None,
-                });
-                files.push(OutputFile::new(file.clone(), html));
-                outcome.written.push((cid, file));
-            }
-            Err(error) => {
-                // The error may quote the server, and the server may echo the key.
-                let message = format!("{error:#}");
-                index.push(report::IndexEntry {
-                    cid,
-                    name: None,
-                    file: None,
-                    sessions: None,
-                    error: Some(match &options.key {
-                        Some(key) => key.redact(&message),
-                        None => message,
-                    }),
-                });
-                outcome.failed.push((cid, error));
-            }
-        }
-    }
-    if files.is_empty() {
-        return Ok(outcome);
-    }
-    if cids.len() > 1 {
-        files.push(OutputFile::new(
-            "index.html",
-            theme.render(
-                "report-index.html",
-                &index_context(&index, options.generated_at),
-            )?,
-        ));
-    }
-    let how = publish::Publish {
-        prune: false,
-        ..publish::Publish::new("reports", options.force).guarding(options.key.as_ref())
-    };
-    publish::publish(&options.output, &files, how).with_context(|| {
-        format!(
-            "could not write the reports to {}",
-            options.output.display()
-        )
-    })?;
-    Ok(outcome)
-}
-
-/// `roster.html`: the roster on one printed page.
-pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
-    let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
-    let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
-    let theme = Theme::load(options.templates.as_deref())?;
-    let settings = report::ReportSettings {
-        include_contact: false,
-        generated_at: options.generated_at,
-        base_url: api_base(&options.source)?,
-    };
-    let html = theme.render(
-        "report-roster.html",
-        &report_context(&report::roster(&roster, &settings)),
-    )?;
-    let how = publish::Publish {
-        prune: false,
-        ..publish::Publish::new("reports", options.force).guarding(options.key.as_ref())
-    };
-    publish::publish(
-        &options.output,
-        &[OutputFile::new("roster.html", html)],
-        how,
-    )
-    .with_context(|| format!("could not write the report to {}", options.output.display()))?;
-    Ok(options.output.join("roster.html"))
-}
-
 /// The API's base URL for a source, against which relative links in its data resolve.
-fn api_base(source: &Source) -> Result<Url> {
+pub(crate) fn api_base(source: &Source) -> Result<Url> {
     let base = match source {
         Source::Api(client) => client.base_url.clone(),
         // Only the manifest is read: the bodies are read once, by the caller's load.

@@ -1,16 +1,19 @@
 //! `vatcar-site check`: every endpoint called with the key and decoded, with what was found.
 //! Writes nothing.
 
+use super::args::CheckArgs;
+use super::config::Loaded;
 use super::progress::Progress;
-use super::{CheckArgs, Loaded, key_origin};
+use super::settings::key_origin;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::fetch::secret::ApiKey;
+use crate::model::SitePart;
 use anyhow::{Result, bail};
 use std::sync::Arc;
 
 /// Every endpoint, decoded, with what was found: the first command to run with a real key.
-pub fn check(
+pub(crate) fn run(
     args: &CheckArgs,
     config: &Loaded,
     progress: &Arc<Progress>,
@@ -28,54 +31,7 @@ pub fn check(
     let mut failures = 0;
     let mut lines = Vec::new();
     for (endpoint, body) in Endpoint::SITE.iter().zip(bodies) {
-        let line = body.and_then(|body| {
-            Ok(match endpoint {
-                Endpoint::FacilityRoster => {
-                    let roster = crate::model::decode_roster(&body)?;
-                    let vacant: Vec<&str> = roster
-                        .staff
-                        .iter()
-                        .filter(|p| p.holders.is_empty())
-                        .map(|p| p.role.code())
-                        .collect();
-                    format!(
-                        "{}: {} controllers, {} visitors, staff posts vacant: {}",
-                        roster
-                            .facility
-                            .and_then(|f| f.display_name())
-                            .unwrap_or_else(|| "roster".into()),
-                        roster.controllers.len(),
-                        roster.visitors.len(),
-                        if vacant.is_empty() {
-                            "none".into()
-                        } else {
-                            vacant.join(", ")
-                        }
-                    )
-                }
-                Endpoint::FacilityEvents => {
-                    format!(
-                        "{} facility events",
-                        crate::model::decode_facility_events(&body)?.len()
-                    )
-                }
-                Endpoint::DivisionEvents => {
-                    format!(
-                        "{} division events",
-                        crate::model::decode_division_events(&body)?.len()
-                    )
-                }
-                Endpoint::FacilityDocuments => {
-                    let categories = crate::model::decode_documents(&body)?;
-                    format!(
-                        "{} documents in {} categories",
-                        categories.iter().map(|c| c.files.len()).sum::<usize>(),
-                        categories.len()
-                    )
-                }
-                _ => unreachable!("only site endpoints are checked"),
-            })
-        });
+        let line = body.and_then(|body| Ok(summary(SitePart::decode(*endpoint, &body)?)));
         match line {
             Ok(text) => lines.push(format!("ok    {endpoint}: {text}")),
             Err(error) => {
@@ -99,4 +55,39 @@ pub fn check(
     }
     progress.done("all endpoints answered and decoded; nothing was written");
     Ok(())
+}
+
+/// One line on what an endpoint answered.
+fn summary(part: SitePart) -> String {
+    match part {
+        SitePart::Roster(roster) => {
+            let vacant: Vec<&str> = roster
+                .staff
+                .iter()
+                .filter(|p| p.holders.is_empty())
+                .map(|p| p.role.code())
+                .collect();
+            format!(
+                "{}: {} controllers, {} visitors, staff posts vacant: {}",
+                roster
+                    .facility
+                    .and_then(|f| f.display_name())
+                    .unwrap_or_else(|| "roster".into()),
+                roster.controllers.len(),
+                roster.visitors.len(),
+                if vacant.is_empty() {
+                    "none".into()
+                } else {
+                    vacant.join(", ")
+                }
+            )
+        }
+        SitePart::FacilityEvents(events) => format!("{} facility events", events.len()),
+        SitePart::DivisionEvents(events) => format!("{} division events", events.len()),
+        SitePart::Documents(categories) => format!(
+            "{} documents in {} categories",
+            categories.iter().map(|c| c.files.len()).sum::<usize>(),
+            categories.len()
+        ),
+    }
 }

@@ -4,10 +4,14 @@
 //! The data is fetched (or read) once; rebuilds render it again without the network. A
 //! rebuild that fails prints its error and leaves the last good site being served.
 
-use crate::cmd::build::{self, BuildOptions};
-use crate::cmd::progress::Progress;
+use super::args::ServeArgs;
+use super::build::{self, BuildOptions};
+use super::config::Loaded;
+use super::progress::Progress;
+use super::settings::site_options;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
+use crate::fetch::secret::ApiKey;
 use anyhow::{Context, Result};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use std::collections::VecDeque;
@@ -17,6 +21,17 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, mpsc};
 use std::time::{Duration, SystemTime};
+
+/// The `serve` command: the same options as `build`, then the server.
+pub(crate) fn run(
+    args: &ServeArgs,
+    config: &Loaded,
+    progress: &Arc<Progress>,
+    key: Option<ApiKey>,
+) -> Result<()> {
+    let options = site_options(&args.source, &args.site, config, progress.clone(), key)?;
+    serve(&options, args.port, progress)
+}
 
 pub fn serve(options: &BuildOptions, port: u16, progress: &Progress) -> Result<()> {
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;

@@ -9,6 +9,7 @@
 //! otherwise as the API sent them (unescaped, possibly HTML).
 
 mod decode;
+mod lenient;
 mod rating;
 mod site;
 pub mod timestamp;
@@ -19,7 +20,7 @@ pub use decode::{
     decode_user,
 };
 pub use rating::Rating;
-pub use site::{SiteData, decode_site};
+pub use site::{SiteData, SitePart, decode_site};
 
 use chrono::{DateTime, NaiveDate, Utc};
 use std::fmt;

@@ -15,6 +15,34 @@ pub struct SiteData {
     pub documents: Vec<DocumentCategory>,
 }
 
+/// One site endpoint's body, decoded: what `check` reports on, endpoint by endpoint.
+#[derive(Clone, Debug)]
+pub enum SitePart {
+    Roster(Roster),
+    FacilityEvents(Vec<Event>),
+    DivisionEvents(Vec<Event>),
+    Documents(Vec<DocumentCategory>),
+}
+
+impl SitePart {
+    /// Decodes the body of one of [`Endpoint::SITE`]; the user endpoints are not site parts.
+    pub fn decode(endpoint: Endpoint, body: &[u8]) -> Result<SitePart> {
+        Ok(match endpoint {
+            Endpoint::FacilityRoster => SitePart::Roster(super::decode_roster(body)?),
+            Endpoint::FacilityEvents => {
+                SitePart::FacilityEvents(super::decode_facility_events(body)?)
+            }
+            Endpoint::DivisionEvents => {
+                SitePart::DivisionEvents(super::decode_division_events(body)?)
+            }
+            Endpoint::FacilityDocuments => SitePart::Documents(super::decode_documents(body)?),
+            Endpoint::User(_) | Endpoint::UserNotes(_) => {
+                anyhow::bail!("{endpoint} is not part of a site")
+            }
+        })
+    }
+}
+
 pub fn decode_site(snapshot: &Snapshot) -> Result<SiteData> {
     // The endpoints are independent and the two event lists are most of the bytes: each is
     // decoded on its own thread.

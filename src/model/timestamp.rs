@@ -56,13 +56,13 @@ pub enum Rejected {
     YearOutOfRange(i32),
 }
 
-/// [`parse_instant_any_year`], with the year checked.
+/// `parse_instant_any_year`, with the year checked.
 pub fn parse_instant(text: &str) -> Result<DateTime<Utc>, Rejected> {
     let t = parse_instant_any_year(text).ok_or(Rejected::Unrecognised)?;
     check_year(t.year()).map(|()| t)
 }
 
-/// [`parse_date_any_year`], with the year checked.
+/// `parse_date_any_year`, with the year checked.
 pub fn parse_date(text: &str) -> Result<NaiveDate, Rejected> {
     let d = parse_date_any_year(text).ok_or(Rejected::Unrecognised)?;
     check_year(d.year()).map(|()| d)

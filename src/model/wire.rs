@@ -7,175 +7,14 @@
 //! functions then check what a record cannot do without (ids, start times, URLs) and parse
 //! timestamps, naming the record and the field when something is wrong.
 
+use super::lenient::*;
 use super::timestamp::{self, parse_date, parse_instant};
 use super::*;
 use crate::fetch::endpoint::Endpoint;
-use crate::fetch::error::{ApiError, excerpt};
-use crate::sanitize::chars;
+use crate::fetch::error::ApiError;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-fn quoted(text: &str) -> String {
-    format!("{:?}", excerpt(text, 60))
-}
-
-fn int<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-    let value = Value::deserialize(d)?;
-    match &value {
-        Value::Null => Ok(None),
-        Value::Number(n) => n
-            .as_i64()
-            .or_else(|| {
-                n.as_f64()
-                    .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
-                    .map(|f| f as i64)
-            })
-            .map(Some)
-            .ok_or_else(|| D::Error::custom(format!("expected an integer, found {n}"))),
-        Value::String(s) if s.trim().is_empty() => Ok(None),
-        Value::String(s) => s.trim().parse().map(Some).map_err(|_| {
-            D::Error::custom(format!(
-                "expected an integer, found the string {}",
-                quoted(s)
-            ))
-        }),
-        other => Err(D::Error::custom(format!(
-            "expected an integer, found {}",
-            kind(other)
-        ))),
-    }
-}
-
-/// Text, with numbers and booleans taken as their text (an id sent as a number still reads).
-fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    let value = Value::deserialize(d)?;
-    match value {
-        Value::Null => Ok(None),
-        Value::String(s) => Ok(Some(s)),
-        Value::Number(n) => Ok(Some(n.to_string())),
-        Value::Bool(b) => Ok(Some(b.to_string())),
-        other => Err(D::Error::custom(format!(
-            "expected text, found {}",
-            kind(&other)
-        ))),
-    }
-}
-
-fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
-    let value = Value::deserialize(d)?;
-    match &value {
-        Value::Null => Ok(None),
-        Value::Bool(b) => Ok(Some(*b)),
-        Value::Number(n) => Ok(Some(n.as_f64().is_some_and(|f| f != 0.0))),
-        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
-            "" => Ok(None),
-            "1" | "true" | "yes" => Ok(Some(true)),
-            "0" | "false" | "no" => Ok(Some(false)),
-            _ => Err(D::Error::custom(format!(
-                "expected 0 or 1, found the string {}",
-                quoted(s)
-            ))),
-        },
-        other => Err(D::Error::custom(format!(
-            "expected 0 or 1, found {}",
-            kind(other)
-        ))),
-    }
-}
-
-/// A list of codes: an array of strings, `null`, or one string of codes separated by commas
-/// or spaces.
-fn codes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    let value = Value::deserialize(d)?;
-    let split = |s: &str| -> Vec<String> {
-        s.split(|c: char| c == ',' || c == ';' || c.is_whitespace())
-            .filter(|part| !part.is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
-    match value {
-        Value::Null => Ok(Vec::new()),
-        Value::String(s) => Ok(split(&s)),
-        Value::Array(items) => {
-            let mut out = Vec::new();
-            for item in items {
-                match item {
-                    Value::Null => {}
-                    Value::String(s) => out.extend(split(&s)),
-                    Value::Number(n) => out.push(n.to_string()),
-                    other => {
-                        return Err(D::Error::custom(format!(
-                            "expected a list of codes, found {} in the list",
-                            kind(&other)
-                        )));
-                    }
-                }
-            }
-            Ok(out)
-        }
-        other => Err(D::Error::custom(format!(
-            "expected a list of codes, found {}",
-            kind(&other)
-        ))),
-    }
-}
-
-/// A JSON array, with `null` read as empty. Paths into the items stay exact.
-fn list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
-}
-
-/// A rating as its number (or numeric string), or as its short code.
-fn rating<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Rating>, D::Error> {
-    let value = Value::deserialize(d)?;
-    if let Value::String(s) = &value
-        && let Some(rating) = Rating::from_code(s)
-    {
-        return Ok(Some(rating));
-    }
-    Ok(int(value)
-        .map_err(D::Error::custom)?
-        .map(Rating::from_number))
-}
-
-/// Facility events carry `{"positions": [...]}` (or `{"positions": null}`), division events
-/// `null`; a bare array is read too. The entries' fields are not documented, so they are kept
-/// as JSON.
-fn positions<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::Error> {
-    let value = Value::deserialize(d)?;
-    match value {
-        Value::Null => Ok(Vec::new()),
-        Value::Array(items) => Ok(items),
-        Value::Object(mut object) => match object.remove("positions") {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::Array(items)) => Ok(items),
-            Some(other) => Err(D::Error::custom(format!(
-                "expected `positions` to hold an array, found {}",
-                kind(&other)
-            ))),
-        },
-        other => Err(D::Error::custom(format!(
-            "expected an object holding `positions`, found {}",
-            kind(&other)
-        ))),
-    }
-}
 
 #[derive(Deserialize, Default)]
 pub(super) struct WireFir {
@@ -220,35 +59,6 @@ fn facility<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Facility>, D::Erro
             kind(&other)
         ))),
     }
-}
-
-/// Removes control characters other than tab and newline (they are invalid in HTML and iCal
-/// and can move a terminal's cursor) and noncharacters such as U+FFFE (XML forbids them; see
-/// [`crate::sanitize::chars`]), and turns CRLF into LF.
-pub(super) fn clean(text: String) -> String {
-    // Most text has nothing to remove; it is kept as it came, without a copy.
-    let bytes = text.as_bytes();
-    if !bytes.contains(&b'\r') && !chars::may_hold_forbidden(bytes) {
-        return text;
-    }
-    text.replace("\r\n", "\n")
-        .chars()
-        .filter(|&c| c == '\n' || c == '\t' || !(c.is_control() || chars::is_noncharacter(c)))
-        .collect()
-}
-
-/// [`clean`], with blank text read as absent.
-fn clean_opt(text: Option<String>) -> Option<String> {
-    text.map(|t| {
-        let t = clean(t);
-        let trimmed = t.trim();
-        if trimmed.len() == t.len() {
-            t
-        } else {
-            trimmed.to_owned()
-        }
-    })
-    .filter(|t| !t.is_empty())
 }
 
 /// Where a record sits, for errors: `data[3] (event 42)`.
@@ -726,44 +536,5 @@ impl WireNote {
             date: place.date("friendly_time", self.friendly_time)?,
             created_at: place.instant("created_at", self.created_at)?,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The rule written the plain way, to check the version that skips clean text against.
-    fn clean_slowly(text: &str) -> String {
-        text.replace("\r\n", "\n")
-            .chars()
-            .filter(|&c| {
-                let noncharacter =
-                    (0xFDD0..=0xFDEF).contains(&(c as u32)) || (c as u32) & 0xFFFE == 0xFFFE;
-                c == '\n' || c == '\t' || !(c.is_control() || noncharacter)
-            })
-            .collect()
-    }
-
-    #[test]
-    fn control_characters_go_and_crlf_becomes_lf() {
-        assert_eq!(
-            clean("a\r\nb\rc\u{7}d\u{85}e\u{9f}\u{a0}\tf\u{1b}[2J".into()),
-            "a\nbcde\u{a0}\tf[2J"
-        );
-        assert_eq!(clean("Ünïcödé 😀 text\n".into()), "Ünïcödé 😀 text\n");
-        assert_eq!(
-            clean("Bad \u{fffe}and\u{ffff} \u{fdd0}x\u{10ffff}".into()),
-            "Bad and x"
-        );
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn cleaning_matches_the_rule_on_any_text(
-            text in "(\\PC|[\r\n\t\u{0}-\u{1f}\u{7f}-\u{a0}\u{fdcf}-\u{fdf0}\u{fffd}-\u{ffff}\u{1fffe}\u{10ffff}]){0,80}"
-        ) {
-            proptest::prop_assert_eq!(clean(text.clone()), clean_slowly(&text));
-        }
     }
 }

@@ -1,0 +1,241 @@
+//! The command line as clap sees it: subcommands, flags and the checks on single values.
+//! What a flag means once the config file and the environment are considered is decided in
+//! [`super::settings`].
+
+use super::config;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "vatcar-site",
+    version,
+    about = "Builds a VATCAR facility's website, calendars and printable reports from the division's API v2",
+    after_help = "Start with `vatcar-site build --demo` (no key needed), then `vatcar-site check` with your key."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+
+    /// The config file (default: vatcar-site.toml in the working folder, if there is one).
+    #[arg(long = "config", global = true)]
+    pub(crate) config: Option<PathBuf>,
+
+    /// Say more: each request and retry (-vv for debugging detail).
+    #[arg(long = "verbose", short = 'v', global = true, action = clap::ArgAction::Count)]
+    pub(crate) verbose: u8,
+
+    /// Print only errors.
+    #[arg(long = "quiet", short = 'q', global = true, conflicts_with = "verbose")]
+    pub(crate) quiet: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    /// Fetch (or read a snapshot), render and write the site.
+    Build(BuildArgs),
+    /// Build, serve the site on 127.0.0.1 and rebuild when a template changes.
+    Serve(ServeArgs),
+    /// Call every endpoint with the key and report what came back; writes nothing.
+    Check(CheckArgs),
+    /// Save the raw API responses to a snapshot folder, for `build --snapshot` later.
+    Fetch(FetchArgs),
+    /// Private printable reports, written to their own folder (never into the site).
+    Report(ReportArgs),
+    /// Work with the built-in templates.
+    Templates(TemplatesArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ApiArgs {
+    /// The API's address (default https://vatcar.net; older documents used https://vatcar.net/public).
+    #[arg(long = "base-url", env = "VATCAR_BASE_URL")]
+    pub(crate) base_url: Option<String>,
+
+    /// The facility's API key. Prefer the environment variable: a flag is visible to other
+    /// users of the machine.
+    #[arg(long = "api-key", env = "VATCAR_API_KEY", hide_env_values = true)]
+    pub(crate) api_key: Option<String>,
+
+    /// Seconds one request may take, from connecting to the last byte (default 30).
+    #[arg(long = "timeout", value_parser = positive_seconds)]
+    pub(crate) timeout: Option<f64>,
+
+    /// Seconds to wait for a connection.
+    #[arg(long = "connect-timeout", default_value_t = 10.0, value_parser = positive_seconds)]
+    pub(crate) connect_timeout: f64,
+}
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct SourceArgs {
+    #[command(flatten)]
+    pub(crate) api: ApiArgs,
+
+    /// Read a snapshot folder instead of the API.
+    #[arg(long = "snapshot", conflicts_with = "demo")]
+    pub(crate) snapshot: Option<PathBuf>,
+
+    /// Use the sample data built into the program (no network, no key).
+    #[arg(long = "demo")]
+    pub(crate) demo: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct SiteArgs {
+    /// Output folder (default: output).
+    #[arg(long = "output", short = 'o')]
+    pub(crate) output: Option<PathBuf>,
+
+    /// Use template and static files from this folder where it has them.
+    #[arg(long = "templates")]
+    pub(crate) templates: Option<PathBuf>,
+
+    /// Where the site will be published (for the sitemap, the feed, calendar subscribe links).
+    #[arg(long = "site-url", value_parser = config::parse_site_url)]
+    pub(crate) site_url: Option<url::Url>,
+
+    /// Also show event times in this IANA time zone, e.g. America/Puerto_Rico.
+    #[arg(long = "display-zone", value_parser = display_zone)]
+    pub(crate) display_zone: Option<chrono_tz::Tz>,
+
+    /// The site's name (default: the facility's name).
+    #[arg(long = "title")]
+    pub(crate) title: Option<String>,
+
+    /// Write into an output folder that vatcar-site did not create (nothing in it is deleted).
+    #[arg(long = "force")]
+    pub(crate) force: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct BuildArgs {
+    #[command(flatten)]
+    pub(crate) source: SourceArgs,
+
+    #[command(flatten)]
+    pub(crate) site: SiteArgs,
+
+    /// Also save the fetched responses to this snapshot folder.
+    #[arg(long = "save-snapshot", conflicts_with_all = ["snapshot", "demo"])]
+    pub(crate) save_snapshot: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ServeArgs {
+    #[command(flatten)]
+    pub(crate) source: SourceArgs,
+
+    #[command(flatten)]
+    pub(crate) site: SiteArgs,
+
+    /// Port on 127.0.0.1 (0 picks a free one).
+    #[arg(long = "port", default_value_t = 8000)]
+    pub(crate) port: u16,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct CheckArgs {
+    #[command(flatten)]
+    pub(crate) source: SourceArgs,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct FetchArgs {
+    #[command(flatten)]
+    pub(crate) api: ApiArgs,
+
+    /// Snapshot folder to write.
+    #[arg(long = "output", short = 'o')]
+    pub(crate) output: PathBuf,
+
+    /// Write into a folder that vatcar-site did not create.
+    #[arg(long = "force")]
+    pub(crate) force: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ReportArgs {
+    #[command(subcommand)]
+    pub(crate) kind: ReportKind,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum ReportKind {
+    /// A student's training record: one self-contained HTML file per CID.
+    Training(TrainingArgs),
+    /// The roster on one printed page.
+    Roster(ReportCommon),
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ReportCommon {
+    #[command(flatten)]
+    pub(crate) source: SourceArgs,
+
+    /// Folder for the reports.
+    #[arg(long = "output", short = 'o', default_value = "reports")]
+    pub(crate) output: PathBuf,
+
+    /// Use templates from this folder where it has them.
+    #[arg(long = "templates")]
+    pub(crate) templates: Option<PathBuf>,
+
+    /// Write into a folder that vatcar-site did not create.
+    #[arg(long = "force")]
+    pub(crate) force: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct TrainingArgs {
+    #[command(flatten)]
+    pub(crate) common: ReportCommon,
+
+    /// A student's CID; repeat for several.
+    #[arg(long = "cid", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) cids: Vec<u64>,
+
+    /// A file of CIDs, separated by spaces, commas or lines; `#` starts a comment.
+    #[arg(long = "cids-file")]
+    pub(crate) cids_file: Option<PathBuf>,
+
+    /// Also show the student's email, email preferences and integrations.
+    #[arg(long = "include-contact")]
+    pub(crate) include_contact: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct TemplatesArgs {
+    #[command(subcommand)]
+    pub(crate) action: TemplatesAction,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum TemplatesAction {
+    /// Write the built-in templates and static files to DIR, to edit and use with --templates.
+    Export {
+        dir: PathBuf,
+        /// Overwrite files that already exist in DIR.
+        #[arg(long = "force")]
+        force: bool,
+    },
+}
+
+pub(crate) fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "expected a number of seconds between 0 and 86400, got {text:?}"
+        )),
+    }
+}
+
+fn display_zone(text: &str) -> Result<chrono_tz::Tz, String> {
+    text.parse().map_err(|_| {
+        format!("{text:?} is not an IANA time zone name (such as America/Puerto_Rico)")
+    })
+}

@@ -1,0 +1,57 @@
+//! `vatcar-site fetch`: the API's raw responses saved to a snapshot folder, to build from
+//! later with `--snapshot`; `build --save-snapshot` saves the same way.
+
+use super::args::FetchArgs;
+use super::config::Loaded;
+use super::progress::Progress;
+use crate::fetch::endpoint::Endpoint;
+use crate::fetch::load::{self, Source};
+use crate::fetch::secret::ApiKey;
+use crate::fetch::snapshot::Snapshot;
+use crate::publish::{self, OutputFile};
+use anyhow::{Context, Result};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub(crate) fn run(
+    args: &FetchArgs,
+    config: &Loaded,
+    progress: &Arc<Progress>,
+    key: Option<&ApiKey>,
+    started: Instant,
+) -> Result<()> {
+    let source = Source::Api(args.api.client_options(config, Some(progress.clone()))?);
+    let snapshot: Snapshot = load::raw(&source, &Endpoint::SITE)?;
+    // Decoding now means a snapshot that cannot build is reported today, not at the next
+    // build.
+    crate::model::decode_site(&snapshot).context("the fetched data would not build")?;
+    save_snapshot(&snapshot, &args.output, args.force, key)?;
+    progress.done(&format!(
+        "saved {} responses into {} in {:.2} s",
+        Endpoint::SITE.len(),
+        args.output.display(),
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(())
+}
+
+/// Writes `snapshot` to `dir`, with the same all-or-nothing care as a site build. A body
+/// that holds the key (a server echoing it) stops the whole snapshot: bodies are saved
+/// exactly as sent, never rewritten.
+pub fn save_snapshot(
+    snapshot: &Snapshot,
+    dir: &Path,
+    force: bool,
+    secret: Option<&ApiKey>,
+) -> Result<()> {
+    let files: Vec<OutputFile> = snapshot
+        .files()
+        .into_iter()
+        .map(|(name, bytes)| OutputFile::new(name, bytes))
+        .collect();
+    let how = publish::Publish::new("snapshot", force).guarding(secret);
+    publish::publish(dir, &files, how)
+        .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
+    Ok(())
+}

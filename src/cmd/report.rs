@@ -1,0 +1,262 @@
+//! `vatcar-site report`: private printable reports (a student's training record, the
+//! roster), rendered whole and written to their own folder, never into the site.
+
+use super::UsageError;
+use super::args::{ReportCommon, TrainingArgs};
+use super::build::api_base;
+use super::config::Loaded;
+use super::progress::Progress;
+use super::settings::report_options;
+use crate::fetch::endpoint::Endpoint;
+use crate::fetch::load::{self, Source};
+use crate::fetch::secret::ApiKey;
+use crate::model;
+use crate::publish::{self, OutputFile};
+use crate::render::Theme;
+use crate::render::reports::{index_context, report_context};
+use crate::view::report;
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Utc};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The `report training` command: one report per CID; a CID that fails does not stop the
+/// others, but the run exits 1.
+pub(crate) fn run_training(
+    args: &TrainingArgs,
+    config: &Loaded,
+    progress: &Arc<Progress>,
+    key: Option<ApiKey>,
+) -> Result<()> {
+    let cids = training_cids(args)?;
+    let options = report_options(
+        &args.common,
+        config,
+        args.include_contact,
+        progress.clone(),
+        key,
+    )?;
+    let outcome = training_reports(&options, &cids)?;
+    for (_, file) in &outcome.written {
+        progress.step(&format!("wrote {}", options.output.join(file).display()));
+    }
+    match outcome.failed.len() {
+        0 => {
+            progress.done(&format!(
+                "wrote {} training report{} into {}",
+                outcome.written.len(),
+                if outcome.written.len() == 1 { "" } else { "s" },
+                options.output.display()
+            ));
+            Ok(())
+        }
+        1 if cids.len() == 1 => {
+            let (_, error) = outcome.failed.into_iter().next().expect("one failure");
+            Err(error)
+        }
+        failed => {
+            for (cid, error) in &outcome.failed {
+                log::error!("CID {cid}: {error:#}");
+            }
+            bail!("{failed} of {} reports could not be made", cids.len());
+        }
+    }
+}
+
+/// The `report roster` command.
+pub(crate) fn run_roster(
+    args: &ReportCommon,
+    config: &Loaded,
+    progress: &Arc<Progress>,
+    key: Option<ApiKey>,
+) -> Result<()> {
+    let path = roster_report(&report_options(args, config, false, progress.clone(), key)?)?;
+    progress.done(&format!("wrote {}", path.display()));
+    Ok(())
+}
+
+/// What a report run needs besides the CIDs.
+#[derive(Clone, Debug)]
+pub struct ReportOptions {
+    pub source: Source,
+    pub output: PathBuf,
+    pub templates: Option<PathBuf>,
+    pub force: bool,
+    pub include_contact: bool,
+    pub generated_at: DateTime<Utc>,
+    /// The API key, wherever it came from: scrubbed from error messages quoted in the index,
+    /// and no file that contains it is published.
+    pub key: Option<ApiKey>,
+}
+
+/// The outcome of a training-report run: which students got a report, and why the others
+/// did not.
+#[derive(Debug, Default)]
+pub struct TrainingOutcome {
+    pub written: Vec<(u64, String)>,
+    pub failed: Vec<(u64, anyhow::Error)>,
+}
+
+/// Requests in flight at once for a report run: enough to hide latency, few enough to be
+/// polite to a volunteer-run API.
+pub const REPORT_CONCURRENCY: usize = 4;
+
+/// One `training-<cid>.html` per student, and an `index.html` when there are several.
+/// Students whose data cannot be read are reported in the outcome; the others are written.
+pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<TrainingOutcome> {
+    let endpoints: Vec<Endpoint> = cids
+        .iter()
+        .flat_map(|&cid| [Endpoint::User(cid), Endpoint::UserNotes(cid)])
+        .collect();
+    let mut bodies = load::raw_each(&options.source, &endpoints, REPORT_CONCURRENCY)?.into_iter();
+    let theme = Theme::load(options.templates.as_deref())?;
+    let settings = report::ReportSettings {
+        include_contact: options.include_contact,
+        generated_at: options.generated_at,
+        base_url: api_base(&options.source)?,
+    };
+    let mut outcome = TrainingOutcome::default();
+    let mut files = Vec::new();
+    let mut index = Vec::new();
+    for &cid in cids {
+        let (user, notes) = (
+            bodies.next().expect("two per CID"),
+            bodies.next().expect("two per CID"),
+        );
+        let decoded = user
+            .and_then(|b| Ok(model::decode_user(cid, &b)?))
+            .and_then(|user| {
+                let notes = notes.and_then(|b| Ok(model::decode_notes(cid, &b)?))?;
+                Ok((user, notes))
+            });
+        let rendered = decoded.and_then(|(user, notes)| {
+            let view = report::training(&user, &notes, &settings);
+            let html = theme.render("report-training.html", &report_context(&view))?;
+            Ok((view, html))
+        });
+        match rendered {
+            Ok((view, html)) => {
+                let file = format!("training-{cid}.html");
+                index.push(report::IndexEntry {
+                    cid,
+                    name: Some(view.student.name.clone()),
+                    file: Some(file.clone()),
+                    sessions: Some(view.summary.sessions),
+                    error: None,
+                });
+                files.push(OutputFile::new(file.clone(), html));
+                outcome.written.push((cid, file));
+            }
+            Err(error) => {
+                // The error may quote the server, and the server may echo the key.
+                let message = format!("{error:#}");
+                index.push(report::IndexEntry {
+                    cid,
+                    name: None,
+                    file: None,
+                    sessions: None,
+                    error: Some(match &options.key {
+                        Some(key) => key.redact(&message),
+                        None => message,
+                    }),
+                });
+                outcome.failed.push((cid, error));
+            }
+        }
+    }
+    if files.is_empty() {
+        return Ok(outcome);
+    }
+    if cids.len() > 1 {
+        files.push(OutputFile::new(
+            "index.html",
+            theme.render(
+                "report-index.html",
+                &index_context(&index, options.generated_at),
+            )?,
+        ));
+    }
+    let how = publish::Publish {
+        prune: false,
+        ..publish::Publish::new("reports", options.force).guarding(options.key.as_ref())
+    };
+    publish::publish(&options.output, &files, how).with_context(|| {
+        format!(
+            "could not write the reports to {}",
+            options.output.display()
+        )
+    })?;
+    Ok(outcome)
+}
+
+/// `roster.html`: the roster on one printed page.
+pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
+    let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
+    let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
+    let theme = Theme::load(options.templates.as_deref())?;
+    let settings = report::ReportSettings {
+        include_contact: false,
+        generated_at: options.generated_at,
+        base_url: api_base(&options.source)?,
+    };
+    let html = theme.render(
+        "report-roster.html",
+        &report_context(&report::roster(&roster, &settings)),
+    )?;
+    let how = publish::Publish {
+        prune: false,
+        ..publish::Publish::new("reports", options.force).guarding(options.key.as_ref())
+    };
+    publish::publish(
+        &options.output,
+        &[OutputFile::new("roster.html", html)],
+        how,
+    )
+    .with_context(|| format!("could not write the report to {}", options.output.display()))?;
+    Ok(options.output.join("roster.html"))
+}
+
+/// The CIDs of a training run, from `--cid` and `--cids-file`, each once, in the order given.
+fn training_cids(args: &TrainingArgs) -> Result<Vec<u64>> {
+    let mut cids = args.cids.clone();
+    if let Some(path) = &args.cids_file {
+        cids.extend(read_cids_file(path)?);
+    }
+    let mut seen = std::collections::HashSet::new();
+    cids.retain(|cid| seen.insert(*cid));
+    if cids.is_empty() {
+        return Err(UsageError(
+            "no CID given: pass --cid N (repeatable) or --cids-file FILE".into(),
+        )
+        .into());
+    }
+    Ok(cids)
+}
+
+fn read_cids_file(path: &Path) -> Result<Vec<u64>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("could not read the CIDs file {}", path.display()))?;
+    // Windows editors start UTF-8 files with a byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let mut cids = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("");
+        for token in line
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+        {
+            match token.parse::<u64>() {
+                Ok(cid) if cid > 0 => cids.push(cid),
+                _ => {
+                    return Err(UsageError(format!(
+                        "{}:{}: {token:?} is not a CID",
+                        path.display(),
+                        number + 1
+                    ))
+                    .into());
+                }
+            }
+        }
+    }
+    Ok(cids)
+}

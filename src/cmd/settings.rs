@@ -1,0 +1,201 @@
+//! What each setting is, decided in one place. Precedence, highest first: command-line flags,
+//! the environment (`VATCAR_API_KEY`, `VATCAR_BASE_URL`, read by clap as flags), the config
+//! file (paths in it relative to the file), built-in defaults.
+
+use super::UsageError;
+use super::args::{ApiArgs, ReportCommon, SiteArgs, SourceArgs};
+use super::build::BuildOptions;
+use super::config::Loaded;
+use super::progress::Progress;
+use super::report::ReportOptions;
+use crate::fetch::client::{ClientOptions, DEFAULT_BASE_URL, FetchObserver, Observer, RetryPolicy};
+use crate::fetch::load::Source;
+use crate::fetch::secret::{ApiKey, KeyError};
+use crate::fetch::snapshot;
+use crate::view::SiteSettings;
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Utc};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+impl ApiArgs {
+    /// The key from the flag or the environment, else from the config file. An empty one is
+    /// no key; one too short to keep secret is a usage error, found before any request.
+    pub(crate) fn key(&self, config: &Loaded) -> Result<Option<ApiKey>> {
+        let from_config = config
+            .config
+            .api_key
+            .as_ref()
+            .and_then(|k| k.get_ref().as_str());
+        let (raw, origin) = match (self.api_key.as_deref(), from_config) {
+            (Some(raw), _) if !raw.trim().is_empty() => (raw, key_origin(self, config)),
+            (_, Some(raw)) => (raw, "the config file"),
+            _ => return Ok(None),
+        };
+        match ApiKey::new(raw) {
+            Ok(key) => Ok(Some(key)),
+            Err(KeyError::Empty) => Ok(None),
+            Err(error) => Err(UsageError(format!("{error} (the key from {origin})")).into()),
+        }
+    }
+
+    pub(crate) fn client_options(
+        &self,
+        config: &Loaded,
+        progress: Option<Arc<Progress>>,
+    ) -> Result<ClientOptions> {
+        let base_url = self
+            .base_url
+            .clone()
+            .or_else(|| config.config.base_url.as_ref().map(|b| b.get_ref().clone()))
+            .unwrap_or_else(|| DEFAULT_BASE_URL.into());
+        let timeout = self
+            .timeout
+            .or_else(|| config.config.timeout.as_ref().map(|t| *t.get_ref()))
+            .unwrap_or(30.0);
+        Ok(ClientOptions {
+            base_url,
+            api_key: self.key(config)?,
+            connect_timeout: Duration::from_secs_f64(self.connect_timeout),
+            timeout: Duration::from_secs_f64(timeout),
+            retry: RetryPolicy::default(),
+            observer: progress.map(|p| Observer(p as Arc<dyn FetchObserver>)),
+            ..ClientOptions::default()
+        })
+    }
+}
+
+impl SourceArgs {
+    pub(crate) fn source(
+        &self,
+        config: &Loaded,
+        progress: Option<Arc<Progress>>,
+    ) -> Result<Source> {
+        Ok(if self.demo {
+            Source::Demo
+        } else if let Some(dir) = &self.snapshot {
+            Source::Snapshot(dir.clone())
+        } else {
+            Source::Api(self.api.client_options(config, progress)?)
+        })
+    }
+}
+
+impl SiteArgs {
+    fn output(&self, config: &Loaded) -> PathBuf {
+        self.output
+            .clone()
+            .or_else(|| config.config.output.as_ref().map(|p| config.relative(p)))
+            .unwrap_or_else(|| PathBuf::from("output"))
+    }
+
+    fn templates(&self, config: &Loaded) -> Option<PathBuf> {
+        templates_folder(self.templates.as_ref(), config)
+    }
+
+    fn settings(&self, config: &Loaded, build_time: DateTime<Utc>) -> SiteSettings {
+        let c = &config.config;
+        let placeholder = url::Url::parse(DEFAULT_BASE_URL).expect("a valid URL");
+        let mut settings = SiteSettings::new(placeholder, build_time);
+        settings.title = self.title.clone().or_else(|| c.title.clone());
+        settings.tagline = c.tagline.clone();
+        settings.site_url = self.site_url.clone().or_else(|| config.site_url.clone());
+        settings.display_zone = self.display_zone.or(config.display_zone);
+        if let Some(days) = &c.recent_days {
+            settings.recent_days = *days.get_ref();
+        }
+        settings.facility_calendar_name = c.calendar.facility_name.clone();
+        settings.division_calendar_name = c.calendar.division_name.clone();
+        if let Some(minutes) = &c.calendar.refresh_minutes {
+            settings.calendar_refresh_minutes = *minutes.get_ref() as u32;
+        }
+        settings.facility_bits = config.facility_bits.clone();
+        settings.staff_emails = config.staff_emails.clone();
+        settings.sections = c.sections;
+        settings
+    }
+}
+
+/// The templates folder: the flag's, else the config file's (relative to the file).
+pub(crate) fn templates_folder(flag: Option<&PathBuf>, config: &Loaded) -> Option<PathBuf> {
+    flag.cloned()
+        .or_else(|| config.config.templates.as_ref().map(|p| config.relative(p)))
+}
+
+/// How to build the site, for `build` and `serve` alike.
+pub(crate) fn site_options(
+    source: &SourceArgs,
+    site: &SiteArgs,
+    config: &Loaded,
+    progress: Arc<Progress>,
+    key: Option<ApiKey>,
+) -> Result<BuildOptions> {
+    let source = source.source(config, Some(progress))?;
+    let build_time = build_time(&source)?;
+    Ok(BuildOptions {
+        source,
+        output: site.output(config),
+        save_snapshot: None,
+        templates: site.templates(config),
+        force: site.force,
+        settings: site.settings(config, build_time),
+        key,
+    })
+}
+
+pub(crate) fn report_options(
+    args: &ReportCommon,
+    config: &Loaded,
+    include_contact: bool,
+    progress: Arc<Progress>,
+    key: Option<ApiKey>,
+) -> Result<ReportOptions> {
+    let source = args.source.source(config, Some(progress))?;
+    Ok(ReportOptions {
+        key,
+        generated_at: build_time(&source)?,
+        source,
+        output: args.output.clone(),
+        templates: templates_folder(args.templates.as_ref(), config),
+        force: args.force,
+        include_contact,
+    })
+}
+
+pub(crate) fn key_origin(api: &ApiArgs, config: &Loaded) -> &'static str {
+    if api.api_key.is_some() {
+        if std::env::var_os("VATCAR_API_KEY").is_some() {
+            "VATCAR_API_KEY or --api-key"
+        } else {
+            "--api-key"
+        }
+    } else if config.config.api_key.is_some() {
+        "the config file"
+    } else {
+        "nowhere (no key set)"
+    }
+}
+
+/// `SOURCE_DATE_EPOCH` if set (reproducible builds); for the demo, the moment its data was
+/// captured; otherwise the clock.
+fn build_time(source: &Source) -> Result<DateTime<Utc>> {
+    if let Ok(text) = std::env::var("SOURCE_DATE_EPOCH") {
+        let seconds: i64 = text
+            .trim()
+            .parse()
+            .with_context(|| format!("SOURCE_DATE_EPOCH={text:?} is not a number of seconds"))?;
+        // Builds are dated within years 1970 to 9999, like the data (see model::timestamp).
+        return match DateTime::from_timestamp(seconds, 0) {
+            Some(time) if seconds >= 0 && time <= crate::model::timestamp::latest() => Ok(time),
+            _ => bail!(
+                "SOURCE_DATE_EPOCH={text:?} is out of range: expected seconds from 0 to {} (the end of year 9999)",
+                crate::model::timestamp::latest().timestamp()
+            ),
+        };
+    }
+    if let Source::Demo = source {
+        return Ok(DateTime::parse_from_rfc3339(snapshot::DEMO_FETCHED_AT)?.with_timezone(&Utc));
+    }
+    Ok(Utc::now())
+}

@@ -1,0 +1,377 @@
+//! Events: which page each record gets, where it stands at the build time, its summary for
+//! the lists and its own page.
+
+use super::{Instant, SiteSettings, When, when};
+use crate::model::{Event, Roster, SiteData};
+use crate::sanitize::links::{SafeLink, safe_image};
+use chrono::{DateTime, TimeDelta, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// Where an event stands at the build time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventStatus {
+    Upcoming,
+    Ongoing,
+    Past,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EventSummary {
+    /// Which page this is (templates have `id` and `url`).
+    #[serde(skip)]
+    pub key: EventKey,
+    pub id: u64,
+    pub name: String,
+    /// Relative to the site root: `events/412/`.
+    pub url: String,
+    pub when: When,
+    /// `TJSJ → TNCM`, or one list when departure and arrival are the same.
+    pub route: String,
+    pub banner: Option<SafeLink>,
+    /// Written for templates as `upcoming`, `ongoing` or `past`.
+    pub status: EventStatus,
+    pub facility: bool,
+    pub division: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EventPage {
+    /// Shared with the event lists.
+    #[serde(flatten)]
+    pub summary: Arc<EventSummary>,
+    pub description_html: String,
+    /// Set when departure and arrival airports are the same list.
+    pub airports: Vec<String>,
+    pub departure: Vec<String>,
+    pub arrival: Vec<String>,
+    pub positions: Vec<Position>,
+    /// Participating facilities named by the configuration's bitmask names.
+    pub participants: Vec<String>,
+    pub updated: Option<Instant>,
+    /// Absolute URL of this page, when the site URL is known.
+    pub canonical: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Position {
+    pub label: String,
+    pub detail: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EventLists {
+    pub upcoming: Vec<Arc<EventSummary>>,
+    pub recent: Vec<Arc<EventSummary>>,
+    pub recent_days: i64,
+}
+
+/// Which page an event record gets. The facility's and the division's lists share ids, and a
+/// record in both is one event with one page, unless the two records disagree (another name
+/// or start): then they are two events, and the division's gets a page and a UID of its own
+/// rather than vanish behind the facility's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventKey {
+    pub id: u64,
+    /// The division's record of an id the facility lists as a different event.
+    pub division_copy: bool,
+}
+
+impl EventKey {
+    pub fn shared(id: u64) -> Self {
+        Self {
+            id,
+            division_copy: false,
+        }
+    }
+
+    /// The page's folder, relative to the site root: `events/412/`, or `events/412-division/`.
+    pub fn url(self) -> String {
+        if self.division_copy {
+            format!("events/{}-division/", self.id)
+        } else {
+            format!("events/{}/", self.id)
+        }
+    }
+
+    /// The calendar UID: the same on every build, so subscribers never see duplicates.
+    pub fn uid(self, host: &str) -> String {
+        if self.division_copy {
+            format!("vatcar-division-event-{}@{host}", self.id)
+        } else {
+            format!("vatcar-event-{}@{host}", self.id)
+        }
+    }
+}
+
+/// The name an event is shown by: its own, or "Event <id>" when it has none.
+pub fn event_name(event: &Event) -> String {
+    if event.name.is_empty() {
+        format!("Event {}", event.id)
+    } else {
+        event.name.clone()
+    }
+}
+
+/// An event record and which lists carry it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Listed<'d> {
+    pub event: &'d Event,
+    pub facility: bool,
+    pub division: bool,
+}
+
+/// Each event once, by key, with the lists that carry it.
+pub(super) type EventIndex<'d> = BTreeMap<EventKey, Listed<'d>>;
+
+/// The first record of each id in a list, in the list's order: a repeat adds nothing.
+pub(super) fn first_of_each(list: &[Event]) -> Vec<&Event> {
+    let mut seen = std::collections::HashSet::new();
+    list.iter().filter(|e| seen.insert(e.id)).collect()
+}
+
+/// One page per event: a facility event and the division's record of the same event are one
+/// page (the facility's record wins, it carries the positions), marked as both. Returns the
+/// index and the keys of each list, in the lists' order, each key once.
+pub(super) fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, Vec<EventKey>) {
+    let facility = first_of_each(&data.facility_events);
+    let division = first_of_each(&data.division_events);
+    let mut events: EventIndex = facility
+        .iter()
+        .map(|e| {
+            let listed = Listed {
+                event: e,
+                facility: true,
+                division: false,
+            };
+            (EventKey::shared(e.id), listed)
+        })
+        .collect();
+    let mut division_keys = Vec::with_capacity(division.len());
+    for event in division {
+        let shared = EventKey::shared(event.id);
+        let key = match events.get_mut(&shared) {
+            Some(own) if own.event.name == event.name && own.event.start == event.start => {
+                own.division = true;
+                shared
+            }
+            Some(own) => {
+                let key = EventKey {
+                    id: event.id,
+                    division_copy: true,
+                };
+                log::warn!(
+                    "event {}: the facility lists \"{}\" starting {} and the division \"{}\" starting {}; \
+                     both are kept, the division's at {}",
+                    event.id,
+                    crate::fetch::error::excerpt(&own.event.name, 80),
+                    own.event.start.format("%Y-%m-%d %H:%MZ"),
+                    crate::fetch::error::excerpt(&event.name, 80),
+                    event.start.format("%Y-%m-%d %H:%MZ"),
+                    key.url()
+                );
+                key
+            }
+            None => shared,
+        };
+        events.entry(key).or_insert(Listed {
+            event,
+            facility: false,
+            division: true,
+        });
+        division_keys.push(key);
+    }
+    let facility_keys = facility.iter().map(|e| EventKey::shared(e.id)).collect();
+    (events, facility_keys, division_keys)
+}
+
+pub(super) fn route(event: &Event) -> String {
+    let (dep, arr) = (&event.departure, &event.arrival);
+    match (dep.is_empty(), arr.is_empty()) {
+        (true, true) => String::new(),
+        _ if dep == arr => dep.join(", "),
+        (false, true) => dep.join(", "),
+        (true, false) => arr.join(", "),
+        (false, false) => format!("{} → {}", dep.join(", "), arr.join(", ")),
+    }
+}
+
+pub(super) fn summary(key: EventKey, listed: &Listed, settings: &SiteSettings) -> EventSummary {
+    let event = listed.event;
+    let now = settings.build_time;
+    let status = if event.start > now {
+        EventStatus::Upcoming
+    } else if event.effective_end() > now {
+        EventStatus::Ongoing
+    } else {
+        EventStatus::Past
+    };
+    EventSummary {
+        id: event.id,
+        key,
+        name: event_name(event),
+        url: key.url(),
+        when: when(event, settings.display_zone),
+        route: route(event),
+        banner: event
+            .image_url
+            .as_deref()
+            .and_then(|u| safe_image(u, &settings.base_url)),
+        status,
+        facility: listed.facility,
+        division: listed.division,
+    }
+}
+
+pub(super) fn event_lists(
+    keys: &[EventKey],
+    events: &EventIndex,
+    summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
+    settings: &SiteSettings,
+) -> EventLists {
+    let horizon = crate::model::timestamp::add_clamped(
+        settings.build_time,
+        -TimeDelta::days(settings.recent_days),
+    );
+    // Each key once (see `index_events`); the lists sort by start, then key.
+    let mut upcoming: Vec<(DateTime<Utc>, EventKey)> = Vec::new();
+    let mut recent: Vec<(DateTime<Utc>, EventKey)> = Vec::new();
+    for &key in keys {
+        let event = events[&key].event;
+        if summaries[&key].status != EventStatus::Past {
+            upcoming.push((event.start, key));
+        } else if event.effective_end() >= horizon {
+            recent.push((event.start, key));
+        }
+    }
+    upcoming.sort();
+    recent.sort_by(|a, b| b.cmp(a));
+    let pick = |list: Vec<(DateTime<Utc>, EventKey)>| {
+        list.into_iter()
+            .map(|(_, key)| summaries[&key].clone())
+            .collect()
+    };
+    EventLists {
+        upcoming: pick(upcoming),
+        recent: pick(recent),
+        recent_days: settings.recent_days,
+    }
+}
+
+pub(super) fn event_page(
+    event: &Event,
+    summary: Arc<EventSummary>,
+    description_html: String,
+    names: &HashMap<u64, String>,
+    settings: &SiteSettings,
+) -> EventPage {
+    let same = event.departure == event.arrival;
+    EventPage {
+        canonical: settings
+            .site_url
+            .as_ref()
+            .and_then(|u| u.join(&summary.url).ok())
+            .map(|u| u.to_string()),
+        summary,
+        description_html,
+        airports: if same {
+            event.departure.clone()
+        } else {
+            Vec::new()
+        },
+        departure: if same {
+            Vec::new()
+        } else {
+            event.departure.clone()
+        },
+        arrival: if same {
+            Vec::new()
+        } else {
+            event.arrival.clone()
+        },
+        positions: event
+            .positions
+            .iter()
+            .filter_map(|p| position(p, names))
+            .collect(),
+        participants: settings
+            .facility_bits
+            .iter()
+            .filter(|(bit, _)| event.facilities.is_some_and(|mask| mask as u64 & bit != 0))
+            .map(|(_, name)| name.clone())
+            .collect(),
+        updated: event.updated_at.or(event.created_at).map(Instant::new),
+    }
+}
+
+/// A position entry of unknown shape, shown as well as can be: a label from the first of
+/// `position`, `callsign`, `name`, `title`; a detail naming who staffs it (a controller name,
+/// or a CID looked up in the roster, or "open" for a null CID) and any times given.
+pub(super) fn position(value: &Value, names: &HashMap<u64, String>) -> Option<Position> {
+    let text = |v: &Value| match v {
+        Value::String(s) => Some(s.trim().to_owned()).filter(|s| !s.is_empty()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    };
+    let object = match value {
+        Value::Object(object) => object,
+        other => {
+            return text(other).map(|label| Position {
+                label,
+                detail: None,
+            });
+        }
+    };
+    let label_key = ["position", "callsign", "name", "title"]
+        .into_iter()
+        .find(|k| object.get(*k).and_then(&text).is_some())?;
+    let label = text(&object[label_key])?;
+    let mut details = Vec::new();
+    let person = ["controller", "controller_name", "user_name"]
+        .into_iter()
+        .find_map(|k| object.get(k).and_then(&text));
+    match (person, object.get("cid")) {
+        (Some(name), _) => details.push(name),
+        (None, Some(Value::Null)) => details.push("open".into()),
+        (None, Some(cid)) => {
+            if let Some(cid) = cid
+                .as_u64()
+                .or_else(|| text(cid).and_then(|t| t.parse().ok()))
+            {
+                details.push(
+                    names
+                        .get(&cid)
+                        .cloned()
+                        .unwrap_or_else(|| format!("CID {cid}")),
+                );
+            }
+        }
+        (None, None) => {}
+    }
+    let times: Vec<String> = ["start", "end"]
+        .into_iter()
+        .filter_map(|k| object.get(k).and_then(&text))
+        .collect();
+    if !times.is_empty() {
+        details.push(times.join("–"));
+    }
+    Some(Position {
+        label,
+        detail: (!details.is_empty()).then(|| details.join(", ")),
+    })
+}
+
+pub(super) fn roster_names(roster: &Roster) -> HashMap<u64, String> {
+    let staff = roster.staff.iter().flat_map(|s| s.holders.iter());
+    roster
+        .controllers
+        .iter()
+        .chain(roster.visitors.iter())
+        .chain(staff)
+        .filter_map(|m| m.name.clone().map(|n| (m.cid, n)))
+        .collect()
+}

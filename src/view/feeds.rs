@@ -1,0 +1,190 @@
+//! What the Atom feed and the iCal feeds are written from.
+
+use super::events::EventIndex;
+use super::{EventKey, EventStatus, EventSummary, FeedSettings, Site, SiteSettings};
+use crate::model::Event;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// An entry of the Atom feed.
+#[derive(Clone, Debug, Serialize)]
+pub struct FeedEntry {
+    pub id: String,
+    pub url: String,
+    pub title: String,
+    pub updated: String,
+    pub published: Option<String>,
+    pub summary: String,
+}
+
+/// What the iCal feeds are written from.
+pub struct CalendarFeeds {
+    pub facility: FeedSettings,
+    pub division: FeedSettings,
+    /// Every event once, with its plain-text description and location.
+    pub entries: BTreeMap<EventKey, CalendarEntry>,
+    /// The events of each feed, by start time.
+    pub facility_ids: Vec<EventKey>,
+    pub division_ids: Vec<EventKey>,
+    pub uid_host: String,
+}
+
+pub struct CalendarEntry {
+    pub event: Event,
+    /// The name shown: the event's, or "Event <id>".
+    pub name: String,
+    pub description: String,
+    pub location: String,
+    /// The same on every build (see [`EventKey::uid`]).
+    pub uid: String,
+    /// Absolute address of the event's page, when the site URL is known.
+    pub url: Option<String>,
+    /// Relative to the site root: `events/412/event.ics`.
+    pub path: String,
+}
+
+/// Each event's description as plain text, for the feeds.
+pub(super) type Descriptions = HashMap<EventKey, String>;
+
+pub(super) fn calendar_feeds(
+    (facility_keys, division_keys): (&[EventKey], &[EventKey]),
+    events: &EventIndex,
+    summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
+    mut descriptions: Descriptions,
+    site: &Site,
+    settings: &SiteSettings,
+) -> CalendarFeeds {
+    let uid_host = settings
+        .site_url
+        .as_ref()
+        .and_then(|u| u.host_str())
+        .or_else(|| settings.base_url.host_str())
+        .unwrap_or("vatcar-site.invalid")
+        .to_owned();
+    let page = |key: &EventKey| site.site_url.as_ref().map(|u| format!("{u}{}", key.url()));
+    let entries = events
+        .iter()
+        .map(|(key, listed)| {
+            let mut description = descriptions.remove(key).unwrap_or_default();
+            let url = page(key);
+            if let Some(url) = &url {
+                if !description.is_empty() {
+                    description.push_str("\n\n");
+                }
+                description.push_str(&format!("Event page: {url}"));
+            }
+            let entry = CalendarEntry {
+                // The calendar needs no description markdown or positions: leaving them out
+                // keeps a large site's view small.
+                event: Event {
+                    description: String::new(),
+                    positions: Vec::new(),
+                    name: listed.event.name.clone(),
+                    image_url: None,
+                    arrival: Vec::new(),
+                    departure: Vec::new(),
+                    ..*listed.event
+                },
+                description,
+                location: summaries[key].route.clone(),
+                name: summaries[key].name.clone(),
+                uid: key.uid(&uid_host),
+                url,
+                path: format!("{}event.ics", key.url()),
+            };
+            (*key, entry)
+        })
+        .collect();
+    let by_start = |keys: &[EventKey]| {
+        let mut keys: Vec<(DateTime<Utc>, EventKey)> = keys
+            .iter()
+            .map(|key| (events[key].event.start, *key))
+            .collect();
+        keys.sort();
+        keys.into_iter().map(|(_, key)| key).collect()
+    };
+    let described = |what: &str| match &site.site_url {
+        Some(url) => format!("{what}, published by {url}"),
+        None => what.to_owned(),
+    };
+    CalendarFeeds {
+        facility: FeedSettings {
+            name: settings
+                .facility_calendar_name
+                .clone()
+                .unwrap_or_else(|| format!("{} events", site.title)),
+            description: described(&format!("Events of {}", site.facility.name)),
+            refresh_minutes: settings.calendar_refresh_minutes,
+        },
+        division: FeedSettings {
+            name: settings
+                .division_calendar_name
+                .clone()
+                .unwrap_or_else(|| "VATCAR division events".to_owned()),
+            description: described("Events of the VATSIM Caribbean Division"),
+            refresh_minutes: settings.calendar_refresh_minutes,
+        },
+        entries,
+        facility_ids: by_start(facility_keys),
+        division_ids: by_start(division_keys),
+        uid_host,
+    }
+}
+
+pub(super) fn feed(
+    events: &EventIndex,
+    summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
+    descriptions: &Descriptions,
+    settings: &SiteSettings,
+) -> (Vec<FeedEntry>, String) {
+    let Some(site_url) = &settings.site_url else {
+        return (Vec::new(), String::new());
+    };
+    let mut entries: Vec<(DateTime<Utc>, EventKey)> = summaries
+        .iter()
+        .filter(|(_, s)| s.status != EventStatus::Past)
+        .map(|(key, _)| (events[key].event.start, *key))
+        .collect();
+    entries.sort();
+    let stamp = |t: DateTime<Utc>| t.format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let mut newest: Option<DateTime<Utc>> = None;
+    let feed = entries
+        .into_iter()
+        .map(|(_, key)| {
+            let event = events[&key].event;
+            let summary = &summaries[&key];
+            let updated = event.updated_at.or(event.created_at).unwrap_or(event.start);
+            newest = newest.max(Some(updated));
+            let url = site_url
+                .join(&summary.url)
+                .map(|u| u.to_string())
+                .unwrap_or_default();
+            let mut text = format!("{} – {}", summary.when.start.zulu, summary.when.end.zulu);
+            if !summary.route.is_empty() {
+                text.push_str(&format!(" · {}", summary.route));
+            }
+            let body = &descriptions[&key];
+            if !body.is_empty() {
+                let short: String = body.chars().take(280).collect();
+                text.push_str("\n\n");
+                text.push_str(&short);
+                if short.len() < body.len() {
+                    text.push('…');
+                }
+            }
+            FeedEntry {
+                id: url.clone(),
+                url,
+                title: summary.name.clone(),
+                updated: stamp(updated),
+                published: event.created_at.map(stamp),
+                summary: text,
+            }
+        })
+        .collect();
+    // Without entries there is no data-derived time; the epoch keeps rebuilds identical.
+    let updated = stamp(newest.unwrap_or(DateTime::UNIX_EPOCH));
+    (feed, updated)
+}

@@ -1,0 +1,89 @@
+//! What a site is built with beyond the data: the config file's choices, decided by `cmd`.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use serde::Serialize;
+use url::Url;
+
+/// Which parts of the site to build; all by default (`[sections]` in the config file).
+#[derive(Clone, Copy, Debug, serde::Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Sections {
+    pub roster: bool,
+    pub events: bool,
+    pub division: bool,
+    pub documents: bool,
+}
+
+impl Default for Sections {
+    fn default() -> Self {
+        Self {
+            roster: true,
+            events: true,
+            division: true,
+            documents: true,
+        }
+    }
+}
+
+/// What the site is built with, beyond the data.
+#[derive(Clone, Debug)]
+pub struct SiteSettings {
+    /// The site's name; the facility's name when not set.
+    pub title: Option<String>,
+    /// Where the site will be published; needed for the sitemap, the feed and absolute links.
+    pub site_url: Option<Url>,
+    /// The API's base URL: relative document and image URLs are resolved against it.
+    pub base_url: Url,
+    /// A zone to show local times in, beside Zulu.
+    pub display_zone: Option<Tz>,
+    /// How many days an event stays listed as "recent" after it ends.
+    pub recent_days: i64,
+    /// How many upcoming events the home page lists.
+    pub home_events: usize,
+    /// The "now" that decides upcoming and recent.
+    pub build_time: DateTime<Utc>,
+    /// Calendar names; derived from the site's title when not set.
+    pub facility_calendar_name: Option<String>,
+    pub division_calendar_name: Option<String>,
+    /// How often calendar apps should refresh the feeds, in minutes.
+    pub calendar_refresh_minutes: u32,
+    /// A line under the site's title.
+    pub tagline: Option<String>,
+    /// Names for bits of the events' `facilities` mask, by bit value, ascending.
+    pub facility_bits: Vec<(u64, String)>,
+    /// Role addresses from the configuration, by staff code (`ATM`, ...).
+    pub staff_emails: Vec<(&'static str, String)>,
+    /// Which parts of the site to build.
+    pub sections: Sections,
+}
+
+impl SiteSettings {
+    pub fn new(base_url: Url, build_time: DateTime<Utc>) -> Self {
+        Self {
+            title: None,
+            site_url: None,
+            base_url,
+            display_zone: None,
+            recent_days: 60,
+            home_events: 5,
+            build_time,
+            facility_calendar_name: None,
+            division_calendar_name: None,
+            calendar_refresh_minutes: 180,
+            tagline: None,
+            facility_bits: Vec::new(),
+            staff_emails: Vec::new(),
+            sections: Sections::default(),
+        }
+    }
+}
+
+/// How a feed names itself and how often clients should refresh it.
+#[derive(Clone, Debug)]
+pub struct FeedSettings {
+    pub name: String,
+    pub description: String,
+    /// Refresh hint in minutes (REFRESH-INTERVAL and X-PUBLISHED-TTL).
+    pub refresh_minutes: u32,
+}

@@ -1,0 +1,84 @@
+//! What every page shows: the site's name, the facility, its calendars.
+
+use super::{Sections, SiteSettings};
+use crate::model::SiteData;
+use crate::sanitize::links::{SafeLink, safe_link};
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Site {
+    pub title: String,
+    pub tagline: Option<String>,
+    pub sections: Sections,
+    pub facility: FacilityView,
+    /// Absolute, with a trailing slash, when known.
+    pub site_url: Option<String>,
+    pub display_zone: Option<String>,
+    pub has_feed: bool,
+    pub calendars: Calendars,
+    pub generator: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Calendars {
+    /// Relative to the site root.
+    pub facility: &'static str,
+    pub division: &'static str,
+    /// `webcal://` subscribe links, when the site URL is known.
+    pub facility_webcal: Option<String>,
+    pub division_webcal: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FacilityView {
+    pub name: String,
+    pub short_name: Option<String>,
+    pub description: Option<String>,
+    pub website: Option<SafeLink>,
+}
+
+pub(super) fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
+    let facility = data.roster.facility.clone().unwrap_or_default();
+    let name = facility
+        .display_name()
+        .unwrap_or_else(|| "VATCAR facility".into());
+    let site_url = settings.site_url.as_ref().map(|u| {
+        let text = u.to_string();
+        if text.ends_with('/') {
+            text
+        } else {
+            format!("{text}/")
+        }
+    });
+    let webcal = |file: &str| {
+        settings.site_url.as_ref().and_then(|u| {
+            let absolute = u.join(file).ok()?;
+            let rest = absolute.as_str().split_once("://")?.1.to_owned();
+            Some(format!("webcal://{rest}"))
+        })
+    };
+    Site {
+        title: settings.title.clone().unwrap_or_else(|| name.clone()),
+        tagline: settings.tagline.clone(),
+        sections: settings.sections,
+        facility: FacilityView {
+            name,
+            short_name: facility.short_name.clone(),
+            description: facility.description.clone(),
+            website: facility
+                .website_url
+                .as_deref()
+                .and_then(|u| safe_link(u, &settings.base_url)),
+        },
+        has_feed: site_url.is_some(),
+        site_url,
+        display_zone: settings.display_zone.map(|z| z.name().to_owned()),
+        calendars: Calendars {
+            facility: "calendar/facility.ics",
+            division: "calendar/division.ics",
+            facility_webcal: webcal("calendar/facility.ics"),
+            division_webcal: webcal("calendar/division.ics"),
+        },
+        generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")),
+    }
+}
