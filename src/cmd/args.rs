@@ -107,9 +107,15 @@ pub(crate) struct SiteArgs {
     #[arg(long = "title")]
     pub(crate) title: Option<String>,
 
-    /// Write into an output folder that vatcar-site did not create (nothing in it is deleted).
+    /// Write into an output folder that vatcar-site did not create, and overwrite files in it
+    /// that vatcar-site did not write (they are listed; nothing of yours is ever deleted).
     #[arg(long = "force")]
     pub(crate) force: bool,
+
+    /// If another vatcar-site is publishing to the same folder, wait for it instead of
+    /// failing at once.
+    #[arg(long = "wait")]
+    pub(crate) wait: bool,
 }
 
 #[derive(Args, Debug)]
@@ -156,6 +162,11 @@ pub(crate) struct FetchArgs {
     /// Write into a folder that vatcar-site did not create.
     #[arg(long = "force")]
     pub(crate) force: bool,
+
+    /// If another vatcar-site is publishing to the same folder, wait for it instead of
+    /// failing at once.
+    #[arg(long = "wait")]
+    pub(crate) wait: bool,
 }
 
 #[derive(Args, Debug)]
@@ -188,6 +199,11 @@ pub(crate) struct ReportCommon {
     /// Write into a folder that vatcar-site did not create.
     #[arg(long = "force")]
     pub(crate) force: bool,
+
+    /// If another vatcar-site is publishing to the same folder, wait for it instead of
+    /// failing at once.
+    #[arg(long = "wait")]
+    pub(crate) wait: bool,
 }
 
 #[derive(Args, Debug)]

@@ -29,6 +29,8 @@ pub struct BuildOptions {
     pub save_snapshot: Option<PathBuf>,
     pub templates: Option<PathBuf>,
     pub force: bool,
+    /// Wait for another run publishing to the same folder.
+    pub wait: bool,
     /// How the site looks; its `base_url` is replaced by the source's.
     pub settings: SiteSettings,
     /// The API key, wherever it came from: no file that contains it is published.
@@ -56,7 +58,22 @@ pub(crate) fn run(
         save_snapshot: args.save_snapshot.clone(),
         ..site_options(&args.source, &args.site, config, progress.clone(), key)?
     };
+    if let Some(snapshot) = &options.save_snapshot {
+        crate::publish::check_apart(&options.output, snapshot)?;
+    }
     let report = build(&options, progress)?;
+    if !report.publish.overwritten.is_empty() {
+        log::warn!(
+            "--force: overwrote {} file{} that vatcar-site had not written: {}",
+            report.publish.overwritten.len(),
+            if report.publish.overwritten.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            report.publish.overwritten.join(", ")
+        );
+    }
     progress.done(&format!(
         "built {} pages, {} calendars and {} event pages into {} in {:.2} s ({} written, {} unchanged, {} removed)",
         report.pages,
@@ -98,7 +115,13 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         data.documents.iter().map(|c| c.files.len()).sum::<usize>()
     ));
     if let Some(dir) = &options.save_snapshot {
-        super::fetch::save_snapshot(&snapshot, dir, options.force, options.key.as_ref())?;
+        super::fetch::save_snapshot(
+            &snapshot,
+            dir,
+            options.force,
+            options.wait,
+            options.key.as_ref(),
+        )?;
         progress.step(&format!("saved the snapshot in {}", dir.display()));
     }
     let theme = theme
@@ -131,7 +154,9 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     // commit, and a failed render drops the staging folder with it.
     let staging = publish::Staging::begin(
         &options.output,
-        publish::Publish::new("site", options.force).guarding(options.key.as_ref()),
+        publish::Publish::new("site", options.force)
+            .guarding(options.key.as_ref())
+            .waiting(options.wait),
     )
     .with_context(|| format!("could not publish to {}", options.output.display()))?;
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));

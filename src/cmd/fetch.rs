@@ -26,7 +26,7 @@ pub(crate) fn run(
     // Decoding now means a snapshot that cannot build is reported today, not at the next
     // build.
     crate::model::decode_site(&snapshot).context("the fetched data would not build")?;
-    save_snapshot(&snapshot, &args.output, args.force, key)?;
+    save_snapshot(&snapshot, &args.output, args.force, args.wait, key)?;
     progress.done(&format!(
         "saved {} responses into {} in {:.2} s",
         Endpoint::SITE.len(),
@@ -43,6 +43,7 @@ pub fn save_snapshot(
     snapshot: &Snapshot,
     dir: &Path,
     force: bool,
+    wait: bool,
     secret: Option<&ApiKey>,
 ) -> Result<()> {
     let files: Vec<OutputFile> = snapshot
@@ -50,7 +51,9 @@ pub fn save_snapshot(
         .into_iter()
         .map(|(name, bytes)| OutputFile::new(name, bytes))
         .collect();
-    let how = publish::Publish::new("snapshot", force).guarding(secret);
+    let how = publish::Publish::new("snapshot", force)
+        .guarding(secret)
+        .waiting(wait);
     publish::publish(dir, &files, how)
         .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
     Ok(())

@@ -40,6 +40,7 @@ pub fn run() -> ExitCode {
     };
     let keys = Arc::new(std::sync::Mutex::new(Vec::<ApiKey>::new()));
     logger::Logger::install(level, keys.clone());
+    stop_on_signals();
     // A config file that does not read is a usage error, like a bad flag.
     let config = Loaded::load(cli.config.as_deref())
         .map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))));
@@ -51,8 +52,14 @@ pub fn run() -> ExitCode {
         keys.lock().expect("not poisoned").extend(known.clone());
         execute(&cli, &config, known)
     });
+    // A signal that came while a publication finished its swap: the work is done, but the
+    // caller asked to stop, and learns so from the exit code.
+    let stopped = crate::publish::interrupted();
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => match stopped {
+            Some(signal) => ExitCode::from(128 + signal as u8),
+            None => ExitCode::SUCCESS,
+        },
         Err(error) => {
             let keys = keys.lock().expect("not poisoned").clone();
             let redact = |mut text: String| {
@@ -68,12 +75,39 @@ pub fn run() -> ExitCode {
             if let Some(hint) = hint(&error) {
                 eprintln!("  hint: {hint}");
             }
-            if error.downcast_ref::<UsageError>().is_some() {
+            let is = |test: fn(&(dyn std::error::Error + 'static)) -> bool| error.chain().any(test);
+            if let Some(signal) = stopped {
+                ExitCode::from(128 + signal as u8)
+            } else if is(|e| e.is::<UsageError>() || e.is::<crate::publish::Nested>()) {
                 ExitCode::from(2)
             } else {
                 ExitCode::FAILURE
             }
         }
+    }
+}
+
+/// SIGINT and SIGTERM (Ctrl-C, a cancelled CI job) stop the run at once, unless a
+/// publication is under way: then it is asked to stop, puts the output folder back (or
+/// finishes a swap it has begun), and the run exits with 128 + the signal's number. A second
+/// signal stops at once; what that leaves is cleaned up by the next run.
+fn stop_on_signals() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            let mut asked = false;
+            for signal in signals.forever() {
+                if asked || !crate::publish::interrupt(signal) {
+                    std::process::exit(128 + signal);
+                }
+                asked = true;
+                log::warn!("stopping: the output folder is being left as it was");
+            }
+        });
     }
 }
 

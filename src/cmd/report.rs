@@ -82,6 +82,7 @@ pub struct ReportOptions {
     pub output: PathBuf,
     pub templates: Option<PathBuf>,
     pub force: bool,
+    pub wait: bool,
     pub include_contact: bool,
     pub generated_at: DateTime<Utc>,
     /// The API key, wherever it came from: scrubbed from error messages quoted in the index,
@@ -178,7 +179,9 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
     }
     let how = publish::Publish {
         prune: false,
-        ..publish::Publish::new("reports", options.force).guarding(options.key.as_ref())
+        ..publish::Publish::new("reports", options.force)
+            .guarding(options.key.as_ref())
+            .waiting(options.wait)
     };
     publish::publish(&options.output, &files, how).with_context(|| {
         format!(
@@ -205,7 +208,9 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     )?;
     let how = publish::Publish {
         prune: false,
-        ..publish::Publish::new("reports", options.force).guarding(options.key.as_ref())
+        ..publish::Publish::new("reports", options.force)
+            .guarding(options.key.as_ref())
+            .waiting(options.wait)
     };
     publish::publish(
         &options.output,

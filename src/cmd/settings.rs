@@ -139,6 +139,7 @@ pub(crate) fn site_options(
         save_snapshot: None,
         templates: site.templates(config),
         force: site.force,
+        wait: site.wait,
         settings: site.settings(config, build_time),
         key,
     })
@@ -159,6 +160,7 @@ pub(crate) fn report_options(
         output: args.output.clone(),
         templates: templates_folder(args.templates.as_ref(), config),
         force: args.force,
+        wait: args.wait,
         include_contact,
     })
 }

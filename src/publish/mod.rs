@@ -1,0 +1,855 @@
+//! The only stage that writes to an output folder, and it does so all at once.
+//!
+//! Files are rendered in memory and staged as they come; the folder changes only at
+//! [`Staging::commit`]:
+//!
+//! 1. The output folder is resolved once (a link to it is followed, then never again) and
+//!    locked, so two runs never publish to it at once; what a dead run left is cleaned up or
+//!    put back first ([`swap::recover`]).
+//! 2. What the folder holds is read without following links ([`tree`]). Files the marker
+//!    ([`marker`]) lists are ours; everything else is the webmaster's and is never deleted:
+//!    overwriting a file of theirs needs `force`, and a folder or link of theirs where we need
+//!    a path is an error. No path is ever written, replaced or deleted through a link.
+//! 3. A new tree is staged beside the folder: changed files written, unchanged ones and the
+//!    webmaster's own hard-linked in (their bytes and mtimes stay). It replaces the old tree in
+//!    one atomic swap ([`swap::exchange`]), so a reader sees the old site or the new one,
+//!    never a mix. A rebuild that changes nothing swaps nothing.
+//! 4. On a mount point nothing beside the folder shares its file system: files are staged
+//!    inside it and moved in one by one, with a journal that lets a failure, or the next run
+//!    after a kill, undo the moves ([`swap::in_place`]).
+//!
+//! A folder that exists, is not empty and has no marker is refused unless `force` is set, and
+//! sites and private folders (reports, snapshots) are never nested in each other.
+
+mod marker;
+mod place;
+mod swap;
+mod tree;
+
+use crate::fetch::secret::ApiKey;
+pub use crate::render::OutputFile;
+use anyhow::{Context, Result, bail};
+pub use marker::MARKER;
+use marker::Marker;
+pub use place::Nested;
+use place::{Mode, Place};
+use std::collections::{BTreeSet, HashSet};
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use tree::{Entry, OldTree};
+
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct PublishReport {
+    pub written: usize,
+    pub unchanged: usize,
+    pub removed: usize,
+    /// Files that were the webmaster's, overwritten because `force` was given.
+    pub overwritten: Vec<String>,
+}
+
+/// How a folder is published.
+#[derive(Clone, Copy, Debug)]
+pub struct Publish<'a> {
+    /// What the folder holds: `site`, `snapshot` or `reports`.
+    pub kind: &'a str,
+    /// Write into a folder this tool did not create, and overwrite files it did not write.
+    pub force: bool,
+    /// Remove files written last time and not produced now. Off for reports, which
+    /// accumulate one file per student.
+    pub prune: bool,
+    /// Wait for another run publishing to the same folder, instead of failing at once.
+    pub wait: bool,
+    /// The API key, when there is one: a file that contains it in any form stops the whole
+    /// publication, the last line of defence behind everything that keeps it out.
+    pub secret: Option<&'a ApiKey>,
+}
+
+impl<'a> Publish<'a> {
+    pub fn new(kind: &'a str, force: bool) -> Self {
+        Self {
+            kind,
+            force,
+            prune: true,
+            wait: false,
+            secret: None,
+        }
+    }
+
+    pub fn guarding(self, secret: Option<&'a ApiKey>) -> Self {
+        Self { secret, ..self }
+    }
+
+    pub fn waiting(self, wait: bool) -> Self {
+        Self { wait, ..self }
+    }
+}
+
+/// A publication stopped by a signal before the output folder changed.
+#[derive(Debug, thiserror::Error)]
+#[error("stopped by signal {0} before the output folder changed; it is as it was")]
+pub struct Interrupted(pub i32);
+
+/// The signal that asked this process to stop, 0 for none.
+static STOP_SIGNAL: AtomicI32 = AtomicI32::new(0);
+/// Publications under way (staging begun, not yet dropped).
+static ACTIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// Asks every publication under way to stop: one that has not begun its swap removes what it
+/// staged and returns [`Interrupted`]; one that has, finishes. Returns whether any is under
+/// way (if none, the caller may exit at once: nothing is half-written).
+pub fn interrupt(signal: i32) -> bool {
+    STOP_SIGNAL.store(signal, Ordering::SeqCst);
+    ACTIVE.load(Ordering::SeqCst) > 0
+}
+
+/// The signal [`interrupt`] was given, if any.
+pub fn interrupted() -> Option<i32> {
+    match STOP_SIGNAL.load(Ordering::SeqCst) {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+fn check_interrupt() -> Result<()> {
+    match interrupted() {
+        Some(signal) => Err(Interrupted(signal).into()),
+        None => Ok(()),
+    }
+}
+
+/// Publishes `files` to `dir` all at once; see [`Staging`] to stream them in.
+pub fn publish(dir: &Path, files: &[OutputFile], how: Publish) -> Result<PublishReport> {
+    let staging = Staging::begin(dir, how)?;
+    for file in files {
+        staging.add(&file.path, &file.contents)?;
+    }
+    staging.commit()
+}
+
+/// Refuses two folders of which one is inside the other (a snapshot saved into the site it
+/// builds), before anything is written; a [`Nested`] error.
+pub fn check_apart(site: &Path, private: &Path) -> Result<()> {
+    let resolve = |p: &Path| -> PathBuf {
+        let absolute = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        // The part that exists is resolved (links, `..`); the rest is kept as written.
+        for ancestor in absolute.ancestors() {
+            if let Ok(real) = fs::canonicalize(ancestor) {
+                let rest = absolute.strip_prefix(ancestor).expect("an ancestor");
+                return real.join(rest);
+            }
+        }
+        absolute
+    };
+    let (site_path, private_path) = (resolve(site), resolve(private));
+    if site_path.starts_with(&private_path) || private_path.starts_with(&site_path) {
+        return Err(Nested(format!(
+            "{} and {} are one inside the other: {}",
+            site.display(),
+            private.display(),
+            place::apart_advice("site", "snapshot")
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// A publication under way: files are staged as they come (so a large site never has to be
+/// held in memory), and the output folder changes only at [`Staging::commit`]. Dropped
+/// without a commit (an error, a failed render, a signal), it removes what it staged and the
+/// folders it made, and the output folder is exactly as it was.
+pub struct Staging {
+    place: Place,
+    staging: PathBuf,
+    new_dir: PathBuf,
+    kind: String,
+    prune: bool,
+    force: bool,
+    secret: Option<ApiKey>,
+    previous: BTreeSet<String>,
+    /// The marker's bytes as they are on disk, to tell whether it changes.
+    previous_marker: Option<Vec<u8>>,
+    old: OldTree,
+    /// What has been staged so far; `add` is called from every rendering thread.
+    added: Mutex<Added>,
+    committed: bool,
+    _active: Active,
+}
+
+#[derive(Default)]
+struct Added {
+    names: BTreeSet<String>,
+    changed: Vec<String>,
+    unchanged: Vec<String>,
+    /// Folders made in the staging tree so far: an event's page and its calendar share one,
+    /// and asking the file system again costs a failed `mkdir` and a `stat` per file.
+    folders: HashSet<String>,
+}
+
+/// Decrements [`ACTIVE`] however a publication ends.
+struct Active;
+
+impl Active {
+    fn enter() -> Active {
+        ACTIVE.fetch_add(1, Ordering::SeqCst);
+        Active
+    }
+}
+
+impl Drop for Active {
+    fn drop(&mut self) {
+        ACTIVE.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Staging {
+    pub fn begin(dir: &Path, how: Publish) -> Result<Self> {
+        let place = Place::open(dir, how.kind, how.wait)?;
+        let active = Active::enter();
+        check_interrupt()?;
+        let (previous, previous_marker) = match Marker::read(&place.dir)? {
+            Some(marker) if marker.kind != how.kind => bail!(
+                "{} holds a vatcar-site {}, not a {}; choose another folder",
+                place.dir.display(),
+                marker.kind,
+                how.kind
+            ),
+            Some(marker) => (marker.files, fs::read(place.dir.join(MARKER)).ok()),
+            None => (BTreeSet::new(), None),
+        };
+        let skip = (place.mode == Mode::InPlace).then(|| Path::new(place::IN_PLACE_STAGING));
+        let old = OldTree::scan(&place.dir, how.kind, skip)?;
+        if previous_marker.is_none() && !old.entries.is_empty() && !how.force {
+            bail!(
+                "{} is not empty and was not written by vatcar-site; choose another --output, \
+                 empty it, or pass --force to write into it anyway (nothing in it is deleted)",
+                place.dir.display()
+            );
+        }
+        let staging = place.staging();
+        Ok(Self {
+            new_dir: staging.join("new"),
+            staging,
+            kind: how.kind.to_owned(),
+            prune: how.prune,
+            force: how.force,
+            secret: how.secret.cloned(),
+            previous,
+            previous_marker,
+            old,
+            added: Mutex::default(),
+            committed: false,
+            place,
+            _active: active,
+        })
+    }
+
+    /// Stages one file, unless the output folder has these bytes already. Safe to call from
+    /// several threads at once: the file system work happens outside the lock.
+    pub fn add(&self, path: &str, contents: &[u8]) -> Result<()> {
+        check_interrupt()?;
+        check_relative(path)?;
+        if self
+            .secret
+            .as_ref()
+            .is_some_and(|key| key.leaks_into(contents))
+        {
+            bail!(
+                "{path} would contain the API key, so nothing was written; \
+                 a template or the API's data put it there"
+            );
+        }
+        // "" is the staging tree's top, which does not exist before the first file.
+        let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+        let folder_made = {
+            let mut added = self.lock();
+            if path == MARKER || !added.names.insert(path.to_owned()) {
+                bail!("internal error: output path {path:?} is reserved or given twice");
+            }
+            added.folders.contains(folder)
+        };
+        // Only a file the scan saw as a regular file, reached through real folders, counts:
+        // nothing is read or kept through a link.
+        if self.previous.contains(path)
+            && self.old.file_len(path) == Some(contents.len() as u64)
+            && fs::read(self.place.dir.join(path)).is_ok_and(|existing| existing == contents)
+        {
+            self.lock().unchanged.push(path.to_owned());
+            return Ok(());
+        }
+        let target = self.new_dir.join(path);
+        if !folder_made {
+            // Two threads may make the same folder at once; `create_dir_all` allows that.
+            let parent = target.parent().expect("a staged file has a parent");
+            fs::create_dir_all(parent)
+                .with_context(|| format!("could not create {}", parent.display()))?;
+            self.lock().folders.insert(folder.to_owned());
+        }
+        fs::write(&target, contents)
+            .with_context(|| format!("could not write {}", target.display()))?;
+        self.lock().changed.push(path.to_owned());
+        Ok(())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Added> {
+        // A thread that panicked while holding the lock left only lists behind; they are
+        // still usable, and the staging folder is dropped with the failed build anyway.
+        self.added.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Puts the staged files in place of the old ones, all at once where the file system
+    /// allows, with the marker updated and what this tool wrote before and no longer produces
+    /// gone. The webmaster's own files stay.
+    pub fn commit(mut self) -> Result<PublishReport> {
+        check_interrupt()?;
+        let Added {
+            names,
+            mut changed,
+            unchanged,
+            ..
+        } = std::mem::take(&mut *self.lock());
+        let overwritten = self.check_ownership(&names)?;
+        // Reports keep what earlier runs wrote: it stays listed, and in place.
+        let kept: Vec<String> = if self.prune {
+            Vec::new()
+        } else {
+            self.previous
+                .difference(&names)
+                .filter(|p| self.old.file_len(p).is_some())
+                .cloned()
+                .collect()
+        };
+        let listed: BTreeSet<String> = names.iter().chain(&kept).cloned().collect();
+        let stale: Vec<String> = self
+            .previous
+            .difference(&listed)
+            .filter(|p| self.old.file_len(p).is_some())
+            .cloned()
+            .collect();
+        let marker_json = Marker::new(&self.kind, listed).to_json();
+        let marker_changed = self.previous_marker.as_deref() != Some(&marker_json[..]);
+        let mut report = PublishReport {
+            written: changed.len(),
+            unchanged: unchanged.len(),
+            removed: stale.len(),
+            overwritten,
+        };
+        if changed.is_empty() && stale.is_empty() && !marker_changed {
+            // Nothing to swap: the folder is already this site, mtimes and all.
+            self.finish();
+            return Ok(report);
+        }
+        changed.sort_unstable();
+        write_file(&self.new_dir.join(MARKER), &marker_json)?;
+        match self.place.mode {
+            Mode::Exchange => {
+                self.link_unchanged(unchanged.iter().chain(&kept))?;
+                self.carry_webmasters_files(&names)?;
+                check_interrupt()?;
+                if self.place.dir.exists() {
+                    swap::exchange(&self.new_dir, &self.place.dir, &self.staging.join("old"))?;
+                } else {
+                    fs::rename(&self.new_dir, &self.place.dir).with_context(|| {
+                        format!(
+                            "could not move the new site into {}",
+                            self.place.dir.display()
+                        )
+                    })?;
+                }
+            }
+            Mode::InPlace => {
+                check_interrupt()?;
+                let mut steps: Vec<swap::Step> = stale
+                    .iter()
+                    .map(|path| swap::Step::Remove { path: path.clone() })
+                    .collect();
+                changed.push(MARKER.to_owned());
+                for path in &changed {
+                    let had_old = matches!(
+                        self.old.get(Path::new(path)),
+                        Some(Entry::File { .. } | Entry::Other)
+                    ) || (path == MARKER && self.previous_marker.is_some());
+                    steps.push(swap::Step::Replace {
+                        path: path.clone(),
+                        had_old,
+                    });
+                }
+                swap::in_place(&self.place.dir, &self.staging, &steps)?;
+            }
+        }
+        self.finish();
+        report.written = changed.iter().filter(|p| *p != MARKER).count();
+        Ok(report)
+    }
+
+    fn finish(&mut self) {
+        self.committed = true;
+        self.place.keep = true;
+    }
+
+    /// Paths of the webmaster's that this publication would overwrite (allowed with `force`,
+    /// and listed), and the errors no flag overrides: a link, or a folder holding their files,
+    /// where a path of ours must go.
+    fn check_ownership(&self, names: &BTreeSet<String>) -> Result<Vec<String>> {
+        let mut overwritten = Vec::new();
+        let mut problems = Vec::new();
+        let dir = &self.place.dir;
+        let mut checked_folders = HashSet::new();
+        for name in names {
+            let path = Path::new(name);
+            for folder in path.ancestors().skip(1) {
+                if folder.as_os_str().is_empty() || !checked_folders.insert(folder.to_path_buf()) {
+                    continue;
+                }
+                match self.old.get(folder) {
+                    None | Some(Entry::Folder) => {}
+                    Some(Entry::Link) => problems.push(format!(
+                        "{} is a link; vatcar-site never writes through links inside the output \
+                         folder: remove it, or copy what it points to in its place",
+                        dir.join(folder).display()
+                    )),
+                    Some(_) => {
+                        let ours = folder.to_str().is_some_and(|f| self.previous.contains(f));
+                        if !ours {
+                            problems.push(format!(
+                                "{} is a file of yours where vatcar-site needs a folder: move it",
+                                dir.join(folder).display()
+                            ));
+                        }
+                    }
+                }
+            }
+            let ours = self.previous.contains(name.as_str());
+            match self.old.get(path) {
+                None => {}
+                Some(Entry::File { .. }) if ours => {}
+                Some(Entry::Link) => problems.push(format!(
+                    "{} is a link; vatcar-site never replaces links inside the output folder: \
+                     remove it",
+                    dir.join(path).display()
+                )),
+                Some(Entry::Folder) => {
+                    let theirs = self.old.under(path).any(|(inner, entry)| {
+                        entry == Entry::Folder
+                            || !inner.to_str().is_some_and(|p| self.previous.contains(p))
+                    });
+                    if theirs {
+                        problems.push(format!(
+                            "{} is a folder of yours where vatcar-site needs a file: move it",
+                            dir.join(path).display()
+                        ));
+                    }
+                }
+                Some(_) if self.force => overwritten.push(name.clone()),
+                Some(_) => problems.push(format!(
+                    "{} was not written by vatcar-site (its marker does not list it); pass \
+                     --force to overwrite it, or move it",
+                    dir.join(path).display()
+                )),
+            }
+        }
+        match problems.len() {
+            0 => Ok(overwritten),
+            n => {
+                let shown = problems
+                    .iter()
+                    .take(10)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("\n  ");
+                let more = if n > 10 {
+                    format!("\n  and {} more", n - 10)
+                } else {
+                    String::new()
+                };
+                bail!(
+                    "nothing was written, because of what is in the output folder:\n  {shown}{more}"
+                )
+            }
+        }
+    }
+
+    /// Hard links from the old tree into the new one, for files whose bytes stay.
+    fn link_unchanged<'p>(&self, paths: impl Iterator<Item = &'p String>) -> Result<()> {
+        for path in paths {
+            self.link(Path::new(path))?;
+        }
+        Ok(())
+    }
+
+    /// Everything in the old tree that is not ours goes into the new tree as it is: files and
+    /// links hard-linked, folders made.
+    fn carry_webmasters_files(&self, names: &BTreeSet<String>) -> Result<()> {
+        for (path, entry) in &self.old.entries {
+            let ours = path
+                .to_str()
+                .is_some_and(|p| self.previous.contains(p) || names.contains(p));
+            match entry {
+                _ if ours => {}
+                Entry::Folder => {
+                    // Folders that held only our files are made again only where needed.
+                    let held_ours = path.to_str().is_some_and(|p| {
+                        let prefix = format!("{p}/");
+                        self.previous
+                            .range(prefix.clone()..)
+                            .next()
+                            .is_some_and(|f| f.starts_with(&prefix))
+                    });
+                    if !held_ours {
+                        let target = self.new_dir.join(path);
+                        fs::create_dir_all(&target)
+                            .with_context(|| format!("could not create {}", target.display()))?;
+                        copy_permissions(&self.place.dir.join(path), &target);
+                    }
+                }
+                _ => self.link(path)?,
+            }
+        }
+        copy_permissions(&self.place.dir, &self.new_dir);
+        Ok(())
+    }
+
+    fn link(&self, path: &Path) -> Result<()> {
+        let (from, to) = (self.place.dir.join(path), self.new_dir.join(path));
+        if let Some(parent) = to.parent() {
+            fs::create_dir_all(parent)
+                .with_context(|| format!("could not create {}", parent.display()))?;
+        }
+        // `hard_link` links a link itself, not what it points to.
+        if fs::hard_link(&from, &to).is_err() {
+            // A file system without hard links: a copy, with its mtime kept.
+            let meta = fs::symlink_metadata(&from)
+                .with_context(|| format!("could not read {}", from.display()))?;
+            if meta.is_symlink() {
+                copy_link(&from, &to)?;
+            } else {
+                fs::copy(&from, &to)
+                    .with_context(|| format!("could not copy {}", from.display()))?;
+                if let Ok(modified) = meta.modified() {
+                    let _ = fs::File::options()
+                        .write(true)
+                        .open(&to)
+                        .and_then(|f| f.set_modified(modified));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(unix)]
+fn copy_link(from: &Path, to: &Path) -> Result<()> {
+    let target =
+        fs::read_link(from).with_context(|| format!("could not read {}", from.display()))?;
+    std::os::unix::fs::symlink(target, to)
+        .with_context(|| format!("could not copy {}", from.display()))
+}
+
+#[cfg(not(unix))]
+fn copy_link(from: &Path, _: &Path) -> Result<()> {
+    bail!("could not copy the link {}", from.display())
+}
+
+fn copy_permissions(from: &Path, to: &Path) {
+    if let Ok(meta) = fs::metadata(from) {
+        let _ = fs::set_permissions(to, meta.permissions());
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        // After a swap the staging folder holds the old tree; before, a partial new one.
+        let _ = fs::remove_dir_all(&self.staging);
+    }
+}
+
+fn check_relative(path: &str) -> Result<()> {
+    let p = Path::new(path);
+    let ok = !path.is_empty()
+        && p.components().all(|c| matches!(c, Component::Normal(_)))
+        && !path.contains('\\');
+    if !ok {
+        bail!("internal error: output path {path:?} is not a plain relative path");
+    }
+    Ok(())
+}
+
+fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)
+            .with_context(|| format!("could not create {}", parent.display()))?;
+    }
+    fs::write(path, contents).with_context(|| format!("could not write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::SystemTime;
+
+    fn files(list: &[(&str, &str)]) -> Vec<OutputFile> {
+        list.iter()
+            .map(|(p, c)| OutputFile::new(*p, c.as_bytes()))
+            .collect()
+    }
+
+    fn mtime(path: &Path) -> SystemTime {
+        fs::metadata(path).unwrap().modified().unwrap()
+    }
+
+    #[test]
+    fn files_staged_from_many_threads_all_land_and_a_repeat_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("site");
+        let staging = Staging::begin(&dir, Publish::new("site", false)).unwrap();
+        // Each event folder gets its page from one thread and its calendar from another, and
+        // every thread writes at the top too: folders are made by whichever thread comes first.
+        std::thread::scope(|scope| {
+            for thread in 0..4 {
+                let staging = &staging;
+                scope.spawn(move || {
+                    staging.add(&format!("top-{thread}.txt"), b"top").unwrap();
+                    for i in 0..50 {
+                        let path = format!("events/{}/index.html", thread * 50 + i);
+                        staging.add(&path, path.as_bytes()).unwrap();
+                        let path = format!("events/{}/event.ics", (thread + 1) % 4 * 50 + i);
+                        staging.add(&path, path.as_bytes()).unwrap();
+                    }
+                });
+            }
+        });
+        assert!(staging.add("events/7/index.html", b"again").is_err());
+        let report = staging.commit().unwrap();
+        assert_eq!(report.written, 404);
+        for n in 0..200 {
+            for name in ["index.html", "event.ics"] {
+                let path = format!("events/{n}/{name}");
+                assert_eq!(fs::read_to_string(dir.join(&path)).unwrap(), path);
+            }
+        }
+        for thread in 0..4 {
+            assert_eq!(
+                fs::read(dir.join(format!("top-{thread}.txt"))).unwrap(),
+                b"top"
+            );
+        }
+        let marker: Marker = serde_json::from_slice(&fs::read(dir.join(MARKER)).unwrap()).unwrap();
+        assert_eq!(marker.files.len(), 404);
+    }
+
+    #[test]
+    fn writes_then_leaves_unchanged_files_alone() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        let first = publish(
+            &out,
+            &files(&[("index.html", "a"), ("x/y.html", "b")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
+        assert_eq!(first.written, 2);
+        let before = mtime(&out.join("x/y.html"));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let second = publish(
+            &out,
+            &files(&[("index.html", "a2"), ("x/y.html", "b")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
+        assert_eq!((second.written, second.unchanged), (1, 1));
+        assert_eq!(mtime(&out.join("x/y.html")), before);
+        assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "a2");
+        // Nothing stray beside the folder.
+        let siblings: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
+        assert_eq!(siblings.len(), 1);
+    }
+
+    #[test]
+    fn removes_only_what_it_wrote() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(
+            &out,
+            &files(&[("a.html", "a"), ("old/b.html", "b")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
+        fs::write(out.join("CNAME"), "example.org").unwrap();
+        let report = publish(
+            &out,
+            &files(&[("a.html", "a")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
+        assert_eq!(report.removed, 1);
+        assert!(!out.join("old").exists(), "emptied folder removed");
+        assert_eq!(
+            fs::read_to_string(out.join("CNAME")).unwrap(),
+            "example.org"
+        );
+    }
+
+    #[test]
+    fn refuses_a_foreign_folder_unless_forced() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("docs");
+        fs::create_dir(&out).unwrap();
+        fs::write(out.join("thesis.tex"), "mine").unwrap();
+        let error = publish(
+            &out,
+            &files(&[("index.html", "x")]),
+            Publish::new("site", false),
+        )
+        .unwrap_err();
+        assert!(
+            error.to_string().contains("not written by vatcar-site"),
+            "{error}"
+        );
+        assert!(!out.join("index.html").exists());
+        publish(
+            &out,
+            &files(&[("index.html", "x")]),
+            Publish::new("site", true),
+        )
+        .unwrap();
+        assert_eq!(fs::read_to_string(out.join("thesis.tex")).unwrap(), "mine");
+        // An empty folder is fine without --force.
+        let empty = tmp.path().join("empty");
+        fs::create_dir(&empty).unwrap();
+        publish(
+            &empty,
+            &files(&[("index.html", "x")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_folder_as_it_was() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(
+            &out,
+            &files(&[("a.html", "old"), ("b.html", "old")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
+        // The webmaster's own folder where a new page must go stops the publication after
+        // everything was staged.
+        fs::create_dir(out.join("c.html")).unwrap();
+        fs::write(out.join("c.html/notes.txt"), "mine").unwrap();
+        let bad = files(&[("a.html", "new"), ("b.html", "new"), ("c.html", "new")]);
+        let error = publish(&out, &bad, Publish::new("site", true)).unwrap_err();
+        assert!(
+            format!("{error:#}").contains("is a folder of yours"),
+            "{error:#}"
+        );
+        assert_eq!(fs::read_to_string(out.join("a.html")).unwrap(), "old");
+        assert_eq!(fs::read_to_string(out.join("b.html")).unwrap(), "old");
+        assert_eq!(
+            fs::read_to_string(out.join("c.html/notes.txt")).unwrap(),
+            "mine"
+        );
+        let siblings: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
+        assert_eq!(siblings.len(), 1, "no staging folder or lock left behind");
+        // A file of ours may become a folder of ours.
+        let grown = files(&[("a.html", "new"), ("b.html/c.html", "new")]);
+        fs::remove_dir_all(out.join("c.html")).unwrap();
+        publish(&out, &grown, Publish::new("site", false)).unwrap();
+        assert_eq!(
+            fs::read_to_string(out.join("b.html/c.html")).unwrap(),
+            "new"
+        );
+    }
+
+    #[test]
+    fn makes_missing_parent_folders_and_removes_them_after_a_failure() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("a/b/site");
+        publish(
+            &out,
+            &files(&[("index.html", "x")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
+        assert!(out.join("index.html").exists());
+        let failing = tmp.path().join("c/d/site");
+        assert!(
+            publish(
+                &failing,
+                &files(&[("x.html", "x"), ("x.html/y.html", "y")]),
+                Publish::new("site", false)
+            )
+            .is_err()
+        );
+        assert!(
+            !tmp.path().join("c").exists(),
+            "folders made for a failed build remain"
+        );
+    }
+
+    #[test]
+    fn never_publishes_one_kind_of_folder_over_another() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(
+            &out,
+            &files(&[("index.html", "site")]),
+            Publish::new("site", false),
+        )
+        .unwrap();
+        for force in [false, true] {
+            let error = publish(
+                &out,
+                &files(&[("r.html", "x")]),
+                Publish::new("reports", force),
+            )
+            .unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .contains("holds a vatcar-site site, not a reports"),
+                "{error}"
+            );
+        }
+        assert!(out.join("index.html").exists());
+    }
+
+    #[test]
+    fn without_pruning_earlier_files_stay_and_stay_listed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("reports");
+        let keep = Publish {
+            prune: false,
+            ..Publish::new("reports", false)
+        };
+        publish(&out, &files(&[("a.html", "a")]), keep).unwrap();
+        publish(&out, &files(&[("b.html", "b")]), keep).unwrap();
+        assert!(out.join("a.html").exists() && out.join("b.html").exists());
+        // A pruning run later still knows both were written by this tool.
+        let report = publish(
+            &out,
+            &files(&[("c.html", "c")]),
+            Publish::new("reports", false),
+        )
+        .unwrap();
+        assert_eq!(report.removed, 2);
+    }
+
+    #[test]
+    fn rejects_paths_that_escape() {
+        let tmp = tempfile::tempdir().unwrap();
+        for bad in ["../x", "/etc/passwd", "a/../../b", "", MARKER] {
+            assert!(
+                publish(
+                    &tmp.path().join("s"),
+                    &files(&[(bad, "x")]),
+                    Publish::new("site", false)
+                )
+                .is_err(),
+                "{bad}"
+            );
+        }
+    }
+}
