@@ -2,15 +2,14 @@
 //! writer): every event's UID, times, summary and description must come back exactly, from
 //! the demo data and from hostile data alike.
 
-mod support;
-
+use crate::support::{KEY, MockServer, Reply, run_ok, vatcar_at_demo_time};
 use chrono::{DateTime, NaiveDateTime, TimeDelta, TimeZone, Utc};
 use icalendar::{CalendarComponent, CalendarDateTime, Component, DatePerhapsTime, EventLike};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use vatcar_site::fetch::endpoint::Endpoint;
 use vatcar_site::sanitize::description::Sanitizer;
 
 const SITE: &str = "https://tjzs.example.org/";
@@ -19,26 +18,18 @@ fn build(snapshot: &str, site_url: Option<&str>) -> (tempfile::TempDir, PathBuf)
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
     let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join(snapshot);
-    let mut command = Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
-    command
-        .args([
-            "build",
-            "-q",
-            "--snapshot",
-            snapshot.to_str().unwrap(),
-            "--output",
-            out.to_str().unwrap(),
-        ])
-        .env("SOURCE_DATE_EPOCH", "1795176000");
+    let mut command = vatcar_at_demo_time(&[
+        "build",
+        "-q",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+    ]);
     if let Some(url) = site_url {
         command.args(["--site-url", url]);
     }
-    let output = command.output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    run_ok(&mut command);
     (tmp, out)
 }
 
@@ -304,48 +295,39 @@ fn feeds_are_byte_identical_across_builds_and_uids_are_stable() {
 
 #[test]
 fn sequence_grows_when_an_event_is_edited() {
-    let server = support::MockServer::start();
+    let server = MockServer::start();
     let event = |updated: &str| {
         format!(
             r#"{{"success":"ok","data":[{{"id":7,"name":"Edited","start":"2027-01-01 20:00:00","end":"2027-01-01 22:00:00","created_at":"2026-10-01T00:00:00.000000Z","updated_at":"{updated}"}}]}}"#
         )
     };
     let sequence_after = |updated: &str| {
-        for (path, body) in [
+        for (endpoint, body) in [
             (
-                "/api/v2/facility/roster",
+                Endpoint::FacilityRoster,
                 r#"{"success":true,"data":{"facility":"X"}}"#.to_owned(),
             ),
-            ("/api/v2/facility/events", event(updated)),
-            ("/api/v2/facility/documents", "[]".to_owned()),
+            (Endpoint::FacilityEvents, event(updated)),
+            (Endpoint::FacilityDocuments, "[]".to_owned()),
             (
-                "/api/v2/division/events",
+                Endpoint::DivisionEvents,
                 r#"{"success":"ok","data":[]}"#.to_owned(),
             ),
         ] {
-            server.route(path, vec![support::Reply::ok(body)]);
+            server.reply(endpoint, Reply::ok(body));
         }
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("site");
-        let output = Command::new(env!("CARGO_BIN_EXE_vatcar-site"))
-            .args([
-                "build",
-                "-q",
-                "--base-url",
-                &server.url(),
-                "--api-key",
-                "calendar-test-key-123456789",
-                "--output",
-                out.to_str().unwrap(),
-            ])
-            .env("SOURCE_DATE_EPOCH", "1795176000")
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        run_ok(&mut vatcar_at_demo_time(&[
+            "build",
+            "-q",
+            "--base-url",
+            &server.url(),
+            "--api-key",
+            KEY,
+            "--output",
+            out.to_str().unwrap(),
+        ]));
         let (_, parsed) = parse(&out.join("calendar/facility.ics"));
         parsed
             .values()

@@ -1,40 +1,21 @@
 //! The published site, checked the way a webmaster and a reader would: which files exist,
 //! what each page says and in what order, what must never appear, and what a rebuild does.
+//!
+//! Expected messages spell out `GET /api/v2/...` on purpose: that is what the webmaster reads.
 
-mod support;
-
+use crate::support::{
+    AgainstMock, KEY, MockServer, Ran, Reply, assert_key_absent, assert_same_files, demo_api,
+    demo_body, run, run_ok, texts, tree, unicode_escaped, vatcar, vatcar_at_demo_time,
+};
 use chrono::{TimeZone, Utc};
 use scraper::{Html, Selector};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use support::{demo_api, texts, tree};
+use vatcar_site::fetch::endpoint::Endpoint;
 
-const KEY: &str = "site-test-key-abcdef123456";
 const SITE_URL: &str = "https://tjzs.example.org/";
-
-/// 2026-11-20 12:00Z, when the demo data was captured.
-fn demo_epoch() -> String {
-    Utc.with_ymd_and_hms(2026, 11, 20, 12, 0, 0)
-        .unwrap()
-        .timestamp()
-        .to_string()
-}
-
-fn vatcar(args: &[&str]) -> Command {
-    let mut command = support::vatcar(args);
-    command.env("SOURCE_DATE_EPOCH", demo_epoch());
-    command
-}
-
-fn ok(command: &mut Command) -> String {
-    let output = command.output().unwrap();
-    let text = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(output.status.success(), "{text}");
-    text
-}
 
 /// The demo site, built through the mock API as a real build would be.
 struct Built {
@@ -56,7 +37,7 @@ fn build_demo(extra: &[&str]) -> Built {
     build_demo_from(&demo_api(), extra)
 }
 
-fn build_demo_from(server: &support::MockServer, extra: &[&str]) -> Built {
+fn build_demo_from(server: &MockServer, extra: &[&str]) -> Built {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
     let mut args = vec![
@@ -67,9 +48,7 @@ fn build_demo_from(server: &support::MockServer, extra: &[&str]) -> Built {
         SITE_URL,
     ];
     args.extend_from_slice(extra);
-    ok(vatcar(&args)
-        .env("VATCAR_API_KEY", KEY)
-        .env("VATCAR_BASE_URL", server.url()));
+    run_ok(vatcar_at_demo_time(&args).against(server));
     Built { _tmp: tmp, out }
 }
 
@@ -89,7 +68,7 @@ fn select<'a>(html: &'a Html, css: &str) -> Vec<scraper::ElementRef<'a>> {
 }
 
 fn demo_json(file: &str) -> Value {
-    serde_json::from_slice(&support::demo_body(file)).unwrap()
+    serde_json::from_slice(&demo_body(file)).unwrap()
 }
 
 fn ids(file: &str) -> BTreeSet<u64> {
@@ -114,7 +93,7 @@ fn tmp_copy(dir: &Path) -> tempfile::TempDir {
 
 /// Compares two folders by path and content, naming the files that differ.
 fn assert_same_tree(a: &Path, b: &Path) {
-    support::assert_same_files(&tree(a), &tree(b));
+    assert_same_files(&tree(a), &tree(b));
 }
 
 /// Event ids in the order a list shows them.
@@ -357,9 +336,9 @@ fn no_personal_data_from_the_api_reaches_the_site() {
         for secret in &secrets {
             assert!(!text.contains(secret.as_str()), "{path} shows {secret}");
         }
-        assert!(!text.contains(KEY), "{path} holds the API key");
         assert!(!text.contains("@example."), "{path} holds an email address");
     }
+    assert_key_absent(&site.out);
 }
 
 #[test]
@@ -420,10 +399,11 @@ fn upcoming_and_recent_follow_the_fixed_build_time() {
     let server = demo_api();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("later");
-    ok(vatcar(&["build", "--output", out.to_str().unwrap()])
-        .env("VATCAR_API_KEY", KEY)
-        .env("VATCAR_BASE_URL", server.url())
-        .env("SOURCE_DATE_EPOCH", &later));
+    run_ok(
+        vatcar(&["build", "--output", out.to_str().unwrap()])
+            .against(&server)
+            .env("SOURCE_DATE_EPOCH", &later),
+    );
     let events = Html::parse_document(&fs::read_to_string(out.join("events/index.html")).unwrap());
     assert_eq!(listed_ids(&events, "upcoming"), [423, 426, 428, 430]);
     assert_eq!(listed_ids(&events, "recent"), [421, 417, 415]);
@@ -442,15 +422,17 @@ fn same_input_gives_the_same_bytes_and_a_rebuild_rewrites_nothing() {
         .map(|p| (p.clone(), stamp(&first.out.join(p))))
         .collect();
     std::thread::sleep(std::time::Duration::from_millis(50));
-    let report = ok(vatcar(&[
-        "build",
-        "--output",
-        first.out.to_str().unwrap(),
-        "--site-url",
-        SITE_URL,
-    ])
-    .env("VATCAR_API_KEY", KEY)
-    .env("VATCAR_BASE_URL", server.url()));
+    let report = run_ok(
+        vatcar_at_demo_time(&[
+            "build",
+            "--output",
+            first.out.to_str().unwrap(),
+            "--site-url",
+            SITE_URL,
+        ])
+        .against(&server),
+    )
+    .stderr;
     assert!(report.contains("(0 written,"), "{report}");
     let after: BTreeMap<String, _> = tree(&first.out)
         .keys()
@@ -630,18 +612,15 @@ fn a_template_error_fails_the_build_and_leaves_the_site_alone() {
     let before = tmp_copy(&site.out);
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("roster.html"), "{% extends \"base.html\" %}{% block content %}{{ roster.nonexistent.field }}{% endblock content %}").unwrap();
-    let output = vatcar(&[
+    let Ran { status, stderr, .. } = run(&mut vatcar_at_demo_time(&[
         "build",
         "--demo",
         "--output",
         site.out.to_str().unwrap(),
         "--templates",
         tmp.path().to_str().unwrap(),
-    ])
-    .output()
-    .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    ]));
+    assert_eq!(status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("roster.html"), "{stderr}");
     assert_same_tree(&site.out, before.path());
 }
@@ -658,28 +637,19 @@ fn an_event_page_that_fails_while_others_are_written_leaves_the_site_alone() {
         "{% if event.facility %}{{ event.no_such_field }}{% else %}<p>ok</p>{% endif %}",
     )
     .unwrap();
-    let output = vatcar(&[
+    let Ran { status, stderr, .. } = run(&mut vatcar_at_demo_time(&[
         "build",
         "--demo",
         "--output",
         site.out.to_str().unwrap(),
         "--templates",
         tmp.path().to_str().unwrap(),
-    ])
-    .output()
-    .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    ]));
+    assert_eq!(status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("event.html"), "{stderr}");
     assert!(stderr.contains("no_such_field"), "{stderr}");
     assert_same_tree(&site.out, before.path());
-    let parent = site.out.parent().unwrap();
-    let leftovers: Vec<String> = fs::read_dir(parent)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.contains("staging"))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_no_staging_beside(&site.out);
 }
 
 /// A snapshot folder holding the demo data, with `edit` applied to the named file's JSON.
@@ -709,9 +679,8 @@ fn build_from(snapshot: &Path, out: &Path, extra: &[&str]) -> (Option<i32>, Stri
         args.extend(["--site-url", SITE_URL]);
     }
     args.extend_from_slice(extra);
-    let output = vatcar(&args).env("VATCAR_API_KEY", KEY).output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    (output.status.code(), stderr)
+    let ran = run(vatcar_at_demo_time(&args).env("VATCAR_API_KEY", KEY));
+    (ran.code(), ran.stderr)
 }
 
 /// Nothing named like a staging folder beside `out`.
@@ -741,19 +710,15 @@ fn a_theme_cannot_read_the_environment() {
     ] {
         let theme = theme_with("404.html", text);
         let server = demo_api();
-        let output = vatcar(&[
+        let Ran { status, stderr, .. } = run(vatcar_at_demo_time(&[
             "build",
             "--output",
             site.out.to_str().unwrap(),
             "--templates",
             theme.path().to_str().unwrap(),
         ])
-        .env("VATCAR_API_KEY", KEY)
-        .env("VATCAR_BASE_URL", server.url())
-        .output()
-        .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        .against(&server));
+        assert_eq!(status.code(), Some(1), "{stderr}");
         assert!(
             stderr.contains("404.html") && stderr.contains("get_env() is not available"),
             "{stderr}"
@@ -767,7 +732,7 @@ fn a_theme_cannot_read_the_environment() {
 fn the_key_in_the_data_in_any_form_stops_the_whole_build() {
     let site = build_demo(&[]);
     let before = tmp_copy(&site.out);
-    let unicode = support::unicode_escaped(KEY);
+    let unicode = unicode_escaped(KEY);
     let percent: String = KEY.bytes().map(|b| format!("%{b:02X}")).collect();
     for (field, value) in [
         ("name", format!("Echo {KEY}")),
@@ -782,7 +747,7 @@ fn the_key_in_the_data_in_any_form_stops_the_whole_build() {
         ),
     ] {
         // Raw JSON, so that the `\u` escapes reach the client as the server would send them.
-        let mut events = String::from_utf8(support::demo_body("facility-events.json")).unwrap();
+        let mut events = String::from_utf8(demo_body("facility-events.json")).unwrap();
         let first_name = demo_json("facility-events.json")["data"][0]["name"]
             .as_str()
             .unwrap()
@@ -795,14 +760,13 @@ fn the_key_in_the_data_in_any_form_stops_the_whole_build() {
             events.insert_str(at, &format!("{value} "));
         }
         let server = demo_api();
-        server.route("/api/v2/facility/events", vec![support::Reply::ok(events)]);
-        let output = vatcar(&["build", "--output", site.out.to_str().unwrap()])
-            .env("VATCAR_API_KEY", KEY)
-            .env("VATCAR_BASE_URL", server.url())
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(1), "{value}: {stderr}");
+        server.reply(Endpoint::FacilityEvents, Reply::ok(events));
+        let Ran { status, stderr, .. } =
+            run(
+                vatcar_at_demo_time(&["build", "--output", site.out.to_str().unwrap()])
+                    .against(&server),
+            );
+        assert_eq!(status.code(), Some(1), "{value}: {stderr}");
         assert!(stderr.contains("would contain the API key"), "{stderr}");
         assert!(!stderr.contains(KEY), "{stderr}");
         assert_same_tree(&site.out, before.path());
@@ -832,18 +796,15 @@ fn template_recursion_and_huge_ranges_are_template_errors() {
         ),
     ] {
         let theme = theme_with(name, text);
-        let output = vatcar(&[
+        let Ran { status, stderr, .. } = run(&mut vatcar_at_demo_time(&[
             "build",
             "--demo",
             "--output",
             out.to_str().unwrap(),
             "--templates",
             theme.path().to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(1), "{text}: {stderr}");
+        ]));
+        assert_eq!(status.code(), Some(1), "{text}: {stderr}");
         assert!(
             stderr.contains(name) && stderr.contains(expected),
             "{stderr}"
@@ -883,12 +844,12 @@ fn years_outside_1_to_9999_are_errors_naming_the_record_and_never_crash() {
             "{stderr}"
         );
     }
-    let output = vatcar(&["build", "--demo", "--output", out.to_str().unwrap()])
-        .env("SOURCE_DATE_EPOCH", "-8334601228800")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let Ran { status, stderr, .. } =
+        run(
+            vatcar(&["build", "--demo", "--output", out.to_str().unwrap()])
+                .env("SOURCE_DATE_EPOCH", "-8334601228800"),
+        );
+    assert_eq!(status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("SOURCE_DATE_EPOCH"), "{stderr}");
     assert!(!out.exists());
 }

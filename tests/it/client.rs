@@ -1,15 +1,18 @@
 //! The HTTP client against a real local server: what it sends, how it retries, and the error
 //! a webmaster sees for each way the API can fail.
+//!
+//! Expected messages spell out `GET /api/v2/...` on purpose: that is what the webmaster reads.
 
-mod support;
-
+use crate::support::mock::closed_port;
+use crate::support::{MockServer, Reply, demo_api, demo_body, unicode_escaped};
 use std::time::{Duration, Instant};
-use support::{MockServer, Reply, closed_port, demo_api};
 use vatcar_site::fetch::client::{ApiClient, ClientOptions, RetryPolicy};
 use vatcar_site::fetch::endpoint::Endpoint;
 use vatcar_site::fetch::error::ApiError;
 use vatcar_site::fetch::secret::ApiKey;
 
+/// This module's own key, not `support::KEY`: it holds `/`, `+` and `=`, as base64 keys do, so
+/// that an echo escaped as JSON sends it (`\/`) must still be found and redacted.
 const KEY: &str = "k3y-5ecr3t/abc+def=";
 
 fn options(server: &MockServer) -> ClientOptions {
@@ -31,7 +34,7 @@ fn client(server: &MockServer) -> ApiClient {
     ApiClient::new(options(server)).unwrap()
 }
 
-const ROSTER: &str = "/api/v2/facility/roster";
+const ROSTER: Endpoint = Endpoint::FacilityRoster;
 
 /// Asserts that neither the message nor the debug form of an error holds the key.
 fn assert_no_key(error: &ApiError) {
@@ -44,13 +47,13 @@ fn assert_no_key(error: &ApiError) {
 #[test]
 fn sends_the_key_only_in_the_api_key_header() {
     let server = demo_api();
-    let body = client(&server).fetch(Endpoint::FacilityRoster).unwrap();
-    assert_eq!(body, support::demo_body("facility-roster.json"));
+    let body = client(&server).fetch(ROSTER).unwrap();
+    assert_eq!(body, demo_body("facility-roster.json"));
     let log = server.log();
     assert_eq!(log.len(), 1);
     let request = &log[0];
     assert_eq!(request.method, "GET");
-    assert_eq!(request.target, ROSTER);
+    assert_eq!(request.target, ROSTER.path(), "no query string");
     assert_eq!(
         request.headers.get("api_key").map(String::as_str),
         Some(KEY)
@@ -72,7 +75,9 @@ fn sends_the_key_only_in_the_api_key_header() {
 #[test]
 fn old_base_url_with_a_path_prefix_works() {
     let server = MockServer::start();
-    server.route(
+    // The wire path spelt out on purpose: the base URL's own path must come before the
+    // endpoint's, which `Endpoint::path` alone cannot show.
+    server.route_path(
         "/public/api/v2/division/events",
         vec![Reply::ok(r#"{"success":"ok","data":[]}"#)],
     );
@@ -85,14 +90,42 @@ fn old_base_url_with_a_path_prefix_works() {
     assert_eq!(server.log()[0].target, "/public/api/v2/division/events");
 }
 
+/// The paths themselves, spelt out as the spec gives them: every other test names routes by
+/// `Endpoint`, so this is the one that would catch a wrong path.
+#[test]
+fn every_endpoint_is_requested_at_its_documented_path() {
+    let server = MockServer::start();
+    let client = client(&server);
+    for endpoint in [
+        Endpoint::FacilityRoster,
+        Endpoint::FacilityEvents,
+        Endpoint::FacilityDocuments,
+        Endpoint::DivisionEvents,
+        Endpoint::User(1590318),
+        Endpoint::UserNotes(1590318),
+    ] {
+        // Nothing is routed: each request gets the mock's 404, which is not retried.
+        assert!(client.fetch(endpoint).is_err());
+    }
+    let targets: Vec<String> = server.log().into_iter().map(|l| l.target).collect();
+    assert_eq!(
+        targets,
+        [
+            "/api/v2/facility/roster",
+            "/api/v2/facility/events",
+            "/api/v2/facility/documents",
+            "/api/v2/division/events",
+            "/api/v2/user/1590318",
+            "/api/v2/user/1590318/notes",
+        ]
+    );
+}
+
 #[test]
 fn the_four_site_endpoints_are_fetched_at_once() {
     let server = MockServer::start();
     for endpoint in Endpoint::SITE {
-        server.route(
-            &endpoint.path(),
-            vec![Reply::ok("[]").delay(Duration::from_millis(400))],
-        );
+        server.reply(endpoint, Reply::ok("[]").delay(Duration::from_millis(400)));
     }
     let results = client(&server).fetch_all(&Endpoint::SITE, 4);
     assert!(results.iter().all(Result::is_ok));
@@ -107,11 +140,8 @@ fn the_four_site_endpoints_are_fetched_at_once() {
 fn concurrency_is_bounded() {
     let server = MockServer::start();
     let endpoints: Vec<Endpoint> = (1..=6).map(Endpoint::User).collect();
-    for endpoint in &endpoints {
-        server.route(
-            &endpoint.path(),
-            vec![Reply::ok("{}").delay(Duration::from_millis(150))],
-        );
+    for &endpoint in &endpoints {
+        server.reply(endpoint, Reply::ok("{}").delay(Duration::from_millis(150)));
     }
     let results = client(&server).fetch_all(&endpoints, 2);
     assert_eq!(results.len(), 6);
@@ -131,25 +161,19 @@ fn concurrency_is_bounded() {
 #[test]
 fn retries_503_then_succeeds() {
     let server = MockServer::start();
-    server.route(
+    server.replies(
         ROSTER,
         vec![Reply::status(503), Reply::status(503), Reply::ok("{}")],
     );
-    assert_eq!(
-        client(&server).fetch(Endpoint::FacilityRoster).unwrap(),
-        b"{}"
-    );
+    assert_eq!(client(&server).fetch(ROSTER).unwrap(), b"{}");
     assert_eq!(server.hits(ROSTER), 3);
 }
 
 #[test]
 fn gives_up_after_three_retries() {
     let server = MockServer::start();
-    server.route(
-        ROSTER,
-        vec![Reply::json(502, r#"{"error":"upstream down"}"#)],
-    );
-    let error = client(&server).fetch(Endpoint::FacilityRoster).unwrap_err();
+    server.reply(ROSTER, Reply::json(502, r#"{"error":"upstream down"}"#));
+    let error = client(&server).fetch(ROSTER).unwrap_err();
     assert_eq!(server.hits(ROSTER), 4, "one try and three retries");
     assert!(
         matches!(error, ApiError::Status { status: 502, .. }),
@@ -164,14 +188,14 @@ fn gives_up_after_three_retries() {
 #[test]
 fn honours_retry_after_on_429() {
     let server = MockServer::start();
-    server.route(
+    server.replies(
         ROSTER,
         vec![
             Reply::status(429).header("Retry-After", "1"),
             Reply::ok("{}"),
         ],
     );
-    client(&server).fetch(Endpoint::FacilityRoster).unwrap();
+    client(&server).fetch(ROSTER).unwrap();
     let log = server.log();
     assert_eq!(log.len(), 2);
     let waited = log[1].received - log[0].answered.unwrap();
@@ -184,11 +208,8 @@ fn honours_retry_after_on_429() {
 #[test]
 fn a_retry_after_beyond_the_limit_is_an_error_not_a_long_sleep() {
     let server = MockServer::start();
-    server.route(
-        ROSTER,
-        vec![Reply::status(429).header("Retry-After", "3600")],
-    );
-    let error = client(&server).fetch(Endpoint::FacilityRoster).unwrap_err();
+    server.reply(ROSTER, Reply::status(429).header("Retry-After", "3600"));
+    let error = client(&server).fetch(ROSTER).unwrap_err();
     assert!(
         matches!(error, ApiError::RetryAfterTooLong { seconds: 3600, .. }),
         "{error:?}"
@@ -200,8 +221,8 @@ fn a_retry_after_beyond_the_limit_is_an_error_not_a_long_sleep() {
 fn client_errors_are_never_retried() {
     for status in [400, 404, 410, 422] {
         let server = MockServer::start();
-        server.route(ROSTER, vec![Reply::status(status)]);
-        let error = client(&server).fetch(Endpoint::FacilityRoster).unwrap_err();
+        server.reply(ROSTER, Reply::status(status));
+        let error = client(&server).fetch(ROSTER).unwrap_err();
         assert_eq!(server.hits(ROSTER), 1, "HTTP {status} was retried");
         assert!(error.to_string().contains(&status.to_string()), "{error}");
     }
@@ -235,14 +256,11 @@ fn rejected_key_is_one_clear_line_without_the_key() {
     for status in [401, 403] {
         let server = MockServer::start();
         // The real service echoes the key back in its invalid-key response.
-        server.route(
+        server.reply(
             ROSTER,
-            vec![Reply::json(
-                status,
-                format!(r#"{{"error":"Invalid API key {KEY}"}}"#),
-            )],
+            Reply::json(status, format!(r#"{{"error":"Invalid API key {KEY}"}}"#)),
         );
-        let error = client(&server).fetch(Endpoint::FacilityRoster).unwrap_err();
+        let error = client(&server).fetch(ROSTER).unwrap_err();
         assert_eq!(
             error.to_string(),
             format!(
@@ -258,19 +276,16 @@ fn rejected_key_is_one_clear_line_without_the_key() {
 fn echoed_key_is_redacted_from_error_details_and_bodies() {
     let server = MockServer::start();
     let escaped = KEY.replace('/', "\\/");
-    server.route(
+    server.reply(
         ROSTER,
-        vec![Reply::json(
-            500,
-            format!(r#"{{"error":"bad key {escaped} / {KEY}"}}"#),
-        )],
+        Reply::json(500, format!(r#"{{"error":"bad key {escaped} / {KEY}"}}"#)),
     );
-    server.route(
-        "/api/v2/facility/events",
-        vec![Reply::ok(format!(r#"{{"success":"{KEY}","data":[]}}"#))],
+    server.reply(
+        Endpoint::FacilityEvents,
+        Reply::ok(format!(r#"{{"success":"{KEY}","data":[]}}"#)),
     );
     let client = client(&server);
-    let error = client.fetch(Endpoint::FacilityRoster).unwrap_err();
+    let error = client.fetch(ROSTER).unwrap_err();
     assert_no_key(&error);
     assert!(
         error
@@ -289,20 +304,20 @@ fn echoed_key_is_redacted_from_error_details_and_bodies() {
 
 #[test]
 fn an_echo_of_the_key_escaped_as_unicode_is_redacted_from_errors() {
-    let unicode = support::unicode_escaped(KEY);
+    let unicode = unicode_escaped(KEY);
     for status in [422, 500] {
         let server = MockServer::start();
-        server.route(
+        server.reply(
             ROSTER,
-            vec![Reply::json(
+            Reply::json(
                 status,
                 format!(r#"{{"error":"Invalid API key {unicode}"}}"#),
-            )],
+            ),
         );
         // Not JSON at all: the start of the body is quoted as it is, escapes and all.
-        server.route(
-            "/api/v2/facility/events",
-            vec![Reply::json(status, format!("<p>key {unicode}</p>"))],
+        server.reply(
+            Endpoint::FacilityEvents,
+            Reply::json(status, format!("<p>key {unicode}</p>")),
         );
         let client = client(&server);
         for endpoint in [Endpoint::FacilityRoster, Endpoint::FacilityEvents] {
@@ -323,10 +338,9 @@ fn notes_permission_error_is_its_own_kind() {
     // The status of this error is not documented: as a 403, and as a 200.
     for status in [403, 200] {
         let server = MockServer::start();
-        let path = "/api/v2/user/1547761/notes";
-        server.route(
-            path,
-            vec![Reply::json(status, format!(r#"{{"error":"{message}"}}"#))],
+        server.reply(
+            Endpoint::UserNotes(1547761),
+            Reply::json(status, format!(r#"{{"error":"{message}"}}"#)),
         );
         let client = client(&server);
         let result = client
@@ -347,14 +361,12 @@ fn notes_permission_error_is_its_own_kind() {
 #[test]
 fn an_html_page_is_reported_with_its_content_type_and_first_bytes() {
     let server = MockServer::start();
-    server.route(
+    server.reply(
         ROSTER,
-        vec![
-            Reply::ok("<!DOCTYPE html><html><body>Maintenance</body></html>")
-                .header("Content-Type", "text/html; charset=utf-8"),
-        ],
+        Reply::ok("<!DOCTYPE html><html><body>Maintenance</body></html>")
+            .header("Content-Type", "text/html; charset=utf-8"),
     );
-    let error = client(&server).fetch(Endpoint::FacilityRoster).unwrap_err();
+    let error = client(&server).fetch(ROSTER).unwrap_err();
     assert_eq!(
         error.to_string(),
         r#"GET /api/v2/facility/roster: expected JSON but got text/html; charset=utf-8, starting with "<!DOCTYPE html><html><body>Maintenance</body></html>""#
@@ -364,14 +376,14 @@ fn an_html_page_is_reported_with_its_content_type_and_first_bytes() {
 #[test]
 fn a_hanging_endpoint_times_out_within_the_configured_time() {
     let server = MockServer::start();
-    server.route(ROSTER, vec![Reply::ok("{}").delay(Duration::from_secs(30))]);
+    server.reply(ROSTER, Reply::ok("{}").delay(Duration::from_secs(30)));
     let started = Instant::now();
     let error = ApiClient::new(ClientOptions {
         timeout: Duration::from_secs(1),
         ..options(&server)
     })
     .unwrap()
-    .fetch(Endpoint::FacilityRoster)
+    .fetch(ROSTER)
     .unwrap_err();
     let took = started.elapsed();
     assert_eq!(
@@ -387,17 +399,14 @@ fn a_trickling_body_is_bounded_by_the_total_deadline() {
     let server = MockServer::start();
     // 400 bytes at one byte per 20 ms: 8 s in all, but never silent for long.
     let body = format!(r#"{{"success":true,"data":"{}"}}"#, "x".repeat(380));
-    server.route(
-        ROSTER,
-        vec![Reply::ok(body).trickle(Duration::from_millis(20))],
-    );
+    server.reply(ROSTER, Reply::ok(body).trickle(Duration::from_millis(20)));
     let started = Instant::now();
     let error = ApiClient::new(ClientOptions {
         timeout: Duration::from_secs(1),
         ..options(&server)
     })
     .unwrap()
-    .fetch(Endpoint::FacilityRoster)
+    .fetch(ROSTER)
     .unwrap_err();
     assert!(matches!(error, ApiError::Timeout { .. }), "{error:?}");
     assert!(
@@ -410,13 +419,13 @@ fn a_trickling_body_is_bounded_by_the_total_deadline() {
 #[test]
 fn an_oversized_body_is_refused() {
     let server = MockServer::start();
-    server.route(ROSTER, vec![Reply::ok(vec![b' '; 4096])]);
+    server.reply(ROSTER, Reply::ok(vec![b' '; 4096]));
     let error = ApiClient::new(ClientOptions {
         max_body_bytes: 1024,
         ..options(&server)
     })
     .unwrap()
-    .fetch(Endpoint::FacilityRoster)
+    .fetch(ROSTER)
     .unwrap_err();
     assert!(matches!(error, ApiError::TooLarge { .. }), "{error:?}");
 }
@@ -424,14 +433,14 @@ fn an_oversized_body_is_refused() {
 #[test]
 fn redirects_to_another_host_are_not_followed() {
     let elsewhere = MockServer::start();
-    elsewhere.route(ROSTER, vec![Reply::ok("{}")]);
+    elsewhere.reply(ROSTER, Reply::ok("{}"));
     let server = MockServer::start();
     // Another port on the same machine is another origin.
-    server.route(
+    server.reply(
         ROSTER,
-        vec![Reply::status(302).header("Location", &format!("{}{ROSTER}", elsewhere.url()))],
+        Reply::status(302).header("Location", &format!("{}{}", elsewhere.url(), ROSTER.path())),
     );
-    let error = client(&server).fetch(Endpoint::FacilityRoster).unwrap_err();
+    let error = client(&server).fetch(ROSTER).unwrap_err();
     assert!(matches!(error, ApiError::Redirected { .. }), "{error:?}");
     assert_eq!(
         elsewhere.log().len(),
@@ -444,15 +453,12 @@ fn redirects_to_another_host_are_not_followed() {
 #[test]
 fn redirects_on_the_same_origin_are_followed() {
     let server = MockServer::start();
-    server.route(
+    server.reply(
         ROSTER,
-        vec![Reply::status(301).header("Location", "/v2-moved/roster")],
+        Reply::status(301).header("Location", "/v2-moved/roster"),
     );
-    server.route("/v2-moved/roster", vec![Reply::ok("{}")]);
-    assert_eq!(
-        client(&server).fetch(Endpoint::FacilityRoster).unwrap(),
-        b"{}"
-    );
+    server.route_path("/v2-moved/roster", vec![Reply::ok("{}")]);
+    assert_eq!(client(&server).fetch(ROSTER).unwrap(), b"{}");
 }
 
 #[test]

@@ -4,8 +4,9 @@
 //! Hand-written rather than a mock crate because the tests need what those do not offer
 //! together: a body sent slower than the client's deadline, a reply that never comes, raw
 //! non-JSON bytes, and request timestamps for checking that fetches overlap.
-
-#![allow(dead_code)]
+//!
+//! Routes are named by [`Endpoint`], so that the mock serves where the client asks; the one
+//! test that pins the paths themselves is in `client.rs`.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -14,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
+use vatcar_site::fetch::endpoint::Endpoint;
 
 #[derive(Clone, Debug)]
 pub struct Reply {
@@ -110,12 +112,19 @@ impl MockServer {
         format!("http://{}", self.addr)
     }
 
-    pub fn port(&self) -> u16 {
-        self.addr.port()
+    /// `reply` to every request for `endpoint`.
+    pub fn reply(&self, endpoint: Endpoint, reply: Reply) {
+        self.replies(endpoint, vec![reply]);
     }
 
-    /// Replies for `path`, in order; the last one keeps being sent.
-    pub fn route(&self, path: &str, replies: Vec<Reply>) {
+    /// `replies` to the requests for `endpoint`, in order; the last one keeps being sent.
+    pub fn replies(&self, endpoint: Endpoint, replies: Vec<Reply>) {
+        self.route_path(&endpoint.path(), replies);
+    }
+
+    /// Replies for a path as it goes over the wire, for the few tests about paths no
+    /// [`Endpoint`] names (a base URL with a prefix, a redirect target).
+    pub fn route_path(&self, path: &str, replies: Vec<Reply>) {
         assert!(!replies.is_empty());
         self.state
             .lock()
@@ -128,7 +137,9 @@ impl MockServer {
         self.state.lock().unwrap().log.clone()
     }
 
-    pub fn hits(&self, path: &str) -> usize {
+    /// How many requests for `endpoint` arrived.
+    pub fn hits(&self, endpoint: Endpoint) -> usize {
+        let path = endpoint.path();
         self.log().iter().filter(|l| l.target == path).count()
     }
 }
@@ -224,96 +235,4 @@ fn send(mut stream: TcpStream, reply: &Reply) -> std::io::Result<()> {
 pub fn closed_port() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.local_addr().unwrap().port()
-}
-
-/// The demo data's response bodies, as the API would send them.
-pub fn demo_body(file: &str) -> Vec<u8> {
-    std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/demo/").to_owned() + file).unwrap()
-}
-
-/// A mock serving the demo data on all four site endpoints.
-pub fn demo_api() -> MockServer {
-    let server = MockServer::start();
-    for (path, file) in [
-        ("/api/v2/facility/roster", "facility-roster.json"),
-        ("/api/v2/facility/events", "facility-events.json"),
-        ("/api/v2/facility/documents", "facility-documents.json"),
-        ("/api/v2/division/events", "division-events.json"),
-    ] {
-        server.route(path, vec![Reply::ok(demo_body(file))]);
-    }
-    server
-}
-
-/// The real binary, with none of the environment that would change what it does.
-pub fn vatcar(args: &[&str]) -> std::process::Command {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
-    command
-        .args(args)
-        .env_remove("VATCAR_API_KEY")
-        .env_remove("VATCAR_BASE_URL")
-        .env_remove("SOURCE_DATE_EPOCH")
-        .env_remove("CI");
-    command
-}
-
-/// Every file below `dir`, by relative path with `/`, with its bytes.
-pub fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    fn walk(
-        root: &std::path::Path,
-        dir: &std::path::Path,
-        out: &mut std::collections::BTreeMap<String, Vec<u8>>,
-    ) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(root, &path, out);
-            } else {
-                let rel = path
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                out.insert(rel, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    let mut out = std::collections::BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
-}
-
-/// Two folder contents are the same, naming the files that differ (never dumping bytes).
-pub fn assert_same_files(
-    a: &std::collections::BTreeMap<String, Vec<u8>>,
-    b: &std::collections::BTreeMap<String, Vec<u8>>,
-) {
-    assert_eq!(
-        a.keys().collect::<Vec<_>>(),
-        b.keys().collect::<Vec<_>>(),
-        "different files"
-    );
-    let differing: Vec<&String> = a.keys().filter(|k| a[*k] != b[*k]).collect();
-    assert!(differing.is_empty(), "these files differ: {differing:?}");
-}
-
-/// The text of each element matching `css`, white space folded.
-pub fn texts(html: &scraper::Html, css: &str) -> Vec<String> {
-    html.select(&scraper::Selector::parse(css).unwrap())
-        .map(|e| {
-            e.text()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect()
-}
-
-/// Every character of `text` as a JSON `\u` escape, as a server may echo a key.
-pub fn unicode_escaped(text: &str) -> String {
-    text.chars()
-        .map(|c| format!("\\u{:04x}", c as u32))
-        .collect()
 }

@@ -1,31 +1,21 @@
 //! The webmaster's workflow: config file, theme export and override, check, serve,
 //! completions, quiet and summary output.
+//!
+//! Expected messages spell out `GET /api/v2/...` on purpose: that is what the webmaster reads.
 
-mod support;
-
+use crate::support::http::{Serving, get};
+use crate::support::{KEY, Ran, Reply, demo_api, run, vatcar_at_demo_time};
 use std::fs;
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
-use support::{Reply, demo_api};
+use vatcar_site::fetch::endpoint::Endpoint;
 
-const KEY: &str = "workflow-key-0123456789";
-
+/// The binary, run in `dir` as a webmaster runs it in their site's folder.
 fn vatcar(dir: &Path, args: &[&str]) -> Command {
-    let mut command = support::vatcar(args);
+    let mut command = vatcar_at_demo_time(args);
+    command.current_dir(dir);
     command
-        .current_dir(dir)
-        .env("SOURCE_DATE_EPOCH", "1795176000");
-    command
-}
-
-fn run(command: &mut Command) -> (Output, String, String) {
-    let output = command.output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    (output, stdout, stderr)
 }
 
 const CONFIG: &str = r#"# vatcar-site.toml
@@ -53,8 +43,8 @@ documents = false
 fn the_config_file_in_the_working_folder_shapes_the_site() {
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("vatcar-site.toml"), CONFIG).unwrap();
-    let (output, _, stderr) = run(&mut vatcar(tmp.path(), &["build", "--demo"]));
-    assert!(output.status.success(), "{stderr}");
+    let Ran { status, stderr, .. } = run(&mut vatcar(tmp.path(), &["build", "--demo"]));
+    assert!(status.success(), "{stderr}");
     let public = tmp.path().join("public");
     let home = fs::read_to_string(public.join("index.html")).unwrap();
     assert!(
@@ -78,7 +68,7 @@ fn the_config_file_in_the_working_folder_shapes_the_site() {
             && calendar.contains("REFRESH-INTERVAL;VALUE=DURATION:PT60M")
     );
     // Flags override the file.
-    let (output, _, stderr) = run(&mut vatcar(
+    let Ran { status, stderr, .. } = run(&mut vatcar(
         tmp.path(),
         &[
             "build",
@@ -89,7 +79,7 @@ fn the_config_file_in_the_working_folder_shapes_the_site() {
             "other",
         ],
     ));
-    assert!(output.status.success(), "{stderr}");
+    assert!(status.success(), "{stderr}");
     assert!(
         fs::read_to_string(tmp.path().join("other/index.html"))
             .unwrap()
@@ -102,11 +92,11 @@ fn a_typo_in_the_config_names_the_file_and_line() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("site.toml");
     fs::write(&path, "title = \"x\"\n\n[calendar]\nrefresh_minuts = 5\n").unwrap();
-    let (output, _, stderr) = run(&mut vatcar(
+    let Ran { status, stderr, .. } = run(&mut vatcar(
         tmp.path(),
         &["build", "--demo", "--config", path.to_str().unwrap()],
     ));
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(status.code(), Some(2), "{stderr}");
     assert!(
         stderr.starts_with(&format!(
             "error: {}:4: unknown field `refresh_minuts`",
@@ -114,11 +104,11 @@ fn a_typo_in_the_config_names_the_file_and_line() {
         )),
         "{stderr}"
     );
-    let (output, _, stderr) = run(&mut vatcar(
+    let Ran { status, stderr, .. } = run(&mut vatcar(
         tmp.path(),
         &["build", "--demo", "--config", "missing.toml"],
     ));
-    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(status.code(), Some(2));
     assert!(stderr.contains("missing.toml"), "{stderr}");
 }
 
@@ -131,11 +121,15 @@ fn an_api_key_in_the_config_is_used_with_a_warning_and_never_printed() {
         format!("base_url = \"{}\"\napi_key = \"{KEY}\"\n", server.url()),
     )
     .unwrap();
-    let (output, stdout, stderr) = run(&mut vatcar(
+    let Ran {
+        status,
+        stdout,
+        stderr,
+    } = run(&mut vatcar(
         tmp.path(),
         &["build", "-vv", "--output", "site"],
     ));
-    assert!(output.status.success(), "{stderr}");
+    assert!(status.success(), "{stderr}");
     assert!(
         stderr.contains("vatcar-site.toml:2: api_key in a config file")
             && stderr.contains("VATCAR_API_KEY"),
@@ -151,8 +145,9 @@ fn an_api_key_in_the_config_is_used_with_a_warning_and_never_printed() {
 #[test]
 fn exported_templates_can_be_edited_and_used() {
     let tmp = tempfile::tempdir().unwrap();
-    let (output, _, stderr) = run(&mut vatcar(tmp.path(), &["templates", "export", "theme"]));
-    assert!(output.status.success(), "{stderr}");
+    let Ran { status, stderr, .. } =
+        run(&mut vatcar(tmp.path(), &["templates", "export", "theme"]));
+    assert!(status.success(), "{stderr}");
     let theme = tmp.path().join("theme");
     for file in [
         "base.html",
@@ -164,8 +159,9 @@ fn exported_templates_can_be_edited_and_used() {
         assert!(theme.join(file).is_file(), "{file} not exported");
     }
     // A second export keeps the user's edits unless forced.
-    let (output, _, stderr) = run(&mut vatcar(tmp.path(), &["templates", "export", "theme"]));
-    assert_eq!(output.status.code(), Some(1));
+    let Ran { status, stderr, .. } =
+        run(&mut vatcar(tmp.path(), &["templates", "export", "theme"]));
+    assert_eq!(status.code(), Some(1));
     assert!(stderr.contains("--force"), "{stderr}");
 
     let base = fs::read_to_string(theme.join("base.html")).unwrap();
@@ -174,7 +170,7 @@ fn exported_templates_can_be_edited_and_used() {
         base.replace("Skip to content", "Saltar al contenido"),
     )
     .unwrap();
-    let (output, _, stderr) = run(&mut vatcar(
+    let Ran { status, stderr, .. } = run(&mut vatcar(
         tmp.path(),
         &[
             "build",
@@ -185,7 +181,7 @@ fn exported_templates_can_be_edited_and_used() {
             "site",
         ],
     ));
-    assert!(output.status.success(), "{stderr}");
+    assert!(status.success(), "{stderr}");
     assert!(
         fs::read_to_string(tmp.path().join("site/roster/index.html"))
             .unwrap()
@@ -194,7 +190,7 @@ fn exported_templates_can_be_edited_and_used() {
 
     // A template using a variable that does not exist names the file, the line and the variable.
     fs::write(theme.join("roster.html"), "{% extends \"base.html\" %}\n{% block content %}\n{{ roster.captain }}\n{% endblock content %}\n").unwrap();
-    let (output, _, stderr) = run(&mut vatcar(
+    let Ran { status, stderr, .. } = run(&mut vatcar(
         tmp.path(),
         &[
             "build",
@@ -205,7 +201,7 @@ fn exported_templates_can_be_edited_and_used() {
             "site",
         ],
     ));
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(status.code(), Some(1));
     let expected = "theme/roster.html:3: variable `roster.captain` is not defined";
     assert!(stderr.contains(expected), "{stderr}");
 }
@@ -214,9 +210,12 @@ fn exported_templates_can_be_edited_and_used() {
 fn check_reports_what_it_found_and_writes_nothing() {
     let server = demo_api();
     let tmp = tempfile::tempdir().unwrap();
-    let (output, stdout, stderr) =
-        run(vatcar(tmp.path(), &["check", "--base-url", &server.url()]).env("VATCAR_API_KEY", KEY));
-    assert!(output.status.success(), "{stderr}");
+    let Ran {
+        status,
+        stdout,
+        stderr,
+    } = run(vatcar(tmp.path(), &["check", "--base-url", &server.url()]).env("VATCAR_API_KEY", KEY));
+    assert!(status.success(), "{stderr}");
     assert!(stdout.contains("ok    GET /api/v2/facility/roster: San Juan CERAP: 40 controllers, 8 visitors, staff posts vacant: EC, WM"), "{stdout}");
     assert!(
         stdout.contains("ok    GET /api/v2/facility/events: 8 facility events"),
@@ -231,90 +230,52 @@ fn check_reports_what_it_found_and_writes_nothing() {
         "check wrote something"
     );
 
-    server.route(
-        "/api/v2/division/events",
-        vec![Reply::ok(
-            r#"{"success":"ok","data":[{"id":1,"start":"soon"}]}"#,
-        )],
+    server.reply(
+        Endpoint::DivisionEvents,
+        Reply::ok(r#"{"success":"ok","data":[{"id":1,"start":"soon"}]}"#),
     );
-    let (output, stdout, stderr) =
-        run(vatcar(tmp.path(), &["check", "--base-url", &server.url()]).env("VATCAR_API_KEY", KEY));
-    assert_eq!(output.status.code(), Some(1));
+    let Ran {
+        status,
+        stdout,
+        stderr,
+    } = run(vatcar(tmp.path(), &["check", "--base-url", &server.url()]).env("VATCAR_API_KEY", KEY));
+    assert_eq!(status.code(), Some(1));
     assert!(stdout.contains("FAIL  GET /api/v2/division/events: GET /api/v2/division/events: data[0] (event 1), field `start`"), "{stdout}");
     assert!(stderr.contains("1 of 4 endpoints failed"), "{stderr}");
-}
-
-fn get(port: u16, path: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let status = response.split_whitespace().nth(1).unwrap().parse().unwrap();
-    (status, response)
 }
 
 #[test]
 fn serve_builds_serves_and_rebuilds_on_a_template_change() {
     let tmp = tempfile::tempdir().unwrap();
     run(&mut vatcar(tmp.path(), &["templates", "export", "theme"]));
-    // Killed when the test ends, pass or fail, so that no server outlives it (an orphan
-    // holding the test's output open would stall the whole run).
-    let mut child = KillOnDrop(
-        vatcar(
-            tmp.path(),
-            &[
-                "serve",
-                "--demo",
-                "--port",
-                "0",
-                "--templates",
-                "theme",
-                "--output",
-                "site",
-            ],
-        )
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap(),
-    );
-    let mut stderr = child.0.stderr.take().unwrap();
-    let mut seen = String::new();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let port = loop {
-        let mut buf = [0u8; 256];
-        let n = stderr.read(&mut buf).unwrap();
-        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-        if let Some(rest) = seen.split("http://127.0.0.1:").nth(1)
-            && let Some(port) = rest.split('/').next().and_then(|p| p.parse::<u16>().ok())
-        {
-            break port;
-        }
-        assert!(Instant::now() < deadline && n > 0, "no address in: {seen}");
-    };
-    // Keep reading what the server prints, so that it can never block on a full pipe.
-    std::thread::spawn(move || {
-        let _ = std::io::copy(&mut stderr, &mut std::io::sink());
-    });
-    let (status, body) = get(port, "/");
-    assert_eq!(status, 200);
-    assert!(body.contains("<h1>San Juan CERAP</h1>"));
-    assert_eq!(get(port, "/roster").0, 301);
-    assert_eq!(get(port, "/roster/").0, 200);
+    let serving = Serving::start(&mut vatcar(
+        tmp.path(),
+        &[
+            "serve",
+            "--demo",
+            "--port",
+            "0",
+            "--templates",
+            "theme",
+            "--output",
+            "site",
+        ],
+    ));
+    let port = serving.port;
+    let home = get(port, "/");
+    assert_eq!(home.status, 200);
+    assert!(home.text.contains("<h1>San Juan CERAP</h1>"));
+    assert_eq!(get(port, "/roster").status, 301);
+    assert_eq!(get(port, "/roster/").status, 200);
     assert!(
         get(port, "/calendar/facility.ics")
-            .1
+            .text
             .contains("text/calendar")
     );
-    let (status, body) = get(port, "/no/such/page");
-    assert_eq!(status, 404);
-    assert!(body.contains("Page not found"));
-    assert_eq!(get(port, "/../../etc/passwd").0, 404);
+    let missing = get(port, "/no/such/page");
+    assert_eq!(missing.status, 404);
+    assert!(missing.text.contains("Page not found"));
+    assert_eq!(get(port, "/../../etc/passwd").status, 404);
 
     let index = tmp.path().join("theme/index.html");
     let text = fs::read_to_string(&index).unwrap();
@@ -328,7 +289,10 @@ fn serve_builds_serves_and_rebuilds_on_a_template_change() {
     .unwrap();
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
-        if get(port, "/").1.contains("<h1>Edited San Juan CERAP</h1>") {
+        if get(port, "/")
+            .text
+            .contains("<h1>Edited San Juan CERAP</h1>")
+        {
             break;
         }
         assert!(Instant::now() < deadline, "the change was not rebuilt");
@@ -336,30 +300,25 @@ fn serve_builds_serves_and_rebuilds_on_a_template_change() {
     }
 }
 
-struct KillOnDrop(std::process::Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn completions_quiet_and_the_summary_line() {
     let tmp = tempfile::tempdir().unwrap();
-    let (output, stdout, _) = run(&mut vatcar(tmp.path(), &["completions", "bash"]));
-    assert!(output.status.success());
+    let Ran { status, stdout, .. } = run(&mut vatcar(tmp.path(), &["completions", "bash"]));
+    assert!(status.success());
     assert!(stdout.contains("vatcar-site") && stdout.contains("--site-url"));
-    let (output, stdout, stderr) = run(&mut vatcar(
+    let Ran {
+        status,
+        stdout,
+        stderr,
+    } = run(&mut vatcar(
         tmp.path(),
         &["build", "--demo", "-q", "--output", "a"],
     ));
     assert!(
-        output.status.success() && stdout.is_empty() && stderr.is_empty(),
+        status.success() && stdout.is_empty() && stderr.is_empty(),
         "{stderr}"
     );
-    let (_, _, stderr) = run(&mut vatcar(
+    let Ran { stderr, .. } = run(&mut vatcar(
         tmp.path(),
         &["build", "--demo", "--output", "b"],
     ));

@@ -79,12 +79,30 @@ fn pointers(value: &Value, at: String, out: &mut Vec<String>) {
 }
 
 const DEMO: [&str; 6] = [
-    include_str!("../demo/facility-roster.json"),
-    include_str!("../demo/facility-events.json"),
-    include_str!("../demo/facility-documents.json"),
-    include_str!("../demo/division-events.json"),
-    include_str!("../demo/user-1590318.json"),
-    include_str!("../demo/notes-1590318.json"),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/demo/facility-roster.json"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/demo/facility-events.json"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/demo/facility-documents.json"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/demo/division-events.json"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/demo/user-1590318.json"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/demo/notes-1590318.json"
+    )),
 ];
 
 proptest! {

@@ -1,44 +1,31 @@
 //! Printable reports, run as training staff would run them: against the mock API, from a
 //! snapshot, and from the demo data.
 
-mod support;
-
-use scraper::{Html, Selector};
+use crate::support::{
+    AgainstMock, KEY, MockServer, Ran, Reply, demo_body, page, run, texts, unicode_escaped,
+    vatcar_at_demo_time,
+};
+use scraper::Selector;
 use serde_json::json;
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
-use support::{MockServer, Reply, demo_body, texts};
+use std::process::Command;
+use vatcar_site::fetch::endpoint::Endpoint;
 
-const KEY: &str = "report-key-0123456789";
-
-fn vatcar(args: &[&str]) -> Command {
-    let mut command = support::vatcar(args);
-    command.env("SOURCE_DATE_EPOCH", "1795176000");
-    command
+/// `report training` with `args` (the source, the students and the output, as needed), built
+/// at the demo's capture time.
+fn training(args: &[&str]) -> Command {
+    let mut all = vec!["report", "training"];
+    all.extend_from_slice(args);
+    vatcar_at_demo_time(&all)
 }
 
-fn run(command: &mut Command) -> (Output, String) {
-    let output = command.output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    (output, stderr)
-}
-
-fn page(path: &Path) -> (String, Html) {
-    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let html = Html::parse_document(&text);
-    (text, html)
-}
-
-/// `report training` with `students` (`--cid N`, `--cids-file F`) against `server`, written
-/// into `out`.
-fn training(server: &MockServer, students: &[&str], out: &Path) -> (Output, String) {
-    let mut args = vec!["report", "training"];
-    args.extend_from_slice(students);
+/// `report training` with `students` (`--cid N`, `--cids-file F`, and any other flag) against
+/// `server`, written into `out`.
+fn training_from(server: &MockServer, students: &[&str], out: &Path) -> Ran {
+    let mut args = students.to_vec();
     args.extend(["--output", out.to_str().unwrap()]);
-    run(vatcar(&args)
-        .env("VATCAR_API_KEY", KEY)
-        .env("VATCAR_BASE_URL", server.url()))
+    run(training(&args).against(server))
 }
 
 /// A student the API shows with notes given newest first and some hostile markdown.
@@ -70,11 +57,8 @@ fn student_api() -> MockServer {
         note(11, "2026-03-07", 0, 0, "TJSJ_GND", json!(null), "# First sweatbox\n\n- taxi\n- pushback"),
         note(15, "2026-03-01", 3, 0, "Tower Certification", json!(null), "Classroom: phraseology."),
     ]});
-    server.route("/api/v2/user/1500001", vec![Reply::ok(user.to_string())]);
-    server.route(
-        "/api/v2/user/1500001/notes",
-        vec![Reply::ok(notes.to_string())],
-    );
+    server.reply(Endpoint::User(1500001), Reply::ok(user.to_string()));
+    server.reply(Endpoint::UserNotes(1500001), Reply::ok(notes.to_string()));
     server
 }
 
@@ -83,8 +67,8 @@ fn a_training_record_from_the_api() {
     let server = student_api();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = training(&server, &["--cid", "1500001"], &out);
-    assert!(output.status.success(), "{stderr}");
+    let ran = training_from(&server, &["--cid", "1500001"], &out);
+    assert!(ran.status.success(), "{}", ran.stderr);
     let (text, html) = page(&out.join("training-1500001.html"));
     assert_eq!(texts(&html, "h1"), ["Ana Rivera"]);
     let facts = texts(&html, "section[aria-labelledby=student] dd");
@@ -173,18 +157,8 @@ fn contact_data_only_with_include_contact() {
     let server = student_api();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = run(vatcar(&[
-        "report",
-        "training",
-        "--cid",
-        "1500001",
-        "--include-contact",
-        "--output",
-        out.to_str().unwrap(),
-    ])
-    .env("VATCAR_API_KEY", KEY)
-    .env("VATCAR_BASE_URL", server.url()));
-    assert!(output.status.success(), "{stderr}");
+    let ran = training_from(&server, &["--cid", "1500001", "--include-contact"], &out);
+    assert!(ran.status.success(), "{}", ran.stderr);
     let (text, _) = page(&out.join("training-1500001.html"));
     assert!(text.contains("ana.private@example.com") && text.contains("412345678901234567"));
 }
@@ -192,25 +166,18 @@ fn contact_data_only_with_include_contact() {
 #[test]
 fn one_forbidden_student_among_several_is_reported_and_the_others_written() {
     let server = student_api();
-    for (cid, file) in [
-        (1590318, "user-1590318.json"),
-        (1547761, "user-1547761.json"),
-    ] {
-        server.route(
-            &format!("/api/v2/user/{cid}"),
-            vec![Reply::ok(demo_body(file))],
-        );
+    for cid in [1590318, 1547761] {
+        let user = Endpoint::User(cid);
+        server.reply(user, Reply::ok(demo_body(&user.snapshot_file())));
     }
-    server.route(
-        "/api/v2/user/1590318/notes",
-        vec![Reply::ok(demo_body("notes-1590318.json"))],
-    );
-    server.route(
-        "/api/v2/user/1547761/notes",
-        vec![Reply::json(
+    let notes = Endpoint::UserNotes(1590318);
+    server.reply(notes, Reply::ok(demo_body(&notes.snapshot_file())));
+    server.reply(
+        Endpoint::UserNotes(1547761),
+        Reply::json(
             403,
             r#"{"error":"You do not have permission to view this controller's notes."}"#,
-        )],
+        ),
     );
     let tmp = tempfile::tempdir().unwrap();
     let cids = tmp.path().join("cids.txt");
@@ -220,8 +187,9 @@ fn one_forbidden_student_among_several_is_reported_and_the_others_written() {
     )
     .unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = training(&server, &["--cids-file", cids.to_str().unwrap()], &out);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let ran = training_from(&server, &["--cids-file", cids.to_str().unwrap()], &out);
+    let stderr = ran.stderr;
+    assert_eq!(ran.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains("CID 1547761")
             && stderr.contains("no permission to read the training notes"),
@@ -261,16 +229,16 @@ fn one_forbidden_student_among_several_is_reported_and_the_others_written() {
 #[test]
 fn a_single_forbidden_or_unknown_student_writes_nothing() {
     let server = MockServer::start();
-    server.route(
-        "/api/v2/user/1547761",
-        vec![Reply::ok(demo_body("user-1547761.json"))],
+    server.reply(
+        Endpoint::User(1547761),
+        Reply::ok(demo_body("user-1547761.json")),
     );
-    server.route(
-        "/api/v2/user/1547761/notes",
-        vec![Reply::json(
+    server.reply(
+        Endpoint::UserNotes(1547761),
+        Reply::json(
             200,
             r#"{"error":"You do not have permission to view this controller's notes."}"#,
-        )],
+        ),
     );
     for (cid, expected) in [
         (
@@ -281,17 +249,9 @@ fn a_single_forbidden_or_unknown_student_writes_nothing() {
     ] {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("reports");
-        let (output, stderr) = run(vatcar(&[
-            "report",
-            "training",
-            "--cid",
-            cid,
-            "--output",
-            out.to_str().unwrap(),
-        ])
-        .env("VATCAR_API_KEY", KEY)
-        .env("VATCAR_BASE_URL", server.url()));
-        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        let ran = training_from(&server, &["--cid", cid], &out);
+        let stderr = ran.stderr;
+        assert_eq!(ran.status.code(), Some(1), "{stderr}");
         assert!(
             stderr
                 .lines()
@@ -306,16 +266,14 @@ fn a_single_forbidden_or_unknown_student_writes_nothing() {
 fn a_student_with_no_notes_gets_a_report_that_says_so() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = run(&mut vatcar(&[
-        "report",
-        "training",
+    let ran = run(&mut training(&[
         "--demo",
         "--cid",
         "1612745",
         "--output",
         out.to_str().unwrap(),
     ]));
-    assert!(output.status.success(), "{stderr}");
+    assert!(ran.status.success(), "{}", ran.stderr);
     let (_, html) = page(&out.join("training-1612745.html"));
     assert_eq!(texts(&html, "h1"), ["Valentina Ortiz"]);
     assert_eq!(texts(&html, ".empty").len(), 2);
@@ -331,46 +289,38 @@ fn reports_from_a_snapshot_folder() {
         fs::write(snapshot.join(file), demo_body(file)).unwrap();
     }
     let out = tmp.path().join("reports");
-    let (output, stderr) = run(&mut vatcar(&[
-        "report",
-        "training",
-        "--snapshot",
-        snapshot.to_str().unwrap(),
-        "--cid",
-        "1590318",
-        "--output",
-        out.to_str().unwrap(),
-    ]));
-    assert!(output.status.success(), "{stderr}");
+    let from_snapshot = |cid: &str| {
+        run(&mut training(&[
+            "--snapshot",
+            snapshot.to_str().unwrap(),
+            "--cid",
+            cid,
+            "--output",
+            out.to_str().unwrap(),
+        ]))
+    };
+    let ran = from_snapshot("1590318");
+    assert!(ran.status.success(), "{}", ran.stderr);
     let (_, html) = page(&out.join("training-1590318.html"));
     assert_eq!(texts(&html, ".note").len(), 9);
     // A CID the snapshot lacks is named.
-    let (output, stderr) = run(&mut vatcar(&[
-        "report",
-        "training",
-        "--snapshot",
-        snapshot.to_str().unwrap(),
-        "--cid",
-        "42",
-        "--output",
-        out.to_str().unwrap(),
-    ]));
-    assert_eq!(output.status.code(), Some(1));
-    assert!(stderr.contains("user-42.json"), "{stderr}");
+    let ran = from_snapshot("42");
+    assert_eq!(ran.status.code(), Some(1));
+    assert!(ran.stderr.contains("user-42.json"), "{}", ran.stderr);
 }
 
 #[test]
 fn the_roster_on_one_page_without_contact_data() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = run(&mut vatcar(&[
+    let ran = run(&mut vatcar_at_demo_time(&[
         "report",
         "roster",
         "--demo",
         "--output",
         out.to_str().unwrap(),
     ]));
-    assert!(output.status.success(), "{stderr}");
+    assert!(ran.status.success(), "{}", ran.stderr);
     let (text, html) = page(&out.join("roster.html"));
     assert_eq!(
         texts(&html, "section[aria-labelledby=controllers] tbody tr").len(),
@@ -394,14 +344,14 @@ fn the_roster_on_one_page_without_contact_data() {
 fn reports_never_go_into_the_site_folder() {
     let tmp = tempfile::tempdir().unwrap();
     let site = tmp.path().join("site");
-    let (output, _) = run(&mut vatcar(&[
+    let ran = run(&mut vatcar_at_demo_time(&[
         "build",
         "--demo",
         "--output",
         site.to_str().unwrap(),
     ]));
-    assert!(output.status.success());
-    let (output, stderr) = run(&mut vatcar(&[
+    assert!(ran.status.success());
+    let ran = run(&mut vatcar_at_demo_time(&[
         "report",
         "roster",
         "--demo",
@@ -409,10 +359,12 @@ fn reports_never_go_into_the_site_folder() {
         site.to_str().unwrap(),
         "--force",
     ]));
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(ran.status.code(), Some(1));
     assert!(
-        stderr.contains("holds a vatcar-site site, not a reports"),
-        "{stderr}"
+        ran.stderr
+            .contains("holds a vatcar-site site, not a reports"),
+        "{}",
+        ran.stderr
     );
     assert!(!site.join("roster.html").exists());
 }
@@ -422,22 +374,22 @@ fn bad_cid_input_is_a_usage_error() {
     let tmp = tempfile::tempdir().unwrap();
     let cids = tmp.path().join("cids.txt");
     fs::write(&cids, "1590318\nabc\n").unwrap();
-    let (output, stderr) = run(&mut vatcar(&[
-        "report",
-        "training",
+    let ran = run(&mut training(&[
         "--demo",
         "--cids-file",
         cids.to_str().unwrap(),
     ]));
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(ran.status.code(), Some(2), "{}", ran.stderr);
     assert!(
-        stderr.contains("cids.txt:2: \"abc\" is not a CID"),
-        "{stderr}"
+        ran.stderr.contains("cids.txt:2: \"abc\" is not a CID"),
+        "{}",
+        ran.stderr
     );
-    let (output, _) = run(&mut vatcar(&["report", "training", "--demo"]));
-    assert_eq!(output.status.code(), Some(2));
-    let (output, _) = run(&mut vatcar(&["report", "training", "--demo", "--cid", "0"]));
-    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(run(&mut training(&["--demo"])).status.code(), Some(2));
+    assert_eq!(
+        run(&mut training(&["--demo", "--cid", "0"])).status.code(),
+        Some(2)
+    );
 }
 
 #[test]
@@ -451,14 +403,11 @@ fn a_report_loads_nothing_from_anywhere_and_says_so_in_its_policy() {
          "ots_pass": 0, "friendly_time": "2026-07-02",
          "training_note": "<p>Raw <img src=\"http://tracker.example/raw.gif\" alt=\"chart\"> and <img src=\"/storage/x.png\"></p>"},
     ]});
-    server.route(
-        "/api/v2/user/1500001/notes",
-        vec![Reply::ok(notes.to_string())],
-    );
+    server.reply(Endpoint::UserNotes(1500001), Reply::ok(notes.to_string()));
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = training(&server, &["--cid", "1500001"], &out);
-    assert!(output.status.success(), "{stderr}");
+    let ran = training_from(&server, &["--cid", "1500001"], &out);
+    assert!(ran.status.success(), "{}", ran.stderr);
     let (text, html) = page(&out.join("training-1500001.html"));
     assert!(!text.contains("<img"), "{text}");
     assert!(
@@ -486,22 +435,20 @@ fn a_report_loads_nothing_from_anywhere_and_says_so_in_its_policy() {
 #[test]
 fn the_index_of_a_run_never_quotes_the_key_however_the_server_escapes_it() {
     let server = student_api();
-    let unicode = support::unicode_escaped(KEY);
-    server.route(
-        "/api/v2/user/1590318",
-        vec![Reply::json(
-            422,
-            format!(r#"{{"error": "Invalid API key {unicode}"}}"#),
-        )],
+    let unicode = unicode_escaped(KEY);
+    server.reply(
+        Endpoint::User(1590318),
+        Reply::json(422, format!(r#"{{"error": "Invalid API key {unicode}"}}"#)),
     );
-    server.route(
-        "/api/v2/user/1590318/notes",
-        vec![Reply::ok(demo_body("notes-1590318.json"))],
+    server.reply(
+        Endpoint::UserNotes(1590318),
+        Reply::ok(demo_body("notes-1590318.json")),
     );
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = training(&server, &["--cid", "1500001", "--cid", "1590318"], &out);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let ran = training_from(&server, &["--cid", "1500001", "--cid", "1590318"], &out);
+    let stderr = ran.stderr;
+    assert_eq!(ran.status.code(), Some(1), "{stderr}");
     assert!(!stderr.contains(KEY), "{stderr}");
     let (index, html) = page(&out.join("index.html"));
     assert!(!index.contains(KEY) && !index.contains(&unicode), "{index}");
@@ -519,7 +466,7 @@ fn a_cids_file_saved_with_a_byte_order_mark_is_read() {
     let cids = tmp.path().join("cids.txt");
     fs::write(&cids, "\u{feff}1500001\r\n").unwrap();
     let out = tmp.path().join("reports");
-    let (output, stderr) = training(&server, &["--cids-file", cids.to_str().unwrap()], &out);
-    assert!(output.status.success(), "{stderr}");
+    let ran = training_from(&server, &["--cids-file", cids.to_str().unwrap()], &out);
+    assert!(ran.status.success(), "{}", ran.stderr);
     assert!(out.join("training-1500001.html").exists());
 }

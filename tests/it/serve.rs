@@ -2,152 +2,50 @@
 //! send, symlinks out of the output folder, off-host redirects, clients that stop reading, and
 //! oversized requests.
 
-mod support;
-
+use crate::support::http::{Serving, connect, exchange, get, parse};
+use crate::support::vatcar;
 use std::fs;
-use std::io::{ErrorKind, Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
-/// How long any one socket wait may take before the test fails instead of hanging. A safety
-/// bound, not a speed target.
-const PATIENCE: Duration = Duration::from_secs(10);
-
-/// A running `serve --demo`, killed when dropped (pass or fail) so that no server outlives
-/// its test.
+/// A running `serve --demo` in a folder of its own, killed when dropped.
 struct Server {
-    child: Child,
-    port: u16,
+    serving: Serving,
     output: PathBuf,
     tmp: tempfile::TempDir,
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+impl Server {
+    fn port(&self) -> u16 {
+        self.serving.port
     }
 }
 
 fn start() -> Server {
     let tmp = tempfile::tempdir().unwrap();
-    let mut command = support::vatcar(&["serve", "--demo", "--port", "0", "--output", "site"]);
-    let child = command
-        .current_dir(tmp.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut server = Server {
-        child,
-        port: 0,
+    let serving = Serving::start(
+        vatcar(&["serve", "--demo", "--port", "0", "--output", "site"]).current_dir(tmp.path()),
+    );
+    Server {
+        serving,
         output: tmp.path().join("site"),
         tmp,
-    };
-    // Read on another thread, so that a server that never prints fails the test by timeout;
-    // that thread keeps draining stderr afterwards, so the server never blocks on a full pipe.
-    let mut stderr = server.child.stderr.take().unwrap();
-    let (chunks, received) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 1024];
-        while let Ok(n) = stderr.read(&mut buf) {
-            if n == 0 || chunks.send(buf[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-        let _ = std::io::copy(&mut stderr, &mut std::io::sink());
-    });
-    let mut seen = String::new();
-    server.port = loop {
-        if let Some(rest) = seen.split("http://127.0.0.1:").nth(1)
-            && let Some(port) = rest.split('/').next().and_then(|p| p.parse().ok())
-        {
-            break port;
-        }
-        match received.recv_timeout(Duration::from_secs(30)) {
-            Ok(chunk) => seen.push_str(&String::from_utf8_lossy(&chunk)),
-            Err(_) => panic!("no address in: {seen}"),
-        }
-    };
-    server
-}
-
-fn connect(port: u16) -> TcpStream {
-    let stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    stream.set_write_timeout(Some(PATIENCE)).unwrap();
-    stream
-}
-
-/// Sends `raw` and reads until the server closes the connection.
-fn exchange(port: u16, raw: &[u8]) -> Vec<u8> {
-    let mut stream = connect(port);
-    stream.write_all(raw).unwrap();
-    let mut response = Vec::new();
-    match stream.read_to_end(&mut response) {
-        Ok(_) => response,
-        // The server may close while unread request bytes are still arriving: a reset.
-        Err(e) if e.kind() == ErrorKind::ConnectionReset => response,
-        Err(e) => panic!(
-            "no complete answer within {PATIENCE:?} ({e}); got {:?}",
-            String::from_utf8_lossy(&response)
-        ),
     }
-}
-
-struct Answer {
-    status: u16,
-    text: String,
-}
-
-impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
-        let head = self.text.split("\r\n\r\n").next().unwrap();
-        head.lines().skip(1).find_map(|line| {
-            let (field, value) = line.split_once(':')?;
-            field
-                .eq_ignore_ascii_case(name)
-                .then_some(value.trim_start())
-        })
-    }
-}
-
-fn parse(response: &[u8]) -> Answer {
-    let text = String::from_utf8_lossy(response).into_owned();
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("not an HTTP answer: {text:?}"));
-    Answer { status, text }
-}
-
-fn get(server: &Server, target: &str) -> Answer {
-    parse(&exchange(
-        server.port,
-        format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").as_bytes(),
-    ))
 }
 
 fn still_serving(server: &mut Server) {
-    let home = get(server, "/");
+    let home = get(server.port(), "/");
     assert_eq!(home.status, 200);
     assert!(home.text.contains("<h1>San Juan CERAP</h1>"));
-    assert!(
-        server.child.try_wait().unwrap().is_none(),
-        "the server exited"
-    );
+    assert!(!server.serving.exited(), "the server exited");
 }
 
 #[test]
 fn a_multibyte_character_after_a_percent_sign_does_not_stop_the_server() {
     let mut server = start();
     let raw = exchange(
-        server.port,
+        server.port(),
         b"GET /%a\xc3\xa9 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
     );
     // tiny_http closes a connection whose head is not ASCII without answering; if it ever
@@ -158,7 +56,7 @@ fn a_multibyte_character_after_a_percent_sign_does_not_stop_the_server() {
     }
     // The same bytes percent-encoded do reach the handler.
     for target in ["/%a%C3%A9", "/%a%c3", "/%ff%fe", "/events%00", "/%5Cevents"] {
-        assert_eq!(get(&server, target).status, 404, "{target}");
+        assert_eq!(get(server.port(), target).status, 404, "{target}");
     }
     still_serving(&mut server);
 }
@@ -189,7 +87,7 @@ fn symlinks_out_of_the_output_folder_are_not_served() {
         "/trap/",
         "/evil/%2E%2E/outside/secret.txt",
     ] {
-        let answer = get(&server, target);
+        let answer = get(server.port(), target);
         assert_eq!(answer.status, 404, "{target}: {}", answer.text);
         assert!(!answer.text.contains(SECRET), "{target} leaked the secret");
     }
@@ -199,7 +97,7 @@ fn symlinks_out_of_the_output_folder_are_not_served() {
         server.output.join("alias.css"),
     )
     .unwrap();
-    assert_eq!(get(&server, "/alias.css").status, 200);
+    assert_eq!(get(server.port(), "/alias.css").status, 200);
     still_serving(&mut server);
 }
 
@@ -212,12 +110,12 @@ fn folder_redirects_stay_on_this_host() {
         "///events",
         "//events?to=//evil.example",
     ] {
-        let answer = get(&server, target);
+        let answer = get(server.port(), target);
         assert_eq!(answer.status, 301, "{target}");
         assert_eq!(answer.header("Location"), Some("/events/"), "{target}");
     }
-    assert_eq!(get(&server, "/\\events").status, 404);
-    assert_eq!(get(&server, "//events/").status, 200);
+    assert_eq!(get(server.port(), "/\\events").status, 404);
+    assert_eq!(get(server.port(), "//events/").status, 200);
     still_serving(&mut server);
 }
 
@@ -226,12 +124,12 @@ fn a_client_that_stops_reading_a_large_file_does_not_hold_up_others() {
     let mut server = start();
     // Far more than the kernel buffers on both ends hold, so the server's writes block.
     fs::write(server.output.join("big.bin"), vec![b'x'; 64 << 20]).unwrap();
-    let mut stalled = connect(server.port);
+    let mut stalled = connect(server.port());
     stalled
         .write_all(b"GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         .unwrap();
     // And one that stops half way through its request line.
-    let mut half = connect(server.port);
+    let mut half = connect(server.port());
     half.write_all(b"GET /ro").unwrap();
     std::thread::sleep(Duration::from_millis(300));
     still_serving(&mut server);
@@ -241,7 +139,7 @@ fn a_client_that_stops_reading_a_large_file_does_not_hold_up_others() {
 #[test]
 fn a_client_pipelining_requests_it_never_reads_does_not_hold_up_others() {
     let mut server = start();
-    let mut greedy = connect(server.port);
+    let mut greedy = connect(server.port());
     // About 50 MB of answers, sent for but never read.
     let request = b"GET /roster/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     for _ in 0..4000 {
@@ -250,7 +148,7 @@ fn a_client_pipelining_requests_it_never_reads_does_not_hold_up_others() {
     std::thread::sleep(Duration::from_millis(300));
     still_serving(&mut server);
     // Several at once, so a single free worker would not be enough either.
-    let port = server.port;
+    let port = server.port();
     let others: Vec<_> = (0..4)
         .map(|_| {
             std::thread::spawn(move || {
@@ -272,12 +170,15 @@ fn a_client_pipelining_requests_it_never_reads_does_not_hold_up_others() {
 fn oversized_urls_and_heads_are_refused_and_the_server_carries_on() {
     let mut server = start();
     let long = format!("/{}", "a".repeat(100 << 10));
-    assert_eq!(get(&server, &long).status, 414);
+    assert_eq!(get(server.port(), &long).status, 414);
     still_serving(&mut server);
     let filler = format!(
         "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: {}\r\nConnection: close\r\n\r\n",
         "b".repeat(70 << 10)
     );
-    assert_eq!(parse(&exchange(server.port, filler.as_bytes())).status, 431);
+    assert_eq!(
+        parse(&exchange(server.port(), filler.as_bytes())).status,
+        431
+    );
     still_serving(&mut server);
 }

@@ -12,7 +12,7 @@ fn template_documentation_matches_the_code() {
     let written = std::fs::read_to_string(path).unwrap_or_default();
     assert!(
         written == generated,
-        "docs/templates.md is out of date: run `VATCAR_UPDATE_DOCS=1 cargo test --test docs`"
+        "docs/templates.md is out of date: run `VATCAR_UPDATE_DOCS=1 cargo test --test it docs::`"
     );
     for template in [
         "index.html",

@@ -1,0 +1,16 @@
+//! The integration tests, one binary for all (as mdBook's and ripgrep's are): one link step
+//! instead of one per file, and one set of helpers ([`support`]) that every module shares.
+//!
+//! Run one module with `cargo test --test it <module>::`, e.g. `cargo test --test it report::`.
+
+mod calendar;
+mod cli;
+mod client;
+mod decode;
+mod decode_props;
+mod docs;
+mod report;
+mod serve;
+mod site;
+mod support;
+mod workflow;

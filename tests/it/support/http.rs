@@ -1,0 +1,130 @@
+//! `vatcar-site serve` as a child process, and a raw HTTP/1.1 client to talk to it: plain
+//! sockets, so that tests can send bytes no browser or HTTP library would.
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// How long any one socket wait may take before the test fails instead of hanging. A safety
+/// bound, not a speed target.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// A running `vatcar-site serve`, killed when dropped (pass or fail) so that no server
+/// outlives its test (an orphan holding the test's output open would stall the whole run).
+pub struct Serving {
+    child: Child,
+    pub port: u16,
+}
+
+impl Serving {
+    /// Spawns `command` (a `serve` with `--port 0`) and waits until it prints its address.
+    pub fn start(command: &mut Command) -> Serving {
+        let child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut serving = Serving { child, port: 0 };
+        // Read on another thread, so that a server that never prints fails the test by
+        // timeout; that thread keeps draining stderr afterwards, so the server never blocks on
+        // a full pipe.
+        let mut stderr = serving.child.stderr.take().unwrap();
+        let (chunks, received) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 1024];
+            while let Ok(n) = stderr.read(&mut buf) {
+                if n == 0 || chunks.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+            let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+        });
+        let mut seen = String::new();
+        serving.port = loop {
+            if let Some(rest) = seen.split("http://127.0.0.1:").nth(1)
+                && let Some(port) = rest.split('/').next().and_then(|p| p.parse().ok())
+            {
+                break port;
+            }
+            match received.recv_timeout(Duration::from_secs(30)) {
+                Ok(chunk) => seen.push_str(&String::from_utf8_lossy(&chunk)),
+                Err(_) => panic!("no address in: {seen}"),
+            }
+        };
+        serving
+    }
+
+    /// Whether the server process has ended.
+    pub fn exited(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_some()
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn connect(port: u16) -> TcpStream {
+    let stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    stream.set_write_timeout(Some(PATIENCE)).unwrap();
+    stream
+}
+
+/// Sends `raw` and reads until the server closes the connection.
+pub fn exchange(port: u16, raw: &[u8]) -> Vec<u8> {
+    let mut stream = connect(port);
+    stream.write_all(raw).unwrap();
+    let mut response = Vec::new();
+    match stream.read_to_end(&mut response) {
+        Ok(_) => response,
+        // The server may close while unread request bytes are still arriving: a reset.
+        Err(e) if e.kind() == ErrorKind::ConnectionReset => response,
+        Err(e) => panic!(
+            "no complete answer within {PATIENCE:?} ({e}); got {:?}",
+            String::from_utf8_lossy(&response)
+        ),
+    }
+}
+
+/// An HTTP answer: its status, and the whole of it (head and body) as text.
+pub struct Answer {
+    pub status: u16,
+    pub text: String,
+}
+
+impl Answer {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let head = self.text.split("\r\n\r\n").next().unwrap();
+        head.lines().skip(1).find_map(|line| {
+            let (field, value) = line.split_once(':')?;
+            field
+                .eq_ignore_ascii_case(name)
+                .then_some(value.trim_start())
+        })
+    }
+}
+
+pub fn parse(response: &[u8]) -> Answer {
+    let text = String::from_utf8_lossy(response).into_owned();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP answer: {text:?}"));
+    Answer { status, text }
+}
+
+/// `GET target` on 127.0.0.1:`port`, on a connection of its own.
+pub fn get(port: u16, target: &str) -> Answer {
+    parse(&exchange(
+        port,
+        format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").as_bytes(),
+    ))
+}

@@ -1,0 +1,185 @@
+//! What the test modules share: the API key, the binary and a run of it, the demo data, a
+//! mock API ([`mock`]) and a raw HTTP client for `serve` ([`http`]), and checks on output
+//! folders and pages.
+
+pub mod http;
+pub mod mock;
+
+pub use mock::{MockServer, Reply};
+
+use chrono::DateTime;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, ExitStatus};
+use vatcar_site::fetch::endpoint::Endpoint;
+use vatcar_site::fetch::snapshot::DEMO_FETCHED_AT;
+
+/// The API key of every test that needs a key but not a particular one. Plain ASCII with no
+/// JSON, TOML or URL metacharacters, so that it can be put into bodies and files as it is;
+/// long enough for `ApiKey` (16 characters at least).
+pub const KEY: &str = "it-test-key-0123456789abcdef";
+
+/// `SOURCE_DATE_EPOCH` for the moment the demo data was captured ([`DEMO_FETCHED_AT`]), the
+/// build time the demo's "upcoming" and "recent" lists are written for.
+pub fn demo_epoch() -> String {
+    DateTime::parse_from_rfc3339(DEMO_FETCHED_AT)
+        .unwrap()
+        .timestamp()
+        .to_string()
+}
+
+/// The real binary, with none of the environment that would change what it does.
+pub fn vatcar(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
+    command
+        .args(args)
+        .env_remove("VATCAR_API_KEY")
+        .env_remove("VATCAR_BASE_URL")
+        .env_remove("SOURCE_DATE_EPOCH")
+        .env_remove("CI");
+    command
+}
+
+/// [`vatcar`], built at the moment the demo data was captured ([`demo_epoch`]), whatever the
+/// data source.
+pub fn vatcar_at_demo_time(args: &[&str]) -> Command {
+    let mut command = vatcar(args);
+    command.env("SOURCE_DATE_EPOCH", demo_epoch());
+    command
+}
+
+/// Points a command at a mock API, with [`KEY`], both through the environment as a CI job
+/// would set them.
+pub trait AgainstMock {
+    fn against(&mut self, server: &MockServer) -> &mut Self;
+}
+
+impl AgainstMock for Command {
+    fn against(&mut self, server: &MockServer) -> &mut Self {
+        self.env("VATCAR_API_KEY", KEY)
+            .env("VATCAR_BASE_URL", server.url())
+    }
+}
+
+/// How a run of the binary ended, and what it printed.
+pub struct Ran {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Ran {
+    pub fn code(&self) -> Option<i32> {
+        self.status.code()
+    }
+
+    /// Everything printed: stdout, then stderr.
+    pub fn text(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}
+
+/// Runs `command` to the end.
+pub fn run(command: &mut Command) -> Ran {
+    let output = command.output().unwrap();
+    Ran {
+        status: output.status,
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Runs `command` to the end and asserts that it succeeded, showing what it printed if not.
+pub fn run_ok(command: &mut Command) -> Ran {
+    let ran = run(command);
+    assert!(ran.status.success(), "{}", ran.text());
+    ran
+}
+
+/// The demo data's response bodies, as the API would send them.
+pub fn demo_body(file: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("demo")
+            .join(file),
+    )
+    .unwrap()
+}
+
+/// A mock serving the demo data on all four site endpoints.
+pub fn demo_api() -> MockServer {
+    let server = MockServer::start();
+    for endpoint in Endpoint::SITE {
+        server.reply(endpoint, Reply::ok(demo_body(&endpoint.snapshot_file())));
+    }
+    server
+}
+
+/// Every file below `dir`, by relative path with `/`, with its bytes.
+pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Two folder contents are the same, naming the files that differ (never dumping bytes).
+pub fn assert_same_files(a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>) {
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "different files"
+    );
+    let differing: Vec<&String> = a.keys().filter(|k| a[*k] != b[*k]).collect();
+    assert!(differing.is_empty(), "these files differ: {differing:?}");
+}
+
+/// No file below `dir` holds [`KEY`].
+pub fn assert_key_absent(dir: &Path) {
+    for (path, bytes) in tree(dir) {
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains(KEY), "{path} holds the API key");
+    }
+}
+
+/// An HTML file, as text and parsed.
+pub fn page(path: &Path) -> (String, scraper::Html) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let html = scraper::Html::parse_document(&text);
+    (text, html)
+}
+
+/// The text of each element matching `css`, white space folded.
+pub fn texts(html: &scraper::Html, css: &str) -> Vec<String> {
+    html.select(&scraper::Selector::parse(css).unwrap())
+        .map(|e| {
+            e.text()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// Every character of `text` as a JSON `\u` escape, as a server may echo a key.
+pub fn unicode_escaped(text: &str) -> String {
+    text.chars()
+        .map(|c| format!("\\u{:04x}", c as u32))
+        .collect()
+}
