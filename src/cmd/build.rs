@@ -89,6 +89,11 @@ pub(crate) fn run(
 }
 
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
+    let how = publish::Publish::new("site", options.force)
+        .guarding(options.key.as_ref())
+        .waiting(options.wait);
+    publish::tidy(&options.output, how)
+        .with_context(|| format!("could not publish to {}", options.output.display()))?;
     let clock = std::time::Instant::now();
     let lap = |stage: &str| {
         log::debug!(
@@ -152,13 +157,8 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     crate::memory::release_freed();
     // Files go to the staging folder as they render; the output folder changes only at the
     // commit, and a failed render drops the staging folder with it.
-    let staging = publish::Staging::begin(
-        &options.output,
-        publish::Publish::new("site", options.force)
-            .guarding(options.key.as_ref())
-            .waiting(options.wait),
-    )
-    .with_context(|| format!("could not publish to {}", options.output.display()))?;
+    let staging = publish::Staging::begin(&options.output, how)
+        .with_context(|| format!("could not publish to {}", options.output.display()))?;
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
     site::render(&view, &theme, &|file| {
         files.fetch_add(1, Ordering::Relaxed);

@@ -22,6 +22,9 @@ pub(crate) fn run(
     started: Instant,
 ) -> Result<()> {
     let source = Source::Api(args.api.client_options(config, Some(progress.clone()))?);
+    let how = publish::Publish::new("snapshot", args.force).waiting(args.wait);
+    publish::tidy(&args.output, how)
+        .with_context(|| format!("could not save the snapshot in {}", args.output.display()))?;
     let snapshot: Snapshot = load::raw(&source, &Endpoint::SITE)?;
     // Decoding now means a snapshot that cannot build is reported today, not at the next
     // build.

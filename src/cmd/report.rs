@@ -105,6 +105,7 @@ pub const REPORT_CONCURRENCY: usize = 4;
 /// One `training-<cid>.html` per student, and an `index.html` when there are several.
 /// Students whose data cannot be read are reported in the outcome; the others are written.
 pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<TrainingOutcome> {
+    tidy(options)?;
     let endpoints: Vec<Endpoint> = cids
         .iter()
         .flat_map(|&cid| [Endpoint::User(cid), Endpoint::UserNotes(cid)])
@@ -194,6 +195,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
 
 /// `roster.html`: the roster on one printed page.
 pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
+    tidy(options)?;
     let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
     let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
     let theme = Theme::load(options.templates.as_deref())?;
@@ -264,4 +266,15 @@ fn read_cids_file(path: &Path) -> Result<Vec<u64>> {
         }
     }
     Ok(cids)
+}
+
+/// The reports folder checked before anything is fetched (see [`publish::tidy`]).
+fn tidy(options: &ReportOptions) -> Result<()> {
+    let how = publish::Publish::new("reports", options.force).waiting(options.wait);
+    publish::tidy(&options.output, how).with_context(|| {
+        format!(
+            "could not write the reports to {}",
+            options.output.display()
+        )
+    })
 }

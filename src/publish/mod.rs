@@ -119,6 +119,20 @@ fn check_interrupt() -> Result<()> {
     }
 }
 
+/// Checks `dir` before any work: takes its lock for a moment (failing at once, or waiting,
+/// if another run holds it), puts right what a dead run left there, and refuses a place where
+/// a folder of this kind must not go. A run that fails later has still tidied up.
+pub fn tidy(dir: &Path, how: Publish) -> Result<()> {
+    let has_parent = std::path::absolute(dir)
+        .ok()
+        .and_then(|d| d.parent().map(Path::is_dir))
+        .unwrap_or(false);
+    if has_parent {
+        Place::open(dir, how.kind, how.wait)?;
+    }
+    Ok(())
+}
+
 /// Publishes `files` to `dir` all at once; see [`Staging`] to stream them in.
 pub fn publish(dir: &Path, files: &[OutputFile], how: Publish) -> Result<PublishReport> {
     let staging = Staging::begin(dir, how)?;
@@ -346,6 +360,7 @@ impl Staging {
             Mode::Exchange => {
                 self.link_unchanged(unchanged.iter().chain(&kept))?;
                 self.carry_webmasters_files(&names)?;
+                pause_for_tests("staged");
                 check_interrupt()?;
                 if self.place.dir.exists() {
                     swap::exchange(&self.new_dir, &self.place.dir, &self.staging.join("old"))?;
@@ -357,8 +372,10 @@ impl Staging {
                         )
                     })?;
                 }
+                pause_for_tests("swapped");
             }
             Mode::InPlace => {
+                pause_for_tests("staged");
                 check_interrupt()?;
                 let mut steps: Vec<swap::Step> = stale
                     .iter()
@@ -561,6 +578,26 @@ impl Drop for Staging {
     fn drop(&mut self) {
         // After a swap the staging folder holds the old tree; before, a partial new one.
         let _ = fs::remove_dir_all(&self.staging);
+    }
+}
+
+/// Fault injection for the tests of interrupted runs: with `VATCAR_SITE_TEST_PAUSE=<point>`
+/// the publication says `paused at <point>` on stderr and waits there (until the file named
+/// by `VATCAR_SITE_TEST_RESUME` exists, a signal comes, or a minute passes), so that a test
+/// can send a signal or start a second run at an exact moment. Points: `staged` (everything
+/// staged, the output folder untouched), `swapped` (the new tree in place, the old one not yet
+/// removed), `moving` (in place on a mount point, half the files moved).
+pub(crate) fn pause_for_tests(point: &str) {
+    if std::env::var_os("VATCAR_SITE_TEST_PAUSE").is_none_or(|p| p != point) {
+        return;
+    }
+    eprintln!("paused at {point}");
+    let resume = std::env::var_os("VATCAR_SITE_TEST_RESUME").map(PathBuf::from);
+    for _ in 0..600 {
+        if interrupted().is_some() || resume.as_ref().is_some_and(|r| r.exists()) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
     }
 }
 

@@ -117,6 +117,9 @@ pub(super) fn in_place(dir: &Path, staging: &Path, steps: &[Step]) -> Result<()>
     fs::rename(&partial, staging.join(JOURNAL))
         .context("could not write the publication's journal")?;
     for (done, step) in steps.iter().enumerate() {
+        if done == steps.len() / 2 {
+            super::pause_for_tests("moving");
+        }
         if let Err(error) = apply(dir, staging, step) {
             for step in steps[..=done].iter().rev() {
                 undo(dir, staging, step);

@@ -9,6 +9,7 @@ mod client;
 mod decode;
 mod decode_props;
 mod docs;
+mod publish;
 mod report;
 mod serve;
 mod site;

@@ -1,0 +1,715 @@
+//! Publishing that is never half-done (issue 13): what a reader of the output folder sees
+//! during a rebuild, runs stopped by signals at exact points, two runs at once, links inside
+//! the output, a mount point as the output, private folders nested in sites, and files that
+//! are the webmaster's.
+//!
+//! Exact points are reached with the publication's test pause (`VATCAR_SITE_TEST_PAUSE`, see
+//! `publish::pause_for_tests`): the run says `paused at <point>` and waits there.
+
+use crate::support::{run, run_ok, vatcar_at_demo_time};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A snapshot folder: the demo data with `events` generated facility events, so that a
+/// publication has a few thousand files to move.
+fn big_snapshot(events: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    for file in [
+        "facility-roster.json",
+        "facility-documents.json",
+        "division-events.json",
+    ] {
+        fs::copy(demo.join(file), dir.path().join(file)).unwrap();
+    }
+    let data: Vec<Value> = (0..events)
+        .map(|i| {
+            json!({
+                "id": 10_000 + i,
+                "name": format!("Generated event {i}"),
+                "description": format!("Event **{i}**, one of many."),
+                "start": format!("2026-{:02}-{:02} 20:00:00", 1 + i % 12, 1 + i % 28),
+                "end": format!("2026-{:02}-{:02} 23:00:00", 1 + i % 12, 1 + i % 28),
+            })
+        })
+        .collect();
+    fs::write(
+        dir.path().join("facility-events.json"),
+        serde_json::to_vec(&json!({"success": true, "data": data})).unwrap(),
+    )
+    .unwrap();
+    dir
+}
+
+fn build(snapshot: &Path, out: &Path, extra: &[&str]) -> Command {
+    let mut args = vec![
+        "build",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    vatcar_at_demo_time(&args)
+}
+
+fn demo(out: &Path, extra: &[&str]) -> Command {
+    let mut args = vec![
+        "build",
+        "--demo",
+        "--output",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    vatcar_at_demo_time(&args)
+}
+
+/// Every entry below `dir`: files with their bytes, links with their targets, folders.
+fn snapshot_of(dir: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(dir).min_depth(1) {
+        let entry = entry.unwrap();
+        let rel = entry
+            .path()
+            .strip_prefix(dir)
+            .unwrap()
+            .display()
+            .to_string();
+        let kind = entry.file_type();
+        let value = if kind.is_symlink() {
+            format!("link to {}", fs::read_link(entry.path()).unwrap().display())
+        } else if kind.is_dir() {
+            "folder".into()
+        } else {
+            String::from_utf8_lossy(&fs::read(entry.path()).unwrap()).into_owned()
+        };
+        out.insert(rel, value);
+    }
+    out
+}
+
+/// Names beside `out` other than `out` itself: staging folders and locks left behind.
+fn litter_beside(out: &Path) -> Vec<String> {
+    let name = out.file_name().unwrap();
+    fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n != name)
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Starts `command` with the test pause at `point` and returns once the run has reached it.
+fn start_paused(mut command: Command, point: &str, resume: Option<&Path>) -> Child {
+    command
+        .env("VATCAR_SITE_TEST_PAUSE", point)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some(resume) = resume {
+        command.env("VATCAR_SITE_TEST_RESUME", resume);
+    }
+    let mut child = command.spawn().unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = BufReader::new(stderr).lines();
+    let wanted = format!("paused at {point}");
+    loop {
+        match lines.next() {
+            Some(Ok(line)) if line == wanted => break,
+            Some(Ok(_)) => continue,
+            _ => {
+                let status = child.wait().unwrap();
+                panic!("the run ended ({status}) before reaching {point}");
+            }
+        }
+    }
+    // The rest of stderr is drained so the run never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    child
+}
+
+fn signal(child: &Child, signal: i32) {
+    // SAFETY: kill(2) with the pid of a child this test started and has not reaped.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+}
+
+/// The title of a page, read through `dir` as it was when `dir` was opened: a reader's view
+/// of one moment.
+fn titles_at_one_moment(dir: &Path, pages: &[&str]) -> Option<Vec<String>> {
+    let handle = fs::File::open(dir).ok()?;
+    use std::os::fd::AsRawFd;
+    let base = PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
+    pages
+        .iter()
+        .map(|page| {
+            let text = fs::read_to_string(base.join(page)).ok()?;
+            let start = text.find("<title>")? + 7;
+            let end = text[start..].find("</title>")? + start;
+            let title = &text[start..end];
+            Some(title.rsplit(" · ").next().unwrap_or(title).to_owned())
+        })
+        .collect()
+}
+
+/// Rebuilds with alternating titles while a reader polls pages written first, in the middle
+/// and last; every poll must see one build's pages only.
+fn reader_never_sees_a_mix(root: &Path) {
+    let snapshot = big_snapshot(400);
+    let out = root.join("site");
+    run_ok(&mut build(snapshot.path(), &out, &["--title", "Build 0"]));
+    let pages = [
+        "404.html",
+        "events/10000/index.html",
+        "events/10399/index.html",
+        "index.html",
+        "roster/index.html",
+    ];
+    let stop = AtomicBool::new(false);
+    let (polls, mixed, titles) = std::thread::scope(|scope| {
+        let reader = scope.spawn(|| {
+            let (mut polls, mut mixed) = (0, Vec::new());
+            let mut titles = std::collections::BTreeSet::new();
+            while !stop.load(Ordering::Relaxed) {
+                // A poll that opened the old tree as it was being removed after a swap reads
+                // nothing; a server resolving each request's path never meets that.
+                let Some(seen) = titles_at_one_moment(&out, &pages) else {
+                    continue;
+                };
+                polls += 1;
+                titles.extend(seen.iter().cloned());
+                if seen.iter().any(|t| *t != seen[0]) {
+                    mixed.push(format!("{seen:?}"));
+                }
+            }
+            (polls, mixed, titles)
+        });
+        for n in 1..=6 {
+            run_ok(&mut build(
+                snapshot.path(),
+                &out,
+                &["--title", &format!("Build {n}")],
+            ));
+        }
+        stop.store(true, Ordering::Relaxed);
+        reader.join().unwrap()
+    });
+    assert!(
+        mixed.is_empty(),
+        "{} of {polls} polls saw a mix: {:?}",
+        mixed.len(),
+        &mixed[..mixed.len().min(5)]
+    );
+    assert!(polls > 50, "only {polls} polls");
+    assert!(
+        titles.len() >= 3,
+        "the reader saw too few builds: {titles:?}"
+    );
+    assert!(litter_beside(&out).is_empty(), "{:?}", litter_beside(&out));
+}
+
+#[test]
+fn a_reader_sees_the_old_site_or_the_new_one_never_a_mix_on_tmpfs() {
+    let shm = Path::new("/dev/shm");
+    if !shm.is_dir() {
+        eprintln!("skipped: no /dev/shm on this machine");
+        return;
+    }
+    let root = tempfile::tempdir_in(shm).unwrap();
+    reader_never_sees_a_mix(root.path());
+}
+
+#[test]
+fn a_reader_sees_the_old_site_or_the_new_one_never_a_mix_on_disk() {
+    let root = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    reader_never_sees_a_mix(root.path());
+}
+
+#[test]
+fn an_unchanged_rebuild_touches_nothing_not_even_the_folder() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).unwrap());
+    let before = (inode(&out), inode(&out.join("index.html")));
+    let summary = run_ok(&mut vatcar_at_demo_time(&[
+        "build",
+        "--demo",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    assert!(summary.stderr.contains("(0 written"), "{}", summary.stderr);
+    assert_eq!((inode(&out), inode(&out.join("index.html"))), before);
+}
+
+#[test]
+fn sigterm_before_the_swap_leaves_the_old_site_and_exits_143() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &["--title", "Old"]));
+    let before = snapshot_of(&out);
+    let child = start_paused(demo(&out, &["--title", "New"]), "staged", None);
+    signal(&child, libc::SIGTERM);
+    let status = child.wait_with_output().unwrap().status;
+    assert_eq!(status.code(), Some(143));
+    assert_eq!(snapshot_of(&out), before, "the old site is not whole");
+    assert!(litter_beside(&out).is_empty(), "{:?}", litter_beside(&out));
+}
+
+#[test]
+fn sigint_before_the_swap_exits_130_and_sigterm_after_it_finishes_the_new_site() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &["--title", "Old"]));
+    let before = snapshot_of(&out);
+    let child = start_paused(demo(&out, &["--title", "New"]), "staged", None);
+    signal(&child, libc::SIGINT);
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+    assert_eq!(snapshot_of(&out), before);
+
+    // After the swap the run finishes what it began: the new site, whole, and no old tree.
+    let child = start_paused(demo(&out, &["--title", "New"]), "swapped", None);
+    signal(&child, libc::SIGTERM);
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
+    let fresh = root.path().join("fresh");
+    run_ok(&mut demo(&fresh, &["--title", "New"]));
+    assert_eq!(snapshot_of(&out), snapshot_of(&fresh));
+    assert!(
+        litter_beside(&out).iter().all(|n| n == "fresh"),
+        "{:?}",
+        litter_beside(&out)
+    );
+}
+
+#[test]
+fn sigkill_at_any_point_leaves_a_whole_site_and_the_next_run_cleans_up() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    let reference = |title: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        run_ok(&mut demo(&site, &["--title", title]));
+        snapshot_of(&site)
+    };
+    let (old, new) = (reference("Old"), reference("New"));
+    for (point, expected) in [("staged", &old), ("swapped", &new)] {
+        run_ok(&mut demo(&out, &["--title", "Old"]));
+        let mut child = start_paused(demo(&out, &["--title", "New"]), point, None);
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_eq!(&snapshot_of(&out), expected, "killed at {point}");
+        assert!(
+            !litter_beside(&out).is_empty(),
+            "a kill at {point} leaves its staging folder"
+        );
+        // Any later run cleans up; here, one that then fails for a reason of its own.
+        let failing = run(&mut vatcar_at_demo_time(&[
+            "build",
+            "--snapshot",
+            "/nonexistent",
+            "--output",
+            out.to_str().unwrap(),
+        ]));
+        assert_eq!(failing.code(), Some(1));
+        run_ok(&mut demo(&out, &["--title", "Old"]));
+        assert!(
+            litter_beside(&out).is_empty(),
+            "after a kill at {point}: {:?}",
+            litter_beside(&out)
+        );
+        assert_eq!(snapshot_of(&out), old);
+    }
+}
+
+#[test]
+fn runs_of_an_older_version_leave_staging_folders_that_the_next_run_removes() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    let dead = root.path().join(".site.vatcar-staging-4242");
+    fs::create_dir_all(dead.join("new/events/1")).unwrap();
+    fs::write(dead.join("new/events/1/index.html"), "half").unwrap();
+    run_ok(&mut demo(&out, &[]));
+    assert!(!dead.exists());
+}
+
+#[test]
+fn a_second_run_fails_at_once_or_waits_and_the_site_is_one_runs() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &["--title", "Zero"]));
+    let resume = root.path().join("resume");
+    let first = start_paused(demo(&out, &["--title", "First"]), "staged", Some(&resume));
+
+    let second = run(&mut demo(&out, &["--title", "Second"]));
+    assert_eq!(second.code(), Some(1), "{}", second.text());
+    assert!(
+        second
+            .stderr
+            .contains("another vatcar-site is publishing to"),
+        "{}",
+        second.stderr
+    );
+    assert!(second.stderr.contains("--wait"), "{}", second.stderr);
+
+    // Not quiet: the waiting notice is a warning.
+    let mut waiting = vatcar_at_demo_time(&[
+        "build",
+        "--demo",
+        "--output",
+        out.to_str().unwrap(),
+        "--title",
+        "Second",
+        "--wait",
+    ])
+    .stderr(Stdio::piped())
+    .stdout(Stdio::null())
+    .spawn()
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        waiting.try_wait().unwrap().is_none(),
+        "the waiting run did not wait"
+    );
+    fs::write(&resume, "").unwrap();
+    let first = first.wait_with_output().unwrap();
+    assert!(first.status.success());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let waited = loop {
+        if let Some(status) = waiting.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the waiting run never finished");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut notice = String::new();
+    std::io::Read::read_to_string(&mut waiting.stderr.take().unwrap(), &mut notice).unwrap();
+    assert!(waited.success(), "{notice}");
+    assert!(
+        notice.contains("waiting for another vatcar-site"),
+        "{notice}"
+    );
+    let fresh = root.path().join("fresh");
+    run_ok(&mut demo(&fresh, &["--title", "Second"]));
+    assert_eq!(snapshot_of(&out), snapshot_of(&fresh));
+    let _ = fs::remove_dir_all(&fresh);
+    let _ = fs::remove_file(&resume);
+    assert!(litter_beside(&out).is_empty(), "{:?}", litter_beside(&out));
+}
+
+#[test]
+fn nothing_is_written_replaced_or_deleted_through_a_link_inside_the_output() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    let elsewhere = root.path().join("elsewhere");
+    run_ok(&mut demo(&out, &[]));
+    // The events folder replaced by a link to a copy elsewhere.
+    fs::rename(out.join("events"), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out.join("events")).unwrap();
+    let before = snapshot_of(&elsewhere);
+    let ran = run(&mut demo(&out, &["--title", "New title"]));
+    assert_eq!(ran.code(), Some(1));
+    assert!(ran.stderr.contains("events is a link"), "{}", ran.stderr);
+    assert_eq!(
+        snapshot_of(&elsewhere),
+        before,
+        "a file was written through the link"
+    );
+
+    // A file the marker lists, under a linked folder, is not deleted through the link.
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    let outside = root.path().join("outside");
+    fs::create_dir(&outside).unwrap();
+    fs::write(outside.join("keep.html"), "not the site's").unwrap();
+    std::os::unix::fs::symlink(&outside, out.join("linked")).unwrap();
+    let marker_path = out.join(".vatcar-site.json");
+    let mut marker: Value = serde_json::from_slice(&fs::read(&marker_path).unwrap()).unwrap();
+    marker["files"]
+        .as_array_mut()
+        .unwrap()
+        .push("linked/keep.html".into());
+    fs::write(&marker_path, serde_json::to_vec(&marker).unwrap()).unwrap();
+    run_ok(&mut demo(&out, &[]));
+    assert_eq!(
+        fs::read_to_string(outside.join("keep.html")).unwrap(),
+        "not the site's"
+    );
+    assert!(
+        fs::symlink_metadata(out.join("linked"))
+            .unwrap()
+            .is_symlink(),
+        "the webmaster's link stays"
+    );
+}
+
+#[test]
+fn an_output_folder_that_is_a_link_is_resolved_once_and_said_so() {
+    let root = tempfile::tempdir().unwrap();
+    let real = root.path().join("real");
+    fs::create_dir(&real).unwrap();
+    let link = root.path().join("site");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let ran = run_ok(&mut vatcar_at_demo_time(&[
+        "build",
+        "--demo",
+        "--output",
+        link.to_str().unwrap(),
+        "-v",
+    ]));
+    assert!(ran.stderr.contains("is a link to"), "{}", ran.stderr);
+    assert!(
+        fs::symlink_metadata(&link).unwrap().is_symlink(),
+        "the link itself stays"
+    );
+    assert!(real.join("index.html").is_file());
+    run_ok(&mut demo(&link, &["--title", "Again"]));
+    assert!(
+        fs::read_to_string(real.join("index.html"))
+            .unwrap()
+            .contains("Again")
+    );
+}
+
+/// Mounts a tmpfs at `at`, or says why not (unprivileged runs cannot mount).
+fn mount_tmpfs(at: &Path) -> bool {
+    fs::create_dir_all(at).unwrap();
+    let ran = Command::new("mount")
+        .args(["-t", "tmpfs", "tmpfs"])
+        .arg(at)
+        .output();
+    match ran {
+        Ok(out) if out.status.success() => true,
+        Ok(out) => {
+            eprintln!(
+                "skipped: mount is not permitted here: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            false
+        }
+        Err(error) => {
+            eprintln!("skipped: no mount command: {error}");
+            false
+        }
+    }
+}
+
+struct Mounted(PathBuf);
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_mount_point_as_the_output_works_and_a_killed_run_is_undone() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("volume");
+    if !mount_tmpfs(&out) {
+        return;
+    }
+    let _mounted = Mounted(out.clone());
+    let ran = run_ok(&mut vatcar_at_demo_time(&[
+        "build",
+        "--demo",
+        "--output",
+        out.to_str().unwrap(),
+        "-v",
+        "--title",
+        "Old",
+    ]));
+    assert!(ran.stderr.contains("is a mount point"), "{}", ran.stderr);
+    let old = snapshot_of(&out);
+    assert!(old.contains_key("index.html"));
+    fs::write(out.join("CNAME"), "tjzs.example.org").unwrap();
+    let old = snapshot_of(&out);
+
+    // SIGTERM before the moves: the folder as it was.
+    let child = start_paused(demo(&out, &["--title", "New"]), "staged", None);
+    signal(&child, libc::SIGTERM);
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
+    assert_eq!(snapshot_of(&out), old);
+
+    // SIGKILL halfway through the moves: the next run undoes them from the journal first.
+    let mut child = start_paused(demo(&out, &["--title", "New"]), "moving", None);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(out.join(".vatcar-staging").exists());
+    let failing = run(&mut vatcar_at_demo_time(&[
+        "build",
+        "--snapshot",
+        "/nonexistent",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(failing.code(), Some(1));
+    assert_eq!(
+        snapshot_of(&out),
+        old,
+        "the killed run's moves were not undone"
+    );
+
+    run_ok(&mut demo(&out, &["--title", "New"]));
+    assert!(
+        fs::read_to_string(out.join("index.html"))
+            .unwrap()
+            .contains("New")
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("CNAME")).unwrap(),
+        "tjzs.example.org"
+    );
+    assert!(!out.join(".vatcar-staging").exists());
+}
+
+#[test]
+fn private_folders_and_sites_are_never_nested() {
+    let root = tempfile::tempdir().unwrap();
+    let site = root.path().join("site");
+    run_ok(&mut demo(&site, &[]));
+    let site_arg = site.to_str().unwrap();
+
+    // A report inside a site, its child or grandchild.
+    for nested in ["reports", "private/reports"] {
+        let target = site.join(nested);
+        let ran = run(&mut vatcar_at_demo_time(&[
+            "report",
+            "training",
+            "--demo",
+            "--cid",
+            "1590318",
+            "--include-contact",
+            "--output",
+            target.to_str().unwrap(),
+        ]));
+        assert_eq!(ran.code(), Some(2), "{}", ran.text());
+        assert!(ran.stderr.contains("private data"), "{}", ran.stderr);
+        assert!(!target.exists());
+    }
+    // A snapshot saved into the site it builds: refused before anything is written.
+    let snap = site.join("snap");
+    let ran = run(vatcar_at_demo_time(&[
+        "build",
+        "--snapshot",
+        "tests/fixtures/hostile",
+        "--output",
+        site_arg,
+        "--save-snapshot",
+        snap.to_str().unwrap(),
+    ])
+    .current_dir(env!("CARGO_MANIFEST_DIR")));
+    assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    assert!(!snap.exists());
+
+    // A site built over a folder that holds reports.
+    let reports = root.path().join("reports");
+    run_ok(&mut vatcar_at_demo_time(&[
+        "report",
+        "roster",
+        "--demo",
+        "--output",
+        reports.to_str().unwrap(),
+    ]));
+    let outer = root.path();
+    let ran = run(&mut demo(&outer.join("."), &["--force"]));
+    assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    // And a site inside a reports folder.
+    let ran = run(&mut demo(&reports.join("site"), &[]));
+    assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    assert!(!reports.join("site").exists());
+}
+
+#[test]
+fn the_webmasters_files_are_never_deleted_and_overwritten_only_with_force() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    fs::write(out.join("sitemap.xml"), "<urlset>mine</urlset>").unwrap();
+    fs::write(out.join("CNAME"), "tjzs.example.org").unwrap();
+
+    // Adding --site-url would write sitemap.xml, which is not ours.
+    let ran = run(&mut demo(
+        &out,
+        &["--site-url", "https://tjzs.example.org/"],
+    ));
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(
+        ran.stderr
+            .contains("sitemap.xml was not written by vatcar-site"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("sitemap.xml")).unwrap(),
+        "<urlset>mine</urlset>"
+    );
+
+    let ran = run_ok(&mut vatcar_at_demo_time(&[
+        "build",
+        "--demo",
+        "--output",
+        out.to_str().unwrap(),
+        "--site-url",
+        "https://tjzs.example.org/",
+        "--force",
+    ]));
+    assert!(
+        ran.stderr
+            .contains("overwrote 1 file that vatcar-site had not written: sitemap.xml"),
+        "{}",
+        ran.stderr
+    );
+    assert!(
+        fs::read_to_string(out.join("sitemap.xml"))
+            .unwrap()
+            .contains("tjzs.example.org/roster/")
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("CNAME")).unwrap(),
+        "tjzs.example.org"
+    );
+
+    // A folder of the webmaster's where a page goes: an error even with --force.
+    fs::remove_file(out.join("404.html")).unwrap();
+    let marker_path = out.join(".vatcar-site.json");
+    let mut marker: Value = serde_json::from_slice(&fs::read(&marker_path).unwrap()).unwrap();
+    marker["files"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|f| f != "404.html");
+    fs::write(&marker_path, serde_json::to_vec(&marker).unwrap()).unwrap();
+    fs::create_dir(out.join("404.html")).unwrap();
+    fs::write(out.join("404.html/notes.txt"), "mine").unwrap();
+    let ran = run(&mut demo(&out, &["--force"]));
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(
+        ran.stderr.contains("404.html is a folder of yours"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("404.html/notes.txt")).unwrap(),
+        "mine"
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("CNAME")).unwrap(),
+        "tjzs.example.org"
+    );
+}
+
+#[test]
+fn an_output_path_through_a_missing_folder_leaves_nothing_behind() {
+    let root = tempfile::tempdir().unwrap();
+    let ran = run(demo(&root.path().join("x/.."), &[]).current_dir(root.path()));
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(ran.stderr.contains("without `..`"), "{}", ran.stderr);
+    assert_eq!(fs::read_dir(root.path()).unwrap().count(), 0);
+}
