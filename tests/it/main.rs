@@ -14,4 +14,5 @@ mod report;
 mod serve;
 mod site;
 mod support;
+mod theme_hooks;
 mod workflow;

@@ -1,6 +1,6 @@
 //! Themes that fill the built-in templates' hook blocks instead of copying the templates, and
 //! the rules the built-in templates keep so that a webmaster can read and override them.
-//! Self-contained: the built binary, a theme folder in a temporary directory, the demo data.
+//! The built binary, a theme folder in a temporary directory, the demo data.
 
 use scraper::{Html, Selector};
 use std::fs;
@@ -19,13 +19,10 @@ fn build_with_theme(files: &[(&str, &str)]) -> (tempfile::TempDir, Result<PathBu
         fs::write(theme.join(name), text).unwrap();
     }
     let out = tmp.path().join("site");
-    let output = Command::new(env!("CARGO_BIN_EXE_vatcar-site"))
-        .args(["build", "--demo", "--quiet", "--templates"])
+    let output = crate::support::vatcar(&["build", "--demo", "--quiet", "--templates"])
         .arg(&theme)
         .arg("--output")
         .arg(&out)
-        .env_remove("VATCAR_API_KEY")
-        .env_remove("VATCAR_BASE_URL")
         .output()
         .unwrap();
     let result = if output.status.success() {
