@@ -328,7 +328,15 @@ const MIGRATION_NOTES: &str = r##"
 ## Migration notes
 
 For a theme made from templates exported by an earlier vatcar-site (before `layout.html`).
-The variables the templates receive are unchanged.
+
+- **Counts are named, not numbered.** Three lists of pairs became lists of objects; a copy that
+  still reads `.0` and `.1` stops the build with an error naming the variable:
+  - `roster.html`: `roster.rating_counts[]` is `{code, controllers}` (was `pair.0`, `pair.1`);
+  - `report-training.html`: `report.summary.per_type[]` and `report.summary.positions[]` are
+    `{name, sessions}` (were `t.0`, `t.1` and `p.0`, `p.1`), and
+    `report.student.contact.integrations[]` is `{kind, value}` (was `i.0`, `i.1`).
+
+  Every other variable is unchanged.
 
 - **`macros.html`: `when(when, zone)` is now `when(when)`.** `zone` was never used (the local
   time is `when.local`). The built-in templates call `m::when(when=…)`, so a `macros.html` of

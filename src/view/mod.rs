@@ -22,7 +22,7 @@ pub use events::{
     EventKey, EventLists, EventPage, EventStatus, EventSummary, Position, event_name,
 };
 pub use feeds::{CalendarEntry, CalendarFeeds, FeedEntry};
-pub use roster::{PersonRow, RosterPage, StaffRow, roster_page};
+pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, roster_page};
 pub use settings::{FeedSettings, Sections, SiteSettings};
 pub use site::{Calendars, FacilityView, Site};
 pub use time::{Instant, When, when};

@@ -39,8 +39,22 @@ pub struct Student {
 pub struct Contact {
     pub email: Option<String>,
     pub email_preferences: Option<i64>,
-    /// `(type, value)`; the meaning of the type numbers is not documented.
-    pub integrations: Vec<(Option<i64>, String)>,
+    pub integrations: Vec<Integration>,
+}
+
+/// An account the student linked (Discord, ...).
+#[derive(Clone, Debug, Serialize)]
+pub struct Integration {
+    /// The API's type number; what each means is not documented.
+    pub kind: Option<i64>,
+    pub value: String,
+}
+
+/// Sessions counted under one name: a session type, or a position.
+#[derive(Clone, Debug, Serialize)]
+pub struct Tally {
+    pub name: String,
+    pub sessions: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -60,9 +74,9 @@ pub struct NoteView {
 pub struct Summary {
     pub sessions: usize,
     /// Sessions per type, in a fixed order, types with none left out.
-    pub per_type: Vec<(String, usize)>,
+    pub per_type: Vec<Tally>,
     /// Positions trained and how often, most first.
-    pub positions: Vec<(String, usize)>,
+    pub positions: Vec<Tally>,
     pub first: Option<String>,
     pub last: Option<String>,
     pub ots_passes: usize,
@@ -108,7 +122,10 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
             integrations: user
                 .integrations
                 .iter()
-                .map(|i| (i.kind, i.value.clone()))
+                .map(|i| Integration {
+                    kind: i.kind,
+                    value: i.value.clone(),
+                })
                 .collect(),
         }),
     };
@@ -138,7 +155,7 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
         })
         .collect();
 
-    let mut per_type: Vec<(String, usize)> = Vec::new();
+    let mut per_type: Vec<Tally> = Vec::new();
     let order = [
         Some(SessionType::Sweatbox),
         Some(SessionType::LiveNetwork),
@@ -148,7 +165,10 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
     for kind in order {
         let count = notes.iter().filter(|n| n.session_type == kind).count();
         if count > 0 {
-            per_type.push((kind.map_or_else(String::new, |k| k.to_string()), count));
+            per_type.push(Tally {
+                name: kind.map_or_else(String::new, |k| k.to_string()),
+                sessions: count,
+            });
         }
     }
     let others = notes
@@ -156,7 +176,10 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
         .filter(|n| !order.contains(&n.session_type))
         .count();
     if others > 0 {
-        per_type.push(("other or not given".into(), others));
+        per_type.push(Tally {
+            name: "other or not given".into(),
+            sessions: others,
+        });
     }
     let mut positions: BTreeMap<String, usize> = BTreeMap::new();
     for note in notes {
@@ -164,8 +187,15 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
             *positions.entry(position.clone()).or_default() += 1;
         }
     }
-    let mut positions: Vec<(String, usize)> = positions.into_iter().collect();
-    positions.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let mut positions: Vec<Tally> = positions
+        .into_iter()
+        .map(|(name, sessions)| Tally { name, sessions })
+        .collect();
+    positions.sort_by(|a, b| {
+        b.sessions
+            .cmp(&a.sessions)
+            .then_with(|| a.name.cmp(&b.name))
+    });
     let dates: Vec<NaiveDate> = notes.iter().filter_map(|n| n.date).collect();
     let is_ots = |n: &&TrainingNote| n.session_type == Some(SessionType::Ots);
     let summary = Summary {

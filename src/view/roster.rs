@@ -30,8 +30,16 @@ pub struct RosterPage {
     pub staff: Vec<StaffRow>,
     pub controllers: Vec<PersonRow>,
     pub visitors: Vec<PersonRow>,
-    /// Controllers per rating code, highest rating first: `[("C1", 7), ...]`.
-    pub rating_counts: Vec<(String, usize)>,
+    /// Controllers per rating code, highest rating first.
+    pub rating_counts: Vec<RatingCount>,
+}
+
+/// How many home controllers hold one rating.
+#[derive(Clone, Debug, Serialize)]
+pub struct RatingCount {
+    /// `C1`; empty for controllers without a rating.
+    pub code: String,
+    pub controllers: usize,
 }
 
 pub(super) fn person(member: &Member) -> PersonRow {
@@ -85,11 +93,14 @@ pub fn roster_page(roster: &Roster) -> RosterPage {
         })
         .collect();
     let controllers = sorted_people(&roster.controllers);
-    let mut rating_counts: Vec<(String, usize)> = Vec::new();
+    let mut rating_counts: Vec<RatingCount> = Vec::new();
     for row in &controllers {
         match rating_counts.last_mut() {
-            Some((code, count)) if *code == row.rating_code => *count += 1,
-            _ => rating_counts.push((row.rating_code.clone(), 1)),
+            Some(last) if last.code == row.rating_code => last.controllers += 1,
+            _ => rating_counts.push(RatingCount {
+                code: row.rating_code.clone(),
+                controllers: 1,
+            }),
         }
     }
     RosterPage {
