@@ -8,7 +8,6 @@ use anyhow::{Context, Result, bail};
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::ErrorKind;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
 /// A private folder inside a site, or a site inside a private folder: a usage error (exit 2).
@@ -199,7 +198,6 @@ fn resolve(dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> {
 /// A mount point's device differs from its parent's, or (a bind mount of a folder of the
 /// same file system) the kernel lists it as mounted.
 fn is_mount_point(dir: &Path, parent: &Path) -> bool {
-    let device = |p: &Path| fs::metadata(p).map(|m| m.dev()).ok();
     if device(dir) != device(parent) {
         return true;
     }
@@ -312,7 +310,8 @@ impl Lock {
             // The run before may have removed the lock file while this one waited on it: a
             // lock on a removed file keeps nobody out, so take the file that is there now.
             if is_file
-                && fs::metadata(path).map(|m| m.ino()).ok() != file.metadata().map(|m| m.ino()).ok()
+                && fs::metadata(path).ok().and_then(|m| inode(&m))
+                    != file.metadata().ok().and_then(|m| inode(&m))
             {
                 continue;
             }
@@ -332,4 +331,26 @@ impl Drop for Lock {
         }
         let _ = self.file.unlock();
     }
+}
+
+#[cfg(unix)]
+fn device(path: &Path) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(path).ok().map(|m| m.dev())
+}
+
+#[cfg(not(unix))]
+fn device(_: &Path) -> Option<u64> {
+    None
+}
+
+#[cfg(unix)]
+fn inode(meta: &fs::Metadata) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    Some(meta.ino())
+}
+
+#[cfg(not(unix))]
+fn inode(_: &fs::Metadata) -> Option<u64> {
+    None
 }

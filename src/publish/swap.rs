@@ -40,10 +40,14 @@ pub(super) fn exchange(new: &Path, dir: &Path, aside: &Path) -> Result<()> {
 }
 
 fn exchange_unsupported(error: &io::Error) -> bool {
-    matches!(
+    #[cfg(unix)]
+    if matches!(
         error.raw_os_error(),
         Some(libc::EINVAL | libc::ENOSYS | libc::ENOTSUP | libc::EXDEV)
-    ) || error.kind() == io::ErrorKind::Unsupported
+    ) {
+        return true;
+    }
+    error.kind() == io::ErrorKind::Unsupported
 }
 
 #[cfg(target_os = "linux")]
