@@ -150,15 +150,26 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     // The raw bodies are saved by now; the view needs only the models.
     drop(snapshot);
     crate::memory::release_freed();
-    let view = view::build(&data, &settings);
-    lap("view built");
+    // The output folder is read (its lock taken, its listing scanned: 60,000 entries for a
+    // large site) while the view is built.
+    let (view, staging) = std::thread::scope(|scope| {
+        let staging = scope.spawn(|| publish::Staging::begin(&options.output, how));
+        let view = view::build(&data, &settings);
+        (
+            view,
+            staging
+                .join()
+                .expect("reading the output folder does not panic"),
+        )
+    });
+    lap("view built and output folder read");
+    // Files go to the staging folder as they render; the output folder changes only at the
+    // commit, and a failed render drops the staging folder with it.
+    let staging =
+        staging.with_context(|| format!("could not publish to {}", options.output.display()))?;
     // The view owns all it needs; the models can go before rendering.
     drop(data);
     crate::memory::release_freed();
-    // Files go to the staging folder as they render; the output folder changes only at the
-    // commit, and a failed render drops the staging folder with it.
-    let staging = publish::Staging::begin(&options.output, how)
-        .with_context(|| format!("could not publish to {}", options.output.display()))?;
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
     site::render(&view, &theme, &|file| {
         files.fetch_add(1, Ordering::Relaxed);

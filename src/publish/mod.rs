@@ -233,7 +233,14 @@ impl Staging {
             None => (BTreeSet::new(), None),
         };
         let skip = (place.mode == Mode::InPlace).then(|| Path::new(place::IN_PLACE_STAGING));
+        let scanning = std::time::Instant::now();
         let old = OldTree::scan(&place.dir, how.kind, skip)?;
+        log::debug!(
+            "read {} entries of {} in {} ms",
+            old.entries.len(),
+            place.dir.display(),
+            scanning.elapsed().as_millis()
+        );
         if previous_marker.is_none() && !old.entries.is_empty() && !how.force {
             bail!(
                 "{} is not empty and was not written by vatcar-site; choose another --output, \
@@ -286,8 +293,8 @@ impl Staging {
         // Only a file the scan saw as a regular file, reached through real folders, counts:
         // nothing is read or kept through a link.
         if self.previous.contains(path)
-            && self.old.file_len(path) == Some(contents.len() as u64)
-            && fs::read(self.place.dir.join(path)).is_ok_and(|existing| existing == contents)
+            && self.old.is_file(path)
+            && same_bytes(&self.place.dir.join(path), contents)
         {
             self.lock().unchanged.push(path.to_owned());
             return Ok(());
@@ -330,7 +337,7 @@ impl Staging {
         } else {
             self.previous
                 .difference(&names)
-                .filter(|p| self.old.file_len(p).is_some())
+                .filter(|p| self.old.is_file(p))
                 .cloned()
                 .collect()
         };
@@ -338,7 +345,7 @@ impl Staging {
         let stale: Vec<String> = self
             .previous
             .difference(&listed)
-            .filter(|p| self.old.file_len(p).is_some())
+            .filter(|p| self.old.is_file(p))
             .cloned()
             .collect();
         let marker_json = Marker::new(&self.kind, listed).to_json();
@@ -383,10 +390,8 @@ impl Staging {
                     .collect();
                 changed.push(MARKER.to_owned());
                 for path in &changed {
-                    let had_old = matches!(
-                        self.old.get(Path::new(path)),
-                        Some(Entry::File { .. } | Entry::Other)
-                    ) || (path == MARKER && self.previous_marker.is_some());
+                    let had_old = matches!(self.old.get(path), Some(Entry::File | Entry::Other))
+                        || (path == MARKER && self.previous_marker.is_some());
                     steps.push(swap::Step::Replace {
                         path: path.clone(),
                         had_old,
@@ -440,14 +445,14 @@ impl Staging {
             let ours = self.previous.contains(name.as_str());
             match self.old.get(path) {
                 None => {}
-                Some(Entry::File { .. }) if ours => {}
+                Some(Entry::File) if ours => {}
                 Some(Entry::Link) => problems.push(format!(
                     "{} is a link; vatcar-site never replaces links inside the output folder: \
                      remove it",
                     dir.join(path).display()
                 )),
                 Some(Entry::Folder) => {
-                    let theirs = self.old.under(path).any(|(inner, entry)| {
+                    let theirs = self.old.under(name).any(|(inner, entry)| {
                         entry == Entry::Folder
                             || !inner.to_str().is_some_and(|p| self.previous.contains(p))
                     });
@@ -520,7 +525,7 @@ impl Staging {
                         copy_permissions(&self.place.dir.join(path), &target);
                     }
                 }
-                _ => self.link(path)?,
+                _ => self.link(Path::new(path))?,
             }
         }
         copy_permissions(&self.place.dir, &self.new_dir);
@@ -610,6 +615,13 @@ fn check_relative(path: &str) -> Result<()> {
         bail!("internal error: output path {path:?} is not a plain relative path");
     }
     Ok(())
+}
+
+/// Whether the file at `path` holds exactly `contents`; its length is checked before its bytes
+/// are read.
+fn same_bytes(path: &Path, contents: &[u8]) -> bool {
+    fs::metadata(path).is_ok_and(|m| m.len() == contents.len() as u64)
+        && fs::read(path).is_ok_and(|existing| existing == contents)
 }
 
 fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
