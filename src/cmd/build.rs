@@ -10,12 +10,13 @@ use crate::fetch::client::DEFAULT_BASE_URL;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::fetch::secret::ApiKey;
+use crate::fetch::site_files::read_static;
 use crate::fetch::snapshot;
 use crate::publish::{self, PublishReport};
 use crate::render::Theme;
 use crate::render::site;
 use crate::view::{self, SiteSettings};
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,6 +29,8 @@ pub struct BuildOptions {
     pub output: PathBuf,
     pub save_snapshot: Option<PathBuf>,
     pub templates: Option<PathBuf>,
+    /// The webmaster's own files, copied into the site as they are.
+    pub static_files: Option<PathBuf>,
     pub force: bool,
     /// Wait for another run publishing to the same folder.
     pub wait: bool,
@@ -108,6 +111,16 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         move || Theme::load(templates.as_deref())
     });
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
+    let static_files = match &options.static_files {
+        Some(dir) => read_static(dir)?,
+        None => Vec::new(),
+    };
+    if let Some(file) = static_files.iter().find(|f| f.path == publish::MARKER) {
+        bail!(
+            "{} has the name of vatcar-site's own list of the files it wrote; rename it",
+            static_source(options, &file.path)
+        );
+    }
     lap("loaded");
     let data = crate::model::decode_site(&snapshot)?;
     lap("decoded");
@@ -170,6 +183,8 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     // The view owns all it needs; the models can go before rendering.
     drop(data);
     crate::memory::release_freed();
+    let static_paths: std::collections::HashSet<&str> =
+        static_files.iter().map(|f| f.path.as_str()).collect();
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
     site::render(&view, &theme, &|file| {
         files.fetch_add(1, Ordering::Relaxed);
@@ -178,9 +193,20 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         } else if file.path.ends_with(".ics") {
             calendars.fetch_add(1, Ordering::Relaxed);
         }
+        if static_paths.contains(file.path.as_str()) {
+            bail!(
+                "{} would overwrite the page vatcar-site makes at {}; rename or move it",
+                static_source(options, &file.path),
+                file.path
+            );
+        }
         staging.add(&file.path, &file.contents)
     })?;
+    for file in &static_files {
+        staging.add(&file.path, &file.bytes)?;
+    }
     let [files, pages, calendars] = [files, pages, calendars].map(AtomicUsize::into_inner);
+    let files = files + static_files.len();
     lap("rendered and staged");
     progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
     let report = staging
@@ -206,6 +232,15 @@ fn peak_memory() -> String {
             Some(format!(", peak {} MiB", kib / 1024))
         })
         .unwrap_or_default()
+}
+
+/// Where a static file came from, for messages.
+fn static_source(options: &BuildOptions, path: &str) -> String {
+    let dir = options
+        .static_files
+        .as_deref()
+        .unwrap_or(std::path::Path::new("static"));
+    dir.join(path).display().to_string()
 }
 
 /// The API's base URL for a source, against which relative links in its data resolve.

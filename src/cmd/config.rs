@@ -34,6 +34,10 @@ pub struct Config {
     pub output: Option<PathBuf>,
     /// Templates folder, relative to this file.
     pub templates: Option<PathBuf>,
+    /// The webmaster's own files, copied into the site as they are; relative to this file,
+    /// `static` beside it by default.
+    #[serde(rename = "static")]
+    pub static_files: Option<PathBuf>,
     /// Seconds one request may take.
     pub timeout: Option<Spanned<f64>>,
     #[serde(default)]

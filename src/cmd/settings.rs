@@ -117,6 +117,19 @@ impl SiteArgs {
     }
 }
 
+/// The webmaster's static folder: the config file's `static`, else `static/` beside the config
+/// file if there is one. Without a config file there is no site folder, so none: a `static/`
+/// that happens to be in the working folder is not taken.
+fn static_folder(config: &Loaded) -> Option<PathBuf> {
+    match &config.config.static_files {
+        Some(dir) => Some(config.relative(dir)),
+        None => {
+            let beside = config.path.as_ref()?.parent()?.join("static");
+            beside.is_dir().then_some(beside)
+        }
+    }
+}
+
 /// The templates folder: the flag's, else the config file's (relative to the file).
 pub(crate) fn templates_folder(flag: Option<&PathBuf>, config: &Loaded) -> Option<PathBuf> {
     flag.cloned()
@@ -138,6 +151,7 @@ pub(crate) fn site_options(
         output: site.output(config),
         save_snapshot: None,
         templates: site.templates(config),
+        static_files: static_folder(config),
         force: site.force,
         wait: site.wait,
         settings: site.settings(config, build_time),

@@ -13,6 +13,7 @@ mod publish;
 mod report;
 mod serve;
 mod site;
+mod static_files;
 mod support;
 mod theme_hooks;
 mod workflow;
