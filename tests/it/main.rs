@@ -9,6 +9,7 @@ mod client;
 mod decode;
 mod decode_props;
 mod docs;
+mod feed;
 mod publish;
 mod report;
 mod serve;
