@@ -16,4 +16,5 @@ mod serve;
 mod site;
 mod support;
 mod theme_hooks;
+mod theme_warnings;
 mod workflow;
