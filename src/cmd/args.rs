@@ -107,6 +107,10 @@ pub(crate) struct SiteArgs {
     #[arg(long = "title")]
     pub(crate) title: Option<String>,
 
+    /// Entries in feed.xml, soonest first (default 50; 0 lists every upcoming event).
+    #[arg(long = "feed-limit", value_name = "N")]
+    pub(crate) feed_limit: Option<usize>,
+
     /// Write into an output folder that vatcar-site did not create, and overwrite files in it
     /// that vatcar-site did not write (they are listed; nothing of yours is ever deleted).
     #[arg(long = "force")]

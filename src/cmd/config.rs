@@ -30,6 +30,10 @@ pub struct Config {
     pub display_zone: Option<Spanned<String>>,
     /// Days an event stays listed as recent after it ends.
     pub recent_days: Option<Spanned<i64>>,
+    /// Entries in the Atom feed, soonest first; 0 for every upcoming event. Read as any value,
+    /// so that a value of the wrong type is reported naming the key (serde's type errors name
+    /// only the type).
+    pub feed_limit: Option<Spanned<toml::Value>>,
     /// Output folder, relative to this file.
     pub output: Option<PathBuf>,
     /// Templates folder, relative to this file.
@@ -81,6 +85,8 @@ pub struct Loaded {
     /// Values already checked and converted.
     pub display_zone: Option<chrono_tz::Tz>,
     pub site_url: Option<url::Url>,
+    /// `feed_limit` as written: 0 for no limit.
+    pub feed_limit: Option<usize>,
     pub facility_bits: Vec<(u64, String)>,
     pub staff_emails: Vec<(&'static str, String)>,
 }
@@ -162,6 +168,23 @@ impl Loaded {
                 days.get_ref()
             );
         }
+        let feed_limit = match &config.feed_limit {
+            Some(limit) => Some(match limit.get_ref() {
+                // Beyond usize (on a 32-bit machine) is as good as no limit.
+                toml::Value::Integer(n) if *n >= 0 => usize::try_from(*n).unwrap_or(usize::MAX),
+                value => {
+                    let found = match value {
+                        toml::Value::Integer(n) => n.to_string(),
+                        other => format!("a {}", other.type_str()),
+                    };
+                    bail!(
+                        "{}: feed_limit: expected a whole number of entries (0 for no limit), found {found}",
+                        at(limit.span())
+                    );
+                }
+            }),
+            None => None,
+        };
         if let Some(minutes) = &config.calendar.refresh_minutes
             && !(1..=10080).contains(minutes.get_ref())
         {
@@ -225,6 +248,7 @@ impl Loaded {
             path: Some(path.to_path_buf()),
             display_zone,
             site_url,
+            feed_limit,
             facility_bits,
             staff_emails,
             config,
@@ -290,6 +314,7 @@ title = "San Juan CERAP"
 tagline = "Caribbean skies"
 display_zone = "America/Puerto_Rico"
 recent_days = 30
+feed_limit = 20
 output = "public"
 
 [calendar]
@@ -322,6 +347,8 @@ documents = false
             [("ATM", "atm@tjzs.example.org".into())]
         );
         assert!(!loaded.config.sections.documents && loaded.config.sections.roster);
+        assert_eq!(loaded.feed_limit, Some(20));
+        assert_eq!(parse("feed_limit = 0\n").unwrap().feed_limit, Some(0));
     }
 
     #[test]
@@ -381,6 +408,18 @@ documents = false
             (
                 "base_url = \"http://vatcar.net\"\n",
                 "vatcar-site.toml:1: base_url: invalid base URL",
+            ),
+            (
+                "\nfeed_limit = -1\n",
+                "vatcar-site.toml:2: feed_limit: expected a whole number of entries (0 for no limit), found -1",
+            ),
+            (
+                "feed_limit = 2.5\n",
+                "vatcar-site.toml:1: feed_limit: expected a whole number of entries (0 for no limit), found a float",
+            ),
+            (
+                "feed_limit = \"50\"\n",
+                "vatcar-site.toml:1: feed_limit: expected a whole number of entries (0 for no limit), found a string",
             ),
             (
                 "[calendar]\nrefresh_minutes = 0\n",

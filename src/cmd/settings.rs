@@ -105,6 +105,9 @@ impl SiteArgs {
         if let Some(days) = &c.recent_days {
             settings.recent_days = *days.get_ref();
         }
+        if let Some(limit) = self.feed_limit.or(config.feed_limit) {
+            settings.feed_limit = (limit > 0).then_some(limit);
+        }
         settings.facility_calendar_name = c.calendar.facility_name.clone();
         settings.division_calendar_name = c.calendar.division_name.clone();
         if let Some(minutes) = &c.calendar.refresh_minutes {

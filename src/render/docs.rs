@@ -318,6 +318,10 @@ Good to know:
 - `static/` in your folder can replace the built-in `style.css`, `local-time.js` and
   `icon.svg`, and nothing else is copied: a script or stylesheet added through a hook is
   inline or at a full URL.
+- Only the built-in names are read. Every other file in your folder (a `visiting.html`, a
+  `logo.png`, a `static/extra.css`) is named in a warning at each build and otherwise
+  ignored; a folder holding nothing that is read is named once. Hidden files and folders
+  (`.git`, `.DS_Store`) are left alone.
 - A template that calls `m::…` imports `{% import "macros.html" as m %}` itself, your
   `layout.html` too if a block there calls a macro. When a block includes a template (as
   `event_list_page.html` includes `event_lists.html`), Tera 1 looks the included template's

@@ -6,7 +6,8 @@
 //! the user has none, so a user file always wins, one file at a time.
 
 use anyhow::{Context, Result};
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use tera::Tera;
 
 /// Built-in templates, by name.
@@ -70,6 +71,8 @@ impl Theme {
             if !dir.is_dir() {
                 anyhow::bail!("templates folder {} does not exist", dir.display());
             }
+            // No template names more than the built-in ones yet.
+            warn_ignored(dir, &BTreeSet::new());
             for (name, _) in TEMPLATES {
                 let path = dir.join(name);
                 if path.is_file() {
@@ -188,6 +191,137 @@ impl Theme {
     }
 }
 
+/// A file or folder in the user's templates folder that no build reads.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Ignored {
+    /// The file or folder, below the templates folder as the user named it.
+    pub path: PathBuf,
+    pub folder: bool,
+    /// Why it is not read, and what follows.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Ignored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let slash = if self.folder { "/" } else { "" };
+        write!(f, "{}{slash} {}", self.path.display(), self.reason)
+    }
+}
+
+/// Warns once for each file in the templates folder that the build will not read (see
+/// [`ignored_files`]): a theme file with a mistyped or made-up name otherwise changes nothing,
+/// silently.
+fn warn_ignored(dir: &Path, extra_templates: &BTreeSet<String>) {
+    match ignored_files(dir, extra_templates) {
+        Ok(ignored) => {
+            for file in ignored {
+                log::warn!("{file}");
+            }
+        }
+        Err(error) => log::warn!(
+            "could not list {} to check for files it ignores: {error}",
+            dir.display()
+        ),
+    }
+}
+
+/// The files in the templates folder `dir` that no build reads, by path. Read are the
+/// built-in templates' names at its top, the built-in static files' under `static/`, and
+/// `extra_templates`: names (relative to `dir`, with `/`) of further templates something uses,
+/// such as content pages naming their own; none do yet.
+///
+/// A folder that holds nothing read is reported once, not file by file (a theme's `images/`
+/// or `node_modules/` is one mistake, not hundreds).
+///
+/// Hidden files and folders (a name starting with `.`) are never reported: they belong to the
+/// tools around a theme (`.git`, `.gitignore`, `.DS_Store`, editors' swap files), are never
+/// meant as templates, and reporting them would warn on every build of a theme kept in git.
+pub fn ignored_files(
+    dir: &Path,
+    extra_templates: &BTreeSet<String>,
+) -> std::io::Result<Vec<Ignored>> {
+    let read: BTreeSet<String> = TEMPLATES
+        .iter()
+        .map(|(name, _)| name.to_string())
+        .chain(
+            STATIC_FILES
+                .iter()
+                .map(|(name, _)| format!("static/{name}")),
+        )
+        .chain(extra_templates.iter().cloned())
+        .collect();
+    let mut ignored = Vec::new();
+    walk_theme(dir, "", &read, &mut ignored)?;
+    ignored.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(ignored)
+}
+
+/// [`ignored_files`] below `prefix` (`""` or a relative folder ending in `/`).
+fn walk_theme(
+    root: &Path,
+    prefix: &str,
+    read: &BTreeSet<String>,
+    ignored: &mut Vec<Ignored>,
+) -> std::io::Result<()> {
+    let in_static = prefix.starts_with("static/");
+    let static_names = || {
+        STATIC_FILES
+            .iter()
+            .map(|(name, _)| *name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for entry in std::fs::read_dir(root.join(prefix))? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        let relative = format!("{prefix}{name}");
+        let path = root.join(&relative);
+        if path.is_dir() {
+            let inside = format!("{relative}/");
+            if read.iter().any(|used| used.starts_with(&inside)) {
+                walk_theme(root, &inside, read, ignored)?;
+            } else {
+                let reason = if in_static {
+                    format!(
+                        "is a folder vatcar-site does not copy (it copies only the static files {}); it is ignored",
+                        static_names()
+                    )
+                } else {
+                    "is a folder vatcar-site does not read (templates are read from the top of the templates folder, static files from static/); it is ignored".to_owned()
+                };
+                ignored.push(Ignored {
+                    path,
+                    folder: true,
+                    reason,
+                });
+            }
+        } else if !read.contains(&relative) {
+            let same_but_case = read
+                .iter()
+                .find(|used| used.eq_ignore_ascii_case(&relative));
+            let reason = match same_but_case {
+                Some(used) => format!(
+                    "differs from {used} in case only: rename it, since it is ignored wherever file names are case-sensitive (on Linux, as in most CI)"
+                ),
+                None if in_static => format!(
+                    "is not a static file vatcar-site copies (only {} are); it is ignored",
+                    static_names()
+                ),
+                None => "is not a template vatcar-site uses (`vatcar-site templates export DIR` writes out the ones it does); it is ignored".to_owned(),
+            };
+            ignored.push(Ignored {
+                path,
+                folder: false,
+                reason,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Escapes what HTML and XML need escaped, and no more: Tera's default also escapes `/`,
 /// which makes every URL in the output unreadable without making it safer.
 pub fn escape_html(text: &str) -> String {
@@ -262,7 +396,41 @@ pub fn export(dir: &Path, force: bool) -> Result<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::escape_html;
+    use super::{escape_html, ignored_files};
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn templates_named_by_something_else_are_not_reported() {
+        let tmp = tempfile::tempdir().unwrap();
+        for name in [
+            "visiting.html",
+            "index.html",
+            "pages/about.html",
+            "pages/draft.html",
+            "notes/todo.txt",
+        ] {
+            let path = tmp.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        }
+        let reported = |extra: &[&str]| -> Vec<String> {
+            let extra: BTreeSet<String> = extra.iter().map(|s| s.to_string()).collect();
+            ignored_files(tmp.path(), &extra)
+                .unwrap()
+                .iter()
+                .map(|i| {
+                    let path = i.path.strip_prefix(tmp.path()).unwrap().display();
+                    format!("{path}{}", if i.folder { "/" } else { "" })
+                })
+                .collect()
+        };
+        assert_eq!(reported(&[]), ["notes/", "pages/", "visiting.html"]);
+        // A folder holding a used template is looked into, file by file.
+        assert_eq!(
+            reported(&["visiting.html", "pages/about.html"]),
+            ["notes/", "pages/draft.html"]
+        );
+    }
 
     #[test]
     fn escapes_markup_characters_and_keeps_urls_readable() {

@@ -133,6 +133,10 @@ pub(super) fn calendar_feeds(
     }
 }
 
+/// The Atom feed's entries: the upcoming and ongoing events, soonest first (then by key),
+/// at most `feed_limit` of them; and the feed's `<updated>`, the latest change among the
+/// entries listed. An event beyond the limit changes neither, so the feed stays
+/// byte-identical until what it shows changes.
 pub(super) fn feed(
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
@@ -148,6 +152,9 @@ pub(super) fn feed(
         .map(|(key, _)| (events[key].event.start, *key))
         .collect();
     entries.sort();
+    if let Some(limit) = settings.feed_limit {
+        entries.truncate(limit);
+    }
     let stamp = |t: DateTime<Utc>| t.format("%Y-%m-%dT%H:%M:%SZ").to_string();
     let mut newest: Option<DateTime<Utc>> = None;
     let feed = entries

@@ -23,7 +23,7 @@ pub use events::{
 };
 pub use feeds::{CalendarEntry, CalendarFeeds, FeedEntry};
 pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, roster_page};
-pub use settings::{FeedSettings, Sections, SiteSettings};
+pub use settings::{DEFAULT_FEED_LIMIT, FeedSettings, Sections, SiteSettings};
 pub use site::{Calendars, FacilityView, Site};
 pub use time::{Instant, When, when};
 

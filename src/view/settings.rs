@@ -26,6 +26,12 @@ impl Default for Sections {
     }
 }
 
+/// Entries in the Atom feed unless `feed_limit` says otherwise. Hugo's and Zola's feeds are
+/// unlimited unless a limit is set; this one is bounded by default (as MediaWiki's, at 50, and
+/// Pelican's, at 100, are), since readers poll it often and, unbounded, it grows with the data
+/// (6.7 MB at 10,000 upcoming events) while a reader shows the first few dozen entries.
+pub const DEFAULT_FEED_LIMIT: usize = 50;
+
 /// What the site is built with, beyond the data.
 #[derive(Clone, Debug)]
 pub struct SiteSettings {
@@ -41,6 +47,8 @@ pub struct SiteSettings {
     pub recent_days: i64,
     /// How many upcoming events the home page lists.
     pub home_events: usize,
+    /// How many entries the Atom feed lists, soonest first; `None` for every upcoming event.
+    pub feed_limit: Option<usize>,
     /// The "now" that decides upcoming and recent.
     pub build_time: DateTime<Utc>,
     /// Calendar names; derived from the site's title when not set.
@@ -67,6 +75,7 @@ impl SiteSettings {
             display_zone: None,
             recent_days: 60,
             home_events: 5,
+            feed_limit: Some(DEFAULT_FEED_LIMIT),
             build_time,
             facility_calendar_name: None,
             division_calendar_name: None,
