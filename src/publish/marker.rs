@@ -35,6 +35,11 @@ impl Marker {
     /// The marker of `dir`, if it has one. A marker that does not read is an error: the folder
     /// cannot be told apart from a foreign one.
     pub fn read(dir: &Path) -> Result<Option<Marker>> {
+        Ok(Self::read_with_bytes(dir)?.map(|(marker, _)| marker))
+    }
+
+    /// [`Marker::read`], with the file's bytes, to tell later whether it changes.
+    pub fn read_with_bytes(dir: &Path) -> Result<Option<(Marker, Vec<u8>)>> {
         let path = dir.join(MARKER);
         match fs::symlink_metadata(&path) {
             Ok(meta) if meta.is_file() => {
@@ -43,7 +48,7 @@ impl Marker {
                 let marker = serde_json::from_slice(&bytes).with_context(|| {
                     format!("{} is damaged; remove it to rebuild", path.display())
                 })?;
-                Ok(Some(marker))
+                Ok(Some((marker, bytes)))
             }
             _ => Ok(None),
         }

@@ -145,18 +145,8 @@ pub fn publish(dir: &Path, files: &[OutputFile], how: Publish) -> Result<Publish
 /// Refuses two folders of which one is inside the other (a snapshot saved into the site it
 /// builds), before anything is written; a [`Nested`] error.
 pub fn check_apart(site: &Path, private: &Path) -> Result<()> {
-    let resolve = |p: &Path| -> PathBuf {
-        let absolute = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-        // The part that exists is resolved (links, `..`); the rest is kept as written.
-        for ancestor in absolute.ancestors() {
-            if let Ok(real) = fs::canonicalize(ancestor) {
-                let rest = absolute.strip_prefix(ancestor).expect("an ancestor");
-                return real.join(rest);
-            }
-        }
-        absolute
-    };
-    let (site_path, private_path) = (resolve(site), resolve(private));
+    let (site_path, _) = place::resolve(site)?;
+    let (private_path, _) = place::resolve(private)?;
     if site_path.starts_with(&private_path) || private_path.starts_with(&site_path) {
         return Err(Nested(format!(
             "{} and {} are one inside the other: {}",
@@ -222,14 +212,14 @@ impl Staging {
         let place = Place::open(dir, how.kind, how.wait)?;
         let active = Active::enter();
         check_interrupt()?;
-        let (previous, previous_marker) = match Marker::read(&place.dir)? {
-            Some(marker) if marker.kind != how.kind => bail!(
+        let (previous, previous_marker) = match Marker::read_with_bytes(&place.dir)? {
+            Some((marker, _)) if marker.kind != how.kind => bail!(
                 "{} holds a vatcar-site {}, not a {}; choose another folder",
                 place.dir.display(),
                 marker.kind,
                 how.kind
             ),
-            Some(marker) => (marker.files, fs::read(place.dir.join(MARKER)).ok()),
+            Some((marker, bytes)) => (marker.files, Some(bytes)),
             None => (BTreeSet::new(), None),
         };
         let skip = (place.mode == Mode::InPlace).then(|| Path::new(place::IN_PLACE_STAGING));
@@ -350,7 +340,7 @@ impl Staging {
             .collect();
         let marker_json = Marker::new(&self.kind, listed).to_json();
         let marker_changed = self.previous_marker.as_deref() != Some(&marker_json[..]);
-        let mut report = PublishReport {
+        let report = PublishReport {
             written: changed.len(),
             unchanged: unchanged.len(),
             removed: stale.len(),
@@ -388,20 +378,21 @@ impl Staging {
                     .iter()
                     .map(|path| swap::Step::Remove { path: path.clone() })
                     .collect();
-                changed.push(MARKER.to_owned());
                 for path in &changed {
-                    let had_old = matches!(self.old.get(path), Some(Entry::File | Entry::Other))
-                        || (path == MARKER && self.previous_marker.is_some());
                     steps.push(swap::Step::Replace {
                         path: path.clone(),
-                        had_old,
+                        had_old: matches!(self.old.get(path), Some(Entry::File | Entry::Other)),
                     });
                 }
+                // Last, so that it lists the new files only once they are all in place.
+                steps.push(swap::Step::Replace {
+                    path: MARKER.to_owned(),
+                    had_old: self.previous_marker.is_some(),
+                });
                 swap::in_place(&self.place.dir, &self.staging, &steps)?;
             }
         }
         self.finish();
-        report.written = changed.iter().filter(|p| *p != MARKER).count();
         Ok(report)
     }
 

@@ -132,7 +132,7 @@ pub(super) fn hidden(name: &OsString, suffix: &str) -> OsString {
 /// The output folder as an absolute path without links, and the folders that must be made
 /// for it (outermost first). Nothing is created here, so a path that cannot be resolved
 /// leaves no trace.
-fn resolve(dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> {
+pub(super) fn resolve(dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> {
     let absolute = std::path::absolute(dir)
         .with_context(|| format!("could not resolve the output folder {}", dir.display()))?;
     match fs::symlink_metadata(&absolute) {

@@ -249,29 +249,18 @@ fn an_unchanged_rebuild_touches_nothing_not_even_the_folder() {
 }
 
 #[test]
-fn sigterm_before_the_swap_leaves_the_old_site_and_exits_143() {
+fn sigterm_or_sigint_before_the_swap_leave_the_old_site_and_after_it_finish_the_new_one() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
     run_ok(&mut demo(&out, &["--title", "Old"]));
     let before = snapshot_of(&out);
-    let child = start_paused(demo(&out, &["--title", "New"]), "staged", None);
-    signal(&child, libc::SIGTERM);
-    let status = child.wait_with_output().unwrap().status;
-    assert_eq!(status.code(), Some(143));
-    assert_eq!(snapshot_of(&out), before, "the old site is not whole");
-    assert!(litter_beside(&out).is_empty(), "{:?}", litter_beside(&out));
-}
-
-#[test]
-fn sigint_before_the_swap_exits_130_and_sigterm_after_it_finishes_the_new_site() {
-    let root = tempfile::tempdir().unwrap();
-    let out = root.path().join("site");
-    run_ok(&mut demo(&out, &["--title", "Old"]));
-    let before = snapshot_of(&out);
-    let child = start_paused(demo(&out, &["--title", "New"]), "staged", None);
-    signal(&child, libc::SIGINT);
-    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
-    assert_eq!(snapshot_of(&out), before);
+    for (sent, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+        let child = start_paused(demo(&out, &["--title", "New"]), "staged", None);
+        signal(&child, sent);
+        assert_eq!(child.wait_with_output().unwrap().status.code(), Some(code));
+        assert_eq!(snapshot_of(&out), before, "the old site is not whole");
+        assert!(litter_beside(&out).is_empty(), "{:?}", litter_beside(&out));
+    }
 
     // After the swap the run finishes what it began: the new site, whole, and no old tree.
     let child = start_paused(demo(&out, &["--title", "New"]), "swapped", None);
