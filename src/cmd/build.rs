@@ -31,6 +31,8 @@ pub struct BuildOptions {
     pub templates: Option<PathBuf>,
     /// The webmaster's own files, copied into the site as they are.
     pub static_files: Option<PathBuf>,
+    /// The webmaster's own pages.
+    pub content: Option<PathBuf>,
     pub force: bool,
     /// Wait for another run publishing to the same folder.
     pub wait: bool,

@@ -42,6 +42,9 @@ pub struct Config {
     /// `static` beside it by default.
     #[serde(rename = "static")]
     pub static_files: Option<PathBuf>,
+    /// The webmaster's own pages (Markdown with TOML front matter); relative to this file,
+    /// `content` beside it by default.
+    pub content: Option<PathBuf>,
     /// Seconds one request may take.
     pub timeout: Option<Spanned<f64>>,
     #[serde(default)]

@@ -15,7 +15,7 @@ use crate::fetch::snapshot;
 use crate::view::SiteSettings;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -124,10 +124,20 @@ impl SiteArgs {
 /// file if there is one. Without a config file there is no site folder, so none: a `static/`
 /// that happens to be in the working folder is not taken.
 fn static_folder(config: &Loaded) -> Option<PathBuf> {
-    match &config.config.static_files {
+    site_folder(config, config.config.static_files.as_deref(), "static")
+}
+
+/// The webmaster's pages: the config file's `content`, else `content/` beside the config file,
+/// on the same terms as [`static_folder`].
+fn content_folder(config: &Loaded) -> Option<PathBuf> {
+    site_folder(config, config.config.content.as_deref(), "content")
+}
+
+fn site_folder(config: &Loaded, configured: Option<&Path>, default: &str) -> Option<PathBuf> {
+    match configured {
         Some(dir) => Some(config.relative(dir)),
         None => {
-            let beside = config.path.as_ref()?.parent()?.join("static");
+            let beside = config.path.as_ref()?.parent()?.join(default);
             beside.is_dir().then_some(beside)
         }
     }
@@ -155,6 +165,7 @@ pub(crate) fn site_options(
         save_snapshot: None,
         templates: site.templates(config),
         static_files: static_folder(config),
+        content: content_folder(config),
         force: site.force,
         wait: site.wait,
         settings: site.settings(config, build_time),
