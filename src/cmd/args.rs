@@ -120,6 +120,10 @@ pub(crate) struct SiteArgs {
     /// failing at once.
     #[arg(long = "wait")]
     pub(crate) wait: bool,
+
+    /// Also publish the content pages marked `draft = true`, to preview them.
+    #[arg(long = "drafts")]
+    pub(crate) drafts: bool,
 }
 
 #[derive(Args, Debug)]

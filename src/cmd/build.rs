@@ -10,11 +10,13 @@ use crate::fetch::client::DEFAULT_BASE_URL;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::fetch::secret::ApiKey;
-use crate::fetch::site_files::read_static;
+use crate::fetch::site_files::{demo_content, demo_static, read_content, read_static};
 use crate::fetch::snapshot;
+use crate::model::content::{self, ContentPage};
 use crate::publish::{self, PublishReport};
 use crate::render::Theme;
 use crate::render::site;
+use crate::render::theme::PageTemplate;
 use crate::view::{self, SiteSettings};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
@@ -33,6 +35,11 @@ pub struct BuildOptions {
     pub static_files: Option<PathBuf>,
     /// The webmaster's own pages.
     pub content: Option<PathBuf>,
+    /// Publish the pages marked as drafts too.
+    pub drafts: bool,
+    /// The demo's own pages and logo instead of `content` and `static_files`: `build --demo`
+    /// without a site folder.
+    pub demo_site_files: bool,
     pub force: bool,
     /// Wait for another run publishing to the same folder.
     pub wait: bool,
@@ -107,16 +114,45 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
             peak_memory()
         )
     };
+    let content = content_pages(options)?;
+    let page_templates: Vec<PageTemplate> = content
+        .iter()
+        .filter(|page| options.drafts || !page.draft)
+        .filter_map(|page| {
+            Some(PageTemplate {
+                name: page.template.clone()?,
+                origin: format!("{}:{}", page.origin, page.template_line),
+            })
+        })
+        .collect();
     // The templates are parsed while the data is fetched and decoded.
     let theme = std::thread::spawn({
         let templates = options.templates.clone();
-        move || Theme::load(templates.as_deref())
+        move || Theme::load_with(templates.as_deref(), &page_templates)
     });
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
     let static_files = match &options.static_files {
+        _ if options.demo_site_files => demo_static(),
         Some(dir) => read_static(dir)?,
         None => Vec::new(),
     };
+    for named in [&options.settings.logo, &options.settings.favicon]
+        .into_iter()
+        .flatten()
+    {
+        if !static_files.iter().any(|f| f.path == named.path) {
+            bail!(
+                "{}: there is no {} in the static folder{}",
+                named.origin,
+                named.path,
+                options
+                    .static_files
+                    .as_ref()
+                    .map(|d| format!(" ({})", d.display()))
+                    .unwrap_or_else(|| " (static/ beside vatcar-site.toml)".into())
+            );
+        }
+    }
     if let Some(file) = static_files.iter().find(|f| f.path == publish::MARKER) {
         bail!(
             "{} has the name of vatcar-site's own list of the files it wrote; rename it",
@@ -167,7 +203,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     crate::memory::release_freed();
     // The output folder is read (its lock taken, its listing scanned: 60,000 entries for a
     // large site) while the view is built.
-    let (view, staging) = std::thread::scope(|scope| {
+    let (mut view, staging) = std::thread::scope(|scope| {
         let staging = scope.spawn(|| publish::Staging::begin(&options.output, how));
         let view = view::build(&data, &settings);
         (
@@ -178,6 +214,14 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         )
     });
     lap("view built and output folder read");
+    let static_paths: Vec<&str> = static_files.iter().map(|f| f.path.as_str()).collect();
+    view::add_content(
+        &mut view,
+        &content,
+        &static_paths,
+        &settings.menu,
+        options.drafts,
+    )?;
     // Files go to the staging folder as they render; the output folder changes only at the
     // commit, and a failed render drops the staging folder with it.
     let staging =
@@ -222,6 +266,17 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         events: view.event_pages.len(),
         publish: report,
     })
+}
+
+/// The webmaster's pages, read and their front matter checked: before anything is fetched,
+/// since a mistake in them fails the build anyway.
+fn content_pages(options: &BuildOptions) -> Result<Vec<ContentPage>> {
+    let files = match &options.content {
+        _ if options.demo_site_files => demo_content(),
+        Some(dir) => read_content(dir)?,
+        None => return Ok(Vec::new()),
+    };
+    files.iter().map(content::parse).collect()
 }
 
 /// The process's peak memory so far, where the system tells it (Linux), for `-vv`.

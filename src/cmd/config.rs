@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use crate::view::Sections;
+use crate::view::{AccentView, MenuEntry, MenuTarget, SiteFile};
 use toml::Spanned;
 
 /// The file looked for in the working folder when `--config` is not given.
@@ -26,6 +27,12 @@ pub struct Config {
     pub site_url: Option<Spanned<String>>,
     pub title: Option<String>,
     pub tagline: Option<String>,
+    /// The facility's logo: a file in the static folder, shown in the header.
+    pub logo: Option<Spanned<String>>,
+    /// The browser tab's icon: a file in the static folder (SVG, PNG or ICO).
+    pub favicon: Option<Spanned<String>>,
+    /// The theme's main colour, `#rrggbb`.
+    pub accent: Option<Spanned<String>>,
     /// An IANA zone for local times beside Zulu.
     pub display_zone: Option<Spanned<String>>,
     /// Days an event stays listed as recent after it ends.
@@ -58,6 +65,18 @@ pub struct Config {
     pub staff_emails: StaffEmails,
     #[serde(default)]
     pub sections: Sections,
+    /// Entries of the header's navigation beyond the built-in sections.
+    #[serde(default)]
+    pub menu: Vec<MenuConfig>,
+}
+
+/// A `[[menu]]` entry: a name, and an address elsewhere or a page of the site.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MenuConfig {
+    pub name: Spanned<String>,
+    pub url: Option<Spanned<String>>,
+    pub page: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -92,6 +111,10 @@ pub struct Loaded {
     pub feed_limit: Option<usize>,
     pub facility_bits: Vec<(u64, String)>,
     pub staff_emails: Vec<(&'static str, String)>,
+    pub menu: Vec<MenuEntry>,
+    pub logo: Option<SiteFile>,
+    pub favicon: Option<SiteFile>,
+    pub accent: Option<AccentView>,
 }
 
 impl Loaded {
@@ -247,7 +270,58 @@ impl Loaded {
                 staff_emails.push((role, address.to_owned()));
             }
         }
+        let mut menu = Vec::new();
+        for entry in &config.menu {
+            let origin = at(entry.name.span());
+            let name = entry.name.get_ref().trim();
+            if name.is_empty() {
+                bail!("{origin}: menu: name is empty");
+            }
+            let target = match (&entry.url, &entry.page) {
+                (Some(url), None) => MenuTarget::Url(
+                    menu_url(url.get_ref())
+                        .map_err(|e| anyhow::anyhow!("{}: menu: url: {e}", at(url.span())))?,
+                ),
+                (None, Some(page)) => MenuTarget::Page(page.get_ref().trim().to_owned()),
+                _ => bail!(
+                    "{origin}: menu: {name:?} needs either url = \"https://...\" (an address elsewhere) or page = \"join.md\" (a page of the site), not both"
+                ),
+            };
+            menu.push(MenuEntry {
+                name: name.to_owned(),
+                target,
+                origin: at(entry.page.as_ref().map_or(entry.name.span(), |p| p.span())),
+            });
+        }
+        let site_file = |key: &str, value: &Option<Spanned<String>>| -> Result<Option<SiteFile>> {
+            let Some(value) = value else { return Ok(None) };
+            let path = value.get_ref().trim().trim_start_matches("./");
+            if path.is_empty() || path.starts_with('/') || path.split('/').any(|p| p == "..") {
+                bail!(
+                    "{}: {key}: {:?} is not a path in the static folder (such as \"logo.svg\")",
+                    at(value.span()),
+                    value.get_ref()
+                );
+            }
+            Ok(Some(SiteFile {
+                path: path.to_owned(),
+                origin: format!("{}: {key}", at(value.span())),
+            }))
+        };
+        let logo = site_file("logo", &config.logo)?;
+        let favicon = site_file("favicon", &config.favicon)?;
+        let accent = match &config.accent {
+            Some(colour) => Some(
+                crate::view::accent(colour.get_ref())
+                    .map_err(|e| anyhow::anyhow!("{}: accent: {e}", at(colour.span())))?,
+            ),
+            None => None,
+        };
         Ok(Self {
+            menu,
+            logo,
+            favicon,
+            accent,
             path: Some(path.to_path_buf()),
             display_zone,
             site_url,
@@ -282,6 +356,19 @@ pub fn parse_site_url(text: &str) -> Result<url::Url, String> {
         url.set_path(&path);
     }
     Ok(url)
+}
+
+/// A menu entry's address elsewhere: http, https or mailto, nothing a browser would run.
+fn menu_url(text: &str) -> Result<String, String> {
+    let url = url::Url::parse(text.trim()).map_err(|_| {
+        format!("{text:?} is not an absolute address; for a page of the site write page = \"join.md\" (or \"roster\")")
+    })?;
+    match url.scheme() {
+        "http" | "https" | "mailto" => Ok(url.to_string()),
+        scheme => Err(format!(
+            "{text:?}: only http, https and mailto addresses are linked, not {scheme}:"
+        )),
+    }
 }
 
 /// Whether line `number` (from 1) of a TOML text sets `api_key`.

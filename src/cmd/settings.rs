@@ -11,8 +11,9 @@ use super::report::ReportOptions;
 use crate::fetch::client::{ClientOptions, DEFAULT_BASE_URL, FetchObserver, Observer, RetryPolicy};
 use crate::fetch::load::Source;
 use crate::fetch::secret::{ApiKey, KeyError};
+use crate::fetch::site_files::DEMO_LOGO;
 use crate::fetch::snapshot;
-use crate::view::SiteSettings;
+use crate::view::{SiteFile, SiteSettings};
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
@@ -116,6 +117,10 @@ impl SiteArgs {
         settings.facility_bits = config.facility_bits.clone();
         settings.staff_emails = config.staff_emails.clone();
         settings.sections = c.sections;
+        settings.menu = config.menu.clone();
+        settings.logo = config.logo.clone();
+        settings.favicon = config.favicon.clone();
+        settings.accent = config.accent.clone();
         settings
     }
 }
@@ -159,6 +164,16 @@ pub(crate) fn site_options(
 ) -> Result<BuildOptions> {
     let source = source.source(config, Some(progress))?;
     let build_time = build_time(&source)?;
+    // Bare `build --demo` shows the demo facility's own site folder; with a config file, the
+    // webmaster previews theirs over the demo data.
+    let demo_site_files = matches!(source, Source::Demo) && config.path.is_none();
+    let mut settings = site.settings(config, build_time);
+    if demo_site_files {
+        settings.logo = Some(SiteFile {
+            path: DEMO_LOGO.to_owned(),
+            origin: "the demo's logo".to_owned(),
+        });
+    }
     Ok(BuildOptions {
         source,
         output: site.output(config),
@@ -166,9 +181,11 @@ pub(crate) fn site_options(
         templates: site.templates(config),
         static_files: static_folder(config),
         content: content_folder(config),
+        drafts: site.drafts,
+        demo_site_files,
         force: site.force,
         wait: site.wait,
-        settings: site.settings(config, build_time),
+        settings,
         key,
     })
 }

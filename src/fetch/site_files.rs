@@ -1,8 +1,10 @@
-//! The webmaster's own files from the site folder's `static/` (a logo, images, PDFs, `CNAME`,
-//! `_redirects`, `.well-known/`), read as they are, to be copied into the site byte for byte.
+//! The webmaster's own files from the site folder: `static/` (a logo, images, PDFs, `CNAME`,
+//! `_redirects`, `.well-known/`), read as they are, to be copied into the site byte for byte;
+//! and `content/`, the Markdown pages.
 
+use crate::model::content::ContentFile;
 use anyhow::{Context, Result, bail};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One file, by its path below the static folder (`/`-separated), which is also its path in
 /// the site.
@@ -19,6 +21,81 @@ pub fn read_static(dir: &Path) -> Result<Vec<StaticFile>> {
     if !dir.is_dir() {
         bail!("the static folder {} does not exist", dir.display());
     }
+    files_below(dir, "static")?
+        .into_iter()
+        .map(|(path, file)| {
+            let bytes = std::fs::read(&file)
+                .with_context(|| format!("could not read {}", file.display()))?;
+            Ok(StaticFile { path, bytes })
+        })
+        .collect()
+}
+
+/// Every page (`.md` file) below `dir`, in path order, on the same terms as [`read_static`].
+/// Other files are named in a warning and left out: they belong in `static/`. Hidden files
+/// (an editor's, the system's) are left out silently.
+pub fn read_content(dir: &Path) -> Result<Vec<ContentFile>> {
+    if !dir.is_dir() {
+        bail!("the content folder {} does not exist", dir.display());
+    }
+    let mut pages = Vec::new();
+    for (path, file) in files_below(dir, "content")? {
+        if path.split('/').any(|part| part.starts_with('.')) {
+            continue;
+        }
+        if !path.ends_with(".md") {
+            log::warn!(
+                "{} is not a page (pages are .md files); images and other files belong in the static folder, so it is left out",
+                file.display()
+            );
+            continue;
+        }
+        let text = std::fs::read_to_string(&file)
+            .with_context(|| format!("could not read {} (pages are UTF-8 text)", file.display()))?;
+        pages.push(ContentFile {
+            path,
+            origin: file.display().to_string(),
+            text,
+        });
+    }
+    Ok(pages)
+}
+
+/// The demo's site folder (`build --demo` without a config file): an introduction, two pages
+/// and a logo, built into the binary, to show what a site folder adds.
+macro_rules! demo_site {
+    ($macro:ident, $folder:literal, $($name:literal),* $(,)?) => {
+        [$(($name, $macro!(concat!(env!("CARGO_MANIFEST_DIR"), "/demo/site/", $folder, "/", $name)))),*]
+    };
+}
+
+pub fn demo_content() -> Vec<ContentFile> {
+    demo_site!(include_str, "content", "_index.md", "join.md", "pilots.md")
+        .into_iter()
+        .map(|(path, text)| ContentFile {
+            path: path.to_owned(),
+            origin: format!("the demo's content/{path}"),
+            text: text.to_owned(),
+        })
+        .collect()
+}
+
+/// The demo's logo, named by [`DEMO_LOGO`].
+pub fn demo_static() -> Vec<StaticFile> {
+    demo_site!(include_bytes, "static", "logo.svg")
+        .into_iter()
+        .map(|(path, bytes)| StaticFile {
+            path: path.to_owned(),
+            bytes: bytes.to_vec(),
+        })
+        .collect()
+}
+
+pub const DEMO_LOGO: &str = "logo.svg";
+
+/// The plain files below `dir` by their `/`-separated path below it, links and special files
+/// left out with a warning, `.git` folders left out.
+fn files_below(dir: &Path, what: &str) -> Result<Vec<(String, PathBuf)>> {
     let mut files = Vec::new();
     let walk = walkdir::WalkDir::new(dir)
         .min_depth(1)
@@ -33,8 +110,8 @@ pub fn read_static(dir: &Path) -> Result<Vec<StaticFile>> {
         }
         if kind.is_symlink() || !kind.is_file() {
             log::warn!(
-                "{} is a link or a special file; only plain files in the static folder are \
-                 copied, so it is left out",
+                "{} is a link or a special file; only plain files in the {what} folder are \
+                 read, so it is left out",
                 entry.path().display()
             );
             continue;
@@ -46,10 +123,10 @@ pub fn read_static(dir: &Path) -> Result<Vec<StaticFile>> {
                 entry.path().display()
             );
         };
-        let path = path.replace(std::path::MAIN_SEPARATOR, "/");
-        let bytes = std::fs::read(entry.path())
-            .with_context(|| format!("could not read {}", entry.path().display()))?;
-        files.push(StaticFile { path, bytes });
+        files.push((
+            path.replace(std::path::MAIN_SEPARATOR, "/"),
+            entry.path().to_path_buf(),
+        ));
     }
     Ok(files)
 }

@@ -37,7 +37,25 @@ pub fn template_variables() -> Result<String> {
     settings.tagline = Some("Caribbean skies".into());
     settings.staff_emails = vec![("ATM", "atm@tjzs.example.org".into())];
     settings.facility_bits = vec![(1, "San Juan CERAP".into())];
-    site::render(&view::build(&data, &settings), &theme, &|_| Ok(()))?;
+    settings.logo = Some(view::SiteFile {
+        path: "logo.png".into(),
+        origin: String::new(),
+    });
+    settings.accent = Some(view::accent("#0b5d7a").map_err(anyhow::Error::msg)?);
+    let mut site_view = view::build(&data, &settings);
+    // The demo's pages, and a section to show section.html's variables.
+    let mut content = crate::fetch::site_files::demo_content();
+    content.push(crate::model::content::ContentFile {
+        path: "guides/_index.md".into(),
+        origin: "guides/_index.md".into(),
+        text: "+++\ntitle = \"Guides\"\ndescription = \"For pilots and controllers\"\n[extra]\nicon = \"book\"\n+++\nStart here.\n".into(),
+    });
+    let pages: Vec<_> = content
+        .iter()
+        .map(crate::model::content::parse)
+        .collect::<Result<_>>()?;
+    view::add_content(&mut site_view, &pages, &["logo.png"], &[], false)?;
+    site::render(&site_view, &theme, &|_| Ok(()))?;
 
     let report_settings = ReportSettings {
         include_contact: true,
@@ -180,6 +198,12 @@ fn example(text: &str) -> String {
 const HOOKS: &[(&str, &str, &str, &str)] = &[
     (
         "base.html",
+        "social",
+        "in `<head>`: the OpenGraph and Twitter card `<meta>` tags",
+        "link previews of your own, or none",
+    ),
+    (
+        "base.html",
         "head_extra",
         "end of `<head>`",
         "more `<meta>`, `<link>` or `<style>` on every page (empty)",
@@ -231,6 +255,18 @@ const HOOKS: &[(&str, &str, &str, &str)] = &[
         "intro",
         "in the hero, after the `<h1>`: the tagline and description paragraphs",
         "the home page's introduction",
+    ),
+    (
+        "page.html",
+        "lead",
+        "after the `<h1>`: the front matter's `description`",
+        "what follows a content page's title",
+    ),
+    (
+        "section.html",
+        "lead",
+        "after the `<h1>`: the front matter's `description`",
+        "what follows a section page's title",
     ),
     (
         "roster.html",
@@ -348,6 +384,13 @@ For a theme made from templates exported by an earlier vatcar-site (before `layo
   argument `zone`": remove the argument, or give it a default (`when(when, zone="")`). Your
   templates that still pass `zone=""` keep working: Tera ignores an argument a macro does not
   declare.
+- **Content pages (new).** `page.html` and `section.html` render the webmaster's pages from
+  `content/`; `home.intro` is `content/_index.md`; `site.menu[]` holds the header's further
+  entries (`{name, url, external}`: `url` is relative to `root` unless `external`), and a
+  `base.html` of your own shows them only if it loops over `site.menu` as the built-in one does.
+  `page.description`, `page.image` and `page.image_wide` feed the new `social` block;
+  `site.logo`, `site.favicon` and `site.accent` are new. An older `base.html` keeps working,
+  without the menu, logo, accent and link previews.
 - **Pages extend `layout.html`** (new) instead of `base.html`. Copies that extend `base.html`
   still work, without what your `layout.html` adds.
 - **`base.html`** has the hook blocks `head_extra`, `header`, `nav`, `nav_extra`, `footer`,

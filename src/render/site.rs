@@ -19,6 +19,10 @@ struct Page<'a> {
     /// Section for the navigation: `home`, `roster`, `events`, `division`, `documents`.
     section: &'a str,
     title: String,
+    /// For search engines and link previews; the site's description when `None`.
+    description: Option<String>,
+    /// An absolute image address for link previews, and whether it is a wide banner.
+    image: Option<(String, bool)>,
 }
 
 impl Page<'_> {
@@ -139,6 +143,8 @@ fn site_wide_files(
                 title: s
                     .title
                     .map_or_else(|| view.site.title.clone(), str::to_owned),
+                description: None,
+                image: None,
             };
             (page, s)
         })
@@ -147,6 +153,18 @@ fn site_wide_files(
         let data = (section.data)(view)?;
         let html = render_page(theme, site, view, page, section.name, data)?;
         sink(OutputFile::new(page.path.clone(), html))?;
+    }
+    for content in &view.content.pages {
+        let page = Page {
+            path: format!("{}index.html", content.url),
+            template: &content.template,
+            section: "content",
+            title: content.title.clone(),
+            description: content.description.clone(),
+            image: None,
+        };
+        let html = render_page(theme, site, view, &page, "content", to_value(content)?)?;
+        sink(OutputFile::new(page.path, html))?;
     }
 
     // The 404 page is served at any depth, so its links start from the site's own path.
@@ -162,7 +180,15 @@ fn site_wide_files(
     context.insert("root", &root_path);
     context.insert(
         "page",
-        &json!({"section": "", "title": "Page not found", "url": "404.html", "canonical": null}),
+        &json!({
+            "section": "",
+            "title": "Page not found",
+            "url": "404.html",
+            "canonical": null,
+            "description": null,
+            "image": null,
+            "image_wide": false,
+        }),
     );
     sink(OutputFile::new(
         "404.html",
@@ -173,6 +199,7 @@ fn site_wide_files(
         let urls: Vec<String> = section_pages
             .iter()
             .map(|(page, _)| page.url())
+            .chain(view.content.pages.iter().map(|c| c.url.clone()))
             .chain(view.event_pages.iter().map(|event| event_page(event).url()))
             .map(|u| format!("{site_url}{u}"))
             .collect();
@@ -215,6 +242,12 @@ fn event_page(event: &crate::view::EventPage) -> Page<'static> {
             "division"
         },
         title: event.summary.name.clone(),
+        description: event.excerpt.clone(),
+        image: event
+            .summary
+            .banner
+            .as_ref()
+            .map(|banner| (banner.href.clone(), true)),
     }
 }
 
@@ -314,6 +347,18 @@ fn render_page(
     let mut values = serde_json::Map::new();
     values.insert("site".into(), site.clone());
     values.insert("root".into(), Value::String(page.root()));
+    // Link previews need absolute addresses: the logo is one only where the site's is known.
+    // Discord, Facebook and X show no SVG in a card, so only a bitmap logo is offered.
+    let logo = || {
+        let site_url = view.site.site_url.as_ref()?;
+        let logo = view.site.logo.as_ref()?;
+        let (_, extension) = logo.rsplit_once('.')?;
+        let bitmap = ["png", "jpg", "jpeg", "gif", "webp"]
+            .iter()
+            .any(|e| extension.eq_ignore_ascii_case(e));
+        bitmap.then(|| (format!("{site_url}{logo}"), false))
+    };
+    let image = page.image.clone().or_else(logo);
     values.insert(
         "page".into(),
         json!({
@@ -321,6 +366,9 @@ fn render_page(
             "title": page.title,
             "url": page.url(),
             "canonical": view.site.site_url.as_ref().map(|u| format!("{u}{}", page.url())),
+            "description": page.description.as_ref().or(view.site.description.as_ref()),
+            "image": image.as_ref().map(|(href, _)| href),
+            "image_wide": image.is_some_and(|(_, wide)| wide),
         }),
     );
     values.insert(name.into(), data);

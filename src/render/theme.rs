@@ -31,6 +31,8 @@ pub const TEMPLATES: &[(&str, &str)] = embedded!(
     "division.html",
     "event.html",
     "documents.html",
+    "page.html",
+    "section.html",
     "404.html",
     "sitemap.xml",
     "feed.xml",
@@ -58,8 +60,21 @@ pub struct Theme {
     sources: Vec<(String, String, String)>,
 }
 
+/// A template a content page names in its front matter (`template = "visiting.html"`).
+#[derive(Clone, Debug)]
+pub struct PageTemplate {
+    pub name: String,
+    /// The file and line naming it, for errors.
+    pub origin: String,
+}
+
 impl Theme {
     pub fn load(user_dir: Option<&Path>) -> Result<Self> {
+        Self::load_with(user_dir, &[])
+    }
+
+    /// The theme, with the further templates that content pages name.
+    pub fn load_with(user_dir: Option<&Path>, page_templates: &[PageTemplate]) -> Result<Self> {
         let mut tera = Tera::default();
         crate::render::limits::restrict(&mut tera);
         let mut user_templates = Vec::new();
@@ -71,8 +86,19 @@ impl Theme {
             if !dir.is_dir() {
                 anyhow::bail!("templates folder {} does not exist", dir.display());
             }
-            // No template names more than the built-in ones yet.
-            warn_ignored(dir, &BTreeSet::new());
+            let named: BTreeSet<String> = page_templates.iter().map(|t| t.name.clone()).collect();
+            warn_ignored(dir, &named);
+            for name in &named {
+                if TEMPLATES.iter().any(|(builtin, _)| builtin == name) {
+                    continue;
+                }
+                let path = dir.join(name);
+                if path.is_file() {
+                    let text = std::fs::read_to_string(&path)
+                        .with_context(|| format!("could not read template {}", path.display()))?;
+                    user_templates.push((name.clone(), text, path.display().to_string()));
+                }
+            }
             for (name, _) in TEMPLATES {
                 let path = dir.join(name);
                 if path.is_file() {
@@ -86,6 +112,27 @@ impl Theme {
                 if path.is_file() {
                     *bytes = std::fs::read(&path)
                         .with_context(|| format!("could not read {}", path.display()))?;
+                }
+            }
+        }
+        for template in page_templates {
+            let known = TEMPLATES.iter().any(|(name, _)| *name == template.name)
+                || user_templates
+                    .iter()
+                    .any(|(name, ..)| *name == template.name);
+            if !known {
+                match user_dir {
+                    Some(dir) => anyhow::bail!(
+                        "{}: template = {:?}: there is no such file in the templates folder {}",
+                        template.origin,
+                        template.name,
+                        dir.display()
+                    ),
+                    None => anyhow::bail!(
+                        "{}: template = {:?}: no templates folder is set (templates = \"templates\" in vatcar-site.toml)",
+                        template.origin,
+                        template.name
+                    ),
                 }
             }
         }

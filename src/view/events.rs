@@ -44,6 +44,8 @@ pub struct EventPage {
     #[serde(flatten)]
     pub summary: Arc<EventSummary>,
     pub description_html: String,
+    /// The description's opening as plain text, for link previews (`og:description`).
+    pub excerpt: Option<String>,
     /// Set when departure and arrival airports are the same list.
     pub airports: Vec<String>,
     pub departure: Vec<String>,
@@ -277,6 +279,7 @@ pub(super) fn event_page(
             .map(|u| u.to_string()),
         summary,
         description_html,
+        excerpt: None,
         airports: if same {
             event.departure.clone()
         } else {
@@ -374,4 +377,22 @@ pub(super) fn roster_names(roster: &Roster) -> HashMap<u64, String> {
         .chain(staff)
         .filter_map(|m| m.name.clone().map(|n| (m.cid, n)))
         .collect()
+}
+
+/// The first words of `text`, at most about `limit` characters, cut at a word and marked with
+/// an ellipsis when cut; `None` for empty text.
+pub(super) fn excerpt(text: &str, limit: usize) -> Option<String> {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
+        return None;
+    }
+    if text.chars().count() <= limit {
+        return Some(text);
+    }
+    let cut: String = text.chars().take(limit).collect();
+    let cut = match cut.rfind(' ') {
+        Some(space) if space > limit / 2 => &cut[..space],
+        _ => &cut,
+    };
+    Some(format!("{}…", cut.trim_end_matches([',', '.', ';', ':'])))
 }

@@ -8,23 +8,29 @@
 //! what every page shares (`site.rs`, `time.rs`), and the private reports ([`report`]); this
 //! file puts the site's views together.
 
+mod content;
 mod documents;
 mod events;
 mod feeds;
+mod identity;
 pub mod report;
 mod roster;
 mod settings;
 mod site;
 mod time;
 
+pub use content::{ContentPageView, ContentView, HomeIntro, MenuItem, PageLink, add_content};
 pub use documents::{DocumentGroup, DocumentRow, slug};
 pub use events::{
     EventKey, EventLists, EventPage, EventStatus, EventSummary, Position, event_name,
 };
 pub use feeds::{CalendarEntry, CalendarFeeds, FeedEntry};
+pub use identity::{AccentView, accent};
 pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, roster_page};
-pub use settings::{DEFAULT_FEED_LIMIT, FeedSettings, Sections, SiteSettings};
-pub use site::{Calendars, FacilityView, Site};
+pub use settings::{
+    DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Sections, SiteFile, SiteSettings,
+};
+pub use site::{Calendars, FacilityView, Favicon, Site};
 pub use time::{Instant, When, when};
 
 use crate::model::SiteData;
@@ -45,6 +51,8 @@ pub struct HomePage {
     pub documents: usize,
     pub upcoming_facility: usize,
     pub upcoming_division: usize,
+    /// `content/_index.md`, when the site folder has one.
+    pub intro: Option<HomeIntro>,
 }
 
 /// The whole site's views, built once.
@@ -61,6 +69,8 @@ pub struct SiteView {
     /// The newest `updated` of the feed's entries.
     pub feed_updated: String,
     pub calendars: CalendarFeeds,
+    /// The webmaster's own pages ([`add_content`]).
+    pub content: ContentView,
 }
 
 pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
@@ -96,7 +106,8 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         let summary = Arc::new(summary(*key, listed, settings));
         let html = sanitizer.render(&listed.event.description);
         let text = html_to_text(&html);
-        let page = event_page(listed.event, Arc::clone(&summary), html, &names, settings);
+        let mut page = event_page(listed.event, Arc::clone(&summary), html, &names, settings);
+        page.excerpt = events::excerpt(&text, 200);
         Ok((*key, summary, page, text))
     })
     .expect("building the view cannot fail");
@@ -137,6 +148,7 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         documents: data.documents.iter().map(|c| c.files.len()).sum(),
         upcoming_facility: facility_events.upcoming.len(),
         upcoming_division: division_events.upcoming.len(),
+        intro: None,
     };
 
     let (feed, feed_updated) = feed(&events, &summaries, &descriptions, settings);
@@ -160,5 +172,6 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         feed,
         feed_updated,
         calendars,
+        content: ContentView::default(),
     }
 }

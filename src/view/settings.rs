@@ -32,6 +32,32 @@ impl Default for Sections {
 /// (6.7 MB at 10,000 upcoming events) while a reader shows the first few dozen entries.
 pub const DEFAULT_FEED_LIMIT: usize = 50;
 
+/// A file of the webmaster's static folder that a setting names (`logo = "logo.svg"`).
+#[derive(Clone, Debug)]
+pub struct SiteFile {
+    /// Below the static folder, which is its path in the site.
+    pub path: String,
+    /// Where it was named (`vatcar-site.toml:4: logo`), for errors.
+    pub origin: String,
+}
+
+/// An entry of the header's navigation from the config's `[[menu]]`.
+#[derive(Clone, Debug)]
+pub struct MenuEntry {
+    pub name: String,
+    pub target: MenuTarget,
+    /// Where it was written (`vatcar-site.toml:12`), for errors.
+    pub origin: String,
+}
+
+#[derive(Clone, Debug)]
+pub enum MenuTarget {
+    /// An address elsewhere (http, https or mailto).
+    Url(String),
+    /// A page of the site, as an `@/` link names it: `join.md`, `roster`.
+    Page(String),
+}
+
 /// What the site is built with, beyond the data.
 #[derive(Clone, Debug)]
 pub struct SiteSettings {
@@ -64,6 +90,11 @@ pub struct SiteSettings {
     pub staff_emails: Vec<(&'static str, String)>,
     /// Which parts of the site to build.
     pub sections: Sections,
+    /// The config's `[[menu]]` entries, in order.
+    pub menu: Vec<MenuEntry>,
+    pub logo: Option<SiteFile>,
+    pub favicon: Option<SiteFile>,
+    pub accent: Option<super::AccentView>,
 }
 
 impl SiteSettings {
@@ -84,6 +115,10 @@ impl SiteSettings {
             facility_bits: Vec::new(),
             staff_emails: Vec::new(),
             sections: Sections::default(),
+            menu: Vec::new(),
+            logo: None,
+            favicon: None,
+            accent: None,
         }
     }
 }

@@ -9,6 +9,9 @@ use serde::Serialize;
 pub struct Site {
     pub title: String,
     pub tagline: Option<String>,
+    /// What the site is, for search engines and link previews: the home page introduction's
+    /// `description`, else the tagline, else the facility's own description.
+    pub description: Option<String>,
     pub sections: Sections,
     pub facility: FacilityView,
     /// Absolute, with a trailing slash, when known.
@@ -17,6 +20,21 @@ pub struct Site {
     pub has_feed: bool,
     pub calendars: Calendars,
     pub generator: &'static str,
+    /// The header's entries beyond the built-in sections, in order.
+    pub menu: Vec<super::MenuItem>,
+    /// The logo's path in the site, when one is set.
+    pub logo: Option<String>,
+    /// The browser tab's icon, when one is set (else the theme's own).
+    pub favicon: Option<Favicon>,
+    pub accent: Option<super::AccentView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Favicon {
+    /// Its path in the site.
+    pub path: String,
+    /// Its media type, from its name, for `<link rel="icon" type>`.
+    pub media_type: Option<&'static str>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -60,6 +78,10 @@ pub(super) fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
     Site {
         title: settings.title.clone().unwrap_or_else(|| name.clone()),
         tagline: settings.tagline.clone(),
+        description: settings
+            .tagline
+            .clone()
+            .or_else(|| facility.description.clone()),
         sections: settings.sections,
         facility: FacilityView {
             name,
@@ -80,5 +102,25 @@ pub(super) fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
             division_webcal: webcal("calendar/division.ics"),
         },
         generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")),
+        menu: Vec::new(),
+        logo: settings.logo.as_ref().map(|l| l.path.clone()),
+        favicon: settings.favicon.as_ref().map(|f| Favicon {
+            path: f.path.clone(),
+            media_type: media_type(&f.path),
+        }),
+        accent: settings.accent.clone(),
     }
+}
+
+fn media_type(path: &str) -> Option<&'static str> {
+    let extension = path.rsplit_once('.')?.1.to_ascii_lowercase();
+    Some(match extension.as_str() {
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "ico" => "image/x-icon",
+        "gif" => "image/gif",
+        "jpg" | "jpeg" => "image/jpeg",
+        "webp" => "image/webp",
+        _ => return None,
+    })
 }

@@ -6,10 +6,12 @@
 mod calendar;
 mod cli;
 mod client;
+mod content;
 mod decode;
 mod decode_props;
 mod docs;
 mod feed;
+mod identity;
 mod publish;
 mod report;
 mod serve;

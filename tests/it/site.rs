@@ -657,7 +657,10 @@ fn demo_snapshot_with(file: &str, edit: impl FnOnce(&mut Value)) -> tempfile::Te
     let tmp = tempfile::tempdir().unwrap();
     for entry in fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("demo")).unwrap() {
         let path = entry.unwrap().path();
-        fs::copy(&path, tmp.path().join(path.file_name().unwrap())).unwrap();
+        // demo/site/ is the demo's site folder, not part of its snapshot.
+        if path.is_file() {
+            fs::copy(&path, tmp.path().join(path.file_name().unwrap())).unwrap();
+        }
     }
     let mut json = demo_json(file);
     edit(&mut json);

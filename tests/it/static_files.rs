@@ -2,36 +2,8 @@
 //! beside `vatcar-site.toml`, part of "an unchanged rebuild rewrites nothing", and never over
 //! a page vatcar-site makes.
 
-use crate::support::{run, run_ok, vatcar_at_demo_time};
+use crate::support::{build_site as build, run_ok, site_folder, vatcar_at_demo_time};
 use std::fs;
-use std::path::{Path, PathBuf};
-
-/// A site folder with `vatcar-site.toml` (holding `config`) and the files given under it.
-fn site_folder(config: &str, files: &[(&str, &[u8])]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("vatcar-site.toml"), config).unwrap();
-    for (path, bytes) in files {
-        let path = dir.path().join(path);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, bytes).unwrap();
-    }
-    dir
-}
-
-fn build(site: &Path, extra: &[&str]) -> (crate::support::Ran, PathBuf) {
-    let out = site.join("public");
-    let config = site.join("vatcar-site.toml");
-    let mut args = vec![
-        "build",
-        "--demo",
-        "--config",
-        config.to_str().unwrap(),
-        "--output",
-        out.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    (run(&mut vatcar_at_demo_time(&args)), out)
-}
 
 #[test]
 fn static_files_are_copied_byte_for_byte_and_an_unchanged_rebuild_writes_nothing() {

@@ -324,11 +324,11 @@ fn completions_quiet_and_the_summary_line() {
     ));
     let last = stderr.lines().last().unwrap();
     assert!(
-        last.starts_with("built 20 pages, 16 calendars and 14 event pages into b in "),
+        last.starts_with("built 22 pages, 16 calendars and 14 event pages into b in "),
         "{last}"
     );
     assert!(
-        last.ends_with("(39 written, 0 unchanged, 0 removed)"),
+        last.ends_with("(42 written, 0 unchanged, 0 removed)"),
         "{last}"
     );
 }

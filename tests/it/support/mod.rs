@@ -183,3 +183,32 @@ pub fn unicode_escaped(text: &str) -> String {
         .map(|c| format!("\\u{:04x}", c as u32))
         .collect()
 }
+
+/// A site folder (for `build --demo --config`): `vatcar-site.toml` holding `config`, and the
+/// files given under it.
+pub fn site_folder(config: &str, files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("vatcar-site.toml"), config).unwrap();
+    for (path, bytes) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+    dir
+}
+
+/// `build --demo` of the site folder `site` into its `public/`, at the demo's time.
+pub fn build_site(site: &Path, extra: &[&str]) -> (Ran, std::path::PathBuf) {
+    let out = site.join("public");
+    let config = site.join("vatcar-site.toml");
+    let mut args = vec![
+        "build",
+        "--demo",
+        "--config",
+        config.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    (run(&mut vatcar_at_demo_time(&args)), out)
+}

@@ -1,0 +1,439 @@
+//! The webmaster's own pages (issue 14, items 1–3 and 5): Markdown under `content/` published
+//! beside the API's pages, links between them checked and written relative, the menu.
+
+use crate::support::{build_site, page, site_folder, texts};
+use std::fs;
+use std::path::Path;
+
+const JOIN: &str = "+++
+title = \"Join or visit\"
+description = \"How to become a controller here\"
+menu = true
+weight = 1
++++
+## Requirements
+
+| Rating | Hours |
+|--------|-------|
+| S1     | 10    |
+
+Read the [pilot guide](pilots/guide.md), the [roster](@/roster) and the
+[first event](@/events/412).[^1]
+
+[^1]: Once you are on the roster.
+";
+
+const PILOTS: &str = "+++
+title = \"Pilot resources\"
+menu = true
+weight = 2
++++
+Charts and procedures. Start with [the requirements](@/join.md#requirements).
+";
+
+const GUIDE: &str = "+++
+title = \"Pilot guide\"
+description = \"Flying through San Juan\"
++++
+## Clearance
+
+See [the SOPs](@/documents), [our calendar](@/calendar/facility.ics) and
+![the logo](../../logo.svg). Back [home](@/).
+";
+
+fn full_site() -> tempfile::TempDir {
+    site_folder(
+        "title = \"San Juan CERAP\"\n\n[[menu]]\nname = \"Discord\"\nurl = \"https://discord.gg/example\"\n\n[[menu]]\nname = \"Staff\"\npage = \"roster\"\n",
+        &[
+            (
+                "content/_index.md",
+                b"+++\ntitle = \"Welcome\"\ndescription = \"ATC for Puerto Rico\"\n+++\nWelcome to **San Juan**: [join us](@/join.md).\n",
+            ),
+            ("content/join.md", JOIN.as_bytes()),
+            ("content/pilots/_index.md", PILOTS.as_bytes()),
+            ("content/pilots/guide.md", GUIDE.as_bytes()),
+            (
+                "content/draft.md",
+                b"+++\ntitle = \"Coming soon\"\ndraft = true\n+++\nNot yet.\n",
+            ),
+            ("static/logo.svg", b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>"),
+        ],
+    )
+}
+
+fn hrefs(html: &scraper::Html, css: &str) -> Vec<String> {
+    html.select(&scraper::Selector::parse(css).unwrap())
+        .filter_map(|a| a.value().attr("href").or(a.value().attr("src")))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Follows a relative link from a page to the file it names, as a browser would.
+fn follow(out: &Path, from: &str, href: &str) -> std::path::PathBuf {
+    let href = href.split(['#', '?']).next().unwrap();
+    let folder = Path::new(from).parent().unwrap();
+    let mut target = out.join(folder);
+    for part in href.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                target.pop();
+            }
+            part => target.push(part),
+        }
+    }
+    if href.is_empty() || href.ends_with('/') {
+        target.push("index.html");
+    }
+    target
+}
+
+#[test]
+fn pages_sections_and_the_home_introduction_are_published() {
+    let site = full_site();
+    let (ran, out) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+
+    let (_, join) = page(&out.join("join/index.html"));
+    assert_eq!(texts(&join, "main h1"), ["Join or visit"]);
+    assert_eq!(
+        texts(&join, "main .lead"),
+        ["How to become a controller here"]
+    );
+    assert_eq!(texts(&join, "title"), ["Join or visit · San Juan CERAP"]);
+    // Markdown with tables, footnotes and heading anchors.
+    assert_eq!(texts(&join, "main table td"), ["S1", "10"]);
+    assert_eq!(texts(&join, "h2#requirements"), ["Requirements"]);
+    assert_eq!(
+        texts(&join, ".footnote-definition p"),
+        ["Once you are on the roster."]
+    );
+
+    // A folder's _index.md lists the folder's pages.
+    let (_, pilots) = page(&out.join("pilots/index.html"));
+    assert_eq!(texts(&pilots, "main h1"), ["Pilot resources"]);
+    assert_eq!(
+        texts(&pilots, "main .link-grid li"),
+        ["Pilot guide Flying through San Juan"]
+    );
+    assert!(out.join("pilots/guide/index.html").is_file());
+
+    // content/_index.md introduces the home page.
+    let (_, home) = page(&out.join("index.html"));
+    assert_eq!(texts(&home, "section.intro h2"), ["Welcome"]);
+    assert_eq!(
+        texts(&home, "section.intro p"),
+        ["Welcome to San Juan : join us ."]
+    );
+    assert_eq!(hrefs(&home, "section.intro a"), ["join/"]);
+
+    // Drafts are left out unless asked for.
+    assert!(!out.join("draft").exists());
+    let (ran, out) = build_site(site.path(), &["--drafts"]);
+    assert!(ran.status.success(), "{}", ran.text());
+    assert!(out.join("draft/index.html").is_file());
+}
+
+#[test]
+fn every_link_is_written_relative_and_reaches_its_target() {
+    let site = full_site();
+    let (ran, out) = build_site(
+        site.path(),
+        &["--site-url", "https://owner.github.io/repo/"],
+    );
+    assert!(ran.status.success(), "{}", ran.text());
+    for (file, expected) in [
+        (
+            "join/index.html",
+            &["../pilots/guide/", "../roster/", "../events/412/"][..],
+        ),
+        ("pilots/index.html", &["../join/#requirements"][..]),
+        (
+            "pilots/guide/index.html",
+            &[
+                "../../documents/",
+                "../../calendar/facility.ics",
+                "../../logo.svg",
+                "../../",
+            ][..],
+        ),
+    ] {
+        let (_, html) = page(&out.join(file));
+        let links = hrefs(
+            &html,
+            "main article a:not(.footnote-reference a), main article img",
+        );
+        let links: Vec<&String> = links.iter().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(links, expected, "{file}");
+        for link in links {
+            let target = follow(&out, file, link);
+            assert!(
+                target.is_file(),
+                "{file}: {link} reaches nothing ({})",
+                target.display()
+            );
+        }
+    }
+    // The sitemap lists the content pages; a draft is not among them.
+    let sitemap = fs::read_to_string(out.join("sitemap.xml")).unwrap();
+    for url in ["join/", "pilots/", "pilots/guide/"] {
+        assert!(
+            sitemap.contains(&format!("<loc>https://owner.github.io/repo/{url}</loc>")),
+            "{url}"
+        );
+    }
+    assert!(!sitemap.contains("draft"));
+}
+
+#[test]
+fn a_broken_link_fails_the_build_naming_the_file_and_line() {
+    let cases: [(&str, &str, &str); 7] = [
+        (
+            "join.md",
+            "+++\ntitle = \"J\"\n+++\n\nSee [x](@/visiting.md).\n",
+            "join.md:5: link @/visiting.md: there is no page visiting.md in the content folder",
+        ),
+        (
+            "join.md",
+            "+++\ntitle = \"J\"\n+++\n[x](@/events/999999)\n",
+            "join.md:4: link @/events/999999: the site has no page or file @/events/999999",
+        ),
+        (
+            "join.md",
+            "+++\ntitle = \"J\"\n+++\n\n\n[x](guide.md)\n",
+            "join.md:6: link guide.md: there is no page guide.md in the content folder",
+        ),
+        (
+            "join.md",
+            "+++\ntitle = \"J\"\n+++\n![x](logo.png)\n",
+            "join.md:4: link logo.png: the site has no page or file join/logo.png",
+        ),
+        (
+            "join.md",
+            "+++\ntitle = \"J\"\n+++\n[x](/roster/)\n",
+            "join.md:4: link /roster/: a link from the domain's root breaks",
+        ),
+        (
+            "join.md",
+            "+++\ntitle = \"J\"\n+++\n[x](@/join.md#nowhere)\n",
+            "join.md:4: link @/join.md#nowhere: #nowhere: the page has no heading with that anchor",
+        ),
+        (
+            "join.md",
+            "+++\ntitle = \"J\"\n+++\n[x](@/soon.md)\n",
+            "join.md:4: link @/soon.md: soon.md is a draft (draft = true) and is not published",
+        ),
+    ];
+    for (file, text, expected) in cases {
+        let site = site_folder(
+            "",
+            &[
+                (&format!("content/{file}"), text.as_bytes()),
+                (
+                    "content/soon.md",
+                    b"+++\ntitle = \"Soon\"\ndraft = true\n+++\n",
+                ),
+            ],
+        );
+        let (ran, out) = build_site(site.path(), &[]);
+        assert_eq!(ran.code(), Some(1), "{}", ran.text());
+        let expected = format!("{}", Path::new("content").join(expected).display());
+        assert!(
+            ran.stderr.contains(&expected),
+            "want {expected}\n got {}",
+            ran.stderr
+        );
+        assert!(!out.exists(), "nothing is published");
+    }
+}
+
+#[test]
+fn front_matter_mistakes_are_errors_naming_the_file_and_line() {
+    for (text, expected) in [
+        (
+            "No front matter\n",
+            "join.md:1: a page starts with front matter",
+        ),
+        (
+            "+++\ntitle = \"J\"\nmenu = \"yes\"\n+++\n",
+            "join.md:3: front matter: invalid type",
+        ),
+        (
+            "+++\ntitle = \"J\"\ntitel = \"x\"\n+++\n",
+            "join.md:3: front matter: unknown field `titel`",
+        ),
+        (
+            "+++\ndescription = \"d\"\n+++\n",
+            "join.md:1: front matter: `title` is required",
+        ),
+    ] {
+        let site = site_folder("", &[("content/join.md", text.as_bytes())]);
+        let (ran, _) = build_site(site.path(), &[]);
+        assert_eq!(ran.code(), Some(1), "{}", ran.text());
+        assert!(
+            ran.stderr.contains(expected),
+            "want {expected}\n got {}",
+            ran.stderr
+        );
+    }
+}
+
+#[test]
+fn a_page_may_not_take_the_place_of_a_generated_page() {
+    let site = site_folder(
+        "",
+        &[("content/roster.md", b"+++\ntitle = \"Our roster\"\n+++\n")],
+    );
+    let (ran, _) = build_site(site.path(), &[]);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(
+        ran.stderr.contains("roster.md would be published at roster/index.html, where vatcar-site writes the roster page"),
+        "{}",
+        ran.stderr
+    );
+    // With the roster turned off, the page is the roster.
+    let site = site_folder(
+        "[sections]\nroster = false\n",
+        &[("content/roster.md", b"+++\ntitle = \"Our roster\"\n+++\n")],
+    );
+    let (ran, out) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    assert_eq!(
+        texts(&page(&out.join("roster/index.html")).1, "main h1"),
+        ["Our roster"]
+    );
+
+    let site = site_folder(
+        "",
+        &[
+            ("content/join.md", b"+++\ntitle = \"Join\"\n+++\n"),
+            ("static/join/index.html", b"<p>old</p>"),
+        ],
+    );
+    let (ran, _) = build_site(site.path(), &[]);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(
+        ran.stderr
+            .contains("would both be published at join/index.html"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn the_menu_holds_config_entries_and_pages_that_opt_in() {
+    let site = full_site();
+    let (ran, out) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let (_, join) = page(&out.join("join/index.html"));
+    assert_eq!(
+        texts(&join, ".site-nav li"),
+        [
+            "Home",
+            "Roster",
+            "Events",
+            "Division",
+            "Documents",
+            "Join or visit",
+            "Pilot resources",
+            "Discord (external site) ↗",
+            "Staff"
+        ]
+    );
+    assert_eq!(
+        hrefs(&join, ".site-nav a")[5..],
+        [
+            "../join/",
+            "../pilots/",
+            "https://discord.gg/example",
+            "../roster/"
+        ]
+    );
+    assert_eq!(
+        texts(&join, ".site-nav a[aria-current=page]"),
+        ["Join or visit"]
+    );
+    assert_eq!(
+        hrefs(&join, ".site-nav a[rel~=external]"),
+        ["https://discord.gg/example"]
+    );
+
+    for (config, expected) in [
+        (
+            "[[menu]]\nname = \"Forum\"\nurl = \"javascript:alert(1)\"\n",
+            "vatcar-site.toml:3: menu: url: \"javascript:alert(1)\": only http, https and mailto",
+        ),
+        (
+            "[[menu]]\nname = \"Visiting\"\npage = \"visiting.md\"\n",
+            "vatcar-site.toml:3: menu: page = \"visiting.md\": there is no page visiting.md",
+        ),
+        (
+            "[[menu]]\nname = \"Both\"\n",
+            "vatcar-site.toml:2: menu: \"Both\" needs either url",
+        ),
+    ] {
+        let site = site_folder(config, &[]);
+        let (ran, _) = build_site(site.path(), &[]);
+        assert!(!ran.status.success(), "{}", ran.text());
+        assert!(
+            ran.stderr.contains(expected),
+            "want {expected}\n got {}",
+            ran.stderr
+        );
+    }
+}
+
+#[test]
+fn a_page_can_name_a_template_of_the_theme() {
+    let page_text = b"+++\ntitle = \"Visiting\"\ntemplate = \"visiting.html\"\n[extra]\nform = \"https://forms.example/visit\"\n+++\nHello\n";
+    let site = site_folder(
+        "templates = \"theme\"\n",
+        &[
+            ("content/visiting.md", page_text),
+            (
+                "theme/visiting.html",
+                b"{% extends \"page.html\" %}{% block lead %}<p class=\"form\">{{ content.extra.form }}</p>{% endblock lead %}",
+            ),
+            ("theme/unused.html", b""),
+        ],
+    );
+    let (ran, out) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let (_, html) = page(&out.join("visiting/index.html"));
+    assert_eq!(texts(&html, "p.form"), ["https://forms.example/visit"]);
+    assert_eq!(texts(&html, "main article > p:not(.form)"), ["Hello"]);
+    // The named template is in use; an unnamed one is still reported.
+    assert!(!ran.stderr.contains("visiting.html"), "{}", ran.stderr);
+    assert!(ran.stderr.contains("unused.html"), "{}", ran.stderr);
+
+    let site = site_folder("", &[("content/visiting.md", page_text)]);
+    let (ran, _) = build_site(site.path(), &[]);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(
+        ran.stderr
+            .contains("visiting.md:3: template = \"visiting.html\": no templates folder is set"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn other_files_in_the_content_folder_are_named_and_left_out() {
+    let site = site_folder(
+        "",
+        &[
+            ("content/join.md", b"+++\ntitle = \"Join\"\n+++\n"),
+            ("content/photo.jpg", b"\xff\xd8"),
+            ("content/.join.md.swp", b"x"),
+        ],
+    );
+    let (ran, out) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    assert!(
+        ran.stderr.contains("photo.jpg is not a page"),
+        "{}",
+        ran.stderr
+    );
+    assert!(!ran.stderr.contains("swp"), "{}", ran.stderr);
+    assert!(!out.join("photo.jpg").exists());
+}
