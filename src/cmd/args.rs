@@ -34,7 +34,12 @@ pub struct Cli {
 pub(crate) enum Command {
     /// Fetch (or read a snapshot), render and write the site.
     Build(BuildArgs),
-    /// Build, serve the site on 127.0.0.1 and rebuild when a template changes.
+    /// Build and serve the site on 127.0.0.1; rebuild on changes and reload open pages.
+    ///
+    /// Rebuilds when the config file, the templates, static/ or content/ change; data is
+    /// fetched once. Pages are served with a small live-reload script added (the
+    /// built files are left as they are); a rebuild that fails, or a config file that no
+    /// longer reads, prints the error and keeps serving the last good site.
     Serve(ServeArgs),
     /// Call every endpoint with the key and report what came back; writes nothing.
     Check(CheckArgs),

@@ -182,3 +182,301 @@ fn oversized_urls_and_heads_are_refused_and_the_server_carries_on() {
     );
     still_serving(&mut server);
 }
+
+// Live reload: a site folder as a webmaster has it (config file, static/, content/ and a
+// templates folder), served; its files are changed while a page waits for the signal.
+
+const SCRIPT: &str = "/__vatcar-site/live-reload.js";
+
+/// A served site folder: `vatcar-site.toml` titled "First Title", `static/extra.css`,
+/// `content/` and `theme/static/style.css`, built into `site/`.
+fn start_site() -> Server {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::write(dir.join("vatcar-site.toml"), "title = \"First Title\"\n").unwrap();
+    fs::create_dir_all(dir.join("static")).unwrap();
+    fs::write(dir.join("static/extra.css"), "p { color: black; }\n").unwrap();
+    fs::create_dir_all(dir.join("content")).unwrap();
+    fs::create_dir_all(dir.join("theme/static")).unwrap();
+    fs::write(dir.join("theme/static/style.css"), "body { margin: 0; }\n").unwrap();
+    let serving = Serving::start(
+        vatcar(&[
+            "serve",
+            "--demo",
+            "--port",
+            "0",
+            "--output",
+            "site",
+            "--templates",
+            "theme",
+        ])
+        .current_dir(dir),
+    );
+    Server {
+        serving,
+        output: dir.join("site"),
+        tmp,
+    }
+}
+
+fn body(answer: &crate::support::http::Answer) -> &str {
+    answer.text.split_once("\r\n\r\n").unwrap().1
+}
+
+/// The build being served, answered at once.
+fn generation(port: u16) -> u64 {
+    let answer = get(port, "/__vatcar-site/changes");
+    assert_eq!(answer.status, 200, "{}", answer.text);
+    body(&answer).trim().parse().unwrap()
+}
+
+/// What a page's script does: polls from `since` until the answer is another generation.
+/// Each poll is answered after the server's own wait (20 s) at the latest; the deadline only
+/// keeps a broken server from hanging the test.
+fn next_generation(port: u16, since: u64) -> u64 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let mut stream = connect(port);
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        stream
+            .write_all(
+                format!(
+                    "GET /__vatcar-site/changes?since={since} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                )
+                .as_bytes(),
+            )
+            .unwrap();
+        let mut raw = Vec::new();
+        std::io::Read::read_to_end(&mut stream, &mut raw).unwrap();
+        let answer = parse(&raw);
+        assert_eq!(answer.status, 200, "{}", answer.text);
+        let now: u64 = body(&answer).trim().parse().unwrap();
+        if now != since {
+            return now;
+        }
+        assert!(std::time::Instant::now() < deadline, "no reload signal");
+    }
+}
+
+/// Starts a page's poll from the current generation, runs `change`, and gives the signal.
+fn signal_after(server: &Server, change: impl FnOnce()) -> (u64, u64) {
+    let port = server.port();
+    let before = generation(port);
+    let poll = std::thread::spawn(move || next_generation(port, before));
+    change();
+    (before, poll.join().unwrap())
+}
+
+#[test]
+fn served_pages_carry_the_live_reload_script_and_the_built_files_do_not() {
+    let server = start_site();
+    let port = server.port();
+    let now = generation(port);
+    let tag = format!("<script src=\"{SCRIPT}\" data-generation=\"{now}\"></script>");
+    for (target, file) in [
+        ("/", "index.html"),
+        ("/events/", "events/index.html"),
+        ("/no/such/page", "404.html"),
+    ] {
+        let answer = get(port, target);
+        let built = fs::read_to_string(server.output.join(file)).unwrap();
+        assert!(!built.contains("__vatcar-site"), "{file}");
+        // The page as built, with the tag before `</body>` and nothing else changed.
+        assert_eq!(
+            body(&answer),
+            built.replace("</body>", &format!("{tag}</body>")),
+            "{target}"
+        );
+        assert_eq!(
+            answer.header("Content-Length"),
+            Some(body(&answer).len().to_string().as_str())
+        );
+    }
+    // Other files are served as they are.
+    let css = get(port, "/extra.css");
+    assert_eq!(body(&css), "p { color: black; }\n");
+
+    let script = get(port, SCRIPT);
+    assert_eq!(script.status, 200);
+    assert_eq!(
+        script.header("Content-Type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    assert!(body(&script).contains("location.reload()"));
+    assert!(body(&script).contains("/__vatcar-site/changes?since="));
+    assert_eq!(get(port, "/__vatcar-site/other").status, 404);
+    // Nothing of the server's own is written into the output folder.
+    assert!(!server.output.join("__vatcar-site").exists());
+}
+
+#[test]
+fn a_change_to_static_the_theme_or_the_config_file_signals_a_reload_of_the_rebuilt_site() {
+    let mut server = start_site();
+    let port = server.port();
+    let dir = server.tmp.path().to_path_buf();
+
+    let (before, after) = signal_after(&server, || {
+        fs::write(dir.join("static/extra.css"), "p { color: red; }\n").unwrap()
+    });
+    assert!(after > before);
+    assert_eq!(body(&get(port, "/extra.css")), "p { color: red; }\n");
+    // The page served now waits from the new generation.
+    assert!(body(&get(port, "/")).contains(&format!("data-generation=\"{after}\"")));
+
+    let (before, after) = signal_after(&server, || {
+        fs::write(
+            dir.join("theme/static/style.css"),
+            "body { margin: 1em; }\n",
+        )
+        .unwrap()
+    });
+    assert!(after > before);
+    assert_eq!(
+        body(&get(port, "/static/style.css")),
+        "body { margin: 1em; }\n"
+    );
+
+    assert!(get(port, "/").text.contains("<h1>First Title</h1>"));
+    let (before, after) = signal_after(&server, || {
+        fs::write(dir.join("vatcar-site.toml"), "title = \"Second Title\"\n").unwrap()
+    });
+    assert!(after > before);
+    assert!(get(port, "/").text.contains("<h1>Second Title</h1>"));
+
+    // A file added to static/ reaches the site, and one removed leaves it.
+    let (before, after) = signal_after(&server, || {
+        fs::write(dir.join("static/new.txt"), "new\n").unwrap()
+    });
+    assert!(after > before);
+    assert_eq!(get(port, "/new.txt").status, 200);
+    let (before, after) = signal_after(&server, || {
+        fs::remove_file(dir.join("static/new.txt")).unwrap()
+    });
+    assert!(after > before);
+    assert_eq!(get(port, "/new.txt").status, 404);
+    still_serving_at(&mut server);
+}
+
+#[test]
+fn a_rebuild_that_changes_nothing_signals_nothing_and_content_is_watched() {
+    let server = start_site();
+    let port = server.port();
+    let dir = server.tmp.path();
+    let before = generation(port);
+
+    // The same bytes again (a save without an edit): rebuilt, nothing written, so open
+    // pages stay as they are.
+    let mark = server.serving.mark();
+    let css = fs::File::options()
+        .write(true)
+        .open(dir.join("static/extra.css"))
+        .unwrap();
+    let modified = css.metadata().unwrap().modified().unwrap();
+    css.set_modified(modified + Duration::from_secs(10))
+        .unwrap();
+    drop(css);
+    let printed = server.serving.printed(mark, "rebuilt after a change to");
+    assert!(
+        printed.contains("static/extra.css: the site is unchanged"),
+        "{printed}"
+    );
+    assert_eq!(generation(port), before);
+
+    // A page in content/ is something the site is made from: its change is built.
+    let mark = server.serving.mark();
+    fs::write(
+        dir.join("content/about.md"),
+        "+++\ntitle = \"About\"\n+++\nAbout us.\n",
+    )
+    .unwrap();
+    // Named by the rebuild (or by its error, should the build not take this page).
+    server.serving.printed(mark, "content/about.md");
+}
+
+#[test]
+fn a_config_file_that_no_longer_reads_keeps_the_site_and_sends_no_reload() {
+    let server = start_site();
+    let port = server.port();
+    let dir = server.tmp.path().to_path_buf();
+    let before = generation(port);
+    let page = body(&get(port, "/")).to_owned();
+    // A page waiting from before the config file breaks.
+    let poll = std::thread::spawn(move || next_generation(port, before));
+
+    let mark = server.serving.mark();
+    fs::write(dir.join("vatcar-site.toml"), "title = \n").unwrap();
+    let printed = server
+        .serving
+        .printed(mark, "still serving the last good build");
+    assert!(printed.contains("error: vatcar-site.toml:1: "), "{printed}");
+    assert_eq!(generation(port), before);
+    assert_eq!(body(&get(port, "/")), page);
+
+    // While it is broken, other changes are not built either: the error is shown again.
+    let mark = server.serving.mark();
+    fs::write(dir.join("static/extra.css"), "p { color: blue; }\n").unwrap();
+    server
+        .serving
+        .printed(mark, "still serving the last good build");
+    assert_eq!(generation(port), before);
+    assert_eq!(body(&get(port, "/extra.css")), "p { color: black; }\n");
+
+    // Fixed, the site is rebuilt with both changes, and the waiting page gets one signal.
+    fs::write(dir.join("vatcar-site.toml"), "title = \"Fixed Title\"\n").unwrap();
+    assert_eq!(poll.join().unwrap(), before + 1);
+    assert!(get(port, "/").text.contains("<h1>Fixed Title</h1>"));
+    assert_eq!(body(&get(port, "/extra.css")), "p { color: blue; }\n");
+}
+
+#[test]
+fn waiting_pages_do_not_hold_up_page_loads() {
+    let mut server = start_site();
+    let port = server.port();
+    let now = generation(port);
+    // Far more waiting pages than the server has workers. Each asks to close its connection
+    // after the answer, which frees tiny_http's own thread for the connection as soon as the
+    // request is read: what is tested is the workers, not tiny_http's thread pool (which
+    // can queue a connection accepted in a burst behind open ones; see serve/mod.rs).
+    let waiting: Vec<_> = (0..20)
+        .map(|_| {
+            let mut stream = connect(port);
+            stream
+                .write_all(
+                    format!(
+                        "GET /__vatcar-site/changes?since={now} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                    )
+                    .as_bytes(),
+                )
+                .unwrap();
+            stream
+        })
+        .collect();
+    for target in ["/", "/events/", "/roster/", "/static/style.css", SCRIPT] {
+        assert_eq!(get(port, target).status, 200, "{target}");
+    }
+    still_serving_at(&mut server);
+    // And a change still reaches every one of them.
+    fs::write(
+        server.tmp.path().join("static/extra.css"),
+        "p { color: red; }\n",
+    )
+    .unwrap();
+    for mut stream in waiting {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        let mut raw = Vec::new();
+        std::io::Read::read_to_end(&mut stream, &mut raw).unwrap();
+        let answer = parse(&raw);
+        assert_eq!(answer.status, 200);
+        assert_eq!(body(&answer).trim(), (now + 1).to_string());
+    }
+}
+
+fn still_serving_at(server: &mut Server) {
+    let home = get(server.port(), "/");
+    assert_eq!(home.status, 200);
+    assert!(!server.serving.exited(), "the server exited");
+}

@@ -4,8 +4,8 @@
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 /// How long any one socket wait may take before the test fails instead of hanging. A safety
 /// bound, not a speed target.
@@ -16,45 +16,76 @@ const PATIENCE: Duration = Duration::from_secs(10);
 pub struct Serving {
     child: Child,
     pub port: u16,
+    /// Everything it printed on stderr so far.
+    stderr: Arc<(Mutex<String>, Condvar)>,
 }
 
 impl Serving {
     /// Spawns `command` (a `serve` with `--port 0`) and waits until it prints its address.
     pub fn start(command: &mut Command) -> Serving {
-        let child = command
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut serving = Serving { child, port: 0 };
-        // Read on another thread, so that a server that never prints fails the test by
-        // timeout; that thread keeps draining stderr afterwards, so the server never blocks on
-        // a full pipe.
-        let mut stderr = serving.child.stderr.take().unwrap();
-        let (chunks, received) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 1024];
-            while let Ok(n) = stderr.read(&mut buf) {
-                if n == 0 || chunks.send(buf[..n].to_vec()).is_err() {
-                    break;
+        // Read on another thread for as long as the server runs, so that the server never
+        // blocks on a full pipe and a server that never prints fails the test by timeout.
+        let mut pipe = child.stderr.take().unwrap();
+        let stderr = Arc::new((Mutex::new(String::new()), Condvar::new()));
+        std::thread::spawn({
+            let stderr = Arc::clone(&stderr);
+            move || {
+                let mut buf = [0u8; 1024];
+                while let Ok(n) = pipe.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    let (text, grown) = &*stderr;
+                    text.lock()
+                        .unwrap()
+                        .push_str(&String::from_utf8_lossy(&buf[..n]));
+                    grown.notify_all();
                 }
             }
-            let _ = std::io::copy(&mut stderr, &mut std::io::sink());
         });
-        let mut seen = String::new();
-        serving.port = loop {
-            if let Some(rest) = seen.split("http://127.0.0.1:").nth(1)
-                && let Some(port) = rest.split('/').next().and_then(|p| p.parse().ok())
-            {
-                break port;
-            }
-            match received.recv_timeout(Duration::from_secs(30)) {
-                Ok(chunk) => seen.push_str(&String::from_utf8_lossy(&chunk)),
-                Err(_) => panic!("no address in: {seen}"),
-            }
+        let mut serving = Serving {
+            child,
+            port: 0,
+            stderr,
         };
+        let seen = serving.printed(0, "http://127.0.0.1:");
+        serving.port = seen
+            .split("http://127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|port| port.parse().ok())
+            .unwrap_or_else(|| panic!("no address in: {seen}"));
         serving
+    }
+
+    /// How much it has printed on stderr so far: a mark for [`Serving::printed`].
+    pub fn mark(&self) -> usize {
+        self.stderr.0.lock().unwrap().len()
+    }
+
+    /// What it printed on stderr after `mark`, once that holds `needle` and a line break
+    /// after it. Fails the test after 60 seconds without.
+    pub fn printed(&self, mark: usize, needle: &str) -> String {
+        let (text, grown) = &*self.stderr;
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut text = text.lock().unwrap();
+        loop {
+            let after = &text[mark.min(text.len())..];
+            if let Some(at) = after.find(needle)
+                && after[at..].contains('\n')
+            {
+                return after.to_owned();
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            assert!(!left.is_zero(), "no {needle:?} printed after: {after}");
+            text = grown.wait_timeout(text, left).unwrap().0;
+        }
     }
 
     /// Whether the server process has ended.
