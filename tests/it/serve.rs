@@ -360,7 +360,7 @@ fn a_change_to_static_the_theme_or_the_config_file_signals_a_reload_of_the_rebui
 }
 
 #[test]
-fn a_rebuild_that_changes_nothing_signals_nothing_and_content_is_watched() {
+fn a_rebuild_that_changes_nothing_signals_nothing_and_a_new_content_page_reloads() {
     let server = start_site();
     let port = server.port();
     let dir = server.tmp.path();
@@ -384,15 +384,19 @@ fn a_rebuild_that_changes_nothing_signals_nothing_and_content_is_watched() {
     );
     assert_eq!(generation(port), before);
 
-    // A page in content/ is something the site is made from: its change is built.
-    let mark = server.serving.mark();
-    fs::write(
-        dir.join("content/about.md"),
-        "+++\ntitle = \"About\"\n+++\nAbout us.\n",
-    )
-    .unwrap();
-    // Named by the rebuild (or by its error, should the build not take this page).
-    server.serving.printed(mark, "content/about.md");
+    // A page added to content/ is built, and open pages reload onto it.
+    assert_eq!(get(port, "/about/").status, 404);
+    let (before, after) = signal_after(&server, || {
+        fs::write(
+            dir.join("content/about.md"),
+            "+++\ntitle = \"About\"\n+++\nAbout us.\n",
+        )
+        .unwrap()
+    });
+    assert!(after > before);
+    let about = get(port, "/about/");
+    assert_eq!(about.status, 200, "{}", about.text);
+    assert!(about.text.contains("<p>About us.</p>"), "{}", about.text);
 }
 
 #[test]
