@@ -56,7 +56,7 @@ pub(crate) enum Command {
 
 #[derive(Args, Debug)]
 pub(crate) struct InitArgs {
-    /// The site folder (made if missing; files already in it are kept).
+    /// The site folder, made if missing (default: the working folder).
     #[arg(default_value = ".")]
     pub(crate) dir: PathBuf,
 

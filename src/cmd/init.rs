@@ -174,4 +174,20 @@ mod tests {
         assert_eq!(loaded.config.output.as_deref(), Some(Path::new("output")));
         assert!(loaded.config.title.is_none() && loaded.config.static_files.is_none());
     }
+
+    /// The example pages' front matter is TOML between `+++` lines, with a title.
+    #[test]
+    fn the_example_pages_have_front_matter() {
+        for (name, text) in [("_index.md", HOME), ("join.md", JOIN)] {
+            let front = text
+                .strip_prefix("+++\n")
+                .and_then(|rest| rest.split_once("\n+++\n"))
+                .map(|(front, _)| front)
+                .unwrap_or_else(|| panic!("{name} has no front matter"));
+            let table: toml::Table = toml::from_str(front).unwrap();
+            assert!(table["title"].is_str(), "{name}");
+        }
+        let join: toml::Table = toml::from_str(JOIN.split("+++").nth(1).unwrap()).unwrap();
+        assert_eq!(join["menu"].as_bool(), Some(true));
+    }
 }
