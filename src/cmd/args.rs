@@ -32,6 +32,9 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub(crate) enum Command {
+    /// Write a site folder to start from: vatcar-site.toml, content/, static/, .gitignore and
+    /// the GitHub Actions workflow that publishes it.
+    Init(InitArgs),
     /// Fetch (or read a snapshot), render and write the site.
     Build(BuildArgs),
     /// Build and serve the site on 127.0.0.1; rebuild on changes and reload open pages.
@@ -54,6 +57,17 @@ pub(crate) enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct InitArgs {
+    /// The site folder, made if missing (default: the working folder).
+    #[arg(default_value = ".")]
+    pub(crate) dir: PathBuf,
+
+    /// Overwrite files that init writes and that already exist in DIR.
+    #[arg(long = "force")]
+    pub(crate) force: bool,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -8,6 +8,7 @@ mod check;
 mod completions;
 pub mod config;
 mod fetch;
+pub mod init;
 mod logger;
 pub mod progress;
 pub mod report;
@@ -41,9 +42,13 @@ pub fn run() -> ExitCode {
     let keys = Arc::new(std::sync::Mutex::new(Vec::<ApiKey>::new()));
     logger::Logger::install(level, keys.clone());
     stop_on_signals();
-    // A config file that does not read is a usage error, like a bad flag.
-    let config = Loaded::load(cli.config.as_deref())
-        .map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))));
+    // A config file that does not read is a usage error, like a bad flag. `init` reads none:
+    // it may be run to replace one.
+    let config = match cli.command {
+        Command::Init(_) => Ok(Loaded::default()),
+        _ => Loaded::load(cli.config.as_deref())
+            .map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}")))),
+    };
     let result = config.and_then(|config| {
         // Every key that could be used is known to the logger, the error printer and the
         // checks on output files. A key that is refused is refused by the command that would
@@ -123,7 +128,7 @@ fn command_api(command: &Command) -> Option<&ApiArgs> {
         Command::Report(ReportArgs {
             kind: ReportKind::Roster(a),
         }) => Some(&a.source.api),
-        Command::Templates(_) | Command::Completions { .. } => None,
+        Command::Init(_) | Command::Templates(_) | Command::Completions { .. } => None,
     }
 }
 
@@ -153,6 +158,7 @@ fn execute(cli: &Cli, config: &Loaded, key: Option<ApiKey>) -> Result<()> {
     let started = Instant::now();
     let progress = Arc::new(Progress::new(cli.quiet));
     match &cli.command {
+        Command::Init(args) => init::run(args, &progress),
         Command::Build(args) => build::run(args, config, &progress, key, started),
         Command::Serve(args) => serve::run(args, config, &progress, key),
         Command::Check(args) => check::run(args, config, &progress, key.as_ref()),

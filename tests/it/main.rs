@@ -12,6 +12,7 @@ mod decode_props;
 mod docs;
 mod feed;
 mod identity;
+mod init;
 mod publish;
 mod report;
 mod serve;

@@ -1,0 +1,223 @@
+//! `vatcar-site init`: the site folder it writes, what it keeps, and the GitHub Actions
+//! workflow, which the README shows word for word.
+
+use crate::support::{Ran, run, run_ok, tree, vatcar_at_demo_time};
+use std::fs;
+use std::path::Path;
+
+const WRITTEN: [&str; 5] = [
+    "vatcar-site.toml",
+    "content/_index.md",
+    "content/join.md",
+    ".gitignore",
+    ".github/workflows/site.yml",
+];
+
+fn init(cwd: &Path, args: &[&str]) -> Ran {
+    let mut command = vatcar_at_demo_time(&[&["init"], args].concat());
+    command.current_dir(cwd);
+    run(&mut command)
+}
+
+#[test]
+fn init_writes_a_site_folder_that_builds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Ran { status, stderr, .. } = init(tmp.path(), &["site"]);
+    assert!(status.success(), "{stderr}");
+    let site = tmp.path().join("site");
+    let files = tree(&site);
+    assert_eq!(
+        files.keys().map(String::as_str).collect::<Vec<_>>(),
+        [
+            ".github/workflows/site.yml",
+            ".gitignore",
+            "content/_index.md",
+            "content/join.md",
+            "vatcar-site.toml"
+        ]
+    );
+    assert!(site.join("static").is_dir());
+    for name in WRITTEN {
+        assert!(stderr.contains(&format!("wrote site/{name}\n")), "{stderr}");
+    }
+    assert!(
+        stderr.contains("cd site && vatcar-site serve --demo") && stderr.contains("VATCAR_API_KEY"),
+        "{stderr}"
+    );
+    let page = String::from_utf8(files["content/join.md"].clone()).unwrap();
+    assert!(page.starts_with("+++\ntitle = \"Join or visit\"\n") && page.contains("menu = true"));
+    let ignored = String::from_utf8(files[".gitignore"].clone()).unwrap();
+    assert!(ignored.contains("\n/output/\n") && ignored.contains("\n/reports/\n"));
+
+    // From inside the folder, as a webmaster runs it: the config is read (its output folder
+    // is the one .gitignore names).
+    run_ok(vatcar_at_demo_time(&["build", "--demo"]).current_dir(&site));
+    // The example pages are the site's: the introduction on the home page, Join in the menu.
+    let (_, home) = crate::support::page(&site.join("output/index.html"));
+    assert_eq!(crate::support::texts(&home, "section.intro").len(), 1);
+    assert!(
+        crate::support::texts(&home, ".site-nav a").contains(&"Join or visit".to_owned()),
+        "{:?}",
+        crate::support::texts(&home, ".site-nav a")
+    );
+    let (_, join) = crate::support::page(&site.join("output/join/index.html"));
+    assert_eq!(crate::support::texts(&join, "main h1"), ["Join or visit"]);
+    // From elsewhere, naming the config file: its folder is the site folder.
+    fs::remove_dir_all(site.join("output")).unwrap();
+    let config = site.join("vatcar-site.toml");
+    run_ok(
+        vatcar_at_demo_time(&["build", "--demo", "--config", config.to_str().unwrap()])
+            .current_dir(tmp.path()),
+    );
+    assert!(site.join("output/index.html").is_file());
+    assert!(!tmp.path().join("output").exists());
+}
+
+#[test]
+fn init_keeps_existing_files_unless_forced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::write(dir.join("vatcar-site.toml"), "title = \"Mine\"\n").unwrap();
+    fs::write(dir.join(".gitignore"), "/target/\n").unwrap();
+    fs::write(dir.join("notes.txt"), "not init's").unwrap();
+
+    let Ran { status, stderr, .. } = init(dir, &[]);
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error: these files exist already and were kept: vatcar-site.toml, .gitignore; pass --force to overwrite them"),
+        "{stderr}"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("vatcar-site.toml")).unwrap(),
+        "title = \"Mine\"\n"
+    );
+    assert!(
+        !dir.join("content").exists() && !dir.join(".github").exists(),
+        "a refused init wrote something"
+    );
+
+    // A folder with other files in it is fine when nothing would be overwritten.
+    let other = dir.join("other");
+    fs::create_dir(&other).unwrap();
+    fs::write(other.join("README.md"), "mine").unwrap();
+    let Ran { status, stderr, .. } = init(dir, &["other"]);
+    assert!(status.success(), "{stderr}");
+    assert_eq!(fs::read_to_string(other.join("README.md")).unwrap(), "mine");
+
+    let Ran { status, stderr, .. } = init(dir, &["--force"]);
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains("(2 overwritten)"), "{stderr}");
+    assert_eq!(
+        fs::read(dir.join("vatcar-site.toml")).unwrap(),
+        fs::read(other.join("vatcar-site.toml")).unwrap()
+    );
+    assert_eq!(
+        fs::read(dir.join(".gitignore")).unwrap(),
+        fs::read(other.join(".gitignore")).unwrap()
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "not init's"
+    );
+}
+
+/// A link where init would write, even one that leads nowhere, is the user's: refused like a
+/// file, and with --force replaced rather than written through.
+#[cfg(unix)]
+#[test]
+fn init_never_writes_through_a_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("site");
+    fs::create_dir(&dir).unwrap();
+    let target = tmp.path().join("elsewhere.toml");
+    std::os::unix::fs::symlink(&target, dir.join("vatcar-site.toml")).unwrap();
+
+    let Ran { status, stderr, .. } = init(tmp.path(), &["site"]);
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("site/vatcar-site.toml"), "{stderr}");
+    assert!(!target.exists());
+
+    let Ran { status, stderr, .. } = init(tmp.path(), &["site", "--force"]);
+    assert!(status.success(), "{stderr}");
+    assert!(!target.exists(), "written through the link");
+    let meta = fs::symlink_metadata(dir.join("vatcar-site.toml")).unwrap();
+    assert!(meta.is_file());
+}
+
+/// The workflow in the README is the one init writes, byte for byte.
+#[test]
+fn the_readme_shows_the_workflow_init_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Ran { status, stderr, .. } = init(tmp.path(), &[]);
+    assert!(status.success(), "{stderr}");
+    let written = fs::read_to_string(tmp.path().join(".github/workflows/site.yml")).unwrap();
+
+    let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = "```yaml\n# .github/workflows/site.yml\n";
+    let blocks: Vec<&str> = readme
+        .match_indices(start)
+        .map(|(at, _)| at)
+        .map(|at| {
+            let body = &readme[at + "```yaml\n".len()..];
+            &body[..body.find("\n```\n").expect("the block ends") + 1]
+        })
+        .collect();
+    assert_eq!(blocks.len(), 1, "one workflow block in the README");
+    if blocks[0] != written {
+        let line = blocks[0]
+            .lines()
+            .zip(written.lines())
+            .position(|(a, b)| a != b)
+            .map_or("past the shorter one's end".to_owned(), |n| {
+                format!("{}", n + 1)
+            });
+        panic!(
+            "README.md's workflow differs from the one `vatcar-site init` writes, from line {line}; copy src/cmd/init/workflow.yml's output into the README"
+        );
+    }
+}
+
+/// Least privilege, read from the file: only the deploy job may publish, only the keepalive
+/// job may touch workflows, and the key reaches one step, the one running vatcar-site.
+#[test]
+fn the_workflow_gives_each_job_only_what_it_needs() {
+    let tmp = tempfile::tempdir().unwrap();
+    run_ok(vatcar_at_demo_time(&["init"]).current_dir(tmp.path()));
+    let workflow = fs::read_to_string(tmp.path().join(".github/workflows/site.yml")).unwrap();
+    let jobs = &workflow[workflow.find("\njobs:\n").unwrap()..];
+    // A job runs from its name's line to the next line indented by exactly two spaces.
+    let job = |name: &str| {
+        let rest = &jobs[jobs.find(&format!("\n  {name}:\n")).unwrap() + 1..];
+        let end = rest
+            .match_indices("\n  ")
+            .map(|(at, _)| at)
+            .find(|&at| !rest[at + 3..].starts_with(' '))
+            .unwrap_or(rest.len());
+        &rest[..end]
+    };
+    let (build, deploy, keepalive) = (job("build"), job("deploy"), job("keepalive"));
+    assert!(workflow.contains("\npermissions: {}\n"));
+    assert!(!build.contains(": write"), "{build}");
+    assert!(build.contains("contents: read") && build.contains("pages: read"));
+    assert!(build.contains("persist-credentials: false"));
+    assert!(deploy.contains("pages: write") && deploy.contains("id-token: write"));
+    assert!(!deploy.contains("actions: write") && !deploy.contains("secrets."));
+    assert!(keepalive.contains("actions: write") && !keepalive.contains("pages: write"));
+    assert_eq!(workflow.matches("secrets.VATCAR_API_KEY").count(), 1);
+    assert!(build.contains("--site-url ${{ steps.pages.outputs.base_url }}"));
+    assert!(!workflow.contains("OWNER.github.io/REPO/\""));
+    assert!(build.contains("rm -f \"$RUNNER_TEMP/pages/.vatcar-site.json\""));
+    // Every action but vatcar-site's own is pinned by a full commit hash.
+    for line in workflow
+        .lines()
+        .filter(|l| l.trim_start().starts_with("uses:"))
+    {
+        let reference = line.split('@').nth(1).unwrap_or_default();
+        let hash = reference.split(' ').next().unwrap_or_default();
+        let pinned = hash.len() == 40 && hash.bytes().all(|b| b.is_ascii_hexdigit());
+        assert!(
+            pinned || line.contains("zizmor: ignore[unpinned-uses]"),
+            "{line}"
+        );
+    }
+}
