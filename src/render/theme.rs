@@ -275,7 +275,7 @@ fn warn_ignored(dir: &Path, extra_templates: &BTreeSet<String>) {
 /// The files in the templates folder `dir` that no build reads, by path. Read are the
 /// built-in templates' names at its top, the built-in static files' under `static/`, and
 /// `extra_templates`: names (relative to `dir`, with `/`) of further templates something uses,
-/// such as content pages naming their own; none do yet.
+/// the templates content pages name in their front matter.
 ///
 /// A folder that holds nothing read is reported once, not file by file (a theme's `images/`
 /// or `node_modules/` is one mistake, not hundreds).
