@@ -10,6 +10,7 @@ mod decode;
 mod decode_props;
 mod docs;
 mod feed;
+mod github_action;
 mod publish;
 mod report;
 mod serve;
