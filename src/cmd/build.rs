@@ -19,7 +19,9 @@ use crate::render::site;
 use crate::render::theme::PageTemplate;
 use crate::view::{self, SiteSettings};
 use anyhow::{Context, Result, bail};
-use std::path::PathBuf;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -97,7 +99,28 @@ pub(crate) fn run(
         report.publish.unchanged,
         report.publish.removed,
     ));
+    tell_github_actions(&options.output);
     Ok(())
+}
+
+/// In a GitHub Actions step, names the output folder as the step's output `output` (the
+/// vatcar-site action passes it on), absolute since later steps may run in another folder.
+fn tell_github_actions(output: &Path) {
+    let Some(outputs_file) = std::env::var_os("GITHUB_OUTPUT").filter(|f| !f.is_empty()) else {
+        return;
+    };
+    let written = std::path::absolute(output).and_then(|folder| {
+        let folder = folder.to_string_lossy();
+        // One line per output: a line break in the path would forge another output.
+        if folder.contains(['\n', '\r']) {
+            return Err(std::io::Error::other("the path holds a line break"));
+        }
+        let mut file = OpenOptions::new().append(true).open(&outputs_file)?;
+        writeln!(file, "output={folder}")
+    });
+    if let Err(err) = written {
+        log::warn!("could not name the output folder in GITHUB_OUTPUT: {err}");
+    }
 }
 
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {

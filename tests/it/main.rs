@@ -11,6 +11,7 @@ mod decode;
 mod decode_props;
 mod docs;
 mod feed;
+mod github_action;
 mod identity;
 mod init;
 mod publish;

@@ -36,7 +36,8 @@ pub fn vatcar(args: &[&str]) -> Command {
         .env_remove("VATCAR_API_KEY")
         .env_remove("VATCAR_BASE_URL")
         .env_remove("SOURCE_DATE_EPOCH")
-        .env_remove("CI");
+        .env_remove("CI")
+        .env_remove("GITHUB_OUTPUT");
     command
 }
 
