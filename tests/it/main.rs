@@ -6,6 +6,7 @@
 mod calendar;
 mod cli;
 mod client;
+mod completions;
 mod decode;
 mod decode_props;
 mod docs;
