@@ -8,6 +8,7 @@
 //! what every page shares (`site.rs`, `time.rs`), and the private reports ([`report`]); this
 //! file puts the site's views together.
 
+mod calendar_links;
 mod documents;
 mod events;
 mod feeds;
@@ -96,7 +97,13 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         let summary = Arc::new(summary(*key, listed, settings));
         let html = sanitizer.render(&listed.event.description);
         let text = html_to_text(&html);
-        let page = event_page(listed.event, Arc::clone(&summary), html, &names, settings);
+        let page = event_page(
+            listed.event,
+            Arc::clone(&summary),
+            (html, &text),
+            &names,
+            settings,
+        );
         Ok((*key, summary, page, text))
     })
     .expect("building the view cannot fail");
