@@ -234,14 +234,46 @@ fn check_reports_what_it_found_and_writes_nothing() {
         Endpoint::DivisionEvents,
         Reply::ok(r#"{"success":"ok","data":[{"id":1,"start":"soon"}]}"#),
     );
+    server.reply(
+        Endpoint::FacilityDocuments,
+        Reply::json(404, br#"{"error":"gone"}"#.to_vec()),
+    );
     let Ran {
         status,
         stdout,
         stderr,
     } = run(vatcar(tmp.path(), &["check", "--base-url", &server.url()]).env("VATCAR_API_KEY", KEY));
     assert_eq!(status.code(), Some(1));
-    assert!(stdout.contains("FAIL  GET /api/v2/division/events: GET /api/v2/division/events: data[0] (event 1), field `start`"), "{stdout}");
-    assert!(stderr.contains("1 of 4 endpoints failed"), "{stderr}");
+    assert!(
+        stdout.contains("FAIL  GET /api/v2/division/events: data[0] (event 1), field `start`"),
+        "{stdout}"
+    );
+    // The roster and the events answered, so the address is not what is wrong.
+    let documents = format!(
+        "FAIL  GET /api/v2/facility/documents: not found (HTTP 404) at {}/api/v2/facility/documents; \
+         the other endpoints answered at this address",
+        server.url()
+    );
+    assert!(stdout.lines().any(|l| l == documents), "{stdout}");
+    assert!(stderr.contains("2 of 4 endpoints failed"), "{stderr}");
+
+    // Each line names its endpoint once, whatever the failure; a snapshot's too.
+    let snapshot = tmp.path().join("snap");
+    fs::create_dir(&snapshot).unwrap();
+    let from_snapshot = run(&mut vatcar(
+        tmp.path(),
+        &["check", "--snapshot", snapshot.to_str().unwrap()],
+    ));
+    assert!(
+        from_snapshot
+            .stdout
+            .contains("FAIL  GET /api/v2/facility/roster: snapshot folder"),
+        "{}",
+        from_snapshot.stdout
+    );
+    for line in stdout.lines().chain(from_snapshot.stdout.lines()) {
+        assert_eq!(line.matches("GET /api/v2/").count(), 1, "{line}");
+    }
 }
 
 #[test]
