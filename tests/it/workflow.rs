@@ -97,12 +97,26 @@ fn a_typo_in_the_config_names_the_file_and_line() {
         &["build", "--demo", "--config", path.to_str().unwrap()],
     ));
     assert_eq!(status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.starts_with(&format!(
-            "error: {}:4: unknown field `refresh_minuts`",
+    assert_eq!(
+        stderr.lines().next().unwrap(),
+        format!(
+            "error: {}:4: unknown key `refresh_minuts` in [calendar]: did you mean `refresh_minutes`?",
             path.display()
-        )),
-        "{stderr}"
+        )
+    );
+    // A value of the wrong type is named by its key, in words.
+    fs::write(&path, "title = \"x\"\nrecent_days = \"sixty\"\n").unwrap();
+    let Ran { status, stderr, .. } = run(&mut vatcar(
+        tmp.path(),
+        &["build", "--demo", "--config", path.to_str().unwrap()],
+    ));
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr.lines().next().unwrap(),
+        format!(
+            "error: {}:2: recent_days: expected a whole number, found the text \"sixty\"",
+            path.display()
+        )
     );
     let Ran { status, stderr, .. } = run(&mut vatcar(
         tmp.path(),
