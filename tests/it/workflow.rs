@@ -370,11 +370,30 @@ fn completions_quiet_and_the_summary_line() {
     ));
     let last = stderr.lines().last().unwrap();
     assert!(
-        last.starts_with("built 20 pages, 16 calendars and 14 event pages into b in "),
+        last.starts_with("built 20 pages, 14 of them event pages, and 16 calendars into b in "),
         "{last}"
     );
     assert!(
         last.ends_with("(39 written, 0 unchanged, 0 removed)"),
         "{last}"
     );
+    // A site without events does not mention them.
+    fs::write(
+        tmp.path().join("no-events.toml"),
+        "[sections]\nevents = false\ndivision = false\n",
+    )
+    .unwrap();
+    let Ran { stderr, .. } = run(&mut vatcar(
+        tmp.path(),
+        &[
+            "build",
+            "--demo",
+            "--config",
+            "no-events.toml",
+            "--output",
+            "c",
+        ],
+    ));
+    let last = stderr.lines().last().unwrap();
+    assert!(last.starts_with("built 4 pages and "), "{last}");
 }
