@@ -362,7 +362,7 @@ fn reports_never_go_into_the_site_folder() {
     assert_eq!(ran.status.code(), Some(1));
     assert!(
         ran.stderr
-            .contains("holds a vatcar-site site, not a reports"),
+            .contains("holds a vatcar-site site, not a reports folder;"),
         "{}",
         ran.stderr
     );
