@@ -186,6 +186,11 @@ pub(crate) struct FetchArgs {
     #[arg(long = "output", short = 'o')]
     pub(crate) output: PathBuf,
 
+    /// Also save this student's record and training notes, for `report training --snapshot`
+    /// (personal data: keep the folder private); repeat for several.
+    #[arg(long = "cid", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) cids: Vec<u64>,
+
     /// Write into a folder that vatcar-site did not create.
     #[arg(long = "force")]
     pub(crate) force: bool,

@@ -88,11 +88,16 @@ pub(crate) fn run(
             report.publish.overwritten.join(", ")
         );
     }
+    // The event pages are among the pages, and said to be.
+    let events = match report.events {
+        0 => String::new(),
+        1 => ", 1 of them an event page,".to_owned(),
+        n => format!(", {n} of them event pages,"),
+    };
     progress.done(&format!(
-        "built {} pages, {} calendars and {} event pages into {} in {:.2} s ({} written, {} unchanged, {} removed)",
+        "built {} pages{events} and {} calendars into {} in {:.2} s ({} written, {} unchanged, {} removed)",
         report.pages,
         report.calendars,
-        report.events,
         options.output.display(),
         started.elapsed().as_secs_f64(),
         report.publish.written,

@@ -36,7 +36,10 @@ pub(crate) fn run(
             Ok(text) => lines.push(format!("ok    {endpoint}: {text}")),
             Err(error) => {
                 failures += 1;
-                lines.push(format!("FAIL  {endpoint}: {error:#}"));
+                lines.push(format!(
+                    "FAIL  {endpoint}: {}",
+                    without_endpoint(&format!("{error:#}"), *endpoint)
+                ));
             }
         }
     }
@@ -55,6 +58,15 @@ pub(crate) fn run(
     }
     progress.done("all endpoints answered and decoded; nothing was written");
     Ok(())
+}
+
+/// An error's text without the endpoint it names, for a line that starts with it: fetch
+/// and decoding errors begin with `GET /api/v2/...: `, and a snapshot's missing file says
+/// whose body it is.
+fn without_endpoint(text: &str, endpoint: Endpoint) -> String {
+    let named = endpoint.to_string();
+    let text = text.strip_prefix(&format!("{named}: ")).unwrap_or(text);
+    text.replace(&format!(" (the body of {named})"), "")
 }
 
 /// One line on what an endpoint answered.

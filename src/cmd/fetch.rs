@@ -25,14 +25,30 @@ pub(crate) fn run(
     let how = publish::Publish::new("snapshot", args.force).waiting(args.wait);
     publish::tidy(&args.output, how)
         .with_context(|| format!("could not save the snapshot in {}", args.output.display()))?;
-    let snapshot: Snapshot = load::raw(&source, &Endpoint::SITE)?;
-    // Decoding now means a snapshot that cannot build is reported today, not at the next
-    // build.
+    let mut cids = args.cids.clone();
+    let mut seen = std::collections::HashSet::new();
+    cids.retain(|cid| seen.insert(*cid));
+    let students = cids
+        .iter()
+        .flat_map(|&cid| [Endpoint::User(cid), Endpoint::UserNotes(cid)]);
+    let endpoints: Vec<Endpoint> = Endpoint::SITE.into_iter().chain(students).collect();
+    let snapshot: Snapshot = load::raw(&source, &endpoints)?;
+    // Decoding now means a snapshot that cannot build (or report) is found today, not at
+    // the next build.
     crate::model::decode_site(&snapshot).context("the fetched data would not build")?;
+    for &cid in &cids {
+        let decoded = || -> Result<()> {
+            crate::model::decode_user(cid, snapshot.body(Endpoint::User(cid))?)?;
+            crate::model::decode_notes(cid, snapshot.body(Endpoint::UserNotes(cid))?)?;
+            Ok(())
+        };
+        decoded()
+            .with_context(|| format!("the fetched data of CID {cid} would not make a report"))?;
+    }
     save_snapshot(&snapshot, &args.output, args.force, args.wait, key)?;
     progress.done(&format!(
         "saved {} responses into {} in {:.2} s",
-        Endpoint::SITE.len(),
+        endpoints.len(),
         args.output.display(),
         started.elapsed().as_secs_f64()
     ));

@@ -134,6 +134,7 @@ fn command_api(command: &Command) -> Option<&ApiArgs> {
 
 /// What to do next, for the errors where that is known.
 fn hint(error: &anyhow::Error) -> Option<&'static str> {
+    use crate::fetch::endpoint::Endpoint;
     use crate::fetch::error::ApiError;
     let api = error.chain().find_map(|e| e.downcast_ref::<ApiError>());
     match api {
@@ -147,6 +148,18 @@ fn hint(error: &anyhow::Error) -> Option<&'static str> {
             Some("the service may be slow or down; raise --timeout or try again later")
         }
         Some(ApiError::Connect { .. }) => Some("check the network and --base-url"),
+        // Other endpoints answered at the same address: the base URL is right, and the
+        // message says what to check instead.
+        Some(ApiError::NotFound {
+            others_answered: true,
+            ..
+        }) => None,
+        Some(ApiError::NotFound {
+            endpoint: Endpoint::User(_) | Endpoint::UserNotes(_),
+            ..
+        }) => Some(
+            "if the CID is right, check --base-url (older documents used https://vatcar.net/public)",
+        ),
         Some(ApiError::NotFound { .. }) => {
             Some("check --base-url (older documents used https://vatcar.net/public)")
         }

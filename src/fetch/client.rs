@@ -205,10 +205,21 @@ impl ApiClient {
                     Err(panic) => std::panic::resume_unwind(panic.into_panic()),
                 }
             }
-            results
+            let mut results: Vec<Result<Vec<u8>, ApiError>> = results
                 .into_iter()
                 .map(|r| r.expect("every task reports"))
-                .collect()
+                .collect();
+            if results.iter().any(Result::is_ok) {
+                for result in &mut results {
+                    if let Err(ApiError::NotFound {
+                        others_answered, ..
+                    }) = result
+                    {
+                        *others_answered = true;
+                    }
+                }
+            }
+            results
         })
     }
 }
@@ -416,10 +427,7 @@ impl Inner {
             404 => Failure::fatal(ApiError::NotFound {
                 endpoint,
                 url: url.to_string(),
-                hint: match endpoint {
-                    Endpoint::User(_) | Endpoint::UserNotes(_) => "is the CID right?",
-                    _ => "check --base-url",
-                },
+                others_answered: false,
             }),
             300..=399 => Failure::fatal(ApiError::Redirected {
                 endpoint,

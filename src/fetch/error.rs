@@ -26,11 +26,13 @@ pub enum ApiError {
         message: String,
     },
 
-    #[error("{endpoint}: not found (HTTP 404) at {url}; {hint}")]
+    #[error("{endpoint}: not found (HTTP 404) at {url}; {}", not_found_advice(*.endpoint, *.others_answered))]
     NotFound {
         endpoint: Endpoint,
         url: String,
-        hint: &'static str,
+        /// Other endpoints of the same run answered at this address, so the base URL is
+        /// right and is not worth suspecting.
+        others_answered: bool,
     },
 
     #[error("{endpoint}: the server answered HTTP {status}{detail}")]
@@ -176,4 +178,14 @@ pub fn looks_like_json(body: &[u8]) -> bool {
         body.iter().find(|b| !b.is_ascii_whitespace()),
         Some(b'{') | Some(b'[')
     )
+}
+
+/// What a 404 suggests: a user's endpoints answer 404 for a CID the API does not know; a
+/// facility endpoint, for a wrong base URL, unless the others answered.
+fn not_found_advice(endpoint: Endpoint, others_answered: bool) -> &'static str {
+    match (endpoint, others_answered) {
+        (Endpoint::User(_) | Endpoint::UserNotes(_), _) => "is the CID right?",
+        (_, true) => "the other endpoints answered at this address",
+        (_, false) => "check --base-url",
+    }
 }

@@ -94,12 +94,38 @@ impl Snapshot {
             .get(&endpoint.snapshot_file())
             .map(Vec::as_slice)
             .with_context(|| {
-                format!(
+                let mut message = format!(
                     "{} has no {} (the body of {endpoint})",
                     self.origin,
                     endpoint.snapshot_file()
-                )
+                );
+                if let Endpoint::User(_) | Endpoint::UserNotes(_) = endpoint {
+                    message.push_str(&self.students_held());
+                }
+                message
             })
+    }
+
+    /// The CIDs whose user record this snapshot holds, said so that a mistyped CID is seen
+    /// at once: "; it holds CIDs 1547761, 1590318 and 1612745".
+    fn students_held(&self) -> String {
+        let mut cids: Vec<u64> = self
+            .bodies
+            .keys()
+            .filter_map(|name| {
+                name.strip_prefix("user-")?
+                    .strip_suffix(".json")?
+                    .parse()
+                    .ok()
+            })
+            .collect();
+        cids.sort_unstable();
+        let cids: Vec<String> = cids.iter().map(u64::to_string).collect();
+        match cids.as_slice() {
+            [] => "; it holds no student (`vatcar-site fetch --cid N` saves one)".into(),
+            [one] => format!("; it holds CID {one}"),
+            [rest @ .., last] => format!("; it holds CIDs {} and {last}", rest.join(", ")),
+        }
     }
 
     pub fn contains(&self, endpoint: Endpoint) -> bool {

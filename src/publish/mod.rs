@@ -216,8 +216,8 @@ impl Staging {
             Some((marker, _)) if marker.kind != how.kind => bail!(
                 "{} holds a vatcar-site {}, not a {}; choose another folder",
                 place.dir.display(),
-                marker.kind,
-                how.kind
+                place::kind_in_words(&marker.kind),
+                place::kind_in_words(how.kind)
             ),
             Some((marker, bytes)) => (marker.files, Some(bytes)),
             None => (BTreeSet::new(), None),
@@ -849,7 +849,7 @@ mod tests {
             assert!(
                 error
                     .to_string()
-                    .contains("holds a vatcar-site site, not a reports"),
+                    .contains("holds a vatcar-site site, not a reports folder;"),
                 "{error}"
             );
         }

@@ -247,13 +247,22 @@ fn check_ancestors(dir: &Path, kind: &str) -> Result<()> {
                 "{} is inside {}, which holds a vatcar-site {}: {}",
                 dir.display(),
                 ancestor.display(),
-                marker.kind,
+                kind_in_words(&marker.kind),
                 apart_advice(kind, &marker.kind)
             ))
             .into());
         }
     }
     Ok(())
+}
+
+/// An output folder's kind as a noun: the kinds are written in markers (`site`, `reports`,
+/// `snapshot`) and stay as they are, but "a vatcar-site reports" is not English.
+pub(super) fn kind_in_words(kind: &str) -> String {
+    match kind {
+        "reports" => "reports folder".into(),
+        other => other.into(),
+    }
 }
 
 /// Why two kinds stay apart, in the words a webmaster needs.

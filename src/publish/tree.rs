@@ -3,7 +3,7 @@
 //! site sits somewhere inside.
 
 use super::marker::{MARKER, Marker, must_stay_apart};
-use super::place::{Nested, apart_advice};
+use super::place::{Nested, apart_advice, kind_in_words};
 use anyhow::{Context, Result};
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
@@ -92,9 +92,10 @@ fn check_nested(folder: &Path, kind: &str) -> Result<()> {
         && must_stay_apart(kind, &marker.kind)
     {
         return Err(Nested(format!(
-            "{} is a vatcar-site {} inside the folder of a {kind}: {}",
+            "{} is a vatcar-site {}, inside the {} being written: {}",
             folder.display(),
-            marker.kind,
+            kind_in_words(&marker.kind),
+            kind_in_words(kind),
             apart_advice(kind, &marker.kind)
         ))
         .into());

@@ -1,6 +1,7 @@
 //! Events: which page each record gets, where it stands at the build time, its summary for
 //! the lists and its own page.
 
+use super::calendar_links::{EventText, google_event};
 use super::{Instant, SiteSettings, When, when};
 use crate::model::{Event, Roster, SiteData};
 use crate::sanitize::links::{SafeLink, safe_image};
@@ -56,6 +57,9 @@ pub struct EventPage {
     pub updated: Option<Instant>,
     /// Absolute URL of this page, when the site URL is known.
     pub canonical: Option<String>,
+    /// Opens Google Calendar's new-event form filled in with this event; none once the
+    /// event is over.
+    pub google_calendar: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -266,17 +270,29 @@ pub(super) fn event_lists(
 pub(super) fn event_page(
     event: &Event,
     summary: Arc<EventSummary>,
-    description_html: String,
+    (description_html, description_text): (String, &str),
     names: &HashMap<u64, String>,
     settings: &SiteSettings,
 ) -> EventPage {
     let same = event.departure == event.arrival;
+    let canonical = settings
+        .site_url
+        .as_ref()
+        .and_then(|u| u.join(&summary.url).ok())
+        .map(|u| u.to_string());
+    let google_calendar = (summary.status != EventStatus::Past).then(|| {
+        google_event(&EventText {
+            name: &summary.name,
+            start: event.start,
+            end: event.effective_end(),
+            description: description_text,
+            location: &summary.route,
+            page: canonical.as_deref(),
+        })
+    });
     EventPage {
-        canonical: settings
-            .site_url
-            .as_ref()
-            .and_then(|u| u.join(&summary.url).ok())
-            .map(|u| u.to_string()),
+        canonical,
+        google_calendar,
         summary,
         description_html,
         excerpt: None,

@@ -111,18 +111,12 @@ pub(super) fn calendar_feeds(
     };
     CalendarFeeds {
         facility: FeedSettings {
-            name: settings
-                .facility_calendar_name
-                .clone()
-                .unwrap_or_else(|| format!("{} events", site.title)),
+            name: site.calendars.facility_name.clone(),
             description: described(&format!("Events of {}", site.facility.name)),
             refresh_minutes: settings.calendar_refresh_minutes,
         },
         division: FeedSettings {
-            name: settings
-                .division_calendar_name
-                .clone()
-                .unwrap_or_else(|| "VATCAR division events".to_owned()),
+            name: site.calendars.division_name.clone(),
             description: described("Events of the VATSIM Caribbean Division"),
             refresh_minutes: settings.calendar_refresh_minutes,
         },

@@ -8,6 +8,7 @@
 //! what every page shares (`site.rs`, `time.rs`), and the private reports ([`report`]); this
 //! file puts the site's views together.
 
+mod calendar_links;
 mod content;
 mod documents;
 mod events;
@@ -106,7 +107,13 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         let summary = Arc::new(summary(*key, listed, settings));
         let html = sanitizer.render(&listed.event.description);
         let text = html_to_text(&html);
-        let mut page = event_page(listed.event, Arc::clone(&summary), html, &names, settings);
+        let mut page = event_page(
+            listed.event,
+            Arc::clone(&summary),
+            (html, &text),
+            &names,
+            settings,
+        );
         page.excerpt = events::excerpt(&text, 200);
         Ok((*key, summary, page, text))
     })

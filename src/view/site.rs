@@ -1,5 +1,6 @@
 //! What every page shows: the site's name, the facility, its calendars.
 
+use super::calendar_links::{google_subscribe, outlook_subscribe};
 use super::{Sections, SiteSettings};
 use crate::model::SiteData;
 use crate::sanitize::links::{SafeLink, safe_link};
@@ -45,6 +46,15 @@ pub struct Calendars {
     /// `webcal://` subscribe links, when the site URL is known.
     pub facility_webcal: Option<String>,
     pub division_webcal: Option<String>,
+    /// Each calendar's name (its `X-WR-CALNAME`).
+    pub facility_name: String,
+    pub division_name: String,
+    /// Links that subscribe Google Calendar and Outlook on the web, when the site URL is
+    /// known (a calendar they cannot fetch cannot be subscribed to).
+    pub facility_google: Option<String>,
+    pub facility_outlook: Option<String>,
+    pub division_google: Option<String>,
+    pub division_outlook: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -68,15 +78,43 @@ pub(super) fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
             format!("{text}/")
         }
     });
+    let absolute = |file: &str| {
+        settings
+            .site_url
+            .as_ref()
+            .and_then(|u| u.join(file).ok())
+            .map(String::from)
+    };
     let webcal = |file: &str| {
-        settings.site_url.as_ref().and_then(|u| {
-            let absolute = u.join(file).ok()?;
-            let rest = absolute.as_str().split_once("://")?.1.to_owned();
-            Some(format!("webcal://{rest}"))
-        })
+        let absolute = absolute(file)?;
+        let rest = absolute.split_once("://")?.1.to_owned();
+        Some(format!("webcal://{rest}"))
+    };
+    let title = settings.title.clone().unwrap_or_else(|| name.clone());
+    let facility_name = settings
+        .facility_calendar_name
+        .clone()
+        .unwrap_or_else(|| format!("{title} events"));
+    let division_name = settings
+        .division_calendar_name
+        .clone()
+        .unwrap_or_else(|| "VATCAR division events".to_owned());
+    const FACILITY: &str = "calendar/facility.ics";
+    const DIVISION: &str = "calendar/division.ics";
+    let calendars = Calendars {
+        facility: FACILITY,
+        division: DIVISION,
+        facility_webcal: webcal(FACILITY),
+        division_webcal: webcal(DIVISION),
+        facility_google: webcal(FACILITY).map(|w| google_subscribe(&w)),
+        facility_outlook: absolute(FACILITY).map(|u| outlook_subscribe(&u, &facility_name)),
+        division_google: webcal(DIVISION).map(|w| google_subscribe(&w)),
+        division_outlook: absolute(DIVISION).map(|u| outlook_subscribe(&u, &division_name)),
+        facility_name,
+        division_name,
     };
     Site {
-        title: settings.title.clone().unwrap_or_else(|| name.clone()),
+        title,
         tagline: settings.tagline.clone(),
         description: settings
             .tagline
@@ -95,12 +133,7 @@ pub(super) fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
         has_feed: site_url.is_some(),
         site_url,
         display_zone: settings.display_zone.map(|z| z.name().to_owned()),
-        calendars: Calendars {
-            facility: "calendar/facility.ics",
-            division: "calendar/division.ics",
-            facility_webcal: webcal("calendar/facility.ics"),
-            division_webcal: webcal("calendar/division.ics"),
-        },
+        calendars,
         generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")),
         menu: Vec::new(),
         logo: settings.logo.as_ref().map(|l| l.path.clone()),

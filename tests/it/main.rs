@@ -4,8 +4,10 @@
 //! Run one module with `cargo test --test it <module>::`, e.g. `cargo test --test it report::`.
 
 mod calendar;
+mod calendar_links;
 mod cli;
 mod client;
+mod completions;
 mod content;
 mod decode;
 mod decode_props;

@@ -610,9 +610,23 @@ fn private_folders_and_sites_are_never_nested() {
     let outer = root.path();
     let ran = run(&mut demo(&outer.join("."), &["--force"]));
     assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    assert!(
+        ran.stderr.contains(&format!(
+            "{} is a vatcar-site reports folder, inside the site being written: ",
+            reports.display()
+        )),
+        "{}",
+        ran.stderr
+    );
     // And a site inside a reports folder.
     let ran = run(&mut demo(&reports.join("site"), &[]));
     assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    assert!(
+        ran.stderr
+            .contains(", which holds a vatcar-site reports folder: "),
+        "{}",
+        ran.stderr
+    );
     assert!(!reports.join("site").exists());
 }
 

@@ -276,8 +276,12 @@ fn a_student_with_no_notes_gets_a_report_that_says_so() {
     assert!(ran.status.success(), "{}", ran.stderr);
     let (_, html) = page(&out.join("training-1612745.html"));
     assert_eq!(texts(&html, "h1"), ["Valentina Ortiz"]);
-    assert_eq!(texts(&html, ".empty").len(), 2);
+    assert_eq!(
+        texts(&html, ".empty"),
+        ["No training sessions are recorded for this student."]
+    );
     assert!(texts(&html, ".note").is_empty());
+    assert_eq!(texts(&html, "h2"), ["Student", "Summary"]);
 }
 
 #[test]
@@ -362,7 +366,7 @@ fn reports_never_go_into_the_site_folder() {
     assert_eq!(ran.status.code(), Some(1));
     assert!(
         ran.stderr
-            .contains("holds a vatcar-site site, not a reports"),
+            .contains("holds a vatcar-site site, not a reports folder;"),
         "{}",
         ran.stderr
     );
@@ -469,4 +473,162 @@ fn a_cids_file_saved_with_a_byte_order_mark_is_read() {
     let ran = training_from(&server, &["--cids-file", cids.to_str().unwrap()], &out);
     assert!(ran.status.success(), "{}", ran.stderr);
     assert!(out.join("training-1500001.html").exists());
+}
+
+#[test]
+fn fetch_with_cids_saves_what_a_training_report_needs_offline() {
+    let server = crate::support::demo_api();
+    for cid in [1590318, 1612745] {
+        server.reply(
+            Endpoint::User(cid),
+            Reply::ok(demo_body(&format!("user-{cid}.json"))),
+        );
+        server.reply(
+            Endpoint::UserNotes(cid),
+            Reply::ok(demo_body(&format!("notes-{cid}.json"))),
+        );
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let snapshot = tmp.path().join("snap");
+    let snapshot_arg = snapshot.to_str().unwrap();
+    let ran = run(vatcar_at_demo_time(&[
+        "fetch",
+        "--output",
+        snapshot_arg,
+        "--cid",
+        "1590318",
+        "--cid",
+        "1612745",
+        "--cid",
+        "1590318",
+    ])
+    .against(&server));
+    assert!(ran.status.success(), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("saved 8 responses into"),
+        "{}",
+        ran.stderr
+    );
+    for file in [
+        "user-1590318.json",
+        "notes-1590318.json",
+        "user-1612745.json",
+        "notes-1612745.json",
+    ] {
+        assert_eq!(fs::read(snapshot.join(file)).unwrap(), demo_body(file));
+    }
+
+    // Offline: no key, no address, only the snapshot.
+    let out = tmp.path().join("reports");
+    let ran = run(&mut training(&[
+        "--snapshot",
+        snapshot_arg,
+        "--cid",
+        "1590318",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    assert!(ran.status.success(), "{}", ran.stderr);
+    let (_, html) = page(&out.join("training-1590318.html"));
+    assert_eq!(texts(&html, ".note").len(), 9);
+    // The site still builds from the same snapshot.
+    let site = tmp.path().join("site");
+    let ran = run(&mut vatcar_at_demo_time(&[
+        "build",
+        "--snapshot",
+        snapshot_arg,
+        "--output",
+        site.to_str().unwrap(),
+    ]));
+    assert!(ran.status.success(), "{}", ran.stderr);
+}
+
+#[test]
+fn fetch_with_an_unknown_cid_saves_nothing() {
+    let server = crate::support::demo_api();
+    let tmp = tempfile::tempdir().unwrap();
+    let snapshot = tmp.path().join("snap");
+    let ran = run(vatcar_at_demo_time(&[
+        "fetch",
+        "--output",
+        snapshot.to_str().unwrap(),
+        "--cid",
+        "1999999",
+    ])
+    .against(&server));
+    assert_eq!(ran.status.code(), Some(1), "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("GET /api/v2/user/1999999: not found (HTTP 404)"),
+        "{}",
+        ran.stderr
+    );
+    // The facility's endpoints answered: the address is right.
+    assert!(!ran.stderr.contains("hint:"), "{}", ran.stderr);
+    assert!(!snapshot.exists());
+}
+
+#[test]
+fn an_unknown_cid_in_the_demo_or_a_snapshot_names_the_cids_there() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("reports");
+    let ran = run(&mut training(&[
+        "--demo",
+        "--cid",
+        "1590319",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(ran.status.code(), Some(1));
+    assert!(
+        ran.stderr.lines().any(|l| l
+            == "error: the built-in demo data has no user-1590319.json (the body of \
+                GET /api/v2/user/1590319); it holds CIDs 1547761, 1590318 and 1612745"),
+        "{}",
+        ran.stderr
+    );
+
+    let snapshot = tmp.path().join("snap");
+    fs::create_dir(&snapshot).unwrap();
+    let ran = run(&mut training(&[
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--cid",
+        "1590318",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(ran.status.code(), Some(1));
+    assert!(
+        ran.stderr
+            .contains("it holds no student (`vatcar-site fetch --cid N` saves one)"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn an_unknown_cid_suspects_the_base_url_only_when_nothing_answered() {
+    let hint = "hint: if the CID is right, check --base-url";
+    // Nothing answers: the CID or the address may be wrong.
+    let server = MockServer::start();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("reports");
+    let ran = training_from(&server, &["--cid", "1999999"], &out);
+    assert_eq!(ran.status.code(), Some(1));
+    assert!(
+        ran.stderr.contains("not found (HTTP 404)") && ran.stderr.contains("is the CID right?"),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stderr.contains(hint), "{}", ran.stderr);
+    // The notes endpoint answers at the same address: only the CID is in doubt.
+    server.reply(
+        Endpoint::UserNotes(1999999),
+        Reply::ok(r#"{"success":"Notes retrieved","notes":[]}"#),
+    );
+    let ran = training_from(&server, &["--cid", "1999999"], &out);
+    assert_eq!(ran.status.code(), Some(1));
+    assert!(ran.stderr.contains("is the CID right?"), "{}", ran.stderr);
+    assert!(!ran.stderr.contains("hint:"), "{}", ran.stderr);
 }

@@ -654,14 +654,7 @@ fn an_event_page_that_fails_while_others_are_written_leaves_the_site_alone() {
 
 /// A snapshot folder holding the demo data, with `edit` applied to the named file's JSON.
 fn demo_snapshot_with(file: &str, edit: impl FnOnce(&mut Value)) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("demo")).unwrap() {
-        let path = entry.unwrap().path();
-        // demo/site/ is the demo's site folder, not part of its snapshot.
-        if path.is_file() {
-            fs::copy(&path, tmp.path().join(path.file_name().unwrap())).unwrap();
-        }
-    }
+    let tmp = crate::support::demo_snapshot_copy();
     let mut json = demo_json(file);
     edit(&mut json);
     fs::write(tmp.path().join(file), serde_json::to_vec(&json).unwrap()).unwrap();

@@ -97,12 +97,26 @@ fn a_typo_in_the_config_names_the_file_and_line() {
         &["build", "--demo", "--config", path.to_str().unwrap()],
     ));
     assert_eq!(status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.starts_with(&format!(
-            "error: {}:4: unknown field `refresh_minuts`",
+    assert_eq!(
+        stderr.lines().next().unwrap(),
+        format!(
+            "error: {}:4: unknown key `refresh_minuts` in [calendar]: did you mean `refresh_minutes`?",
             path.display()
-        )),
-        "{stderr}"
+        )
+    );
+    // A value of the wrong type is named by its key, in words.
+    fs::write(&path, "title = \"x\"\nrecent_days = \"sixty\"\n").unwrap();
+    let Ran { status, stderr, .. } = run(&mut vatcar(
+        tmp.path(),
+        &["build", "--demo", "--config", path.to_str().unwrap()],
+    ));
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr.lines().next().unwrap(),
+        format!(
+            "error: {}:2: recent_days: expected a whole number, found the text \"sixty\"",
+            path.display()
+        )
     );
     let Ran { status, stderr, .. } = run(&mut vatcar(
         tmp.path(),
@@ -234,14 +248,46 @@ fn check_reports_what_it_found_and_writes_nothing() {
         Endpoint::DivisionEvents,
         Reply::ok(r#"{"success":"ok","data":[{"id":1,"start":"soon"}]}"#),
     );
+    server.reply(
+        Endpoint::FacilityDocuments,
+        Reply::json(404, br#"{"error":"gone"}"#.to_vec()),
+    );
     let Ran {
         status,
         stdout,
         stderr,
     } = run(vatcar(tmp.path(), &["check", "--base-url", &server.url()]).env("VATCAR_API_KEY", KEY));
     assert_eq!(status.code(), Some(1));
-    assert!(stdout.contains("FAIL  GET /api/v2/division/events: GET /api/v2/division/events: data[0] (event 1), field `start`"), "{stdout}");
-    assert!(stderr.contains("1 of 4 endpoints failed"), "{stderr}");
+    assert!(
+        stdout.contains("FAIL  GET /api/v2/division/events: data[0] (event 1), field `start`"),
+        "{stdout}"
+    );
+    // The roster and the events answered, so the address is not what is wrong.
+    let documents = format!(
+        "FAIL  GET /api/v2/facility/documents: not found (HTTP 404) at {}/api/v2/facility/documents; \
+         the other endpoints answered at this address",
+        server.url()
+    );
+    assert!(stdout.lines().any(|l| l == documents), "{stdout}");
+    assert!(stderr.contains("2 of 4 endpoints failed"), "{stderr}");
+
+    // Each line names its endpoint once, whatever the failure; a snapshot's too.
+    let snapshot = tmp.path().join("snap");
+    fs::create_dir(&snapshot).unwrap();
+    let from_snapshot = run(&mut vatcar(
+        tmp.path(),
+        &["check", "--snapshot", snapshot.to_str().unwrap()],
+    ));
+    assert!(
+        from_snapshot
+            .stdout
+            .contains("FAIL  GET /api/v2/facility/roster: snapshot folder"),
+        "{}",
+        from_snapshot.stdout
+    );
+    for line in stdout.lines().chain(from_snapshot.stdout.lines()) {
+        assert_eq!(line.matches("GET /api/v2/").count(), 1, "{line}");
+    }
 }
 
 #[test]
@@ -324,11 +370,30 @@ fn completions_quiet_and_the_summary_line() {
     ));
     let last = stderr.lines().last().unwrap();
     assert!(
-        last.starts_with("built 22 pages, 16 calendars and 14 event pages into b in "),
+        last.starts_with("built 22 pages, 14 of them event pages, and 16 calendars into b in "),
         "{last}"
     );
     assert!(
         last.ends_with("(42 written, 0 unchanged, 0 removed)"),
         "{last}"
     );
+    // A site without events does not mention them.
+    fs::write(
+        tmp.path().join("no-events.toml"),
+        "[sections]\nevents = false\ndivision = false\n",
+    )
+    .unwrap();
+    let Ran { stderr, .. } = run(&mut vatcar(
+        tmp.path(),
+        &[
+            "build",
+            "--demo",
+            "--config",
+            "no-events.toml",
+            "--output",
+            "c",
+        ],
+    ));
+    let last = stderr.lines().last().unwrap();
+    assert!(last.starts_with("built 4 pages and "), "{last}");
 }

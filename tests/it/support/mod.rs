@@ -213,3 +213,16 @@ pub fn build_site(site: &Path, extra: &[&str]) -> (Ran, std::path::PathBuf) {
     args.extend_from_slice(extra);
     (run(&mut vatcar_at_demo_time(&args)), out)
 }
+
+/// A snapshot folder holding a copy of the demo's data (not its site folder, `demo/site/`).
+pub fn demo_snapshot_copy() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    for entry in std::fs::read_dir(demo).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, tmp.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    tmp
+}

@@ -1,0 +1,161 @@
+//! Links that hand an event or a calendar to Google Calendar or Outlook on the web.
+//!
+//! Neither service documents these addresses; they are the forms in wide use (Google's
+//! "add event" template, Google's `cid` subscribe link, Outlook's `addfromweb`). Each value
+//! is percent-encoded whole, so that text from the API cannot add or change a parameter, and
+//! the same data always gives the same link.
+
+use chrono::{DateTime, Datelike, Timelike, Utc};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+
+/// Everything but RFC 3986's unreserved characters is encoded; a space is `%20`, never `+`,
+/// which some readers of a query take literally.
+const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// How much of an event's description goes into a Google link. A long description would
+/// make a link some servers refuse (every non-ASCII character is nine bytes once encoded);
+/// the event page, linked at the end, has the rest.
+const DETAILS_CHARS: usize = 1000;
+
+fn encoded(value: &str) -> impl std::fmt::Display + '_ {
+    utf8_percent_encode(value, QUERY_VALUE)
+}
+
+/// `20261121T230000Z`, the form Google's `dates` takes.
+fn google_time(t: DateTime<Utc>) -> String {
+    format!(
+        "{:04}{:02}{:02}T{:02}{:02}{:02}Z",
+        t.year(),
+        t.month(),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second()
+    )
+}
+
+/// What an event is, for [`google_event`]: plain text, as the calendars carry it.
+pub(super) struct EventText<'a> {
+    pub name: &'a str,
+    pub start: DateTime<Utc>,
+    pub end: DateTime<Utc>,
+    pub description: &'a str,
+    pub location: &'a str,
+    /// The event's own page, when the site URL is known.
+    pub page: Option<&'a str>,
+}
+
+/// Opens Google Calendar's form for a new event, filled in with this one.
+pub(super) fn google_event(event: &EventText) -> String {
+    let mut details = shortened(event.description.trim(), DETAILS_CHARS);
+    if let Some(page) = event.page {
+        if !details.is_empty() {
+            details.push_str("\n\n");
+        }
+        details.push_str(&format!("Event page: {page}"));
+    }
+    let mut link = format!(
+        "https://calendar.google.com/calendar/render?action=TEMPLATE&text={}&dates={}/{}",
+        encoded(event.name),
+        google_time(event.start),
+        google_time(event.end),
+    );
+    if !details.is_empty() {
+        link.push_str(&format!("&details={}", encoded(&details)));
+    }
+    if !event.location.is_empty() {
+        link.push_str(&format!("&location={}", encoded(event.location)));
+    }
+    link
+}
+
+/// Subscribes Google Calendar to the calendar at `webcal` (a `webcal://` address).
+pub(super) fn google_subscribe(webcal: &str) -> String {
+    format!(
+        "https://calendar.google.com/calendar/r?cid={}",
+        encoded(webcal)
+    )
+}
+
+/// Subscribes Outlook on the web to the calendar at `https` (its `https://` address),
+/// under `name`.
+pub(super) fn outlook_subscribe(https: &str, name: &str) -> String {
+    format!(
+        "https://outlook.live.com/calendar/0/addfromweb?url={}&name={}",
+        encoded(https),
+        encoded(name)
+    )
+}
+
+/// The first `limit` characters of `text`, with "…" when some were left out.
+fn shortened(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        None => text.to_owned(),
+        Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn event<'a>(name: &'a str, description: &'a str, page: Option<&'a str>) -> EventText<'a> {
+        EventText {
+            name,
+            start: Utc.with_ymd_and_hms(2026, 11, 21, 23, 0, 0).unwrap(),
+            end: Utc.with_ymd_and_hms(2026, 11, 22, 2, 30, 0).unwrap(),
+            description,
+            location: "TJSJ → TNCM",
+            page,
+        }
+    }
+
+    #[test]
+    fn an_event_link_encodes_every_value_whole() {
+        let link = google_event(&event(
+            "Fly & Drive=fun #1 + more",
+            "Line one\nline two",
+            Some("https://tjzs.example.org/events/7/"),
+        ));
+        assert_eq!(
+            link,
+            "https://calendar.google.com/calendar/render?action=TEMPLATE\
+             &text=Fly%20%26%20Drive%3Dfun%20%231%20%2B%20more\
+             &dates=20261121T230000Z/20261122T023000Z\
+             &details=Line%20one%0Aline%20two%0A%0AEvent%20page%3A%20https%3A%2F%2Ftjzs.example.org%2Fevents%2F7%2F\
+             &location=TJSJ%20%E2%86%92%20TNCM"
+        );
+    }
+
+    #[test]
+    fn a_long_description_is_cut_and_an_empty_one_left_out() {
+        let long = "é".repeat(5000);
+        let link = google_event(&event("Night ops", &long, None));
+        let details = link.split("&details=").nth(1).unwrap();
+        let details = details.split('&').next().unwrap();
+        // 1000 é (6 bytes encoded each) and the ellipsis.
+        assert_eq!(details.len(), 1000 * 6 + 9);
+        let link = google_event(&event("Night ops", "  ", None));
+        assert!(!link.contains("details="), "{link}");
+    }
+
+    #[test]
+    fn subscribe_links_carry_the_calendar_address_encoded() {
+        assert_eq!(
+            google_subscribe("webcal://tjzs.example.org/calendar/facility.ics"),
+            "https://calendar.google.com/calendar/r?cid=webcal%3A%2F%2Ftjzs.example.org%2Fcalendar%2Ffacility.ics"
+        );
+        assert_eq!(
+            outlook_subscribe(
+                "https://tjzs.example.org/calendar/facility.ics",
+                "San Juan CERAP events"
+            ),
+            "https://outlook.live.com/calendar/0/addfromweb?url=https%3A%2F%2Ftjzs.example.org%2Fcalendar%2Ffacility.ics&name=San%20Juan%20CERAP%20events"
+        );
+    }
+}
