@@ -26,6 +26,9 @@ pub struct Config {
     pub site_url: Option<Spanned<String>>,
     pub title: Option<String>,
     pub tagline: Option<String>,
+    /// The language of the pages: a built-in one (en, es, fr, nl) or one the templates folder
+    /// has a catalogue for. Checked once the templates folder is known.
+    pub language: Option<Spanned<String>>,
     /// An IANA zone for local times beside Zulu.
     pub display_zone: Option<Spanned<String>>,
     /// Days an event stays listed as recent after it ends.
@@ -92,6 +95,8 @@ pub struct Loaded {
     pub feed_limit: Option<usize>,
     pub facility_bits: Vec<(u64, String)>,
     pub staff_emails: Vec<(&'static str, String)>,
+    /// Where `language` is set, `file:line`, for the error if it is not available.
+    pub language_at: Option<String>,
 }
 
 impl Loaded {
@@ -248,6 +253,7 @@ impl Loaded {
             }
         }
         Ok(Self {
+            language_at: config.language.as_ref().map(|l| at(l.span())),
             path: Some(path.to_path_buf()),
             display_zone,
             site_url,

@@ -43,6 +43,7 @@ pub fn template_variables() -> Result<String> {
         include_contact: true,
         generated_at: time,
         base_url: base,
+        texts: theme.texts(),
     };
     let cid = 1590318;
     let user = model::decode_user(cid, demo.body(Endpoint::User(cid))?)?;

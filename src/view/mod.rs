@@ -15,6 +15,7 @@ pub mod report;
 mod roster;
 mod settings;
 mod site;
+pub mod texts;
 mod time;
 
 pub use documents::{DocumentGroup, DocumentRow, slug};
@@ -22,9 +23,10 @@ pub use events::{
     EventKey, EventLists, EventPage, EventStatus, EventSummary, Position, event_name,
 };
 pub use feeds::{CalendarEntry, CalendarFeeds, FeedEntry};
-pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, roster_page};
+pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, roster_page};
 pub use settings::{DEFAULT_FEED_LIMIT, FeedSettings, Sections, SiteSettings};
 pub use site::{Calendars, FacilityView, Site};
+pub use texts::Texts;
 pub use time::{Instant, When, when};
 
 use crate::model::SiteData;
@@ -121,7 +123,7 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
     next_events.sort_by(|a, b| (&a.when.start.iso, a.id).cmp(&(&b.when.start.iso, b.id)));
     next_events.truncate(settings.home_events);
 
-    let mut roster = roster_page(&data.roster);
+    let mut roster = roster_page(&data.roster, &settings.texts);
     for row in &mut roster.staff {
         row.email = settings
             .staff_emails

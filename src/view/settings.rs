@@ -3,6 +3,7 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
+use std::sync::Arc;
 use url::Url;
 
 /// Which parts of the site to build; all by default (`[sections]` in the config file).
@@ -64,6 +65,9 @@ pub struct SiteSettings {
     pub staff_emails: Vec<(&'static str, String)>,
     /// Which parts of the site to build.
     pub sections: Sections,
+    /// The words the view writes itself (dates, calendar names, titles), in the site's
+    /// language.
+    pub texts: Arc<super::Texts>,
 }
 
 impl SiteSettings {
@@ -84,6 +88,7 @@ impl SiteSettings {
             facility_bits: Vec::new(),
             staff_emails: Vec::new(),
             sections: Sections::default(),
+            texts: super::Texts::english(),
         }
     }
 }
@@ -95,4 +100,6 @@ pub struct FeedSettings {
     pub description: String,
     /// Refresh hint in minutes (REFRESH-INTERVAL and X-PUBLISHED-TTL).
     pub refresh_minutes: u32,
+    /// What a feed with no events says in their place.
+    pub empty: String,
 }
