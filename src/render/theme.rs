@@ -497,8 +497,8 @@ fn tera_error(error: tera::Error) -> anyhow::Error {
     anyhow::anyhow!(message)
 }
 
-/// Writes the built-in templates (at the top of `dir`) and static files (under
-/// `dir/static/`) for editing. Existing files are kept unless `force`. Returns how many files
+/// Writes the built-in templates (at the top of `dir`), static files (under `dir/static/`) and
+/// catalogues (under `dir/i18n/`) for editing. Existing files are kept unless `force`. Returns how many files
 /// were written.
 pub fn export(dir: &Path, force: bool) -> Result<usize> {
     let files: Vec<(std::path::PathBuf, &[u8])> = TEMPLATES
@@ -509,6 +509,12 @@ pub fn export(dir: &Path, force: bool) -> Result<usize> {
                 .iter()
                 .map(|(name, bytes)| (dir.join("static").join(name), *bytes)),
         )
+        .chain(texts::BUILT_IN.iter().map(|(language, text)| {
+            (
+                dir.join("i18n").join(format!("{language}.toml")),
+                text.as_bytes(),
+            )
+        }))
         .collect();
     if !force {
         let existing: Vec<String> = files

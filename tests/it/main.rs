@@ -10,6 +10,7 @@ mod decode;
 mod decode_props;
 mod docs;
 mod feed;
+mod languages;
 mod publish;
 mod report;
 mod serve;
