@@ -2,6 +2,9 @@
 // the reader's own local time next to each event time, and banners that fail to load hidden.
 (function () {
   "use strict";
+  // The page's language gives the label: base.html puts it on this script's element.
+  var script = document.currentScript;
+  var label = (script && script.getAttribute("data-your-time")) || "Your time";
   var banners = document.querySelectorAll("img.event-banner");
   for (var b = 0; b < banners.length; b++) {
     banners[b].addEventListener("error", function (event) { event.target.hidden = true; });
@@ -20,7 +23,7 @@
     var end = new Date(node.getAttribute("data-end"));
     if (isNaN(start.getTime()) || isNaN(end.getTime())) { continue; }
     var sameDay = day.format(start) === day.format(end);
-    node.textContent = "Your time" + (zone ? " (" + zone + ")" : "") + ": " + day.format(start) + " " + clock.format(start) +
+    node.textContent = label + (zone ? " (" + zone + ")" : "") + ": " + day.format(start) + " " + clock.format(start) +
       " – " + (sameDay ? "" : day.format(end) + " ") + clock.format(end);
     node.hidden = false;
   }

@@ -47,6 +47,8 @@ pub struct BuildOptions {
     pub wait: bool,
     /// How the site looks; its `base_url` is replaced by the source's.
     pub settings: SiteSettings,
+    /// The pages' language: `en`, or one [`crate::view::texts::available`] lists.
+    pub language: String,
     /// The API key, wherever it came from: no file that contains it is published.
     pub key: Option<ApiKey>,
 }
@@ -156,7 +158,8 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     // The templates are parsed while the data is fetched and decoded.
     let theme = std::thread::spawn({
         let templates = options.templates.clone();
-        move || Theme::load_with(templates.as_deref(), &page_templates)
+        let language = options.language.clone();
+        move || Theme::load_with(templates.as_deref(), &language, &page_templates)
     });
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
     let static_files = match &options.static_files {
@@ -224,6 +227,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     };
     let settings = SiteSettings {
         base_url,
+        texts: theme.texts(),
         ..options.settings.clone()
     };
     // The raw bodies are saved by now; the view needs only the models.

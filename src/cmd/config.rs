@@ -33,6 +33,9 @@ pub struct Config {
     pub favicon: Option<Spanned<String>>,
     /// The theme's main colour, `#rrggbb`.
     pub accent: Option<Spanned<String>>,
+    /// The language of the pages: a built-in one (en, es, fr, nl) or one the templates folder
+    /// has a catalogue for. Checked once the templates folder is known.
+    pub language: Option<Spanned<String>>,
     /// An IANA zone for local times beside Zulu.
     pub display_zone: Option<Spanned<String>>,
     /// Days an event stays listed as recent after it ends.
@@ -115,6 +118,8 @@ pub struct Loaded {
     pub logo: Option<SiteFile>,
     pub favicon: Option<SiteFile>,
     pub accent: Option<AccentView>,
+    /// Where `language` is set, `file:line`, for the error if it is not available.
+    pub language_at: Option<String>,
 }
 
 impl Loaded {
@@ -322,6 +327,7 @@ impl Loaded {
             logo,
             favicon,
             accent,
+            language_at: config.language.as_ref().map(|l| at(l.span())),
             path: Some(path.to_path_buf()),
             display_zone,
             site_url,

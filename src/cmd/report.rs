@@ -81,6 +81,8 @@ pub struct ReportOptions {
     pub source: Source,
     pub output: PathBuf,
     pub templates: Option<PathBuf>,
+    /// The reports' language, as for the site.
+    pub language: String,
     pub force: bool,
     pub wait: bool,
     pub include_contact: bool,
@@ -111,8 +113,9 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
         .flat_map(|&cid| [Endpoint::User(cid), Endpoint::UserNotes(cid)])
         .collect();
     let mut bodies = load::raw_each(&options.source, &endpoints, REPORT_CONCURRENCY)?.into_iter();
-    let theme = Theme::load(options.templates.as_deref())?;
+    let theme = Theme::load(options.templates.as_deref(), &options.language)?;
     let settings = report::ReportSettings {
+        texts: theme.texts(),
         include_contact: options.include_contact,
         generated_at: options.generated_at,
         base_url: api_base(&options.source)?,
@@ -198,8 +201,9 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     tidy(options)?;
     let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
     let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
-    let theme = Theme::load(options.templates.as_deref())?;
+    let theme = Theme::load(options.templates.as_deref(), &options.language)?;
     let settings = report::ReportSettings {
+        texts: theme.texts(),
         include_contact: false,
         generated_at: options.generated_at,
         base_url: api_base(&options.source)?,

@@ -186,6 +186,7 @@ pub(crate) fn site_options(
         force: site.force,
         wait: site.wait,
         settings,
+        language: language(config, site.templates(config).as_deref())?,
         key,
     })
 }
@@ -198,16 +199,41 @@ pub(crate) fn report_options(
     key: Option<ApiKey>,
 ) -> Result<ReportOptions> {
     let source = args.source.source(config, Some(progress))?;
+    let templates = templates_folder(args.templates.as_ref(), config);
     Ok(ReportOptions {
+        language: language(config, templates.as_deref())?,
         key,
         generated_at: build_time(&source)?,
         source,
         output: args.output.clone(),
-        templates: templates_folder(args.templates.as_ref(), config),
+        templates,
         force: args.force,
         wait: args.wait,
         include_contact,
     })
+}
+
+/// The config file's `language`, if it is one the templates can speak: a built-in one or one
+/// the templates folder has `i18n/<language>.toml` for.
+fn language(config: &Loaded, templates: Option<&Path>) -> Result<String> {
+    let Some(language) = &config.config.language else {
+        return Ok(crate::view::texts::DEFAULT_LANGUAGE.to_owned());
+    };
+    let language = language.get_ref().trim();
+    let available = crate::view::texts::available(templates);
+    if available.iter().any(|l| l == language) {
+        return Ok(language.to_owned());
+    }
+    let from_theme = match templates {
+        Some(dir) => format!("the templates folder's {}", dir.join("i18n").display()),
+        None => "a templates folder's i18n/".to_owned(),
+    };
+    Err(UsageError(format!(
+        "{}: language: {language:?} is not available; available: {} (a new language is a catalogue <language>.toml in {from_theme})",
+        config.language_at.as_deref().unwrap_or("the config file"),
+        available.join(", "),
+    ))
+    .into())
 }
 
 pub(crate) fn key_origin(api: &ApiArgs, config: &Loaded) -> &'static str {

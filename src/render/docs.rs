@@ -61,6 +61,7 @@ pub fn template_variables() -> Result<String> {
         include_contact: true,
         generated_at: time,
         base_url: base,
+        texts: theme.texts(),
     };
     let cid = 1590318;
     let user = model::decode_user(cid, demo.body(Endpoint::User(cid))?)?;
@@ -112,6 +113,7 @@ pub fn template_variables() -> Result<String> {
          variables of the page being rendered.\n",
     );
     out.push_str(&hook_blocks()?);
+    out.push_str(LANGUAGES);
     out.push_str(MIGRATION_NOTES);
     for (template, shapes) in &by_template {
         out.push_str(&format!(
@@ -364,10 +366,67 @@ Good to know:
   macros up in the template that defines the block, so both import them.
 "##;
 
+const LANGUAGES: &str = r##"
+## Languages
+
+`language = "es"` in `vatcar-site.toml` builds the site and the reports in Spanish; `en`
+(the default), `es`, `fr` and `nl` are built in. Every word of the built-in templates comes
+from a catalogue, `i18n/<language>.toml`, and so do the words the program writes itself:
+page titles, day and month names, the calendars' default names and descriptions, staff
+titles, rating names (the codes, S1 to ADM, stay as they are), session types and report
+headers. `<html lang>` follows the language. Data is shown as the API sends it, and error
+messages quoted in a report index stay English.
+
+**Reading a text.** A template prints one with `t()`:
+
+```
+{{ t(key="nav.roster") }}
+{{ t(key="events.facility_lead", facility=site.facility.name) }}
+{{ t(key="home.visitors", n=home.visitors) }}
+{{ t(key="documents.notice_html") | safe }}
+<html lang="{{ language() }}">
+```
+
+- `{name}` in a text is filled from the argument of that name. A missing argument is an
+  error naming the key.
+- With `n`, the key is a pair `one`/`other`: `n` picks the form (`one` for the counts the
+  catalogue's `[language] one` lists, `[1]` by default, `[0, 1]` in French) and fills `{n}`.
+- The text is plain and escaped like any value. Keys ending in `_html` hold markup written in
+  the catalogue: their arguments are escaped by `t()`, and templates print them with
+  `| safe`.
+- A key no catalogue has stops the build, naming the file, the line and the key: when the
+  theme loads for a literal key, when the page renders for a key built with `~`.
+- `t()` reads the catalogue the theme holds; no page's context carries it. Print a text
+  directly: `{% set x = t(...) %}` then `{{ x }}` works too, but escapes once more.
+
+**Catalogues.** TOML; tables group keys (`[nav] home = "Home"` is `nav.home`); a value is a
+text, or `{ one = "...", other = "..." }` for counts. `[language]` holds `name` (the
+language's own name) and `one`. `vatcar-site templates export DIR` writes the built-in ones
+to `DIR/i18n/`, English with a comment on the format.
+
+**A theme's catalogues.** `i18n/<language>.toml` in your templates folder:
+
+- for a new language (`i18n/pt.toml`, `language = "pt"`), no code change: a key it lacks
+  is shown in English, and each build warns how many are missing and names the first few;
+- for a built-in language, it replaces the keys it has, one by one; the others stay built
+  in. `i18n/en.toml` changes English, and with it what any language lacks falls back to;
+- a key of your own, for your own templates, is read like the built-in ones.
+
+The order, first found wins: your `i18n/<language>.toml`, the built-in one, your
+`i18n/en.toml`, the built-in English. A `language` that is neither built in nor in your
+folder is an error naming the config file's line and listing those available.
+"##;
+
 const MIGRATION_NOTES: &str = r##"
 ## Migration notes
 
 For a theme made from templates exported by an earlier vatcar-site (before `layout.html`).
+
+- **Words come from catalogues.** A copy made before `t()` keeps its English words and its
+  `<html lang="en">` whatever `language` says; export again, or replace words with
+  `{{ t(key=...) }}` (the keys are in `i18n/en.toml`). `report.notes[].ots_label` is the OTS
+  result in the report's language (`ots_result` stays `pass`, `fail` or `not applicable`);
+  `static/local-time.js` takes its "Your time" from the script element's `data-your-time`.
 
 - **Counts are named, not numbered.** Three lists of pairs became lists of objects; a copy that
   still reads `.0` and `.1` stops the build with an error naming the variable:

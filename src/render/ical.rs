@@ -88,7 +88,7 @@ pub fn assemble(feed: &FeedSettings, events: &[&VEvent], context: &EventContext)
         out.line("BEGIN", "VJOURNAL");
         out.text("UID", &format!("vatcar-no-events@{}", context.uid_host));
         out.line("DTSTAMP", "19700101T000000Z");
-        out.text("SUMMARY", "No events scheduled");
+        out.text("SUMMARY", &feed.empty);
         out.line("END", "VJOURNAL");
     }
     out.line("END", "VCALENDAR");

@@ -47,7 +47,7 @@ struct SectionPage {
     dir: &'static str,
     template: &'static str,
     section: &'static str,
-    /// `None`: the site's title.
+    /// The title's text key; `None`: the site's title.
     title: Option<&'static str>,
     /// The name the page's data goes under in the template.
     name: &'static str,
@@ -70,7 +70,7 @@ const SECTION_PAGES: [SectionPage; 5] = [
         dir: "roster/",
         template: "roster.html",
         section: "roster",
-        title: Some("Roster"),
+        title: Some("page.roster"),
         name: "roster",
         data: |v| to_value(&v.roster),
     },
@@ -79,7 +79,7 @@ const SECTION_PAGES: [SectionPage; 5] = [
         dir: "events/",
         template: "events.html",
         section: "events",
-        title: Some("Events"),
+        title: Some("page.events"),
         name: "events",
         data: |v| to_value(&v.facility_events),
     },
@@ -88,7 +88,7 @@ const SECTION_PAGES: [SectionPage; 5] = [
         dir: "division/",
         template: "division.html",
         section: "division",
-        title: Some("Division events"),
+        title: Some("page.division"),
         name: "events",
         data: |v| to_value(&v.division_events),
     },
@@ -97,7 +97,7 @@ const SECTION_PAGES: [SectionPage; 5] = [
         dir: "documents/",
         template: "documents.html",
         section: "documents",
-        title: Some("Documents"),
+        title: Some("page.documents"),
         name: "documents",
         data: |v| to_value(&v.documents),
     },
@@ -140,9 +140,10 @@ fn site_wide_files(
                 path: format!("{}index.html", s.dir),
                 template: s.template,
                 section: s.section,
-                title: s
-                    .title
-                    .map_or_else(|| view.site.title.clone(), str::to_owned),
+                title: s.title.map_or_else(
+                    || view.site.title.clone(),
+                    |key| theme.texts().text(key, &[]),
+                ),
                 description: None,
                 image: None,
             };
@@ -182,7 +183,7 @@ fn site_wide_files(
         "page",
         &json!({
             "section": "",
-            "title": "Page not found",
+            "title": theme.texts().text("page.not_found", &[]),
             "url": "404.html",
             "canonical": null,
             "description": null,
@@ -324,6 +325,7 @@ impl<'v> Calendars<'v> {
             name: entry.name.clone(),
             description: String::new(),
             refresh_minutes: self.feeds.facility.refresh_minutes,
+            empty: self.feeds.facility.empty.clone(),
         };
         sink(OutputFile::new(
             entry.path.clone(),

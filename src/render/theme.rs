@@ -5,9 +5,11 @@
 //! As in Zola, the user's templates are loaded first and the built-in ones added only where
 //! the user has none, so a user file always wins, one file at a time.
 
+use crate::view::texts::{self, Texts};
 use anyhow::{Context, Result};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use tera::Tera;
 
 /// Built-in templates, by name.
@@ -58,6 +60,8 @@ pub struct Theme {
     recorded: Option<std::sync::Mutex<Vec<(String, serde_json::Value)>>>,
     /// Each template's text and where it came from, to point errors at a file and line.
     sources: Vec<(String, String, String)>,
+    /// The words of the pages, in the site's language.
+    texts: Arc<Texts>,
 }
 
 /// A template a content page names in its front matter (`template = "visiting.html"`).
@@ -69,14 +73,26 @@ pub struct PageTemplate {
 }
 
 impl Theme {
-    pub fn load(user_dir: Option<&Path>) -> Result<Self> {
-        Self::load_with(user_dir, &[])
+    /// The templates of `user_dir` over the built-in ones, speaking `language` (a built-in
+    /// language or one the folder's `i18n/` has a catalogue for).
+    pub fn load(user_dir: Option<&Path>, language: &str) -> Result<Self> {
+        Self::load_with(user_dir, language, &[])
     }
 
-    /// The theme, with the further templates that content pages name.
-    pub fn load_with(user_dir: Option<&Path>, page_templates: &[PageTemplate]) -> Result<Self> {
+    /// [`Theme::load`], with the further templates that content pages name.
+    pub fn load_with(
+        user_dir: Option<&Path>,
+        language: &str,
+        page_templates: &[PageTemplate],
+    ) -> Result<Self> {
         let mut tera = Tera::default();
         crate::render::limits::restrict(&mut tera);
+        let texts = Arc::new(Texts::load(language, user_dir)?);
+        tera.register_function("t", Translate(Arc::clone(&texts)));
+        let tag = texts.language.clone();
+        tera.register_function("language", move |_: &HashMap<String, tera::Value>| {
+            Ok(tera::Value::String(tag.clone()))
+        });
         let mut user_templates = Vec::new();
         let mut static_files: Vec<(String, Vec<u8>)> = STATIC_FILES
             .iter()
@@ -86,8 +102,14 @@ impl Theme {
             if !dir.is_dir() {
                 anyhow::bail!("templates folder {} does not exist", dir.display());
             }
+            // Read besides the built-in names: the templates content pages name, and the
+            // catalogues.
             let named: BTreeSet<String> = page_templates.iter().map(|t| t.name.clone()).collect();
-            warn_ignored(dir, &named);
+            let catalogues: BTreeSet<String> = texts::theme_catalogues(Some(dir))
+                .into_iter()
+                .map(|(language, _)| format!("i18n/{language}.toml"))
+                .collect();
+            warn_ignored(dir, &named.union(&catalogues).cloned().collect());
             for name in &named {
                 if TEMPLATES.iter().any(|(builtin, _)| builtin == name) {
                     continue;
@@ -167,6 +189,7 @@ impl Theme {
                 .map_or(name.as_str(), |(_, _, origin)| origin.as_str());
             anyhow::bail!("{origin}: {error}");
         }
+        check_text_keys(&sources, &texts)?;
         tera.autoescape_on(vec![".html", ".xml"]);
         tera.set_escape_fn(escape_html);
         Ok(Self {
@@ -174,12 +197,18 @@ impl Theme {
             static_files,
             recorded: None,
             sources,
+            texts,
         })
+    }
+
+    /// The words of the pages, for what the view writes itself.
+    pub fn texts(&self) -> Arc<Texts> {
+        Arc::clone(&self.texts)
     }
 
     /// The built-in theme, keeping a copy of every context it renders.
     pub fn recording() -> Result<Self> {
-        let mut theme = Self::load(None)?;
+        let mut theme = Self::load(None, texts::DEFAULT_LANGUAGE)?;
         theme.recorded = Some(std::sync::Mutex::new(Vec::new()));
         Ok(theme)
     }
@@ -202,7 +231,10 @@ impl Theme {
         }
         let rendered = self.tera.render(template, context).map_err(|error| {
             let message = tera_error(error).to_string();
-            match self.locate(&message) {
+            match self
+                .locate(&message)
+                .or_else(|| self.locate_text_key(&message))
+            {
                 Some(place) => anyhow::anyhow!("{place}: {message}"),
                 None => anyhow::anyhow!("could not render template {template}: {message}"),
             }
@@ -233,9 +265,123 @@ impl Theme {
         ))
     }
 
+    /// For a `t()` call naming a key no catalogue has, the file and line of the call.
+    fn locate_text_key(&self, message: &str) -> Option<String> {
+        let key = message.split(UNKNOWN_KEY).nth(1)?.split('`').next()?;
+        let template = message
+            .split("Failed to render '")
+            .nth(1)?
+            .split('\'')
+            .next()?;
+        let quoted = format!("\"{key}\"");
+        // The call may be in a template the page extends, includes or imports.
+        let (text, origin) = self
+            .sources
+            .iter()
+            .filter(|(_, text, _)| text.contains(&quoted))
+            .min_by_key(|(name, ..)| name != template)
+            .map(|(_, text, origin)| (text, origin))?;
+        let line = text.lines().position(|line| line.contains(&quoted))? + 1;
+        Some(format!(
+            "{origin}:{line}: t(): no catalogue has the text key `{key}` (language {})",
+            self.texts.language
+        ))
+    }
+
     pub fn static_files(&self) -> &[(String, Vec<u8>)] {
         &self.static_files
     }
+}
+
+const UNKNOWN_KEY: &str = "unknown text key `";
+
+/// `t(key="...", n=..., name=value...)`: the text of `key` in the site's language, `{name}`
+/// filled from the arguments; with `n`, the form of the key that count takes (`key.one` or
+/// `key.other`). The text is plain and escaped like any value, except under keys ending in
+/// `_html`: those are markup from the catalogue, with their arguments escaped here, printed
+/// with `| safe`. The catalogue stays in the function: no page's context carries it.
+struct Translate(Arc<Texts>);
+
+impl tera::Function for Translate {
+    fn call(&self, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+        let Some(key) = args.get("key").and_then(tera::Value::as_str) else {
+            return Err(tera::Error::msg(
+                "t() needs the text's key as text: t(key=\"nav.home\")",
+            ));
+        };
+        let count = match args.get("n") {
+            None => None,
+            Some(n) => Some(n.as_i64().ok_or_else(|| {
+                tera::Error::msg(format!(
+                    "t(key=\"{key}\"): n must be a whole number, found {n}"
+                ))
+            })?),
+        };
+        let full = match count {
+            Some(n) => self.0.plural_key(key, n),
+            None => key.to_owned(),
+        };
+        let Some(text) = self.0.get(&full) else {
+            return Err(tera::Error::msg(format!(
+                "{UNKNOWN_KEY}{key}`{}",
+                if count.is_some() {
+                    " (with n: `.one` and `.other`)"
+                } else {
+                    ""
+                }
+            )));
+        };
+        let html = key.ends_with("_html");
+        let filled = texts::fill(text, |name| {
+            let value = match args.get(name)? {
+                tera::Value::String(text) => text.clone(),
+                tera::Value::Null => String::new(),
+                other => other.to_string(),
+            };
+            Some(if html { escape_html(&value) } else { value })
+        })
+        .map_err(|missing| {
+            tera::Error::msg(format!(
+                "t(key=\"{key}\"): the text {text:?} needs the argument `{missing}`"
+            ))
+        })?;
+        Ok(tera::Value::String(filled))
+    }
+}
+
+/// Every `t(key="...")` with a literal key names a text the catalogues have: a mistyped key
+/// stops the build when the theme loads, naming the file and line, even in a template the
+/// build would render only for some data.
+fn check_text_keys(sources: &[(String, String, String)], texts: &Texts) -> Result<()> {
+    const CALL: &str = "t(key=\"";
+    for (_, text, origin) in sources {
+        for (number, line) in text.lines().enumerate() {
+            for (at, _) in line.match_indices(CALL) {
+                // Part of a longer name (`get_t(key=...)`) is another function.
+                let before = line[..at].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                let rest = &line[at + CALL.len()..];
+                let Some(end) = rest.find('"') else { continue };
+                let key = &rest[..end];
+                // A key built with `~` is checked when it is rendered.
+                if rest[end + 1..].trim_start().starts_with('~') {
+                    continue;
+                }
+                let known =
+                    texts.get(key).is_some() || texts.get(&format!("{key}.other")).is_some();
+                if !known {
+                    anyhow::bail!(
+                        "{origin}:{}: t(): no catalogue has the text key `{key}` (language {})",
+                        number + 1,
+                        texts.language
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A file or folder in the user's templates folder that no build reads.
@@ -404,8 +550,8 @@ fn tera_error(error: tera::Error) -> anyhow::Error {
     anyhow::anyhow!(message)
 }
 
-/// Writes the built-in templates (at the top of `dir`) and static files (under
-/// `dir/static/`) for editing. Existing files are kept unless `force`. Returns how many files
+/// Writes the built-in templates (at the top of `dir`), static files (under `dir/static/`) and
+/// catalogues (under `dir/i18n/`) for editing. Existing files are kept unless `force`. Returns how many files
 /// were written.
 pub fn export(dir: &Path, force: bool) -> Result<usize> {
     let files: Vec<(std::path::PathBuf, &[u8])> = TEMPLATES
@@ -416,6 +562,12 @@ pub fn export(dir: &Path, force: bool) -> Result<usize> {
                 .iter()
                 .map(|(name, bytes)| (dir.join("static").join(name), *bytes)),
         )
+        .chain(texts::BUILT_IN.iter().map(|(language, text)| {
+            (
+                dir.join("i18n").join(format!("{language}.toml")),
+                text.as_bytes(),
+            )
+        }))
         .collect();
     if !force {
         let existing: Vec<String> = files

@@ -41,7 +41,7 @@ pub(super) fn documents(data: &SiteData, settings: &SiteSettings) -> Vec<Documen
                 .map(|doc| DocumentRow {
                     name: doc.name.clone(),
                     details: doc.details.clone(),
-                    updated: doc.updated.map(|d| d.format("%-d %b %Y").to_string()),
+                    updated: doc.updated.map(|d| super::time::date(&settings.texts, d)),
                     updated_iso: doc.updated.map(|d| d.format("%Y-%m-%d").to_string()),
                     link: safe_link(&doc.url, &settings.base_url),
                 })

@@ -2,7 +2,7 @@
 //! the lists and its own page.
 
 use super::calendar_links::{EventText, google_event};
-use super::{Instant, SiteSettings, When, when};
+use super::{Instant, SiteSettings, Texts, When, when};
 use crate::model::{Event, Roster, SiteData};
 use crate::sanitize::links::{SafeLink, safe_image};
 use chrono::{DateTime, TimeDelta, Utc};
@@ -114,9 +114,9 @@ impl EventKey {
 }
 
 /// The name an event is shown by: its own, or "Event <id>" when it has none.
-pub fn event_name(event: &Event) -> String {
+pub fn event_name(event: &Event, texts: &Texts) -> String {
     if event.name.is_empty() {
-        format!("Event {}", event.id)
+        texts.text("event.unnamed", &[("id", &event.id.to_string())])
     } else {
         event.name.clone()
     }
@@ -218,9 +218,9 @@ pub(super) fn summary(key: EventKey, listed: &Listed, settings: &SiteSettings) -
     EventSummary {
         id: event.id,
         key,
-        name: event_name(event),
+        name: event_name(event, &settings.texts),
         url: key.url(),
-        when: when(event, settings.display_zone),
+        when: when(event, settings.display_zone, &settings.texts),
         route: route(event),
         banner: event
             .image_url
@@ -314,7 +314,7 @@ pub(super) fn event_page(
         positions: event
             .positions
             .iter()
-            .filter_map(|p| position(p, names))
+            .filter_map(|p| position(p, names, &settings.texts))
             .collect(),
         participants: settings
             .facility_bits
@@ -329,7 +329,11 @@ pub(super) fn event_page(
 /// A position entry of unknown shape, shown as well as can be: a label from the first of
 /// `position`, `callsign`, `name`, `title`; a detail naming who staffs it (a controller name,
 /// or a CID looked up in the roster, or "open" for a null CID) and any times given.
-pub(super) fn position(value: &Value, names: &HashMap<u64, String>) -> Option<Position> {
+pub(super) fn position(
+    value: &Value,
+    names: &HashMap<u64, String>,
+    texts: &Texts,
+) -> Option<Position> {
     let text = |v: &Value| match v {
         Value::String(s) => Some(s.trim().to_owned()).filter(|s| !s.is_empty()),
         Value::Number(n) => Some(n.to_string()),
@@ -355,7 +359,7 @@ pub(super) fn position(value: &Value, names: &HashMap<u64, String>) -> Option<Po
         .find_map(|k| object.get(k).and_then(&text));
     match (person, object.get("cid")) {
         (Some(name), _) => details.push(name),
-        (None, Some(Value::Null)) => details.push("open".into()),
+        (None, Some(Value::Null)) => details.push(texts.text("event.position_open", &[])),
         (None, Some(cid)) => {
             if let Some(cid) = cid
                 .as_u64()

@@ -73,7 +73,7 @@ pub(super) fn calendar_feeds(
                 if !description.is_empty() {
                     description.push_str("\n\n");
                 }
-                description.push_str(&format!("Event page: {url}"));
+                description.push_str(&settings.texts.text("calendar.event_page", &[("url", url)]));
             }
             let entry = CalendarEntry {
                 // The calendar needs no description markdown or positions: leaving them out
@@ -105,20 +105,26 @@ pub(super) fn calendar_feeds(
         keys.sort();
         keys.into_iter().map(|(_, key)| key).collect()
     };
+    let texts = &settings.texts;
     let described = |what: &str| match &site.site_url {
-        Some(url) => format!("{what}, published by {url}"),
+        Some(url) => texts.text("calendar.published_by", &[("calendar", what), ("url", url)]),
         None => what.to_owned(),
     };
     CalendarFeeds {
         facility: FeedSettings {
             name: site.calendars.facility_name.clone(),
-            description: described(&format!("Events of {}", site.facility.name)),
+            description: described(&texts.text(
+                "calendar.facility_description",
+                &[("facility", &site.facility.name)],
+            )),
             refresh_minutes: settings.calendar_refresh_minutes,
+            empty: texts.text("calendar.empty", &[]),
         },
         division: FeedSettings {
             name: site.calendars.division_name.clone(),
-            description: described("Events of the VATSIM Caribbean Division"),
+            description: described(&texts.text("calendar.division_description", &[])),
             refresh_minutes: settings.calendar_refresh_minutes,
+            empty: texts.text("calendar.empty", &[]),
         },
         entries,
         facility_ids: by_start(facility_keys),

@@ -18,6 +18,7 @@ pub mod report;
 mod roster;
 mod settings;
 mod site;
+pub mod texts;
 mod time;
 
 pub use content::{ContentPageView, ContentView, HomeIntro, MenuItem, PageLink, add_content};
@@ -27,11 +28,12 @@ pub use events::{
 };
 pub use feeds::{CalendarEntry, CalendarFeeds, FeedEntry};
 pub use identity::{AccentView, accent};
-pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, roster_page};
+pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, roster_page};
 pub use settings::{
     DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Sections, SiteFile, SiteSettings,
 };
 pub use site::{Calendars, FacilityView, Favicon, Site};
+pub use texts::Texts;
 pub use time::{Instant, When, when};
 
 use crate::model::SiteData;
@@ -139,7 +141,7 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
     next_events.sort_by(|a, b| (&a.when.start.iso, a.id).cmp(&(&b.when.start.iso, b.id)));
     next_events.truncate(settings.home_events);
 
-    let mut roster = roster_page(&data.roster);
+    let mut roster = roster_page(&data.roster, &settings.texts);
     for row in &mut roster.staff {
         row.email = settings
             .staff_emails

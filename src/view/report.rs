@@ -7,10 +7,11 @@
 
 use crate::model::{Roster, SessionType, TrainingNote, User};
 use crate::sanitize::description::Sanitizer;
-use crate::view::{self, RosterPage};
+use crate::view::{self, RosterPage, Texts};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use url::Url;
 
 #[derive(Clone, Debug)]
@@ -20,6 +21,8 @@ pub struct ReportSettings {
     pub generated_at: DateTime<Utc>,
     /// Relative links in notes resolve against it.
     pub base_url: Url,
+    /// The words of the report, in the site's language.
+    pub texts: Arc<Texts>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -66,6 +69,8 @@ pub struct NoteView {
     pub session_type: String,
     /// `pass` or `fail` for an OTS, `not applicable` for any other session.
     pub ots_result: &'static str,
+    /// `ots_result` in the report's language.
+    pub ots_label: String,
     pub marking_sheet: Option<String>,
     pub note_html: String,
 }
@@ -89,7 +94,7 @@ pub struct TrainingReport {
     pub summary: Summary,
     pub notes: Vec<NoteView>,
     /// How the notes are ordered, said on the page.
-    pub order: &'static str,
+    pub order: String,
     pub generated_at: String,
     /// Header text for every printed page, escaped for a CSS string.
     pub css_header: String,
@@ -98,17 +103,28 @@ pub struct TrainingReport {
 pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) -> TrainingReport {
     // A report is opened and printed offline: it loads nothing, images included.
     let sanitizer = Sanitizer::self_contained(&settings.base_url);
+    let texts = &*settings.texts;
+    let session_type = |kind: SessionType| match kind {
+        SessionType::Sweatbox => texts.text("report.sweatbox", &[]),
+        SessionType::LiveNetwork => texts.text("report.live_network", &[]),
+        SessionType::Ots => texts.text("report.ots", &[]),
+        SessionType::Classroom => texts.text("report.classroom", &[]),
+        SessionType::Unknown(n) => {
+            texts.text("report.unknown_session_type", &[("number", &n.to_string())])
+        }
+    };
     let mut sorted: Vec<&TrainingNote> = notes.iter().collect();
     // Oldest first, by the session's date; undated notes last; then by creation and id, so
     // that the order never depends on the API's.
     sorted.sort_by_key(|n| (n.date.is_none(), n.date, n.created_at, n.id));
 
     let facility = user.fir.as_ref().and_then(|f| f.display_name());
+    let rating = user.rating.map(|r| view::rating_names(r, texts));
     let student = Student {
         name: user.display_name(),
         cid: user.cid,
-        rating_code: user.rating.map(|r| r.code().into_owned()),
-        rating_name: user.rating.map(|r| r.name().into_owned()),
+        rating_code: rating.as_ref().map(|(code, _)| code.clone()),
+        rating_name: rating.map(|(_, name)| name),
         facility: facility.clone(),
         facility_joined: user.facility_join.map(|t| t.format("%Y-%m-%d").to_string()),
         visiting: user
@@ -139,17 +155,22 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
             instructor: match (&note.instructor_name, note.instructor_cid) {
                 (Some(name), _) => name.clone(),
                 (None, Some(cid)) => format!("CID {cid}"),
-                (None, None) => "Unknown instructor".into(),
+                (None, None) => texts.text("report.unknown_instructor", &[]),
             },
             position: note.position_trained.clone(),
-            session_type: note
-                .session_type
-                .map_or_else(|| "session type not given".into(), |t| t.to_string()),
-            ots_result: match (note.session_type, note.ots_pass) {
-                (Some(SessionType::Ots), true) => "pass",
-                (Some(SessionType::Ots), false) => "fail",
-                _ => "not applicable",
-            },
+            session_type: note.session_type.map_or_else(
+                || texts.text("report.session_type_not_given", &[]),
+                session_type,
+            ),
+            ots_result: ots_result(note),
+            ots_label: texts.text(
+                match ots_result(note) {
+                    "pass" => "report.ots_pass",
+                    "fail" => "report.ots_fail",
+                    _ => "report.ots_not_applicable",
+                },
+                &[],
+            ),
             marking_sheet: note.marking_sheet.clone(),
             note_html: sanitizer.render(&note.note),
         })
@@ -166,7 +187,7 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
         let count = notes.iter().filter(|n| n.session_type == kind).count();
         if count > 0 {
             per_type.push(Tally {
-                name: kind.map_or_else(String::new, |k| k.to_string()),
+                name: kind.map_or_else(String::new, session_type),
                 sessions: count,
             });
         }
@@ -177,7 +198,7 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
         .count();
     if others > 0 {
         per_type.push(Tally {
-            name: "other or not given".into(),
+            name: texts.text("report.other_session_types", &[]),
             sessions: others,
         });
     }
@@ -210,19 +231,33 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
 
     let generated_at = settings.generated_at.format("%Y-%m-%d %H:%MZ").to_string();
     let header = format!(
-        "{}Training record of {} ({}) · generated {}",
+        "{}{}",
         facility.map(|f| format!("{f} · ")).unwrap_or_default(),
-        student.name,
-        student.cid,
-        generated_at
+        texts.text(
+            "report.training_header",
+            &[
+                ("name", &student.name),
+                ("cid", &student.cid.to_string()),
+                ("at", &generated_at)
+            ]
+        )
     );
     TrainingReport {
         student,
         summary,
         notes: views,
-        order: "Sessions are listed oldest first, by the date of the session.",
+        order: texts.text("report.order", &[]),
         generated_at,
         css_header: css_string(&header),
+    }
+}
+
+/// `pass` or `fail` for an OTS, `not applicable` for any other session.
+fn ots_result(note: &TrainingNote) -> &'static str {
+    match (note.session_type, note.ots_pass) {
+        (Some(SessionType::Ots), true) => "pass",
+        (Some(SessionType::Ots), false) => "fail",
+        _ => "not applicable",
     }
 }
 
@@ -242,9 +277,12 @@ pub fn roster(roster: &Roster, settings: &ReportSettings) -> RosterReport {
         .unwrap_or_else(|| "VATCAR facility".into());
     let generated_at = settings.generated_at.format("%Y-%m-%d %H:%MZ").to_string();
     RosterReport {
-        css_header: css_string(&format!("{facility} · Roster · generated {generated_at}")),
+        css_header: css_string(&settings.texts.text(
+            "report.roster_header",
+            &[("facility", &facility), ("at", &generated_at)],
+        )),
         facility,
-        roster: view::roster_page(roster),
+        roster: view::roster_page(roster, &settings.texts),
         generated_at,
     }
 }

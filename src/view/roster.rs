@@ -1,13 +1,14 @@
 //! The roster page: staff posts, controllers and visitors, in an order that is the same on
 //! every build.
 
-use crate::model::{Member, Roster, StaffRole};
+use super::Texts;
+use crate::model::{Member, Rating, Roster, StaffRole};
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct StaffRow {
     pub code: &'static str,
-    pub title: &'static str,
+    pub title: String,
     /// Names; empty when vacant.
     pub names: Vec<String>,
     /// The role's address from the configuration (never the API's personal one).
@@ -42,18 +43,28 @@ pub struct RatingCount {
     pub controllers: usize,
 }
 
-pub(super) fn person(member: &Member) -> PersonRow {
+/// A rating's code (`C1`) and name (`Enroute Controller`) in the site's language; a number
+/// the network has not defined is `Unknown (13)` in both.
+pub fn rating_names(rating: Rating, texts: &Texts) -> (String, String) {
+    if let Rating::Unknown(number) = rating {
+        let unknown = texts.text("rating.unknown", &[("number", &number.to_string())]);
+        return (unknown.clone(), unknown);
+    }
+    let code = rating.code().into_owned();
+    let name = texts.text(&format!("rating.{code}"), &[]);
+    (code, name)
+}
+
+pub(super) fn person(member: &Member, texts: &Texts) -> PersonRow {
+    let (rating_code, rating_name) = member
+        .rating
+        .map(|r| rating_names(r, texts))
+        .unwrap_or_default();
     PersonRow {
         cid: member.cid,
         name: member.display_name(),
-        rating_code: member
-            .rating
-            .map(|r| r.code().into_owned())
-            .unwrap_or_default(),
-        rating_name: member
-            .rating
-            .map(|r| r.name().into_owned())
-            .unwrap_or_default(),
+        rating_code,
+        rating_name,
         joined: member.joined.map(|d| d.format("%Y-%m-%d").to_string()),
         home_facility: member.home_facility.clone(),
         visit_start: member.visit_start.map(|d| d.format("%Y-%m-%d").to_string()),
@@ -62,7 +73,7 @@ pub(super) fn person(member: &Member) -> PersonRow {
 
 /// Highest rating first, then name (case-insensitively), then CID, so that the order is the
 /// same on every build.
-pub(super) fn sorted_people(members: &[Member]) -> Vec<PersonRow> {
+pub(super) fn sorted_people(members: &[Member], texts: &Texts) -> Vec<PersonRow> {
     let mut sorted: Vec<&Member> = members.iter().collect();
     sorted.sort_by_cached_key(|m| {
         (
@@ -71,10 +82,10 @@ pub(super) fn sorted_people(members: &[Member]) -> Vec<PersonRow> {
             m.cid,
         )
     });
-    sorted.into_iter().map(person).collect()
+    sorted.into_iter().map(|m| person(m, texts)).collect()
 }
 
-pub fn roster_page(roster: &Roster) -> RosterPage {
+pub fn roster_page(roster: &Roster, texts: &Texts) -> RosterPage {
     let staff = StaffRole::ALL
         .iter()
         .map(|role| {
@@ -86,13 +97,13 @@ pub fn roster_page(roster: &Roster) -> RosterPage {
                 .unwrap_or_default();
             StaffRow {
                 code: role.code(),
-                title: role.title(),
+                title: texts.text(&format!("staff.{}", role.code().to_ascii_lowercase()), &[]),
                 names: holders,
                 email: None,
             }
         })
         .collect();
-    let controllers = sorted_people(&roster.controllers);
+    let controllers = sorted_people(&roster.controllers, texts);
     let mut rating_counts: Vec<RatingCount> = Vec::new();
     for row in &controllers {
         match rating_counts.last_mut() {
@@ -106,7 +117,7 @@ pub fn roster_page(roster: &Roster) -> RosterPage {
     RosterPage {
         staff,
         controllers,
-        visitors: sorted_people(&roster.visitors),
+        visitors: sorted_people(&roster.visitors, texts),
         rating_counts,
     }
 }

@@ -3,6 +3,7 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
+use std::sync::Arc;
 use url::Url;
 
 /// Which parts of the site to build; all by default (`[sections]` in the config file).
@@ -95,6 +96,9 @@ pub struct SiteSettings {
     pub logo: Option<SiteFile>,
     pub favicon: Option<SiteFile>,
     pub accent: Option<super::AccentView>,
+    /// The words the view writes itself (dates, calendar names, titles), in the site's
+    /// language.
+    pub texts: Arc<super::Texts>,
 }
 
 impl SiteSettings {
@@ -119,6 +123,7 @@ impl SiteSettings {
             logo: None,
             favicon: None,
             accent: None,
+            texts: super::Texts::english(),
         }
     }
 }
@@ -130,4 +135,6 @@ pub struct FeedSettings {
     pub description: String,
     /// Refresh hint in minutes (REFRESH-INTERVAL and X-PUBLISHED-TTL).
     pub refresh_minutes: u32,
+    /// What a feed with no events says in their place.
+    pub empty: String,
 }

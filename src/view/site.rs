@@ -91,14 +91,15 @@ pub(super) fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
         Some(format!("webcal://{rest}"))
     };
     let title = settings.title.clone().unwrap_or_else(|| name.clone());
-    let facility_name = settings
-        .facility_calendar_name
-        .clone()
-        .unwrap_or_else(|| format!("{title} events"));
+    let facility_name = settings.facility_calendar_name.clone().unwrap_or_else(|| {
+        settings
+            .texts
+            .text("calendar.facility_name", &[("site", &title)])
+    });
     let division_name = settings
         .division_calendar_name
         .clone()
-        .unwrap_or_else(|| "VATCAR division events".to_owned());
+        .unwrap_or_else(|| settings.texts.text("calendar.division_name", &[]));
     const FACILITY: &str = "calendar/facility.ics";
     const DIVISION: &str = "calendar/division.ics";
     let calendars = Calendars {

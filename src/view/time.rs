@@ -1,7 +1,8 @@
 //! Times as the pages show them: Zulu first, local time beside it when a zone is set.
 
+use super::Texts;
 use crate::model::Event;
-use chrono::{DateTime, Datelike, Utc};
+use chrono::{DateTime, Datelike, Utc, Weekday};
 use chrono_tz::Tz;
 use serde::Serialize;
 
@@ -51,36 +52,70 @@ pub struct When {
     pub month: String,
 }
 
-const WEEKDAYS: [&str; 7] = [
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-];
-
+/// Keys of the day and month names in the catalogues (`time.weekdays.mon`, ...).
+const WEEKDAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 const MONTHS: [&str; 12] = [
-    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
 ];
 
-pub fn when(event: &Event, zone: Option<Tz>) -> When {
+fn weekday_name(texts: &Texts, group: &str, day: Weekday) -> String {
+    let key = WEEKDAYS[day.num_days_from_monday() as usize];
+    texts.text(&format!("time.{group}.{key}"), &[])
+}
+
+fn month_name(texts: &Texts, month0: u32) -> String {
+    texts.text(
+        &format!("time.months_short.{}", MONTHS[month0 as usize]),
+        &[],
+    )
+}
+
+/// `Sat 28 Nov` in the site's language (`time.local_date`).
+fn local_date(texts: &Texts, date: impl Datelike) -> String {
+    texts.text(
+        "time.local_date",
+        &[
+            (
+                "weekday",
+                &weekday_name(texts, "weekdays_short", date.weekday()),
+            ),
+            ("day", &date.day().to_string()),
+            ("month", &month_name(texts, date.month0())),
+        ],
+    )
+}
+
+/// A date as a document's is shown: `5 Nov 2025` (`time.date`).
+pub fn date(texts: &Texts, date: impl Datelike) -> String {
+    texts.text(
+        "time.date",
+        &[
+            ("day", &date.day().to_string()),
+            ("month", &month_name(texts, date.month0())),
+            ("year", &date.year().to_string()),
+        ],
+    )
+}
+
+pub fn when(event: &Event, zone: Option<Tz>, texts: &Texts) -> When {
     let (start, end) = (event.start, event.effective_end());
     let local = zone.map(|zone| {
         let (ls, le) = (start.with_timezone(&zone), end.with_timezone(&zone));
         if ls.date_naive() == le.date_naive() {
             format!(
-                "{}–{} {}",
-                ls.format("%a %-d %b %H:%M"),
+                "{} {}–{} {}",
+                local_date(texts, ls),
+                ls.format("%H:%M"),
                 le.format("%H:%M"),
                 le.format("%Z")
             )
         } else {
             format!(
-                "{} – {} {}",
-                ls.format("%a %-d %b %H:%M"),
-                le.format("%a %-d %b %H:%M"),
+                "{} {} – {} {} {}",
+                local_date(texts, ls),
+                ls.format("%H:%M"),
+                local_date(texts, le),
+                le.format("%H:%M"),
                 le.format("%Z")
             )
         }
@@ -91,8 +126,8 @@ pub fn when(event: &Event, zone: Option<Tz>) -> When {
         end: Instant::new(end),
         end_assumed: !event.has_valid_end(),
         local,
-        weekday: WEEKDAYS[start.weekday().num_days_from_monday() as usize].to_owned(),
+        weekday: weekday_name(texts, "weekdays", start.weekday()),
         day: start.day().to_string(),
-        month: MONTHS[start.month0() as usize].to_owned(),
+        month: month_name(texts, start.month0()),
     }
 }

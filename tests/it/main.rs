@@ -16,6 +16,7 @@ mod feed;
 mod github_action;
 mod identity;
 mod init;
+mod languages;
 mod publish;
 mod report;
 mod serve;

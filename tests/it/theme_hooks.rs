@@ -190,12 +190,14 @@ fn when_without_zone_accepts_old_calls_and_an_old_declaration_names_the_argument
     );
 }
 
-/// The built-in templates, by name, read from the source folder.
+/// The built-in templates, by name, read from the source folder (not the catalogues in
+/// `i18n/`).
 fn built_in_templates() -> Vec<(String, String)> {
     let mut templates: Vec<(String, String)> = fs::read_dir(TEMPLATES_DIR)
         .unwrap()
-        .map(|entry| {
-            let path = entry.unwrap().path();
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_file())
+        .map(|path| {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             (name, fs::read_to_string(&path).unwrap())
         })
@@ -218,6 +220,17 @@ fn every_file_in_templates_is_built_in_and_exported() {
             .unwrap_or_else(|_| panic!("{name} is not in TEMPLATES in src/render/theme.rs"));
         assert_eq!(exported, text, "{name}");
     }
+    let catalogues = fs::read_dir(Path::new(TEMPLATES_DIR).join("i18n")).unwrap();
+    let mut exported = 0;
+    for entry in catalogues {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap();
+        let copy = fs::read_to_string(tmp.path().join("theme/i18n").join(name))
+            .unwrap_or_else(|_| panic!("i18n/{name:?} is not exported"));
+        assert_eq!(copy, fs::read_to_string(&path).unwrap());
+        exported += 1;
+    }
+    assert_eq!(exported, 4);
 }
 
 #[test]

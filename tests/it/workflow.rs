@@ -181,7 +181,7 @@ fn exported_templates_can_be_edited_and_used() {
     let base = fs::read_to_string(theme.join("base.html")).unwrap();
     fs::write(
         theme.join("base.html"),
-        base.replace("Skip to content", "Saltar al contenido"),
+        base.replace(r#"{{ t(key="nav.skip") }}"#, "Saltar al contenido"),
     )
     .unwrap();
     let Ran { status, stderr, .. } = run(&mut vatcar(

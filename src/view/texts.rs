@@ -1,0 +1,383 @@
+//! The words pages are made of, in the site's language: catalogues of texts by key (the
+//! built-in `templates/i18n/*.toml`, and a theme's `i18n/*.toml` beside or over them).
+//!
+//! Templates read them through `t()` (see `render::theme`); the view reads them for what it
+//! writes itself: month and day names, calendar names, staff titles, rating names.
+
+use anyhow::{Context, Result, bail};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The languages built in, with their catalogues.
+pub const BUILT_IN: &[(&str, &str)] = &[
+    (
+        "en",
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/templates/i18n/en.toml"
+        )),
+    ),
+    (
+        "es",
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/templates/i18n/es.toml"
+        )),
+    ),
+    (
+        "fr",
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/templates/i18n/fr.toml"
+        )),
+    ),
+    (
+        "nl",
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/templates/i18n/nl.toml"
+        )),
+    ),
+];
+
+/// The language of a site whose config names none.
+pub const DEFAULT_LANGUAGE: &str = "en";
+
+/// One language's texts, every English key present (falling back to English where the
+/// language's own catalogue lacks one).
+#[derive(Debug)]
+pub struct Texts {
+    /// As `<html lang>` takes it: `es`.
+    pub language: String,
+    entries: BTreeMap<String, String>,
+    /// Counts that take a key's `one` form.
+    one: Vec<i64>,
+}
+
+/// One catalogue file, read.
+#[derive(Debug, Default)]
+pub struct Catalogue {
+    pub name: Option<String>,
+    pub one: Option<Vec<i64>>,
+    pub entries: BTreeMap<String, String>,
+}
+
+impl Catalogue {
+    /// Parses a catalogue; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Self> {
+        let table: toml::Table =
+            toml::from_str(text).with_context(|| format!("{origin} is not valid TOML"))?;
+        let mut catalogue = Catalogue::default();
+        for (key, value) in table {
+            if key == "language" {
+                let toml::Value::Table(meta) = value else {
+                    bail!("{origin}: `language` must be a table ([language])");
+                };
+                for (name, value) in meta {
+                    match (name.as_str(), value) {
+                        ("name", toml::Value::String(text)) => catalogue.name = Some(text),
+                        ("one", toml::Value::Array(counts)) => {
+                            let counts: Option<Vec<i64>> =
+                                counts.iter().map(toml::Value::as_integer).collect();
+                            catalogue.one = Some(counts.ok_or_else(|| {
+                                anyhow::anyhow!("{origin}: language.one must list whole numbers")
+                            })?);
+                        }
+                        (other, _) => bail!(
+                            "{origin}: language.{other}: expected `name` (text) or `one` (a list of counts)"
+                        ),
+                    }
+                }
+            } else {
+                flatten(&key, value, &mut catalogue.entries, origin)?;
+            }
+        }
+        Ok(catalogue)
+    }
+}
+
+fn flatten(
+    key: &str,
+    value: toml::Value,
+    into: &mut BTreeMap<String, String>,
+    origin: &str,
+) -> Result<()> {
+    match value {
+        toml::Value::String(text) => {
+            into.insert(key.to_owned(), text);
+        }
+        toml::Value::Table(table) => {
+            for (name, value) in table {
+                flatten(&format!("{key}.{name}"), value, into, origin)?;
+            }
+        }
+        other => bail!(
+            "{origin}: {key}: expected text, found a {}",
+            other.type_str()
+        ),
+    }
+    Ok(())
+}
+
+/// A language tag as a file name may give it: `pt`, `pt-BR`.
+fn is_language_tag(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 35
+        && name.split('-').all(|part| {
+            !part.is_empty() && part.len() <= 8 && part.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+}
+
+/// The catalogues a theme folder holds: `i18n/<language>.toml`, by language.
+pub fn theme_catalogues(theme: Option<&Path>) -> Vec<(String, PathBuf)> {
+    let Some(dir) = theme.map(|t| t.join("i18n")) else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(String, PathBuf)> = entries
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            let stem = path.file_stem()?.to_str()?.to_owned();
+            (path.extension()? == "toml" && path.is_file() && is_language_tag(&stem))
+                .then_some((stem, path))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Every language a site can be built in with this theme: the built-in ones, then the
+/// theme's own.
+pub fn available(theme: Option<&Path>) -> Vec<String> {
+    let mut languages: Vec<String> = BUILT_IN.iter().map(|(l, _)| l.to_string()).collect();
+    for (language, _) in theme_catalogues(theme) {
+        if !languages.contains(&language) {
+            languages.push(language);
+        }
+    }
+    languages
+}
+
+impl Texts {
+    /// The built-in English texts.
+    pub fn english() -> Arc<Texts> {
+        static ENGLISH: std::sync::OnceLock<Arc<Texts>> = std::sync::OnceLock::new();
+        Arc::clone(ENGLISH.get_or_init(|| {
+            Arc::new(Texts::load(DEFAULT_LANGUAGE, None).expect("the built-in English loads"))
+        }))
+    }
+
+    /// The texts of `language`: the built-in catalogue if there is one, the theme's
+    /// `i18n/<language>.toml` over it key by key, and English (the theme's `en.toml` over the
+    /// built-in one) for any key the language lacks.
+    pub fn load(language: &str, theme: Option<&Path>) -> Result<Texts> {
+        let built_in = |language: &str| -> Result<Option<Catalogue>> {
+            BUILT_IN
+                .iter()
+                .find(|(l, _)| *l == language)
+                .map(|(l, text)| Catalogue::parse(text, &format!("built-in i18n/{l}.toml")))
+                .transpose()
+        };
+        let themed = |language: &str| -> Result<Option<Catalogue>> {
+            let Some((_, path)) = theme_catalogues(theme)
+                .into_iter()
+                .find(|(l, _)| l == language)
+            else {
+                return Ok(None);
+            };
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("could not read {}", path.display()))?;
+            Catalogue::parse(&text, &path.display().to_string()).map(Some)
+        };
+        let layers = |language: &str| -> Result<Vec<Catalogue>> {
+            Ok([built_in(language)?, themed(language)?]
+                .into_iter()
+                .flatten()
+                .collect())
+        };
+        let english = layers(DEFAULT_LANGUAGE)?;
+        let own = if language == DEFAULT_LANGUAGE {
+            Vec::new()
+        } else {
+            layers(language)?
+        };
+        if language != DEFAULT_LANGUAGE && own.is_empty() {
+            bail!(
+                "there is no catalogue for the language {language:?}; available: {}",
+                available(theme).join(", ")
+            );
+        }
+        let mut entries = BTreeMap::new();
+        let mut one = vec![1];
+        for catalogue in english.iter().chain(&own) {
+            entries.extend(catalogue.entries.clone());
+            if let Some(counts) = &catalogue.one {
+                one = counts.clone();
+            }
+        }
+        if !own.is_empty() {
+            let own_keys: BTreeSet<&String> = own.iter().flat_map(|c| c.entries.keys()).collect();
+            let missing: Vec<&String> = english
+                .iter()
+                .flat_map(|c| c.entries.keys())
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .filter(|key| !own_keys.contains(key))
+                .collect();
+            if !missing.is_empty() {
+                let shown: Vec<&str> = missing.iter().take(5).map(|k| k.as_str()).collect();
+                log::warn!(
+                    "the {language} catalogue lacks {} text{} ({}{}); English is shown instead",
+                    missing.len(),
+                    if missing.len() == 1 { "" } else { "s" },
+                    shown.join(", "),
+                    if missing.len() > shown.len() {
+                        ", ..."
+                    } else {
+                        ""
+                    }
+                );
+            }
+        }
+        Ok(Texts {
+            language: language.to_owned(),
+            entries,
+            one,
+        })
+    }
+
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.entries.get(key).map(String::as_str)
+    }
+
+    /// The key of the form of `key` that a count of `n` takes: `key.one` or `key.other`.
+    pub fn plural_key(&self, key: &str, n: i64) -> String {
+        let form = if self.one.contains(&n) {
+            "one"
+        } else {
+            "other"
+        };
+        format!("{key}.{form}")
+    }
+
+    /// The text of a key the program itself uses (every one is in the built-in English
+    /// catalogue, which a unit test checks), with `{name}` filled from `args`.
+    pub fn text(&self, key: &str, args: &[(&str, &str)]) -> String {
+        let template = self.get(key).unwrap_or(key);
+        fill(template, |name| {
+            args.iter()
+                .find(|(arg, _)| *arg == name)
+                .map(|(_, value)| value.to_string())
+        })
+        .unwrap_or_else(|missing| format!("{template} ({missing}?)"))
+    }
+
+    /// Every key, for the check that templates name only existing ones.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(String::as_str)
+    }
+}
+
+/// `template` with each `{name}` replaced by `value(name)`; a `{` not starting a placeholder
+/// stays as it is. The error is the first name `value` has nothing for.
+pub fn fill(
+    template: &str,
+    mut value: impl FnMut(&str) -> Option<String>,
+) -> std::result::Result<String, String> {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let name_end = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        if name_end > 0 && after[name_end..].starts_with('}') {
+            let name = &after[..name_end];
+            out.push_str(&value(name).ok_or_else(|| name.to_owned())?);
+            rest = &after[name_end + 1..];
+        } else {
+            out.push('{');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// The placeholders a text uses.
+pub fn placeholders(template: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    let _ = fill(template, |name| {
+        names.insert(name.to_owned());
+        Some(String::new())
+    });
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalogue(language: &str) -> Catalogue {
+        let text = BUILT_IN.iter().find(|(l, _)| *l == language).unwrap().1;
+        Catalogue::parse(text, language).unwrap()
+    }
+
+    #[test]
+    fn every_built_in_catalogue_has_exactly_the_english_keys_and_placeholders() {
+        let english = catalogue("en");
+        for (language, _) in BUILT_IN {
+            let other = catalogue(language);
+            assert!(other.name.is_some(), "{language}: language.name");
+            let missing: Vec<&String> = english
+                .entries
+                .keys()
+                .filter(|k| !other.entries.contains_key(*k))
+                .collect();
+            let stray: Vec<&String> = other
+                .entries
+                .keys()
+                .filter(|k| !english.entries.contains_key(*k))
+                .collect();
+            assert!(missing.is_empty(), "{language} lacks {missing:?}");
+            assert!(
+                stray.is_empty(),
+                "{language} has keys English lacks: {stray:?}"
+            );
+            for (key, text) in &other.entries {
+                assert_eq!(
+                    placeholders(text),
+                    placeholders(&english.entries[key]),
+                    "{language}: {key}: {text:?} fills other placeholders than English"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn placeholders_are_filled_and_other_braces_kept() {
+        let filled = fill("{a} and {b}, {not closed, {} {c d}", |name| {
+            Some(name.to_uppercase())
+        });
+        assert_eq!(filled.unwrap(), "A and B, {not closed, {} {c d}");
+        assert_eq!(fill("x {gone}", |_| None), Err("gone".to_owned()));
+    }
+
+    #[test]
+    fn counts_choose_the_form_the_language_gives_them() {
+        let english = Texts::load("en", None).unwrap();
+        assert_eq!(english.plural_key("home.visitors", 1), "home.visitors.one");
+        assert_eq!(
+            english.plural_key("home.visitors", 0),
+            "home.visitors.other"
+        );
+        // French counts zero as singular.
+        let french = Texts::load("fr", None).unwrap();
+        assert_eq!(french.plural_key("home.visitors", 0), "home.visitors.one");
+        assert!(Texts::load("xx", None).is_err());
+    }
+}
