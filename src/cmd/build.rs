@@ -246,7 +246,9 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         )
     });
     lap("view built and output folder read");
-    let static_paths: Vec<&str> = static_files.iter().map(|f| f.path.as_str()).collect();
+    // Read by the content pages' links and by the check that no page overwrites a static file.
+    let static_paths: std::collections::HashSet<&str> =
+        static_files.iter().map(|f| f.path.as_str()).collect();
     view::add_content(
         &mut view,
         &content,
@@ -261,8 +263,6 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     // The view owns all it needs; the models can go before rendering.
     drop(data);
     crate::memory::release_freed();
-    let static_paths: std::collections::HashSet<&str> =
-        static_files.iter().map(|f| f.path.as_str()).collect();
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
     site::render(&view, &theme, &|file| {
         files.fetch_add(1, Ordering::Relaxed);

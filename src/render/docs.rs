@@ -54,7 +54,13 @@ pub fn template_variables() -> Result<String> {
         .iter()
         .map(crate::model::content::parse)
         .collect::<Result<_>>()?;
-    view::add_content(&mut site_view, &pages, &["logo.png"], &[], false)?;
+    view::add_content(
+        &mut site_view,
+        &pages,
+        &std::collections::HashSet::from(["logo.png"]),
+        &[],
+        false,
+    )?;
     site::render(&site_view, &theme, &|_| Ok(()))?;
 
     let report_settings = ReportSettings {
@@ -265,10 +271,10 @@ const HOOKS: &[(&str, &str, &str, &str)] = &[
         "what follows a content page's title",
     ),
     (
-        "section.html",
-        "lead",
-        "after the `<h1>`: the front matter's `description`",
-        "what follows a section page's title",
+        "page.html",
+        "listing",
+        "after the `<article>`; section.html, which extends page.html, fills it",
+        "the list of a section's pages (empty on a page)",
     ),
     (
         "roster.html",

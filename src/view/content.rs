@@ -98,7 +98,7 @@ const TEMPLATE_IDS: &[&str] = &[
 pub fn add_content(
     view: &mut SiteView,
     pages: &[ContentPage],
-    static_paths: &[&str],
+    static_paths: &HashSet<&str>,
     menu: &[MenuEntry],
     drafts: bool,
 ) -> Result<()> {
@@ -137,18 +137,15 @@ pub fn add_content(
         }
     }
 
-    let ids: HashMap<&str, HashSet<String>> = published
+    // Each page's heading ids, by where the heading starts: links to a page's anchors are
+    // checked against them, and its headings get them.
+    let ids: HashMap<&str, HeadingIds> = published
         .iter()
-        .map(|page| {
-            (
-                page.path.as_str(),
-                heading_ids(page).into_values().collect(),
-            )
-        })
+        .map(|page| (page.path.as_str(), heading_ids(page)))
         .collect();
     let targets = Targets {
         generated: &generated,
-        static_paths: static_paths.iter().copied().collect(),
+        static_paths,
         pages: pages.iter().map(|p| (p.path.as_str(), p)).collect(),
         published_urls: published
             .iter()
@@ -161,7 +158,7 @@ pub fn add_content(
 
     let mut views = Vec::new();
     for page in &published {
-        let html = markdown_to_html(page, &targets)?;
+        let html = markdown_to_html(page, &ids[page.path.as_str()], &targets)?;
         match page.kind {
             PageKind::HomeIntro => {
                 view.home.intro = Some(HomeIntro {
@@ -305,16 +302,19 @@ fn generated_paths(view: &SiteView) -> HashMap<String, String> {
     paths
 }
 
+/// A page's heading ids, by the byte offset in its body where the heading starts.
+type HeadingIds = HashMap<usize, String>;
+
 /// Everything a link may point to.
 struct Targets<'a> {
     generated: &'a HashMap<String, String>,
-    static_paths: HashSet<&'a str>,
+    static_paths: &'a HashSet<&'a str>,
     /// Every content page by its path, drafts included.
     pages: HashMap<&'a str, &'a ContentPage>,
     /// The folders of the pages being published.
     published_urls: HashSet<&'a str>,
     /// The heading ids of each published page.
-    ids: &'a HashMap<&'a str, HashSet<String>>,
+    ids: &'a HashMap<&'a str, HeadingIds>,
     drafts: bool,
 }
 
@@ -333,7 +333,7 @@ impl Targets<'_> {
 
     /// A content page by its path below `content/`: its folder in the site and its heading
     /// ids.
-    fn page(&self, path: &str) -> Result<(String, Option<&HashSet<String>>), String> {
+    fn page(&self, path: &str) -> Result<(String, Option<&HeadingIds>), String> {
         match self.pages.get(path) {
             Some(page) if page.draft && !self.drafts => Err(format!(
                 "{path} is a draft (draft = true) and is not published; build with --drafts to preview it"
@@ -344,7 +344,7 @@ impl Targets<'_> {
     }
 
     /// An `@/` target (without the `@/`): its path in the site.
-    fn site_target(&self, target: &str) -> Result<(String, Option<&HashSet<String>>), String> {
+    fn site_target(&self, target: &str) -> Result<(String, Option<&HeadingIds>), String> {
         let target = decode(target)?;
         if target.ends_with(".md") {
             return self.page(&target);
@@ -409,8 +409,9 @@ impl Targets<'_> {
         };
         if let (Some(fragment), Some(ids)) = (fragment, ids) {
             let fragment = decode(fragment)?;
-            if !ids.contains(&fragment) && !TEMPLATE_IDS.contains(&fragment.as_str()) {
-                let mut known: Vec<&String> = ids.iter().collect();
+            if !ids.values().any(|id| *id == fragment) && !TEMPLATE_IDS.contains(&fragment.as_str())
+            {
+                let mut known: Vec<&String> = ids.values().collect();
                 known.sort();
                 return Err(format!(
                     "#{fragment}: the page has no heading with that anchor (it has: {})",
@@ -512,7 +513,7 @@ fn options() -> Options {
 
 /// The id each heading gets, by the byte offset of the heading in the body: the one written
 /// (`## Visiting {#visit}`), else one made from its text, unique on the page.
-fn heading_ids(page: &ContentPage) -> HashMap<usize, String> {
+fn heading_ids(page: &ContentPage) -> HeadingIds {
     let mut taken: BTreeSet<String> = TEMPLATE_IDS.iter().map(|s| (*s).to_owned()).collect();
     let mut ids = HashMap::new();
     let mut open: Option<(usize, Option<String>, String)> = None;
@@ -570,54 +571,22 @@ fn heading_slug(text: &str) -> String {
     }
 }
 
-/// The page's Markdown as HTML: headings with ids, links and images rewritten or refused.
-fn markdown_to_html(page: &ContentPage, targets: &Targets) -> Result<String> {
-    let ids = heading_ids(page);
+/// The page's Markdown as HTML: headings with the ids [`heading_ids`] gave them, links and
+/// images rewritten or refused.
+fn markdown_to_html(page: &ContentPage, ids: &HeadingIds, targets: &Targets) -> Result<String> {
     let line_of = |offset: usize| page.body_line + page.body[..offset].matches('\n').count();
     let mut events = Vec::new();
-    for (event, range) in Parser::new_ext(&page.body, options()).into_offset_iter() {
-        let event = match event {
-            Event::Start(Tag::Heading {
-                level,
-                id: _,
-                classes,
-                attrs,
-            }) => Event::Start(Tag::Heading {
-                level,
-                id: ids.get(&range.start).cloned().map(CowStr::from),
-                classes,
-                attrs,
-            }),
-            Event::Start(Tag::Link {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }) => {
-                let dest_url = rewritten(page, targets, dest_url, line_of(range.start))?;
-                Event::Start(Tag::Link {
-                    link_type,
-                    dest_url,
-                    title,
-                    id,
-                })
+    for (mut event, range) in Parser::new_ext(&page.body, options()).into_offset_iter() {
+        match &mut event {
+            Event::Start(Tag::Heading { id, .. }) => {
+                *id = ids.get(&range.start).cloned().map(CowStr::from);
             }
-            Event::Start(Tag::Image {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }) => {
-                let dest_url = rewritten(page, targets, dest_url, line_of(range.start))?;
-                Event::Start(Tag::Image {
-                    link_type,
-                    dest_url,
-                    title,
-                    id,
-                })
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                let dest = std::mem::replace(dest_url, CowStr::Borrowed(""));
+                *dest_url = rewritten(page, targets, dest, line_of(range.start))?;
             }
-            event => event,
-        };
+            _ => {}
+        }
         events.push(event);
     }
     let mut html = String::with_capacity(page.body.len() * 3 / 2);
