@@ -19,6 +19,7 @@ mod init;
 mod languages;
 mod publish;
 mod report;
+mod secret;
 mod serve;
 mod site;
 mod static_files;
