@@ -24,6 +24,7 @@ mod serve;
 mod site;
 mod static_files;
 mod support;
+mod theme_files;
 mod theme_hooks;
 mod theme_warnings;
 mod workflow;
