@@ -279,7 +279,8 @@ impl Theme {
             .map(|(_, text, origin)| (text, origin))?;
         let line = text.lines().position(|line| line.contains(&quoted))? + 1;
         Some(format!(
-            "{origin}:{line}: t(): no catalogue has the text key `{key}` (language {})",
+            "{origin}:{line}: t(): no catalogue has the text key `{}` (language {})",
+            quote::short(key),
             self.texts.language
         ))
     }
@@ -369,8 +370,9 @@ fn check_text_keys(sources: &[(String, String, String)], texts: &Texts) -> Resul
                     texts.get(key).is_some() || texts.get(&format!("{key}.other")).is_some();
                 if !known {
                     anyhow::bail!(
-                        "{origin}:{}: t(): no catalogue has the text key `{key}` (language {})",
+                        "{origin}:{}: t(): no catalogue has the text key `{}` (language {})",
                         number + 1,
+                        quote::short(key),
                         texts.language
                     );
                 }

@@ -182,4 +182,21 @@ fn a_syntax_error_on_a_long_line_quotes_at_most_200_characters_of_it() {
     );
     assert!(ran.stderr.matches('~').count() <= 200, "{}", ran.stderr);
     assert!(!ran.stderr.contains("next = 1"), "{}", ran.stderr);
+
+    // A text key a template names, as long as the line.
+    let theme = tmp.path().join("theme3");
+    fs::create_dir(&theme).unwrap();
+    fs::write(
+        theme.join("404.html"),
+        format!("{{% extends \"base.html\" %}}\n{{% block content %}}{{{{ t(key=\"{long}\") }}}}{{% endblock content %}}\n"),
+    )
+    .unwrap();
+    let ran = build(&theme, &out);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(
+        ran.stderr.contains("no catalogue has the text key"),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stderr.matches('~').count() <= 200, "{}", ran.stderr);
 }
