@@ -68,7 +68,8 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
         .map(|(name, text)| (name, place(name), text))
         .collect();
     // Every path is checked before the first file is written, so that a refused init leaves
-    // the folder as it was.
+    // the folder as it was. The folders inside the site are checked, not the site folder
+    // itself: the user named it, and it may well be reached through a link.
     let mut linked: Vec<PathBuf> = Vec::new();
     for (name, _, _) in &files {
         let folders: Vec<&str> = name.split('/').collect();
@@ -77,7 +78,11 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
             check_folder(&place(&folder), name, args.force, &mut linked)?;
         }
     }
-    check_folder(&place("static"), "static/", args.force, &mut linked)?;
+    // static/ is made, never written into: a link to a folder there is no harm.
+    let static_dir = place("static");
+    if !(fs::symlink_metadata(&static_dir).is_ok_and(|m| m.is_symlink()) && static_dir.is_dir()) {
+        check_folder(&static_dir, "static/", args.force, &mut linked)?;
+    }
     // symlink_metadata, not exists(): a link, even a dangling one, is a file of the user's,
     // and writing through it would put the file somewhere else.
     let mut present: Vec<&Path> = Vec::new();
@@ -107,7 +112,6 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
     // What this run makes is removed again if a write fails part-way (a full disk): the
     // folder is left as it was, but for files --force has already overwritten.
     let mut made = Made::default();
-    let static_dir = place("static");
     made.folder(&static_dir)?;
     for (_, path, text) in &files {
         if let Some(parent) = path.parent() {

@@ -1,6 +1,6 @@
 //! What this run prints on stderr, scrubbed of every API key it knows: log lines through the
-//! logger, and every other message (errors, clap's usage errors, progress and summary lines)
-//! through [`scrub`].
+//! logger, and every other message (errors, clap's usage errors, progress and summary lines,
+//! a panic's message) through [`scrub`].
 //!
 //! Keys are known as early as they can be: the ones in the environment and on the command
 //! line before the command line is parsed (clap's errors quote the values they refuse), the
@@ -29,6 +29,21 @@ pub fn scrub(text: &str) -> String {
         text = key.redact(&text);
     }
     text
+}
+
+/// A panic's message is scrubbed too (it may quote a path or a value holding the key). One
+/// that holds no key is printed as Rust prints it, with its backtrace if one is asked for.
+pub fn scrub_panics() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let plain = info.to_string();
+        let scrubbed = scrub(&plain);
+        if scrubbed == plain {
+            default(info);
+        } else {
+            eprintln!("{scrubbed}");
+        }
+    }));
 }
 
 /// The keys `VATCAR_API_KEY` and `--api-key` give, read before clap parses `args`. A value
