@@ -59,6 +59,22 @@ pub(crate) enum Command {
     },
 }
 
+impl Command {
+    /// Whether the command reads the config file. `init` writes one (and may be run to
+    /// replace a broken one); `templates` and `completions` have no use for it, so a broken
+    /// config stops neither.
+    pub(crate) fn uses_config(&self) -> bool {
+        match self {
+            Command::Build(_)
+            | Command::Serve(_)
+            | Command::Check(_)
+            | Command::Fetch(_)
+            | Command::Report(_) => true,
+            Command::Init(_) | Command::Templates(_) | Command::Completions { .. } => false,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub(crate) struct InitArgs {
     /// The site folder, made if missing (default: the working folder).

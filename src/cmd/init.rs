@@ -60,17 +60,42 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
             dir.join(name)
         }
     };
-    let files: Vec<(PathBuf, String)> = files()
+    if dir.is_file() {
+        bail!("{} is a file; name a folder for the site", dir.display());
+    }
+    let files: Vec<(&str, PathBuf, String)> = files()
         .into_iter()
-        .map(|(name, text)| (place(name), text))
+        .map(|(name, text)| (name, place(name), text))
         .collect();
+    // Every path is checked before the first file is written, so that a refused init leaves
+    // the folder as it was. The folders inside the site are checked, not the site folder
+    // itself: the user named it, and it may well be reached through a link.
+    let mut linked: Vec<PathBuf> = Vec::new();
+    for (name, _, _) in &files {
+        let folders: Vec<&str> = name.split('/').collect();
+        for depth in 1..folders.len() {
+            let folder = folders[..depth].join("/");
+            check_folder(&place(&folder), name, args.force, &mut linked)?;
+        }
+    }
+    // static/ is made, never written into: a link to a folder there is no harm.
+    let static_dir = place("static");
+    if !(fs::symlink_metadata(&static_dir).is_ok_and(|m| m.is_symlink()) && static_dir.is_dir()) {
+        check_folder(&static_dir, "static/", args.force, &mut linked)?;
+    }
     // symlink_metadata, not exists(): a link, even a dangling one, is a file of the user's,
     // and writing through it would put the file somewhere else.
-    let present: Vec<&Path> = files
-        .iter()
-        .map(|(path, _)| path.as_path())
-        .filter(|path| fs::symlink_metadata(path).is_ok())
-        .collect();
+    let mut present: Vec<&Path> = Vec::new();
+    for (_, path, _) in &files {
+        match fs::symlink_metadata(path) {
+            Ok(meta) if meta.is_dir() => bail!(
+                "{} is a folder, where init writes a file: move it away (init never replaces a folder)",
+                path.display()
+            ),
+            Ok(_) => present.push(path),
+            Err(_) => {}
+        }
+    }
     if !present.is_empty() && !args.force {
         let names: Vec<String> = present.iter().map(|p| p.display().to_string()).collect();
         bail!(
@@ -78,22 +103,34 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
             names.join(", ")
         );
     }
-    let static_dir = place("static");
-    fs::create_dir_all(&static_dir)
-        .with_context(|| format!("could not create {}", static_dir.display()))?;
-    for (path, text) in &files {
+    for link in &linked {
+        progress.step(&format!(
+            "  writing through the link {} (--force)",
+            link.display()
+        ));
+    }
+    // What this run makes is removed again if a write fails part-way (a full disk): the
+    // folder is left as it was, but for files --force has already overwritten.
+    let mut made = Made::default();
+    made.folder(&static_dir)?;
+    for (_, path, text) in &files {
         if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent)
-                .with_context(|| format!("could not create {}", parent.display()))?;
+            made.folder(parent)?;
         }
         if fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink()) {
             fs::remove_file(path)
                 .with_context(|| format!("could not replace the link {}", path.display()))?;
+        } else if fs::symlink_metadata(path).is_err() {
+            made.files.push(path.clone());
         }
         fs::write(path, text).with_context(|| format!("could not write {}", path.display()))?;
     }
+    made.keep();
 
-    let mut written: Vec<String> = files.iter().map(|(p, _)| p.display().to_string()).collect();
+    let mut written: Vec<String> = files
+        .iter()
+        .map(|(_, p, _)| p.display().to_string())
+        .collect();
     written.push(format!("{}/", static_dir.display()));
     for line in &written {
         progress.step(&format!("  wrote {line}"));
@@ -121,6 +158,80 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
         files.len()
     ));
     Ok(())
+}
+
+/// Checks that `folder`, where init will write `file`, is a folder or can be made one: a file
+/// there is an error, and so is a link unless `force` (then it is written through, and added
+/// to `linked`).
+fn check_folder(folder: &Path, file: &str, force: bool, linked: &mut Vec<PathBuf>) -> Result<()> {
+    let Ok(meta) = fs::symlink_metadata(folder) else {
+        return Ok(());
+    };
+    if meta.is_dir() {
+        return Ok(());
+    }
+    if !meta.is_symlink() {
+        bail!(
+            "{} is a file, where init needs a folder (for {file}): move it away",
+            folder.display()
+        );
+    }
+    if !folder.is_dir() {
+        bail!(
+            "{} is a link that leads to no folder, where init needs one (for {file}): remove the link",
+            folder.display()
+        );
+    }
+    if !force {
+        bail!(
+            "{} is a link to another folder; init does not write through it: remove the link, or pass --force to write through it",
+            folder.display()
+        );
+    }
+    if !linked.iter().any(|l| l == folder) {
+        linked.push(folder.to_path_buf());
+    }
+    Ok(())
+}
+
+/// The files and folders a run of init made, removed again when it is dropped before
+/// [`Made::keep`].
+#[derive(Default)]
+struct Made {
+    folders: Vec<PathBuf>,
+    files: Vec<PathBuf>,
+}
+
+impl Made {
+    /// Makes `folder` and the folders above it that are missing, noting each.
+    fn folder(&mut self, folder: &Path) -> Result<()> {
+        let missing: Vec<&Path> = folder
+            .ancestors()
+            .take_while(|f| !f.as_os_str().is_empty() && fs::symlink_metadata(f).is_err())
+            .collect();
+        for folder in missing.into_iter().rev() {
+            fs::create_dir(folder)
+                .with_context(|| format!("could not create {}", folder.display()))?;
+            self.folders.push(folder.to_path_buf());
+        }
+        Ok(())
+    }
+
+    fn keep(mut self) {
+        self.folders.clear();
+        self.files.clear();
+    }
+}
+
+impl Drop for Made {
+    fn drop(&mut self) {
+        for file in self.files.iter().rev() {
+            let _ = fs::remove_file(file);
+        }
+        for folder in self.folders.iter().rev() {
+            let _ = fs::remove_dir(folder);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -173,6 +284,30 @@ mod tests {
         let loaded = Loaded::parse(CONFIG, Path::new("vatcar-site.toml")).unwrap();
         assert_eq!(loaded.config.output.as_deref(), Some(Path::new("output")));
         assert!(loaded.config.title.is_none() && loaded.config.static_files.is_none());
+    }
+
+    /// A run that fails part-way removes the files and folders it made, and only those.
+    #[test]
+    fn what_a_failed_run_made_is_removed_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("mine.txt"), "mine").unwrap();
+        let deep = tmp.path().join("a/b");
+        {
+            let mut made = Made::default();
+            made.folder(&deep).unwrap();
+            fs::write(deep.join("file"), "x").unwrap();
+            made.files.push(deep.join("file"));
+            assert!(deep.join("file").is_file());
+        }
+        let left: Vec<_> = fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["mine.txt"]);
+        let mut made = Made::default();
+        made.folder(&deep).unwrap();
+        made.keep();
+        assert!(deep.is_dir());
     }
 
     /// The example pages' front matter is TOML between `+++` lines, with a title.

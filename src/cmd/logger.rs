@@ -1,17 +1,80 @@
-//! Log lines on stderr, each scrubbed of every known API key.
+//! What this run prints on stderr, scrubbed of every API key it knows: log lines through the
+//! logger, and every other message (errors, clap's usage errors, progress and summary lines,
+//! a panic's message) through [`scrub`].
+//!
+//! Keys are known as early as they can be: the ones in the environment and on the command
+//! line before the command line is parsed (clap's errors quote the values they refuse), the
+//! one in a config file once it is read.
 
 use crate::fetch::secret::ApiKey;
-use std::sync::Arc;
+use std::ffi::OsString;
+use std::sync::RwLock;
 
-/// Log lines on stderr, each scrubbed of every known API key as a last line of defence.
+/// Every key this run knows of.
+static KEYS: RwLock<Vec<ApiKey>> = RwLock::new(Vec::new());
+
+/// Adds `key` to those scrubbed from what is printed.
+pub fn know(key: ApiKey) {
+    let mut keys = KEYS.write().unwrap_or_else(|e| e.into_inner());
+    if !keys.contains(&key) {
+        keys.push(key);
+    }
+}
+
+/// `text` with every known key replaced by `[REDACTED]`.
+pub fn scrub(text: &str) -> String {
+    let keys = KEYS.read().unwrap_or_else(|e| e.into_inner());
+    let mut text = text.to_owned();
+    for key in keys.iter() {
+        text = key.redact(&text);
+    }
+    text
+}
+
+/// A panic's message is scrubbed too (it may quote a path or a value holding the key). One
+/// that holds no key is printed as Rust prints it, with its backtrace if one is asked for.
+pub fn scrub_panics() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let plain = info.to_string();
+        let scrubbed = scrub(&plain);
+        if scrubbed == plain {
+            default(info);
+        } else {
+            eprintln!("{scrubbed}");
+        }
+    }));
+}
+
+/// The keys `VATCAR_API_KEY` and `--api-key` give, read before clap parses `args`. A value
+/// that is no valid key is left out: the command refuses it before using it, and so short a
+/// key could not be scrubbed anyway.
+pub fn keys_in(env: Option<OsString>, args: &[OsString]) -> Vec<ApiKey> {
+    let mut raw: Vec<&str> = Vec::new();
+    if let Some(value) = env.as_ref().and_then(|v| v.to_str()) {
+        raw.push(value);
+    }
+    let mut args = args.iter().map(|a| a.to_str());
+    while let Some(arg) = args.next() {
+        match arg {
+            Some("--api-key") => raw.extend(args.next().flatten()),
+            Some(arg) => raw.extend(arg.strip_prefix("--api-key=")),
+            None => {}
+        }
+    }
+    raw.into_iter()
+        .filter_map(|r| ApiKey::new(r).ok())
+        .collect()
+}
+
+/// Log lines on stderr, each scrubbed.
 pub struct Logger {
     level: log::LevelFilter,
-    keys: Arc<std::sync::Mutex<Vec<ApiKey>>>,
 }
 
 impl Logger {
-    pub fn install(level: log::LevelFilter, keys: Arc<std::sync::Mutex<Vec<ApiKey>>>) {
-        let logger = Box::leak(Box::new(Logger { level, keys }));
+    pub fn install(level: log::LevelFilter) {
+        let logger = Box::leak(Box::new(Logger { level }));
         if log::set_logger(logger).is_ok() {
             log::set_max_level(level);
         }
@@ -27,10 +90,7 @@ impl log::Log for Logger {
         if !self.enabled(record.metadata()) {
             return;
         }
-        let mut text = record.args().to_string();
-        for key in self.keys.lock().expect("not poisoned").iter() {
-            text = key.redact(&text);
-        }
+        let text = scrub(&record.args().to_string());
         let label = match record.level() {
             log::Level::Error => "error",
             log::Level::Warn => "warning",
@@ -41,4 +101,40 @@ impl log::Log for Logger {
     }
 
     fn flush(&self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::keys_in;
+    use std::ffi::OsString;
+
+    #[test]
+    fn keys_are_read_from_the_environment_and_both_spellings_of_the_flag() {
+        let args = |list: &[&str]| list.iter().map(OsString::from).collect::<Vec<_>>();
+        let found = keys_in(
+            Some("env-key-0123456789abcdef".into()),
+            &args(&[
+                "vatcar-site",
+                "build",
+                "--api-key",
+                "flag-key-0123456789abcdef",
+                "--api-key=joined-key-0123456789abcdef",
+                "--api-key=short",
+                "--api-key",
+            ]),
+        );
+        let scrubbed: Vec<String> = found
+            .iter()
+            .map(|k| k.redact("env-key-0123456789abcdef flag-key-0123456789abcdef joined-key-0123456789abcdef"))
+            .collect();
+        assert_eq!(found.len(), 3);
+        assert_eq!(
+            scrubbed,
+            [
+                "[REDACTED] flag-key-0123456789abcdef joined-key-0123456789abcdef",
+                "env-key-0123456789abcdef [REDACTED] joined-key-0123456789abcdef",
+                "env-key-0123456789abcdef flag-key-0123456789abcdef [REDACTED]",
+            ]
+        );
+    }
 }

@@ -32,29 +32,40 @@ use std::time::Instant;
 struct UsageError(String);
 
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    for key in logger::keys_in(std::env::var_os("VATCAR_API_KEY"), &args) {
+        logger::know(key);
+    }
+    logger::scrub_panics();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
     let level = match (cli.quiet, cli.verbose) {
         (true, _) => log::LevelFilter::Error,
         (false, 0) => log::LevelFilter::Warn,
         (false, 1) => log::LevelFilter::Info,
         _ => log::LevelFilter::Debug,
     };
-    let keys = Arc::new(std::sync::Mutex::new(Vec::<ApiKey>::new()));
-    logger::Logger::install(level, keys.clone());
+    logger::Logger::install(level);
     stop_on_signals();
-    // A config file that does not read is a usage error, like a bad flag. `init` reads none:
-    // it may be run to replace one.
-    let config = match cli.command {
-        Command::Init(_) => Ok(Loaded::default()),
-        _ => Loaded::load(cli.config.as_deref())
-            .map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}")))),
+    // A config file that does not read is a usage error, like a bad flag. Only the commands
+    // that use one read it: `init` may be run to replace a broken one, and `templates` and
+    // `completions` have nothing to do with it.
+    let config = if cli.command.uses_config() {
+        Loaded::load(cli.config.as_deref())
+            .map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))))
+    } else {
+        Ok(Loaded::default())
     };
     let result = config.and_then(|config| {
         // Every key that could be used is known to the logger, the error printer and the
         // checks on output files. A key that is refused is refused by the command that would
         // send it; a demo build does not need one.
         let known = command_api(&cli.command).and_then(|api| api.key(&config).ok().flatten());
-        keys.lock().expect("not poisoned").extend(known.clone());
+        if let Some(key) = &known {
+            logger::know(key.clone());
+        }
         execute(&cli, &config, known)
     });
     // A signal that came while a publication finished its swap: the work is done, but the
@@ -66,16 +77,9 @@ pub fn run() -> ExitCode {
             None => ExitCode::SUCCESS,
         },
         Err(error) => {
-            let keys = keys.lock().expect("not poisoned").clone();
-            let redact = |mut text: String| {
-                for key in &keys {
-                    text = key.redact(&text);
-                }
-                text
-            };
-            eprintln!("error: {}", redact(error.to_string()));
+            eprintln!("error: {}", logger::scrub(&error.to_string()));
             for cause in error.chain().skip(1) {
-                eprintln!("  caused by: {}", redact(cause.to_string()));
+                eprintln!("  caused by: {}", logger::scrub(&cause.to_string()));
             }
             if let Some(hint) = hint(&error) {
                 eprintln!("  hint: {hint}");
@@ -90,6 +94,22 @@ pub fn run() -> ExitCode {
             }
         }
     }
+}
+
+/// Prints clap's message (help and version on stdout, a usage error on stderr) and returns
+/// its exit code. clap quotes the values it refuses, so an error that holds a known key is
+/// printed scrubbed (and then without colours).
+fn usage_error(error: &clap::Error) -> ExitCode {
+    let plain = error.to_string();
+    let scrubbed = logger::scrub(&plain);
+    if scrubbed == plain {
+        let _ = error.print();
+    } else if error.use_stderr() {
+        eprint!("{scrubbed}");
+    } else {
+        print!("{scrubbed}");
+    }
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
 /// SIGINT and SIGTERM (Ctrl-C, a cancelled CI job) stop the run at once, unless a

@@ -39,8 +39,10 @@ impl Progress {
         Self { mode }
     }
 
-    /// One step of a command: a line in CI, above the bars on a terminal.
+    /// One step of a command: a line in CI, above the bars on a terminal. Lines name the
+    /// user's paths, which may hold the key: each is scrubbed.
     pub fn step(&self, text: &str) {
+        let text = super::logger::scrub(text);
         match &self.mode {
             Mode::Quiet => {}
             Mode::Lines => eprintln!("{text}"),
@@ -52,6 +54,7 @@ impl Progress {
 
     /// Prints the closing summary line, whatever the mode but quiet.
     pub fn done(&self, text: &str) {
+        let text = super::logger::scrub(text);
         if let Mode::Bars { multi, .. } = &self.mode {
             let _ = multi.clear();
         }

@@ -4,15 +4,16 @@
 //! The key is wrapped so that it cannot be printed by accident: `Debug` and `Display` show a
 //! placeholder. Two different jobs use it:
 //!
-//! - [`ApiKey::redact`] scrubs text shown to a person (errors, log lines, the lines `check`
-//!   prints, error messages quoted in a report index). The service's invalid-key response
-//!   echoes the key, possibly escaped (`\u0061…`), so the text is decoded before it is
-//!   searched, and the original span of each match is replaced. Response bodies themselves
-//!   are never redacted: they are data, and rewriting data corrupts it.
-//! - [`ApiKey::leaks_into`] tells whether a file about to be written contains the key in any
-//!   form (raw, JSON- or iCal-escaped, `\u`-escaped, percent-encoded, as HTML character
-//!   references, folded across iCal lines). A build that would write such a file writes
-//!   nothing at all.
+//! - [`ApiKey::redact`] scrubs text shown to a person (errors, clap's usage errors, log and
+//!   progress lines, the lines `check` prints, error messages quoted in a report index). The
+//!   service's invalid-key response echoes the key, possibly escaped (`\u0061…`), so the text
+//!   is decoded before it is searched, and the original span of each match is replaced.
+//!   Response bodies themselves are never redacted: they are data, and rewriting data
+//!   corrupts it.
+//! - [`ApiKey::leaks_into`] tells whether a file about to be written, or its path, contains
+//!   the key in any form (raw, JSON- or iCal-escaped, `\u`-escaped, percent-encoded, as HTML
+//!   character references, folded across iCal lines). A build that would write such a file
+//!   writes nothing at all.
 //!
 //! A key shorter than [`MIN_KEY_LENGTH`] is refused before any request: scrubbing a key of
 //! one or two characters would mangle every message, and searching output for it would find

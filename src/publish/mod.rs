@@ -261,15 +261,21 @@ impl Staging {
     pub fn add(&self, path: &str, contents: &[u8]) -> Result<()> {
         check_interrupt()?;
         check_relative(path)?;
-        if self
-            .secret
-            .as_ref()
-            .is_some_and(|key| key.leaks_into(contents))
-        {
-            bail!(
-                "{path} would contain the API key, so nothing was written; \
-                 a template or the API's data put it there"
-            );
+        if let Some(key) = &self.secret {
+            // A name is published as surely as a file's bytes; the error names it scrubbed.
+            if key.leaks_into(path.as_bytes()) {
+                bail!(
+                    "{} would contain the API key in its name, so nothing was written; \
+                     rename the file or folder of yours it comes from (in static/ or content/)",
+                    key.redact(path)
+                );
+            }
+            if key.leaks_into(contents) {
+                bail!(
+                    "{path} would contain the API key, so nothing was written; \
+                     a template or the API's data put it there"
+                );
+            }
         }
         // "" is the staging tree's top, which does not exist before the first file.
         let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);

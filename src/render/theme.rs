@@ -5,6 +5,8 @@
 //! As in Zola, the user's templates are loaded first and the built-in ones added only where
 //! the user has none, so a user file always wins, one file at a time.
 
+use crate::fetch::site_files::read_plain;
+use crate::sanitize::quote;
 use crate::view::texts::{self, Texts};
 use anyhow::{Context, Result};
 use std::collections::{BTreeSet, HashMap};
@@ -110,30 +112,27 @@ impl Theme {
                 .map(|(language, _)| format!("i18n/{language}.toml"))
                 .collect();
             warn_ignored(dir, &named.union(&catalogues).cloned().collect());
-            for name in &named {
-                if TEMPLATES.iter().any(|(builtin, _)| builtin == name) {
-                    continue;
-                }
-                let path = dir.join(name);
-                if path.is_file() {
-                    let text = std::fs::read_to_string(&path)
-                        .with_context(|| format!("could not read template {}", path.display()))?;
-                    user_templates.push((name.clone(), text, path.display().to_string()));
-                }
-            }
-            for (name, _) in TEMPLATES {
-                let path = dir.join(name);
-                if path.is_file() {
-                    let text = std::fs::read_to_string(&path)
-                        .with_context(|| format!("could not read template {}", path.display()))?;
-                    user_templates.push((name.to_string(), text, path.display().to_string()));
+            // Links are left out (`warn_ignored` has named them): the built-in file stands in.
+            let builtin_names = TEMPLATES.iter().map(|(name, _)| name.to_string());
+            let extra_names = named
+                .iter()
+                .filter(|name| !TEMPLATES.iter().any(|(builtin, _)| builtin == *name))
+                .cloned();
+            for name in extra_names.chain(builtin_names) {
+                if let Some(bytes) = read_plain(dir, &name)? {
+                    let path = dir.join(&name);
+                    let text = String::from_utf8(bytes).map_err(|_| {
+                        anyhow::anyhow!(
+                            "could not read template {}: it is not UTF-8 text",
+                            path.display()
+                        )
+                    })?;
+                    user_templates.push((name, text, path.display().to_string()));
                 }
             }
             for (name, bytes) in &mut static_files {
-                let path = dir.join("static").join(name.as_str());
-                if path.is_file() {
-                    *bytes = std::fs::read(&path)
-                        .with_context(|| format!("could not read {}", path.display()))?;
+                if let Some(theirs) = read_plain(dir, &format!("static/{name}"))? {
+                    *bytes = theirs;
                 }
             }
         }
@@ -175,19 +174,14 @@ impl Theme {
             .iter()
             .map(|(name, text, _)| (name.as_str(), text.as_str()));
         if let Err(error) = tera.add_raw_templates(all) {
-            let message = tera_error(error).to_string();
-            let origin = sources
-                .iter()
-                .find(|(name, ..)| message.contains(&format!("'{name}'")))
-                .map_or("a template", |(_, _, origin)| origin.as_str());
-            anyhow::bail!("{origin} does not parse: {message}");
+            anyhow::bail!(load_error(&error, &sources));
         }
         if let Err((name, error)) = crate::render::limits::check(&tera) {
             let origin = sources
                 .iter()
                 .find(|(source, ..)| *source == name)
                 .map_or(name.as_str(), |(_, _, origin)| origin.as_str());
-            anyhow::bail!("{origin}: {error}");
+            anyhow::bail!("{origin}: {}", quote::cut_lines(&error.to_string()));
         }
         check_text_keys(&sources, &texts)?;
         tera.autoescape_on(vec![".html", ".xml"]);
@@ -231,11 +225,13 @@ impl Theme {
         }
         let rendered = self.tera.render(template, context).map_err(|error| {
             let message = tera_error(error).to_string();
-            match self
+            let located = self
                 .locate(&message)
-                .or_else(|| self.locate_text_key(&message))
-            {
-                Some(place) => anyhow::anyhow!("{place}: {message}"),
+                .or_else(|| self.locate_text_key(&message));
+            // Tera's message may quote a line of the template or a value from a catalogue.
+            let message = quote::cut_lines(&message);
+            match located {
+                Some(place) => anyhow::anyhow!("{}: {message}", quote::short(&place)),
                 None => anyhow::anyhow!("could not render template {template}: {message}"),
             }
         })?;
@@ -283,7 +279,8 @@ impl Theme {
             .map(|(_, text, origin)| (text, origin))?;
         let line = text.lines().position(|line| line.contains(&quoted))? + 1;
         Some(format!(
-            "{origin}:{line}: t(): no catalogue has the text key `{key}` (language {})",
+            "{origin}:{line}: t(): no catalogue has the text key `{}` (language {})",
+            quote::short(key),
             self.texts.language
         ))
     }
@@ -373,8 +370,9 @@ fn check_text_keys(sources: &[(String, String, String)], texts: &Texts) -> Resul
                     texts.get(key).is_some() || texts.get(&format!("{key}.other")).is_some();
                 if !known {
                     anyhow::bail!(
-                        "{origin}:{}: t(): no catalogue has the text key `{key}` (language {})",
+                        "{origin}:{}: t(): no catalogue has the text key `{}` (language {})",
                         number + 1,
+                        quote::short(key),
                         texts.language
                     );
                 }
@@ -401,6 +399,10 @@ impl std::fmt::Display for Ignored {
     }
 }
 
+/// Why a link (or a FIFO, a device) in the templates folder is not read, as the site folder's
+/// `static/` says it.
+const LINK_LEFT_OUT: &str = "is a link or a special file; only plain files in the templates folder are read, so it is left out";
+
 /// Warns once for each file in the templates folder that the build will not read (see
 /// [`ignored_files`]): a theme file with a mistyped or made-up name otherwise changes nothing,
 /// silently.
@@ -425,6 +427,9 @@ fn warn_ignored(dir: &Path, extra_templates: &BTreeSet<String>) {
 ///
 /// A folder that holds nothing read is reported once, not file by file (a theme's `images/`
 /// or `node_modules/` is one mistake, not hundreds).
+///
+/// Links and special files are reported too, wherever a read file could be: nothing is read
+/// through them (see [`read_plain`]).
 ///
 /// Hidden files and folders (a name starting with `.`) are never reported: they belong to the
 /// tools around a theme (`.git`, `.gitignore`, `.DS_Store`, editors' swap files), are never
@@ -472,9 +477,18 @@ fn walk_theme(
         }
         let relative = format!("{prefix}{name}");
         let path = root.join(&relative);
-        if path.is_dir() {
+        let kind = entry.file_type()?;
+        if !kind.is_dir() && !kind.is_file() {
+            ignored.push(Ignored {
+                path,
+                folder: false,
+                reason: LINK_LEFT_OUT.to_owned(),
+            });
+        } else if kind.is_dir() {
             let inside = format!("{relative}/");
-            if read.iter().any(|used| used.starts_with(&inside)) {
+            // The catalogues are any `i18n/<language>.toml`: the folder is looked into even
+            // when none is read, to name a link there rather than the whole folder.
+            if read.iter().any(|used| used.starts_with(&inside)) || relative == "i18n" {
                 walk_theme(root, &inside, read, ignored)?;
             } else {
                 let reason = if in_static {
@@ -537,17 +551,56 @@ pub fn escape_html(text: &str) -> String {
     out
 }
 
+/// Tera's error when the templates load, in the theme's words. A syntax error (pest's message
+/// quotes the whole line, however long) becomes `file:line:column`, what was expected, and the
+/// part of the line around the column; anything else is Tera's message, naming the file,
+/// each line cut short.
+fn load_error(error: &tera::Error, sources: &[(String, String, String)]) -> String {
+    let message = tera_error_text(error);
+    let source = sources
+        .iter()
+        .find(|(name, ..)| message.contains(&format!("'{name}'")));
+    let origin = source.map_or("a template", |(_, _, origin)| origin.as_str());
+    let cause = std::error::Error::source(error).map(ToString::to_string);
+    // " --> 3:17", then "= expected ...": pest's layout.
+    let syntax = cause.as_deref().and_then(|cause| {
+        let (line, column) = cause
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("--> "))?
+            .split_once(':')?;
+        let (line, column): (usize, usize) = (line.parse().ok()?, column.parse().ok()?);
+        let expected = cause.lines().find_map(|l| l.trim().strip_prefix("= "))?;
+        Some((line, column, expected.to_owned()))
+    });
+    match (syntax, source) {
+        (Some((line, column, expected)), Some((_, text, _))) => {
+            let quoted = quote::pointing(text, line, column)
+                .map(|q| format!("\n{q}"))
+                .unwrap_or_default();
+            format!(
+                "{origin}:{line}:{column}: does not parse: {}{quoted}",
+                quote::short(&expected)
+            )
+        }
+        _ => format!("{origin} does not parse: {}", quote::cut_lines(&message)),
+    }
+}
+
 /// Tera keeps the useful part of its message (file, line, missing variable) in the cause
 /// chain; this flattens it into one readable error.
 fn tera_error(error: tera::Error) -> anyhow::Error {
+    anyhow::anyhow!(tera_error_text(&error))
+}
+
+fn tera_error_text(error: &tera::Error) -> String {
     let mut message = error.to_string();
-    let mut source = std::error::Error::source(&error);
+    let mut source = std::error::Error::source(error);
     while let Some(cause) = source {
         message.push_str(": ");
         message.push_str(&cause.to_string());
         source = cause.source();
     }
-    anyhow::anyhow!(message)
+    message
 }
 
 /// Writes the built-in templates (at the top of `dir`), static files (under `dir/static/`) and

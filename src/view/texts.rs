@@ -4,7 +4,9 @@
 //! Templates read them through `t()` (see `render::theme`); the view reads them for what it
 //! writes itself: month and day names, calendar names, staff titles, rating names.
 
-use anyhow::{Context, Result, bail};
+use crate::fetch::site_files::read_plain;
+use crate::sanitize::quote;
+use anyhow::{Result, bail};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -66,8 +68,24 @@ pub struct Catalogue {
 impl Catalogue {
     /// Parses a catalogue; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<Self> {
-        let table: toml::Table =
-            toml::from_str(text).with_context(|| format!("{origin} is not valid TOML"))?;
+        // toml's own message quotes the whole line, however long: it is told here as
+        // `file:line`, its message's first line, and the part of the line around the column.
+        let table: toml::Table = toml::from_str(text).map_err(|e| {
+            let message = quote::short(e.message().trim());
+            match e.span() {
+                Some(span) => {
+                    let start = span.start.min(text.len());
+                    let before = text.get(..start).unwrap_or(text);
+                    let line = before.matches('\n').count() + 1;
+                    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+                    let quoted = quote::pointing(text, line, column)
+                        .map(|q| format!("\n{q}"))
+                        .unwrap_or_default();
+                    anyhow::anyhow!("{origin}:{line}: not valid TOML: {message}{quoted}")
+                }
+                None => anyhow::anyhow!("{origin}: not valid TOML: {message}"),
+            }
+        })?;
         let mut catalogue = Catalogue::default();
         for (key, value) in table {
             if key == "language" {
@@ -85,7 +103,8 @@ impl Catalogue {
                             })?);
                         }
                         (other, _) => bail!(
-                            "{origin}: language.{other}: expected `name` (text) or `one` (a list of counts)"
+                            "{origin}: language.{}: expected `name` (text) or `one` (a list of counts)",
+                            quote::short(other)
                         ),
                     }
                 }
@@ -113,7 +132,8 @@ fn flatten(
             }
         }
         other => bail!(
-            "{origin}: {key}: expected text, found a {}",
+            "{origin}: {}: expected text, found a {}",
+            quote::short(key),
             other.type_str()
         ),
     }
@@ -129,20 +149,26 @@ fn is_language_tag(name: &str) -> bool {
         })
 }
 
-/// The catalogues a theme folder holds: `i18n/<language>.toml`, by language.
+/// The catalogues a theme folder holds: `i18n/<language>.toml`, by language. Only plain
+/// files in a plain folder count: a link is never read (the theme's check on its files names
+/// it in a warning).
 pub fn theme_catalogues(theme: Option<&Path>) -> Vec<(String, PathBuf)> {
     let Some(dir) = theme.map(|t| t.join("i18n")) else {
         return Vec::new();
     };
+    if !std::fs::symlink_metadata(&dir).is_ok_and(|meta| meta.is_dir()) {
+        return Vec::new();
+    }
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
     };
     let mut found: Vec<(String, PathBuf)> = entries
         .filter_map(|entry| {
-            let path = entry.ok()?.path();
+            let entry = entry.ok()?;
+            let path = entry.path();
             let stem = path.file_stem()?.to_str()?.to_owned();
-            (path.extension()? == "toml" && path.is_file() && is_language_tag(&stem))
-                .then_some((stem, path))
+            let plain = entry.file_type().ok()?.is_file();
+            (path.extension()? == "toml" && plain && is_language_tag(&stem)).then_some((stem, path))
         })
         .collect();
     found.sort();
@@ -182,14 +208,20 @@ impl Texts {
                 .transpose()
         };
         let themed = |language: &str| -> Result<Option<Catalogue>> {
-            let Some((_, path)) = theme_catalogues(theme)
-                .into_iter()
-                .find(|(l, _)| l == language)
-            else {
+            let (Some(theme), Some((_, path))) = (
+                theme,
+                theme_catalogues(theme)
+                    .into_iter()
+                    .find(|(l, _)| l == language),
+            ) else {
                 return Ok(None);
             };
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("could not read {}", path.display()))?;
+            let Some(bytes) = read_plain(theme, &format!("i18n/{language}.toml"))? else {
+                return Ok(None);
+            };
+            let text = String::from_utf8(bytes).map_err(|_| {
+                anyhow::anyhow!("could not read {}: it is not UTF-8 text", path.display())
+            })?;
             Catalogue::parse(&text, &path.display().to_string()).map(Some)
         };
         let layers = |language: &str| -> Result<Vec<Catalogue>> {

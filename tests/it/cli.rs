@@ -367,3 +367,23 @@ fn a_config_error_never_echoes_the_value_of_api_key() {
         assert!(!printed.contains("98765432"), "{text:?} echoed: {printed}");
     }
 }
+
+/// Only the commands that use the config file read it: a broken one in the working folder
+/// stops neither `completions` nor `templates export`.
+#[test]
+fn commands_that_use_no_config_run_beside_a_broken_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("vatcar-site.toml"), "[[[ not toml\n").unwrap();
+    let ran = run_ok(vatcar(&["completions", "bash"]).current_dir(tmp.path()));
+    assert!(ran.stdout.contains("_vatcar__site"), "{}", ran.text());
+    run_ok(vatcar(&["templates", "export", "theme"]).current_dir(tmp.path()));
+    assert!(tmp.path().join("theme/base.html").is_file());
+    // Those that do use it still refuse it.
+    let ran = run(vatcar(&["build", "--demo"]).current_dir(tmp.path()));
+    assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    assert!(
+        ran.stderr.starts_with("error: vatcar-site.toml:1:"),
+        "{}",
+        ran.stderr
+    );
+}

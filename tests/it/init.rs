@@ -221,3 +221,58 @@ fn the_workflow_gives_each_job_only_what_it_needs() {
         );
     }
 }
+
+/// A folder of the site that is a link (`content` leading elsewhere) is not written through:
+/// init stops before writing anything, naming the link, unless --force says to.
+#[cfg(unix)]
+#[test]
+fn init_never_writes_through_a_linked_folder_without_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("site");
+    fs::create_dir(&dir).unwrap();
+    let elsewhere = tmp.path().join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, dir.join("content")).unwrap();
+
+    let Ran { status, stderr, .. } = init(tmp.path(), &["site"]);
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error: site/content is a link to another folder; init does not write through it: remove the link, or pass --force to write through it"),
+        "{stderr}"
+    );
+    assert!(tree(&elsewhere).is_empty(), "written through the link");
+    assert_eq!(
+        fs::read_dir(&dir).unwrap().count(),
+        1,
+        "a refused init wrote something"
+    );
+
+    let Ran { status, stderr, .. } = init(tmp.path(), &["site", "--force"]);
+    assert!(status.success(), "{stderr}");
+    assert!(elsewhere.join("_index.md").is_file() && dir.join("vatcar-site.toml").is_file());
+}
+
+/// Every path is checked before the first file is written: a `.github` that is a file stops
+/// init with nothing written.
+#[test]
+fn init_that_cannot_finish_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("site");
+    fs::create_dir(&dir).unwrap();
+    fs::write(dir.join(".github"), "mine").unwrap();
+    for force in [&[][..], &["--force"][..]] {
+        let Ran { status, stderr, .. } = init(tmp.path(), &[&["site"], force].concat());
+        assert_eq!(status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.starts_with("error: site/.github is a file, where init needs a folder (for .github/workflows/site.yml): move it away"),
+            "{stderr}"
+        );
+        assert_eq!(
+            tree(&dir).keys().collect::<Vec<_>>(),
+            [".github"],
+            "a refused init wrote something"
+        );
+        assert!(!dir.join("static").exists() && !dir.join("content").exists());
+        assert_eq!(fs::read_to_string(dir.join(".github")).unwrap(), "mine");
+    }
+}

@@ -164,6 +164,7 @@ impl Watcher {
         if let Some(key) = &self.key {
             text = key.redact(&text);
         }
+        let text = crate::cmd::logger::scrub(&text);
         eprintln!("error: {text} (still serving the last good build)");
     }
 }
