@@ -221,6 +221,11 @@ fn hostile_feeds_round_trip_and_cannot_inject() {
         let description: String = sanitizer
             .plain_text(event["description"].as_str().unwrap())
             .replace('\u{fffe}', "");
+        // A calendar carries the first 65,536 characters; the page has the rest.
+        let description = match description.char_indices().nth(64 * 1024) {
+            Some((cut, _)) => format!("{}…", description[..cut].trim_end()),
+            None => description,
+        };
         let expected = if description.is_empty() {
             format!("Event page: https://hostile.example/events/{id}/")
         } else {
@@ -240,8 +245,15 @@ fn hostile_feeds_round_trip_and_cannot_inject() {
         "Fun night\nEND:VEVENT\nBEGIN:VEVENT\nSUMMARY:injected"
     );
     assert!(!parsed.values().any(|e| e.summary == "injected"));
-    // A 10 KB description comes back whole.
+    // A 10 KB description comes back whole, one of 100 KB shortened (its page has it whole).
     assert!(parsed[&uid(9005)].description.as_ref().unwrap().len() > 10_000);
+    let oversized = parsed[&uid(9011)].description.as_deref().unwrap();
+    assert!(!oversized.contains("End of briefing."));
+    assert!(
+        fs::read_to_string(out.join("events/9011/index.html"))
+            .unwrap()
+            .contains("Briefing. Briefing. End of briefing.</p>")
+    );
     // A missing end, and an end before the start, both become two hours.
     for id in [9003, 9004] {
         let got = &parsed[&uid(id)];

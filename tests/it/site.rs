@@ -970,3 +970,62 @@ fn the_same_id_for_two_different_events_keeps_both() {
         "{sitemap}"
     );
 }
+
+#[test]
+fn a_description_of_over_a_mebibyte_is_whole_on_its_page_and_short_in_calendars() {
+    // 1.2 MiB of markdown paragraphs, each numbered, so that a cut anywhere shows.
+    let paragraphs: Vec<String> = (0..20_000)
+        .map(|i| format!("Paragraph {i}: hold short of the runway, café ✈ and contact SJU_CTR."))
+        .collect();
+    let description = format!("{}\n\nThe last words.", paragraphs.join("\n\n"));
+    assert!(description.len() > 1_200_000, "{}", description.len());
+    let snapshot = demo_snapshot_with("facility-events.json", |json| {
+        json["data"][0]["description"] = description.clone().into();
+    });
+    let id = demo_json("facility-events.json")["data"][0]["id"]
+        .as_u64()
+        .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let (code, stderr) = build_from(snapshot.path(), &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+
+    let (text, html) = crate::support::page(&out.join(format!("events/{id}/index.html")));
+    let shown = texts(&html, ".description p");
+    assert_eq!(shown.len(), 20_001);
+    assert_eq!(shown[19_999], paragraphs[19_999]);
+    assert_eq!(shown[20_000], "The last words.");
+    assert!(!text.contains("shortened"));
+    // The link preview stays short.
+    let preview = select(&html, "meta[property=\"og:description\"]")[0]
+        .value()
+        .attr("content")
+        .unwrap()
+        .to_owned();
+    assert!(preview.chars().count() <= 201, "{preview}");
+
+    // A calendar app gets the opening and the page's address for the rest.
+    let ics = fs::read_to_string(out.join(format!("events/{id}/event.ics"))).unwrap();
+    use icalendar::Component;
+    let calendar: icalendar::Calendar = ics.parse().unwrap();
+    let event = calendar
+        .components
+        .iter()
+        .find_map(|c| c.as_event())
+        .unwrap();
+    let calendar_text = event.get_description().unwrap();
+    let opening = calendar_text.split("…\n\nEvent page: ").next().unwrap();
+    assert!(
+        (60_000..=64 * 1024).contains(&opening.chars().count()),
+        "{}",
+        opening.chars().count()
+    );
+    assert!(calendar_text.starts_with("Paragraph 0: hold short"));
+    let page_url = format!("{SITE_URL}events/{id}/");
+    assert!(
+        calendar_text.ends_with(&format!("…\n\nEvent page: {page_url}")),
+        "{}",
+        &calendar_text[calendar_text.len() - 200..]
+    );
+    assert!(!calendar_text.contains("The last words."));
+}
