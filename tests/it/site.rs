@@ -851,14 +851,25 @@ fn years_outside_1_to_9999_are_errors_naming_the_record_and_never_crash() {
 }
 
 #[test]
-fn an_event_at_the_end_of_year_9999_keeps_four_digit_years() {
+fn events_near_the_end_of_year_9999_are_left_out_with_a_warning_and_calendars_stay_far_from_it() {
+    let events = demo_json("facility-events.json");
+    let id = |i: usize| events["data"][i]["id"].as_u64().unwrap();
     let snapshot = demo_snapshot_with("facility-events.json", |json| {
+        // The last hour of year 9999, with no end: no calendar app can expand it.
+        json["data"][0]["name"] = "End of time".into();
         json["data"][0]["start"] = "9999-12-31 23:00:00".into();
         json["data"][0]["end"] = Value::Null;
+        // Starts before year 9000 but ends after it.
+        json["data"][1]["name"] = "Across the horizon".into();
+        json["data"][1]["start"] = "8999-12-31 23:00:00".into();
+        json["data"][1]["end"] = Value::Null;
+        // The last evening before it: kept.
+        json["data"][2]["start"] = "8999-12-31 20:00:00".into();
+        json["data"][2]["end"] = "8999-12-31 22:00:00".into();
+        // Changed in year 9999 (bad data too): the calendar does not write that date.
+        json["data"][3]["updated_at"] = "9999-12-31T23:59:59Z".into();
+        json["data"][3]["created_at"] = "9999-12-31T23:59:58Z".into();
     });
-    let id = demo_json("facility-events.json")["data"][0]["id"]
-        .as_u64()
-        .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
     let (code, stderr) = build_from(
@@ -867,16 +878,41 @@ fn an_event_at_the_end_of_year_9999_keeps_four_digit_years() {
         &["--display-zone", "Pacific/Kiritimati"],
     );
     assert_eq!(code, Some(0), "{stderr}");
-    let ics = fs::read_to_string(out.join(format!("events/{id}/event.ics"))).unwrap();
-    assert!(ics.contains("DTSTART:99991231T230000Z\r\n"), "{ics}");
-    assert!(ics.contains("DTEND:99991231T235959Z\r\n"), "{ics}");
-    for (path, bytes) in tree(&out) {
-        let text = String::from_utf8_lossy(&bytes);
+    for (i, name) in [(0, "End of time"), (1, "Across the horizon")] {
         assert!(
-            !text.contains("10000-") && !text.contains(":10000"),
-            "{path}"
+            stderr.contains(&format!("event {} \"{name}\"", id(i))) && stderr.contains("year 9000"),
+            "{stderr}"
         );
-        assert!(!text.contains("DTEND:1000"), "{path}");
+        assert!(!out.join(format!("events/{}", id(i))).exists());
+    }
+    let facility = fs::read_to_string(out.join("calendar/facility.ics")).unwrap();
+    assert!(!facility.contains("End of time") && !facility.contains("Across the horizon"));
+    let home = fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(!home.contains("End of time"));
+
+    let kept = fs::read_to_string(out.join(format!("events/{}/event.ics", id(2)))).unwrap();
+    assert!(kept.contains("DTSTART:89991231T200000Z\r\n"), "{kept}");
+    assert!(kept.contains("DTEND:89991231T220000Z\r\n"), "{kept}");
+    let changed = fs::read_to_string(out.join(format!("events/{}/event.ics", id(3)))).unwrap();
+    assert!(
+        !changed.contains("LAST-MODIFIED") && !changed.contains("CREATED"),
+        "{changed}"
+    );
+    assert!(changed.contains("SEQUENCE:"), "{changed}");
+    // No date any calendar holds is in year 9000 or later.
+    for (path, bytes) in tree(&out) {
+        if !path.ends_with(".ics") {
+            continue;
+        }
+        for line in String::from_utf8_lossy(&bytes).lines() {
+            let Some((name, value)) = line.split_once(':') else {
+                continue;
+            };
+            if ["DTSTART", "DTEND", "DTSTAMP", "CREATED", "LAST-MODIFIED"].contains(&name) {
+                let year: u32 = value[..value.len() - 12].parse().unwrap();
+                assert!(year < 9000, "{path}: {line}");
+            }
+        }
     }
 }
 
