@@ -146,7 +146,7 @@ pub(super) fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, V
     let mut warned = std::collections::HashSet::new();
     let mut showable = |event: &&Event| {
         let keep = before_the_horizon(event);
-        if !keep && warned.insert(event.id) {
+        if !keep && warned.insert((event.id, event.start, event.name.clone())) {
             log::warn!(
                 "event {} \"{}\" starts {} and ends {}: events reaching year {} or later are \
                  left out of the site and its calendars (calendar apps cannot work with dates \
