@@ -4,8 +4,9 @@
 #
 #   action.sh resolve   which release asset this runner needs, and where it is cached
 #                       (to GITHUB_OUTPUT: version, target, asset, dir, key)
-#   action.sh install   the asset from the cache, or downloaded and checked against the
-#                       release's SHA256SUMS; its folder is added to GITHUB_PATH
+#   action.sh install   the asset from the cache or downloaded, checked either way against
+#                       the release's SHA256SUMS (fetched on every run); its folder is added
+#                       to GITHUB_PATH
 #   action.sh run       vatcar-site with the words of VATCAR_SITE_ARGS
 #
 # Environment: the runner's RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP, RUNNER_TOOL_CACHE,
@@ -143,23 +144,28 @@ native_path() {
 
 cmd_install() {
   setup
-  # The cache (actions/cache, keyed by version and target) keeps the archive and the checksum it
-  # was verified against; a hit is checked again, so a truncated entry is refused, not run.
-  if [ -f "$dir/$asset" ] && [ -f "$dir/$asset.sha256" ]; then
+  local url expected actual
+  url=$(releases_url "$repository" "$version")
+  tmp=$(mktemp -d "${RUNNER_TEMP:-/tmp}/vatcar-site.XXXXXX")
+  # Whatever happens, nothing half-downloaded stays behind.
+  trap 'rm -rf "$tmp"' EXIT
+  # The checksum comes from the release on every run, a cache hit included, and never from the
+  # cache: whoever can write the cache entry (any job of the repository that restores or saves
+  # caches) could replace an archive and a checksum stored beside it alike, and this step runs
+  # the binary where the API key is.
+  download "$url/SHA256SUMS" "$tmp/SHA256SUMS" || fail "cannot download $url/SHA256SUMS"
+  # Lines are "<sha256>  <file name>"; the name must match exactly.
+  expected=$(awk -v name="$asset" '$2 == name || $2 == "*" name { print $1 }' "$tmp/SHA256SUMS")
+  [[ $expected =~ ^[0-9a-f]{64}$ ]] || fail "the release's SHA256SUMS has no checksum for $asset"
+  # The cache (actions/cache, keyed by version and target) keeps the archive alone.
+  if [ -f "$dir/$asset" ]; then
     echo "vatcar-site $version ($target): cache hit in $dir"
-    [ "$(sha256 "$dir/$asset")" = "$(cat "$dir/$asset.sha256")" ] ||
-      fail "the cached $asset does not match its checksum; delete the cache entry $key"
+    actual=$(sha256 "$dir/$asset")
+    if [ "$actual" != "$expected" ]; then
+      fail "the cached $asset is not the release's: SHA256SUMS says $expected, the cache holds $actual; nothing was run. The cache entry $key was changed or damaged: delete it (Actions > Caches) and run again"
+    fi
   else
-    local url expected actual
-    url=$(releases_url "$repository" "$version")
-    tmp=$(mktemp -d "${RUNNER_TEMP:-/tmp}/vatcar-site.XXXXXX")
-    # Whatever happens, nothing half-downloaded stays behind.
-    trap 'rm -rf "$tmp"' EXIT
     echo "vatcar-site $version ($target): downloading $url/$asset"
-    download "$url/SHA256SUMS" "$tmp/SHA256SUMS" || fail "cannot download $url/SHA256SUMS"
-    # Lines are "<sha256>  <file name>"; the name must match exactly.
-    expected=$(awk -v name="$asset" '$2 == name || $2 == "*" name { print $1 }' "$tmp/SHA256SUMS")
-    [[ $expected =~ ^[0-9a-f]{64}$ ]] || fail "the release's SHA256SUMS has no checksum for $asset"
     download "$url/$asset" "$tmp/$asset" || fail "cannot download $url/$asset"
     actual=$(sha256 "$tmp/$asset")
     if [ "$actual" != "$expected" ]; then
@@ -167,7 +173,6 @@ cmd_install() {
     fi
     mkdir -p "$dir"
     mv "$tmp/$asset" "$dir/$asset"
-    echo "$expected" >"$dir/$asset.sha256"
   fi
 
   local bin="${RUNNER_TEMP:?RUNNER_TEMP is not set}/vatcar-site-$version-$target"

@@ -29,6 +29,24 @@ pub fn latest() -> DateTime<Utc> {
         .and_utc()
 }
 
+/// The first year no event may reach: an event that starts or ends in it or later is left out
+/// of the site and its calendars, with a warning naming it (see `view::events`).
+///
+/// Calendar apps do arithmetic on the dates they read: they expand a calendar's events a
+/// year or more past the last one, and many (every client built on Python's `datetime`, as
+/// `recurring-ical-events` is) stop at the end of year 9999. An event on 9998-12-31 still
+/// overflows them. A thousand years of margin is far more than any client adds, and no
+/// real event is planned there: such a date is a typo, and the webmaster is told.
+pub const CALENDAR_HORIZON_YEAR: i32 = 9000;
+
+/// The first instant of [`CALENDAR_HORIZON_YEAR`]: every date a calendar holds is before it.
+pub fn calendar_horizon() -> DateTime<Utc> {
+    NaiveDate::from_ymd_opt(CALENDAR_HORIZON_YEAR, 1, 1)
+        .expect("a valid date")
+        .and_time(NaiveTime::MIN)
+        .and_utc()
+}
+
 /// The first instant of year 1.
 pub fn earliest() -> DateTime<Utc> {
     NaiveDate::from_ymd_opt(1, 1, 1)

@@ -9,9 +9,11 @@
 //!   the same bytes.
 //!
 //! Rules for bad data: an event with no end, or an end not after its start, lasts
-//! [`Event::DEFAULT_LENGTH`] (two hours); an id that appears twice is written once.
+//! [`Event::DEFAULT_LENGTH`] (two hours); an id that appears twice is written once; a change
+//! time in [`timestamp::CALENDAR_HORIZON_YEAR`] or later is not written (DTSTAMP is then the
+//! start), so that no client meets a date near the end of year 9999.
 
-use crate::model::Event;
+use crate::model::{Event, timestamp};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
 
@@ -100,13 +102,22 @@ pub fn vevent(item: &FeedEvent) -> VEvent {
     let mut out = Writer {
         out: String::with_capacity(400 + item.description.len() * 11 / 10),
     };
-    let changed = event.updated_at.or(event.created_at).unwrap_or(event.start);
+    // Every date written is before the calendar horizon (see
+    // `timestamp::CALENDAR_HORIZON_YEAR`): the view leaves out events that reach it, and a
+    // change time that does is bad data, left unwritten here.
+    let horizon = timestamp::calendar_horizon();
+    let before_horizon = |t: Option<DateTime<Utc>>| t.filter(|t| *t < horizon);
+    let (created, updated) = (
+        before_horizon(event.created_at),
+        before_horizon(event.updated_at),
+    );
+    let changed = updated.or(created).unwrap_or(event.start);
     out.line("BEGIN", "VEVENT");
     out.text("UID", item.uid);
     out.line("DTSTAMP", &stamp(changed));
     out.line("DTSTART", &stamp(event.start));
-    // An end must be later than the start; an event in the last second of year 9999 can
-    // have none, and then lasts no time (RFC 5545 3.6.1).
+    // An end must be later than the start; an event whose end was clamped to its start has
+    // none, and then lasts no time (RFC 5545 3.6.1).
     if event.effective_end() > event.start {
         out.line("DTEND", &stamp(event.effective_end()));
     }
@@ -120,10 +131,10 @@ pub fn vevent(item: &FeedEvent) -> VEvent {
     if let Some(url) = item.url {
         out.line("URL", url);
     }
-    if let Some(created) = event.created_at {
+    if let Some(created) = created {
         out.line("CREATED", &stamp(created));
     }
-    if let Some(updated) = event.updated_at {
+    if let Some(updated) = updated {
         out.line("LAST-MODIFIED", &stamp(updated));
     }
     out.line("SEQUENCE", &sequence(event).to_string());

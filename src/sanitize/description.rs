@@ -19,9 +19,11 @@ use std::collections::{HashMap, HashSet};
 use url::Url;
 
 /// The most bytes of one description or note that are rendered; the rest is cut off, and the
-/// page says so. Real descriptions are a few kilobytes; the cap bounds what one record can
-/// cost every build that reads it.
-pub const MAX_TEXT_BYTES: usize = 64 * 1024;
+/// page says so. Real descriptions are a few kilobytes, and a long briefing with its charts'
+/// text a few hundred: they are shown whole. The cap only bounds what one record can cost
+/// every build that reads it (sanitizing is linear in size and depth, see [`MAX_DEPTH`]; a
+/// response may be 64 MiB). Calendars and link previews carry a shorter text of their own.
+pub const MAX_TEXT_BYTES: usize = 4 * 1024 * 1024;
 
 /// The deepest elements may nest before they are sanitized. html5ever's tree builder scans
 /// the stack of open elements for many tags, so its time grows with the square of the depth
@@ -661,7 +663,7 @@ mod tests {
         let html = render(&long);
         assert!(html.len() < MAX_TEXT_BYTES + 1024, "{}", html.len());
         assert!(
-            html.ends_with("<p class=\"shortened\"><em>This text was shortened: it is 128 KB long, and only the first 64 KB are shown.</em></p>\n"),
+            html.ends_with("<p class=\"shortened\"><em>This text was shortened: it is 8192 KB long, and only the first 4096 KB are shown.</em></p>\n"),
             "{}",
             &html[html.len() - 200..]
         );
@@ -669,7 +671,7 @@ mod tests {
         assert!(
             sanitizer
                 .plain_text(&long)
-                .ends_with("only the first 64 KB are shown.")
+                .ends_with("only the first 4096 KB are shown.")
         );
         let short = "ü".repeat(100);
         assert!(!render(&short).contains("shortened"));

@@ -92,7 +92,7 @@ pub(super) fn outlook_subscribe(https: &str, name: &str) -> String {
 }
 
 /// The first `limit` characters of `text`, with "…" when some were left out.
-fn shortened(text: &str, limit: usize) -> String {
+pub(super) fn shortened(text: &str, limit: usize) -> String {
     match text.char_indices().nth(limit) {
         None => text.to_owned(),
         Some((cut, _)) => format!("{}…", text[..cut].trim_end()),

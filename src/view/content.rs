@@ -452,7 +452,9 @@ const PATH: &AsciiSet = &CONTROLS
     .add(b'{')
     .add(b'}');
 
-fn encode(path: &str) -> String {
+/// A path in the site as it is written in an address: the `@/` links here, and the logo's and
+/// favicon's addresses (a file named `logo #1.svg` is `logo%20%231.svg`).
+pub(super) fn encode(path: &str) -> String {
     utf8_percent_encode(path, PATH).to_string()
 }
 

@@ -3,7 +3,7 @@
 
 use super::calendar_links::{EventText, google_event};
 use super::{Instant, SiteSettings, Texts, When, when};
-use crate::model::{Event, Roster, SiteData};
+use crate::model::{Event, Roster, SiteData, timestamp};
 use crate::sanitize::links::{SafeLink, safe_image};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
@@ -143,8 +143,31 @@ pub(super) fn first_of_each(list: &[Event]) -> Vec<&Event> {
 /// page (the facility's record wins, it carries the positions), marked as both. Returns the
 /// index and the keys of each list, in the lists' order, each key once.
 pub(super) fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, Vec<EventKey>) {
-    let facility = first_of_each(&data.facility_events);
-    let division = first_of_each(&data.division_events);
+    let mut warned = std::collections::HashSet::new();
+    let mut showable = |event: &&Event| {
+        let keep = before_the_horizon(event);
+        if !keep && warned.insert((event.id, event.start, event.name.clone())) {
+            log::warn!(
+                "event {} \"{}\" starts {} and ends {}: events reaching year {} or later are \
+                 left out of the site and its calendars (calendar apps cannot work with dates \
+                 so close to the end of year 9999); correct the event's date",
+                event.id,
+                crate::fetch::error::excerpt(&event.name, 80),
+                event.start.format("%Y-%m-%d %H:%MZ"),
+                event.effective_end().format("%Y-%m-%d %H:%MZ"),
+                timestamp::CALENDAR_HORIZON_YEAR,
+            );
+        }
+        keep
+    };
+    let facility: Vec<&Event> = first_of_each(&data.facility_events)
+        .into_iter()
+        .filter(&mut showable)
+        .collect();
+    let division: Vec<&Event> = first_of_each(&data.division_events)
+        .into_iter()
+        .filter(&mut showable)
+        .collect();
     let mut events: EventIndex = facility
         .iter()
         .map(|e| {
@@ -192,6 +215,14 @@ pub(super) fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, V
     }
     let facility_keys = facility.iter().map(|e| EventKey::shared(e.id)).collect();
     (events, facility_keys, division_keys)
+}
+
+/// Whether the event ends before [`timestamp::CALENDAR_HORIZON_YEAR`] (and so starts before
+/// it). One that does not is left out of everything, not only the calendars: its page would
+/// offer an "Add to calendar" file that cannot hold it, and the lists and feeds would show an
+/// event the calendars lack.
+fn before_the_horizon(event: &Event) -> bool {
+    event.effective_end() < timestamp::calendar_horizon()
 }
 
 pub(super) fn route(event: &Event) -> String {

@@ -1,5 +1,6 @@
 //! What the Atom feed and the iCal feeds are written from.
 
+use super::calendar_links::shortened;
 use super::events::EventIndex;
 use super::{EventKey, EventStatus, EventSummary, FeedSettings, Site, SiteSettings};
 use crate::model::Event;
@@ -45,6 +46,12 @@ pub struct CalendarEntry {
     pub path: String,
 }
 
+/// The most characters of an event's description a calendar carries. The event's page shows
+/// it whole (up to [`crate::sanitize::description::MAX_TEXT_BYTES`]), and the calendar links
+/// to the page below the text; a subscribed feed holds every event's text and is fetched
+/// again on every refresh, and calendar apps show a description in a small pane.
+pub const CALENDAR_TEXT_CHARS: usize = 64 * 1024;
+
 /// Each event's description as plain text, for the feeds.
 pub(super) type Descriptions = HashMap<EventKey, String>;
 
@@ -67,7 +74,8 @@ pub(super) fn calendar_feeds(
     let entries = events
         .iter()
         .map(|(key, listed)| {
-            let mut description = descriptions.remove(key).unwrap_or_default();
+            let description = descriptions.remove(key).unwrap_or_default();
+            let mut description = shortened(&description, CALENDAR_TEXT_CHARS);
             let url = page(key);
             if let Some(url) = &url {
                 if !description.is_empty() {

@@ -1,6 +1,7 @@
 //! What every page shows: the site's name, the facility, its calendars.
 
 use super::calendar_links::{google_subscribe, outlook_subscribe};
+use super::content::encode;
 use super::{Sections, SiteSettings};
 use crate::model::SiteData;
 use crate::sanitize::links::{SafeLink, safe_link};
@@ -23,7 +24,8 @@ pub struct Site {
     pub generator: &'static str,
     /// The header's entries beyond the built-in sections, in order.
     pub menu: Vec<super::MenuItem>,
-    /// The logo's path in the site, when one is set.
+    /// The logo's address relative to the site root (its path, percent-encoded), when one is
+    /// set.
     pub logo: Option<String>,
     /// The browser tab's icon, when one is set (else the theme's own).
     pub favicon: Option<Favicon>,
@@ -32,7 +34,7 @@ pub struct Site {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Favicon {
-    /// Its path in the site.
+    /// Its address relative to the site root (its path, percent-encoded).
     pub path: String,
     /// Its media type, from its name, for `<link rel="icon" type>`.
     pub media_type: Option<&'static str>,
@@ -137,9 +139,11 @@ pub(super) fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
         calendars,
         generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")),
         menu: Vec::new(),
-        logo: settings.logo.as_ref().map(|l| l.path.clone()),
+        // Pages write these after `root`, as addresses: a name with a space, `#` or `?` would
+        // otherwise end the path or start a fragment.
+        logo: settings.logo.as_ref().map(|l| encode(&l.path)),
         favicon: settings.favicon.as_ref().map(|f| Favicon {
-            path: f.path.clone(),
+            path: encode(&f.path),
             media_type: media_type(&f.path),
         }),
         accent: settings.accent.clone(),

@@ -2,7 +2,8 @@
 # Rehearses the shell steps of the GitHub Action (action.yml → scripts/action/action.sh)
 # against a fake release served on 127.0.0.1, with the runner's variables set as GitHub sets
 # them: resolving the version and the runner's asset, download and checksum, refusal of a
-# mismatch, the cache, PATH, and running with args.
+# mismatch, the cache (checked against the release's SHA256SUMS, so a poisoned entry is
+# refused), PATH, and running with args.
 #
 #   tests/action/rehearse.sh [ARCHIVE]
 #
@@ -147,19 +148,20 @@ check "resolve: the cache folder is in the runner's tool cache" \
   test "$cache_dir" = "$work/toolcache/vatcar-site/$version/x86_64-unknown-linux-gnu"
 check "install: a first run succeeds" step install
 check "install: it downloaded SHA256SUMS and the asset" test "$(requests)" -eq 2
-check "install: the verified archive and its checksum are cached" \
-  test -f "$cache_dir/vatcar-site-$version-x86_64-unknown-linux-gnu.tar.gz" -a -f \
-  "$cache_dir/vatcar-site-$version-x86_64-unknown-linux-gnu.tar.gz.sha256"
+check "install: the verified archive is cached" \
+  test -f "$cache_dir/vatcar-site-$version-x86_64-unknown-linux-gnu.tar.gz"
 check "install: vatcar-site is on the PATH of later steps" \
   test "$(on_path sh -c 'command -v vatcar-site')" = \
   "$RUNNER_TEMP/vatcar-site-$version-x86_64-unknown-linux-gnu/vatcar-site-$version-x86_64-unknown-linux-gnu/vatcar-site"
 
-# A second runner with the cache restored downloads nothing.
+# A second runner with the cache restored downloads only the release's SHA256SUMS, which the
+# cached archive is checked against.
 runner second Linux X64
 before=$(requests)
 check "cache: a second run succeeds" step install
 check "cache: it says cache hit" logged "cache hit"
-check "cache: it downloaded nothing" test "$(requests)" -eq "$before"
+check "cache: it downloaded SHA256SUMS only" test "$(requests)" -eq $((before + 1)) -a \
+  "$(tail -n 1 "$work/requests")" = "/v$version/SHA256SUMS"
 check "cache: vatcar-site is on PATH" on_path sh -c 'command -v vatcar-site >/dev/null'
 
 # A cached archive that no longer matches its checksum is refused, not run.
@@ -170,6 +172,32 @@ check "cache: ... and nothing is on PATH" test ! -s "$GITHUB_PATH"
 rm -rf "$cache_dir"
 runner recover Linux X64
 check "cache: without the entry it downloads again" step install
+
+# A poisoned cache entry: the archive replaced by another program, and a checksum file beside
+# it that matches (as an older action.sh kept one). Only the release's SHA256SUMS counts: the
+# step fails, and the program is neither unpacked nor run.
+runner poisoned Linux X64
+poison="$work/poison/vatcar-site-$version-x86_64-unknown-linux-gnu"
+mkdir -p "$poison"
+printf '#!/bin/sh\ntouch "%s"\n' "$work/poison-ran" >"$poison/vatcar-site"
+chmod +x "$poison/vatcar-site"
+cached="$cache_dir/vatcar-site-$version-x86_64-unknown-linux-gnu.tar.gz"
+tar -C "$work/poison" -czf "$cached" "vatcar-site-$version-x86_64-unknown-linux-gnu"
+sha256 "$cached" >"$cached.sha256"
+# As in action.yml: the run step follows only an install that succeeded.
+installed=no
+if step install; then
+  installed=yes
+  VATCAR_SITE_ARGS=--version on_path bash "$action" run >/dev/null 2>&1 || true
+fi
+check "poisoned: a cache entry whose archive and checksum were both replaced is refused" \
+  test "$installed" = no
+check "poisoned: it says the cached archive is not the release's" \
+  logged "the cached vatcar-site-$version-x86_64-unknown-linux-gnu.tar.gz is not the release's"
+check "poisoned: nothing is on PATH" test ! -s "$GITHUB_PATH"
+check "poisoned: nothing is unpacked" test -z "$(ls -A "$RUNNER_TEMP")"
+check "poisoned: the program never ran" test ! -e "$work/poison-ran"
+rm -rf "$cache_dir"
 
 # A download whose checksum does not match is refused: non-zero exit, nothing installed.
 runner mismatch Linux X64

@@ -3,7 +3,7 @@
 //! the demo data and from hostile data alike.
 
 use crate::support::{KEY, MockServer, Reply, run_ok, vatcar_at_demo_time};
-use chrono::{DateTime, NaiveDateTime, TimeDelta, TimeZone, Utc};
+use chrono::{DateTime, NaiveDateTime, TimeDelta, Utc};
 use icalendar::{CalendarComponent, CalendarDateTime, Component, DatePerhapsTime, EventLike};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -187,13 +187,14 @@ fn hostile_feeds_round_trip_and_cannot_inject() {
     assert_rfc5545_lines(&path);
     let (_, parsed) = parse(&path);
     let source = events_of("tests/fixtures/hostile", "facility-events.json");
-    // 9005 is in the data twice; it appears once, as first given.
-    assert_eq!(parsed.len(), 11);
+    // 9005 is in the data twice; it appears once, as first given. 9008, in the last hour of
+    // year 9999, is left out (no calendar app can expand it).
+    assert_eq!(parsed.len(), 10);
     let uid = |id: u64| format!("vatcar-event-{id}@hostile.example");
     assert_eq!(parsed[&uid(9005)].summary, "Long description");
     for event in source
         .iter()
-        .filter(|e| e["name"] != "Duplicate id (should appear once)")
+        .filter(|e| e["name"] != "Duplicate id (should appear once)" && e["id"] != 9008)
     {
         let id = event["id"].as_u64().unwrap();
         let got = &parsed[&uid(id)];
@@ -221,6 +222,11 @@ fn hostile_feeds_round_trip_and_cannot_inject() {
         let description: String = sanitizer
             .plain_text(event["description"].as_str().unwrap())
             .replace('\u{fffe}', "");
+        // A calendar carries the first 65,536 characters; the page has the rest.
+        let description = match description.char_indices().nth(64 * 1024) {
+            Some((cut, _)) => format!("{}…", description[..cut].trim_end()),
+            None => description,
+        };
         let expected = if description.is_empty() {
             format!("Event page: https://hostile.example/events/{id}/")
         } else {
@@ -240,18 +246,22 @@ fn hostile_feeds_round_trip_and_cannot_inject() {
         "Fun night\nEND:VEVENT\nBEGIN:VEVENT\nSUMMARY:injected"
     );
     assert!(!parsed.values().any(|e| e.summary == "injected"));
-    // A 10 KB description comes back whole.
+    // A 10 KB description comes back whole, one of 100 KB shortened (its page has it whole).
     assert!(parsed[&uid(9005)].description.as_ref().unwrap().len() > 10_000);
+    let oversized = parsed[&uid(9011)].description.as_deref().unwrap();
+    assert!(!oversized.contains("End of briefing."));
+    assert!(
+        fs::read_to_string(out.join("events/9011/index.html"))
+            .unwrap()
+            .contains("Briefing. Briefing. End of briefing.</p>")
+    );
     // A missing end, and an end before the start, both become two hours.
     for id in [9003, 9004] {
         let got = &parsed[&uid(id)];
         assert_eq!(got.end - got.start, TimeDelta::hours(2), "event {id}");
     }
-    // An assumed end in the last hour of year 9999 stops at its last second.
-    assert_eq!(
-        parsed[&uid(9008)].end,
-        Utc.with_ymd_and_hms(9999, 12, 31, 23, 59, 59).unwrap()
-    );
+    assert!(!parsed.contains_key(&uid(9008)));
+    assert!(!out.join("events/9008").exists());
     // The division's event 9003 is another event than the facility's: both are in its feed,
     // each with its own UID, and the facility's feed has only its own.
     let (_, division) = parse(&out.join("calendar/division.ics"));

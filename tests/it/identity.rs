@@ -177,3 +177,52 @@ fn the_demo_has_a_site_folder_of_its_own() {
     assert!(ran.status.success(), "{}", ran.text());
     assert!(!out.join("join").exists() && !out.join("logo.svg").exists());
 }
+
+/// The file an address on the page at `page` leads to, as a browser resolves it.
+fn resolved(page: &std::path::Path, address: &str) -> std::path::PathBuf {
+    url::Url::from_file_path(page)
+        .unwrap()
+        .join(address)
+        .unwrap_or_else(|e| panic!("{address}: {e}"))
+        .to_file_path()
+        .unwrap()
+}
+
+#[test]
+fn a_logo_or_favicon_whose_name_holds_spaces_hashes_or_accents_is_found_from_every_page() {
+    for (logo, favicon) in [
+        ("logo #1.svg", "fav icon #1.ico"),
+        ("img/mon logo ü.png", "ícone 100%.ico"),
+    ] {
+        let config = format!("logo = \"{logo}\"\nfavicon = \"{favicon}\"\n");
+        let logo_file = format!("static/{logo}");
+        let favicon_file = format!("static/{favicon}");
+        let site = site_folder(
+            &config,
+            &[
+                (&logo_file, b"\x89PNG\r\n\x1a\n"),
+                (&favicon_file, b"\x00\x00\x01\x00"),
+            ],
+        );
+        let (ran, out) = build_site(site.path(), &["--site-url", "https://tjzs.example.org/"]);
+        assert!(ran.status.success(), "{}", ran.text());
+        for file in ["index.html", "roster/index.html", "events/412/index.html"] {
+            let path = out.join(file);
+            let (_, html) = page(&path);
+            let src = attr(&html, "header img.brand-logo", "src").expect("a logo");
+            assert_eq!(resolved(&path, &src), out.join(logo), "{file}: {src}");
+            let href = attr(&html, "link[rel=icon]", "href").expect("a favicon");
+            assert_eq!(resolved(&path, &href), out.join(favicon), "{file}: {href}");
+        }
+        // A bitmap logo is the link preview's image, at its absolute address.
+        if logo.ends_with(".png") {
+            let (_, home) = page(&out.join("index.html"));
+            let image = meta(&home, "og:image").expect("a preview image");
+            let image = url::Url::parse(&image).unwrap();
+            let path = percent_encoding::percent_decode_str(image.path())
+                .decode_utf8()
+                .unwrap();
+            assert_eq!(path, format!("/{logo}"), "{image}");
+        }
+    }
+}

@@ -7,18 +7,19 @@
 //! `publish::pause_for_tests`): the run says `paused at <point>` and waits there.
 
 use crate::support::{run, run_ok, vatcar_at_demo_time};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// A snapshot folder: the demo data with `events` generated facility events, so that a
 /// publication has a few thousand files to move.
+#[cfg(target_os = "linux")]
 fn big_snapshot(events: usize) -> tempfile::TempDir {
+    use serde_json::json;
     let dir = tempfile::tempdir().unwrap();
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
     for file in [
@@ -47,6 +48,7 @@ fn big_snapshot(events: usize) -> tempfile::TempDir {
     dir
 }
 
+#[cfg(target_os = "linux")]
 fn build(snapshot: &Path, out: &Path, extra: &[&str]) -> Command {
     let mut args = vec![
         "build",
@@ -135,17 +137,19 @@ fn start_paused(mut command: Command, point: &str, resume: Option<&Path>) -> Chi
     child
 }
 
+#[cfg(unix)]
 fn signal(child: &Child, signal: i32) {
     // SAFETY: kill(2) with the pid of a child this test started and has not reaped.
     assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
 }
 
 /// The title of a page, read through `dir` as it was when `dir` was opened: a reader's view
-/// of one moment.
+/// of one moment (through Linux's /proc/self/fd).
+#[cfg(target_os = "linux")]
 fn titles_at_one_moment(dir: &Path, pages: &[&str]) -> Option<Vec<String>> {
     let handle = fs::File::open(dir).ok()?;
     use std::os::fd::AsRawFd;
-    let base = PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
+    let base = std::path::PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
     pages
         .iter()
         .map(|page| {
@@ -160,7 +164,9 @@ fn titles_at_one_moment(dir: &Path, pages: &[&str]) -> Option<Vec<String>> {
 
 /// Rebuilds with alternating titles while a reader polls pages written first, in the middle
 /// and last; every poll must see one build's pages only.
+#[cfg(target_os = "linux")]
 fn reader_never_sees_a_mix(root: &Path) {
+    use std::sync::atomic::{AtomicBool, Ordering};
     let snapshot = big_snapshot(400);
     let out = root.join("site");
     run_ok(&mut build(snapshot.path(), &out, &["--title", "Build 0"]));
@@ -215,6 +221,7 @@ fn reader_never_sees_a_mix(root: &Path) {
 }
 
 #[test]
+#[cfg(target_os = "linux")]
 fn a_reader_sees_the_old_site_or_the_new_one_never_a_mix_on_tmpfs() {
     let shm = Path::new("/dev/shm");
     if !shm.is_dir() {
@@ -226,12 +233,14 @@ fn a_reader_sees_the_old_site_or_the_new_one_never_a_mix_on_tmpfs() {
 }
 
 #[test]
+#[cfg(target_os = "linux")]
 fn a_reader_sees_the_old_site_or_the_new_one_never_a_mix_on_disk() {
     let root = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     reader_never_sees_a_mix(root.path());
 }
 
 #[test]
+#[cfg(unix)]
 fn an_unchanged_rebuild_touches_nothing_not_even_the_folder() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
@@ -249,6 +258,7 @@ fn an_unchanged_rebuild_touches_nothing_not_even_the_folder() {
 }
 
 #[test]
+#[cfg(unix)]
 fn sigterm_or_sigint_before_the_swap_leave_the_old_site_and_after_it_finish_the_new_one() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
@@ -393,6 +403,7 @@ fn a_second_run_fails_at_once_or_waits_and_the_site_is_one_runs() {
 }
 
 #[test]
+#[cfg(unix)]
 fn nothing_is_written_replaced_or_deleted_through_a_link_inside_the_output() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
@@ -440,6 +451,7 @@ fn nothing_is_written_replaced_or_deleted_through_a_link_inside_the_output() {
 }
 
 #[test]
+#[cfg(unix)]
 fn an_output_folder_that_is_a_link_is_resolved_once_and_said_so() {
     let root = tempfile::tempdir().unwrap();
     let real = root.path().join("real");
@@ -468,6 +480,7 @@ fn an_output_folder_that_is_a_link_is_resolved_once_and_said_so() {
 }
 
 /// Mounts a tmpfs at `at`, or says why not (unprivileged runs cannot mount).
+#[cfg(unix)]
 fn mount_tmpfs(at: &Path) -> bool {
     fs::create_dir_all(at).unwrap();
     let ran = Command::new("mount")
@@ -490,8 +503,10 @@ fn mount_tmpfs(at: &Path) -> bool {
     }
 }
 
-struct Mounted(PathBuf);
+#[cfg(unix)]
+struct Mounted(std::path::PathBuf);
 
+#[cfg(unix)]
 impl Drop for Mounted {
     fn drop(&mut self) {
         let _ = Command::new("umount").arg(&self.0).status();
@@ -499,6 +514,7 @@ impl Drop for Mounted {
 }
 
 #[test]
+#[cfg(unix)]
 fn a_mount_point_as_the_output_works_and_a_killed_run_is_undone() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("volume");

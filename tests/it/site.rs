@@ -851,14 +851,25 @@ fn years_outside_1_to_9999_are_errors_naming_the_record_and_never_crash() {
 }
 
 #[test]
-fn an_event_at_the_end_of_year_9999_keeps_four_digit_years() {
+fn events_near_the_end_of_year_9999_are_left_out_with_a_warning_and_calendars_stay_far_from_it() {
+    let events = demo_json("facility-events.json");
+    let id = |i: usize| events["data"][i]["id"].as_u64().unwrap();
     let snapshot = demo_snapshot_with("facility-events.json", |json| {
+        // The last hour of year 9999, with no end: no calendar app can expand it.
+        json["data"][0]["name"] = "End of time".into();
         json["data"][0]["start"] = "9999-12-31 23:00:00".into();
         json["data"][0]["end"] = Value::Null;
+        // Starts before year 9000 but ends after it.
+        json["data"][1]["name"] = "Across the horizon".into();
+        json["data"][1]["start"] = "8999-12-31 23:00:00".into();
+        json["data"][1]["end"] = Value::Null;
+        // The last evening before it: kept.
+        json["data"][2]["start"] = "8999-12-31 20:00:00".into();
+        json["data"][2]["end"] = "8999-12-31 22:00:00".into();
+        // Changed in year 9999 (bad data too): the calendar does not write that date.
+        json["data"][3]["updated_at"] = "9999-12-31T23:59:59Z".into();
+        json["data"][3]["created_at"] = "9999-12-31T23:59:58Z".into();
     });
-    let id = demo_json("facility-events.json")["data"][0]["id"]
-        .as_u64()
-        .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
     let (code, stderr) = build_from(
@@ -867,16 +878,41 @@ fn an_event_at_the_end_of_year_9999_keeps_four_digit_years() {
         &["--display-zone", "Pacific/Kiritimati"],
     );
     assert_eq!(code, Some(0), "{stderr}");
-    let ics = fs::read_to_string(out.join(format!("events/{id}/event.ics"))).unwrap();
-    assert!(ics.contains("DTSTART:99991231T230000Z\r\n"), "{ics}");
-    assert!(ics.contains("DTEND:99991231T235959Z\r\n"), "{ics}");
-    for (path, bytes) in tree(&out) {
-        let text = String::from_utf8_lossy(&bytes);
+    for (i, name) in [(0, "End of time"), (1, "Across the horizon")] {
         assert!(
-            !text.contains("10000-") && !text.contains(":10000"),
-            "{path}"
+            stderr.contains(&format!("event {} \"{name}\"", id(i))) && stderr.contains("year 9000"),
+            "{stderr}"
         );
-        assert!(!text.contains("DTEND:1000"), "{path}");
+        assert!(!out.join(format!("events/{}", id(i))).exists());
+    }
+    let facility = fs::read_to_string(out.join("calendar/facility.ics")).unwrap();
+    assert!(!facility.contains("End of time") && !facility.contains("Across the horizon"));
+    let home = fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(!home.contains("End of time"));
+
+    let kept = fs::read_to_string(out.join(format!("events/{}/event.ics", id(2)))).unwrap();
+    assert!(kept.contains("DTSTART:89991231T200000Z\r\n"), "{kept}");
+    assert!(kept.contains("DTEND:89991231T220000Z\r\n"), "{kept}");
+    let changed = fs::read_to_string(out.join(format!("events/{}/event.ics", id(3)))).unwrap();
+    assert!(
+        !changed.contains("LAST-MODIFIED") && !changed.contains("CREATED"),
+        "{changed}"
+    );
+    assert!(changed.contains("SEQUENCE:"), "{changed}");
+    // No date any calendar holds is in year 9000 or later.
+    for (path, bytes) in tree(&out) {
+        if !path.ends_with(".ics") {
+            continue;
+        }
+        for line in String::from_utf8_lossy(&bytes).lines() {
+            let Some((name, value)) = line.split_once(':') else {
+                continue;
+            };
+            if ["DTSTART", "DTEND", "DTSTAMP", "CREATED", "LAST-MODIFIED"].contains(&name) {
+                let year: u32 = value[..value.len() - 12].parse().unwrap();
+                assert!(year < 9000, "{path}: {line}");
+            }
+        }
     }
 }
 
@@ -969,4 +1005,63 @@ fn the_same_id_for_two_different_events_keeps_both() {
         sitemap.contains(&format!("events/{id}-division/")),
         "{sitemap}"
     );
+}
+
+#[test]
+fn a_description_of_over_a_mebibyte_is_whole_on_its_page_and_short_in_calendars() {
+    // 1.2 MiB of markdown paragraphs, each numbered, so that a cut anywhere shows.
+    let paragraphs: Vec<String> = (0..20_000)
+        .map(|i| format!("Paragraph {i}: hold short of the runway, café ✈ and contact SJU_CTR."))
+        .collect();
+    let description = format!("{}\n\nThe last words.", paragraphs.join("\n\n"));
+    assert!(description.len() > 1_200_000, "{}", description.len());
+    let snapshot = demo_snapshot_with("facility-events.json", |json| {
+        json["data"][0]["description"] = description.clone().into();
+    });
+    let id = demo_json("facility-events.json")["data"][0]["id"]
+        .as_u64()
+        .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let (code, stderr) = build_from(snapshot.path(), &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+
+    let (text, html) = crate::support::page(&out.join(format!("events/{id}/index.html")));
+    let shown = texts(&html, ".description p");
+    assert_eq!(shown.len(), 20_001);
+    assert_eq!(shown[19_999], paragraphs[19_999]);
+    assert_eq!(shown[20_000], "The last words.");
+    assert!(!text.contains("shortened"));
+    // The link preview stays short.
+    let preview = select(&html, "meta[property=\"og:description\"]")[0]
+        .value()
+        .attr("content")
+        .unwrap()
+        .to_owned();
+    assert!(preview.chars().count() <= 201, "{preview}");
+
+    // A calendar app gets the opening and the page's address for the rest.
+    let ics = fs::read_to_string(out.join(format!("events/{id}/event.ics"))).unwrap();
+    use icalendar::Component;
+    let calendar: icalendar::Calendar = ics.parse().unwrap();
+    let event = calendar
+        .components
+        .iter()
+        .find_map(|c| c.as_event())
+        .unwrap();
+    let calendar_text = event.get_description().unwrap();
+    let opening = calendar_text.split("…\n\nEvent page: ").next().unwrap();
+    assert!(
+        (60_000..=64 * 1024).contains(&opening.chars().count()),
+        "{}",
+        opening.chars().count()
+    );
+    assert!(calendar_text.starts_with("Paragraph 0: hold short"));
+    let page_url = format!("{SITE_URL}events/{id}/");
+    assert!(
+        calendar_text.ends_with(&format!("…\n\nEvent page: {page_url}")),
+        "{}",
+        &calendar_text[calendar_text.len() - 200..]
+    );
+    assert!(!calendar_text.contains("The last words."));
 }

@@ -311,11 +311,10 @@ fn answer(dispatch: &Dispatch, request: tiny_http::Request, may_wait: bool) -> s
     request.respond(response)
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
 
-    #[cfg(target_os = "linux")]
     #[test]
     fn accepted_sockets_inherit_the_write_timeout() {
         let listener = listen(0).unwrap();
