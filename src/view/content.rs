@@ -388,6 +388,8 @@ struct PageIds {
     footnotes: HashMap<UniCase<String>, String>,
     /// All of them, for the anchors of links.
     anchors: BTreeSet<String>,
+    /// The ids of the template's elements around the Markdown, which a link may name too.
+    around: Vec<&'static str>,
 }
 
 /// Everything a link may point to.
@@ -494,7 +496,7 @@ impl Targets<'_> {
         };
         if let (Some(fragment), Some(ids)) = (fragment, ids) {
             let fragment = decode(fragment)?;
-            if !ids.anchors.contains(&fragment) && !TEMPLATE_IDS.contains(&fragment.as_str()) {
+            if !ids.anchors.contains(&fragment) && !ids.around.contains(&fragment.as_str()) {
                 // A page may have thousands; the first few show what they look like.
                 const SHOWN: usize = 10;
                 let mut known: Vec<String> = ids
@@ -695,7 +697,10 @@ fn page_ids(page: &ContentPage, errors: &mut Vec<String>) -> PageIds {
             .chain(written.keys().copied())
             .map(str::to_owned),
     );
-    let mut ids = PageIds::default();
+    let mut ids = PageIds {
+        around,
+        ..PageIds::default()
+    };
     let mut footnote_lines: HashMap<UniCase<String>, usize> = HashMap::new();
     for item in named {
         match item {

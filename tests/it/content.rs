@@ -187,7 +187,7 @@ fn every_link_is_written_relative_and_reaches_its_target() {
 
 #[test]
 fn a_broken_link_fails_the_build_naming_the_file_and_line() {
-    let cases: [(&str, &str, &str); 7] = [
+    let cases: [(&str, &str, &str); 8] = [
         (
             "join.md",
             "+++\ntitle = \"J\"\n+++\n\nSee [x](@/visiting.md).\n",
@@ -217,6 +217,12 @@ fn a_broken_link_fails_the_build_naming_the_file_and_line() {
             "join.md",
             "+++\ntitle = \"J\"\n+++\n[x](@/join.md#nowhere)\n",
             "join.md:4: link @/join.md#nowhere: #nowhere: the page has no heading with that anchor",
+        ),
+        (
+            // An id of another page's template is not on this one.
+            "join.md",
+            "+++\ntitle = \"J\"\n+++\n[x](@/join.md#staff)\n",
+            "join.md:4: link @/join.md#staff: #staff: the page has no heading with that anchor",
         ),
         (
             "join.md",
