@@ -309,25 +309,7 @@ fn content_pages(options: &BuildOptions) -> Result<Vec<ContentPage>> {
         Some(dir) => read_content(dir)?,
         None => return Ok(Vec::new()),
     };
-    // Every page's mistakes at once, not one build per mistake.
-    let (pages, errors): (Vec<_>, Vec<_>) =
-        files.iter().map(content::parse).partition(Result::is_ok);
-    if errors.is_empty() {
-        return Ok(pages.into_iter().map(Result::unwrap).collect());
-    }
-    let errors: Vec<String> = errors
-        .into_iter()
-        .filter_map(Result::err)
-        .map(|e| format!("{e:#}"))
-        .collect();
-    match errors.as_slice() {
-        [one] => bail!("{one}"),
-        _ => bail!(
-            "{} problems with the site's pages:\n  - {}",
-            errors.len(),
-            errors.join("\n  - ")
-        ),
-    }
+    content::parse_all(&files)
 }
 
 /// The process's peak memory so far, where the system tells it (Linux), for `-vv`.

@@ -105,6 +105,37 @@ struct FrontMatter {
 
 const FENCE: &str = "+++";
 
+/// Every file's front matter read: the pages, or one error naming every mistake (not one
+/// build per mistake).
+pub fn parse_all(files: &[ContentFile]) -> Result<Vec<ContentPage>> {
+    let mut pages = Vec::new();
+    let mut errors = Vec::new();
+    for file in files {
+        match parse(file) {
+            Ok(page) => pages.push(page),
+            Err(error) => errors.push(format!("{error:#}")),
+        }
+    }
+    if errors.is_empty() {
+        Ok(pages)
+    } else {
+        Err(problems(errors))
+    }
+}
+
+/// One error for all the problems found in the site's pages, one per line.
+pub fn problems(mut errors: Vec<String>) -> anyhow::Error {
+    if errors.len() == 1 {
+        return anyhow::anyhow!(errors.remove(0));
+    }
+    let mut message = format!("{} problems with the site's pages:", errors.len());
+    for error in errors {
+        message.push_str("\n  - ");
+        message.push_str(&error);
+    }
+    anyhow::anyhow!(message)
+}
+
 /// Reads one file's front matter and decides where it is published. Errors name the file and
 /// line.
 pub fn parse(file: &ContentFile) -> Result<ContentPage> {

@@ -16,8 +16,8 @@
 
 use super::SiteView;
 use super::settings::{MenuEntry, MenuTarget};
-use crate::model::content::{ContentPage, PageKind};
-use anyhow::{Result, bail};
+use crate::model::content::{ContentPage, PageKind, problems};
+use anyhow::Result;
 use percent_encoding::{AsciiSet, CONTROLS, percent_decode_str, utf8_percent_encode};
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
@@ -307,24 +307,11 @@ pub fn add_content(
         });
     }
     if !errors.is_empty() {
-        bail!(all_of(errors));
+        return Err(problems(errors));
     }
     view.site.menu = menu_items;
     view.content = ContentView { pages: views };
     Ok(())
-}
-
-/// One message for all the problems found, one per line.
-fn all_of(mut errors: Vec<String>) -> String {
-    if errors.len() == 1 {
-        return errors.remove(0);
-    }
-    let mut message = format!("{} problems with the site's pages:", errors.len());
-    for error in errors {
-        message.push_str("\n  - ");
-        message.push_str(&error);
-    }
-    message
 }
 
 /// What the site holds besides the webmaster's files, by path, with what it is.
@@ -657,6 +644,7 @@ fn page_ids(page: &ContentPage, errors: &mut Vec<String>) -> PageIds {
         PageKind::HomeIntro => [LAYOUT_IDS, HOME_IDS].concat(),
         PageKind::Section | PageKind::Page => LAYOUT_IDS.to_vec(),
     };
+    // Where each id is written first; a line is worked out only for an error.
     let mut written: HashMap<&str, usize> = HashMap::new();
     for item in &named {
         let Named::Heading {
@@ -667,7 +655,6 @@ fn page_ids(page: &ContentPage, errors: &mut Vec<String>) -> PageIds {
         else {
             continue;
         };
-        let line = page.line_of(*start);
         let problem = if id.is_empty() || id.contains(|c: char| c.is_ascii_whitespace()) {
             format!("the heading's id {id:?} is empty or holds a space, which an id may not")
         } else if around.contains(&id.as_str()) {
@@ -681,13 +668,18 @@ fn page_ids(page: &ContentPage, errors: &mut Vec<String>) -> PageIds {
             )
         } else if let Some(first) = written.get(id.as_str()) {
             format!(
-                "the heading's id #{id} is also written on line {first}, and an id must be unique on its page; write another"
+                "the heading's id #{id} is also written on line {}, and an id must be unique on its page; write another",
+                page.line_of(*first)
             )
         } else {
-            written.insert(id, line);
+            written.insert(id, *start);
             continue;
         };
-        errors.push(format!("{}:{line}: {problem}", page.origin));
+        errors.push(format!(
+            "{}:{}: {problem}",
+            page.origin,
+            page.line_of(*start)
+        ));
     }
 
     let mut made = UniqueIds::new(
@@ -701,7 +693,7 @@ fn page_ids(page: &ContentPage, errors: &mut Vec<String>) -> PageIds {
         around,
         ..PageIds::default()
     };
-    let mut footnote_lines: HashMap<UniCase<String>, usize> = HashMap::new();
+    let mut footnote_starts: HashMap<UniCase<String>, usize> = HashMap::new();
     for item in named {
         match item {
             Named::Heading {
@@ -717,16 +709,17 @@ fn page_ids(page: &ContentPage, errors: &mut Vec<String>) -> PageIds {
                 ids.headings.insert(start, id);
             }
             Named::Footnote { start, label } => {
-                let line = page.line_of(start);
                 let key = UniCase::new(label.clone());
-                if let Some(first) = footnote_lines.get(&key) {
+                if let Some(first) = footnote_starts.get(&key) {
                     errors.push(format!(
-                        "{}:{line}: the footnote [^{label}] is also defined on line {first}; remove one, or rename it and its references",
-                        page.origin
+                        "{}:{}: the footnote [^{label}] is also defined on line {}; remove one, or rename it and its references",
+                        page.origin,
+                        page.line_of(start),
+                        page.line_of(*first)
                     ));
                     continue;
                 }
-                footnote_lines.insert(key.clone(), line);
+                footnote_starts.insert(key.clone(), start);
                 let id = made.make(format!("fn-{}", heading_slug(&label)));
                 ids.anchors.insert(id.clone());
                 ids.footnotes.insert(key, id);
@@ -822,34 +815,36 @@ fn markdown_to_html(
             *label = CowStr::from(id.clone());
         }
     };
-    let mut events = Vec::new();
-    for (mut event, range) in Parser::new_ext(&page.body, options()).into_offset_iter() {
-        match &mut event {
-            Event::Start(Tag::Heading { id, attrs, .. }) => {
-                *id = ids.headings.get(&range.start).cloned().map(CowStr::from);
-                // The id is written once, as `id`.
-                attrs.retain(|(name, _)| !name.eq_ignore_ascii_case("id"));
-            }
-            Event::Start(Tag::FootnoteDefinition(label)) | Event::FootnoteReference(label) => {
-                footnote(label)
-            }
-            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
-                match targets.rewrite(page, dest_url) {
-                    Ok(Some(new)) => *dest_url = CowStr::from(new),
-                    Ok(None) => {}
-                    Err(why) => errors.push(format!(
-                        "{}:{}: link {dest_url}: {why}",
-                        page.origin,
-                        page.line_of(range.start)
-                    )),
+    // Each event is changed on its way to the writer: a page's events are never all held.
+    let events = Parser::new_ext(&page.body, options())
+        .into_offset_iter()
+        .map(|(mut event, range)| {
+            match &mut event {
+                Event::Start(Tag::Heading { id, attrs, .. }) => {
+                    *id = ids.headings.get(&range.start).cloned().map(CowStr::from);
+                    // The id is written once, as `id`.
+                    attrs.retain(|(name, _)| !name.eq_ignore_ascii_case("id"));
                 }
+                Event::Start(Tag::FootnoteDefinition(label)) | Event::FootnoteReference(label) => {
+                    footnote(label)
+                }
+                Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                    match targets.rewrite(page, dest_url) {
+                        Ok(Some(new)) => *dest_url = CowStr::from(new),
+                        Ok(None) => {}
+                        Err(why) => errors.push(format!(
+                            "{}:{}: link {dest_url}: {why}",
+                            page.origin,
+                            page.line_of(range.start)
+                        )),
+                    }
+                }
+                _ => {}
             }
-            _ => {}
-        }
-        events.push(event);
-    }
+            event
+        });
     let mut html = String::with_capacity(page.body.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, events.into_iter());
+    pulldown_cmark::html::push_html(&mut html, events);
     html
 }
 
