@@ -387,7 +387,7 @@ struct Targets<'a> {
     pages: HashMap<&'a str, &'a ContentPage>,
     /// The folders of the pages being published.
     published_urls: HashSet<&'a str>,
-    /// The heading ids of each published page.
+    /// The ids of each published page.
     ids: &'a HashMap<&'a str, PageIds>,
     drafts: bool,
 }
@@ -405,7 +405,7 @@ impl Targets<'_> {
         }
     }
 
-    /// A content page by its path below `content/`: its folder in the site and its heading
+    /// A content page by its path below `content/`: its folder in the site and its
     /// ids.
     fn page(&self, path: &str) -> Result<(String, Option<&PageIds>), String> {
         match self.pages.get(path) {
