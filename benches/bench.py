@@ -2,7 +2,7 @@
 """The vatcar-site benchmark: one command, one table.
 
 Usage: python3 benches/bench.py [--sizes 100 1000 10000] [--runs 3] [--work DIR] [--no-hugo]
-                                [--instructions N]
+                                [--instructions N] [--only content] [--bin PATH]
 
 Measures, with the release binary (built first):
   - a build from a snapshot at each size N (N controllers, N facility events, N division
@@ -17,6 +17,9 @@ Measures, with the release binary (built first):
   - the demo with one event's description replaced by nested or flat HTML of the same size
     (5 MB, over the 4 MiB cap, and 1 MB, under it): sanitizing must stay linear in size and
     depth;
+  - a content page of 32,000 identical headings and one of 50,000 `@/` links, and the same at a
+    quarter of the size: the build time over a one-line page's must grow about 4x from the
+    quarter to the full size (linear), not 16x (quadratic);
   - Hugo on the same API-shaped data (../shared/peers), when a `hugo` binary is installed
     (`apt-get install hugo`), with our time per page over Hugo's, on tmpfs and on disk; Hugo
     and vatcar-site take turns run by run, so that both meet the same machine. Beside the ratio
@@ -149,6 +152,49 @@ def hostile_descriptions(work, runs):
     return rows
 
 
+def content_pages(work, runs):
+    """Build time and peak memory of a site folder whose one content page holds N identical
+    headings (each needs an id of its own) or N `@/` links (each is checked, and an error would
+    name its line), at N and N / 4, against the same build with a one-line page. Linear work
+    makes the time over the one-line page's grow 4x from the quarter to the full size. The
+    ratio is of CPU time (user + system), which a shared machine's other work moves less than
+    wall time; these builds take tens of milliseconds, so each is run at least 9 times (unless
+    `--runs 1` asks for one run, for a binary that takes minutes)."""
+    site = os.path.join(work, "content-site")
+    out = os.path.join(work, "out-content")
+    runs = 1 if runs == 1 else max(runs, 9)
+
+    def build(body):
+        rm(site)
+        os.makedirs(os.path.join(site, "content"))
+        with open(os.path.join(site, "vatcar-site.toml"), "w") as f:
+            f.write('title = "Bench"\n')
+        with open(os.path.join(site, "content", "page.md"), "w") as f:
+            f.write('+++\ntitle = "Page"\n+++\n' + body)
+        cmd = [BIN, "build", "--demo", "--config", os.path.join(site, "vatcar-site.toml"), "--output", out]
+        wall, peak, _ = measure(cmd, env_with(), prepare=lambda: rm(out), runs=runs)
+        return wall, peak, LAST_CPU[0]
+
+    base, base_peak, base_cpu = build("One line.\n")
+    rows = ["", f"A content page built with the demo's data (median of {runs}). The ratio is of CPU time over the "
+            "one-line page's, full size over quarter size: 4 is linear, 16 quadratic.", "",
+            "| content page | KB | wall s | CPU s | peak MiB | µs CPU per item | ratio to the quarter |",
+            "|---|---|---|---|---|---|---|",
+            f"| one line | 0 | {base:.3f} | {base_cpu:.3f} | {base_peak:.0f} | | |"]
+    for what, line, n in [("identical headings", "## Same\n", 32_000), ("`@/` links", "[a](@/roster)\n", 50_000)]:
+        quarter, quarter_peak, quarter_cpu = build(line * (n // 4))
+        full, full_peak, full_cpu = build(line * n)
+        ratio = (full_cpu - base_cpu) / max(quarter_cpu - base_cpu, 1e-3)
+        rows.append(f"| {n // 4:,} {what} | {len(line) * (n // 4) / 1000:.0f} | {quarter:.3f} | {quarter_cpu:.3f} | "
+                    f"{quarter_peak:.0f} | {1e6 * (quarter_cpu - base_cpu) / (n // 4):.2f} | |")
+        rows.append(f"| {n:,} {what} | {len(line) * n / 1000:.0f} | {full:.3f} | {full_cpu:.3f} | {full_peak:.0f} | "
+                    f"{1e6 * (full_cpu - base_cpu) / n:.2f} | {ratio:.1f} |")
+        print(rows[-2], rows[-1], sep="\n", flush=True)
+    rm(site)
+    rm(out)
+    return rows
+
+
 def publish_stage(n, work, shm, runs):
     """The publish stage on its own (the `-vv` laps "rendered and staged" to "published"), for
     a rebuild over an existing site of size N in which every page changes (a new title): the
@@ -186,9 +232,21 @@ def main():
     ap.add_argument("--no-hugo", action="store_true")
     ap.add_argument("--instructions", type=int, metavar="N", default=None,
                     help="also count instructions (valgrind's callgrind) of a build at size N")
+    ap.add_argument("--only", choices=["content"], help="run only these rows")
+    ap.add_argument("--bin", help="measure this vatcar-site binary (another commit's) instead of building one")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    subprocess.run(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT, check=True)
+    global BIN
+    if args.bin:
+        BIN = os.path.abspath(args.bin)
+    else:
+        subprocess.run(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT, check=True)
+    if args.only == "content":
+        text = "\n".join(content_pages(args.work, args.runs)) + "\n"
+        with open(os.path.join(args.work, "results-content.md"), "w") as f:
+            f.write(text)
+        print(text)
+        return
     shm = "/dev/shm/vatcar-bench" if os.path.isdir("/dev/shm") else None
     hugo = None if args.no_hugo else shutil.which("hugo")
     lines = [
@@ -249,6 +307,7 @@ def main():
               f"| full build against the mock API, 300 ms per response ({os.path.basename(data)}) | {net:.3f} | {net_peak:.0f} |",
               f"| `build --demo` end to end | {demo:.3f} | {demo_peak:.0f} |"]
     lines += hostile_descriptions(args.work, args.runs)
+    lines += content_pages(args.work, args.runs)
 
     if hugo and os.path.isdir(PEERS):
         version = subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.split()[1]

@@ -253,6 +253,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         &mut view,
         &content,
         &static_paths,
+        &theme.static_paths(),
         &settings.menu,
         options.drafts,
     )?;
@@ -308,7 +309,7 @@ fn content_pages(options: &BuildOptions) -> Result<Vec<ContentPage>> {
         Some(dir) => read_content(dir)?,
         None => return Ok(Vec::new()),
     };
-    files.iter().map(content::parse).collect()
+    content::parse_all(&files)
 }
 
 /// The process's peak memory so far, where the system tells it (Linux), for `-vv`.

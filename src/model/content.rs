@@ -7,6 +7,7 @@
 
 use anyhow::{Result, bail};
 use serde::Deserialize;
+use std::sync::OnceLock;
 
 /// A content file as read: its path below the content folder (`/`-separated), where it came
 /// from (for messages), and its text.
@@ -53,9 +54,23 @@ pub struct ContentPage {
     pub body: String,
     /// The line of the file where `body` starts, so that errors in the body name file lines.
     pub body_line: usize,
+    /// Where each line of `body` starts, made on the first error that needs a line (a page
+    /// of 50,000 links would otherwise count lines from the top 50,000 times).
+    line_starts: OnceLock<Vec<usize>>,
 }
 
 impl ContentPage {
+    /// The line of the file holding byte `offset` of `body`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', self.body.as_bytes()).map(|at| at + 1))
+                .collect()
+        });
+        // The number of lines starting at or before `offset`, less the first.
+        self.body_line + starts.partition_point(|&start| start <= offset) - 1
+    }
+
     /// The section (folder) a page belongs to, relative to the content folder: `""` for the
     /// top, `pilots/`. A section page belongs to its parent folder.
     pub fn folder(&self) -> &str {
@@ -89,6 +104,37 @@ struct FrontMatter {
 }
 
 const FENCE: &str = "+++";
+
+/// Every file's front matter read: the pages, or one error naming every mistake (not one
+/// build per mistake).
+pub fn parse_all(files: &[ContentFile]) -> Result<Vec<ContentPage>> {
+    let mut pages = Vec::new();
+    let mut errors = Vec::new();
+    for file in files {
+        match parse(file) {
+            Ok(page) => pages.push(page),
+            Err(error) => errors.push(format!("{error:#}")),
+        }
+    }
+    if errors.is_empty() {
+        Ok(pages)
+    } else {
+        Err(problems(errors))
+    }
+}
+
+/// One error for all the problems found in the site's pages, one per line.
+pub fn problems(mut errors: Vec<String>) -> anyhow::Error {
+    if errors.len() == 1 {
+        return anyhow::anyhow!(errors.remove(0));
+    }
+    let mut message = format!("{} problems with the site's pages:", errors.len());
+    for error in errors {
+        message.push_str("\n  - ");
+        message.push_str(&error);
+    }
+    anyhow::anyhow!(message)
+}
 
 /// Reads one file's front matter and decides where it is published. Errors name the file and
 /// line.
@@ -165,6 +211,7 @@ pub fn parse(file: &ContentFile) -> Result<ContentPage> {
         extra: matter.extra,
         body,
         body_line: closing_line + 1,
+        line_starts: OnceLock::new(),
     })
 }
 
@@ -222,6 +269,7 @@ mod tests {
         );
         assert_eq!(page.body, "# Hello\n");
         assert_eq!(page.body_line, 6);
+        assert_eq!(page.line_of(0), 6);
 
         let section = parse(&file("pilots/_index.md", "+++\ntitle = \"Pilots\"\n+++\n")).unwrap();
         assert_eq!(
@@ -279,6 +327,23 @@ mod tests {
                 "{text:?}\n  gave {error}\n  want {expected}"
             );
         }
+    }
+
+    #[test]
+    fn a_body_offset_is_on_the_line_of_the_file_that_holds_it() {
+        let page = parse(&file(
+            "join.md",
+            "+++\ntitle = \"J\"\n+++\none\n\nthree\r\nfour",
+        ))
+        .unwrap();
+        let line = |text: &str| page.line_of(page.body.find(text).unwrap());
+        assert_eq!(
+            [line("one"), line("\n\nthree"), line("three"), line("four")],
+            [4, 4, 6, 7]
+        );
+        // The last line, and past the end, with no newline after them.
+        assert_eq!(page.line_of(page.body.len()), 7);
+        assert_eq!(page.line_of(usize::MAX), 7);
     }
 
     #[test]

@@ -58,6 +58,7 @@ pub fn template_variables() -> Result<String> {
         &mut site_view,
         &pages,
         &std::collections::HashSet::from(["logo.png"]),
+        &theme.static_paths(),
         &[],
         false,
     )?;

@@ -285,6 +285,14 @@ impl Theme {
         ))
     }
 
+    /// The static files' paths in the site: `static/style.css`.
+    pub fn static_paths(&self) -> Vec<String> {
+        self.static_files
+            .iter()
+            .map(|(name, _)| format!("static/{name}"))
+            .collect()
+    }
+
     pub fn static_files(&self) -> &[(String, Vec<u8>)] {
         &self.static_files
     }

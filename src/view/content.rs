@@ -16,12 +16,13 @@
 
 use super::SiteView;
 use super::settings::{MenuEntry, MenuTarget};
-use crate::model::content::{ContentPage, PageKind};
-use anyhow::{Result, bail};
+use crate::model::content::{ContentPage, PageKind, problems};
+use anyhow::Result;
 use percent_encoding::{AsciiSet, CONTROLS, percent_decode_str, utf8_percent_encode};
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet};
+use unicase::UniCase;
 
 /// The pages, ready to render.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -72,8 +73,8 @@ pub struct MenuItem {
     pub external: bool,
 }
 
-/// Ids the built-in templates give elements of their own; a heading of a page never takes
-/// one, since an id must be unique on its page.
+/// Ids the built-in templates give elements of their own; an id made for a heading or a
+/// footnote never takes one, since an id must be unique on its page.
 const TEMPLATE_IDS: &[&str] = &[
     "about",
     "controllers",
@@ -91,19 +92,48 @@ const TEMPLATE_IDS: &[&str] = &[
     "visitors",
 ];
 
+/// The ids around every content page (base.html's `<main id="main">`, which "Skip to content"
+/// leads to), which a heading's written id may not take.
+const LAYOUT_IDS: &[&str] = &["main"];
+
+/// The ids around the home page's introduction (index.html), likewise.
+const HOME_IDS: &[&str] = &["intro", "more", "next-events", "staff"];
+
+/// The folder of the site that `vatcar-site serve` answers itself (its live reload), so that
+/// nothing of the webmaster's may be published in it.
+const RESERVED_FOLDER: &str = "__vatcar-site/";
+
 /// Adds the webmaster's pages to a built view: the pages themselves, the home page's
 /// introduction and the menu. `pages` are all the content files, drafts included (a link to
 /// a draft that is left out is an error that says so); `static_paths` are the static files'
-/// paths in the site.
+/// paths in the site, and `theme_files` the templates' own (`static/style.css`).
+///
+/// Every problem found is reported, all in one error, each naming its file and line.
 pub fn add_content(
     view: &mut SiteView,
     pages: &[ContentPage],
     static_paths: &HashSet<&str>,
+    theme_files: &[String],
     menu: &[MenuEntry],
     drafts: bool,
 ) -> Result<()> {
-    let generated = generated_paths(view);
+    let mut generated = generated_paths(view);
+    for path in theme_files {
+        generated.insert(path.clone(), format!("the templates' file {path}"));
+    }
     let published: Vec<&ContentPage> = pages.iter().filter(|p| drafts || !p.draft).collect();
+    let mut errors = Vec::new();
+
+    let mut reserved: Vec<&&str> = static_paths
+        .iter()
+        .filter(|path| path.starts_with(RESERVED_FOLDER))
+        .collect();
+    reserved.sort();
+    for path in reserved {
+        errors.push(format!(
+            "the static file {path}: the folder {RESERVED_FOLDER} is vatcar-site serve's own (its live reload), so nothing may be published in it; move the file"
+        ));
+    }
 
     // Where each page goes, and what is there already.
     let mut origins: HashMap<String, String> = HashMap::new();
@@ -114,9 +144,15 @@ pub fn add_content(
         if page.kind == PageKind::HomeIntro {
             continue;
         }
+        if page.url.starts_with(RESERVED_FOLDER) {
+            errors.push(format!(
+                "{}: the folder {RESERVED_FOLDER} is vatcar-site serve's own (its live reload), so no page may be published in it; rename it",
+                page.origin
+            ));
+        }
         let file = format!("{}index.html", page.url);
         if let Some(what) = generated.get(file.as_str()) {
-            bail!(
+            errors.push(format!(
                 "{} would be published at {file}, where vatcar-site writes {what}; rename it{}",
                 page.origin,
                 match what.as_str() {
@@ -127,21 +163,41 @@ pub fn add_content(
                         ", or turn that page off under [sections] in vatcar-site.toml",
                     _ => "",
                 }
-            );
-        }
-        if let Some(other) = origins.insert(file.clone(), page.origin.clone()) {
-            bail!(
+            ));
+        } else if let Some(other) = origins.insert(file.clone(), page.origin.clone()) {
+            errors.push(format!(
                 "{} and {other} would both be published at {file}; rename one",
                 page.origin
-            );
+            ));
+        }
+    }
+    // A page is a folder: no file of the site may be where the page needs one of its folders
+    // (`feed.xml.md` would be `feed.xml/index.html`, beside the feed `feed.xml`).
+    for page in &published {
+        let url = page.url.trim_end_matches('/');
+        for (at, _) in url.match_indices('/').chain([(url.len(), "")]) {
+            let folder = &url[..at];
+            let what = match (generated.get(folder), origins.get(folder)) {
+                (Some(what), _) => format!("vatcar-site writes {what} there"),
+                (None, Some(other)) if other.starts_with("the static file") => {
+                    format!("{other} is there")
+                }
+                (None, Some(other)) => format!("{other} is published there"),
+                (None, None) => continue,
+            };
+            errors.push(format!(
+                "{} would be published at {}index.html, but {folder} is a file ({what}); rename the page",
+                page.origin, page.url
+            ));
+            break;
         }
     }
 
-    // Each page's heading ids, by where the heading starts: links to a page's anchors are
-    // checked against them, and its headings get them.
-    let ids: HashMap<&str, HeadingIds> = published
+    // Each page's ids: links to a page's anchors are checked against them, and its headings
+    // and footnotes get them.
+    let ids: HashMap<&str, PageIds> = published
         .iter()
-        .map(|page| (page.path.as_str(), heading_ids(page)))
+        .map(|page| (page.path.as_str(), page_ids(page, &mut errors)))
         .collect();
     let targets = Targets {
         generated: &generated,
@@ -158,7 +214,7 @@ pub fn add_content(
 
     let mut views = Vec::new();
     for page in &published {
-        let html = markdown_to_html(page, &ids[page.path.as_str()], &targets)?;
+        let html = markdown_to_html(page, &ids[page.path.as_str()], &targets, &mut errors);
         match page.kind {
             PageKind::HomeIntro => {
                 view.home.intro = Some(HomeIntro {
@@ -235,9 +291,13 @@ pub fn add_content(
             },
             MenuTarget::Page(target) => {
                 let target = target.strip_prefix("@/").unwrap_or(target);
-                let (url, _) = targets.site_target(target).map_err(|e| {
-                    anyhow::anyhow!("{}: menu: page = {target:?}: {e}", entry.origin)
-                })?;
+                let url = match targets.site_target(target) {
+                    Ok((url, _)) => url,
+                    Err(e) => {
+                        errors.push(format!("{}: menu: page = {target:?}: {e}", entry.origin));
+                        continue;
+                    }
+                };
                 MenuItem {
                     name: entry.name.clone(),
                     url,
@@ -245,6 +305,9 @@ pub fn add_content(
                 }
             }
         });
+    }
+    if !errors.is_empty() {
+        return Err(problems(errors));
     }
     view.site.menu = menu_items;
     view.content = ContentView { pages: views };
@@ -302,8 +365,19 @@ fn generated_paths(view: &SiteView) -> HashMap<String, String> {
     paths
 }
 
-/// A page's heading ids, by the byte offset in its body where the heading starts.
-type HeadingIds = HashMap<usize, String>;
+/// The ids a page's Markdown gives its elements.
+#[derive(Debug, Default)]
+struct PageIds {
+    /// Each heading's, by the byte offset in the body where the heading starts.
+    headings: HashMap<usize, String>,
+    /// Each footnote's, by its label, matched as pulldown-cmark matches a reference to its
+    /// definition: letter case aside (`[^A]` is `[^a]`).
+    footnotes: HashMap<UniCase<String>, String>,
+    /// All of them, for the anchors of links.
+    anchors: BTreeSet<String>,
+    /// The ids of the template's elements around the Markdown, which a link may name too.
+    around: Vec<&'static str>,
+}
 
 /// Everything a link may point to.
 struct Targets<'a> {
@@ -313,8 +387,8 @@ struct Targets<'a> {
     pages: HashMap<&'a str, &'a ContentPage>,
     /// The folders of the pages being published.
     published_urls: HashSet<&'a str>,
-    /// The heading ids of each published page.
-    ids: &'a HashMap<&'a str, HeadingIds>,
+    /// The ids of each published page.
+    ids: &'a HashMap<&'a str, PageIds>,
     drafts: bool,
 }
 
@@ -331,9 +405,9 @@ impl Targets<'_> {
         }
     }
 
-    /// A content page by its path below `content/`: its folder in the site and its heading
+    /// A content page by its path below `content/`: its folder in the site and its
     /// ids.
-    fn page(&self, path: &str) -> Result<(String, Option<&HeadingIds>), String> {
+    fn page(&self, path: &str) -> Result<(String, Option<&PageIds>), String> {
         match self.pages.get(path) {
             Some(page) if page.draft && !self.drafts => Err(format!(
                 "{path} is a draft (draft = true) and is not published; build with --drafts to preview it"
@@ -344,7 +418,7 @@ impl Targets<'_> {
     }
 
     /// An `@/` target (without the `@/`): its path in the site.
-    fn site_target(&self, target: &str) -> Result<(String, Option<&HeadingIds>), String> {
+    fn site_target(&self, target: &str) -> Result<(String, Option<&PageIds>), String> {
         let target = decode(target)?;
         if target.ends_with(".md") {
             return self.page(&target);
@@ -409,20 +483,24 @@ impl Targets<'_> {
         };
         if let (Some(fragment), Some(ids)) = (fragment, ids) {
             let fragment = decode(fragment)?;
-            if !ids.values().any(|id| *id == fragment) && !TEMPLATE_IDS.contains(&fragment.as_str())
-            {
-                let mut known: Vec<&String> = ids.values().collect();
-                known.sort();
+            if !ids.anchors.contains(&fragment) && !ids.around.contains(&fragment.as_str()) {
+                // A page may have thousands; the first few show what they look like.
+                const SHOWN: usize = 10;
+                let mut known: Vec<String> = ids
+                    .anchors
+                    .iter()
+                    .take(SHOWN)
+                    .map(|id| format!("#{id}"))
+                    .collect();
+                if ids.anchors.len() > SHOWN {
+                    known.push(format!("and {} more", ids.anchors.len() - SHOWN));
+                }
                 return Err(format!(
                     "#{fragment}: the page has no heading with that anchor (it has: {})",
                     if known.is_empty() {
                         "none".to_owned()
                     } else {
-                        known
-                            .iter()
-                            .map(|id| format!("#{id}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        known.join(", ")
                     }
                 ));
             }
@@ -513,16 +591,34 @@ fn options() -> Options {
         | Options::ENABLE_HEADING_ATTRIBUTES
 }
 
-/// The id each heading gets, by the byte offset of the heading in the body: the one written
-/// (`## Visiting {#visit}`), else one made from its text, unique on the page.
-fn heading_ids(page: &ContentPage) -> HeadingIds {
-    let mut taken: BTreeSet<String> = TEMPLATE_IDS.iter().map(|s| (*s).to_owned()).collect();
-    let mut ids = HashMap::new();
+/// A heading or a footnote definition, in the order of the page.
+enum Named {
+    Heading {
+        start: usize,
+        written: Option<String>,
+        text: String,
+    },
+    Footnote {
+        start: usize,
+        label: String,
+    },
+}
+
+/// The id each heading and footnote gets. A heading's is the one written (`## Visiting
+/// {#visit}` or `{id=visit}`), which may be neither an id of the page's templates nor another
+/// heading's, else one made from its text; a footnote's is made from its label (`[^two
+/// words]` is `fn-two-words`). A made id never takes one that is written or was made before:
+/// the second `## Notes` is `notes-1`. Problems are added to `errors`, naming the file and line.
+fn page_ids(page: &ContentPage, errors: &mut Vec<String>) -> PageIds {
+    let mut named = Vec::new();
     let mut open: Option<(usize, Option<String>, String)> = None;
     for (event, range) in Parser::new_ext(&page.body, options()).into_offset_iter() {
         match event {
-            Event::Start(Tag::Heading { id, .. }) => {
-                open = Some((range.start, id.map(|i| i.to_string()), String::new()));
+            Event::Start(Tag::Heading { id, attrs, .. }) => {
+                let written = id.map(|i| i.to_string()).or_else(|| {
+                    id_attribute(&attrs).map(|value| value.unwrap_or_default().to_owned())
+                });
+                open = Some((range.start, written, String::new()));
             }
             Event::Text(text) | Event::Code(text) => {
                 if let Some((_, _, heading)) = &mut open {
@@ -531,27 +627,162 @@ fn heading_ids(page: &ContentPage) -> HeadingIds {
             }
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((start, written, text)) = open.take() {
-                    let id = match written {
-                        Some(id) => id,
-                        None => {
-                            let base = heading_slug(&text);
-                            let mut id = base.clone();
-                            let mut n = 1;
-                            while taken.contains(&id) {
-                                id = format!("{base}-{n}");
-                                n += 1;
-                            }
-                            id
-                        }
-                    };
-                    taken.insert(id.clone());
-                    ids.insert(start, id);
+                    named.push(Named::Heading {
+                        start,
+                        written,
+                        text,
+                    });
                 }
             }
+            Event::Start(Tag::FootnoteDefinition(label)) => named.push(Named::Footnote {
+                start: range.start,
+                label: label.to_string(),
+            }),
             _ => {}
         }
     }
+
+    let around = match page.kind {
+        PageKind::HomeIntro => [LAYOUT_IDS, HOME_IDS].concat(),
+        PageKind::Section | PageKind::Page => LAYOUT_IDS.to_vec(),
+    };
+    // Where each id is written first; a line is worked out only for an error.
+    let mut written: HashMap<&str, usize> = HashMap::new();
+    for item in &named {
+        let Named::Heading {
+            start,
+            written: Some(id),
+            ..
+        } = item
+        else {
+            continue;
+        };
+        let problem = if id.is_empty() || id.contains(|c: char| c.is_ascii_whitespace()) {
+            format!("the heading's id {id:?} is empty or holds a space, which an id may not")
+        } else if around.contains(&id.as_str()) {
+            format!(
+                "the heading's id #{id} is one the page's template gives its own element{}; write another ({{#{id}-section}})",
+                if id == "main" {
+                    " (the \"Skip to content\" link leads to it)"
+                } else {
+                    ""
+                }
+            )
+        } else if let Some(first) = written.get(id.as_str()) {
+            format!(
+                "the heading's id #{id} is also written on line {}, and an id must be unique on its page; write another",
+                page.line_of(*first)
+            )
+        } else {
+            written.insert(id, *start);
+            continue;
+        };
+        errors.push(format!(
+            "{}:{}: {problem}",
+            page.origin,
+            page.line_of(*start)
+        ));
+    }
+
+    let mut made = UniqueIds::new(
+        TEMPLATE_IDS
+            .iter()
+            .copied()
+            .chain(written.keys().copied())
+            .map(str::to_owned),
+    );
+    let mut ids = PageIds {
+        around,
+        ..PageIds::default()
+    };
+    let mut footnote_starts: HashMap<UniCase<String>, usize> = HashMap::new();
+    for item in named {
+        match item {
+            Named::Heading {
+                start,
+                written,
+                text,
+            } => {
+                let id = match written {
+                    Some(id) => id,
+                    None => made.make(heading_slug(&text)),
+                };
+                ids.anchors.insert(id.clone());
+                ids.headings.insert(start, id);
+            }
+            Named::Footnote { start, label } => {
+                let key = UniCase::new(label.clone());
+                if let Some(first) = footnote_starts.get(&key) {
+                    errors.push(format!(
+                        "{}:{}: the footnote [^{label}] is also defined on line {}; remove one, or rename it and its references",
+                        page.origin,
+                        page.line_of(start),
+                        page.line_of(*first)
+                    ));
+                    continue;
+                }
+                footnote_starts.insert(key.clone(), start);
+                let id = made.make(format!("fn-{}", heading_slug(&label)));
+                ids.anchors.insert(id.clone());
+                ids.footnotes.insert(key, id);
+            }
+        }
+    }
     ids
+}
+
+/// The value of a heading's `id=` attribute (`## Title {id=x}`), if it has one: `Some(None)`
+/// for a bare `{id}`.
+fn id_attribute<'a>(attrs: &'a [(CowStr<'a>, Option<CowStr<'a>>)]) -> Option<Option<&'a str>> {
+    attrs
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("id"))
+        .map(|(_, value)| value.as_deref())
+}
+
+/// Ids made unique: one that is taken gets the first free `-1`, `-2`, … after the last suffix
+/// its base was given, so that N identical headings take N steps, not N²/2.
+struct UniqueIds {
+    taken: HashSet<String>,
+    /// The suffix to try next, by base.
+    next: HashMap<String, usize>,
+    /// The ids tried, for a test of the work done.
+    #[cfg(test)]
+    tried: usize,
+}
+
+impl UniqueIds {
+    fn new(taken: impl IntoIterator<Item = String>) -> Self {
+        UniqueIds {
+            taken: taken.into_iter().collect(),
+            next: HashMap::new(),
+            #[cfg(test)]
+            tried: 0,
+        }
+    }
+
+    fn make(&mut self, base: String) -> String {
+        #[cfg(test)]
+        {
+            self.tried += 1;
+        }
+        if !self.taken.contains(&base) {
+            self.taken.insert(base.clone());
+            return base;
+        }
+        let next = self.next.entry(base.clone()).or_insert(1);
+        loop {
+            #[cfg(test)]
+            {
+                self.tried += 1;
+            }
+            let id = format!("{base}-{next}");
+            *next += 1;
+            if self.taken.insert(id.clone()) {
+                return id;
+            }
+        }
+    }
 }
 
 /// A heading's text as an id: lower case, letters and digits of any script kept, the rest
@@ -573,45 +804,55 @@ fn heading_slug(text: &str) -> String {
     }
 }
 
-/// The page's Markdown as HTML: headings with the ids [`heading_ids`] gave them, links and
-/// images rewritten or refused.
-fn markdown_to_html(page: &ContentPage, ids: &HeadingIds, targets: &Targets) -> Result<String> {
-    let line_of = |offset: usize| page.body_line + page.body[..offset].matches('\n').count();
-    let mut events = Vec::new();
-    for (mut event, range) in Parser::new_ext(&page.body, options()).into_offset_iter() {
-        match &mut event {
-            Event::Start(Tag::Heading { id, .. }) => {
-                *id = ids.get(&range.start).cloned().map(CowStr::from);
-            }
-            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
-                let dest = std::mem::replace(dest_url, CowStr::Borrowed(""));
-                *dest_url = rewritten(page, targets, dest, line_of(range.start))?;
-            }
-            _ => {}
-        }
-        events.push(event);
-    }
-    let mut html = String::with_capacity(page.body.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, events.into_iter());
-    Ok(html)
-}
-
-fn rewritten<'a>(
+/// The page's Markdown as HTML: headings and footnotes with the ids [`page_ids`] gave them,
+/// links and images rewritten, or refused with a problem added to `errors`.
+fn markdown_to_html(
     page: &ContentPage,
+    ids: &PageIds,
     targets: &Targets,
-    dest: CowStr<'a>,
-    line: usize,
-) -> Result<CowStr<'a>> {
-    match targets.rewrite(page, &dest) {
-        Ok(Some(new)) => Ok(CowStr::from(new)),
-        Ok(None) => Ok(dest),
-        Err(why) => bail!("{}:{line}: link {dest}: {why}", page.origin),
-    }
+    errors: &mut Vec<String>,
+) -> String {
+    let footnote = |label: &mut CowStr| {
+        if let Some(id) = ids.footnotes.get(&UniCase::new(label.to_string())) {
+            *label = CowStr::from(id.clone());
+        }
+    };
+    // Each event is changed on its way to the writer: a page's events are never all held.
+    let events = Parser::new_ext(&page.body, options())
+        .into_offset_iter()
+        .map(|(mut event, range)| {
+            match &mut event {
+                Event::Start(Tag::Heading { id, attrs, .. }) => {
+                    *id = ids.headings.get(&range.start).cloned().map(CowStr::from);
+                    // The id is written once, as `id`.
+                    attrs.retain(|(name, _)| !name.eq_ignore_ascii_case("id"));
+                }
+                Event::Start(Tag::FootnoteDefinition(label)) | Event::FootnoteReference(label) => {
+                    footnote(label)
+                }
+                Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                    match targets.rewrite(page, dest_url) {
+                        Ok(Some(new)) => *dest_url = CowStr::from(new),
+                        Ok(None) => {}
+                        Err(why) => errors.push(format!(
+                            "{}:{}: link {dest_url}: {why}",
+                            page.origin,
+                            page.line_of(range.start)
+                        )),
+                    }
+                }
+                _ => {}
+            }
+            event
+        });
+    let mut html = String::with_capacity(page.body.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, events);
+    html
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{heading_slug, join, split_suffix};
+    use super::{HOME_IDS, LAYOUT_IDS, TEMPLATE_IDS, UniqueIds, heading_slug, join, split_suffix};
 
     #[test]
     fn relative_paths_join_and_stop_at_the_top() {
@@ -627,5 +868,28 @@ mod tests {
         assert_eq!(heading_slug("Información de vuelo"), "información-de-vuelo");
         assert_eq!(heading_slug("  Step 1: S1 → S2!  "), "step-1-s1-s2");
         assert_eq!(heading_slug("→"), "section");
+    }
+
+    #[test]
+    fn a_made_id_takes_the_next_free_suffix_in_one_step() {
+        let mut ids = UniqueIds::new(["x-3".to_owned()]);
+        let made: Vec<String> = (0..5).map(|_| ids.make("x".into())).collect();
+        assert_eq!(made, ["x", "x-1", "x-2", "x-4", "x-5"]);
+        assert_eq!(ids.make("x-1".into()), "x-1-1");
+
+        // N identical headings: one try for the first, then the base and its next suffix for
+        // each of the others (restarting the suffixes at 1 would take N²/2).
+        let mut ids = UniqueIds::new([]);
+        for _ in 0..10_000 {
+            ids.make("same".into());
+        }
+        assert_eq!(ids.tried, 1 + 2 * 9_999);
+    }
+
+    #[test]
+    fn the_ids_a_written_id_may_not_take_are_template_ids() {
+        for id in LAYOUT_IDS.iter().chain(HOME_IDS) {
+            assert!(TEMPLATE_IDS.contains(id), "{id}");
+        }
     }
 }

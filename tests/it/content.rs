@@ -187,7 +187,7 @@ fn every_link_is_written_relative_and_reaches_its_target() {
 
 #[test]
 fn a_broken_link_fails_the_build_naming_the_file_and_line() {
-    let cases: [(&str, &str, &str); 7] = [
+    let cases: [(&str, &str, &str); 8] = [
         (
             "join.md",
             "+++\ntitle = \"J\"\n+++\n\nSee [x](@/visiting.md).\n",
@@ -217,6 +217,12 @@ fn a_broken_link_fails_the_build_naming_the_file_and_line() {
             "join.md",
             "+++\ntitle = \"J\"\n+++\n[x](@/join.md#nowhere)\n",
             "join.md:4: link @/join.md#nowhere: #nowhere: the page has no heading with that anchor",
+        ),
+        (
+            // An id of another page's template is not on this one.
+            "join.md",
+            "+++\ntitle = \"J\"\n+++\n[x](@/join.md#staff)\n",
+            "join.md:4: link @/join.md#staff: #staff: the page has no heading with that anchor",
         ),
         (
             "join.md",
@@ -436,4 +442,335 @@ fn other_files_in_the_content_folder_are_named_and_left_out() {
     );
     assert!(!ran.stderr.contains("swp"), "{}", ran.stderr);
     assert!(!out.join("photo.jpg").exists());
+}
+
+/// Every `id` on a page, in order.
+fn ids(html: &scraper::Html) -> Vec<String> {
+    html.select(&scraper::Selector::parse("[id]").unwrap())
+        .map(|e| e.value().attr("id").unwrap().to_owned())
+        .collect()
+}
+
+/// Asserts that every problem is in one build's errors, and that the build published nothing.
+fn fails_naming_all(site: &Path, extra: &[&str], expected: &[String]) {
+    let (ran, out) = build_site(site, extra);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    for line in expected {
+        assert!(
+            ran.stderr.contains(line.as_str()),
+            "want {line}\n got {}",
+            ran.stderr
+        );
+    }
+    assert!(!out.exists(), "nothing is published");
+}
+
+fn content(file: &str) -> String {
+    format!("{}", Path::new("content").join(file).display())
+}
+
+#[test]
+fn identical_headings_get_ids_of_their_own_around_written_ones() {
+    let mut body = String::from(
+        "+++\ntitle = \"Notes\"\n+++\n## Same\n\n## Same\n\n## Other {#same-2}\n\n## Same\n\n## Same 1\n\n## Main\n\n",
+    );
+    // Many more: each takes the next free suffix.
+    for _ in 0..500 {
+        body.push_str("## Same\n\n");
+    }
+    let site = site_folder("", &[("content/notes.md", body.as_bytes())]);
+    let (ran, out) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let (_, html) = page(&out.join("notes/index.html"));
+    let headings = ids(&html)
+        .into_iter()
+        .filter(|id| id != "main")
+        .collect::<Vec<_>>();
+    assert_eq!(
+        headings[..5],
+        ["same", "same-1", "same-2", "same-3", "same-1-1"]
+    );
+    // `main` is the page's own element's.
+    assert_eq!(headings[5], "main-1");
+    assert_eq!(headings.len(), 506);
+    let rest: Vec<String> = (4..504).map(|n| format!("same-{n}")).collect();
+    assert_eq!(headings[6..], rest);
+}
+
+#[test]
+fn links_at_the_end_of_a_long_page_are_reported_on_their_own_lines_all_at_once() {
+    // 20,000 good links, then two broken ones; Windows line endings in the middle.
+    let mut body = String::from("+++\ntitle = \"Links\"\n+++\n");
+    for _ in 0..10_000 {
+        body.push_str("[roster](@/roster)\n");
+    }
+    for _ in 0..10_000 {
+        body.push_str("[events](@/events) and\r\n");
+    }
+    body.push_str("\n[one](@/nowhere)\n\nText [two](@/nothing.md) and [three](/roster/).\n");
+    let site = site_folder("", &[("content/links.md", body.as_bytes())]);
+    // Front matter is lines 1-3, the links 4 to 20,003, the empty line 20,004.
+    fails_naming_all(
+        site.path(),
+        &[],
+        &[
+            "3 problems with the site's pages".to_owned(),
+            format!(
+                "{}:20005: link @/nowhere: the site has no page or file @/nowhere",
+                content("links.md")
+            ),
+            format!(
+                "{}:20007: link @/nothing.md: there is no page nothing.md",
+                content("links.md")
+            ),
+            format!(
+                "{}:20007: link /roster/: a link from the domain's root breaks",
+                content("links.md")
+            ),
+        ],
+    );
+}
+
+#[test]
+fn written_and_made_ids_and_footnotes_give_each_element_an_id_of_its_own() {
+    let text = "+++
+title = \"Ids\"
++++
+## A
+
+## A
+
+## Written {#a-1}
+
+## Written too {id=two}
+
+## Fn main
+
+See the notes.[^main] [^two words] [^A] [^Two   Words]
+
+[^main]: The main note.
+[^two words]: Two words.
+[^a]: Case aside.
+";
+    let site = site_folder("", &[("content/ids.md", text.as_bytes())]);
+    let (ran, out) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let (source, html) = page(&out.join("ids/index.html"));
+    let all = ids(&html);
+    assert_eq!(
+        all,
+        [
+            "main",
+            "a",
+            "a-2",
+            "a-1",
+            "two",
+            "fn-main",
+            "fn-main-1",
+            "fn-two-words",
+            "fn-a"
+        ]
+    );
+    // "Skip to content" leads to the page's <main>.
+    assert_eq!(hrefs(&html, "a.skip-link"), ["#main"]);
+    assert_eq!(
+        html.select(&scraper::Selector::parse("#main").unwrap())
+            .next()
+            .unwrap()
+            .value()
+            .name(),
+        "main"
+    );
+    // An id is written once in a heading's tag.
+    assert!(
+        source.contains("<h2 id=\"two\">Written too</h2>"),
+        "{source}"
+    );
+    // Each footnote reference leads to its note, whatever the letter case and spaces, and
+    // the notes are numbered in the order they are first referred to.
+    assert_eq!(
+        hrefs(&html, ".footnote-reference a"),
+        ["#fn-main-1", "#fn-two-words", "#fn-a", "#fn-two-words"]
+    );
+    assert_eq!(texts(&html, ".footnote-reference a"), ["1", "2", "3", "2"]);
+    assert_eq!(texts(&html, ".footnote-definition-label"), ["1", "2", "3"]);
+    // A link may name a footnote's or a written id.
+    let site = site_folder(
+        "",
+        &[
+            ("content/ids.md", text.as_bytes()),
+            (
+                "content/other.md",
+                b"+++\ntitle = \"O\"\n+++\n[a](@/ids.md#fn-two-words) [b](ids.md#two)\n",
+            ),
+        ],
+    );
+    let (ran, _) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+}
+
+#[test]
+fn a_written_id_that_is_taken_fails_the_build_naming_the_file_and_line() {
+    let site = site_folder(
+        "",
+        &[
+            (
+                "content/ids.md",
+                b"+++\ntitle = \"Ids\"\n+++\n## One {#same}\n\n## Two {#same}\n\n## Skip {#main}\n\n## Attr {id=main}\n\nA note.[^n]\n\n[^n]: One.\n[^N]: Two.\n",
+            ),
+            (
+                "content/_index.md",
+                b"+++\ntitle = \"Home\"\n+++\n## Staff {#staff}\n",
+            ),
+        ],
+    );
+    fails_naming_all(
+        site.path(),
+        &[],
+        &[
+            "5 problems with the site's pages".to_owned(),
+            format!(
+                "{}:6: the heading's id #same is also written on line 4, and an id must be unique on its page; write another",
+                content("ids.md")
+            ),
+            format!(
+                "{}:8: the heading's id #main is one the page's template gives its own element (the \"Skip to content\" link leads to it); write another ({{#main-section}})",
+                content("ids.md")
+            ),
+            format!(
+                "{}:10: the heading's id #main is one the page's template",
+                content("ids.md")
+            ),
+            format!(
+                "{}:15: the footnote [^N] is also defined on line 14; remove one",
+                content("ids.md")
+            ),
+            format!(
+                "{}:4: the heading's id #staff is one the page's template",
+                content("_index.md")
+            ),
+        ],
+    );
+}
+
+#[test]
+fn a_page_named_like_a_generated_file_is_refused_before_anything_is_written() {
+    let page = b"+++\ntitle = \"P\"\n+++\n";
+    let names = [
+        (
+            "feed.xml.md",
+            "feed.xml",
+            "vatcar-site writes the Atom feed there",
+        ),
+        (
+            "calendar/facility.ics.md",
+            "calendar/facility.ics",
+            "vatcar-site writes the facility's calendar there",
+        ),
+        (
+            "404.html.md",
+            "404.html",
+            "vatcar-site writes the page-not-found page there",
+        ),
+        (
+            "sitemap.xml.md",
+            "sitemap.xml",
+            "vatcar-site writes the sitemap there",
+        ),
+        (
+            "static/style.css.md",
+            "static/style.css",
+            "vatcar-site writes the templates' file static/style.css there",
+        ),
+        (
+            "index.html.md",
+            "index.html",
+            "vatcar-site writes the home page there",
+        ),
+        (
+            "logo.svg.md",
+            "logo.svg",
+            "the static file logo.svg is there",
+        ),
+        (
+            "join/index.html.md",
+            "join/index.html",
+            &format!("{} is published there", content("join.md")),
+        ),
+    ];
+    let mut files: Vec<(String, &[u8])> = names
+        .iter()
+        .map(|(name, ..)| (format!("content/{name}"), &page[..]))
+        .collect();
+    files.push(("content/join.md".into(), page));
+    files.push(("static/logo.svg".into(), b"<svg/>"));
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), *b)).collect();
+    let site = site_folder("", &files);
+    let mut expected = vec![format!("{} problems with the site's pages", names.len())];
+    for (name, file, what) in names {
+        // (An origin is the file's full path.)
+        expected.push(format!(
+            "{} would be published at {file}/index.html, but {file} is a file (",
+            content(name)
+        ));
+        expected.push(format!("{what}); rename the page"));
+    }
+    fails_naming_all(
+        site.path(),
+        &["--site-url", "https://example.org/"],
+        &expected,
+    );
+    let (ran, _) = build_site(site.path(), &["--site-url", "https://example.org/"]);
+    assert!(!ran.stderr.contains("staging"), "{}", ran.stderr);
+}
+
+#[test]
+fn nothing_is_published_in_the_folder_serve_keeps_for_itself() {
+    let site = site_folder(
+        "",
+        &[
+            (
+                "content/__vatcar-site/changes.md",
+                b"+++\ntitle = \"C\"\n+++\n",
+            ),
+            ("content/__vatcar-site.md", b"+++\ntitle = \"C\"\n+++\n"),
+            ("static/__vatcar-site/live-reload.js", b"alert(1)"),
+        ],
+    );
+    fails_naming_all(
+        site.path(),
+        &[],
+        &[
+            "3 problems with the site's pages".to_owned(),
+            "the static file __vatcar-site/live-reload.js: the folder __vatcar-site/ is vatcar-site serve's own (its live reload), so nothing may be published in it; move the file".to_owned(),
+            format!(
+                "{}: the folder __vatcar-site/ is vatcar-site serve's own (its live reload), so no page may be published in it; rename it",
+                content("__vatcar-site/changes.md")
+            ),
+            format!(
+                "{}: the folder __vatcar-site/ is vatcar-site serve's own",
+                content("__vatcar-site.md")
+            ),
+        ],
+    );
+}
+
+#[test]
+fn every_page_with_a_mistake_in_its_front_matter_is_named_at_once() {
+    let site = site_folder(
+        "",
+        &[
+            ("content/a.md", b"+++\ntitle = \"A\"\nmenu = \"yes\"\n+++\n"),
+            ("content/b.md", b"No front matter\n"),
+        ],
+    );
+    fails_naming_all(
+        site.path(),
+        &[],
+        &[
+            "2 problems with the site's pages".to_owned(),
+            format!("{}:3: front matter: invalid type", content("a.md")),
+            format!("{}:1: a page starts with front matter", content("b.md")),
+        ],
+    );
 }
