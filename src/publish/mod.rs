@@ -22,6 +22,7 @@
 //! sites and private folders (reports, snapshots) are never nested in each other.
 
 mod marker;
+mod mounts;
 mod place;
 mod swap;
 mod tree;
@@ -34,11 +35,13 @@ use marker::Marker;
 pub use place::Nested;
 use place::{Mode, Place};
 use std::collections::{BTreeSet, HashSet};
+use std::ffi::OsStr;
 use std::fs;
+use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
-use tree::{Entry, OldTree};
+use tree::{Entry, OldTree, below};
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct PublishReport {
@@ -222,7 +225,7 @@ impl Staging {
             Some((marker, bytes)) => (marker.files, Some(bytes)),
             None => (BTreeSet::new(), None),
         };
-        let skip = (place.mode == Mode::InPlace).then(|| Path::new(place::IN_PLACE_STAGING));
+        let skip = (place.mode == Mode::InPlace).then_some(place::IN_PLACE_STAGING);
         let scanning = std::time::Instant::now();
         let old = OldTree::scan(&place.dir, how.kind, skip)?;
         log::debug!(
@@ -284,12 +287,12 @@ impl Staging {
         // nothing is read or kept through a link.
         if self.previous.contains(path)
             && self.old.is_file(path)
-            && same_bytes(&self.place.dir.join(path), contents)
+            && same_bytes(&below(&self.place.dir, path), contents)
         {
             self.lock().unchanged.push(path.to_owned());
             return Ok(());
         }
-        let target = self.new_dir.join(path);
+        let target = below(&self.new_dir, path);
         if !folder_made {
             // Two threads may make the same folder at once; `create_dir_all` allows that.
             let parent = target.parent().expect("a staged file has a parent");
@@ -410,9 +413,10 @@ impl Staging {
         let dir = &self.place.dir;
         let mut checked_folders = HashSet::new();
         for name in names {
-            let path = Path::new(name);
-            for folder in path.ancestors().skip(1) {
-                if folder.as_os_str().is_empty() || !checked_folders.insert(folder.to_path_buf()) {
+            let mut folder = name.as_str();
+            while let Some((parent, _)) = folder.rsplit_once('/') {
+                folder = parent;
+                if !checked_folders.insert(folder) {
                     continue;
                 }
                 match self.old.get(folder) {
@@ -420,27 +424,27 @@ impl Staging {
                     Some(Entry::Link) => problems.push(format!(
                         "{} is a link; vatcar-site never writes through links inside the output \
                          folder: remove it, or copy what it points to in its place",
-                        dir.join(folder).display()
+                        below(dir, folder).display()
                     )),
                     Some(_) => {
-                        let ours = folder.to_str().is_some_and(|f| self.previous.contains(f));
-                        if !ours {
+                        if !self.previous.contains(folder) {
                             problems.push(format!(
                                 "{} is a file of yours where vatcar-site needs a folder: move it",
-                                dir.join(folder).display()
+                                below(dir, folder).display()
                             ));
                         }
                     }
                 }
             }
             let ours = self.previous.contains(name.as_str());
-            match self.old.get(path) {
+            let path = below(dir, name);
+            match self.old.get(name) {
                 None => {}
                 Some(Entry::File) if ours => {}
                 Some(Entry::Link) => problems.push(format!(
                     "{} is a link; vatcar-site never replaces links inside the output folder: \
                      remove it",
-                    dir.join(path).display()
+                    path.display()
                 )),
                 Some(Entry::Folder) => {
                     let theirs = self.old.under(name).any(|(inner, entry)| {
@@ -450,7 +454,7 @@ impl Staging {
                     if theirs {
                         problems.push(format!(
                             "{} is a folder of yours where vatcar-site needs a file: move it",
-                            dir.join(path).display()
+                            path.display()
                         ));
                     }
                 }
@@ -458,7 +462,7 @@ impl Staging {
                 Some(_) => problems.push(format!(
                     "{} was not written by vatcar-site (its marker does not list it); pass \
                      --force to overwrite it, or move it",
-                    dir.join(path).display()
+                    path.display()
                 )),
             }
         }
@@ -486,7 +490,7 @@ impl Staging {
     /// Hard links from the old tree into the new one, for files whose bytes stay.
     fn link_unchanged<'p>(&self, paths: impl Iterator<Item = &'p String>) -> Result<()> {
         for path in paths {
-            self.link(Path::new(path))?;
+            self.link(path.as_ref())?;
         }
         Ok(())
     }
@@ -510,40 +514,60 @@ impl Staging {
                             .is_some_and(|f| f.starts_with(&prefix))
                     });
                     if !held_ours {
-                        let target = self.new_dir.join(path);
+                        let target = below(&self.new_dir, path);
                         fs::create_dir_all(&target)
                             .with_context(|| format!("could not create {}", target.display()))?;
-                        copy_permissions(&self.place.dir.join(path), &target);
+                        copy_permissions(&below(&self.place.dir, path), &target);
                     }
                 }
-                _ => self.link(Path::new(path))?,
+                _ => self.link(path)?,
             }
         }
         copy_permissions(&self.place.dir, &self.new_dir);
         Ok(())
     }
 
-    fn link(&self, path: &Path) -> Result<()> {
-        let (from, to) = (self.place.dir.join(path), self.new_dir.join(path));
+    /// Puts the old tree's entry at `key` into the new tree: a hard link, or where the file
+    /// system has none, a copy. Never over a file already staged there.
+    fn link(&self, key: &OsStr) -> Result<()> {
+        let (from, to) = (below(&self.place.dir, key), below(&self.new_dir, key));
         if let Some(parent) = to.parent() {
             fs::create_dir_all(parent)
                 .with_context(|| format!("could not create {}", parent.display()))?;
         }
         // `hard_link` links a link itself, not what it points to.
-        if fs::hard_link(&from, &to).is_err() {
-            // A file system without hard links: a copy, with its mtime kept.
-            let meta = fs::symlink_metadata(&from)
-                .with_context(|| format!("could not read {}", from.display()))?;
-            if meta.is_symlink() {
-                copy_link(&from, &to)?;
-            } else {
-                fs::copy(&from, &to)
-                    .with_context(|| format!("could not copy {}", from.display()))?;
-                if let Ok(modified) = meta.modified() {
-                    let _ = fs::File::options()
-                        .write(true)
-                        .open(&to)
-                        .and_then(|f| f.set_modified(modified));
+        match fs::hard_link(&from, &to) {
+            Ok(()) => {}
+            Err(error) if error.kind() == ErrorKind::AlreadyExists => {
+                return Err(error).with_context(|| {
+                    format!(
+                        "internal error: {} was staged twice, once new and once from the old tree",
+                        to.display()
+                    )
+                });
+            }
+            Err(_) => {
+                // A file system without hard links: a copy, with its mtime kept.
+                let meta = fs::symlink_metadata(&from)
+                    .with_context(|| format!("could not read {}", from.display()))?;
+                if meta.is_symlink() {
+                    copy_link(&from, &to)?;
+                } else if !meta.is_file() {
+                    // Reading a FIFO would wait for a writer; a device would be copied whole.
+                    bail!(
+                        "{} is neither a file, a folder nor a link, and this file system cannot \
+                         hard-link it into the new site: move it out of the output folder",
+                        from.display()
+                    );
+                } else {
+                    fs::copy(&from, &to)
+                        .with_context(|| format!("could not copy {}", from.display()))?;
+                    if let Ok(modified) = meta.modified() {
+                        let _ = fs::File::options()
+                            .write(true)
+                            .open(&to)
+                            .and_then(|f| f.set_modified(modified));
+                    }
                 }
             }
         }
@@ -573,7 +597,9 @@ fn copy_permissions(from: &Path, to: &Path) {
 impl Drop for Staging {
     fn drop(&mut self) {
         // After a swap the staging folder holds the old tree; before, a partial new one.
-        let _ = fs::remove_dir_all(&self.staging);
+        if let Err(error) = mounts::remove_tree(&self.staging) {
+            log::warn!("could not remove {}: {error:#}", self.staging.display());
+        }
     }
 }
 

@@ -11,7 +11,9 @@
 //!   of the moves is written; a failure undoes the moves done, and a run killed in the middle
 //!   is undone by the next run from the journal.
 
+use super::mounts::remove_tree;
 use super::place::{Mode, Place};
+use super::tree::below;
 use anyhow::{Context, Result};
 use std::fs;
 use std::io;
@@ -133,7 +135,7 @@ pub(super) fn in_place(dir: &Path, staging: &Path, steps: &[Step]) -> Result<()>
     }
     for step in steps {
         if let Step::Remove { path } = step {
-            remove_empty_parents(dir, &dir.join(path));
+            remove_empty_parents(dir, &below(dir, path));
         }
     }
     Ok(())
@@ -142,18 +144,18 @@ pub(super) fn in_place(dir: &Path, staging: &Path, steps: &[Step]) -> Result<()>
 fn apply(dir: &Path, staging: &Path, step: &Step) -> Result<()> {
     let (old, new) = (staging.join("old"), staging.join("new"));
     match step {
-        Step::Remove { path } => move_file(&dir.join(path), &old.join(path)),
+        Step::Remove { path } => move_file(&below(dir, path), &below(&old, path)),
         Step::Replace { path, had_old } => {
-            let target = dir.join(path);
+            let target = below(dir, path);
             if *had_old {
-                move_file(&target, &old.join(path))?;
+                move_file(&target, &below(&old, path))?;
             } else if target.is_dir() {
                 // A folder of files no longer produced, emptied by the removals before.
                 fs::remove_dir(&target).with_context(|| {
                     format!("could not replace the folder {}", target.display())
                 })?;
             }
-            move_file(&new.join(path), &target)
+            move_file(&below(&new, path), &target)
         }
     }
 }
@@ -164,11 +166,11 @@ fn undo(dir: &Path, staging: &Path, step: &Step) {
     let path = match step {
         Step::Remove { path } | Step::Replace { path, .. } => path,
     };
-    let (target, kept) = (dir.join(path), old.join(path));
+    let (target, kept) = (below(dir, path), below(&old, path));
     if fs::symlink_metadata(&kept).is_ok() {
         let _ = move_file(&kept, &target);
     } else if let Step::Replace { had_old: false, .. } = step
-        && fs::symlink_metadata(new.join(path)).is_err()
+        && fs::symlink_metadata(below(&new, path)).is_err()
     {
         let _ = fs::remove_file(&target);
         remove_empty_parents(dir, &target);
@@ -246,7 +248,7 @@ pub(super) fn recover(place: &Place) -> Result<()> {
     }
     for folder in litter {
         if fs::symlink_metadata(&folder).is_ok_and(|m| m.is_dir()) {
-            fs::remove_dir_all(&folder).with_context(|| {
+            remove_tree(&folder).with_context(|| {
                 format!(
                     "could not remove {}, left by a stopped run",
                     folder.display()
