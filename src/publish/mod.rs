@@ -363,7 +363,15 @@ impl Staging {
                 pause_for_tests("staged");
                 check_interrupt()?;
                 if self.place.dir.exists() {
-                    swap::exchange(&self.new_dir, &self.place.dir, &self.staging.join("old"))?;
+                    let old_tree =
+                        swap::exchange(&self.new_dir, &self.place.dir, &self.staging.join("old"))?;
+                    pause_for_tests("swapped");
+                    let rescuing = std::time::Instant::now();
+                    self.rescue_late_files(&old_tree, &names);
+                    log::debug!(
+                        "looked for files changed while publishing in {} ms",
+                        rescuing.elapsed().as_millis()
+                    );
                 } else {
                     fs::rename(&self.new_dir, &self.place.dir).with_context(|| {
                         format!(
@@ -371,8 +379,8 @@ impl Staging {
                             self.place.dir.display()
                         )
                     })?;
+                    pause_for_tests("swapped");
                 }
-                pause_for_tests("swapped");
             }
             Mode::InPlace => {
                 pause_for_tests("staged");
@@ -527,6 +535,70 @@ impl Staging {
         Ok(())
     }
 
+    /// Moves into the output folder what the webmaster put there while this run staged: a file
+    /// or folder made after the scan, or a file of theirs replaced since (an editor saves by
+    /// renaming a new file over the old one). The swap took those into the old tree at
+    /// `old_tree`, which is removed next. A path the new site took meanwhile is left as it is.
+    fn rescue_late_files(&self, old_tree: &Path, names: &BTreeSet<String>) {
+        let ours = |key: &OsStr| {
+            key.to_str()
+                .is_some_and(|k| k == MARKER || self.previous.contains(k) || names.contains(k))
+        };
+        let mut walk = walkdir::WalkDir::new(old_tree)
+            .min_depth(1)
+            .same_file_system(true)
+            .into_iter();
+        while let Some(item) = walk.next() {
+            let Ok(item) = item else {
+                continue;
+            };
+            let Ok(relative) = item.path().strip_prefix(old_tree) else {
+                continue;
+            };
+            let key = tree::key(relative.components().map(Component::as_os_str));
+            if ours(&key) {
+                continue;
+            }
+            let live = below(&self.place.dir, &key);
+            let scanned = self.old.get(&key);
+            let is_folder = item.file_type().is_dir();
+            let late = match scanned {
+                // A folder of the scan's: what is inside is looked at.
+                Some(Entry::Folder) if is_folder => false,
+                // Made after the scan. Where the new site has a folder there, it is looked
+                // inside.
+                None => fs::symlink_metadata(&live).is_err(),
+                // Carried into the new site; replaced since, unless it is the same file. (One
+                // the new site lacks was removed from it meanwhile.)
+                Some(_) => {
+                    fs::symlink_metadata(&live).is_ok_and(|meta| !meta.is_dir())
+                        && !carried_as_is(item.path(), &live)
+                }
+            };
+            if !late {
+                continue;
+            }
+            if is_folder {
+                walk.skip_current_dir();
+            }
+            let moved = live
+                .parent()
+                .map_or(Ok(()), fs::create_dir_all)
+                .and_then(|()| fs::rename(item.path(), &live));
+            match moved {
+                Ok(()) => log::info!(
+                    "{} changed while vatcar-site was publishing; it is kept",
+                    live.display()
+                ),
+                Err(error) => log::warn!(
+                    "{} changed while vatcar-site was publishing, and could not be kept \
+                     ({error}); it is lost with the old site",
+                    live.display()
+                ),
+            }
+        }
+    }
+
     /// Puts the old tree's entry at `key` into the new tree: a hard link, or where the file
     /// system has none, a copy. Never over a file already staged there.
     fn link(&self, key: &OsStr) -> Result<()> {
@@ -586,6 +658,31 @@ fn copy_link(from: &Path, to: &Path) -> Result<()> {
 #[cfg(not(unix))]
 fn copy_link(from: &Path, _: &Path) -> Result<()> {
     bail!("could not copy the link {}", from.display())
+}
+
+/// Whether `carried` is `original` as the new tree got it: the same file (a hard link), or a
+/// copy with its length and mtime. A file replaced since (by an editor's save) is not.
+fn carried_as_is(original: &Path, carried: &Path) -> bool {
+    match (
+        fs::symlink_metadata(original),
+        fs::symlink_metadata(carried),
+    ) {
+        (Ok(a), Ok(b)) => {
+            same_inode(&a, &b) || (a.len() == b.len() && a.modified().ok() == b.modified().ok())
+        }
+        _ => true,
+    }
+}
+
+#[cfg(unix)]
+fn same_inode(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_inode(_: &fs::Metadata, _: &fs::Metadata) -> bool {
+    false
 }
 
 fn copy_permissions(from: &Path, to: &Path) {

@@ -17,13 +17,14 @@ use super::tree::below;
 use anyhow::{Context, Result};
 use std::fs;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Swaps the folders at `new` and `dir`, or, where the file system cannot, moves `dir` to
-/// `aside` and `new` to `dir`. Either way the old tree ends up inside the staging folder.
-pub(super) fn exchange(new: &Path, dir: &Path, aside: &Path) -> Result<()> {
+/// `aside` and `new` to `dir`. Either way the old tree ends up inside the staging folder, and
+/// its path (`new` or `aside`) is returned.
+pub(super) fn exchange(new: &Path, dir: &Path, aside: &Path) -> Result<PathBuf> {
     match rename_exchange(new, dir) {
-        Ok(()) => return Ok(()),
+        Ok(()) => return Ok(new.to_path_buf()),
         Err(error) if exchange_unsupported(&error) => {
             log::info!("the file system cannot swap two folders at once ({error}); renaming twice");
         }
@@ -38,7 +39,7 @@ pub(super) fn exchange(new: &Path, dir: &Path, aside: &Path) -> Result<()> {
         return Err(error)
             .with_context(|| format!("could not move the new site into {}", dir.display()));
     }
-    Ok(())
+    Ok(aside.to_path_buf())
 }
 
 fn exchange_unsupported(error: &io::Error) -> bool {

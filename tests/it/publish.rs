@@ -1054,3 +1054,43 @@ fn a_second_build_into_one_folder_updates_nested_pages_removes_old_events_and_ke
     let page = fs::read_to_string(out.join("events").join("10000").join("index.html")).unwrap();
     assert!(page.contains("Second"), "a nested page was not updated");
 }
+
+/// What the webmaster adds to the output folder, or saves anew, while a build is publishing
+/// there is kept: the swap takes it into the old tree, from which it is moved into the new
+/// one before the old tree is removed.
+#[test]
+fn files_of_yours_added_or_saved_while_a_build_publishes_are_kept() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &["--title", "Old"]));
+    fs::write(out.join("CNAME"), "old.example.org").unwrap();
+    fs::create_dir(out.join("media")).unwrap();
+    fs::write(out.join("media").join("logo.svg"), "<svg/>").unwrap();
+    let resume = root.path().join("resume");
+    let child = start_paused(demo(&out, &["--title", "New"]), "staged", Some(&resume));
+    // Everything is staged and the output folder not yet swapped.
+    fs::write(out.join("late.txt"), "added").unwrap();
+    fs::create_dir_all(out.join("media").join("new")).unwrap();
+    fs::write(out.join("media").join("new").join("photo.jpg"), "photo").unwrap();
+    fs::write(
+        out.join("events").join("notes.txt"),
+        "in a folder of the site",
+    )
+    .unwrap();
+    // Saved anew as editors save: a new file renamed over the old one.
+    fs::write(out.join("CNAME.tmp"), "new.example.org").unwrap();
+    fs::rename(out.join("CNAME.tmp"), out.join("CNAME")).unwrap();
+    fs::write(&resume, "").unwrap();
+    let finished = child.wait_with_output().unwrap();
+    assert!(finished.status.success(), "{finished:?}");
+
+    let files = tree(&out);
+    let text = |path: &str| String::from_utf8_lossy(&files[path]).into_owned();
+    assert_eq!(text("late.txt"), "added");
+    assert_eq!(text("media/new/photo.jpg"), "photo");
+    assert_eq!(text("media/logo.svg"), "<svg/>");
+    assert_eq!(text("events/notes.txt"), "in a folder of the site");
+    assert_eq!(text("CNAME"), "new.example.org");
+    assert!(text("index.html").contains("New"));
+    assert_eq!(litter_beside(&out), ["resume"]);
+}
