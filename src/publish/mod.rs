@@ -5,7 +5,8 @@
 //!
 //! 1. The output folder is resolved once (a link to it is followed, then never again) and
 //!    locked, so two runs never publish to it at once; what a dead run left is cleaned up or
-//!    put back first ([`swap::recover`]).
+//!    put back first ([`swap::recover`]). The working folder (or one holding it) and a folder
+//!    with a volume mounted inside ([`mounts`]) are refused.
 //! 2. What the folder holds is read without following links ([`tree`]). Files the marker
 //!    ([`marker`]) lists are ours; everything else is the webmaster's and is never deleted:
 //!    overwriting a file of theirs needs `force`, and a folder or link of theirs where we need
@@ -13,7 +14,9 @@
 //! 3. A new tree is staged beside the folder: changed files written, unchanged ones and the
 //!    webmaster's own hard-linked in (their bytes and mtimes stay). It replaces the old tree in
 //!    one atomic swap ([`swap::exchange`]), so a reader sees the old site or the new one,
-//!    never a mix. A rebuild that changes nothing swaps nothing.
+//!    never a mix. A rebuild that changes nothing swaps nothing. What the webmaster added or
+//!    saved while this run staged is moved from the old tree into the new one, and the old
+//!    tree is removed, never across a mount point.
 //! 4. On a mount point nothing beside the folder shares its file system: files are staged
 //!    inside it and moved in one by one, with a journal that lets a failure, or the next run
 //!    after a kill, undo the moves ([`swap::in_place`]).
