@@ -111,6 +111,12 @@ pub(super) fn mount_advice(mounts: &[PathBuf]) -> String {
 /// removed, never followed.
 #[cfg(unix)]
 pub(super) fn remove_tree(top: &Path) -> Result<()> {
+    remove_tree_seeing(top, MountTable::read())
+}
+
+/// [`remove_tree`], with the mount points of `table`.
+#[cfg(unix)]
+fn remove_tree_seeing(top: &Path, table: MountTable) -> Result<()> {
     let meta = match fs::symlink_metadata(top) {
         Err(error) if error.kind() == ErrorKind::NotFound => return Ok(()),
         other => other.with_context(|| format!("could not read {}", top.display()))?,
@@ -119,7 +125,7 @@ pub(super) fn remove_tree(top: &Path) -> Result<()> {
         return fs::remove_file(top).with_context(|| format!("could not remove {}", top.display()));
     }
     let guard = Guard {
-        table: MountTable::read(),
+        table,
         device: device(top),
     };
     let mut mounts = Vec::new();
@@ -265,5 +271,76 @@ mod tests {
         );
         // Nothing there is no error.
         remove_tree(&top).unwrap();
+    }
+
+    /// A tmpfs mounted by a test, unmounted when dropped; `None`, having said why, where
+    /// mounting is not permitted.
+    #[cfg(target_os = "linux")]
+    struct Tmpfs(PathBuf);
+
+    #[cfg(target_os = "linux")]
+    impl Tmpfs {
+        fn mount(at: &Path) -> Option<Tmpfs> {
+            let ran = std::process::Command::new("mount")
+                .args(["-t", "tmpfs", "tmpfs"])
+                .arg(at)
+                .output();
+            match ran {
+                Ok(out) if out.status.success() => Some(Tmpfs(at.to_path_buf())),
+                other => {
+                    eprintln!("skipped: mount is not permitted here: {other:?}");
+                    None
+                }
+            }
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    impl Drop for Tmpfs {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(&self.0).status();
+        }
+    }
+
+    /// Where there is no mount table (macOS, the BSDs), the device number alone stops the
+    /// scan of an output folder and a removal at a mounted volume.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn without_a_mount_table_a_volume_is_told_by_its_device() {
+        let root = tempfile::tempdir().unwrap();
+        let top = root.path().join("old");
+        let volume = top.join("a").join("volume");
+        fs::create_dir_all(&volume).unwrap();
+        fs::write(top.join("a").join("page.html"), "x").unwrap();
+        let Some(_mounted) = Tmpfs::mount(&volume) else {
+            return;
+        };
+        fs::write(volume.join("precious.txt"), "kept").unwrap();
+
+        let error = super::super::tree::OldTree::scan(&top, "site", None).unwrap_err();
+        assert!(
+            error.to_string().contains(&format!(
+                "{} is on another device than the output folder",
+                volume.display()
+            )),
+            "{error:#}"
+        );
+
+        let error = remove_tree_seeing(&top, MountTable(Vec::new())).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with(&format!("{} is a mount point", volume.display())),
+            "{error:#}"
+        );
+        assert_eq!(
+            fs::read_to_string(volume.join("precious.txt")).unwrap(),
+            "kept"
+        );
+        assert!(
+            !top.join("a").join("page.html").exists(),
+            "the rest is removed"
+        );
+        assert!(volume.is_dir());
     }
 }
