@@ -147,7 +147,8 @@ pub(crate) struct SiteArgs {
     pub(crate) feed_limit: Option<usize>,
 
     /// Write into an output folder that vatcar-site did not create, and overwrite files in it
-    /// that vatcar-site did not write (they are listed; nothing of yours is ever deleted).
+    /// that vatcar-site did not write (each one is named in a warning; nothing else of yours
+    /// is changed or deleted).
     #[arg(long = "force")]
     pub(crate) force: bool,
 
@@ -207,7 +208,8 @@ pub(crate) struct FetchArgs {
     #[arg(long = "cid", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) cids: Vec<u64>,
 
-    /// Write into a folder that vatcar-site did not create.
+    /// Write into a folder that vatcar-site did not create, and overwrite files in it that
+    /// vatcar-site did not write (each one is named in a warning).
     #[arg(long = "force")]
     pub(crate) force: bool,
 
@@ -244,7 +246,8 @@ pub(crate) struct ReportCommon {
     #[arg(long = "templates")]
     pub(crate) templates: Option<PathBuf>,
 
-    /// Write into a folder that vatcar-site did not create.
+    /// Write into a folder that vatcar-site did not create, and overwrite files in it that
+    /// vatcar-site did not write (each one is named in a warning).
     #[arg(long = "force")]
     pub(crate) force: bool,
 

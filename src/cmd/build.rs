@@ -78,18 +78,7 @@ pub(crate) fn run(
         crate::publish::check_apart(&options.output, snapshot)?;
     }
     let report = build(&options, progress)?;
-    if !report.publish.overwritten.is_empty() {
-        log::warn!(
-            "--force: overwrote {} file{} that vatcar-site had not written: {}",
-            report.publish.overwritten.len(),
-            if report.publish.overwritten.len() == 1 {
-                ""
-            } else {
-                "s"
-            },
-            report.publish.overwritten.join(", ")
-        );
-    }
+    warn_overwritten(&options.output, &report.publish);
     // The event pages are among the pages, and said to be.
     let events = match report.events {
         0 => String::new(),
@@ -108,6 +97,22 @@ pub(crate) fn run(
     ));
     tell_github_actions(&options.output);
     Ok(())
+}
+
+/// Lists, as a warning, the webmaster's files in `dir` that a publication overwrote because
+/// `--force` was given: every command that publishes says so the same way.
+pub(crate) fn warn_overwritten(dir: &Path, report: &PublishReport) {
+    let overwritten = &report.overwritten;
+    if overwritten.is_empty() {
+        return;
+    }
+    log::warn!(
+        "--force: overwrote {} file{} in {} that vatcar-site had not written: {}",
+        overwritten.len(),
+        if overwritten.len() == 1 { "" } else { "s" },
+        dir.display(),
+        overwritten.join(", ")
+    );
 }
 
 /// In a GitHub Actions step, names the output folder as the step's output `output` (the

@@ -73,7 +73,8 @@ pub fn save_snapshot(
     let how = publish::Publish::new("snapshot", force)
         .guarding(secret)
         .waiting(wait);
-    publish::publish(dir, &files, how)
+    let report = publish::publish(dir, &files, how)
         .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
+    super::build::warn_overwritten(dir, &report);
     Ok(())
 }

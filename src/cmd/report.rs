@@ -3,7 +3,7 @@
 
 use super::UsageError;
 use super::args::{ReportCommon, TrainingArgs};
-use super::build::api_base;
+use super::build::{api_base, warn_overwritten};
 use super::config::Loaded;
 use super::progress::Progress;
 use super::settings::report_options;
@@ -187,12 +187,13 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
             .guarding(options.key.as_ref())
             .waiting(options.wait)
     };
-    publish::publish(&options.output, &files, how).with_context(|| {
+    let published = publish::publish(&options.output, &files, how).with_context(|| {
         format!(
             "could not write the reports to {}",
             options.output.display()
         )
     })?;
+    warn_overwritten(&options.output, &published);
     Ok(outcome)
 }
 
@@ -218,12 +219,13 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
             .guarding(options.key.as_ref())
             .waiting(options.wait)
     };
-    publish::publish(
+    let published = publish::publish(
         &options.output,
         &[OutputFile::new("roster.html", html)],
         how,
     )
     .with_context(|| format!("could not write the report to {}", options.output.display()))?;
+    warn_overwritten(&options.output, &published);
     Ok(options.output.join("roster.html"))
 }
 

@@ -5,7 +5,8 @@
 //!
 //! 1. The output folder is resolved once (a link to it is followed, then never again) and
 //!    locked, so two runs never publish to it at once; what a dead run left is cleaned up or
-//!    put back first ([`swap::recover`]).
+//!    put back first ([`swap::recover`]). The working folder (or one holding it) and a folder
+//!    with a volume mounted inside ([`mounts`]) are refused.
 //! 2. What the folder holds is read without following links ([`tree`]). Files the marker
 //!    ([`marker`]) lists are ours; everything else is the webmaster's and is never deleted:
 //!    overwriting a file of theirs needs `force`, and a folder or link of theirs where we need
@@ -13,7 +14,9 @@
 //! 3. A new tree is staged beside the folder: changed files written, unchanged ones and the
 //!    webmaster's own hard-linked in (their bytes and mtimes stay). It replaces the old tree in
 //!    one atomic swap ([`swap::exchange`]), so a reader sees the old site or the new one,
-//!    never a mix. A rebuild that changes nothing swaps nothing.
+//!    never a mix. A rebuild that changes nothing swaps nothing. What the webmaster added or
+//!    saved while this run staged is moved from the old tree into the new one, and the old
+//!    tree is removed, never across a mount point.
 //! 4. On a mount point nothing beside the folder shares its file system: files are staged
 //!    inside it and moved in one by one, with a journal that lets a failure, or the next run
 //!    after a kill, undo the moves ([`swap::in_place`]).
@@ -22,6 +25,7 @@
 //! sites and private folders (reports, snapshots) are never nested in each other.
 
 mod marker;
+mod mounts;
 mod place;
 mod swap;
 mod tree;
@@ -34,11 +38,13 @@ use marker::Marker;
 pub use place::Nested;
 use place::{Mode, Place};
 use std::collections::{BTreeSet, HashSet};
+use std::ffi::OsStr;
 use std::fs;
+use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
-use tree::{Entry, OldTree};
+use tree::{Entry, OldTree, below};
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct PublishReport {
@@ -222,7 +228,7 @@ impl Staging {
             Some((marker, bytes)) => (marker.files, Some(bytes)),
             None => (BTreeSet::new(), None),
         };
-        let skip = (place.mode == Mode::InPlace).then(|| Path::new(place::IN_PLACE_STAGING));
+        let skip = (place.mode == Mode::InPlace).then_some(place::IN_PLACE_STAGING);
         let scanning = std::time::Instant::now();
         let old = OldTree::scan(&place.dir, how.kind, skip)?;
         log::debug!(
@@ -290,12 +296,12 @@ impl Staging {
         // nothing is read or kept through a link.
         if self.previous.contains(path)
             && self.old.is_file(path)
-            && same_bytes(&self.place.dir.join(path), contents)
+            && same_bytes(&below(&self.place.dir, path), contents)
         {
             self.lock().unchanged.push(path.to_owned());
             return Ok(());
         }
-        let target = self.new_dir.join(path);
+        let target = below(&self.new_dir, path);
         if !folder_made {
             // Two threads may make the same folder at once; `create_dir_all` allows that.
             let parent = target.parent().expect("a staged file has a parent");
@@ -366,7 +372,15 @@ impl Staging {
                 pause_for_tests("staged");
                 check_interrupt()?;
                 if self.place.dir.exists() {
-                    swap::exchange(&self.new_dir, &self.place.dir, &self.staging.join("old"))?;
+                    let old_tree =
+                        swap::exchange(&self.new_dir, &self.place.dir, &self.staging.join("old"))?;
+                    pause_for_tests("swapped");
+                    let rescuing = std::time::Instant::now();
+                    self.rescue_late_files(&old_tree, &names);
+                    log::debug!(
+                        "looked for files changed while publishing in {} ms",
+                        rescuing.elapsed().as_millis()
+                    );
                 } else {
                     fs::rename(&self.new_dir, &self.place.dir).with_context(|| {
                         format!(
@@ -374,8 +388,8 @@ impl Staging {
                             self.place.dir.display()
                         )
                     })?;
+                    pause_for_tests("swapped");
                 }
-                pause_for_tests("swapped");
             }
             Mode::InPlace => {
                 pause_for_tests("staged");
@@ -416,9 +430,10 @@ impl Staging {
         let dir = &self.place.dir;
         let mut checked_folders = HashSet::new();
         for name in names {
-            let path = Path::new(name);
-            for folder in path.ancestors().skip(1) {
-                if folder.as_os_str().is_empty() || !checked_folders.insert(folder.to_path_buf()) {
+            let mut folder = name.as_str();
+            while let Some((parent, _)) = folder.rsplit_once('/') {
+                folder = parent;
+                if !checked_folders.insert(folder) {
                     continue;
                 }
                 match self.old.get(folder) {
@@ -426,27 +441,27 @@ impl Staging {
                     Some(Entry::Link) => problems.push(format!(
                         "{} is a link; vatcar-site never writes through links inside the output \
                          folder: remove it, or copy what it points to in its place",
-                        dir.join(folder).display()
+                        below(dir, folder).display()
                     )),
                     Some(_) => {
-                        let ours = folder.to_str().is_some_and(|f| self.previous.contains(f));
-                        if !ours {
+                        if !self.previous.contains(folder) {
                             problems.push(format!(
                                 "{} is a file of yours where vatcar-site needs a folder: move it",
-                                dir.join(folder).display()
+                                below(dir, folder).display()
                             ));
                         }
                     }
                 }
             }
             let ours = self.previous.contains(name.as_str());
-            match self.old.get(path) {
+            let path = below(dir, name);
+            match self.old.get(name) {
                 None => {}
                 Some(Entry::File) if ours => {}
                 Some(Entry::Link) => problems.push(format!(
                     "{} is a link; vatcar-site never replaces links inside the output folder: \
                      remove it",
-                    dir.join(path).display()
+                    path.display()
                 )),
                 Some(Entry::Folder) => {
                     let theirs = self.old.under(name).any(|(inner, entry)| {
@@ -456,7 +471,7 @@ impl Staging {
                     if theirs {
                         problems.push(format!(
                             "{} is a folder of yours where vatcar-site needs a file: move it",
-                            dir.join(path).display()
+                            path.display()
                         ));
                     }
                 }
@@ -464,7 +479,7 @@ impl Staging {
                 Some(_) => problems.push(format!(
                     "{} was not written by vatcar-site (its marker does not list it); pass \
                      --force to overwrite it, or move it",
-                    dir.join(path).display()
+                    path.display()
                 )),
             }
         }
@@ -492,7 +507,7 @@ impl Staging {
     /// Hard links from the old tree into the new one, for files whose bytes stay.
     fn link_unchanged<'p>(&self, paths: impl Iterator<Item = &'p String>) -> Result<()> {
         for path in paths {
-            self.link(Path::new(path))?;
+            self.link(path.as_ref())?;
         }
         Ok(())
     }
@@ -516,40 +531,124 @@ impl Staging {
                             .is_some_and(|f| f.starts_with(&prefix))
                     });
                     if !held_ours {
-                        let target = self.new_dir.join(path);
+                        let target = below(&self.new_dir, path);
                         fs::create_dir_all(&target)
                             .with_context(|| format!("could not create {}", target.display()))?;
-                        copy_permissions(&self.place.dir.join(path), &target);
+                        copy_permissions(&below(&self.place.dir, path), &target);
                     }
                 }
-                _ => self.link(Path::new(path))?,
+                _ => self.link(path)?,
             }
         }
         copy_permissions(&self.place.dir, &self.new_dir);
         Ok(())
     }
 
-    fn link(&self, path: &Path) -> Result<()> {
-        let (from, to) = (self.place.dir.join(path), self.new_dir.join(path));
+    /// Moves into the output folder what the webmaster put there while this run staged: a file
+    /// or folder made after the scan, or a file of theirs replaced since (an editor saves by
+    /// renaming a new file over the old one). The swap took those into the old tree at
+    /// `old_tree`, which is removed next. A path the new site took meanwhile is left as it is.
+    fn rescue_late_files(&self, old_tree: &Path, names: &BTreeSet<String>) {
+        let ours = |key: &OsStr| {
+            key.to_str()
+                .is_some_and(|k| k == MARKER || self.previous.contains(k) || names.contains(k))
+        };
+        let mut walk = walkdir::WalkDir::new(old_tree)
+            .min_depth(1)
+            .same_file_system(true)
+            .into_iter();
+        while let Some(item) = walk.next() {
+            let Ok(item) = item else {
+                continue;
+            };
+            let Ok(relative) = item.path().strip_prefix(old_tree) else {
+                continue;
+            };
+            let key = tree::key(relative.components().map(Component::as_os_str));
+            if ours(&key) {
+                continue;
+            }
+            let live = below(&self.place.dir, &key);
+            let scanned = self.old.get(&key);
+            let is_folder = item.file_type().is_dir();
+            let late = match scanned {
+                // A folder of the scan's: what is inside is looked at.
+                Some(Entry::Folder) if is_folder => false,
+                // Made after the scan. Where the new site has a folder there, it is looked
+                // inside.
+                None => fs::symlink_metadata(&live).is_err(),
+                // Carried into the new site; replaced since, unless it is the same file. (One
+                // the new site lacks was removed from it meanwhile.)
+                Some(_) => {
+                    fs::symlink_metadata(&live).is_ok_and(|meta| !meta.is_dir())
+                        && !carried_as_is(item.path(), &live)
+                }
+            };
+            if !late {
+                continue;
+            }
+            if is_folder {
+                walk.skip_current_dir();
+            }
+            let moved = live
+                .parent()
+                .map_or(Ok(()), fs::create_dir_all)
+                .and_then(|()| fs::rename(item.path(), &live));
+            match moved {
+                Ok(()) => log::info!(
+                    "{} changed while vatcar-site was publishing; it is kept",
+                    live.display()
+                ),
+                Err(error) => log::warn!(
+                    "{} changed while vatcar-site was publishing, and could not be kept \
+                     ({error}); it is lost with the old site",
+                    live.display()
+                ),
+            }
+        }
+    }
+
+    /// Puts the old tree's entry at `key` into the new tree: a hard link, or where the file
+    /// system has none, a copy. Never over a file already staged there.
+    fn link(&self, key: &OsStr) -> Result<()> {
+        let (from, to) = (below(&self.place.dir, key), below(&self.new_dir, key));
         if let Some(parent) = to.parent() {
             fs::create_dir_all(parent)
                 .with_context(|| format!("could not create {}", parent.display()))?;
         }
         // `hard_link` links a link itself, not what it points to.
-        if fs::hard_link(&from, &to).is_err() {
-            // A file system without hard links: a copy, with its mtime kept.
-            let meta = fs::symlink_metadata(&from)
-                .with_context(|| format!("could not read {}", from.display()))?;
-            if meta.is_symlink() {
-                copy_link(&from, &to)?;
-            } else {
-                fs::copy(&from, &to)
-                    .with_context(|| format!("could not copy {}", from.display()))?;
-                if let Ok(modified) = meta.modified() {
-                    let _ = fs::File::options()
-                        .write(true)
-                        .open(&to)
-                        .and_then(|f| f.set_modified(modified));
+        match fs::hard_link(&from, &to) {
+            Ok(()) => {}
+            Err(error) if error.kind() == ErrorKind::AlreadyExists => {
+                return Err(error).with_context(|| {
+                    format!(
+                        "internal error: {} was staged twice, once new and once from the old tree",
+                        to.display()
+                    )
+                });
+            }
+            Err(_) => {
+                // A file system without hard links: a copy, with its mtime kept.
+                let meta = fs::symlink_metadata(&from)
+                    .with_context(|| format!("could not read {}", from.display()))?;
+                if meta.is_symlink() {
+                    copy_link(&from, &to)?;
+                } else if !meta.is_file() {
+                    // Reading a FIFO would wait for a writer; a device would be copied whole.
+                    bail!(
+                        "{} is neither a file, a folder nor a link, and this file system cannot \
+                         hard-link it into the new site: move it out of the output folder",
+                        from.display()
+                    );
+                } else {
+                    fs::copy(&from, &to)
+                        .with_context(|| format!("could not copy {}", from.display()))?;
+                    if let Ok(modified) = meta.modified() {
+                        let _ = fs::File::options()
+                            .write(true)
+                            .open(&to)
+                            .and_then(|f| f.set_modified(modified));
+                    }
                 }
             }
         }
@@ -570,6 +669,31 @@ fn copy_link(from: &Path, _: &Path) -> Result<()> {
     bail!("could not copy the link {}", from.display())
 }
 
+/// Whether `carried` is `original` as the new tree got it: the same file (a hard link), or a
+/// copy with its length and mtime. A file replaced since (by an editor's save) is not.
+fn carried_as_is(original: &Path, carried: &Path) -> bool {
+    match (
+        fs::symlink_metadata(original),
+        fs::symlink_metadata(carried),
+    ) {
+        (Ok(a), Ok(b)) => {
+            same_inode(&a, &b) || (a.len() == b.len() && a.modified().ok() == b.modified().ok())
+        }
+        _ => true,
+    }
+}
+
+#[cfg(unix)]
+fn same_inode(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_inode(_: &fs::Metadata, _: &fs::Metadata) -> bool {
+    false
+}
+
 fn copy_permissions(from: &Path, to: &Path) {
     if let Ok(meta) = fs::metadata(from) {
         let _ = fs::set_permissions(to, meta.permissions());
@@ -579,7 +703,9 @@ fn copy_permissions(from: &Path, to: &Path) {
 impl Drop for Staging {
     fn drop(&mut self) {
         // After a swap the staging folder holds the old tree; before, a partial new one.
-        let _ = fs::remove_dir_all(&self.staging);
+        if let Err(error) = mounts::remove_tree(&self.staging) {
+            log::warn!("could not remove {}: {error:#}", self.staging.display());
+        }
     }
 }
 

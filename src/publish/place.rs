@@ -3,6 +3,7 @@
 //! folders and sites are never nested.
 
 use super::marker::{Marker, must_stay_apart};
+use super::mounts::{MountTable, is_mount_point, mount_advice};
 use super::swap;
 use anyhow::{Context, Result, bail};
 use std::ffi::OsString;
@@ -46,6 +47,8 @@ impl Place {
     pub fn open(dir: &Path, kind: &str, wait: bool) -> Result<Place> {
         let (resolved, missing) = resolve(dir)?;
         check_ancestors(&resolved, kind)?;
+        check_not_working_folder(&resolved)?;
+        check_no_mounts_inside(&resolved)?;
         let parent = resolved
             .parent()
             .with_context(|| format!("{} cannot be an output folder", resolved.display()))?
@@ -195,45 +198,56 @@ pub(super) fn resolve(dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> {
     }
 }
 
-/// A mount point's device differs from its parent's, or (a bind mount of a folder of the
-/// same file system) the kernel lists it as mounted.
-fn is_mount_point(dir: &Path, parent: &Path) -> bool {
-    if device(dir) != device(parent) {
-        return true;
-    }
-    let Ok(table) = fs::read_to_string("/proc/self/mountinfo") else {
-        return false;
+/// Refuses the working folder and the folders that hold it: publishing replaces the output
+/// folder as a whole, which would take the working folder (a checkout's `.git` and all) away
+/// from under the shell that ran this.
+fn check_not_working_folder(dir: &Path) -> Result<()> {
+    let Ok(working) = std::env::current_dir().and_then(fs::canonicalize) else {
+        return Ok(());
     };
-    let wanted = dir.as_os_str().as_encoded_bytes();
-    table.lines().any(|line| {
-        line.split(' ')
-            .nth(4)
-            .is_some_and(|point| unescape_mount_path(point) == wanted)
-    })
+    if !working.starts_with(dir) {
+        return Ok(());
+    }
+    let what = if working == dir {
+        "the folder you are working in".to_owned()
+    } else {
+        format!(
+            "a folder that holds the one you are working in, {}",
+            working.display()
+        )
+    };
+    bail!(
+        "{} is {what}; vatcar-site replaces its output folder as a whole, so the working \
+         folder and everything in it (a `.git` folder too) would be swapped away: choose an \
+         output folder inside it, such as `--output site`",
+        dir.display()
+    )
 }
 
-/// `/proc/self/mountinfo` writes space, tab, newline and backslash as `\040`-style octal.
-fn unescape_mount_path(text: &str) -> Vec<u8> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'\\'
-            && i + 3 < bytes.len()
-            && bytes[i + 1..i + 4]
-                .iter()
-                .all(|b| (b'0'..=b'7').contains(b))
-        {
-            let value =
-                (bytes[i + 1] - b'0') * 64 + (bytes[i + 2] - b'0') * 8 + (bytes[i + 3] - b'0');
-            out.push(value);
-            i += 4;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+/// Refuses an output folder with a volume mounted somewhere inside: the volume cannot follow
+/// the folder's tree when it is replaced (see [`super::mounts`]).
+fn check_no_mounts_inside(dir: &Path) -> Result<()> {
+    let mounts = MountTable::read().below(dir);
+    if mounts.is_empty() {
+        return Ok(());
     }
-    out
+    let named = mounts
+        .iter()
+        .map(|m| m.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    bail!(
+        "{named} {} inside the output folder {}, so nothing was written: vatcar-site replaces \
+         the output folder as a whole, and a mounted volume cannot come along (its files would \
+         go with the old tree); {}, then run again",
+        if mounts.len() == 1 {
+            "is a mount point"
+        } else {
+            "are mount points"
+        },
+        dir.display(),
+        mount_advice(&mounts)
+    )
 }
 
 /// Refuses a private folder inside a site and a site inside a private folder, looking up from
@@ -340,17 +354,6 @@ impl Drop for Lock {
         }
         let _ = self.file.unlock();
     }
-}
-
-#[cfg(unix)]
-fn device(path: &Path) -> Option<u64> {
-    use std::os::unix::fs::MetadataExt;
-    fs::metadata(path).ok().map(|m| m.dev())
-}
-
-#[cfg(not(unix))]
-fn device(_: &Path) -> Option<u64> {
-    None
 }
 
 #[cfg(unix)]

@@ -11,17 +11,20 @@
 //!   of the moves is written; a failure undoes the moves done, and a run killed in the middle
 //!   is undone by the next run from the journal.
 
+use super::mounts::remove_tree;
 use super::place::{Mode, Place};
+use super::tree::below;
 use anyhow::{Context, Result};
 use std::fs;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Swaps the folders at `new` and `dir`, or, where the file system cannot, moves `dir` to
-/// `aside` and `new` to `dir`. Either way the old tree ends up inside the staging folder.
-pub(super) fn exchange(new: &Path, dir: &Path, aside: &Path) -> Result<()> {
+/// `aside` and `new` to `dir`. Either way the old tree ends up inside the staging folder, and
+/// its path (`new` or `aside`) is returned.
+pub(super) fn exchange(new: &Path, dir: &Path, aside: &Path) -> Result<PathBuf> {
     match rename_exchange(new, dir) {
-        Ok(()) => return Ok(()),
+        Ok(()) => return Ok(new.to_path_buf()),
         Err(error) if exchange_unsupported(&error) => {
             log::info!("the file system cannot swap two folders at once ({error}); renaming twice");
         }
@@ -36,7 +39,7 @@ pub(super) fn exchange(new: &Path, dir: &Path, aside: &Path) -> Result<()> {
         return Err(error)
             .with_context(|| format!("could not move the new site into {}", dir.display()));
     }
-    Ok(())
+    Ok(aside.to_path_buf())
 }
 
 fn exchange_unsupported(error: &io::Error) -> bool {
@@ -133,7 +136,7 @@ pub(super) fn in_place(dir: &Path, staging: &Path, steps: &[Step]) -> Result<()>
     }
     for step in steps {
         if let Step::Remove { path } = step {
-            remove_empty_parents(dir, &dir.join(path));
+            remove_empty_parents(dir, &below(dir, path));
         }
     }
     Ok(())
@@ -142,18 +145,18 @@ pub(super) fn in_place(dir: &Path, staging: &Path, steps: &[Step]) -> Result<()>
 fn apply(dir: &Path, staging: &Path, step: &Step) -> Result<()> {
     let (old, new) = (staging.join("old"), staging.join("new"));
     match step {
-        Step::Remove { path } => move_file(&dir.join(path), &old.join(path)),
+        Step::Remove { path } => move_file(&below(dir, path), &below(&old, path)),
         Step::Replace { path, had_old } => {
-            let target = dir.join(path);
+            let target = below(dir, path);
             if *had_old {
-                move_file(&target, &old.join(path))?;
+                move_file(&target, &below(&old, path))?;
             } else if target.is_dir() {
                 // A folder of files no longer produced, emptied by the removals before.
                 fs::remove_dir(&target).with_context(|| {
                     format!("could not replace the folder {}", target.display())
                 })?;
             }
-            move_file(&new.join(path), &target)
+            move_file(&below(&new, path), &target)
         }
     }
 }
@@ -164,11 +167,11 @@ fn undo(dir: &Path, staging: &Path, step: &Step) {
     let path = match step {
         Step::Remove { path } | Step::Replace { path, .. } => path,
     };
-    let (target, kept) = (dir.join(path), old.join(path));
+    let (target, kept) = (below(dir, path), below(&old, path));
     if fs::symlink_metadata(&kept).is_ok() {
         let _ = move_file(&kept, &target);
     } else if let Step::Replace { had_old: false, .. } = step
-        && fs::symlink_metadata(new.join(path)).is_err()
+        && fs::symlink_metadata(below(&new, path)).is_err()
     {
         let _ = fs::remove_file(&target);
         remove_empty_parents(dir, &target);
@@ -246,7 +249,7 @@ pub(super) fn recover(place: &Place) -> Result<()> {
     }
     for folder in litter {
         if fs::symlink_metadata(&folder).is_ok_and(|m| m.is_dir()) {
-            fs::remove_dir_all(&folder).with_context(|| {
+            remove_tree(&folder).with_context(|| {
                 format!(
                     "could not remove {}, left by a stopped run",
                     folder.display()

@@ -1,13 +1,18 @@
-//! What the output folder holds before a publication, read without following a single link:
-//! which paths are real files and folders, which are links, and whether a private folder or a
-//! site sits somewhere inside.
+//! What the output folder holds before a publication, read without following a single link
+//! or crossing into a mounted volume: which paths are real files and folders, which are links,
+//! and whether a private folder or a site sits somewhere inside.
+//!
+//! A path below the output folder has one form everywhere in publishing, its key: the names of
+//! its components joined with `/` on every platform ([`key`]), as the marker and the rendered
+//! files name them. [`below`] turns a key back into a path of the platform.
 
 use super::marker::{MARKER, Marker, must_stay_apart};
+use super::mounts::{device, mount_advice};
 use super::place::{Nested, apart_advice, kind_in_words};
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Entry {
@@ -28,20 +33,27 @@ pub(super) struct OldTree {
 }
 
 impl OldTree {
-    /// Reads `dir` (missing is empty), leaving out `skip` (a staging folder inside it) and the
-    /// marker at its top. Only the directory listings are read (their entries carry their
-    /// types): no file is opened or even `stat`ed, except a marker below the top. A folder of
-    /// a kind that must stay apart from `kind` is an error.
-    pub fn scan(dir: &Path, kind: &str, skip: Option<&Path>) -> Result<OldTree> {
+    /// Reads `dir` (missing is empty), leaving out `skip` (the key of a staging folder inside
+    /// it) and the marker at its top. Only the directory listings are read (their entries
+    /// carry their types): no file is opened, and only folders are `stat`ed (for their
+    /// device), and a marker below the top. A folder of a kind that must stay apart from
+    /// `kind` is an error, and so is a folder on another device: a volume mounted inside.
+    pub fn scan(dir: &Path, kind: &str, skip: Option<&str>) -> Result<OldTree> {
         let mut tree = OldTree::default();
         if !dir.is_dir() {
             return Ok(tree);
         }
+        let top_device = device(dir);
         let mut walk = walkdir::WalkDir::new(dir).min_depth(1).into_iter();
         while let Some(item) = walk.next() {
             let item = item.with_context(|| format!("could not read {}", dir.display()))?;
-            let path = item.path().strip_prefix(dir).expect("under dir");
-            if skip == Some(path) {
+            let path = key(item
+                .path()
+                .strip_prefix(dir)
+                .expect("under dir")
+                .components()
+                .map(Component::as_os_str));
+            if skip.is_some_and(|skip| path == skip) {
                 walk.skip_current_dir();
                 continue;
             }
@@ -49,6 +61,17 @@ impl OldTree {
             let entry = if file_type.is_symlink() {
                 Entry::Link
             } else if file_type.is_dir() {
+                if device(item.path()) != top_device {
+                    let mount = [item.path().to_path_buf()];
+                    bail!(
+                        "{} is on another device than the output folder {} (a volume is mounted \
+                         there), so nothing was written: vatcar-site replaces the output folder \
+                         as a whole, and a mounted volume cannot come along; {}, then run again",
+                        item.path().display(),
+                        dir.display(),
+                        mount_advice(&mount)
+                    );
+                }
                 Entry::Folder
             } else if file_type.is_file() {
                 Entry::File
@@ -61,7 +84,7 @@ impl OldTree {
                 }
                 check_nested(item.path().parent().expect("below dir"), kind)?;
             }
-            tree.entries.insert(path.as_os_str().to_owned(), entry);
+            tree.entries.insert(path, entry);
         }
         Ok(tree)
     }
@@ -87,6 +110,32 @@ impl OldTree {
     }
 }
 
+/// The key of a path below the output folder, from its components' names: joined with `/`
+/// whatever the platform's separator, so that it matches the marker's paths and the rendered
+/// files' names.
+pub(super) fn key<'a>(names: impl IntoIterator<Item = &'a OsStr>) -> OsString {
+    let mut key = OsString::new();
+    for name in names {
+        if !key.is_empty() {
+            key.push("/");
+        }
+        key.push(name);
+    }
+    key
+}
+
+/// The path of the platform for `key` below `dir`, one component at a time.
+pub(super) fn below(dir: &Path, key: impl AsRef<OsStr>) -> PathBuf {
+    let key = key.as_ref();
+    let mut path = dir.to_path_buf();
+    match key.to_str() {
+        Some(text) => path.extend(text.split('/')),
+        // Not Unicode: only Unix allows that, and its separator is `/` already.
+        None => path.push(key),
+    }
+    path
+}
+
 fn check_nested(folder: &Path, kind: &str) -> Result<()> {
     if let Ok(Some(marker)) = Marker::read(folder)
         && must_stay_apart(kind, &marker.kind)
@@ -101,4 +150,46 @@ fn check_nested(folder: &Path, kind: &str) -> Result<()> {
         .into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_joins_the_names_with_a_slash_whatever_the_platform() {
+        let names = ["events", "1234", "index.html"].map(OsStr::new);
+        assert_eq!(key(names), "events/1234/index.html");
+        assert_eq!(key([OsStr::new("CNAME")]), "CNAME");
+        assert_eq!(key(std::iter::empty()), "");
+        // A relative path of the platform, read component by component, gives the same key.
+        let native: PathBuf = ["events", "1234", "index.html"].iter().collect();
+        assert_eq!(
+            key(native.components().map(Component::as_os_str)),
+            "events/1234/index.html"
+        );
+    }
+
+    #[test]
+    fn a_key_below_a_folder_is_a_path_of_the_platform() {
+        let dir = Path::new("out");
+        let expected: PathBuf = ["out", "events", "1234", "index.html"].iter().collect();
+        assert_eq!(below(dir, "events/1234/index.html"), expected);
+        assert_eq!(below(dir, "events/1234/index.html").components().count(), 4);
+    }
+
+    #[test]
+    fn the_scan_keys_nested_entries_by_their_slash_keys() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path();
+        std::fs::create_dir_all(dir.join("events").join("7")).unwrap();
+        std::fs::write(dir.join("events").join("7").join("index.html"), "x").unwrap();
+        std::fs::write(dir.join(MARKER), "{}").unwrap();
+        let tree = OldTree::scan(dir, "site", None).unwrap();
+        let keys: Vec<_> = tree.entries.keys().cloned().collect();
+        assert_eq!(keys, ["events", "events/7", "events/7/index.html"]);
+        assert!(tree.is_file("events/7/index.html"));
+        assert_eq!(tree.get("events/7"), Some(Entry::Folder));
+        assert_eq!(tree.under("events").count(), 2);
+    }
 }
