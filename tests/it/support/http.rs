@@ -88,6 +88,11 @@ impl Serving {
         }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Whether the server process has ended.
     pub fn exited(&mut self) -> bool {
         self.child.try_wait().unwrap().is_some()
