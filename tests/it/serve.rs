@@ -49,8 +49,8 @@ fn a_multibyte_character_after_a_percent_sign_does_not_stop_the_server() {
         server.port(),
         b"GET /%a\xc3\xa9 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
     );
-    // A head that is not ASCII is refused before it reaches the handler (400); the server
-    // may also just close the connection, but whatever it answers must be a client error.
+    // Bytes that are not ASCII in a request line: the server may close the connection
+    // without an answer, but whatever it answers must be a client error.
     if !raw.is_empty() {
         let status = parse(&raw).status;
         assert!((400..500).contains(&status), "{status}");
@@ -652,6 +652,30 @@ fn waiting_pages_do_not_hold_up_page_loads() {
         assert_eq!(answer.status, 200);
         assert_eq!(body(&answer).trim(), (now + 1).to_string());
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_server_while_pages_wait_and_connections_idle() {
+    let mut server = start_site();
+    let port = server.port();
+    let now = generation(port);
+    let mut waiting = connect(port);
+    waiting
+        .write_all(
+            format!("GET /__vatcar-site/changes?since={now} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                .as_bytes(),
+        )
+        .unwrap();
+    let _idle = connect(port);
+    still_serving_at(&mut server);
+    let pid = server.serving.pid() as libc::pid_t;
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    assert_eq!(server.serving.ended().code(), Some(130));
+    // The waiting page learns at once that the server is gone, and tries again later.
+    let mut rest = Vec::new();
+    let _ = waiting.read_to_end(&mut rest);
+    assert!(rest.is_empty(), "{}", String::from_utf8_lossy(&rest));
 }
 
 fn still_serving_at(server: &mut Server) {

@@ -43,7 +43,7 @@ use tokio::time::Sleep;
 
 /// Far more than the few connections a browser opens per tab, few enough that their buffers
 /// stay small (a connection's read buffer is at most [`MAX_HEAD`]).
-pub(super) const MAX_CONNECTIONS: usize = 512;
+const MAX_CONNECTIONS: usize = 512;
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// A request head larger than this is refused by hyper (431, or 414 for a URL over 64 KiB)
@@ -51,7 +51,7 @@ const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// `super::MAX_URL`, which `super::answer` refuses with the same codes.
 const MAX_HEAD: usize = 128 * 1024;
 /// Threads for file system work; they end when idle.
-pub(super) const FILE_THREADS: usize = 8;
+const FILE_THREADS: usize = 8;
 
 /// The runtime `serve` answers on: this thread for the connections, a few more for files.
 pub(super) fn runtime() -> io::Result<tokio::runtime::Runtime> {
