@@ -5,9 +5,11 @@
 //! What holds, and why:
 //!
 //! - A connection is a task, not a thread: an idle one costs its socket and a few kilobytes.
-//!   At most [`MAX_CONNECTIONS`] are open at once; past that, new ones wait in the listen
-//!   backlog (the kernel completes their handshake) until one closes, and the limits below
-//!   close idle and stalled ones, so they do not wait long.
+//!   At most [`MAX_CONNECTIONS`] are open at once. When a new one comes with every place
+//!   taken, the open connections are told to make room: those waiting for a request (kept
+//!   alive, or never used) close at once, the others after their current answer. The new
+//!   one waits in the listen backlog (the kernel completes its handshake) until a place is
+//!   free, which is at once unless every connection is busy; then the limits below free one.
 //! - A request head must arrive whole within [`HEAD_TIMEOUT`] of the server starting to wait
 //!   for it. That covers a connection that never sends anything, a head trickled or stalled
 //!   half way, and a kept-alive connection with no next request. A head larger than
@@ -32,13 +34,13 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
-use std::pin::Pin;
+use std::pin::{Pin, pin};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, watch};
 use tokio::time::Sleep;
 
 /// Far more than the few connections a browser opens per tab, few enough that their buffers
@@ -85,17 +87,36 @@ where
     F: Future<Output = Response<Body>> + Send + 'static,
 {
     let listener = TcpListener::from_std(listener)?;
-    let open = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    accept_at_most(MAX_CONNECTIONS, HEAD_TIMEOUT, listener, answer).await;
+    Ok(())
+}
+
+/// [`accept`] with at most `most` connections open, each given `head_timeout` for a request.
+async fn accept_at_most<A, F>(most: usize, head_timeout: Duration, listener: TcpListener, answer: A)
+where
+    A: Fn(Request<Incoming>) -> F + Clone + Send + 'static,
+    F: Future<Output = Response<Body>> + Send + 'static,
+{
+    let open = Arc::new(Semaphore::new(most));
+    // Counts the times a new connection found every place taken. Each connection watches it
+    // from its accepting on, so that it hears of a later time even before it first runs.
+    let crowded = watch::Sender::new(0u64);
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
-        .header_read_timeout(HEAD_TIMEOUT)
+        .header_read_timeout(head_timeout)
         .max_buf_size(MAX_HEAD);
     let http = Arc::new(http);
     loop {
-        let place = Arc::clone(&open)
-            .acquire_owned()
-            .await
-            .expect("the semaphore is never closed");
+        let place = match Arc::clone(&open).try_acquire_owned() {
+            Ok(place) => place,
+            Err(_) => {
+                crowded.send_modify(|times| *times += 1);
+                Arc::clone(&open)
+                    .acquire_owned()
+                    .await
+                    .expect("the semaphore is never closed")
+            }
+        };
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
             Err(error) => {
@@ -110,16 +131,30 @@ where
         let _ = stream.set_nodelay(true);
         let answer = answer.clone();
         let http = Arc::clone(&http);
+        let mut crowded = crowded.subscribe();
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |request| {
                 let answer = answer.clone();
                 async move { Ok::<_, Infallible>(answer(request).await) }
             });
+            let io = TokioIo::new(Stalls::new(stream, WRITE_TIMEOUT));
+            let mut connection = pin!(http.serve_connection(io, service));
+            let mut make_room = pin!(crowded.changed());
+            let mut leaving = false;
             // Errors are the client's doing (a bad head, a timeout, a reset) and end only
             // its connection.
-            let _ = http
-                .serve_connection(TokioIo::new(Stalls::new(stream, WRITE_TIMEOUT)), service)
-                .await;
+            let _ = std::future::poll_fn(|cx| {
+                // The connection first, so that a request already sent is read, and answered.
+                let done = connection.as_mut().poll(cx);
+                if done.is_pending() && !leaving && make_room.as_mut().poll(cx).is_ready() {
+                    leaving = true;
+                    // Closes at once if waiting for a request, else after the answer.
+                    connection.as_mut().graceful_shutdown();
+                    return connection.as_mut().poll(cx);
+                }
+                done
+            })
+            .await;
             drop(place);
         });
     }
@@ -222,16 +257,19 @@ impl AsyncWrite for Stalls {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tokio::io::AsyncWriteExt;
+    use std::io::{Read, Write};
 
-    #[test]
-    fn a_write_the_client_never_takes_times_out() {
-        let runtime = tokio::runtime::Builder::new_current_thread()
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
             .enable_io()
             .enable_time()
             .build()
-            .unwrap();
-        runtime.block_on(async {
+            .unwrap()
+    }
+
+    #[test]
+    fn a_write_the_client_never_takes_times_out() {
+        runtime().block_on(async {
             let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
             // Connected, and never read from.
             let _client = TcpStream::connect(listener.local_addr().unwrap())
@@ -241,11 +279,59 @@ mod tests {
             let mut stalls = Stalls::new(accepted, Duration::from_millis(100));
             let chunk = vec![0u8; 1 << 20];
             let error = loop {
-                if let Err(error) = stalls.write_all(&chunk).await {
+                let written =
+                    std::future::poll_fn(|cx| Pin::new(&mut stalls).poll_write(cx, &chunk)).await;
+                if let Err(error) = written {
                     break error;
                 }
             };
             assert_eq!(error.kind(), io::ErrorKind::TimedOut);
+        });
+    }
+
+    #[test]
+    fn with_every_place_taken_idle_connections_make_room_for_a_new_one() {
+        const MOST: usize = 4;
+        runtime().block_on(async {
+            let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let address = listener.local_addr().unwrap();
+            // Connections that never send anything are kept for an hour: only making room
+            // can free a place in time.
+            let hour = Duration::from_secs(3600);
+            tokio::spawn(accept_at_most(MOST, hour, listener, |_| async {
+                Response::new(Body::bytes("answered"))
+            }));
+            // The clients are plain sockets on a thread of their own, while the server runs
+            // on this one.
+            let clients = tokio::task::spawn_blocking(move || {
+                let patient = |stream: &std::net::TcpStream| {
+                    let patience = Some(Duration::from_secs(60));
+                    stream.set_read_timeout(patience).unwrap();
+                };
+                // Twice as many as there are places, all silent.
+                let idle: Vec<_> = (0..2 * MOST)
+                    .map(|_| std::net::TcpStream::connect(address).unwrap())
+                    .collect();
+                let mut page = std::net::TcpStream::connect(address).unwrap();
+                patient(&page);
+                page.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .unwrap();
+                let mut answer = String::new();
+                page.read_to_string(&mut answer).unwrap();
+                // The ones that made room were closed without an answer.
+                let closed = idle
+                    .into_iter()
+                    .filter(|mut stream| {
+                        stream.set_nonblocking(true).unwrap();
+                        matches!(stream.read(&mut [0u8; 1]), Ok(0))
+                    })
+                    .count();
+                (answer, closed)
+            });
+            let (answer, closed) = clients.await.unwrap();
+            assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");
+            assert!(answer.ends_with("\r\n\r\nanswered"), "{answer}");
+            assert!(closed >= MOST, "{closed} idle connections closed");
         });
     }
 }
