@@ -1,13 +1,54 @@
 //! Answering a request from the output folder, as a static host would, with the live-reload
-//! script added to each HTML page on its way out.
+//! script added to each HTML page on its way out. Everything here touches the file system and
+//! runs on the runtime's file threads.
 
-use super::MAX_URL;
+use super::body::Body;
 use super::live;
+use hyper::header::{self, HeaderValue};
+use hyper::{Response, StatusCode};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-pub(super) type Response = tiny_http::ResponseBox;
+/// A request's path as it is routed: percent-decoded, then split at every `/` (so `%2F`
+/// separates names too) with empty names and `.` left out, so that `//a`, `/./a`, `/%2E/a`
+/// and `/a` are one path. A `..` anywhere refuses the request: nothing above a name is
+/// reachable, not even by going back down.
+#[derive(Debug, PartialEq)]
+pub(super) struct Target {
+    pub(super) names: Vec<String>,
+    /// Whether the path ends in a `/` (or a `/.`): a folder's page rather than the folder.
+    slash: bool,
+}
+
+impl Target {
+    /// `path` is the request target without its query. Err is the status to answer instead.
+    pub(super) fn parse(path: &str) -> Result<Target, StatusCode> {
+        if !path.starts_with('/') {
+            return Err(StatusCode::BAD_REQUEST);
+        }
+        let decoded = percent_decode_str(path)
+            .decode_utf8()
+            .map_err(|_| StatusCode::NOT_FOUND)?;
+        let mut names = Vec::new();
+        for name in decoded
+            .split('/')
+            .filter(|name| !name.is_empty() && *name != ".")
+        {
+            let mut parts = Path::new(name).components();
+            let plain = matches!(
+                (parts.next(), parts.next()),
+                (Some(Component::Normal(_)), None)
+            ) && !name.contains(['\0', '\\']);
+            if !plain {
+                return Err(StatusCode::NOT_FOUND);
+            }
+            names.push(name.to_owned());
+        }
+        let slash = matches!(decoded.rsplit('/').next(), Some("" | "."));
+        Ok(Target { names, slash })
+    }
+}
 
 #[derive(Debug, PartialEq)]
 enum Resolved {
@@ -16,79 +57,57 @@ enum Resolved {
     /// A folder asked for without its trailing slash: where it is with one.
     Redirect(String),
     NotFound,
-    BadRequest,
-    UriTooLong,
 }
 
 /// A static host's behaviour: `/dir/` serves `dir/index.html`, `/dir` redirects to `/dir/`,
 /// anything else missing is a 404 with `404.html`. HTML pages carry the live-reload script
 /// for `generation`, the build being served.
-pub(super) fn respond(root: &Path, url: &str, generation: u64) -> Response {
-    match resolve(root, url) {
+pub(super) fn respond(root: &Path, target: &Target, generation: u64) -> Response<Body> {
+    match resolve(root, target) {
         Resolved::File(path) => {
-            file(&path, 200, generation).unwrap_or_else(|| not_found(root, generation))
+            file(&path, StatusCode::OK, generation).unwrap_or_else(|| not_found(root, generation))
         }
         Resolved::Redirect(location) => {
-            let header = tiny_http::Header::from_bytes("Location", location)
+            let mut response = status(StatusCode::MOVED_PERMANENTLY);
+            let location = HeaderValue::try_from(location)
                 .expect("a percent-encoded location is a valid header");
-            tiny_http::Response::empty(301).with_header(header).boxed()
+            response.headers_mut().insert(header::LOCATION, location);
+            response
         }
         Resolved::NotFound => not_found(root, generation),
-        Resolved::BadRequest => status(400),
-        Resolved::UriTooLong => status(414),
     }
 }
 
-/// Maps a request target to what to answer. `root` must be a real path (no symlinks, as
-/// `canonicalize` gives). Only regular files whose real path is under `root` are served, so
-/// a symlink in the output pointing elsewhere is a 404.
-fn resolve(root: &Path, url: &str) -> Resolved {
-    if url.len() > MAX_URL {
-        return Resolved::UriTooLong;
+/// Maps a request path to what to answer. `root` must be a real path (no symlinks, as
+/// `canonicalize` gives). Only regular files whose real path is under `root`, and not under a
+/// folder named as the server's own paths are, are served: a symlink in the output pointing
+/// elsewhere is a 404.
+fn resolve(root: &Path, target: &Target) -> Resolved {
+    let names = &target.names;
+    if names.iter().any(|name| reserved(name)) {
+        return Resolved::NotFound;
     }
-    let path = url.split(['?', '#']).next().unwrap_or_default();
-    if !path.starts_with('/') {
-        return Resolved::BadRequest;
-    }
-    let Ok(decoded) = percent_decode_str(path).decode_utf8() else {
+    let Some(found) = inside(root, &root.join(names.iter().collect::<PathBuf>())) else {
         return Resolved::NotFound;
     };
-    // Splitting after decoding makes `%2F` a separator and `%2E%2E` a `..`, which is refused;
-    // empty names are skipped, so `//events` is `events` and can never redirect off-host.
-    let mut names = Vec::new();
-    for name in decoded.split('/').filter(|name| !name.is_empty()) {
-        let mut parts = Path::new(name).components();
-        let plain = matches!(
-            (parts.next(), parts.next()),
-            (Some(Component::Normal(_)), None)
-        ) && !name.contains(['\0', '\\']);
-        if !plain {
-            return Resolved::NotFound;
-        }
-        names.push(name);
-    }
-    let Some(target) = inside(root, &root.join(names.iter().collect::<PathBuf>())) else {
-        return Resolved::NotFound;
-    };
-    let slash = decoded.ends_with('/');
-    if target.is_dir() {
-        if !slash {
+    if found.is_dir() {
+        if !target.slash {
             // Built from the checked names alone: the query means nothing to static files,
             // and leaving it out keeps the header free of anything the client wrote raw.
             let mut location = String::from("/");
-            for name in &names {
+            for name in names {
                 location.extend(utf8_percent_encode(name, PATH_NAME));
                 location.push('/');
             }
             return Resolved::Redirect(location);
         }
-        return match inside(root, &target.join("index.html")) {
+        return match inside(root, &found.join("index.html")) {
             Some(index) if index.is_file() => Resolved::File(index),
             _ => Resolved::NotFound,
         };
     }
-    if target.is_file() && !slash {
-        Resolved::File(target)
+    if found.is_file() && !target.slash {
+        Resolved::File(found)
     } else {
         Resolved::NotFound
     }
@@ -101,31 +120,46 @@ const PATH_NAME: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
-/// The real path of `path` when it lies under `root` (itself a real path).
-fn inside(root: &Path, path: &Path) -> Option<PathBuf> {
-    let real = path.canonicalize().ok()?;
-    real.starts_with(root).then_some(real)
+/// Whether a name in the output is the server's own. In any case, for file systems that
+/// ignore it.
+fn reserved(name: &str) -> bool {
+    name.eq_ignore_ascii_case(live::RESERVED)
 }
 
-fn not_found(root: &Path, generation: u64) -> Response {
+/// The real path of `path` when it lies under `root` (itself a real path), and not under a
+/// reserved folder (which a symlink could lead into).
+fn inside(root: &Path, path: &Path) -> Option<PathBuf> {
+    let real = path.canonicalize().ok()?;
+    let below = real.strip_prefix(root).ok()?;
+    let mine = below
+        .components()
+        .any(|part| part.as_os_str().to_str().is_some_and(reserved));
+    (!mine).then_some(real)
+}
+
+fn not_found(root: &Path, generation: u64) -> Response<Body> {
     inside(root, &root.join("404.html"))
         .filter(|page| page.is_file())
-        .and_then(|page| file(&page, 404, generation))
+        .and_then(|page| file(&page, StatusCode::NOT_FOUND, generation))
         .unwrap_or_else(|| {
-            tiny_http::Response::from_data(b"not found".to_vec())
-                .with_status_code(404)
-                .boxed()
+            let mut response = Response::new(Body::bytes("not found"));
+            *response.status_mut() = StatusCode::NOT_FOUND;
+            response
         })
 }
 
-pub(super) fn status(code: u16) -> Response {
-    tiny_http::Response::empty(code).boxed()
+/// An answer with `code` and no body.
+pub(super) fn status(code: StatusCode) -> Response<Body> {
+    let mut response = Response::new(Body::empty());
+    *response.status_mut() = code;
+    response
 }
 
-fn file(path: &Path, status: u16, generation: u64) -> Option<Response> {
+fn file(path: &Path, code: StatusCode, generation: u64) -> Option<Response<Body>> {
     let mut file = std::fs::File::open(path).ok()?;
     // What is sent is what was opened, so check that, not only the path looked at before.
-    if !file.metadata().ok()?.is_file() {
+    let metadata = file.metadata().ok()?;
+    if !metadata.is_file() {
         return None;
     }
     let kind = match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
@@ -140,27 +174,20 @@ fn file(path: &Path, status: u16, generation: u64) -> Option<Response> {
         "jpg" | "jpeg" => "image/jpeg",
         _ => "application/octet-stream",
     };
-    let header = tiny_http::Header::from_bytes("Content-Type", kind).expect("valid header");
-    if kind.starts_with("text/html") {
+    let body = if kind.starts_with("text/html") {
         // Pages are small; the tag is added in memory so the built file stays as it is.
         let mut page = Vec::new();
         file.read_to_end(&mut page).ok()?;
-        return Some(
-            tiny_http::Response::from_data(live::inject(page, generation))
-                .with_status_code(status)
-                .with_header(header)
-                .boxed(),
-        );
-    }
-    Some(
-        tiny_http::Response::from_file(file)
-            // A known length, never chunks: a chunked body that fails half way still writes
-            // its last chunk on drop, each write another wait on a client that stopped reading.
-            .with_chunked_threshold(usize::MAX)
-            .with_status_code(status)
-            .with_header(header)
-            .boxed(),
-    )
+        Body::bytes(live::inject(page, generation))
+    } else {
+        Body::file(file, metadata.len())
+    };
+    let mut response = Response::new(body);
+    *response.status_mut() = code;
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    Some(response)
 }
 
 #[cfg(test)]
@@ -203,6 +230,11 @@ mod tests {
         Resolved::File(site.root.join(path))
     }
 
+    /// What a request path (without its query) resolves to; any refusal is a 404 here.
+    fn resolve(root: &Path, path: &str) -> Resolved {
+        Target::parse(path).map_or(Resolved::NotFound, |target| super::resolve(root, &target))
+    }
+
     #[test]
     fn percent_signs_before_multibyte_characters_and_bad_bytes_are_not_found() {
         let site = site();
@@ -218,28 +250,34 @@ mod tests {
             "/%2e%2e/outside/secret.txt",
             "/../outside/secret.txt",
             "/events/%2E%2E/%2E%2E/outside/secret.txt",
-            "/./events/",
+            "/events/../events/",
             "/style.css/",
         ] {
             assert_eq!(resolve(&site.root, url), Resolved::NotFound, "{url}");
         }
-        // The old hand-written decoder sliced inside the `é` here.
-        assert_eq!(respond(&site.root, "/%a\u{e9}", 0).status_code().0, 404);
-        assert_eq!(resolve(&site.root, "*"), Resolved::BadRequest);
+        // The old hand-written decoder sliced inside the `é` here; a `%` that starts no
+        // escape is itself.
+        assert_eq!(Target::parse("/%a\u{e9}").unwrap().names, ["%a\u{e9}"]);
+        assert_eq!(Target::parse("*"), Err(StatusCode::BAD_REQUEST));
     }
 
     #[test]
     fn files_folders_and_redirects() {
         let site = site();
         assert_eq!(resolve(&site.root, "/style.css"), file(&site, "style.css"));
-        assert_eq!(
-            resolve(&site.root, "/events/?x=1#top"),
-            file(&site, "events/index.html")
-        );
-        assert_eq!(
-            resolve(&site.root, "//events//"),
-            file(&site, "events/index.html")
-        );
+        for path in [
+            "/events/",
+            "//events//",
+            "/./events/",
+            "/%2E/events/.",
+            "/events/%2F",
+        ] {
+            assert_eq!(
+                resolve(&site.root, path),
+                file(&site, "events/index.html"),
+                "{path}"
+            );
+        }
         assert_eq!(
             resolve(&site.root, "/a%20b/"),
             file(&site, "a b/index.html")
@@ -247,7 +285,8 @@ mod tests {
         for (url, location) in [
             ("/events", "/events/"),
             ("//events", "/events/"),
-            ("///events?next=//evil.example", "/events/"),
+            ("///events", "/events/"),
+            ("/./events", "/events/"),
             ("/a%20b", "/a%20b/"),
         ] {
             assert_eq!(
@@ -260,12 +299,25 @@ mod tests {
     }
 
     #[test]
-    fn urls_over_the_limit_are_refused_before_looking() {
+    fn nothing_under_a_folder_named_as_the_servers_own_paths_is_served() {
         let site = site();
-        let long = format!("/{}", "a".repeat(MAX_URL));
-        assert_eq!(resolve(&site.root, &long), Resolved::UriTooLong);
-        let fits = format!("/{}", "a".repeat(MAX_URL - 1));
-        assert_eq!(resolve(&site.root, &fits), Resolved::NotFound);
+        for folder in ["__vatcar-site", "events/__vatcar-site", "__VATCAR-SITE"] {
+            fs::create_dir_all(site.root.join(folder)).unwrap();
+            fs::write(site.root.join(folder).join("index.html"), "mine").unwrap();
+            fs::write(site.root.join(folder).join("page.txt"), "mine").unwrap();
+        }
+        for path in [
+            "/__vatcar-site/page.txt",
+            "/__vatcar-site/",
+            "/__vatcar-site",
+            "/%5F%5Fvatcar-site/page.txt",
+            "/events/__vatcar-site/page.txt",
+            "/events/__vatcar-site/",
+            "/__VATCAR-SITE/page.txt",
+            "/__Vatcar-Site/page.txt",
+        ] {
+            assert_eq!(resolve(&site.root, path), Resolved::NotFound, "{path}");
+        }
     }
 
     #[cfg(unix)]
@@ -283,7 +335,24 @@ mod tests {
         )
         .unwrap();
         symlink(site.root.join("style.css"), site.root.join("alias.css")).unwrap();
-        for url in ["/evil", "/evil/", "/evil/secret.txt", "/leak.txt", "/trap/"] {
+        // Inside, but into a folder that is never served.
+        fs::create_dir(site.root.join("__vatcar-site")).unwrap();
+        fs::write(site.root.join("__vatcar-site/page.txt"), "mine").unwrap();
+        symlink(site.root.join("__vatcar-site"), site.root.join("mine")).unwrap();
+        symlink(
+            site.root.join("__vatcar-site/page.txt"),
+            site.root.join("mine.txt"),
+        )
+        .unwrap();
+        for url in [
+            "/evil",
+            "/evil/",
+            "/evil/secret.txt",
+            "/leak.txt",
+            "/trap/",
+            "/mine/page.txt",
+            "/mine.txt",
+        ] {
             assert_eq!(resolve(&site.root, url), Resolved::NotFound, "{url}");
         }
         assert_eq!(resolve(&site.root, "/alias.css"), file(&site, "style.css"));

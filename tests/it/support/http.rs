@@ -88,6 +88,23 @@ impl Serving {
         }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// How the server process ended, once it has; fails the test after 60 seconds without.
+    pub fn ended(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not stop");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Whether the server process has ended.
     pub fn exited(&mut self) -> bool {
         self.child.try_wait().unwrap().is_some()
