@@ -89,11 +89,13 @@ impl Serving {
     }
 
     /// The server's process id.
+    #[cfg(unix)]
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// How the server process ended, once it has; fails the test after 60 seconds without.
+    #[cfg(unix)]
     pub fn ended(&mut self) -> std::process::ExitStatus {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
