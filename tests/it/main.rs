@@ -24,6 +24,9 @@ mod serve;
 mod site;
 mod static_files;
 mod support;
+// util-linux's `script` makes the pseudo-terminal; other systems' `script` takes other flags.
+#[cfg(target_os = "linux")]
+mod terminal;
 mod theme_files;
 mod theme_hooks;
 mod theme_warnings;
