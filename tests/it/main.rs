@@ -13,6 +13,7 @@ mod decode;
 mod decode_props;
 mod docs;
 mod feed;
+mod fixtures;
 mod github_action;
 mod identity;
 mod init;
