@@ -9,6 +9,7 @@ mod cli;
 mod client;
 mod completions;
 mod content;
+mod contributing;
 mod decode;
 mod decode_props;
 mod docs;
