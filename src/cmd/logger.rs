@@ -5,13 +5,25 @@
 //! Keys are known as early as they can be: the ones in the environment and on the command
 //! line before the command line is parsed (clap's errors quote the values they refuse), the
 //! one in a config file once it is read.
+//!
+//! While progress bars are drawn, a log line is printed through them ([`print_above_bars`]):
+//! the bars are cleared, the line printed on its own, and the bars drawn again below it.
 
 use crate::fetch::secret::ApiKey;
+use indicatif::MultiProgress;
 use std::ffi::OsString;
 use std::sync::RwLock;
 
 /// Every key this run knows of.
 static KEYS: RwLock<Vec<ApiKey>> = RwLock::new(Vec::new());
+
+/// The progress bars on the terminal, once a command draws some.
+static BARS: RwLock<Option<MultiProgress>> = RwLock::new(None);
+
+/// Prints log lines through `bars` from now on, so that none is written into a bar's line.
+pub fn print_above_bars(bars: MultiProgress) {
+    *BARS.write().unwrap_or_else(|e| e.into_inner()) = Some(bars);
+}
 
 /// Adds `key` to those scrubbed from what is printed.
 pub fn know(key: ApiKey) {
@@ -97,7 +109,11 @@ impl log::Log for Logger {
             log::Level::Info => "info",
             log::Level::Debug | log::Level::Trace => "debug",
         };
-        eprintln!("{label}: {text}");
+        let bars = BARS.read().unwrap_or_else(|e| e.into_inner());
+        match bars.as_ref() {
+            Some(bars) => bars.suspend(|| eprintln!("{label}: {text}")),
+            None => eprintln!("{label}: {text}"),
+        }
     }
 
     fn flush(&self) {}

@@ -29,8 +29,10 @@ impl Progress {
         let mode = if quiet {
             Mode::Quiet
         } else if std::io::stderr().is_terminal() && std::env::var_os("CI").is_none() {
+            let multi = MultiProgress::new();
+            super::logger::print_above_bars(multi.clone());
             Mode::Bars {
-                multi: MultiProgress::new(),
+                multi,
                 bars: Mutex::new(HashMap::new()),
             }
         } else {

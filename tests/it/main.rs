@@ -9,10 +9,12 @@ mod cli;
 mod client;
 mod completions;
 mod content;
+mod contributing;
 mod decode;
 mod decode_props;
 mod docs;
 mod feed;
+mod fixtures;
 mod github_action;
 mod identity;
 mod init;
@@ -24,6 +26,9 @@ mod serve;
 mod site;
 mod static_files;
 mod support;
+// util-linux's `script` makes the pseudo-terminal; other systems' `script` takes other flags.
+#[cfg(target_os = "linux")]
+mod terminal;
 mod theme_files;
 mod theme_hooks;
 mod theme_warnings;
