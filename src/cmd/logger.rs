@@ -6,7 +6,7 @@
 //! line before the command line is parsed (clap's errors quote the values they refuse), the
 //! one in a config file once it is read.
 
-use crate::fetch::secret::ApiKey;
+use crate::secret::ApiKey;
 use std::ffi::OsString;
 use std::sync::RwLock;
 

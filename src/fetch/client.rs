@@ -18,10 +18,9 @@
 //! - Success statuses are not documented; any 2xx is accepted.
 
 use crate::fetch::endpoint::Endpoint;
-use crate::fetch::error::{
-    ApiError, excerpt, is_permission_message, looks_like_json, reported_message,
-};
-use crate::fetch::secret::ApiKey;
+use crate::fetch::error::{ApiError, is_permission_message, looks_like_json, reported_message};
+use crate::sanitize::quote::excerpt;
+use crate::secret::ApiKey;
 use backon::{ExponentialBuilder, Retryable};
 use reqwest::header::{self, HeaderMap, HeaderValue};
 use reqwest::{StatusCode, Url};

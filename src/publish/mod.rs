@@ -30,8 +30,8 @@ mod place;
 mod swap;
 mod tree;
 
-use crate::fetch::secret::ApiKey;
-pub use crate::render::OutputFile;
+use crate::output::OutputFile;
+use crate::secret::ApiKey;
 use anyhow::{Context, Result, bail};
 pub use marker::MARKER;
 use marker::Marker;
@@ -134,9 +134,16 @@ pub fn tidy(dir: &Path, how: Publish) -> Result<()> {
         .and_then(|d| d.parent().map(Path::is_dir))
         .unwrap_or(false);
     if has_parent {
-        Place::open(dir, how.kind, how.wait)?;
+        open(dir, how)?;
     }
     Ok(())
+}
+
+/// The output folder at `dir`, locked, with what a dead run left there put right.
+fn open(dir: &Path, how: Publish) -> Result<Place> {
+    let place = Place::open(dir, how.kind, how.wait)?;
+    swap::recover(&place)?;
+    Ok(place)
 }
 
 /// Publishes `files` to `dir` all at once; see [`Staging`] to stream them in.
@@ -215,7 +222,7 @@ impl Drop for Active {
 
 impl Staging {
     pub fn begin(dir: &Path, how: Publish) -> Result<Self> {
-        let place = Place::open(dir, how.kind, how.wait)?;
+        let place = open(dir, how)?;
         let active = Active::enter();
         check_interrupt()?;
         let (previous, previous_marker) = match Marker::read_with_bytes(&place.dir)? {

@@ -4,7 +4,6 @@
 
 use super::marker::{Marker, must_stay_apart};
 use super::mounts::{MountTable, is_mount_point, mount_advice};
-use super::swap;
 use anyhow::{Context, Result, bail};
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -42,8 +41,9 @@ pub(super) struct Place {
 }
 
 impl Place {
-    /// Resolves `dir`, takes the lock (waiting for it if `wait`), and cleans up after runs
-    /// that died while publishing here.
+    /// Resolves `dir` and takes the lock (waiting for it if `wait`). What runs that died while
+    /// publishing here left is the caller's to put right, with the lock held
+    /// ([`super::swap::recover`]).
     pub fn open(dir: &Path, kind: &str, wait: bool) -> Result<Place> {
         let (resolved, missing) = resolve(dir)?;
         check_ancestors(&resolved, kind)?;
@@ -94,7 +94,6 @@ impl Place {
             wait,
             &place.dir,
         )?);
-        swap::recover(&place)?;
         Ok(place)
     }
 

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use vatcar_site::fetch::client::{ApiClient, ClientOptions, RetryPolicy};
 use vatcar_site::fetch::endpoint::Endpoint;
 use vatcar_site::fetch::error::ApiError;
-use vatcar_site::fetch::secret::ApiKey;
+use vatcar_site::secret::ApiKey;
 
 /// This module's own key, not `support::KEY`: it holds `/`, `+` and `=`, as base64 keys do, so
 /// that an echo escaped as JSON sends it (`\/`) must still be found and redacted.

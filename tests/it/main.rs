@@ -17,6 +17,7 @@ mod github_action;
 mod identity;
 mod init;
 mod languages;
+mod layers;
 mod publish;
 mod report;
 mod secret;
