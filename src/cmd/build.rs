@@ -136,7 +136,7 @@ fn tell_github_actions(output: &Path) {
 }
 
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
-    let how = publish::Publish::new("site", options.force)
+    let how = publish::Publish::new(publish::FolderKind::Site, options.force)
         .guarding(options.key.as_ref())
         .waiting(options.wait);
     publish::tidy(&options.output, how)

@@ -23,7 +23,7 @@ pub(crate) fn run(
     started: Instant,
 ) -> Result<()> {
     let source = Source::Api(args.api.client_options(config, Some(progress.clone()))?);
-    let how = publish::Publish::new("snapshot", args.force).waiting(args.wait);
+    let how = publish::Publish::new(publish::FolderKind::Snapshot, args.force).waiting(args.wait);
     publish::tidy(&args.output, how)
         .with_context(|| format!("could not save the snapshot in {}", args.output.display()))?;
     let mut cids = args.cids.clone();
@@ -71,7 +71,7 @@ pub fn save_snapshot(
         .into_iter()
         .map(|(name, bytes)| OutputFile::new(name, bytes))
         .collect();
-    let how = publish::Publish::new("snapshot", force)
+    let how = publish::Publish::new(publish::FolderKind::Snapshot, force)
         .guarding(secret)
         .waiting(wait);
     let report = publish::publish(dir, &files, how)

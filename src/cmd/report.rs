@@ -184,7 +184,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
     }
     let how = publish::Publish {
         prune: false,
-        ..publish::Publish::new("reports", options.force)
+        ..publish::Publish::new(publish::FolderKind::Reports, options.force)
             .guarding(options.key.as_ref())
             .waiting(options.wait)
     };
@@ -216,7 +216,7 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     )?;
     let how = publish::Publish {
         prune: false,
-        ..publish::Publish::new("reports", options.force)
+        ..publish::Publish::new(publish::FolderKind::Reports, options.force)
             .guarding(options.key.as_ref())
             .waiting(options.wait)
     };
@@ -277,7 +277,8 @@ fn read_cids_file(path: &Path) -> Result<Vec<u64>> {
 
 /// The reports folder checked before anything is fetched (see [`publish::tidy`]).
 fn tidy(options: &ReportOptions) -> Result<()> {
-    let how = publish::Publish::new("reports", options.force).waiting(options.wait);
+    let how =
+        publish::Publish::new(publish::FolderKind::Reports, options.force).waiting(options.wait);
     publish::tidy(&options.output, how).with_context(|| {
         format!(
             "could not write the reports to {}",

@@ -33,8 +33,8 @@ mod tree;
 use crate::output::OutputFile;
 use crate::secret::ApiKey;
 use anyhow::{Context, Result, bail};
-pub use marker::MARKER;
 use marker::Marker;
+pub use marker::{FolderKind, MARKER};
 pub use place::Nested;
 use place::{Mode, Place};
 use std::collections::{BTreeSet, HashSet};
@@ -58,8 +58,8 @@ pub struct PublishReport {
 /// How a folder is published.
 #[derive(Clone, Copy, Debug)]
 pub struct Publish<'a> {
-    /// What the folder holds: `site`, `snapshot` or `reports`.
-    pub kind: &'a str,
+    /// What the folder holds.
+    pub kind: FolderKind,
     /// Write into a folder this tool did not create, and overwrite files it did not write.
     pub force: bool,
     /// Remove files written last time and not produced now. Off for reports, which
@@ -73,7 +73,7 @@ pub struct Publish<'a> {
 }
 
 impl<'a> Publish<'a> {
-    pub fn new(kind: &'a str, force: bool) -> Self {
+    pub fn new(kind: FolderKind, force: bool) -> Self {
         Self {
             kind,
             force,
@@ -165,7 +165,7 @@ pub fn check_apart(site: &Path, private: &Path) -> Result<()> {
             "{} and {} are one inside the other: {}",
             site.display(),
             private.display(),
-            place::apart_advice("site", "snapshot")
+            FolderKind::apart_advice(FolderKind::Site, FolderKind::Snapshot)
         ))
         .into());
     }
@@ -180,7 +180,7 @@ pub struct Staging {
     place: Place,
     staging: PathBuf,
     new_dir: PathBuf,
-    kind: String,
+    kind: FolderKind,
     prune: bool,
     force: bool,
     secret: Option<ApiKey>,
@@ -229,8 +229,8 @@ impl Staging {
             Some((marker, _)) if marker.kind != how.kind => bail!(
                 "{} holds a vatcar-site {}, not a {}; choose another folder",
                 place.dir.display(),
-                place::kind_in_words(&marker.kind),
-                place::kind_in_words(how.kind)
+                marker.kind.in_words(),
+                how.kind.in_words()
             ),
             Some((marker, bytes)) => (marker.files, Some(bytes)),
             None => (BTreeSet::new(), None),
@@ -255,7 +255,7 @@ impl Staging {
         Ok(Self {
             new_dir: staging.join("new"),
             staging,
-            kind: how.kind.to_owned(),
+            kind: how.kind,
             prune: how.prune,
             force: how.force,
             secret: how.secret.cloned(),
@@ -357,7 +357,7 @@ impl Staging {
             .filter(|p| self.old.is_file(p))
             .cloned()
             .collect();
-        let marker_json = Marker::new(&self.kind, listed).to_json();
+        let marker_json = Marker::new(self.kind, listed).to_json();
         let marker_changed = self.previous_marker.as_deref() != Some(&marker_json[..]);
         let report = PublishReport {
             written: changed.len(),
@@ -781,7 +781,7 @@ mod tests {
     fn files_staged_from_many_threads_all_land_and_a_repeat_is_refused() {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path().join("site");
-        let staging = Staging::begin(&dir, Publish::new("site", false)).unwrap();
+        let staging = Staging::begin(&dir, Publish::new(FolderKind::Site, false)).unwrap();
         // Each event folder gets its page from one thread and its calendar from another, and
         // every thread writes at the top too: folders are made by whichever thread comes first.
         std::thread::scope(|scope| {
@@ -824,7 +824,7 @@ mod tests {
         let first = publish(
             &out,
             &files(&[("index.html", "a"), ("x/y.html", "b")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         assert_eq!(first.written, 2);
@@ -833,7 +833,7 @@ mod tests {
         let second = publish(
             &out,
             &files(&[("index.html", "a2"), ("x/y.html", "b")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         assert_eq!((second.written, second.unchanged), (1, 1));
@@ -851,14 +851,14 @@ mod tests {
         publish(
             &out,
             &files(&[("a.html", "a"), ("old/b.html", "b")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         fs::write(out.join("CNAME"), "example.org").unwrap();
         let report = publish(
             &out,
             &files(&[("a.html", "a")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         assert_eq!(report.removed, 1);
@@ -878,7 +878,7 @@ mod tests {
         let error = publish(
             &out,
             &files(&[("index.html", "x")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap_err();
         assert!(
@@ -889,7 +889,7 @@ mod tests {
         publish(
             &out,
             &files(&[("index.html", "x")]),
-            Publish::new("site", true),
+            Publish::new(FolderKind::Site, true),
         )
         .unwrap();
         assert_eq!(fs::read_to_string(out.join("thesis.tex")).unwrap(), "mine");
@@ -899,7 +899,7 @@ mod tests {
         publish(
             &empty,
             &files(&[("index.html", "x")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
     }
@@ -911,7 +911,7 @@ mod tests {
         publish(
             &out,
             &files(&[("a.html", "old"), ("b.html", "old")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         // The webmaster's own folder where a new page must go stops the publication after
@@ -919,7 +919,7 @@ mod tests {
         fs::create_dir(out.join("c.html")).unwrap();
         fs::write(out.join("c.html/notes.txt"), "mine").unwrap();
         let bad = files(&[("a.html", "new"), ("b.html", "new"), ("c.html", "new")]);
-        let error = publish(&out, &bad, Publish::new("site", true)).unwrap_err();
+        let error = publish(&out, &bad, Publish::new(FolderKind::Site, true)).unwrap_err();
         assert!(
             format!("{error:#}").contains("is a folder of yours"),
             "{error:#}"
@@ -935,7 +935,7 @@ mod tests {
         // A file of ours may become a folder of ours.
         let grown = files(&[("a.html", "new"), ("b.html/c.html", "new")]);
         fs::remove_dir_all(out.join("c.html")).unwrap();
-        publish(&out, &grown, Publish::new("site", false)).unwrap();
+        publish(&out, &grown, Publish::new(FolderKind::Site, false)).unwrap();
         assert_eq!(
             fs::read_to_string(out.join("b.html/c.html")).unwrap(),
             "new"
@@ -949,7 +949,7 @@ mod tests {
         publish(
             &out,
             &files(&[("index.html", "x")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         assert!(out.join("index.html").exists());
@@ -958,7 +958,7 @@ mod tests {
             publish(
                 &failing,
                 &files(&[("x.html", "x"), ("x.html/y.html", "y")]),
-                Publish::new("site", false)
+                Publish::new(FolderKind::Site, false)
             )
             .is_err()
         );
@@ -975,14 +975,14 @@ mod tests {
         publish(
             &out,
             &files(&[("index.html", "site")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         for force in [false, true] {
             let error = publish(
                 &out,
                 &files(&[("r.html", "x")]),
-                Publish::new("reports", force),
+                Publish::new(FolderKind::Reports, force),
             )
             .unwrap_err();
             assert!(
@@ -1001,7 +1001,7 @@ mod tests {
         let out = tmp.path().join("reports");
         let keep = Publish {
             prune: false,
-            ..Publish::new("reports", false)
+            ..Publish::new(FolderKind::Reports, false)
         };
         publish(&out, &files(&[("a.html", "a")]), keep).unwrap();
         publish(&out, &files(&[("b.html", "b")]), keep).unwrap();
@@ -1010,7 +1010,7 @@ mod tests {
         let report = publish(
             &out,
             &files(&[("c.html", "c")]),
-            Publish::new("reports", false),
+            Publish::new(FolderKind::Reports, false),
         )
         .unwrap();
         assert_eq!(report.removed, 2);
@@ -1024,7 +1024,7 @@ mod tests {
                 publish(
                     &tmp.path().join("s"),
                     &files(&[(bad, "x")]),
-                    Publish::new("site", false)
+                    Publish::new(FolderKind::Site, false)
                 )
                 .is_err(),
                 "{bad}"
