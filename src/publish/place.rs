@@ -123,7 +123,7 @@ impl Drop for Place {
 pub(super) const IN_PLACE_STAGING: &str = ".vatcar-staging";
 
 /// `.NAME.suffix`, the name of a helper beside the output folder.
-pub(super) fn hidden(name: &OsString, suffix: &str) -> OsString {
+fn hidden(name: &OsString, suffix: &str) -> OsString {
     let mut hidden = OsString::from(".");
     hidden.push(name);
     hidden.push(".");
