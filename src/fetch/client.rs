@@ -169,15 +169,6 @@ impl ApiClient {
         })
     }
 
-    /// The full URL of an endpoint, as requested (no key in it).
-    pub fn url(&self, endpoint: Endpoint) -> Url {
-        self.inner.url(endpoint)
-    }
-
-    pub fn fetch(&self, endpoint: Endpoint) -> Result<Vec<u8>, ApiError> {
-        self.runtime.block_on(self.inner.clone().fetch(endpoint))
-    }
-
     /// Fetches all `endpoints` with at most `concurrency` requests in flight; results come
     /// back in the order asked.
     pub fn fetch_all(
@@ -586,7 +577,10 @@ mod tests {
                 ..ClientOptions::default()
             })
             .unwrap();
-            assert_eq!(client.url(Endpoint::FacilityRoster).as_str(), expected);
+            assert_eq!(
+                client.inner.url(Endpoint::FacilityRoster).as_str(),
+                expected
+            );
         }
     }
 
