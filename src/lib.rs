@@ -3,23 +3,27 @@
 //! The pipeline, one folder a stage, each importing only the stages before it:
 //!
 //! 1. [`fetch`]: raw bodies from the API ([`fetch::client`]), a snapshot folder or the demo
-//!    ([`fetch::snapshot`]); the API key ([`fetch::secret`]).
+//!    ([`fetch::snapshot`]), and the webmaster's own files ([`fetch::site_files`]).
 //! 2. [`model`]: bodies decoded into typed models, every shape quirk absorbed.
-//! 3. [`view`]: what each page and report shows, sorted and formatted once; untrusted text
-//!    made safe on the way ([`sanitize`]).
-//! 4. [`render`]: views into files through the Tera theme, plus the iCal writer.
+//! 3. [`view`]: what each page and report shows, sorted and formatted once.
+//! 4. [`render`]: views into files ([`output`]) through the Tera theme, plus the iCal writer.
 //! 5. [`publish`]: the only code that writes an output folder, all or nothing.
 //!
 //! [`cmd`] is the command line: one file per subcommand, each running the stages in order
-//! ([`cmd::build`] is the site pipeline, [`cmd::report`] the reports'). [`parallel`] and
-//! [`memory`] serve every stage.
+//! ([`cmd::build`] is the site pipeline, [`cmd::report`] the reports').
+//!
+//! Leaves serve every stage and import none: [`sanitize`] (untrusted text made safe to show),
+//! [`secret`] (the API key), [`output`] (a file to publish), [`parallel`] and [`memory`]. The
+//! test tests/it/layers.rs holds the order.
 
 pub mod cmd;
 pub mod fetch;
 pub mod memory;
 pub mod model;
+pub mod output;
 pub mod parallel;
 pub mod publish;
 pub mod render;
 pub mod sanitize;
+pub mod secret;
 pub mod view;

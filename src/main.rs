@@ -7,6 +7,15 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Hands the pages mimalloc keeps for reuse back to the system, between stages
+/// (`vatcar_site::memory::release_freed`).
+fn release_freed() {
+    // SAFETY: mi_collect only walks the allocator's own bookkeeping; it may be called at any
+    // time from any thread.
+    unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
 fn main() -> std::process::ExitCode {
+    vatcar_site::memory::on_release(release_freed);
     vatcar_site::cmd::run()
 }

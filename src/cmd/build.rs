@@ -9,7 +9,6 @@ use super::settings::site_options;
 use crate::fetch::client::DEFAULT_BASE_URL;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
-use crate::fetch::secret::ApiKey;
 use crate::fetch::site_files::{demo_content, demo_static, read_content, read_static};
 use crate::fetch::snapshot;
 use crate::model::content::{self, ContentPage};
@@ -17,6 +16,7 @@ use crate::publish::{self, PublishReport};
 use crate::render::Theme;
 use crate::render::site;
 use crate::render::theme::PageTemplate;
+use crate::secret::ApiKey;
 use crate::view::{self, SiteSettings};
 use anyhow::{Context, Result, bail};
 use std::fs::OpenOptions;
@@ -136,7 +136,7 @@ fn tell_github_actions(output: &Path) {
 }
 
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
-    let how = publish::Publish::new("site", options.force)
+    let how = publish::Publish::new(publish::FolderKind::Site, options.force)
         .guarding(options.key.as_ref())
         .waiting(options.wait);
     publish::tidy(&options.output, how)

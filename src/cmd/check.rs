@@ -7,8 +7,8 @@ use super::progress::Progress;
 use super::settings::key_origin;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
-use crate::fetch::secret::ApiKey;
 use crate::model::SitePart;
+use crate::secret::ApiKey;
 use anyhow::{Result, bail};
 use std::sync::Arc;
 

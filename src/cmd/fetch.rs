@@ -6,9 +6,10 @@ use super::config::Loaded;
 use super::progress::Progress;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
-use crate::fetch::secret::ApiKey;
 use crate::fetch::snapshot::Snapshot;
-use crate::publish::{self, OutputFile};
+use crate::output::OutputFile;
+use crate::publish;
+use crate::secret::ApiKey;
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::sync::Arc;
@@ -22,7 +23,7 @@ pub(crate) fn run(
     started: Instant,
 ) -> Result<()> {
     let source = Source::Api(args.api.client_options(config, Some(progress.clone()))?);
-    let how = publish::Publish::new("snapshot", args.force).waiting(args.wait);
+    let how = publish::Publish::new(publish::FolderKind::Snapshot, args.force).waiting(args.wait);
     publish::tidy(&args.output, how)
         .with_context(|| format!("could not save the snapshot in {}", args.output.display()))?;
     let mut cids = args.cids.clone();
@@ -70,7 +71,7 @@ pub fn save_snapshot(
         .into_iter()
         .map(|(name, bytes)| OutputFile::new(name, bytes))
         .collect();
-    let how = publish::Publish::new("snapshot", force)
+    let how = publish::Publish::new(publish::FolderKind::Snapshot, force)
         .guarding(secret)
         .waiting(wait);
     let report = publish::publish(dir, &files, how)

@@ -9,7 +9,7 @@
 //! While progress bars are drawn, a log line is printed through them ([`print_above_bars`]):
 //! the bars are cleared, the line printed on its own, and the bars drawn again below it.
 
-use crate::fetch::secret::ApiKey;
+use crate::secret::ApiKey;
 use indicatif::MultiProgress;
 use std::ffi::OsString;
 use std::sync::RwLock;

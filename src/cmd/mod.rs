@@ -16,7 +16,7 @@ pub mod serve;
 mod settings;
 mod templates;
 
-use crate::fetch::secret::ApiKey;
+use crate::secret::ApiKey;
 use anyhow::Result;
 use args::{ApiArgs, Cli, Command, ReportArgs, ReportKind, TemplatesArgs};
 use clap::Parser;

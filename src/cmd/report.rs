@@ -9,11 +9,12 @@ use super::progress::Progress;
 use super::settings::report_options;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
-use crate::fetch::secret::ApiKey;
 use crate::model;
-use crate::publish::{self, OutputFile};
+use crate::output::OutputFile;
+use crate::publish;
 use crate::render::Theme;
 use crate::render::reports::{index_context, report_context};
+use crate::secret::ApiKey;
 use crate::view::report;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
@@ -183,7 +184,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
     }
     let how = publish::Publish {
         prune: false,
-        ..publish::Publish::new("reports", options.force)
+        ..publish::Publish::new(publish::FolderKind::Reports, options.force)
             .guarding(options.key.as_ref())
             .waiting(options.wait)
     };
@@ -215,7 +216,7 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     )?;
     let how = publish::Publish {
         prune: false,
-        ..publish::Publish::new("reports", options.force)
+        ..publish::Publish::new(publish::FolderKind::Reports, options.force)
             .guarding(options.key.as_ref())
             .waiting(options.wait)
     };
@@ -276,7 +277,8 @@ fn read_cids_file(path: &Path) -> Result<Vec<u64>> {
 
 /// The reports folder checked before anything is fetched (see [`publish::tidy`]).
 fn tidy(options: &ReportOptions) -> Result<()> {
-    let how = publish::Publish::new("reports", options.force).waiting(options.wait);
+    let how =
+        publish::Publish::new(publish::FolderKind::Reports, options.force).waiting(options.wait);
     publish::tidy(&options.output, how).with_context(|| {
         format!(
             "could not write the reports to {}",

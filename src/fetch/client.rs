@@ -18,10 +18,9 @@
 //! - Success statuses are not documented; any 2xx is accepted.
 
 use crate::fetch::endpoint::Endpoint;
-use crate::fetch::error::{
-    ApiError, excerpt, is_permission_message, looks_like_json, reported_message,
-};
-use crate::fetch::secret::ApiKey;
+use crate::fetch::error::{ApiError, is_permission_message, looks_like_json, reported_message};
+use crate::sanitize::quote::excerpt;
+use crate::secret::ApiKey;
 use backon::{ExponentialBuilder, Retryable};
 use reqwest::header::{self, HeaderMap, HeaderValue};
 use reqwest::{StatusCode, Url};
@@ -168,15 +167,6 @@ impl ApiClient {
             }),
             runtime,
         })
-    }
-
-    /// The full URL of an endpoint, as requested (no key in it).
-    pub fn url(&self, endpoint: Endpoint) -> Url {
-        self.inner.url(endpoint)
-    }
-
-    pub fn fetch(&self, endpoint: Endpoint) -> Result<Vec<u8>, ApiError> {
-        self.runtime.block_on(self.inner.clone().fetch(endpoint))
     }
 
     /// Fetches all `endpoints` with at most `concurrency` requests in flight; results come
@@ -587,7 +577,10 @@ mod tests {
                 ..ClientOptions::default()
             })
             .unwrap();
-            assert_eq!(client.url(Endpoint::FacilityRoster).as_str(), expected);
+            assert_eq!(
+                client.inner.url(Endpoint::FacilityRoster).as_str(),
+                expected
+            );
         }
     }
 

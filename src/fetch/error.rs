@@ -3,6 +3,7 @@
 //! (text from the server is redacted before it gets here).
 
 use crate::fetch::endpoint::Endpoint;
+use anyhow::anyhow;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -133,22 +134,13 @@ impl ApiError {
     }
 }
 
-/// Text from the server shown in an error: control characters made visible, cut to `max`
-/// characters, so that a hostile body can neither flood the terminal nor move its cursor.
-pub fn excerpt(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (count, c) in text.chars().enumerate() {
-        if count == max {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
+/// One error if there is one; otherwise one error listing them all, one per line.
+pub fn combine_any(mut errors: Vec<anyhow::Error>) -> anyhow::Error {
+    if errors.len() == 1 {
+        return errors.remove(0);
     }
-    out
+    let lines: Vec<String> = errors.iter().map(|e| format!("  - {e:#}")).collect();
+    anyhow!("{} endpoints failed:\n{}", errors.len(), lines.join("\n"))
 }
 
 /// If `body` is an error object of the form `{"error": "..."}` (spec section 7), its message.

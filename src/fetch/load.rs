@@ -7,8 +7,9 @@
 use crate::fetch::client::{ApiClient, ClientOptions};
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::error::ApiError;
+use crate::fetch::error::combine_any;
 use crate::fetch::snapshot::Snapshot;
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use chrono::Utc;
 use std::path::PathBuf;
 
@@ -78,13 +79,4 @@ fn combine(errors: Vec<ApiError>) -> Result<()> {
     Err(combine_any(
         errors.into_iter().map(anyhow::Error::from).collect(),
     ))
-}
-
-/// One error if there is one; otherwise one error listing them all, one per line.
-pub fn combine_any(mut errors: Vec<anyhow::Error>) -> anyhow::Error {
-    if errors.len() == 1 {
-        return errors.remove(0);
-    }
-    let lines: Vec<String> = errors.iter().map(|e| format!("  - {e:#}")).collect();
-    anyhow!("{} endpoints failed:\n{}", errors.len(), lines.join("\n"))
 }

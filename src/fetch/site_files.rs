@@ -2,7 +2,6 @@
 //! `_redirects`, `.well-known/`), read as they are, to be copied into the site byte for byte;
 //! and `content/`, the Markdown pages.
 
-use crate::model::content::ContentFile;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 
@@ -12,6 +11,16 @@ use std::path::{Path, PathBuf};
 pub struct StaticFile {
     pub path: String,
     pub bytes: Vec<u8>,
+}
+
+/// A content file as read: its path below the content folder (`/`-separated), where it came
+/// from (for messages), and its text.
+#[derive(Clone, Debug)]
+pub struct ContentFile {
+    pub path: String,
+    /// `content/join.md`, or `built-in demo content/join.md`.
+    pub origin: String,
+    pub text: String,
 }
 
 /// Every file below `dir`, in path order. Links are not followed (a link could reach any file

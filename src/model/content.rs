@@ -5,19 +5,10 @@
 //! `pilots/guide.md` becomes `pilots/guide/`, a folder's `_index.md` is that folder's section
 //! page, and the top `_index.md` is the home page's introduction.
 
+use crate::fetch::site_files::ContentFile;
 use anyhow::{Result, bail};
 use serde::Deserialize;
 use std::sync::OnceLock;
-
-/// A content file as read: its path below the content folder (`/`-separated), where it came
-/// from (for messages), and its text.
-#[derive(Clone, Debug)]
-pub struct ContentFile {
-    pub path: String,
-    /// `content/join.md`, or `built-in demo content/join.md`.
-    pub origin: String,
-    pub text: String,
-}
 
 /// What a page is, by its place in the content folder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,8 @@
 use super::wire::{Place, WireCategory, WireEvent, WireNote, WireRoster, WireUser, record_label};
 use super::{DocumentCategory, Event, Roster, TrainingNote, User};
 use crate::fetch::endpoint::Endpoint;
-use crate::fetch::error::{ApiError, excerpt, is_permission_message};
+use crate::fetch::error::{ApiError, is_permission_message};
+use crate::sanitize::quote::excerpt;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;

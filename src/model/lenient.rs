@@ -4,8 +4,8 @@
 //! and the JSON path. Text is cleaned of characters no page or calendar may carry.
 
 use super::Rating;
-use crate::fetch::error::excerpt;
 use crate::sanitize::chars;
+use crate::sanitize::quote::excerpt;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;

@@ -2,7 +2,7 @@
 
 use super::{DocumentCategory, Event, Roster};
 use crate::fetch::endpoint::Endpoint;
-use crate::fetch::load::combine_any;
+use crate::fetch::error::combine_any;
 use crate::fetch::snapshot::Snapshot;
 use anyhow::Result;
 

@@ -9,25 +9,34 @@ use std::path::Path;
 /// The marker's file name, at the top of every folder this tool publishes.
 pub const MARKER: &str = ".vatcar-site.json";
 
+/// What an output folder holds. A folder of one kind is never published over with another,
+/// so a report run can never prune a site. A marker names it `site`, `reports` or `snapshot`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FolderKind {
+    Site,
+    Reports,
+    Snapshot,
+}
+
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(super) struct Marker {
     pub generator: String,
-    /// What the folder holds: `site`, `snapshot` or `reports`. A folder of one kind is never
-    /// published over with another, so a report run can never prune a site.
+    /// What the folder holds.
     #[serde(default = "site_kind")]
-    pub kind: String,
+    pub kind: FolderKind,
     pub files: BTreeSet<String>,
 }
 
-fn site_kind() -> String {
-    "site".into()
+fn site_kind() -> FolderKind {
+    FolderKind::Site
 }
 
 impl Marker {
-    pub fn new(kind: &str, files: BTreeSet<String>) -> Self {
+    pub fn new(kind: FolderKind, files: BTreeSet<String>) -> Self {
         Self {
             generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")).into(),
-            kind: kind.to_owned(),
+            kind,
             files,
         }
     }
@@ -61,9 +70,68 @@ impl Marker {
     }
 }
 
-/// Whether a folder of kind `inner` may not sit inside one of kind `outer`, or hold one: a
-/// site is published, snapshots and reports hold private data (members' email addresses, a
-/// student's contact details), so neither may be nested in the other.
-pub(super) fn must_stay_apart(outer: &str, inner: &str) -> bool {
-    (outer == "site") != (inner == "site")
+impl FolderKind {
+    /// Whether a folder of kind `inner` may not sit inside one of kind `outer`, or hold one:
+    /// a site is published, snapshots and reports hold private data (members' email
+    /// addresses, a student's contact details), so neither may be nested in the other.
+    pub(super) fn must_stay_apart(outer: Self, inner: Self) -> bool {
+        (outer == Self::Site) != (inner == Self::Site)
+    }
+
+    /// The kind as a noun: "a vatcar-site reports" is not English.
+    pub(super) fn in_words(self) -> &'static str {
+        match self {
+            Self::Site => "site",
+            Self::Reports => "reports folder",
+            Self::Snapshot => "snapshot",
+        }
+    }
+
+    /// Why two kinds stay apart, in the words a webmaster needs.
+    pub(super) fn apart_advice(this: Self, other: Self) -> &'static str {
+        if this == Self::Site || other == Self::Site {
+            "reports and snapshots hold private data (email addresses, contact details) and \
+             would be published with the site; keep them in a folder outside it"
+        } else {
+            "choose another folder"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kind_is_written_and_read_as_the_word_markers_have_always_held() {
+        for (kind, word) in [
+            (FolderKind::Site, "site"),
+            (FolderKind::Reports, "reports"),
+            (FolderKind::Snapshot, "snapshot"),
+        ] {
+            let json = String::from_utf8(Marker::new(kind, BTreeSet::new()).to_json()).unwrap();
+            assert!(json.contains(&format!("\"kind\": \"{word}\",")), "{json}");
+            let old = format!(
+                r#"{{"generator": "vatcar-site 0.1.0", "kind": "{word}", "files": ["a.html"]}}"#
+            );
+            assert_eq!(serde_json::from_str::<Marker>(&old).unwrap().kind, kind);
+        }
+        // The first markers had no kind: only sites were published then.
+        let first = r#"{"generator": "vatcar-site 0.1.0", "files": ["index.html"]}"#;
+        let marker: Marker = serde_json::from_str(first).unwrap();
+        assert_eq!(marker.kind, FolderKind::Site);
+    }
+
+    #[test]
+    fn a_marker_of_an_unknown_kind_is_damaged_and_says_which() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = r#"{"generator": "vatcar-site 9.0.0", "kind": "pages", "files": []}"#;
+        fs::write(dir.path().join(MARKER), marker).unwrap();
+        let error = format!("{:#}", Marker::read(dir.path()).unwrap_err());
+        assert!(
+            error.contains(".vatcar-site.json is damaged; remove it"),
+            "{error}"
+        );
+        assert!(error.contains("unknown variant `pages`"), "{error}");
+    }
 }

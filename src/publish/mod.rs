@@ -12,11 +12,11 @@
 //!    overwriting a file of theirs needs `force`, and a folder or link of theirs where we need
 //!    a path is an error. No path is ever written, replaced or deleted through a link.
 //! 3. A new tree is staged beside the folder: changed files written, unchanged ones and the
-//!    webmaster's own hard-linked in (their bytes and mtimes stay). It replaces the old tree in
-//!    one atomic swap ([`swap::exchange`]), so a reader sees the old site or the new one,
-//!    never a mix. A rebuild that changes nothing swaps nothing. What the webmaster added or
-//!    saved while this run staged is moved from the old tree into the new one, and the old
-//!    tree is removed, never across a mount point.
+//!    webmaster's own hard-linked in ([`carry`]; their bytes and mtimes stay). It replaces the
+//!    old tree in one atomic swap ([`swap::exchange`]), so a reader sees the old site or the
+//!    new one, never a mix. A rebuild that changes nothing swaps nothing. What the webmaster
+//!    added or saved while this run staged is moved from the old tree into the new one, and
+//!    the old tree is removed, never across a mount point.
 //! 4. On a mount point nothing beside the folder shares its file system: files are staged
 //!    inside it and moved in one by one, with a journal that lets a failure, or the next run
 //!    after a kill, undo the moves ([`swap::in_place`]).
@@ -24,23 +24,22 @@
 //! A folder that exists, is not empty and has no marker is refused unless `force` is set, and
 //! sites and private folders (reports, snapshots) are never nested in each other.
 
+mod carry;
 mod marker;
 mod mounts;
 mod place;
 mod swap;
 mod tree;
 
-use crate::fetch::secret::ApiKey;
-pub use crate::render::OutputFile;
+use crate::output::OutputFile;
+use crate::secret::ApiKey;
 use anyhow::{Context, Result, bail};
-pub use marker::MARKER;
 use marker::Marker;
+pub use marker::{FolderKind, MARKER};
 pub use place::Nested;
 use place::{Mode, Place};
 use std::collections::{BTreeSet, HashSet};
-use std::ffi::OsStr;
 use std::fs;
-use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
@@ -58,8 +57,8 @@ pub struct PublishReport {
 /// How a folder is published.
 #[derive(Clone, Copy, Debug)]
 pub struct Publish<'a> {
-    /// What the folder holds: `site`, `snapshot` or `reports`.
-    pub kind: &'a str,
+    /// What the folder holds.
+    pub kind: FolderKind,
     /// Write into a folder this tool did not create, and overwrite files it did not write.
     pub force: bool,
     /// Remove files written last time and not produced now. Off for reports, which
@@ -73,7 +72,7 @@ pub struct Publish<'a> {
 }
 
 impl<'a> Publish<'a> {
-    pub fn new(kind: &'a str, force: bool) -> Self {
+    pub fn new(kind: FolderKind, force: bool) -> Self {
         Self {
             kind,
             force,
@@ -134,9 +133,16 @@ pub fn tidy(dir: &Path, how: Publish) -> Result<()> {
         .and_then(|d| d.parent().map(Path::is_dir))
         .unwrap_or(false);
     if has_parent {
-        Place::open(dir, how.kind, how.wait)?;
+        open(dir, how)?;
     }
     Ok(())
+}
+
+/// The output folder at `dir`, locked, with what a dead run left there put right.
+fn open(dir: &Path, how: Publish) -> Result<Place> {
+    let place = Place::open(dir, how.kind, how.wait)?;
+    swap::recover(&place)?;
+    Ok(place)
 }
 
 /// Publishes `files` to `dir` all at once; see [`Staging`] to stream them in.
@@ -158,7 +164,7 @@ pub fn check_apart(site: &Path, private: &Path) -> Result<()> {
             "{} and {} are one inside the other: {}",
             site.display(),
             private.display(),
-            place::apart_advice("site", "snapshot")
+            FolderKind::apart_advice(FolderKind::Site, FolderKind::Snapshot)
         ))
         .into());
     }
@@ -173,7 +179,7 @@ pub struct Staging {
     place: Place,
     staging: PathBuf,
     new_dir: PathBuf,
-    kind: String,
+    kind: FolderKind,
     prune: bool,
     force: bool,
     secret: Option<ApiKey>,
@@ -215,15 +221,15 @@ impl Drop for Active {
 
 impl Staging {
     pub fn begin(dir: &Path, how: Publish) -> Result<Self> {
-        let place = Place::open(dir, how.kind, how.wait)?;
+        let place = open(dir, how)?;
         let active = Active::enter();
         check_interrupt()?;
         let (previous, previous_marker) = match Marker::read_with_bytes(&place.dir)? {
             Some((marker, _)) if marker.kind != how.kind => bail!(
                 "{} holds a vatcar-site {}, not a {}; choose another folder",
                 place.dir.display(),
-                place::kind_in_words(&marker.kind),
-                place::kind_in_words(how.kind)
+                marker.kind.in_words(),
+                how.kind.in_words()
             ),
             Some((marker, bytes)) => (marker.files, Some(bytes)),
             None => (BTreeSet::new(), None),
@@ -248,7 +254,7 @@ impl Staging {
         Ok(Self {
             new_dir: staging.join("new"),
             staging,
-            kind: how.kind.to_owned(),
+            kind: how.kind,
             prune: how.prune,
             force: how.force,
             secret: how.secret.cloned(),
@@ -350,7 +356,7 @@ impl Staging {
             .filter(|p| self.old.is_file(p))
             .cloned()
             .collect();
-        let marker_json = Marker::new(&self.kind, listed).to_json();
+        let marker_json = Marker::new(self.kind, listed).to_json();
         let marker_changed = self.previous_marker.as_deref() != Some(&marker_json[..]);
         let report = PublishReport {
             written: changed.len(),
@@ -419,284 +425,6 @@ impl Staging {
     fn finish(&mut self) {
         self.committed = true;
         self.place.keep = true;
-    }
-
-    /// Paths of the webmaster's that this publication would overwrite (allowed with `force`,
-    /// and listed), and the errors no flag overrides: a link, or a folder holding their files,
-    /// where a path of ours must go.
-    fn check_ownership(&self, names: &BTreeSet<String>) -> Result<Vec<String>> {
-        let mut overwritten = Vec::new();
-        let mut problems = Vec::new();
-        let dir = &self.place.dir;
-        let mut checked_folders = HashSet::new();
-        for name in names {
-            let mut folder = name.as_str();
-            while let Some((parent, _)) = folder.rsplit_once('/') {
-                folder = parent;
-                if !checked_folders.insert(folder) {
-                    continue;
-                }
-                match self.old.get(folder) {
-                    None | Some(Entry::Folder) => {}
-                    Some(Entry::Link) => problems.push(format!(
-                        "{} is a link; vatcar-site never writes through links inside the output \
-                         folder: remove it, or copy what it points to in its place",
-                        below(dir, folder).display()
-                    )),
-                    Some(_) => {
-                        if !self.previous.contains(folder) {
-                            problems.push(format!(
-                                "{} is a file of yours where vatcar-site needs a folder: move it",
-                                below(dir, folder).display()
-                            ));
-                        }
-                    }
-                }
-            }
-            let ours = self.previous.contains(name.as_str());
-            let path = below(dir, name);
-            match self.old.get(name) {
-                None => {}
-                Some(Entry::File) if ours => {}
-                Some(Entry::Link) => problems.push(format!(
-                    "{} is a link; vatcar-site never replaces links inside the output folder: \
-                     remove it",
-                    path.display()
-                )),
-                Some(Entry::Folder) => {
-                    let theirs = self.old.under(name).any(|(inner, entry)| {
-                        entry == Entry::Folder
-                            || !inner.to_str().is_some_and(|p| self.previous.contains(p))
-                    });
-                    if theirs {
-                        problems.push(format!(
-                            "{} is a folder of yours where vatcar-site needs a file: move it",
-                            path.display()
-                        ));
-                    }
-                }
-                Some(_) if self.force => overwritten.push(name.clone()),
-                Some(_) => problems.push(format!(
-                    "{} was not written by vatcar-site (its marker does not list it); pass \
-                     --force to overwrite it, or move it",
-                    path.display()
-                )),
-            }
-        }
-        match problems.len() {
-            0 => Ok(overwritten),
-            n => {
-                let shown = problems
-                    .iter()
-                    .take(10)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join("\n  ");
-                let more = if n > 10 {
-                    format!("\n  and {} more", n - 10)
-                } else {
-                    String::new()
-                };
-                bail!(
-                    "nothing was written, because of what is in the output folder:\n  {shown}{more}"
-                )
-            }
-        }
-    }
-
-    /// Hard links from the old tree into the new one, for files whose bytes stay.
-    fn link_unchanged<'p>(&self, paths: impl Iterator<Item = &'p String>) -> Result<()> {
-        for path in paths {
-            self.link(path.as_ref())?;
-        }
-        Ok(())
-    }
-
-    /// Everything in the old tree that is not ours goes into the new tree as it is: files and
-    /// links hard-linked, folders made.
-    fn carry_webmasters_files(&self, names: &BTreeSet<String>) -> Result<()> {
-        for (path, entry) in &self.old.entries {
-            let ours = path
-                .to_str()
-                .is_some_and(|p| self.previous.contains(p) || names.contains(p));
-            match entry {
-                _ if ours => {}
-                Entry::Folder => {
-                    // Folders that held only our files are made again only where needed.
-                    let held_ours = path.to_str().is_some_and(|p| {
-                        let prefix = format!("{p}/");
-                        self.previous
-                            .range(prefix.clone()..)
-                            .next()
-                            .is_some_and(|f| f.starts_with(&prefix))
-                    });
-                    if !held_ours {
-                        let target = below(&self.new_dir, path);
-                        fs::create_dir_all(&target)
-                            .with_context(|| format!("could not create {}", target.display()))?;
-                        copy_permissions(&below(&self.place.dir, path), &target);
-                    }
-                }
-                _ => self.link(path)?,
-            }
-        }
-        copy_permissions(&self.place.dir, &self.new_dir);
-        Ok(())
-    }
-
-    /// Moves into the output folder what the webmaster put there while this run staged: a file
-    /// or folder made after the scan, or a file of theirs replaced since (an editor saves by
-    /// renaming a new file over the old one). The swap took those into the old tree at
-    /// `old_tree`, which is removed next. A path the new site took meanwhile is left as it is.
-    fn rescue_late_files(&self, old_tree: &Path, names: &BTreeSet<String>) {
-        let ours = |key: &OsStr| {
-            key.to_str()
-                .is_some_and(|k| k == MARKER || self.previous.contains(k) || names.contains(k))
-        };
-        let mut walk = walkdir::WalkDir::new(old_tree)
-            .min_depth(1)
-            .same_file_system(true)
-            .into_iter();
-        while let Some(item) = walk.next() {
-            let Ok(item) = item else {
-                continue;
-            };
-            let Ok(relative) = item.path().strip_prefix(old_tree) else {
-                continue;
-            };
-            let key = tree::key(relative.components().map(Component::as_os_str));
-            if ours(&key) {
-                continue;
-            }
-            let live = below(&self.place.dir, &key);
-            let scanned = self.old.get(&key);
-            let is_folder = item.file_type().is_dir();
-            let late = match scanned {
-                // A folder of the scan's: what is inside is looked at.
-                Some(Entry::Folder) if is_folder => false,
-                // Made after the scan. Where the new site has a folder there, it is looked
-                // inside.
-                None => fs::symlink_metadata(&live).is_err(),
-                // Carried into the new site; replaced since, unless it is the same file. (One
-                // the new site lacks was removed from it meanwhile.)
-                Some(_) => {
-                    fs::symlink_metadata(&live).is_ok_and(|meta| !meta.is_dir())
-                        && !carried_as_is(item.path(), &live)
-                }
-            };
-            if !late {
-                continue;
-            }
-            if is_folder {
-                walk.skip_current_dir();
-            }
-            let moved = live
-                .parent()
-                .map_or(Ok(()), fs::create_dir_all)
-                .and_then(|()| fs::rename(item.path(), &live));
-            match moved {
-                Ok(()) => log::info!(
-                    "{} changed while vatcar-site was publishing; it is kept",
-                    live.display()
-                ),
-                Err(error) => log::warn!(
-                    "{} changed while vatcar-site was publishing, and could not be kept \
-                     ({error}); it is lost with the old site",
-                    live.display()
-                ),
-            }
-        }
-    }
-
-    /// Puts the old tree's entry at `key` into the new tree: a hard link, or where the file
-    /// system has none, a copy. Never over a file already staged there.
-    fn link(&self, key: &OsStr) -> Result<()> {
-        let (from, to) = (below(&self.place.dir, key), below(&self.new_dir, key));
-        if let Some(parent) = to.parent() {
-            fs::create_dir_all(parent)
-                .with_context(|| format!("could not create {}", parent.display()))?;
-        }
-        // `hard_link` links a link itself, not what it points to.
-        match fs::hard_link(&from, &to) {
-            Ok(()) => {}
-            Err(error) if error.kind() == ErrorKind::AlreadyExists => {
-                return Err(error).with_context(|| {
-                    format!(
-                        "internal error: {} was staged twice, once new and once from the old tree",
-                        to.display()
-                    )
-                });
-            }
-            Err(_) => {
-                // A file system without hard links: a copy, with its mtime kept.
-                let meta = fs::symlink_metadata(&from)
-                    .with_context(|| format!("could not read {}", from.display()))?;
-                if meta.is_symlink() {
-                    copy_link(&from, &to)?;
-                } else if !meta.is_file() {
-                    // Reading a FIFO would wait for a writer; a device would be copied whole.
-                    bail!(
-                        "{} is neither a file, a folder nor a link, and this file system cannot \
-                         hard-link it into the new site: move it out of the output folder",
-                        from.display()
-                    );
-                } else {
-                    fs::copy(&from, &to)
-                        .with_context(|| format!("could not copy {}", from.display()))?;
-                    if let Ok(modified) = meta.modified() {
-                        let _ = fs::File::options()
-                            .write(true)
-                            .open(&to)
-                            .and_then(|f| f.set_modified(modified));
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-#[cfg(unix)]
-fn copy_link(from: &Path, to: &Path) -> Result<()> {
-    let target =
-        fs::read_link(from).with_context(|| format!("could not read {}", from.display()))?;
-    std::os::unix::fs::symlink(target, to)
-        .with_context(|| format!("could not copy {}", from.display()))
-}
-
-#[cfg(not(unix))]
-fn copy_link(from: &Path, _: &Path) -> Result<()> {
-    bail!("could not copy the link {}", from.display())
-}
-
-/// Whether `carried` is `original` as the new tree got it: the same file (a hard link), or a
-/// copy with its length and mtime. A file replaced since (by an editor's save) is not.
-fn carried_as_is(original: &Path, carried: &Path) -> bool {
-    match (
-        fs::symlink_metadata(original),
-        fs::symlink_metadata(carried),
-    ) {
-        (Ok(a), Ok(b)) => {
-            same_inode(&a, &b) || (a.len() == b.len() && a.modified().ok() == b.modified().ok())
-        }
-        _ => true,
-    }
-}
-
-#[cfg(unix)]
-fn same_inode(a: &fs::Metadata, b: &fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    (a.dev(), a.ino()) == (b.dev(), b.ino())
-}
-
-#[cfg(not(unix))]
-fn same_inode(_: &fs::Metadata, _: &fs::Metadata) -> bool {
-    false
-}
-
-fn copy_permissions(from: &Path, to: &Path) {
-    if let Ok(meta) = fs::metadata(from) {
-        let _ = fs::set_permissions(to, meta.permissions());
     }
 }
 
@@ -774,7 +502,7 @@ mod tests {
     fn files_staged_from_many_threads_all_land_and_a_repeat_is_refused() {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path().join("site");
-        let staging = Staging::begin(&dir, Publish::new("site", false)).unwrap();
+        let staging = Staging::begin(&dir, Publish::new(FolderKind::Site, false)).unwrap();
         // Each event folder gets its page from one thread and its calendar from another, and
         // every thread writes at the top too: folders are made by whichever thread comes first.
         std::thread::scope(|scope| {
@@ -817,7 +545,7 @@ mod tests {
         let first = publish(
             &out,
             &files(&[("index.html", "a"), ("x/y.html", "b")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         assert_eq!(first.written, 2);
@@ -826,7 +554,7 @@ mod tests {
         let second = publish(
             &out,
             &files(&[("index.html", "a2"), ("x/y.html", "b")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         assert_eq!((second.written, second.unchanged), (1, 1));
@@ -844,14 +572,14 @@ mod tests {
         publish(
             &out,
             &files(&[("a.html", "a"), ("old/b.html", "b")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         fs::write(out.join("CNAME"), "example.org").unwrap();
         let report = publish(
             &out,
             &files(&[("a.html", "a")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         assert_eq!(report.removed, 1);
@@ -871,7 +599,7 @@ mod tests {
         let error = publish(
             &out,
             &files(&[("index.html", "x")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap_err();
         assert!(
@@ -882,7 +610,7 @@ mod tests {
         publish(
             &out,
             &files(&[("index.html", "x")]),
-            Publish::new("site", true),
+            Publish::new(FolderKind::Site, true),
         )
         .unwrap();
         assert_eq!(fs::read_to_string(out.join("thesis.tex")).unwrap(), "mine");
@@ -892,7 +620,7 @@ mod tests {
         publish(
             &empty,
             &files(&[("index.html", "x")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
     }
@@ -904,7 +632,7 @@ mod tests {
         publish(
             &out,
             &files(&[("a.html", "old"), ("b.html", "old")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         // The webmaster's own folder where a new page must go stops the publication after
@@ -912,7 +640,7 @@ mod tests {
         fs::create_dir(out.join("c.html")).unwrap();
         fs::write(out.join("c.html/notes.txt"), "mine").unwrap();
         let bad = files(&[("a.html", "new"), ("b.html", "new"), ("c.html", "new")]);
-        let error = publish(&out, &bad, Publish::new("site", true)).unwrap_err();
+        let error = publish(&out, &bad, Publish::new(FolderKind::Site, true)).unwrap_err();
         assert!(
             format!("{error:#}").contains("is a folder of yours"),
             "{error:#}"
@@ -928,7 +656,7 @@ mod tests {
         // A file of ours may become a folder of ours.
         let grown = files(&[("a.html", "new"), ("b.html/c.html", "new")]);
         fs::remove_dir_all(out.join("c.html")).unwrap();
-        publish(&out, &grown, Publish::new("site", false)).unwrap();
+        publish(&out, &grown, Publish::new(FolderKind::Site, false)).unwrap();
         assert_eq!(
             fs::read_to_string(out.join("b.html/c.html")).unwrap(),
             "new"
@@ -942,7 +670,7 @@ mod tests {
         publish(
             &out,
             &files(&[("index.html", "x")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         assert!(out.join("index.html").exists());
@@ -951,7 +679,7 @@ mod tests {
             publish(
                 &failing,
                 &files(&[("x.html", "x"), ("x.html/y.html", "y")]),
-                Publish::new("site", false)
+                Publish::new(FolderKind::Site, false)
             )
             .is_err()
         );
@@ -968,14 +696,14 @@ mod tests {
         publish(
             &out,
             &files(&[("index.html", "site")]),
-            Publish::new("site", false),
+            Publish::new(FolderKind::Site, false),
         )
         .unwrap();
         for force in [false, true] {
             let error = publish(
                 &out,
                 &files(&[("r.html", "x")]),
-                Publish::new("reports", force),
+                Publish::new(FolderKind::Reports, force),
             )
             .unwrap_err();
             assert!(
@@ -994,7 +722,7 @@ mod tests {
         let out = tmp.path().join("reports");
         let keep = Publish {
             prune: false,
-            ..Publish::new("reports", false)
+            ..Publish::new(FolderKind::Reports, false)
         };
         publish(&out, &files(&[("a.html", "a")]), keep).unwrap();
         publish(&out, &files(&[("b.html", "b")]), keep).unwrap();
@@ -1003,7 +731,7 @@ mod tests {
         let report = publish(
             &out,
             &files(&[("c.html", "c")]),
-            Publish::new("reports", false),
+            Publish::new(FolderKind::Reports, false),
         )
         .unwrap();
         assert_eq!(report.removed, 2);
@@ -1017,7 +745,7 @@ mod tests {
                 publish(
                     &tmp.path().join("s"),
                     &files(&[(bad, "x")]),
-                    Publish::new("site", false)
+                    Publish::new(FolderKind::Site, false)
                 )
                 .is_err(),
                 "{bad}"

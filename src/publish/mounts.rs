@@ -317,7 +317,8 @@ mod tests {
         };
         fs::write(volume.join("precious.txt"), "kept").unwrap();
 
-        let error = super::super::tree::OldTree::scan(&top, "site", None).unwrap_err();
+        let error = super::super::tree::OldTree::scan(&top, super::super::FolderKind::Site, None)
+            .unwrap_err();
         assert!(
             error.to_string().contains(&format!(
                 "{} is on another device than the output folder",

@@ -2,9 +2,8 @@
 //! the lock that keeps two runs apart, what dead runs left behind, and the rule that private
 //! folders and sites are never nested.
 
-use super::marker::{Marker, must_stay_apart};
+use super::marker::{FolderKind, Marker};
 use super::mounts::{MountTable, is_mount_point, mount_advice};
-use super::swap;
 use anyhow::{Context, Result, bail};
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -42,9 +41,10 @@ pub(super) struct Place {
 }
 
 impl Place {
-    /// Resolves `dir`, takes the lock (waiting for it if `wait`), and cleans up after runs
-    /// that died while publishing here.
-    pub fn open(dir: &Path, kind: &str, wait: bool) -> Result<Place> {
+    /// Resolves `dir` and takes the lock (waiting for it if `wait`). What runs that died while
+    /// publishing here left is the caller's to put right, with the lock held
+    /// ([`super::swap::recover`]).
+    pub fn open(dir: &Path, kind: FolderKind, wait: bool) -> Result<Place> {
         let (resolved, missing) = resolve(dir)?;
         check_ancestors(&resolved, kind)?;
         check_not_working_folder(&resolved)?;
@@ -94,7 +94,6 @@ impl Place {
             wait,
             &place.dir,
         )?);
-        swap::recover(&place)?;
         Ok(place)
     }
 
@@ -124,7 +123,7 @@ impl Drop for Place {
 pub(super) const IN_PLACE_STAGING: &str = ".vatcar-staging";
 
 /// `.NAME.suffix`, the name of a helper beside the output folder.
-pub(super) fn hidden(name: &OsString, suffix: &str) -> OsString {
+fn hidden(name: &OsString, suffix: &str) -> OsString {
     let mut hidden = OsString::from(".");
     hidden.push(name);
     hidden.push(".");
@@ -252,41 +251,22 @@ fn check_no_mounts_inside(dir: &Path) -> Result<()> {
 
 /// Refuses a private folder inside a site and a site inside a private folder, looking up from
 /// `dir`; [`super::tree`] looks down.
-fn check_ancestors(dir: &Path, kind: &str) -> Result<()> {
+fn check_ancestors(dir: &Path, kind: FolderKind) -> Result<()> {
     for ancestor in dir.ancestors().skip(1) {
         if let Ok(Some(marker)) = Marker::read(ancestor)
-            && must_stay_apart(&marker.kind, kind)
+            && FolderKind::must_stay_apart(marker.kind, kind)
         {
             return Err(Nested(format!(
                 "{} is inside {}, which holds a vatcar-site {}: {}",
                 dir.display(),
                 ancestor.display(),
-                kind_in_words(&marker.kind),
-                apart_advice(kind, &marker.kind)
+                marker.kind.in_words(),
+                FolderKind::apart_advice(kind, marker.kind)
             ))
             .into());
         }
     }
     Ok(())
-}
-
-/// An output folder's kind as a noun: the kinds are written in markers (`site`, `reports`,
-/// `snapshot`) and stay as they are, but "a vatcar-site reports" is not English.
-pub(super) fn kind_in_words(kind: &str) -> String {
-    match kind {
-        "reports" => "reports folder".into(),
-        other => other.into(),
-    }
-}
-
-/// Why two kinds stay apart, in the words a webmaster needs.
-pub(super) fn apart_advice(this: &str, other: &str) -> &'static str {
-    if this == "site" || other == "site" {
-        "reports and snapshots hold private data (email addresses, contact details) and would \
-         be published with the site; keep them in a folder outside it"
-    } else {
-        "choose another folder"
-    }
 }
 
 /// An exclusive `flock` for one output folder, held for the whole run.

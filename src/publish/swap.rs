@@ -232,31 +232,14 @@ pub(super) fn recover(place: &Place) -> Result<()> {
             }
         }
     }
-    let mut litter = vec![staging];
-    // Runs of vatcar-site 0.1 named their staging folder after their process.
-    let prefix = super::place::hidden(&place.name, "vatcar-staging-");
-    if let Ok(entries) = fs::read_dir(&place.parent) {
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let bytes = name.as_encoded_bytes();
-            let old_style = bytes
-                .strip_prefix(prefix.as_encoded_bytes())
-                .is_some_and(|pid| !pid.is_empty() && pid.iter().all(u8::is_ascii_digit));
-            if old_style {
-                litter.push(entry.path());
-            }
-        }
-    }
-    for folder in litter {
-        if fs::symlink_metadata(&folder).is_ok_and(|m| m.is_dir()) {
-            remove_tree(&folder).with_context(|| {
-                format!(
-                    "could not remove {}, left by a stopped run",
-                    folder.display()
-                )
-            })?;
-            log::info!("removed {}, left by a stopped run", folder.display());
-        }
+    if fs::symlink_metadata(&staging).is_ok_and(|m| m.is_dir()) {
+        remove_tree(&staging).with_context(|| {
+            format!(
+                "could not remove {}, left by a stopped run",
+                staging.display()
+            )
+        })?;
+        log::info!("removed {}, left by a stopped run", staging.display());
     }
     Ok(())
 }

@@ -6,9 +6,9 @@
 //! its components joined with `/` on every platform ([`key`]), as the marker and the rendered
 //! files name them. [`below`] turns a key back into a path of the platform.
 
-use super::marker::{MARKER, Marker, must_stay_apart};
+use super::marker::{FolderKind, MARKER, Marker};
 use super::mounts::{device, mount_advice};
-use super::place::{Nested, apart_advice, kind_in_words};
+use super::place::Nested;
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
@@ -38,7 +38,7 @@ impl OldTree {
     /// carry their types): no file is opened, and only folders are `stat`ed (for their
     /// device), and a marker below the top. A folder of a kind that must stay apart from
     /// `kind` is an error, and so is a folder on another device: a volume mounted inside.
-    pub fn scan(dir: &Path, kind: &str, skip: Option<&str>) -> Result<OldTree> {
+    pub fn scan(dir: &Path, kind: FolderKind, skip: Option<&str>) -> Result<OldTree> {
         let mut tree = OldTree::default();
         if !dir.is_dir() {
             return Ok(tree);
@@ -136,16 +136,16 @@ pub(super) fn below(dir: &Path, key: impl AsRef<OsStr>) -> PathBuf {
     path
 }
 
-fn check_nested(folder: &Path, kind: &str) -> Result<()> {
+fn check_nested(folder: &Path, kind: FolderKind) -> Result<()> {
     if let Ok(Some(marker)) = Marker::read(folder)
-        && must_stay_apart(kind, &marker.kind)
+        && FolderKind::must_stay_apart(kind, marker.kind)
     {
         return Err(Nested(format!(
             "{} is a vatcar-site {}, inside the {} being written: {}",
             folder.display(),
-            kind_in_words(&marker.kind),
-            kind_in_words(kind),
-            apart_advice(kind, &marker.kind)
+            marker.kind.in_words(),
+            kind.in_words(),
+            FolderKind::apart_advice(kind, marker.kind)
         ))
         .into());
     }
@@ -185,7 +185,7 @@ mod tests {
         std::fs::create_dir_all(dir.join("events").join("7")).unwrap();
         std::fs::write(dir.join("events").join("7").join("index.html"), "x").unwrap();
         std::fs::write(dir.join(MARKER), "{}").unwrap();
-        let tree = OldTree::scan(dir, "site", None).unwrap();
+        let tree = OldTree::scan(dir, FolderKind::Site, None).unwrap();
         let keys: Vec<_> = tree.entries.keys().cloned().collect();
         assert_eq!(keys, ["events", "events/7", "events/7/index.html"]);
         assert!(tree.is_file("events/7/index.html"));

@@ -45,7 +45,7 @@ pub fn template_variables() -> Result<String> {
     let mut site_view = view::build(&data, &settings);
     // The demo's pages, and a section to show section.html's variables.
     let mut content = crate::fetch::site_files::demo_content();
-    content.push(crate::model::content::ContentFile {
+    content.push(crate::fetch::site_files::ContentFile {
         path: "guides/_index.md".into(),
         origin: "guides/_index.md".into(),
         text: "+++\ntitle = \"Guides\"\ndescription = \"For pilots and controllers\"\n[extra]\nicon = \"book\"\n+++\nStart here.\n".into(),

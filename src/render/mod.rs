@@ -10,20 +10,3 @@ pub mod site;
 pub mod theme;
 
 pub use theme::{STATIC_FILES, TEMPLATES, Theme, escape_html, export};
-
-/// A file made in memory, to be published: what rendering hands to [`crate::publish`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutputFile {
-    /// Relative, with `/` separators, e.g. `events/412/index.html`.
-    pub path: String,
-    pub contents: Vec<u8>,
-}
-
-impl OutputFile {
-    pub fn new(path: impl Into<String>, contents: impl Into<Vec<u8>>) -> Self {
-        Self {
-            path: path.into(),
-            contents: contents.into(),
-        }
-    }
-}

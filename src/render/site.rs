@@ -2,8 +2,8 @@
 //! static files, each handed to a sink as soon as it is made. Publishing them is the next
 //! stage's job.
 
+use crate::output::OutputFile;
 use crate::parallel::{for_each_parallel, in_parallel};
-use crate::render::OutputFile;
 use crate::render::Theme;
 use crate::render::ical;
 use crate::view::{EventKey, SiteView};

@@ -2,6 +2,7 @@
 //! characters of it, control characters made visible. A generated or hostile file (a
 //! minified template, a catalogue that is really `/proc/self/environ`) can neither flood the
 //! terminal nor carry a file into a CI log; the file, line and column say where the rest is.
+//! Text from the server is quoted on the same terms ([`excerpt`]).
 
 /// The most characters of one line an error quotes.
 pub const MAX: usize = 200;
@@ -16,6 +17,24 @@ pub fn short(text: &str) -> String {
     let mut out = visible(line.chars().take(MAX));
     if line.chars().nth(MAX).is_some() || text.lines().nth(1).is_some() {
         out.push('…');
+    }
+    out
+}
+
+/// Text from the server shown in an error: control characters made visible, cut to `max`
+/// characters, so that a hostile body can neither flood the terminal nor move its cursor.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == max {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
     out
 }

@@ -152,7 +152,7 @@ pub(super) fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, V
                  left out of the site and its calendars (calendar apps cannot work with dates \
                  so close to the end of year 9999); correct the event's date",
                 event.id,
-                crate::fetch::error::excerpt(&event.name, 80),
+                crate::sanitize::quote::excerpt(&event.name, 80),
                 event.start.format("%Y-%m-%d %H:%MZ"),
                 event.effective_end().format("%Y-%m-%d %H:%MZ"),
                 timestamp::CALENDAR_HORIZON_YEAR,
@@ -196,9 +196,9 @@ pub(super) fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, V
                     "event {}: the facility lists \"{}\" starting {} and the division \"{}\" starting {}; \
                      both are kept, the division's at {}",
                     event.id,
-                    crate::fetch::error::excerpt(&own.event.name, 80),
+                    crate::sanitize::quote::excerpt(&own.event.name, 80),
                     own.event.start.format("%Y-%m-%d %H:%MZ"),
-                    crate::fetch::error::excerpt(&event.name, 80),
+                    crate::sanitize::quote::excerpt(&event.name, 80),
                     event.start.format("%Y-%m-%d %H:%MZ"),
                     key.url()
                 );

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use vatcar_site::fetch::client::{ApiClient, ClientOptions, RetryPolicy};
 use vatcar_site::fetch::endpoint::Endpoint;
 use vatcar_site::fetch::error::ApiError;
-use vatcar_site::fetch::secret::ApiKey;
+use vatcar_site::secret::ApiKey;
 
 /// This module's own key, not `support::KEY`: it holds `/`, `+` and `=`, as base64 keys do, so
 /// that an echo escaped as JSON sends it (`\/`) must still be found and redacted.
@@ -35,6 +35,20 @@ fn client(server: &MockServer) -> ApiClient {
 }
 
 const ROSTER: Endpoint = Endpoint::FacilityRoster;
+
+/// One endpoint fetched the way the program fetches every one, through `fetch_all`: the
+/// client has no other way in.
+trait FetchOne {
+    fn fetch(&self, endpoint: Endpoint) -> Result<Vec<u8>, ApiError>;
+}
+
+impl FetchOne for ApiClient {
+    fn fetch(&self, endpoint: Endpoint) -> Result<Vec<u8>, ApiError> {
+        let mut results = self.fetch_all(&[endpoint], 1);
+        assert_eq!(results.len(), 1, "one result for one endpoint");
+        results.pop().unwrap()
+    }
+}
 
 /// Asserts that neither the message nor the debug form of an error holds the key.
 fn assert_no_key(error: &ApiError) {

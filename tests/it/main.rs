@@ -19,6 +19,7 @@ mod github_action;
 mod identity;
 mod init;
 mod languages;
+mod layers;
 mod publish;
 mod report;
 mod secret;

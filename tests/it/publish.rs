@@ -334,18 +334,6 @@ fn sigkill_at_any_point_leaves_a_whole_site_and_the_next_run_cleans_up() {
 }
 
 #[test]
-fn runs_of_an_older_version_leave_staging_folders_that_the_next_run_removes() {
-    let root = tempfile::tempdir().unwrap();
-    let out = root.path().join("site");
-    run_ok(&mut demo(&out, &[]));
-    let dead = root.path().join(".site.vatcar-staging-4242");
-    fs::create_dir_all(dead.join("new/events/1")).unwrap();
-    fs::write(dead.join("new/events/1/index.html"), "half").unwrap();
-    run_ok(&mut demo(&out, &[]));
-    assert!(!dead.exists());
-}
-
-#[test]
 fn a_second_run_fails_at_once_or_waits_and_the_site_is_one_runs() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");

@@ -19,7 +19,7 @@ use super::progress::Progress;
 use super::settings::site_options;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
-use crate::fetch::secret::ApiKey;
+use crate::secret::ApiKey;
 use anyhow::{Context, Result};
 use body::Body;
 use files::Target;

@@ -8,7 +8,7 @@
 use super::live::Changes;
 use crate::cmd::build::{self, BuildOptions};
 use crate::cmd::progress::Progress;
-use crate::fetch::secret::ApiKey;
+use crate::secret::ApiKey;
 use anyhow::Result;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
