@@ -10,6 +10,9 @@
 //! 4. [`render`]: views into files through the Tera theme, plus the iCal writer.
 //! 5. [`publish`]: the only code that writes an output folder, all or nothing.
 //!
+//! [`settings`] is the webmaster's configuration, one typed model that `cmd` reads and the
+//! view takes its areas of.
+//!
 //! [`cmd`] is the command line: one file per subcommand, each running the stages in order
 //! ([`cmd::build`] is the site pipeline, [`cmd::report`] the reports'). [`parallel`] and
 //! [`memory`] serve every stage.
@@ -22,4 +25,5 @@ pub mod parallel;
 pub mod publish;
 pub mod render;
 pub mod sanitize;
+pub mod settings;
 pub mod view;

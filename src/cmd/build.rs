@@ -3,7 +3,6 @@
 //! same pipeline.
 
 use super::args::BuildArgs;
-use super::config::Loaded;
 use super::progress::Progress;
 use super::settings::site_options;
 use crate::fetch::client::DEFAULT_BASE_URL;
@@ -17,8 +16,10 @@ use crate::publish::{self, PublishReport};
 use crate::render::Theme;
 use crate::render::site;
 use crate::render::theme::PageTemplate;
-use crate::view::{self, SiteSettings};
+use crate::settings::Settings;
+use crate::view;
 use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Utc};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -45,8 +46,10 @@ pub struct BuildOptions {
     pub force: bool,
     /// Wait for another run publishing to the same folder.
     pub wait: bool,
-    /// How the site looks; its `base_url` is replaced by the source's.
-    pub settings: SiteSettings,
+    /// The config file's settings with the flags laid over them.
+    pub settings: Settings,
+    /// The "now" that decides upcoming and recent.
+    pub build_time: DateTime<Utc>,
     /// The pages' language: `en`, or one [`crate::view::texts::available`] lists.
     pub language: String,
     /// The API key, wherever it came from: no file that contains it is published.
@@ -65,7 +68,7 @@ pub struct BuildReport {
 /// The `build` command: the pipeline, then one line saying what changed.
 pub(crate) fn run(
     args: &BuildArgs,
-    config: &Loaded,
+    config: &Settings,
     progress: &Arc<Progress>,
     key: Option<ApiKey>,
     started: Instant,
@@ -172,7 +175,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         Some(dir) => read_static(dir)?,
         None => Vec::new(),
     };
-    for named in [&options.settings.logo, &options.settings.favicon]
+    for named in [&options.settings.site.logo, &options.settings.site.favicon]
         .into_iter()
         .flatten()
     {
@@ -230,10 +233,10 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
                 .with_context(|| format!("the base URL {base:?} is not a URL"))?
         }
     };
-    let settings = SiteSettings {
+    let run = view::Run {
         base_url,
+        build_time: options.build_time,
         texts: theme.texts(),
-        ..options.settings.clone()
     };
     // The raw bodies are saved by now; the view needs only the models.
     drop(snapshot);
@@ -242,7 +245,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     // large site) while the view is built.
     let (mut view, staging) = std::thread::scope(|scope| {
         let staging = scope.spawn(|| publish::Staging::begin(&options.output, how));
-        let view = view::build(&data, &settings);
+        let view = view::build(&data, &options.settings, &run);
         (
             view,
             staging
@@ -259,7 +262,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         &content,
         &static_paths,
         &theme.static_paths(),
-        &settings.menu,
+        &options.settings.site.menu,
         options.drafts,
     )?;
     // Files go to the staging folder as they render; the output folder changes only at the

@@ -2,13 +2,13 @@
 //! later with `--snapshot`; `build --save-snapshot` saves the same way.
 
 use super::args::FetchArgs;
-use super::config::Loaded;
 use super::progress::Progress;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::fetch::secret::ApiKey;
 use crate::fetch::snapshot::Snapshot;
 use crate::publish::{self, OutputFile};
+use crate::settings::Settings;
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::sync::Arc;
@@ -16,7 +16,7 @@ use std::time::Instant;
 
 pub(crate) fn run(
     args: &FetchArgs,
-    config: &Loaded,
+    config: &Settings,
     progress: &Arc<Progress>,
     key: Option<&ApiKey>,
     started: Instant,

@@ -1,12 +1,11 @@
 //! The command line: one file per subcommand, each running the stages in order; the flags in
-//! `args.rs`, what they mean beside the config file and the environment in `settings.rs`;
-//! messages on stderr and exit codes (0 success, 1 failure, 2 usage) here.
+//! `args.rs`, what they mean beside the config file (`crate::settings`) and the environment in
+//! `settings.rs`; messages on stderr and exit codes (0 success, 1 failure, 2 usage) here.
 
 mod args;
 pub mod build;
 mod check;
 mod completions;
-pub mod config;
 mod fetch;
 pub mod init;
 mod logger;
@@ -17,10 +16,10 @@ mod settings;
 mod templates;
 
 use crate::fetch::secret::ApiKey;
+use crate::settings::Settings;
 use anyhow::Result;
 use args::{ApiArgs, Cli, Command, ReportArgs, ReportKind, TemplatesArgs};
 use clap::Parser;
-use config::Loaded;
 use progress::Progress;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -53,10 +52,10 @@ pub fn run() -> ExitCode {
     // that use one read it: `init` may be run to replace a broken one, and `templates` and
     // `completions` have nothing to do with it.
     let config = if cli.command.uses_config() {
-        Loaded::load(cli.config.as_deref())
+        Settings::load(cli.config.as_deref())
             .map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))))
     } else {
-        Ok(Loaded::default())
+        Ok(Settings::default())
     };
     let result = config.and_then(|config| {
         // Every key that could be used is known to the logger, the error printer and the
@@ -187,7 +186,7 @@ fn hint(error: &anyhow::Error) -> Option<&'static str> {
     }
 }
 
-fn execute(cli: &Cli, config: &Loaded, key: Option<ApiKey>) -> Result<()> {
+fn execute(cli: &Cli, config: &Settings, key: Option<ApiKey>) -> Result<()> {
     let started = Instant::now();
     let progress = Arc::new(Progress::new(cli.quiet));
     match &cli.command {

@@ -4,7 +4,6 @@
 use super::UsageError;
 use super::args::{ReportCommon, TrainingArgs};
 use super::build::{api_base, warn_overwritten};
-use super::config::Loaded;
 use super::progress::Progress;
 use super::settings::report_options;
 use crate::fetch::endpoint::Endpoint;
@@ -14,6 +13,7 @@ use crate::model;
 use crate::publish::{self, OutputFile};
 use crate::render::Theme;
 use crate::render::reports::{index_context, report_context};
+use crate::settings::Settings;
 use crate::view::report;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
@@ -24,7 +24,7 @@ use std::sync::Arc;
 /// others, but the run exits 1.
 pub(crate) fn run_training(
     args: &TrainingArgs,
-    config: &Loaded,
+    config: &Settings,
     progress: &Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<()> {
@@ -66,7 +66,7 @@ pub(crate) fn run_training(
 /// The `report roster` command.
 pub(crate) fn run_roster(
     args: &ReportCommon,
-    config: &Loaded,
+    config: &Settings,
     progress: &Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<()> {

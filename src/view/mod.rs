@@ -30,7 +30,7 @@ pub use feeds::{CalendarEntry, CalendarFeeds, FeedEntry};
 pub use identity::{AccentView, accent};
 pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, roster_page};
 pub use settings::{
-    DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Sections, SiteFile, SiteSettings,
+    DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Run, Sections, Settings, SiteFile,
 };
 pub use site::{Calendars, FacilityView, Favicon, Site};
 pub use texts::Texts;
@@ -76,19 +76,20 @@ pub struct SiteView {
     pub content: ContentView,
 }
 
-pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
+/// The site's views from the data, the webmaster's settings and what this run decided.
+pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
     // A section that is switched off contributes no pages, no events and no calendar.
     let trimmed;
-    let data = if settings.sections.events && settings.sections.division {
+    let data = if settings.site.sections.events && settings.site.sections.division {
         data
     } else {
         trimmed = SiteData {
-            facility_events: if settings.sections.events {
+            facility_events: if settings.site.sections.events {
                 data.facility_events.clone()
             } else {
                 Vec::new()
             },
-            division_events: if settings.sections.division {
+            division_events: if settings.site.sections.division {
                 data.division_events.clone()
             } else {
                 Vec::new()
@@ -97,16 +98,16 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         };
         &trimmed
     };
-    let sanitizer = Sanitizer::new(&settings.base_url);
+    let sanitizer = Sanitizer::new(&run.base_url);
     let names = roster_names(&data.roster);
-    let site = site_view(data, settings);
+    let site = site_view(data, &settings.site, &settings.feeds, run);
 
     let (events, facility_keys, division_keys) = index_events(data);
     // Everything made per event (its summary, its page, its description as safe HTML and as
     // text) is made on every core; sanitizing is the costliest step of the view.
     let list: Vec<(EventKey, Listed)> = events.iter().map(|(k, l)| (*k, *l)).collect();
     let per_event = crate::parallel::in_parallel(&list, |(key, listed)| {
-        let summary = Arc::new(summary(*key, listed, settings));
+        let summary = Arc::new(summary(*key, listed, &settings.site, run));
         let html = sanitizer.render(&listed.event.description);
         let text = html_to_text(&html);
         let mut page = event_page(
@@ -114,7 +115,7 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
             Arc::clone(&summary),
             (html, &text),
             &names,
-            settings,
+            (settings, run),
         );
         page.excerpt = events::excerpt(&text, 200);
         Ok((*key, summary, page, text))
@@ -129,7 +130,7 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         event_pages.push(page);
     }
 
-    let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, settings);
+    let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, &settings.events, run);
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
 
@@ -139,11 +140,12 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         .cloned()
         .collect();
     next_events.sort_by(|a, b| (&a.when.start.iso, a.id).cmp(&(&b.when.start.iso, b.id)));
-    next_events.truncate(settings.home_events);
+    next_events.truncate(settings.events.home_events);
 
-    let mut roster = roster_page(&data.roster, &settings.texts);
+    let mut roster = roster_page(&data.roster, &run.texts);
     for row in &mut roster.staff {
         row.email = settings
+            .roster
             .staff_emails
             .iter()
             .find(|(code, _)| *code == row.code)
@@ -160,14 +162,20 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         intro: None,
     };
 
-    let (feed, feed_updated) = feed(&events, &summaries, &descriptions, settings);
+    let (feed, feed_updated) = feed(
+        &events,
+        &summaries,
+        &descriptions,
+        &settings.site,
+        &settings.feeds,
+    );
     let calendars = calendar_feeds(
         (&facility_keys, &division_keys),
         &events,
         &summaries,
         descriptions,
         &site,
-        settings,
+        (&settings.site, &settings.feeds, run),
     );
 
     SiteView {
@@ -176,7 +184,7 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         roster,
         facility_events,
         division_events,
-        documents: documents::documents(data, settings),
+        documents: documents::documents(data, run),
         event_pages,
         feed,
         feed_updated,
