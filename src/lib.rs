@@ -13,15 +13,21 @@
 //! [`settings`] is the webmaster's configuration, one typed model that `cmd` reads and the
 //! view takes its areas of.
 //!
+//! [`i18n`] is the words of the pages in each language, loaded once by the command and
+//! handed to the view and the theme; [`plain_files`] reads the user's files without
+//! following links.
+//!
 //! [`cmd`] is the command line: one file per subcommand, each running the stages in order
 //! ([`cmd::build`] is the site pipeline, [`cmd::report`] the reports'). [`parallel`] and
 //! [`memory`] serve every stage.
 
 pub mod cmd;
 pub mod fetch;
+pub mod i18n;
 pub mod memory;
 pub mod model;
 pub mod parallel;
+pub mod plain_files;
 pub mod publish;
 pub mod render;
 pub mod sanitize;

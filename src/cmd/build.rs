@@ -11,6 +11,7 @@ use crate::fetch::load::{self, Source};
 use crate::fetch::secret::ApiKey;
 use crate::fetch::site_files::{demo_content, demo_static, read_content, read_static};
 use crate::fetch::snapshot;
+use crate::i18n::Texts;
 use crate::model::content::{self, ContentPage};
 use crate::publish::{self, PublishReport};
 use crate::render::Theme;
@@ -50,7 +51,7 @@ pub struct BuildOptions {
     pub settings: Settings,
     /// The "now" that decides upcoming and recent.
     pub build_time: DateTime<Utc>,
-    /// The pages' language: `en`, or one [`crate::view::texts::available`] lists.
+    /// The pages' language: `en`, or one [`crate::i18n::available`] lists.
     pub language: String,
     /// The API key, wherever it came from: no file that contains it is published.
     pub key: Option<ApiKey>,
@@ -163,11 +164,17 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
             })
         })
         .collect();
-    // The templates are parsed while the data is fetched and decoded.
+    // The words and the templates are read while the data is fetched and decoded; the same
+    // words go to the view and the theme.
     let theme = std::thread::spawn({
         let templates = options.templates.clone();
         let language = options.language.clone();
-        move || Theme::load_with(templates.as_deref(), &language, &page_templates)
+        move || -> Result<(Theme, Arc<Texts>)> {
+            let texts = Arc::new(Texts::load(&language, templates.as_deref())?);
+            let theme =
+                Theme::load_with(templates.as_deref(), Arc::clone(&texts), &page_templates)?;
+            Ok((theme, texts))
+        }
     });
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
     let static_files = match &options.static_files {
@@ -219,7 +226,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         )?;
         progress.step(&format!("saved the snapshot in {}", dir.display()));
     }
-    let theme = theme
+    let (theme, texts) = theme
         .join()
         .expect("loading the templates does not panic")?;
     let base_url = match &options.source {
@@ -236,7 +243,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     let run = view::Run {
         base_url,
         build_time: options.build_time,
-        texts: theme.texts(),
+        texts,
     };
     // The raw bodies are saved by now; the view needs only the models.
     drop(snapshot);

@@ -9,6 +9,7 @@ use super::settings::report_options;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::fetch::secret::ApiKey;
+use crate::i18n::Texts;
 use crate::model;
 use crate::publish::{self, OutputFile};
 use crate::render::Theme;
@@ -113,9 +114,13 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
         .flat_map(|&cid| [Endpoint::User(cid), Endpoint::UserNotes(cid)])
         .collect();
     let mut bodies = load::raw_each(&options.source, &endpoints, REPORT_CONCURRENCY)?.into_iter();
-    let theme = Theme::load(options.templates.as_deref(), &options.language)?;
+    let texts = Arc::new(Texts::load(
+        &options.language,
+        options.templates.as_deref(),
+    )?);
+    let theme = Theme::load(options.templates.as_deref(), Arc::clone(&texts))?;
     let settings = report::ReportSettings {
-        texts: theme.texts(),
+        texts,
         include_contact: options.include_contact,
         generated_at: options.generated_at,
         base_url: api_base(&options.source)?,
@@ -202,9 +207,13 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     tidy(options)?;
     let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
     let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
-    let theme = Theme::load(options.templates.as_deref(), &options.language)?;
+    let texts = Arc::new(Texts::load(
+        &options.language,
+        options.templates.as_deref(),
+    )?);
+    let theme = Theme::load(options.templates.as_deref(), Arc::clone(&texts))?;
     let settings = report::ReportSettings {
-        texts: theme.texts(),
+        texts,
         include_contact: false,
         generated_at: options.generated_at,
         base_url: api_base(&options.source)?,

@@ -182,10 +182,10 @@ pub(crate) fn report_options(
 /// the templates folder has `i18n/<language>.toml` for.
 fn language(config: &Settings, templates: Option<&Path>) -> Result<String> {
     let Some(chosen) = &config.language else {
-        return Ok(crate::view::texts::DEFAULT_LANGUAGE.to_owned());
+        return Ok(crate::i18n::DEFAULT_LANGUAGE.to_owned());
     };
     let language = chosen.name.as_str();
-    let available = crate::view::texts::available(templates);
+    let available = crate::i18n::available(templates);
     if available.iter().any(|l| l == language) {
         return Ok(language.to_owned());
     }

@@ -6,8 +6,8 @@
 //! the user has none, so a user file always wins, one file at a time.
 
 use crate::fetch::site_files::read_plain;
+use crate::i18n::{self as texts, Texts};
 use crate::sanitize::quote;
-use crate::view::texts::{self, Texts};
 use anyhow::{Context, Result};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -75,21 +75,20 @@ pub struct PageTemplate {
 }
 
 impl Theme {
-    /// The templates of `user_dir` over the built-in ones, speaking `language` (a built-in
-    /// language or one the folder's `i18n/` has a catalogue for).
-    pub fn load(user_dir: Option<&Path>, language: &str) -> Result<Self> {
-        Self::load_with(user_dir, language, &[])
+    /// The templates of `user_dir` over the built-in ones, speaking the language of `texts`
+    /// (loaded by the command, which hands the same texts to the view).
+    pub fn load(user_dir: Option<&Path>, texts: Arc<Texts>) -> Result<Self> {
+        Self::load_with(user_dir, texts, &[])
     }
 
     /// [`Theme::load`], with the further templates that content pages name.
     pub fn load_with(
         user_dir: Option<&Path>,
-        language: &str,
+        texts: Arc<Texts>,
         page_templates: &[PageTemplate],
     ) -> Result<Self> {
         let mut tera = Tera::default();
         crate::render::limits::restrict(&mut tera);
-        let texts = Arc::new(Texts::load(language, user_dir)?);
         tera.register_function("t", Translate(Arc::clone(&texts)));
         let tag = texts.language.clone();
         tera.register_function("language", move |_: &HashMap<String, tera::Value>| {
@@ -202,7 +201,7 @@ impl Theme {
 
     /// The built-in theme, keeping a copy of every context it renders.
     pub fn recording() -> Result<Self> {
-        let mut theme = Self::load(None, texts::DEFAULT_LANGUAGE)?;
+        let mut theme = Self::load(None, Texts::english())?;
         theme.recorded = Some(std::sync::Mutex::new(Vec::new()));
         Ok(theme)
     }

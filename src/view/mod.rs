@@ -18,9 +18,9 @@ pub mod report;
 mod roster;
 mod settings;
 mod site;
-pub mod texts;
 mod time;
 
+pub use crate::i18n::Texts;
 pub use content::{ContentPageView, ContentView, HomeIntro, MenuItem, PageLink, add_content};
 pub use documents::{DocumentGroup, DocumentRow, slug};
 pub use events::{
@@ -33,7 +33,6 @@ pub use settings::{
     DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Run, Sections, Settings, SiteFile,
 };
 pub use site::{Calendars, FacilityView, Favicon, Site};
-pub use texts::Texts;
 pub use time::{Instant, When, when};
 
 use crate::model::SiteData;
@@ -190,5 +189,85 @@ pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
         feed_updated,
         calendars,
         content: ContentView::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::i18n::{BUILT_IN, Catalogue};
+    use crate::model::{Rating, StaffRole};
+    use std::collections::BTreeSet;
+
+    /// The keys the program writes with itself, not through a template (`Texts::text`, which
+    /// shows the key itself where a catalogue lacks it): the ones written out in the source
+    /// (every string of the form `section.key` whose section is one of the English
+    /// catalogue's), and the ones put together with `format!` (day and month names, ratings,
+    /// staff titles).
+    #[test]
+    fn every_key_the_program_writes_is_in_every_built_in_catalogue() {
+        let english = Catalogue::parse(BUILT_IN[0].1, "en").unwrap();
+        let sections: BTreeSet<&str> = english
+            .entries
+            .keys()
+            .filter_map(|k| k.split('.').next())
+            .collect();
+        let is_key = |text: &str| {
+            let mut parts = text.split('.');
+            let section = parts.next().unwrap_or("");
+            text.contains('.')
+                && sections.contains(section)
+                && text.split('.').all(|p| {
+                    !p.is_empty()
+                        && p.chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                })
+                && ![
+                    "html", "toml", "md", "ics", "xml", "css", "js", "json", "txt", "svg", "png",
+                ]
+                .iter()
+                .any(|extension| text.ends_with(&format!(".{extension}")))
+        };
+        let mut keys = BTreeSet::new();
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        for entry in walkdir::WalkDir::new(&src) {
+            let path = entry.unwrap().into_path();
+            if path.extension().is_some_and(|e| e == "rs") && !path.starts_with(src.join("i18n")) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                // Between quotes every other piece: escaped quotes cannot hide a key, as
+                // keys hold none.
+                for piece in text.split('"').skip(1).step_by(2) {
+                    if is_key(piece) {
+                        keys.insert(piece.to_owned());
+                    }
+                }
+            }
+        }
+        assert!(
+            keys.len() >= 25,
+            "only {} literal keys found: {keys:?}",
+            keys.len()
+        );
+        for group in ["weekdays", "weekdays_short"] {
+            keys.extend(super::time::WEEKDAYS.map(|day| format!("time.{group}.{day}")));
+        }
+        keys.extend(super::time::MONTHS.map(|month| format!("time.months_short.{month}")));
+        keys.extend((-1..=12).map(|n| format!("rating.{}", Rating::from_number(n).code())));
+        keys.extend(
+            StaffRole::ALL.map(|role| format!("staff.{}", role.code().to_ascii_lowercase())),
+        );
+        for (language, text) in BUILT_IN {
+            let catalogue = Catalogue::parse(text, language).unwrap();
+            let has = |key: &str| catalogue.entries.contains_key(key);
+            let missing: Vec<&String> = keys
+                .iter()
+                .filter(|key| {
+                    !(has(key) || has(&format!("{key}.one")) && has(&format!("{key}.other")))
+                })
+                .collect();
+            assert!(
+                missing.is_empty(),
+                "the {language} catalogue lacks {missing:?}"
+            );
+        }
     }
 }
