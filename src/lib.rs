@@ -15,7 +15,8 @@
 //!
 //! [`i18n`] is the words of the pages in each language, loaded once by the command and
 //! handed to the view and the theme; [`plain_files`] reads the user's files without
-//! following links.
+//! following links; [`usage`] is the error any layer gives for a mistake in how the
+//! program was called.
 //!
 //! [`cmd`] is the command line: one file per subcommand, each running the stages in order
 //! ([`cmd::build`] is the site pipeline, [`cmd::report`] the reports'). [`parallel`] and
@@ -32,4 +33,5 @@ pub mod publish;
 pub mod render;
 pub mod sanitize;
 pub mod settings;
+pub mod usage;
 pub mod view;
