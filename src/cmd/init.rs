@@ -277,13 +277,7 @@ mod tests {
         let loaded = Settings::parse(&uncommented, Path::new("vatcar-site.toml"))
             .unwrap_or_else(|e| panic!("{e:#}\n{uncommented}"));
         assert!(loaded.site.title.is_some() && loaded.site.display_zone.is_some());
-        assert!(
-            loaded
-                .roster
-                .staff_emails
-                .iter()
-                .any(|(code, _)| *code == "WM")
-        );
+        assert!(loaded.roster.staff_emails.wm.is_some());
         assert_eq!(loaded.events.facility_bits.len(), 2);
         assert!(loaded.folders.content.is_some() && loaded.folders.static_files.is_some());
         // As written, only the essentials are set.

@@ -36,7 +36,7 @@ pub fn template_variables() -> Result<String> {
     settings.site.site_url = Some(url::Url::parse("https://tjzs.example.org/")?);
     settings.site.display_zone = Some(chrono_tz::America::Puerto_Rico);
     settings.site.tagline = Some("Caribbean skies".into());
-    settings.roster.staff_emails = vec![("ATM", "atm@tjzs.example.org".into())];
+    settings.roster.staff_emails.atm = Some("atm@tjzs.example.org".into());
     settings.events.facility_bits = vec![(1, "San Juan CERAP".into())];
     settings.site.logo = Some(SiteFile {
         path: "logo.png".into(),

@@ -123,8 +123,19 @@ pub struct Feeds {
 
 #[derive(Clone, Debug, Default)]
 pub struct Roster {
-    /// Role addresses, by staff code (`ATM`, ...), in the roster's order.
-    pub staff_emails: Vec<(&'static str, String)>,
+    pub staff_emails: StaffEmails,
+}
+
+/// Role addresses shown on the roster (never the API's personal ones), one per staff post
+/// (the view gives each `model::StaffRole` its own).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StaffEmails {
+    pub atm: Option<String>,
+    pub datm: Option<String>,
+    pub ta: Option<String>,
+    pub ec: Option<String>,
+    pub fe: Option<String>,
+    pub wm: Option<String>,
 }
 
 impl Default for Settings {
@@ -334,17 +345,14 @@ impl Settings {
                     .map_or(defaults.feeds.refresh_minutes, |m| m.0),
             },
             roster: Roster {
-                staff_emails: [
-                    ("ATM", emails.atm),
-                    ("DATM", emails.datm),
-                    ("TA", emails.ta),
-                    ("EC", emails.ec),
-                    ("FE", emails.fe),
-                    ("WM", emails.wm),
-                ]
-                .into_iter()
-                .filter_map(|(role, email)| Some((role, email?.0)))
-                .collect(),
+                staff_emails: StaffEmails {
+                    atm: emails.atm.map(|e| e.0),
+                    datm: emails.datm.map(|e| e.0),
+                    ta: emails.ta.map(|e| e.0),
+                    ec: emails.ec.map(|e| e.0),
+                    fe: emails.fe.map(|e| e.0),
+                    wm: emails.wm.map(|e| e.0),
+                },
             },
         })
     }
@@ -434,7 +442,10 @@ documents = false
         );
         assert_eq!(
             loaded.roster.staff_emails,
-            [("ATM", "atm@tjzs.example.org".into())]
+            StaffEmails {
+                atm: Some("atm@tjzs.example.org".into()),
+                ..StaffEmails::default()
+            }
         );
         assert!(!loaded.site.sections.documents && loaded.site.sections.roster);
         assert_eq!(loaded.feeds.feed_limit, Some(20));

@@ -143,12 +143,7 @@ pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
 
     let mut roster = roster_page(&data.roster, &run.texts);
     for row in &mut roster.staff {
-        row.email = settings
-            .roster
-            .staff_emails
-            .iter()
-            .find(|(code, _)| *code == row.code)
-            .map(|(_, email)| email.clone());
+        row.email = roster::staff_email(&settings.roster.staff_emails, row.code).cloned();
     }
     let home = HomePage {
         staff: roster.staff.clone(),
