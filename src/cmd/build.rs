@@ -3,14 +3,15 @@
 //! same pipeline.
 
 use super::args::BuildArgs;
+use super::options::{BuildOptions, api_base};
 use super::progress::Progress;
+use super::published::warn_overwritten;
 use super::settings::site_options;
 use crate::fetch::client::DEFAULT_BASE_URL;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::fetch::secret::ApiKey;
 use crate::fetch::site_files::{demo_content, demo_static, read_content, read_static};
-use crate::fetch::snapshot;
 use crate::i18n::Texts;
 use crate::model::content::{self, ContentPage};
 use crate::publish::{self, PublishReport};
@@ -20,42 +21,13 @@ use crate::render::theme::PageTemplate;
 use crate::settings::Settings;
 use crate::view;
 use anyhow::{Context, Result, bail};
-use chrono::{DateTime, Utc};
 use std::fs::OpenOptions;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 use url::Url;
-
-#[derive(Clone, Debug)]
-pub struct BuildOptions {
-    pub source: Source,
-    pub output: PathBuf,
-    pub save_snapshot: Option<PathBuf>,
-    pub templates: Option<PathBuf>,
-    /// The webmaster's own files, copied into the site as they are.
-    pub static_files: Option<PathBuf>,
-    /// The webmaster's own pages.
-    pub content: Option<PathBuf>,
-    /// Publish the pages marked as drafts too.
-    pub drafts: bool,
-    /// The demo's own pages and logo instead of `content` and `static_files`: `build --demo`
-    /// without a site folder.
-    pub demo_site_files: bool,
-    pub force: bool,
-    /// Wait for another run publishing to the same folder.
-    pub wait: bool,
-    /// The config file's settings with the flags laid over them.
-    pub settings: Settings,
-    /// The "now" that decides upcoming and recent.
-    pub build_time: DateTime<Utc>,
-    /// The pages' language: `en`, or one [`crate::i18n::available`] lists.
-    pub language: String,
-    /// The API key, wherever it came from: no file that contains it is published.
-    pub key: Option<ApiKey>,
-}
 
 #[derive(Debug)]
 pub struct BuildReport {
@@ -101,22 +73,6 @@ pub(crate) fn run(
     ));
     tell_github_actions(&options.output);
     Ok(())
-}
-
-/// Lists, as a warning, the webmaster's files in `dir` that a publication overwrote because
-/// `--force` was given: every command that publishes says so the same way.
-pub(crate) fn warn_overwritten(dir: &Path, report: &PublishReport) {
-    let overwritten = &report.overwritten;
-    if overwritten.is_empty() {
-        return;
-    }
-    log::warn!(
-        "--force: overwrote {} file{} in {} that vatcar-site had not written: {}",
-        overwritten.len(),
-        if overwritten.len() == 1 { "" } else { "s" },
-        dir.display(),
-        overwritten.join(", ")
-    );
 }
 
 /// In a GitHub Actions step, names the output folder as the step's output `output` (the
@@ -346,21 +302,4 @@ fn static_source(options: &BuildOptions, path: &str) -> String {
         .as_deref()
         .unwrap_or(std::path::Path::new("static"));
     dir.join(path).display().to_string()
-}
-
-/// The API's base URL for a source, against which relative links in its data resolve.
-pub(crate) fn api_base(source: &Source) -> Result<Url> {
-    let base = match source {
-        Source::Api(client) => client.base_url.clone(),
-        // Only the manifest is read: the bodies are read once, by the caller's load.
-        Source::Snapshot(dir) => {
-            snapshot::base_url_of(dir)?.unwrap_or_else(|| DEFAULT_BASE_URL.into())
-        }
-        Source::Demo => DEFAULT_BASE_URL.into(),
-        Source::Loaded(snapshot) => snapshot
-            .base_url
-            .clone()
-            .unwrap_or_else(|| DEFAULT_BASE_URL.into()),
-    };
-    Url::parse(base.trim()).with_context(|| format!("the base URL {base:?} is not a URL"))
 }

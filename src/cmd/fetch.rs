@@ -75,6 +75,6 @@ pub fn save_snapshot(
         .waiting(wait);
     let report = publish::publish(dir, &files, how)
         .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
-    super::build::warn_overwritten(dir, &report);
+    super::published::warn_overwritten(dir, &report);
     Ok(())
 }

@@ -1,13 +1,13 @@
 //! `vatcar-site report`: private printable reports (a student's training record, the
 //! roster), rendered whole and written to their own folder, never into the site.
 
-use super::UsageError;
 use super::args::{ReportCommon, TrainingArgs};
-use super::build::{api_base, warn_overwritten};
+use super::options::{ReportOptions, api_base};
 use super::progress::Progress;
+use super::published::warn_overwritten;
 use super::settings::report_options;
 use crate::fetch::endpoint::Endpoint;
-use crate::fetch::load::{self, Source};
+use crate::fetch::load;
 use crate::fetch::secret::ApiKey;
 use crate::i18n::Texts;
 use crate::model;
@@ -15,9 +15,9 @@ use crate::publish::{self, OutputFile};
 use crate::render::Theme;
 use crate::render::reports::{index_context, report_context};
 use crate::settings::Settings;
+use crate::usage::UsageError;
 use crate::view::report;
 use anyhow::{Context, Result, bail};
-use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -74,23 +74,6 @@ pub(crate) fn run_roster(
     let path = roster_report(&report_options(args, config, false, progress.clone(), key)?)?;
     progress.done(&format!("wrote {}", path.display()));
     Ok(())
-}
-
-/// What a report run needs besides the CIDs.
-#[derive(Clone, Debug)]
-pub struct ReportOptions {
-    pub source: Source,
-    pub output: PathBuf,
-    pub templates: Option<PathBuf>,
-    /// The reports' language, as for the site.
-    pub language: String,
-    pub force: bool,
-    pub wait: bool,
-    pub include_contact: bool,
-    pub generated_at: DateTime<Utc>,
-    /// The API key, wherever it came from: scrubbed from error messages quoted in the index,
-    /// and no file that contains it is published.
-    pub key: Option<ApiKey>,
 }
 
 /// The outcome of a training-report run: which students got a report, and why the others

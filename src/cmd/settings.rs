@@ -3,17 +3,16 @@
 //! file (paths in it relative to the file), built-in defaults ([`crate::settings`] reads the
 //! file over the defaults; the flags are laid over it here).
 
-use super::UsageError;
 use super::args::{ApiArgs, ReportCommon, SiteArgs, SourceArgs};
-use super::build::BuildOptions;
+use super::options::{BuildOptions, ReportOptions};
 use super::progress::Progress;
-use super::report::ReportOptions;
 use crate::fetch::client::{ClientOptions, FetchObserver, Observer, RetryPolicy};
 use crate::fetch::load::Source;
 use crate::fetch::secret::{ApiKey, KeyError};
 use crate::fetch::site_files::DEMO_LOGO;
 use crate::fetch::snapshot;
 use crate::settings::{Settings, SiteFile};
+use crate::usage::UsageError;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};

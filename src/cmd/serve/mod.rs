@@ -13,7 +13,8 @@ mod net;
 mod watch;
 
 use super::args::ServeArgs;
-use super::build::{self, BuildOptions};
+use super::build;
+use super::options::BuildOptions;
 use super::progress::Progress;
 use super::settings::site_options;
 use crate::fetch::endpoint::Endpoint;
