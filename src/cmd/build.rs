@@ -11,8 +11,10 @@ use crate::fetch::client::DEFAULT_BASE_URL;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::fetch::secret::ApiKey;
-use crate::fetch::site_files::{demo_content, demo_static, read_content, read_static};
+use crate::fetch::site_files::{StaticFile, demo_content, demo_static, read_content, read_static};
+use crate::fetch::snapshot::Snapshot;
 use crate::i18n::Texts;
+use crate::model::SiteData;
 use crate::model::content::{self, ContentPage};
 use crate::publish::{self, PublishReport};
 use crate::render::Theme;
@@ -21,11 +23,13 @@ use crate::render::theme::PageTemplate;
 use crate::settings::Settings;
 use crate::view;
 use anyhow::{Context, Result, bail};
+use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread::JoinHandle;
 use std::time::Instant;
 use url::Url;
 
@@ -95,21 +99,87 @@ fn tell_github_actions(output: &Path) {
     }
 }
 
+/// The site pipeline, step by step; each step is a function below.
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
     let how = publish::Publish::new("site", options.force)
         .guarding(options.key.as_ref())
         .waiting(options.wait);
     publish::tidy(&options.output, how)
         .with_context(|| format!("could not publish to {}", options.output.display()))?;
-    let clock = std::time::Instant::now();
-    let lap = |stage: &str| {
+    let lap = lap_timer();
+    let content = content_pages(options)?;
+    let theme = load_theme_meanwhile(options, &content);
+    let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
+    let static_files = static_files(options)?;
+    lap("loaded");
+    let data = decode(&snapshot, progress)?;
+    lap("decoded");
+    save_snapshot(options, &snapshot, progress)?;
+    let (theme, texts) = theme
+        .join()
+        .expect("loading the templates does not panic")?;
+    let run = view::Run {
+        base_url: data_base_url(options, &snapshot)?,
+        build_time: options.build_time,
+        texts,
+    };
+    // The raw bodies are saved by now; the view needs only the models.
+    drop(snapshot);
+    crate::memory::release_freed();
+    let (mut view, staging) = view_while_reading_output(&data, options, &run, how);
+    lap("view built and output folder read");
+    // Read by the content pages' links and by the check that no page overwrites a static file.
+    let static_paths: HashSet<&str> = static_files.iter().map(|f| f.path.as_str()).collect();
+    view::add_content(
+        &mut view,
+        &content,
+        &static_paths,
+        &theme.static_paths(),
+        &options.settings.site.menu,
+        options.drafts,
+    )?;
+    let staging =
+        staging.with_context(|| format!("could not publish to {}", options.output.display()))?;
+    // The view owns all it needs; the models can go before rendering.
+    drop(data);
+    crate::memory::release_freed();
+    let [files, pages, calendars] = render(&view, &theme, &staging, &static_paths, options)?;
+    for file in &static_files {
+        staging.add(&file.path, &file.bytes)?;
+    }
+    lap("rendered and staged");
+    progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
+    let report = staging
+        .commit()
+        .with_context(|| format!("could not publish to {}", options.output.display()))?;
+    lap("published");
+    Ok(BuildReport {
+        files: files + static_files.len(),
+        pages,
+        calendars,
+        events: view.event_pages.len(),
+        publish: report,
+    })
+}
+
+/// Logs, with `-vv`, the time since it was made and the peak memory at each stage.
+fn lap_timer() -> impl Fn(&str) {
+    let clock = Instant::now();
+    move |stage| {
         log::debug!(
             "{stage}: {} ms{}",
             clock.elapsed().as_millis(),
             peak_memory()
         )
-    };
-    let content = content_pages(options)?;
+    }
+}
+
+/// The words and the templates, read while the data is fetched and decoded; the same words
+/// go to the view and the theme.
+fn load_theme_meanwhile(
+    options: &BuildOptions,
+    content: &[ContentPage],
+) -> JoinHandle<Result<(Theme, Arc<Texts>)>> {
     let page_templates: Vec<PageTemplate> = content
         .iter()
         .filter(|page| options.drafts || !page.draft)
@@ -120,19 +190,18 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
             })
         })
         .collect();
-    // The words and the templates are read while the data is fetched and decoded; the same
-    // words go to the view and the theme.
-    let theme = std::thread::spawn({
-        let templates = options.templates.clone();
-        let language = options.language.clone();
-        move || -> Result<(Theme, Arc<Texts>)> {
-            let texts = Arc::new(Texts::load(&language, templates.as_deref())?);
-            let theme =
-                Theme::load_with(templates.as_deref(), Arc::clone(&texts), &page_templates)?;
-            Ok((theme, texts))
-        }
-    });
-    let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
+    let templates = options.templates.clone();
+    let language = options.language.clone();
+    std::thread::spawn(move || {
+        let texts = Arc::new(Texts::load(&language, templates.as_deref())?);
+        let theme = Theme::load_with(templates.as_deref(), Arc::clone(&texts), &page_templates)?;
+        Ok((theme, texts))
+    })
+}
+
+/// The webmaster's static files, with the logo and favicon the settings name among them,
+/// and none named as vatcar-site's own list of the files it wrote.
+fn static_files(options: &BuildOptions) -> Result<Vec<StaticFile>> {
     let static_files = match &options.static_files {
         _ if options.demo_site_files => demo_static(),
         Some(dir) => read_static(dir)?,
@@ -161,9 +230,12 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
             static_source(options, &file.path)
         );
     }
-    lap("loaded");
-    let data = crate::model::decode_site(&snapshot)?;
-    lap("decoded");
+    Ok(static_files)
+}
+
+/// The models, and a line saying what they hold.
+fn decode(snapshot: &Snapshot, progress: &Progress) -> Result<SiteData> {
+    let data = crate::model::decode_site(snapshot)?;
     progress.step(&format!(
         "read {} controllers, {} visitors, {} facility events, {} division events, {} documents",
         data.roster.controllers.len(),
@@ -172,9 +244,14 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         data.division_events.len(),
         data.documents.iter().map(|c| c.files.len()).sum::<usize>()
     ));
+    Ok(data)
+}
+
+/// `--save-snapshot`: the raw bodies, as fetched.
+fn save_snapshot(options: &BuildOptions, snapshot: &Snapshot, progress: &Progress) -> Result<()> {
     if let Some(dir) = &options.save_snapshot {
         super::fetch::save_snapshot(
-            &snapshot,
+            snapshot,
             dir,
             options.force,
             options.wait,
@@ -182,61 +259,53 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         )?;
         progress.step(&format!("saved the snapshot in {}", dir.display()));
     }
-    let (theme, texts) = theme
-        .join()
-        .expect("loading the templates does not panic")?;
-    let base_url = match &options.source {
-        Source::Api(_) => api_base(&options.source)?,
-        _ => {
-            let base = snapshot
-                .base_url
-                .clone()
-                .unwrap_or_else(|| DEFAULT_BASE_URL.into());
-            Url::parse(base.trim())
-                .with_context(|| format!("the base URL {base:?} is not a URL"))?
-        }
-    };
-    let run = view::Run {
-        base_url,
-        build_time: options.build_time,
-        texts,
-    };
-    // The raw bodies are saved by now; the view needs only the models.
-    drop(snapshot);
-    crate::memory::release_freed();
-    // The output folder is read (its lock taken, its listing scanned: 60,000 entries for a
-    // large site) while the view is built.
-    let (mut view, staging) = std::thread::scope(|scope| {
+    Ok(())
+}
+
+/// The base URL the data came from, against which its relative links resolve.
+fn data_base_url(options: &BuildOptions, snapshot: &Snapshot) -> Result<Url> {
+    if let Source::Api(_) = &options.source {
+        return api_base(&options.source);
+    }
+    let base = snapshot
+        .base_url
+        .clone()
+        .unwrap_or_else(|| DEFAULT_BASE_URL.into());
+    Url::parse(base.trim()).with_context(|| format!("the base URL {base:?} is not a URL"))
+}
+
+/// The view, built while the output folder is read (its lock taken, its listing scanned:
+/// 60,000 entries for a large site).
+fn view_while_reading_output(
+    data: &SiteData,
+    options: &BuildOptions,
+    run: &view::Run,
+    how: publish::Publish,
+) -> (view::SiteView, Result<publish::Staging>) {
+    std::thread::scope(|scope| {
         let staging = scope.spawn(|| publish::Staging::begin(&options.output, how));
-        let view = view::build(&data, &options.settings, &run);
+        let view = view::build(data, &options.settings, run);
         (
             view,
             staging
                 .join()
                 .expect("reading the output folder does not panic"),
         )
-    });
-    lap("view built and output folder read");
-    // Read by the content pages' links and by the check that no page overwrites a static file.
-    let static_paths: std::collections::HashSet<&str> =
-        static_files.iter().map(|f| f.path.as_str()).collect();
-    view::add_content(
-        &mut view,
-        &content,
-        &static_paths,
-        &theme.static_paths(),
-        &options.settings.site.menu,
-        options.drafts,
-    )?;
-    // Files go to the staging folder as they render; the output folder changes only at the
-    // commit, and a failed render drops the staging folder with it.
-    let staging =
-        staging.with_context(|| format!("could not publish to {}", options.output.display()))?;
-    // The view owns all it needs; the models can go before rendering.
-    drop(data);
-    crate::memory::release_freed();
+    })
+}
+
+/// Every page, feed and calendar, into the staging folder as they render (the output folder
+/// changes only at the commit, and a failed render drops the staging folder with it); how
+/// many files, pages and calendars.
+fn render(
+    view: &view::SiteView,
+    theme: &Theme,
+    staging: &publish::Staging,
+    static_paths: &HashSet<&str>,
+    options: &BuildOptions,
+) -> Result<[usize; 3]> {
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
-    site::render(&view, &theme, &|file| {
+    site::render(view, theme, &|file| {
         files.fetch_add(1, Ordering::Relaxed);
         if file.path.ends_with(".html") {
             pages.fetch_add(1, Ordering::Relaxed);
@@ -252,24 +321,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         }
         staging.add(&file.path, &file.contents)
     })?;
-    for file in &static_files {
-        staging.add(&file.path, &file.bytes)?;
-    }
-    let [files, pages, calendars] = [files, pages, calendars].map(AtomicUsize::into_inner);
-    let files = files + static_files.len();
-    lap("rendered and staged");
-    progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
-    let report = staging
-        .commit()
-        .with_context(|| format!("could not publish to {}", options.output.display()))?;
-    lap("published");
-    Ok(BuildReport {
-        files,
-        pages,
-        calendars,
-        events: view.event_pages.len(),
-        publish: report,
-    })
+    Ok([files, pages, calendars].map(AtomicUsize::into_inner))
 }
 
 /// The webmaster's pages, read and their front matter checked: before anything is fetched,
