@@ -16,6 +16,22 @@ use anyhow::Result;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// Settings that give every variable a value.
+fn example_settings() -> Result<Settings> {
+    let mut settings = Settings::default();
+    settings.site.site_url = Some(url::Url::parse("https://tjzs.example.org/")?);
+    settings.site.display_zone = Some(chrono_tz::America::Puerto_Rico);
+    settings.site.tagline = Some("Caribbean skies".into());
+    settings.roster.staff_emails.atm = Some("atm@tjzs.example.org".into());
+    settings.events.facility_bits = vec![(1, "San Juan CERAP".into())];
+    settings.site.logo = Some(SiteFile {
+        path: "logo.png".into(),
+        origin: String::new(),
+    });
+    settings.site.accent = Some("#0b5d7a".into());
+    Ok(settings)
+}
+
 /// The Markdown text of `docs/templates.md`.
 pub fn template_variables() -> Result<String> {
     let theme = Theme::recording()?;
@@ -32,23 +48,12 @@ pub fn template_variables() -> Result<String> {
     });
     let base = url::Url::parse(crate::fetch::client::DEFAULT_BASE_URL)?;
     let time = demo.fetched_at.expect("the demo has a capture time");
-    let mut settings = Settings::default();
-    settings.site.site_url = Some(url::Url::parse("https://tjzs.example.org/")?);
-    settings.site.display_zone = Some(chrono_tz::America::Puerto_Rico);
-    settings.site.tagline = Some("Caribbean skies".into());
-    settings.roster.staff_emails.atm = Some("atm@tjzs.example.org".into());
-    settings.events.facility_bits = vec![(1, "San Juan CERAP".into())];
-    settings.site.logo = Some(SiteFile {
-        path: "logo.png".into(),
-        origin: String::new(),
-    });
-    settings.site.accent = Some("#0b5d7a".into());
     let run = view::Run {
         base_url: base.clone(),
         build_time: time,
         texts: view::Texts::english(),
     };
-    let mut site_view = view::build(&data, &settings, &run);
+    let mut site_view = view::build(&data, &example_settings()?, &run);
     // The demo's pages, and a section to show section.html's variables.
     let mut content = crate::fetch::site_files::demo_content();
     content.push(crate::model::content::ContentFile {

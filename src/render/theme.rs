@@ -135,27 +135,7 @@ impl Theme {
                 }
             }
         }
-        for template in page_templates {
-            let known = TEMPLATES.iter().any(|(name, _)| *name == template.name)
-                || user_templates
-                    .iter()
-                    .any(|(name, ..)| *name == template.name);
-            if !known {
-                match user_dir {
-                    Some(dir) => anyhow::bail!(
-                        "{}: template = {:?}: there is no such file in the templates folder {}",
-                        template.origin,
-                        template.name,
-                        dir.display()
-                    ),
-                    None => anyhow::bail!(
-                        "{}: template = {:?}: no templates folder is set (templates = \"templates\" in vatcar-site.toml)",
-                        template.origin,
-                        template.name
-                    ),
-                }
-            }
-        }
+        check_page_templates(page_templates, &user_templates, user_dir)?;
         let builtin: Vec<(String, String, String)> = TEMPLATES
             .iter()
             .filter(|(name, _)| !user_templates.iter().any(|(user, ..)| user == name))
@@ -351,6 +331,36 @@ impl tera::Function for Translate {
         })?;
         Ok(tera::Value::String(filled))
     }
+}
+
+/// Every template a content page names is a built-in one or the templates folder's.
+fn check_page_templates(
+    page_templates: &[PageTemplate],
+    user_templates: &[(String, String, String)],
+    user_dir: Option<&Path>,
+) -> Result<()> {
+    for template in page_templates {
+        let known = TEMPLATES.iter().any(|(name, _)| *name == template.name)
+            || user_templates
+                .iter()
+                .any(|(name, ..)| *name == template.name);
+        if !known {
+            match user_dir {
+                Some(dir) => anyhow::bail!(
+                    "{}: template = {:?}: there is no such file in the templates folder {}",
+                    template.origin,
+                    template.name,
+                    dir.display()
+                ),
+                None => anyhow::bail!(
+                    "{}: template = {:?}: no templates folder is set (templates = \"templates\" in vatcar-site.toml)",
+                    template.origin,
+                    template.name
+                ),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every `t(key="...")` with a literal key names a text the catalogues have: a mistyped key

@@ -76,27 +76,22 @@ pub struct SiteView {
 }
 
 /// The site's views from the data, the webmaster's settings and what this run decided.
+/// The data the sections show: one that is switched off contributes no pages, no events
+/// and no calendar.
+fn in_sections(data: &SiteData, sections: Sections) -> std::borrow::Cow<'_, SiteData> {
+    if sections.events && sections.division {
+        return std::borrow::Cow::Borrowed(data);
+    }
+    let events = |on: bool, events: &Vec<_>| if on { events.clone() } else { Vec::new() };
+    std::borrow::Cow::Owned(SiteData {
+        facility_events: events(sections.events, &data.facility_events),
+        division_events: events(sections.division, &data.division_events),
+        ..data.clone()
+    })
+}
+
 pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
-    // A section that is switched off contributes no pages, no events and no calendar.
-    let trimmed;
-    let data = if settings.site.sections.events && settings.site.sections.division {
-        data
-    } else {
-        trimmed = SiteData {
-            facility_events: if settings.site.sections.events {
-                data.facility_events.clone()
-            } else {
-                Vec::new()
-            },
-            division_events: if settings.site.sections.division {
-                data.division_events.clone()
-            } else {
-                Vec::new()
-            },
-            ..data.clone()
-        };
-        &trimmed
-    };
+    let data = &*in_sections(data, settings.site.sections);
     let sanitizer = Sanitizer::new(&run.base_url);
     let names = roster_names(&data.roster);
     let site = site_view(data, &settings.site, &settings.feeds, run);
