@@ -3,11 +3,10 @@
 //! same pipeline.
 
 use super::args::BuildArgs;
-use super::options::{BuildOptions, api_base};
+use super::options::{BuildOptions, api_base, base_url};
 use super::progress::Progress;
 use super::published::warn_overwritten;
 use super::settings::site_options;
-use crate::fetch::client::DEFAULT_BASE_URL;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::fetch::secret::ApiKey;
@@ -264,14 +263,10 @@ fn save_snapshot(options: &BuildOptions, snapshot: &Snapshot, progress: &Progres
 
 /// The base URL the data came from, against which its relative links resolve.
 fn data_base_url(options: &BuildOptions, snapshot: &Snapshot) -> Result<Url> {
-    if let Source::Api(_) = &options.source {
-        return api_base(&options.source);
+    match &options.source {
+        Source::Api(_) => api_base(&options.source),
+        _ => base_url(snapshot.base_url.clone()),
     }
-    let base = snapshot
-        .base_url
-        .clone()
-        .unwrap_or_else(|| DEFAULT_BASE_URL.into());
-    Url::parse(base.trim()).with_context(|| format!("the base URL {base:?} is not a URL"))
 }
 
 /// The view, built while the output folder is read (its lock taken, its listing scanned:

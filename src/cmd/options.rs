@@ -59,16 +59,17 @@ pub struct ReportOptions {
 /// The API's base URL for a source, against which relative links in its data resolve.
 pub fn api_base(source: &Source) -> Result<Url> {
     let base = match source {
-        Source::Api(client) => client.base_url.clone(),
+        Source::Api(client) => Some(client.base_url.clone()),
         // Only the manifest is read: the bodies are read once, by the caller's load.
-        Source::Snapshot(dir) => {
-            snapshot::base_url_of(dir)?.unwrap_or_else(|| DEFAULT_BASE_URL.into())
-        }
-        Source::Demo => DEFAULT_BASE_URL.into(),
-        Source::Loaded(snapshot) => snapshot
-            .base_url
-            .clone()
-            .unwrap_or_else(|| DEFAULT_BASE_URL.into()),
+        Source::Snapshot(dir) => snapshot::base_url_of(dir)?,
+        Source::Demo => None,
+        Source::Loaded(snapshot) => snapshot.base_url.clone(),
     };
+    base_url(base)
+}
+
+/// The base URL a snapshot names, the default if it names none.
+pub fn base_url(named: Option<String>) -> Result<Url> {
+    let base = named.unwrap_or_else(|| DEFAULT_BASE_URL.into());
     Url::parse(base.trim()).with_context(|| format!("the base URL {base:?} is not a URL"))
 }

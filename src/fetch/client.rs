@@ -89,7 +89,7 @@ impl Default for ClientOptions {
             base_url: DEFAULT_BASE_URL.into(),
             api_key: None,
             connect_timeout: Duration::from_secs(10),
-            timeout: Duration::from_secs(30),
+            timeout: Duration::from_secs_f64(crate::settings::DEFAULT_TIMEOUT),
             retry: RetryPolicy::default(),
             max_body_bytes: MAX_BODY_BYTES,
             observer: None,

@@ -28,6 +28,9 @@ pub const DEFAULT_FILE: &str = "vatcar-site.toml";
 /// The API's address unless `base_url` or `--base-url` says otherwise.
 pub const DEFAULT_BASE_URL: &str = "https://vatcar.net";
 
+/// Seconds one request may take unless `timeout` or `--timeout` says otherwise.
+pub const DEFAULT_TIMEOUT: f64 = 30.0;
+
 /// Entries in the Atom feed unless `feed_limit` says otherwise. Hugo's and Zola's feeds are
 /// unlimited unless a limit is set; this one is bounded by default (as MediaWiki's, at 50, and
 /// Pelican's, at 100, are), since readers poll it often and, unbounded, it grows with the data
@@ -144,7 +147,7 @@ impl Default for Settings {
             path: None,
             api: Api {
                 base_url: DEFAULT_BASE_URL.to_owned(),
-                timeout: 30.0,
+                timeout: DEFAULT_TIMEOUT,
                 key: None,
             },
             folders: Folders {
