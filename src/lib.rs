@@ -9,6 +9,14 @@
 //! 4. [`render`]: views into files ([`output`]) through the Tera theme, plus the iCal writer.
 //! 5. [`publish`]: the only code that writes an output folder, all or nothing.
 //!
+//! [`settings`] is the webmaster's configuration, one typed model that `cmd` reads and the
+//! view takes its areas of.
+//!
+//! [`i18n`] is the words of the pages in each language, loaded once by the command and
+//! handed to the view and the theme; [`plain_files`] reads the user's files without
+//! following links; [`usage`] is the error any layer gives for a mistake in how the
+//! program was called.
+//!
 //! [`cmd`] is the command line: one file per subcommand, each running the stages in order
 //! ([`cmd::build`] is the site pipeline, [`cmd::report`] the reports').
 //!
@@ -18,12 +26,16 @@
 
 pub mod cmd;
 pub mod fetch;
+pub mod i18n;
 pub mod memory;
 pub mod model;
 pub mod output;
 pub mod parallel;
+pub mod plain_files;
 pub mod publish;
 pub mod render;
 pub mod sanitize;
 pub mod secret;
+pub mod settings;
+pub mod usage;
 pub mod view;

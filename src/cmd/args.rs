@@ -2,7 +2,6 @@
 //! What a flag means once the config file and the environment are considered is decided in
 //! [`super::settings`].
 
-use super::config;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -131,7 +130,7 @@ pub(crate) struct SiteArgs {
     pub(crate) templates: Option<PathBuf>,
 
     /// Where the site will be published (for the sitemap, the feed, calendar subscribe links).
-    #[arg(long = "site-url", value_parser = config::parse_site_url)]
+    #[arg(long = "site-url", value_parser = crate::settings::parse_site_url)]
     pub(crate) site_url: Option<url::Url>,
 
     /// Also show event times in this IANA time zone, e.g. America/Puerto_Rico.

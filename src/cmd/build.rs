@@ -3,55 +3,34 @@
 //! same pipeline.
 
 use super::args::BuildArgs;
-use super::config::Loaded;
+use super::options::{BuildOptions, api_base, base_url};
 use super::progress::Progress;
+use super::published::warn_overwritten;
 use super::settings::site_options;
-use crate::fetch::client::DEFAULT_BASE_URL;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
-use crate::fetch::site_files::{demo_content, demo_static, read_content, read_static};
-use crate::fetch::snapshot;
+use crate::fetch::site_files::{StaticFile, demo_content, demo_static, read_content, read_static};
+use crate::fetch::snapshot::Snapshot;
+use crate::i18n::Texts;
+use crate::model::SiteData;
 use crate::model::content::{self, ContentPage};
 use crate::publish::{self, PublishReport};
 use crate::render::Theme;
 use crate::render::site;
 use crate::render::theme::PageTemplate;
 use crate::secret::ApiKey;
-use crate::view::{self, SiteSettings};
+use crate::settings::Settings;
+use crate::view;
 use anyhow::{Context, Result, bail};
+use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread::JoinHandle;
 use std::time::Instant;
 use url::Url;
-
-#[derive(Clone, Debug)]
-pub struct BuildOptions {
-    pub source: Source,
-    pub output: PathBuf,
-    pub save_snapshot: Option<PathBuf>,
-    pub templates: Option<PathBuf>,
-    /// The webmaster's own files, copied into the site as they are.
-    pub static_files: Option<PathBuf>,
-    /// The webmaster's own pages.
-    pub content: Option<PathBuf>,
-    /// Publish the pages marked as drafts too.
-    pub drafts: bool,
-    /// The demo's own pages and logo instead of `content` and `static_files`: `build --demo`
-    /// without a site folder.
-    pub demo_site_files: bool,
-    pub force: bool,
-    /// Wait for another run publishing to the same folder.
-    pub wait: bool,
-    /// How the site looks; its `base_url` is replaced by the source's.
-    pub settings: SiteSettings,
-    /// The pages' language: `en`, or one [`crate::view::texts::available`] lists.
-    pub language: String,
-    /// The API key, wherever it came from: no file that contains it is published.
-    pub key: Option<ApiKey>,
-}
 
 #[derive(Debug)]
 pub struct BuildReport {
@@ -65,7 +44,7 @@ pub struct BuildReport {
 /// The `build` command: the pipeline, then one line saying what changed.
 pub(crate) fn run(
     args: &BuildArgs,
-    config: &Loaded,
+    config: &Settings,
     progress: &Arc<Progress>,
     key: Option<ApiKey>,
     started: Instant,
@@ -99,22 +78,6 @@ pub(crate) fn run(
     Ok(())
 }
 
-/// Lists, as a warning, the webmaster's files in `dir` that a publication overwrote because
-/// `--force` was given: every command that publishes says so the same way.
-pub(crate) fn warn_overwritten(dir: &Path, report: &PublishReport) {
-    let overwritten = &report.overwritten;
-    if overwritten.is_empty() {
-        return;
-    }
-    log::warn!(
-        "--force: overwrote {} file{} in {} that vatcar-site had not written: {}",
-        overwritten.len(),
-        if overwritten.len() == 1 { "" } else { "s" },
-        dir.display(),
-        overwritten.join(", ")
-    );
-}
-
 /// In a GitHub Actions step, names the output folder as the step's output `output` (the
 /// vatcar-site action passes it on), absolute since later steps may run in another folder.
 fn tell_github_actions(output: &Path) {
@@ -135,21 +98,87 @@ fn tell_github_actions(output: &Path) {
     }
 }
 
+/// The site pipeline, step by step; each step is a function below.
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
     let how = publish::Publish::new(publish::FolderKind::Site, options.force)
         .guarding(options.key.as_ref())
         .waiting(options.wait);
     publish::tidy(&options.output, how)
         .with_context(|| format!("could not publish to {}", options.output.display()))?;
-    let clock = std::time::Instant::now();
-    let lap = |stage: &str| {
+    let lap = lap_timer();
+    let content = content_pages(options)?;
+    let theme = load_theme_meanwhile(options, &content);
+    let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
+    let static_files = static_files(options)?;
+    lap("loaded");
+    let data = decode(&snapshot, progress)?;
+    lap("decoded");
+    save_snapshot(options, &snapshot, progress)?;
+    let (theme, texts) = theme
+        .join()
+        .expect("loading the templates does not panic")?;
+    let run = view::Run {
+        base_url: data_base_url(options, &snapshot)?,
+        build_time: options.build_time,
+        texts,
+    };
+    // The raw bodies are saved by now; the view needs only the models.
+    drop(snapshot);
+    crate::memory::release_freed();
+    let (mut view, staging) = view_while_reading_output(&data, options, &run, how);
+    lap("view built and output folder read");
+    // Read by the content pages' links and by the check that no page overwrites a static file.
+    let static_paths: HashSet<&str> = static_files.iter().map(|f| f.path.as_str()).collect();
+    view::add_content(
+        &mut view,
+        &content,
+        &static_paths,
+        &theme.static_paths(),
+        &options.settings.site.menu,
+        options.drafts,
+    )?;
+    let staging =
+        staging.with_context(|| format!("could not publish to {}", options.output.display()))?;
+    // The view owns all it needs; the models can go before rendering.
+    drop(data);
+    crate::memory::release_freed();
+    let [files, pages, calendars] = render(&view, &theme, &staging, &static_paths, options)?;
+    for file in &static_files {
+        staging.add(&file.path, &file.bytes)?;
+    }
+    lap("rendered and staged");
+    progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
+    let report = staging
+        .commit()
+        .with_context(|| format!("could not publish to {}", options.output.display()))?;
+    lap("published");
+    Ok(BuildReport {
+        files: files + static_files.len(),
+        pages,
+        calendars,
+        events: view.event_pages.len(),
+        publish: report,
+    })
+}
+
+/// Logs, with `-vv`, the time since it was made and the peak memory at each stage.
+fn lap_timer() -> impl Fn(&str) {
+    let clock = Instant::now();
+    move |stage| {
         log::debug!(
             "{stage}: {} ms{}",
             clock.elapsed().as_millis(),
             peak_memory()
         )
-    };
-    let content = content_pages(options)?;
+    }
+}
+
+/// The words and the templates, read while the data is fetched and decoded; the same words
+/// go to the view and the theme.
+fn load_theme_meanwhile(
+    options: &BuildOptions,
+    content: &[ContentPage],
+) -> JoinHandle<Result<(Theme, Arc<Texts>)>> {
     let page_templates: Vec<PageTemplate> = content
         .iter()
         .filter(|page| options.drafts || !page.draft)
@@ -160,19 +189,24 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
             })
         })
         .collect();
-    // The templates are parsed while the data is fetched and decoded.
-    let theme = std::thread::spawn({
-        let templates = options.templates.clone();
-        let language = options.language.clone();
-        move || Theme::load_with(templates.as_deref(), &language, &page_templates)
-    });
-    let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
+    let templates = options.templates.clone();
+    let language = options.language.clone();
+    std::thread::spawn(move || {
+        let texts = Arc::new(Texts::load(&language, templates.as_deref())?);
+        let theme = Theme::load_with(templates.as_deref(), Arc::clone(&texts), &page_templates)?;
+        Ok((theme, texts))
+    })
+}
+
+/// The webmaster's static files, with the logo and favicon the settings name among them,
+/// and none named as vatcar-site's own list of the files it wrote.
+fn static_files(options: &BuildOptions) -> Result<Vec<StaticFile>> {
     let static_files = match &options.static_files {
         _ if options.demo_site_files => demo_static(),
         Some(dir) => read_static(dir)?,
         None => Vec::new(),
     };
-    for named in [&options.settings.logo, &options.settings.favicon]
+    for named in [&options.settings.site.logo, &options.settings.site.favicon]
         .into_iter()
         .flatten()
     {
@@ -195,9 +229,12 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
             static_source(options, &file.path)
         );
     }
-    lap("loaded");
-    let data = crate::model::decode_site(&snapshot)?;
-    lap("decoded");
+    Ok(static_files)
+}
+
+/// The models, and a line saying what they hold.
+fn decode(snapshot: &Snapshot, progress: &Progress) -> Result<SiteData> {
+    let data = crate::model::decode_site(snapshot)?;
     progress.step(&format!(
         "read {} controllers, {} visitors, {} facility events, {} division events, {} documents",
         data.roster.controllers.len(),
@@ -206,9 +243,14 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         data.division_events.len(),
         data.documents.iter().map(|c| c.files.len()).sum::<usize>()
     ));
+    Ok(data)
+}
+
+/// `--save-snapshot`: the raw bodies, as fetched.
+fn save_snapshot(options: &BuildOptions, snapshot: &Snapshot, progress: &Progress) -> Result<()> {
     if let Some(dir) = &options.save_snapshot {
         super::fetch::save_snapshot(
-            &snapshot,
+            snapshot,
             dir,
             options.force,
             options.wait,
@@ -216,61 +258,49 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         )?;
         progress.step(&format!("saved the snapshot in {}", dir.display()));
     }
-    let theme = theme
-        .join()
-        .expect("loading the templates does not panic")?;
-    let base_url = match &options.source {
-        Source::Api(_) => api_base(&options.source)?,
-        _ => {
-            let base = snapshot
-                .base_url
-                .clone()
-                .unwrap_or_else(|| DEFAULT_BASE_URL.into());
-            Url::parse(base.trim())
-                .with_context(|| format!("the base URL {base:?} is not a URL"))?
-        }
-    };
-    let settings = SiteSettings {
-        base_url,
-        texts: theme.texts(),
-        ..options.settings.clone()
-    };
-    // The raw bodies are saved by now; the view needs only the models.
-    drop(snapshot);
-    crate::memory::release_freed();
-    // The output folder is read (its lock taken, its listing scanned: 60,000 entries for a
-    // large site) while the view is built.
-    let (mut view, staging) = std::thread::scope(|scope| {
+    Ok(())
+}
+
+/// The base URL the data came from, against which its relative links resolve.
+fn data_base_url(options: &BuildOptions, snapshot: &Snapshot) -> Result<Url> {
+    match &options.source {
+        Source::Api(_) => api_base(&options.source),
+        _ => base_url(snapshot.base_url.clone()),
+    }
+}
+
+/// The view, built while the output folder is read (its lock taken, its listing scanned:
+/// 60,000 entries for a large site).
+fn view_while_reading_output(
+    data: &SiteData,
+    options: &BuildOptions,
+    run: &view::Run,
+    how: publish::Publish,
+) -> (view::SiteView, Result<publish::Staging>) {
+    std::thread::scope(|scope| {
         let staging = scope.spawn(|| publish::Staging::begin(&options.output, how));
-        let view = view::build(&data, &settings);
+        let view = view::build(data, &options.settings, run);
         (
             view,
             staging
                 .join()
                 .expect("reading the output folder does not panic"),
         )
-    });
-    lap("view built and output folder read");
-    // Read by the content pages' links and by the check that no page overwrites a static file.
-    let static_paths: std::collections::HashSet<&str> =
-        static_files.iter().map(|f| f.path.as_str()).collect();
-    view::add_content(
-        &mut view,
-        &content,
-        &static_paths,
-        &theme.static_paths(),
-        &settings.menu,
-        options.drafts,
-    )?;
-    // Files go to the staging folder as they render; the output folder changes only at the
-    // commit, and a failed render drops the staging folder with it.
-    let staging =
-        staging.with_context(|| format!("could not publish to {}", options.output.display()))?;
-    // The view owns all it needs; the models can go before rendering.
-    drop(data);
-    crate::memory::release_freed();
+    })
+}
+
+/// Every page, feed and calendar, into the staging folder as they render (the output folder
+/// changes only at the commit, and a failed render drops the staging folder with it); how
+/// many files, pages and calendars.
+fn render(
+    view: &view::SiteView,
+    theme: &Theme,
+    staging: &publish::Staging,
+    static_paths: &HashSet<&str>,
+    options: &BuildOptions,
+) -> Result<[usize; 3]> {
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
-    site::render(&view, &theme, &|file| {
+    site::render(view, theme, &|file| {
         files.fetch_add(1, Ordering::Relaxed);
         if file.path.ends_with(".html") {
             pages.fetch_add(1, Ordering::Relaxed);
@@ -286,24 +316,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         }
         staging.add(&file.path, &file.contents)
     })?;
-    for file in &static_files {
-        staging.add(&file.path, &file.bytes)?;
-    }
-    let [files, pages, calendars] = [files, pages, calendars].map(AtomicUsize::into_inner);
-    let files = files + static_files.len();
-    lap("rendered and staged");
-    progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
-    let report = staging
-        .commit()
-        .with_context(|| format!("could not publish to {}", options.output.display()))?;
-    lap("published");
-    Ok(BuildReport {
-        files,
-        pages,
-        calendars,
-        events: view.event_pages.len(),
-        publish: report,
-    })
+    Ok([files, pages, calendars].map(AtomicUsize::into_inner))
 }
 
 /// The webmaster's pages, read and their front matter checked: before anything is fetched,
@@ -336,21 +349,4 @@ fn static_source(options: &BuildOptions, path: &str) -> String {
         .as_deref()
         .unwrap_or(std::path::Path::new("static"));
     dir.join(path).display().to_string()
-}
-
-/// The API's base URL for a source, against which relative links in its data resolve.
-pub(crate) fn api_base(source: &Source) -> Result<Url> {
-    let base = match source {
-        Source::Api(client) => client.base_url.clone(),
-        // Only the manifest is read: the bodies are read once, by the caller's load.
-        Source::Snapshot(dir) => {
-            snapshot::base_url_of(dir)?.unwrap_or_else(|| DEFAULT_BASE_URL.into())
-        }
-        Source::Demo => DEFAULT_BASE_URL.into(),
-        Source::Loaded(snapshot) => snapshot
-            .base_url
-            .clone()
-            .unwrap_or_else(|| DEFAULT_BASE_URL.into()),
-    };
-    Url::parse(base.trim()).with_context(|| format!("the base URL {base:?} is not a URL"))
 }

@@ -2,20 +2,20 @@
 //! Writes nothing.
 
 use super::args::CheckArgs;
-use super::config::Loaded;
 use super::progress::Progress;
 use super::settings::key_origin;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::model::SitePart;
 use crate::secret::ApiKey;
+use crate::settings::Settings;
 use anyhow::{Result, bail};
 use std::sync::Arc;
 
 /// Every endpoint, decoded, with what was found: the first command to run with a real key.
 pub(crate) fn run(
     args: &CheckArgs,
-    config: &Loaded,
+    config: &Settings,
     progress: &Arc<Progress>,
     key: Option<&ApiKey>,
 ) -> Result<()> {

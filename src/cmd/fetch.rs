@@ -2,7 +2,6 @@
 //! later with `--snapshot`; `build --save-snapshot` saves the same way.
 
 use super::args::FetchArgs;
-use super::config::Loaded;
 use super::progress::Progress;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
@@ -10,6 +9,7 @@ use crate::fetch::snapshot::Snapshot;
 use crate::output::OutputFile;
 use crate::publish;
 use crate::secret::ApiKey;
+use crate::settings::Settings;
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use std::time::Instant;
 
 pub(crate) fn run(
     args: &FetchArgs,
-    config: &Loaded,
+    config: &Settings,
     progress: &Arc<Progress>,
     key: Option<&ApiKey>,
     started: Instant,
@@ -76,6 +76,6 @@ pub fn save_snapshot(
         .waiting(wait);
     let report = publish::publish(dir, &files, how)
         .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
-    super::build::warn_overwritten(dir, &report);
+    super::published::warn_overwritten(dir, &report);
     Ok(())
 }

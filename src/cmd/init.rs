@@ -25,7 +25,7 @@ const WORKFLOW: &str = include_str!("init/workflow.yml");
 /// The files `init` writes, relative to the site folder, with their text.
 pub fn files() -> Vec<(&'static str, String)> {
     vec![
-        (super::config::DEFAULT_FILE, CONFIG.to_owned()),
+        (crate::settings::DEFAULT_FILE, CONFIG.to_owned()),
         ("content/_index.md", HOME.to_owned()),
         ("content/join.md", JOIN.to_owned()),
         (".gitignore", GITIGNORE.to_owned()),
@@ -237,7 +237,7 @@ impl Drop for Made {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cmd::config::Loaded;
+    use crate::settings::Settings;
 
     #[test]
     fn the_action_is_named_by_the_crate_repository_and_version() {
@@ -274,16 +274,16 @@ mod tests {
             .collect();
         let examples = CONFIG.lines().filter(|l| example(l).is_some()).count();
         assert!(examples > 25, "only {examples} examples found");
-        let loaded = Loaded::parse(&uncommented, Path::new("vatcar-site.toml"))
+        let loaded = Settings::parse(&uncommented, Path::new("vatcar-site.toml"))
             .unwrap_or_else(|e| panic!("{e:#}\n{uncommented}"));
-        let config = &loaded.config;
-        assert!(config.title.is_some() && config.calendar.refresh_minutes.is_some());
-        assert!(config.staff_emails.wm.is_some() && loaded.facility_bits.len() == 2);
-        assert!(config.content.is_some() && config.static_files.is_some());
+        assert!(loaded.site.title.is_some() && loaded.site.display_zone.is_some());
+        assert!(loaded.roster.staff_emails.wm.is_some());
+        assert_eq!(loaded.events.facility_bits.len(), 2);
+        assert!(loaded.folders.content.is_some() && loaded.folders.static_files.is_some());
         // As written, only the essentials are set.
-        let loaded = Loaded::parse(CONFIG, Path::new("vatcar-site.toml")).unwrap();
-        assert_eq!(loaded.config.output.as_deref(), Some(Path::new("output")));
-        assert!(loaded.config.title.is_none() && loaded.config.static_files.is_none());
+        let loaded = Settings::parse(CONFIG, Path::new("vatcar-site.toml")).unwrap();
+        assert_eq!(loaded.folders.output, Path::new("output"));
+        assert!(loaded.site.title.is_none() && loaded.folders.static_files.is_none());
     }
 
     /// A run that fails part-way removes the files and folders it made, and only those.

@@ -1,35 +1,48 @@
 //! The command line: one file per subcommand, each running the stages in order; the flags in
-//! `args.rs`, what they mean beside the config file and the environment in `settings.rs`;
-//! messages on stderr and exit codes (0 success, 1 failure, 2 usage) here.
+//! `args.rs`, what they mean beside the config file (`crate::settings`) and the environment in
+//! `settings.rs`; messages on stderr and exit codes (0 success, 1 failure, 2 usage) here.
 
 mod args;
 pub mod build;
 mod check;
 mod completions;
-pub mod config;
 mod fetch;
 pub mod init;
 mod logger;
+pub mod options;
 pub mod progress;
+mod published;
 pub mod report;
 pub mod serve;
 mod settings;
 mod templates;
 
 use crate::secret::ApiKey;
+use crate::settings::Settings;
 use anyhow::Result;
 use args::{ApiArgs, Cli, Command, ReportArgs, ReportKind, TemplatesArgs};
 use clap::Parser;
-use config::Loaded;
 use progress::Progress;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// A mistake in how the command was called, found after parsing (exit code 2).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-struct UsageError(String);
+use crate::usage::UsageError;
+
+/// A run that failed, as the command line ends it.
+struct Failure(anyhow::Error);
+
+impl Failure {
+    /// 2 for a mistake in how the program was called ([`UsageError`], whichever layer found
+    /// it), 1 for anything else.
+    fn exit_code(&self) -> u8 {
+        if self.0.chain().any(|e| e.is::<UsageError>()) {
+            2
+        } else {
+            1
+        }
+    }
+}
 
 pub fn run() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -53,10 +66,10 @@ pub fn run() -> ExitCode {
     // that use one read it: `init` may be run to replace a broken one, and `templates` and
     // `completions` have nothing to do with it.
     let config = if cli.command.uses_config() {
-        Loaded::load(cli.config.as_deref())
+        Settings::load(cli.config.as_deref())
             .map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))))
     } else {
-        Ok(Loaded::default())
+        Ok(Settings::default())
     };
     let result = config.and_then(|config| {
         // Every key that could be used is known to the logger, the error printer and the
@@ -84,13 +97,9 @@ pub fn run() -> ExitCode {
             if let Some(hint) = hint(&error) {
                 eprintln!("  hint: {hint}");
             }
-            let is = |test: fn(&(dyn std::error::Error + 'static)) -> bool| error.chain().any(test);
-            if let Some(signal) = stopped {
-                ExitCode::from(128 + signal as u8)
-            } else if is(|e| e.is::<UsageError>() || e.is::<crate::publish::Nested>()) {
-                ExitCode::from(2)
-            } else {
-                ExitCode::FAILURE
+            match stopped {
+                Some(signal) => ExitCode::from(128 + signal as u8),
+                None => ExitCode::from(Failure(error).exit_code()),
             }
         }
     }
@@ -187,7 +196,7 @@ fn hint(error: &anyhow::Error) -> Option<&'static str> {
     }
 }
 
-fn execute(cli: &Cli, config: &Loaded, key: Option<ApiKey>) -> Result<()> {
+fn execute(cli: &Cli, config: &Settings, key: Option<ApiKey>) -> Result<()> {
     let started = Instant::now();
     let progress = Arc::new(Progress::new(cli.quiet));
     match &cli.command {
@@ -207,5 +216,25 @@ fn execute(cli: &Cli, config: &Loaded, key: Option<ApiKey>) -> Result<()> {
             completions::run(*shell);
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context;
+    use std::path::Path;
+
+    #[test]
+    fn a_usage_mistake_from_any_layer_exits_2_and_anything_else_1() {
+        let usage: Result<()> = Err(UsageError("--snapshot is a file".into()).into());
+        let wrapped = usage.context("could not publish to site");
+        assert_eq!(Failure(wrapped.unwrap_err()).exit_code(), 2);
+        let nested = crate::publish::check_apart(Path::new("."), Path::new("./snapshot"));
+        assert_eq!(Failure(nested.unwrap_err()).exit_code(), 2);
+        assert_eq!(
+            Failure(anyhow::anyhow!("the API did not answer")).exit_code(),
+            1
+        );
     }
 }

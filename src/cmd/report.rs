@@ -1,23 +1,24 @@
 //! `vatcar-site report`: private printable reports (a student's training record, the
 //! roster), rendered whole and written to their own folder, never into the site.
 
-use super::UsageError;
 use super::args::{ReportCommon, TrainingArgs};
-use super::build::{api_base, warn_overwritten};
-use super::config::Loaded;
+use super::options::{ReportOptions, api_base};
 use super::progress::Progress;
+use super::published::warn_overwritten;
 use super::settings::report_options;
 use crate::fetch::endpoint::Endpoint;
-use crate::fetch::load::{self, Source};
+use crate::fetch::load;
+use crate::i18n::Texts;
 use crate::model;
 use crate::output::OutputFile;
 use crate::publish;
 use crate::render::Theme;
 use crate::render::reports::{index_context, report_context};
 use crate::secret::ApiKey;
+use crate::settings::Settings;
+use crate::usage::UsageError;
 use crate::view::report;
 use anyhow::{Context, Result, bail};
-use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -25,7 +26,7 @@ use std::sync::Arc;
 /// others, but the run exits 1.
 pub(crate) fn run_training(
     args: &TrainingArgs,
-    config: &Loaded,
+    config: &Settings,
     progress: &Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<()> {
@@ -67,30 +68,13 @@ pub(crate) fn run_training(
 /// The `report roster` command.
 pub(crate) fn run_roster(
     args: &ReportCommon,
-    config: &Loaded,
+    config: &Settings,
     progress: &Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<()> {
     let path = roster_report(&report_options(args, config, false, progress.clone(), key)?)?;
     progress.done(&format!("wrote {}", path.display()));
     Ok(())
-}
-
-/// What a report run needs besides the CIDs.
-#[derive(Clone, Debug)]
-pub struct ReportOptions {
-    pub source: Source,
-    pub output: PathBuf,
-    pub templates: Option<PathBuf>,
-    /// The reports' language, as for the site.
-    pub language: String,
-    pub force: bool,
-    pub wait: bool,
-    pub include_contact: bool,
-    pub generated_at: DateTime<Utc>,
-    /// The API key, wherever it came from: scrubbed from error messages quoted in the index,
-    /// and no file that contains it is published.
-    pub key: Option<ApiKey>,
 }
 
 /// The outcome of a training-report run: which students got a report, and why the others
@@ -114,9 +98,13 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
         .flat_map(|&cid| [Endpoint::User(cid), Endpoint::UserNotes(cid)])
         .collect();
     let mut bodies = load::raw_each(&options.source, &endpoints, REPORT_CONCURRENCY)?.into_iter();
-    let theme = Theme::load(options.templates.as_deref(), &options.language)?;
+    let texts = Arc::new(Texts::load(
+        &options.language,
+        options.templates.as_deref(),
+    )?);
+    let theme = Theme::load(options.templates.as_deref(), Arc::clone(&texts))?;
     let settings = report::ReportSettings {
-        texts: theme.texts(),
+        texts,
         include_contact: options.include_contact,
         generated_at: options.generated_at,
         base_url: api_base(&options.source)?,
@@ -203,9 +191,13 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     tidy(options)?;
     let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
     let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
-    let theme = Theme::load(options.templates.as_deref(), &options.language)?;
+    let texts = Arc::new(Texts::load(
+        &options.language,
+        options.templates.as_deref(),
+    )?);
+    let theme = Theme::load(options.templates.as_deref(), Arc::clone(&texts))?;
     let settings = report::ReportSettings {
-        texts: theme.texts(),
+        texts,
         include_contact: false,
         generated_at: options.generated_at,
         base_url: api_base(&options.source)?,

@@ -1,19 +1,18 @@
 //! What each setting is, decided in one place. Precedence, highest first: command-line flags,
 //! the environment (`VATCAR_API_KEY`, `VATCAR_BASE_URL`, read by clap as flags), the config
-//! file (paths in it relative to the file), built-in defaults.
+//! file (paths in it relative to the file), built-in defaults ([`crate::settings`] reads the
+//! file over the defaults; the flags are laid over it here).
 
-use super::UsageError;
 use super::args::{ApiArgs, ReportCommon, SiteArgs, SourceArgs};
-use super::build::BuildOptions;
-use super::config::Loaded;
+use super::options::{BuildOptions, ReportOptions};
 use super::progress::Progress;
-use super::report::ReportOptions;
-use crate::fetch::client::{ClientOptions, DEFAULT_BASE_URL, FetchObserver, Observer, RetryPolicy};
+use crate::fetch::client::{ClientOptions, FetchObserver, Observer, RetryPolicy};
 use crate::fetch::load::Source;
 use crate::fetch::site_files::DEMO_LOGO;
 use crate::fetch::snapshot;
 use crate::secret::{ApiKey, KeyError};
-use crate::view::{SiteFile, SiteSettings};
+use crate::settings::{Settings, SiteFile};
+use crate::usage::UsageError;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
@@ -23,12 +22,8 @@ use std::time::Duration;
 impl ApiArgs {
     /// The key from the flag or the environment, else from the config file. An empty one is
     /// no key; one too short to keep secret is a usage error, found before any request.
-    pub(crate) fn key(&self, config: &Loaded) -> Result<Option<ApiKey>> {
-        let from_config = config
-            .config
-            .api_key
-            .as_ref()
-            .and_then(|k| k.get_ref().as_str());
+    pub(crate) fn key(&self, config: &Settings) -> Result<Option<ApiKey>> {
+        let from_config = config.api.key.as_deref();
         let (raw, origin) = match (self.api_key.as_deref(), from_config) {
             (Some(raw), _) if !raw.trim().is_empty() => (raw, key_origin(self, config)),
             (_, Some(raw)) => (raw, "the config file"),
@@ -43,23 +38,14 @@ impl ApiArgs {
 
     pub(crate) fn client_options(
         &self,
-        config: &Loaded,
+        config: &Settings,
         progress: Option<Arc<Progress>>,
     ) -> Result<ClientOptions> {
-        let base_url = self
-            .base_url
-            .clone()
-            .or_else(|| config.config.base_url.as_ref().map(|b| b.get_ref().clone()))
-            .unwrap_or_else(|| DEFAULT_BASE_URL.into());
-        let timeout = self
-            .timeout
-            .or_else(|| config.config.timeout.as_ref().map(|t| *t.get_ref()))
-            .unwrap_or(30.0);
         Ok(ClientOptions {
-            base_url,
+            base_url: (self.base_url.clone()).unwrap_or_else(|| config.api.base_url.clone()),
             api_key: self.key(config)?,
             connect_timeout: Duration::from_secs_f64(self.connect_timeout),
-            timeout: Duration::from_secs_f64(timeout),
+            timeout: Duration::from_secs_f64(self.timeout.unwrap_or(config.api.timeout)),
             retry: RetryPolicy::default(),
             observer: progress.map(|p| Observer(p as Arc<dyn FetchObserver>)),
             ..ClientOptions::default()
@@ -70,7 +56,7 @@ impl ApiArgs {
 impl SourceArgs {
     pub(crate) fn source(
         &self,
-        config: &Loaded,
+        config: &Settings,
         progress: Option<Arc<Progress>>,
     ) -> Result<Source> {
         Ok(if self.demo {
@@ -84,43 +70,20 @@ impl SourceArgs {
 }
 
 impl SiteArgs {
-    fn output(&self, config: &Loaded) -> PathBuf {
-        self.output
-            .clone()
-            .or_else(|| config.config.output.as_ref().map(|p| config.relative(p)))
-            .unwrap_or_else(|| PathBuf::from("output"))
-    }
-
-    fn templates(&self, config: &Loaded) -> Option<PathBuf> {
-        templates_folder(self.templates.as_ref(), config)
-    }
-
-    fn settings(&self, config: &Loaded, build_time: DateTime<Utc>) -> SiteSettings {
-        let c = &config.config;
-        let placeholder = url::Url::parse(DEFAULT_BASE_URL).expect("a valid URL");
-        let mut settings = SiteSettings::new(placeholder, build_time);
-        settings.title = self.title.clone().or_else(|| c.title.clone());
-        settings.tagline = c.tagline.clone();
-        settings.site_url = self.site_url.clone().or_else(|| config.site_url.clone());
-        settings.display_zone = self.display_zone.or(config.display_zone);
-        if let Some(days) = &c.recent_days {
-            settings.recent_days = *days.get_ref();
+    /// The config file's settings with this command's flags laid over them.
+    fn over(&self, config: &Settings) -> Settings {
+        let mut settings = config.clone();
+        let site = &mut settings.site;
+        site.title = self.title.clone().or(site.title.take());
+        site.site_url = self.site_url.clone().or(site.site_url.take());
+        site.display_zone = self.display_zone.or(site.display_zone);
+        if let Some(limit) = self.feed_limit {
+            settings.feeds.feed_limit = (limit > 0).then_some(limit);
         }
-        if let Some(limit) = self.feed_limit.or(config.feed_limit) {
-            settings.feed_limit = (limit > 0).then_some(limit);
+        if let Some(output) = &self.output {
+            settings.folders.output = output.clone();
         }
-        settings.facility_calendar_name = c.calendar.facility_name.clone();
-        settings.division_calendar_name = c.calendar.division_name.clone();
-        if let Some(minutes) = &c.calendar.refresh_minutes {
-            settings.calendar_refresh_minutes = *minutes.get_ref() as u32;
-        }
-        settings.facility_bits = config.facility_bits.clone();
-        settings.staff_emails = config.staff_emails.clone();
-        settings.sections = c.sections;
-        settings.menu = config.menu.clone();
-        settings.logo = config.logo.clone();
-        settings.favicon = config.favicon.clone();
-        settings.accent = config.accent.clone();
+        settings.folders.templates = templates_folder(self.templates.as_ref(), config);
         settings
     }
 }
@@ -128,19 +91,19 @@ impl SiteArgs {
 /// The webmaster's static folder: the config file's `static`, else `static/` beside the config
 /// file if there is one. Without a config file there is no site folder, so none: a `static/`
 /// that happens to be in the working folder is not taken.
-fn static_folder(config: &Loaded) -> Option<PathBuf> {
-    site_folder(config, config.config.static_files.as_deref(), "static")
+fn static_folder(config: &Settings) -> Option<PathBuf> {
+    site_folder(config, config.folders.static_files.as_deref(), "static")
 }
 
 /// The webmaster's pages: the config file's `content`, else `content/` beside the config file,
 /// on the same terms as [`static_folder`].
-fn content_folder(config: &Loaded) -> Option<PathBuf> {
-    site_folder(config, config.config.content.as_deref(), "content")
+fn content_folder(config: &Settings) -> Option<PathBuf> {
+    site_folder(config, config.folders.content.as_deref(), "content")
 }
 
-fn site_folder(config: &Loaded, configured: Option<&Path>, default: &str) -> Option<PathBuf> {
+fn site_folder(config: &Settings, configured: Option<&Path>, default: &str) -> Option<PathBuf> {
     match configured {
-        Some(dir) => Some(config.relative(dir)),
+        Some(dir) => Some(dir.to_path_buf()),
         None => {
             let beside = config.path.as_ref()?.parent()?.join(default);
             beside.is_dir().then_some(beside)
@@ -149,16 +112,15 @@ fn site_folder(config: &Loaded, configured: Option<&Path>, default: &str) -> Opt
 }
 
 /// The templates folder: the flag's, else the config file's (relative to the file).
-pub(crate) fn templates_folder(flag: Option<&PathBuf>, config: &Loaded) -> Option<PathBuf> {
-    flag.cloned()
-        .or_else(|| config.config.templates.as_ref().map(|p| config.relative(p)))
+pub(crate) fn templates_folder(flag: Option<&PathBuf>, config: &Settings) -> Option<PathBuf> {
+    flag.cloned().or_else(|| config.folders.templates.clone())
 }
 
 /// How to build the site, for `build` and `serve` alike.
 pub(crate) fn site_options(
     source: &SourceArgs,
     site: &SiteArgs,
-    config: &Loaded,
+    config: &Settings,
     progress: Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<BuildOptions> {
@@ -167,18 +129,20 @@ pub(crate) fn site_options(
     // Bare `build --demo` shows the demo facility's own site folder; with a config file, the
     // webmaster previews theirs over the demo data.
     let demo_site_files = matches!(source, Source::Demo) && config.path.is_none();
-    let mut settings = site.settings(config, build_time);
+    let mut settings = site.over(config);
     if demo_site_files {
-        settings.logo = Some(SiteFile {
+        settings.site.logo = Some(SiteFile {
             path: DEMO_LOGO.to_owned(),
             origin: "the demo's logo".to_owned(),
         });
     }
+    let templates = settings.folders.templates.clone();
     Ok(BuildOptions {
         source,
-        output: site.output(config),
+        output: settings.folders.output.clone(),
         save_snapshot: None,
-        templates: site.templates(config),
+        language: language(config, templates.as_deref())?,
+        templates,
         static_files: static_folder(config),
         content: content_folder(config),
         drafts: site.drafts,
@@ -186,14 +150,14 @@ pub(crate) fn site_options(
         force: site.force,
         wait: site.wait,
         settings,
-        language: language(config, site.templates(config).as_deref())?,
+        build_time,
         key,
     })
 }
 
 pub(crate) fn report_options(
     args: &ReportCommon,
-    config: &Loaded,
+    config: &Settings,
     include_contact: bool,
     progress: Arc<Progress>,
     key: Option<ApiKey>,
@@ -215,12 +179,12 @@ pub(crate) fn report_options(
 
 /// The config file's `language`, if it is one the templates can speak: a built-in one or one
 /// the templates folder has `i18n/<language>.toml` for.
-fn language(config: &Loaded, templates: Option<&Path>) -> Result<String> {
-    let Some(language) = &config.config.language else {
-        return Ok(crate::view::texts::DEFAULT_LANGUAGE.to_owned());
+fn language(config: &Settings, templates: Option<&Path>) -> Result<String> {
+    let Some(chosen) = &config.language else {
+        return Ok(crate::i18n::DEFAULT_LANGUAGE.to_owned());
     };
-    let language = language.get_ref().trim();
-    let available = crate::view::texts::available(templates);
+    let language = chosen.name.as_str();
+    let available = crate::i18n::available(templates);
     if available.iter().any(|l| l == language) {
         return Ok(language.to_owned());
     }
@@ -230,20 +194,20 @@ fn language(config: &Loaded, templates: Option<&Path>) -> Result<String> {
     };
     Err(UsageError(format!(
         "{}: language: {language:?} is not available; available: {} (a new language is a catalogue <language>.toml in {from_theme})",
-        config.language_at.as_deref().unwrap_or("the config file"),
+        chosen.origin,
         available.join(", "),
     ))
     .into())
 }
 
-pub(crate) fn key_origin(api: &ApiArgs, config: &Loaded) -> &'static str {
+pub(crate) fn key_origin(api: &ApiArgs, config: &Settings) -> &'static str {
     if api.api_key.is_some() {
         if std::env::var_os("VATCAR_API_KEY").is_some() {
             "VATCAR_API_KEY or --api-key"
         } else {
             "--api-key"
         }
-    } else if config.config.api_key.is_some() {
+    } else if config.api.key.is_some() {
         "the config file"
     } else {
         "nowhere (no key set)"

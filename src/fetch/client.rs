@@ -27,7 +27,7 @@ use reqwest::{StatusCode, Url};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub const DEFAULT_BASE_URL: &str = "https://vatcar.net";
+pub use crate::settings::DEFAULT_BASE_URL;
 
 /// The largest body read, over HTTP or from a snapshot. The spec shows no size limits; a
 /// division's events are a few megabytes.
@@ -88,7 +88,7 @@ impl Default for ClientOptions {
             base_url: DEFAULT_BASE_URL.into(),
             api_key: None,
             connect_timeout: Duration::from_secs(10),
-            timeout: Duration::from_secs(30),
+            timeout: Duration::from_secs_f64(crate::settings::DEFAULT_TIMEOUT),
             retry: RetryPolicy::default(),
             max_body_bytes: MAX_BODY_BYTES,
             observer: None,
@@ -509,41 +509,11 @@ fn same_origin(base: &Url, target: &Url) -> bool {
                 && base.port_or_known_default() == target.port_or_known_default()))
 }
 
-fn is_loopback(url: &Url) -> bool {
-    match url.host() {
-        Some(url::Host::Domain(domain)) => domain.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    }
-}
-
 pub fn parse_base_url(text: &str) -> Result<Url, ApiError> {
-    let bad = |reason: &str| ApiError::BadBaseUrl {
+    crate::settings::check_base_url(text).map_err(|reason| ApiError::BadBaseUrl {
         url: excerpt(text, 200),
-        reason: reason.into(),
-    };
-    let url = Url::parse(text.trim()).map_err(|e| bad(&e.to_string()))?;
-    match url.scheme() {
-        "https" => {}
-        "http" if is_loopback(&url) => {}
-        "http" => {
-            return Err(bad(
-                "plain http would send the API key unencrypted; use https",
-            ));
-        }
-        _ => return Err(bad("expected an http(s) URL")),
-    }
-    if url.host().is_none() {
-        return Err(bad("no host"));
-    }
-    if url.query().is_some() || url.fragment().is_some() {
-        return Err(bad("a base URL takes no query or fragment"));
-    }
-    if !url.username().is_empty() || url.password().is_some() {
-        return Err(bad("a base URL takes no user name or password"));
-    }
-    Ok(url)
+        reason,
+    })
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 
+pub use crate::plain_files::read_plain;
+
 /// One file, by its path below the static folder (`/`-separated), which is also its path in
 /// the site.
 #[derive(Clone, Debug)]
@@ -68,49 +70,6 @@ pub fn read_content(dir: &Path) -> Result<Vec<ContentFile>> {
         });
     }
     Ok(pages)
-}
-
-/// The file at `relative` (`/`-separated) below `root`, if it is a plain file reached through
-/// plain folders: `None` if it is missing, or if it or a folder on the way is a link or a
-/// special file. A theme's files are read so, on the terms of [`read_static`]: a link could
-/// reach any file on the machine (`/proc/self/environ`) and publish it, or quote it in an
-/// error. `root` itself may be a link, as the folder the user named.
-///
-/// Saying so is the caller's: it knows which of its files are links without reading them.
-pub fn read_plain(root: &Path, relative: &str) -> Result<Option<Vec<u8>>> {
-    let mut path = root.to_path_buf();
-    let parts: Vec<&str> = relative.split('/').collect();
-    for (i, part) in parts.iter().enumerate() {
-        path.push(part);
-        let meta = match std::fs::symlink_metadata(&path) {
-            Ok(meta) => meta,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => {
-                return Err(error).with_context(|| format!("could not read {}", path.display()));
-            }
-        };
-        let last = i + 1 == parts.len();
-        if (last && !meta.is_file()) || (!last && !meta.is_dir()) {
-            return Ok(None);
-        }
-    }
-    open_no_follow(&path)
-        .and_then(|mut file| {
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut file, &mut bytes)?;
-            Ok(bytes)
-        })
-        .map(Some)
-        .with_context(|| format!("could not read {}", path.display()))
-}
-
-/// Opens `path` for reading, failing if it is a link (made one since it was looked at).
-fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
-    options.open(path)
 }
 
 /// The demo's site folder (`build --demo` without a config file): an introduction, two pages

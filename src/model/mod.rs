@@ -46,7 +46,9 @@ impl Facility {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A staff post; shown (and serialised) by its code, `ATM`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "UPPERCASE")]
 pub enum StaffRole {
     Atm,
     Datm,
@@ -74,17 +76,6 @@ impl StaffRole {
             StaffRole::Ec => "EC",
             StaffRole::Fe => "FE",
             StaffRole::Wm => "WM",
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            StaffRole::Atm => "Air Traffic Manager",
-            StaffRole::Datm => "Deputy Air Traffic Manager",
-            StaffRole::Ta => "Training Administrator",
-            StaffRole::Ec => "Events Coordinator",
-            StaffRole::Fe => "Facility Engineer",
-            StaffRole::Wm => "Webmaster",
         }
     }
 }

@@ -11,9 +11,7 @@ use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
 /// A private folder inside a site, or a site inside a private folder: a usage error (exit 2).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct Nested(pub String);
+pub use crate::usage::UsageError as Nested;
 
 /// How the new folder replaces the old one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

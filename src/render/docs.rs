@@ -9,11 +9,28 @@ use crate::model;
 use crate::render::Theme;
 use crate::render::reports::{index_context, report_context};
 use crate::render::site;
+use crate::settings::{Settings, SiteFile};
+use crate::view;
 use crate::view::report::{self, IndexEntry, ReportSettings};
-use crate::view::{self, SiteSettings};
 use anyhow::Result;
 use serde_json::Value;
 use std::collections::BTreeMap;
+
+/// Settings that give every variable a value.
+fn example_settings() -> Result<Settings> {
+    let mut settings = Settings::default();
+    settings.site.site_url = Some(url::Url::parse("https://tjzs.example.org/")?);
+    settings.site.display_zone = Some(chrono_tz::America::Puerto_Rico);
+    settings.site.tagline = Some("Caribbean skies".into());
+    settings.roster.staff_emails.atm = Some("atm@tjzs.example.org".into());
+    settings.events.facility_bits = vec![(1, "San Juan CERAP".into())];
+    settings.site.logo = Some(SiteFile {
+        path: "logo.png".into(),
+        origin: String::new(),
+    });
+    settings.site.accent = Some("#0b5d7a".into());
+    Ok(settings)
+}
 
 /// The Markdown text of `docs/templates.md`.
 pub fn template_variables() -> Result<String> {
@@ -31,18 +48,12 @@ pub fn template_variables() -> Result<String> {
     });
     let base = url::Url::parse(crate::fetch::client::DEFAULT_BASE_URL)?;
     let time = demo.fetched_at.expect("the demo has a capture time");
-    let mut settings = SiteSettings::new(base.clone(), time);
-    settings.site_url = Some(url::Url::parse("https://tjzs.example.org/")?);
-    settings.display_zone = Some(chrono_tz::America::Puerto_Rico);
-    settings.tagline = Some("Caribbean skies".into());
-    settings.staff_emails = vec![("ATM", "atm@tjzs.example.org".into())];
-    settings.facility_bits = vec![(1, "San Juan CERAP".into())];
-    settings.logo = Some(view::SiteFile {
-        path: "logo.png".into(),
-        origin: String::new(),
-    });
-    settings.accent = Some(view::accent("#0b5d7a").map_err(anyhow::Error::msg)?);
-    let mut site_view = view::build(&data, &settings);
+    let run = view::Run {
+        base_url: base.clone(),
+        build_time: time,
+        texts: view::Texts::english(),
+    };
+    let mut site_view = view::build(&data, &example_settings()?, &run);
     // The demo's pages, and a section to show section.html's variables.
     let mut content = crate::fetch::site_files::demo_content();
     content.push(crate::fetch::site_files::ContentFile {

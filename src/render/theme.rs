@@ -6,8 +6,8 @@
 //! the user has none, so a user file always wins, one file at a time.
 
 use crate::fetch::site_files::read_plain;
+use crate::i18n::{self as texts, Texts};
 use crate::sanitize::quote;
-use crate::view::texts::{self, Texts};
 use anyhow::{Context, Result};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -75,21 +75,20 @@ pub struct PageTemplate {
 }
 
 impl Theme {
-    /// The templates of `user_dir` over the built-in ones, speaking `language` (a built-in
-    /// language or one the folder's `i18n/` has a catalogue for).
-    pub fn load(user_dir: Option<&Path>, language: &str) -> Result<Self> {
-        Self::load_with(user_dir, language, &[])
+    /// The templates of `user_dir` over the built-in ones, speaking the language of `texts`
+    /// (loaded by the command, which hands the same texts to the view).
+    pub fn load(user_dir: Option<&Path>, texts: Arc<Texts>) -> Result<Self> {
+        Self::load_with(user_dir, texts, &[])
     }
 
     /// [`Theme::load`], with the further templates that content pages name.
     pub fn load_with(
         user_dir: Option<&Path>,
-        language: &str,
+        texts: Arc<Texts>,
         page_templates: &[PageTemplate],
     ) -> Result<Self> {
         let mut tera = Tera::default();
         crate::render::limits::restrict(&mut tera);
-        let texts = Arc::new(Texts::load(language, user_dir)?);
         tera.register_function("t", Translate(Arc::clone(&texts)));
         let tag = texts.language.clone();
         tera.register_function("language", move |_: &HashMap<String, tera::Value>| {
@@ -136,27 +135,7 @@ impl Theme {
                 }
             }
         }
-        for template in page_templates {
-            let known = TEMPLATES.iter().any(|(name, _)| *name == template.name)
-                || user_templates
-                    .iter()
-                    .any(|(name, ..)| *name == template.name);
-            if !known {
-                match user_dir {
-                    Some(dir) => anyhow::bail!(
-                        "{}: template = {:?}: there is no such file in the templates folder {}",
-                        template.origin,
-                        template.name,
-                        dir.display()
-                    ),
-                    None => anyhow::bail!(
-                        "{}: template = {:?}: no templates folder is set (templates = \"templates\" in vatcar-site.toml)",
-                        template.origin,
-                        template.name
-                    ),
-                }
-            }
-        }
+        check_page_templates(page_templates, &user_templates, user_dir)?;
         let builtin: Vec<(String, String, String)> = TEMPLATES
             .iter()
             .filter(|(name, _)| !user_templates.iter().any(|(user, ..)| user == name))
@@ -202,7 +181,7 @@ impl Theme {
 
     /// The built-in theme, keeping a copy of every context it renders.
     pub fn recording() -> Result<Self> {
-        let mut theme = Self::load(None, texts::DEFAULT_LANGUAGE)?;
+        let mut theme = Self::load(None, Texts::english())?;
         theme.recorded = Some(std::sync::Mutex::new(Vec::new()));
         Ok(theme)
     }
@@ -352,6 +331,36 @@ impl tera::Function for Translate {
         })?;
         Ok(tera::Value::String(filled))
     }
+}
+
+/// Every template a content page names is a built-in one or the templates folder's.
+fn check_page_templates(
+    page_templates: &[PageTemplate],
+    user_templates: &[(String, String, String)],
+    user_dir: Option<&Path>,
+) -> Result<()> {
+    for template in page_templates {
+        let known = TEMPLATES.iter().any(|(name, _)| *name == template.name)
+            || user_templates
+                .iter()
+                .any(|(name, ..)| *name == template.name);
+        if !known {
+            match user_dir {
+                Some(dir) => anyhow::bail!(
+                    "{}: template = {:?}: there is no such file in the templates folder {}",
+                    template.origin,
+                    template.name,
+                    dir.display()
+                ),
+                None => anyhow::bail!(
+                    "{}: template = {:?}: no templates folder is set (templates = \"templates\" in vatcar-site.toml)",
+                    template.origin,
+                    template.name
+                ),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every `t(key="...")` with a literal key names a text the catalogues have: a mistyped key

@@ -2,9 +2,10 @@
 //! the lists and its own page.
 
 use super::calendar_links::{EventText, google_event};
-use super::{Instant, SiteSettings, Texts, When, when};
+use super::{Instant, Run, Texts, When, when};
 use crate::model::{Event, Roster, SiteData, timestamp};
 use crate::sanitize::links::{SafeLink, safe_image};
+use crate::settings::{Events, Settings, Site};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
 use serde_json::Value;
@@ -236,9 +237,9 @@ pub(super) fn route(event: &Event) -> String {
     }
 }
 
-pub(super) fn summary(key: EventKey, listed: &Listed, settings: &SiteSettings) -> EventSummary {
+pub(super) fn summary(key: EventKey, listed: &Listed, site: &Site, run: &Run) -> EventSummary {
     let event = listed.event;
-    let now = settings.build_time;
+    let now = run.build_time;
     let status = if event.start > now {
         EventStatus::Upcoming
     } else if event.effective_end() > now {
@@ -249,14 +250,14 @@ pub(super) fn summary(key: EventKey, listed: &Listed, settings: &SiteSettings) -
     EventSummary {
         id: event.id,
         key,
-        name: event_name(event, &settings.texts),
+        name: event_name(event, &run.texts),
         url: key.url(),
-        when: when(event, settings.display_zone, &settings.texts),
+        when: when(event, site.display_zone, &run.texts),
         route: route(event),
         banner: event
             .image_url
             .as_deref()
-            .and_then(|u| safe_image(u, &settings.base_url)),
+            .and_then(|u| safe_image(u, &run.base_url)),
         status,
         facility: listed.facility,
         division: listed.division,
@@ -267,10 +268,11 @@ pub(super) fn event_lists(
     keys: &[EventKey],
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
-    settings: &SiteSettings,
+    settings: &Events,
+    run: &Run,
 ) -> EventLists {
     let horizon = crate::model::timestamp::add_clamped(
-        settings.build_time,
+        run.build_time,
         -TimeDelta::days(settings.recent_days),
     );
     // Each key once (see `index_events`); the lists sort by start, then key.
@@ -303,10 +305,11 @@ pub(super) fn event_page(
     summary: Arc<EventSummary>,
     (description_html, description_text): (String, &str),
     names: &HashMap<u64, String>,
-    settings: &SiteSettings,
+    (settings, run): (&Settings, &Run),
 ) -> EventPage {
     let same = event.departure == event.arrival;
     let canonical = settings
+        .site
         .site_url
         .as_ref()
         .and_then(|u| u.join(&summary.url).ok())
@@ -345,9 +348,10 @@ pub(super) fn event_page(
         positions: event
             .positions
             .iter()
-            .filter_map(|p| position(p, names, &settings.texts))
+            .filter_map(|p| position(p, names, &run.texts))
             .collect(),
         participants: settings
+            .events
             .facility_bits
             .iter()
             .filter(|(bit, _)| event.facilities.is_some_and(|mask| mask as u64 & bit != 0))

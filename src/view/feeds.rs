@@ -2,8 +2,9 @@
 
 use super::calendar_links::shortened;
 use super::events::EventIndex;
-use super::{EventKey, EventStatus, EventSummary, FeedSettings, Site, SiteSettings};
+use super::{EventKey, EventStatus, EventSummary, FeedSettings, Run, Site};
 use crate::model::Event;
+use crate::settings::Feeds;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -61,13 +62,13 @@ pub(super) fn calendar_feeds(
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
     mut descriptions: Descriptions,
     site: &Site,
-    settings: &SiteSettings,
+    (settings, feeds, run): (&crate::settings::Site, &Feeds, &Run),
 ) -> CalendarFeeds {
     let uid_host = settings
         .site_url
         .as_ref()
         .and_then(|u| u.host_str())
-        .or_else(|| settings.base_url.host_str())
+        .or_else(|| run.base_url.host_str())
         .unwrap_or("vatcar-site.invalid")
         .to_owned();
     let page = |key: &EventKey| site.site_url.as_ref().map(|u| format!("{u}{}", key.url()));
@@ -81,7 +82,7 @@ pub(super) fn calendar_feeds(
                 if !description.is_empty() {
                     description.push_str("\n\n");
                 }
-                description.push_str(&settings.texts.text("calendar.event_page", &[("url", url)]));
+                description.push_str(&run.texts.text("calendar.event_page", &[("url", url)]));
             }
             let entry = CalendarEntry {
                 // The calendar needs no description markdown or positions: leaving them out
@@ -113,7 +114,7 @@ pub(super) fn calendar_feeds(
         keys.sort();
         keys.into_iter().map(|(_, key)| key).collect()
     };
-    let texts = &settings.texts;
+    let texts = &run.texts;
     let described = |what: &str| match &site.site_url {
         Some(url) => texts.text("calendar.published_by", &[("calendar", what), ("url", url)]),
         None => what.to_owned(),
@@ -125,13 +126,13 @@ pub(super) fn calendar_feeds(
                 "calendar.facility_description",
                 &[("facility", &site.facility.name)],
             )),
-            refresh_minutes: settings.calendar_refresh_minutes,
+            refresh_minutes: feeds.refresh_minutes,
             empty: texts.text("calendar.empty", &[]),
         },
         division: FeedSettings {
             name: site.calendars.division_name.clone(),
             description: described(&texts.text("calendar.division_description", &[])),
-            refresh_minutes: settings.calendar_refresh_minutes,
+            refresh_minutes: feeds.refresh_minutes,
             empty: texts.text("calendar.empty", &[]),
         },
         entries,
@@ -149,7 +150,8 @@ pub(super) fn feed(
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
     descriptions: &Descriptions,
-    settings: &SiteSettings,
+    settings: &crate::settings::Site,
+    feeds: &Feeds,
 ) -> (Vec<FeedEntry>, String) {
     let Some(site_url) = &settings.site_url else {
         return (Vec::new(), String::new());
@@ -160,7 +162,7 @@ pub(super) fn feed(
         .map(|(key, _)| (events[key].event.start, *key))
         .collect();
     entries.sort();
-    if let Some(limit) = settings.feed_limit {
+    if let Some(limit) = feeds.feed_limit {
         entries.truncate(limit);
     }
     let stamp = |t: DateTime<Utc>| t.format("%Y-%m-%dT%H:%M:%SZ").to_string();

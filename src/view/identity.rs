@@ -27,24 +27,7 @@ const DARK_BACKGROUND: Rgb = [16.0, 23.0, 30.0];
 /// WCAG's minimum contrast for body text.
 const READABLE: f64 = 4.5;
 
-/// `#rgb` or `#rrggbb`, else an error saying what is expected.
-pub fn parse_colour(text: &str) -> Result<Rgb, String> {
-    let hex = text.trim().strip_prefix('#').unwrap_or("");
-    let digits: Vec<u32> = hex.chars().filter_map(|c| c.to_digit(16)).collect();
-    if digits.len() != hex.len() || !matches!(hex.len(), 3 | 6) {
-        return Err(format!(
-            "{text:?} is not a colour: write it as #rrggbb (such as \"#0b5d7a\") or #rgb"
-        ));
-    }
-    let channel = |i: usize| -> f64 {
-        if hex.len() == 3 {
-            f64::from(digits[i] * 17)
-        } else {
-            f64::from(digits[2 * i] * 16 + digits[2 * i + 1])
-        }
-    };
-    Ok([channel(0), channel(1), channel(2)])
-}
+pub use crate::settings::parse_colour;
 
 /// The accent as chosen where it reads well, else moved towards black (light mode) or white
 /// (dark mode) in small steps until text in it, and white or dark text on it, reach WCAG's

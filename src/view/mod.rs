@@ -18,9 +18,9 @@ pub mod report;
 mod roster;
 mod settings;
 mod site;
-pub mod texts;
 mod time;
 
+pub use crate::i18n::Texts;
 pub use content::{ContentPageView, ContentView, HomeIntro, MenuItem, PageLink, add_content};
 pub use documents::{DocumentGroup, DocumentRow, slug};
 pub use events::{
@@ -30,10 +30,9 @@ pub use feeds::{CalendarEntry, CalendarFeeds, FeedEntry};
 pub use identity::{AccentView, accent};
 pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, roster_page};
 pub use settings::{
-    DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Sections, SiteFile, SiteSettings,
+    DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Run, Sections, Settings, SiteFile,
 };
 pub use site::{Calendars, FacilityView, Favicon, Site};
-pub use texts::Texts;
 pub use time::{Instant, When, when};
 
 use crate::model::SiteData;
@@ -76,37 +75,33 @@ pub struct SiteView {
     pub content: ContentView,
 }
 
-pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
-    // A section that is switched off contributes no pages, no events and no calendar.
-    let trimmed;
-    let data = if settings.sections.events && settings.sections.division {
-        data
-    } else {
-        trimmed = SiteData {
-            facility_events: if settings.sections.events {
-                data.facility_events.clone()
-            } else {
-                Vec::new()
-            },
-            division_events: if settings.sections.division {
-                data.division_events.clone()
-            } else {
-                Vec::new()
-            },
-            ..data.clone()
-        };
-        &trimmed
-    };
-    let sanitizer = Sanitizer::new(&settings.base_url);
+/// The site's views from the data, the webmaster's settings and what this run decided.
+/// The data the sections show: one that is switched off contributes no pages, no events
+/// and no calendar.
+fn in_sections(data: &SiteData, sections: Sections) -> std::borrow::Cow<'_, SiteData> {
+    if sections.events && sections.division {
+        return std::borrow::Cow::Borrowed(data);
+    }
+    let events = |on: bool, events: &Vec<_>| if on { events.clone() } else { Vec::new() };
+    std::borrow::Cow::Owned(SiteData {
+        facility_events: events(sections.events, &data.facility_events),
+        division_events: events(sections.division, &data.division_events),
+        ..data.clone()
+    })
+}
+
+pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
+    let data = &*in_sections(data, settings.site.sections);
+    let sanitizer = Sanitizer::new(&run.base_url);
     let names = roster_names(&data.roster);
-    let site = site_view(data, settings);
+    let site = site_view(data, &settings.site, &settings.feeds, run);
 
     let (events, facility_keys, division_keys) = index_events(data);
     // Everything made per event (its summary, its page, its description as safe HTML and as
     // text) is made on every core; sanitizing is the costliest step of the view.
     let list: Vec<(EventKey, Listed)> = events.iter().map(|(k, l)| (*k, *l)).collect();
     let per_event = crate::parallel::in_parallel(&list, |(key, listed)| {
-        let summary = Arc::new(summary(*key, listed, settings));
+        let summary = Arc::new(summary(*key, listed, &settings.site, run));
         let html = sanitizer.render(&listed.event.description);
         let text = html_to_text(&html);
         let mut page = event_page(
@@ -114,7 +109,7 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
             Arc::clone(&summary),
             (html, &text),
             &names,
-            settings,
+            (settings, run),
         );
         page.excerpt = events::excerpt(&text, 200);
         Ok((*key, summary, page, text))
@@ -129,7 +124,7 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         event_pages.push(page);
     }
 
-    let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, settings);
+    let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, &settings.events, run);
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
 
@@ -139,15 +134,11 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         .cloned()
         .collect();
     next_events.sort_by(|a, b| (&a.when.start.iso, a.id).cmp(&(&b.when.start.iso, b.id)));
-    next_events.truncate(settings.home_events);
+    next_events.truncate(settings.events.home_events);
 
-    let mut roster = roster_page(&data.roster, &settings.texts);
+    let mut roster = roster_page(&data.roster, &run.texts);
     for row in &mut roster.staff {
-        row.email = settings
-            .staff_emails
-            .iter()
-            .find(|(code, _)| *code == row.code)
-            .map(|(_, email)| email.clone());
+        row.email = roster::staff_email(&settings.roster.staff_emails, row.code).cloned();
     }
     let home = HomePage {
         staff: roster.staff.clone(),
@@ -160,14 +151,20 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         intro: None,
     };
 
-    let (feed, feed_updated) = feed(&events, &summaries, &descriptions, settings);
+    let (feed, feed_updated) = feed(
+        &events,
+        &summaries,
+        &descriptions,
+        &settings.site,
+        &settings.feeds,
+    );
     let calendars = calendar_feeds(
         (&facility_keys, &division_keys),
         &events,
         &summaries,
         descriptions,
         &site,
-        settings,
+        (&settings.site, &settings.feeds, run),
     );
 
     SiteView {
@@ -176,11 +173,91 @@ pub fn build(data: &SiteData, settings: &SiteSettings) -> SiteView {
         roster,
         facility_events,
         division_events,
-        documents: documents::documents(data, settings),
+        documents: documents::documents(data, run),
         event_pages,
         feed,
         feed_updated,
         calendars,
         content: ContentView::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::i18n::{BUILT_IN, Catalogue};
+    use crate::model::{Rating, StaffRole};
+    use std::collections::BTreeSet;
+
+    /// The keys the program writes with itself, not through a template (`Texts::text`, which
+    /// shows the key itself where a catalogue lacks it): the ones written out in the source
+    /// (every string of the form `section.key` whose section is one of the English
+    /// catalogue's), and the ones put together with `format!` (day and month names, ratings,
+    /// staff titles).
+    #[test]
+    fn every_key_the_program_writes_is_in_every_built_in_catalogue() {
+        let english = Catalogue::parse(BUILT_IN[0].1, "en").unwrap();
+        let sections: BTreeSet<&str> = english
+            .entries
+            .keys()
+            .filter_map(|k| k.split('.').next())
+            .collect();
+        let is_key = |text: &str| {
+            let mut parts = text.split('.');
+            let section = parts.next().unwrap_or("");
+            text.contains('.')
+                && sections.contains(section)
+                && text.split('.').all(|p| {
+                    !p.is_empty()
+                        && p.chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                })
+                && ![
+                    "html", "toml", "md", "ics", "xml", "css", "js", "json", "txt", "svg", "png",
+                ]
+                .iter()
+                .any(|extension| text.ends_with(&format!(".{extension}")))
+        };
+        let mut keys = BTreeSet::new();
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        for entry in walkdir::WalkDir::new(&src) {
+            let path = entry.unwrap().into_path();
+            if path.extension().is_some_and(|e| e == "rs") && !path.starts_with(src.join("i18n")) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                // Between quotes every other piece: escaped quotes cannot hide a key, as
+                // keys hold none.
+                for piece in text.split('"').skip(1).step_by(2) {
+                    if is_key(piece) {
+                        keys.insert(piece.to_owned());
+                    }
+                }
+            }
+        }
+        assert!(
+            keys.len() >= 25,
+            "only {} literal keys found: {keys:?}",
+            keys.len()
+        );
+        for group in ["weekdays", "weekdays_short"] {
+            keys.extend(super::time::WEEKDAYS.map(|day| format!("time.{group}.{day}")));
+        }
+        keys.extend(super::time::MONTHS.map(|month| format!("time.months_short.{month}")));
+        keys.extend((-1..=12).map(|n| format!("rating.{}", Rating::from_number(n).code())));
+        keys.extend(
+            StaffRole::ALL.map(|role| format!("staff.{}", role.code().to_ascii_lowercase())),
+        );
+        for (language, text) in BUILT_IN {
+            let catalogue = Catalogue::parse(text, language).unwrap();
+            let has = |key: &str| catalogue.entries.contains_key(key);
+            let missing: Vec<&String> = keys
+                .iter()
+                .filter(|key| {
+                    !(has(key) || has(&format!("{key}.one")) && has(&format!("{key}.other")))
+                })
+                .collect();
+            assert!(
+                missing.is_empty(),
+                "the {language} catalogue lacks {missing:?}"
+            );
+        }
     }
 }

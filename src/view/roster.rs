@@ -3,11 +3,13 @@
 
 use super::Texts;
 use crate::model::{Member, Rating, Roster, StaffRole};
+use crate::settings::StaffEmails;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct StaffRow {
-    pub code: &'static str,
+    /// `ATM`, ...
+    pub code: StaffRole,
     pub title: String,
     /// Names; empty when vacant.
     pub names: Vec<String>,
@@ -85,6 +87,18 @@ pub(super) fn sorted_people(members: &[Member], texts: &Texts) -> Vec<PersonRow>
     sorted.into_iter().map(|m| person(m, texts)).collect()
 }
 
+/// The address the config gives a staff post.
+pub(super) fn staff_email(emails: &StaffEmails, role: StaffRole) -> Option<&String> {
+    match role {
+        StaffRole::Atm => emails.atm.as_ref(),
+        StaffRole::Datm => emails.datm.as_ref(),
+        StaffRole::Ta => emails.ta.as_ref(),
+        StaffRole::Ec => emails.ec.as_ref(),
+        StaffRole::Fe => emails.fe.as_ref(),
+        StaffRole::Wm => emails.wm.as_ref(),
+    }
+}
+
 pub fn roster_page(roster: &Roster, texts: &Texts) -> RosterPage {
     let staff = StaffRole::ALL
         .iter()
@@ -96,7 +110,7 @@ pub fn roster_page(roster: &Roster, texts: &Texts) -> RosterPage {
                 .map(|p| p.holders.iter().map(Member::display_name).collect())
                 .unwrap_or_default();
             StaffRow {
-                code: role.code(),
+                code: *role,
                 title: texts.text(&format!("staff.{}", role.code().to_ascii_lowercase()), &[]),
                 names: holders,
                 email: None,

@@ -1,10 +1,12 @@
 //! What every page shows: the site's name, the facility, its calendars.
 
+use super::Run;
+use super::Sections;
 use super::calendar_links::{google_subscribe, outlook_subscribe};
 use super::content::encode;
-use super::{Sections, SiteSettings};
 use crate::model::SiteData;
 use crate::sanitize::links::{SafeLink, safe_link};
+use crate::settings::{Feeds, Site as SiteSettings};
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
@@ -67,7 +69,12 @@ pub struct FacilityView {
     pub website: Option<SafeLink>,
 }
 
-pub(super) fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
+pub(super) fn site_view(
+    data: &SiteData,
+    settings: &SiteSettings,
+    feeds: &Feeds,
+    run: &Run,
+) -> Site {
     let facility = data.roster.facility.clone().unwrap_or_default();
     let name = facility
         .display_name()
@@ -93,15 +100,14 @@ pub(super) fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
         Some(format!("webcal://{rest}"))
     };
     let title = settings.title.clone().unwrap_or_else(|| name.clone());
-    let facility_name = settings.facility_calendar_name.clone().unwrap_or_else(|| {
-        settings
-            .texts
+    let facility_name = feeds.facility_calendar_name.clone().unwrap_or_else(|| {
+        run.texts
             .text("calendar.facility_name", &[("site", &title)])
     });
-    let division_name = settings
+    let division_name = feeds
         .division_calendar_name
         .clone()
-        .unwrap_or_else(|| settings.texts.text("calendar.division_name", &[]));
+        .unwrap_or_else(|| run.texts.text("calendar.division_name", &[]));
     const FACILITY: &str = "calendar/facility.ics";
     const DIVISION: &str = "calendar/division.ics";
     let calendars = Calendars {
@@ -131,7 +137,7 @@ pub(super) fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
             website: facility
                 .website_url
                 .as_deref()
-                .and_then(|u| safe_link(u, &settings.base_url)),
+                .and_then(|u| safe_link(u, &run.base_url)),
         },
         has_feed: site_url.is_some(),
         site_url,
@@ -146,7 +152,8 @@ pub(super) fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
             path: encode(&f.path),
             media_type: media_type(&f.path),
         }),
-        accent: settings.accent.clone(),
+        // Checked as the settings were read: a colour.
+        accent: (settings.accent.as_deref()).and_then(|c| super::accent(c).ok()),
     }
 }
 

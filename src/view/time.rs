@@ -53,8 +53,8 @@ pub struct When {
 }
 
 /// Keys of the day and month names in the catalogues (`time.weekdays.mon`, ...).
-const WEEKDAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
-const MONTHS: [&str; 12] = [
+pub(super) const WEEKDAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+pub(super) const MONTHS: [&str; 12] = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
 ];
 

@@ -343,29 +343,25 @@ fn check_scrubs_an_echo_of_the_key_escaped_as_unicode_from_stdout() {
     }
 }
 
+/// End to end, as the binary prints it (the forms of the mistake are the unit test
+/// `settings::tests::the_value_of_api_key_is_never_echoed`).
 #[test]
 fn a_config_error_never_echoes_the_value_of_api_key() {
     let tmp = tempfile::tempdir().unwrap();
     let config = tmp.path().join("vatcar-site.toml");
-    for text in [
-        "api_key = 98765432123456789\nunknown = 1\n",
-        "api_key = 98765432123456789\n",
-        "api_key = 98765432123456789abc\n",
-    ] {
-        fs::write(&config, text).unwrap();
-        let ran = run(&mut vatcar(&[
-            "--config",
-            config.to_str().unwrap(),
-            "build",
-            "--demo",
-            "--output",
-            tmp.path().join("o").to_str().unwrap(),
-        ]));
-        let printed = ran.text();
-        assert_eq!(ran.code(), Some(2), "{printed}");
-        assert!(printed.contains("vatcar-site.toml:"), "{printed}");
-        assert!(!printed.contains("98765432"), "{text:?} echoed: {printed}");
-    }
+    fs::write(&config, "api_key = 98765432123456789\nunknown = 1\n").unwrap();
+    let ran = run(&mut vatcar(&[
+        "--config",
+        config.to_str().unwrap(),
+        "build",
+        "--demo",
+        "--output",
+        tmp.path().join("o").to_str().unwrap(),
+    ]));
+    let printed = ran.text();
+    assert_eq!(ran.code(), Some(2), "{printed}");
+    assert!(printed.contains("vatcar-site.toml:1: api_key"), "{printed}");
+    assert!(!printed.contains("98765432"), "echoed: {printed}");
 }
 
 /// Only the commands that use the config file read it: a broken one in the working folder

@@ -4,7 +4,7 @@ use crate::support::{Ran, demo_body, page, run, run_ok, tree, vatcar_at_demo_tim
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
-use vatcar_site::view::texts::{BUILT_IN, Catalogue};
+use vatcar_site::i18n::{BUILT_IN, Catalogue};
 
 /// The demo's training records: one is refused by the API, so the index says why.
 const CIDS: [&str; 3] = ["1547761", "1590318", "1612745"];

@@ -26,10 +26,22 @@ const LEAVES: &[&str] = &[
     // scrubs every message with it.
     "secret",
     // The file that render (and cmd, for snapshots) makes and publish writes.
-    "output", // Running work on every core: no data type of any stage.
+    "output",
+    // Running work on every core: no data type of any stage.
     "parallel",
     // Handing freed memory back between stages: called by cmd, knows no stage.
     "memory",
+    // The webmaster's settings, one typed model read from vatcar-site.toml: cmd lays the
+    // flags over it, fetch takes the API's, the view its areas.
+    "settings",
+    // The words of the pages in each language, loaded once by cmd and handed to the view
+    // and the theme alike.
+    "i18n",
+    // A mistake in how the program was called (exit code 2), found in any layer.
+    "usage",
+    // The webmaster's files read without following links: fetch reads static/ and content/
+    // with it, i18n a theme's catalogues.
+    "plain_files",
 ];
 
 /// One import against the order: where it is, and the rule it breaks.

@@ -13,13 +13,14 @@ mod net;
 mod watch;
 
 use super::args::ServeArgs;
-use super::build::{self, BuildOptions};
-use super::config::{DEFAULT_FILE, Loaded};
+use super::build;
+use super::options::BuildOptions;
 use super::progress::Progress;
 use super::settings::site_options;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::secret::ApiKey;
+use crate::settings::{DEFAULT_FILE, Settings};
 use anyhow::{Context, Result};
 use body::Body;
 use files::Target;
@@ -32,7 +33,7 @@ use std::sync::Arc;
 /// The `serve` command: the same options as `build`, then the server.
 pub(crate) fn run(
     args: &ServeArgs,
-    config: &Loaded,
+    config: &Settings,
     progress: &Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<()> {
@@ -47,7 +48,7 @@ pub(crate) fn run(
         let progress = progress.clone();
         move || {
             // Read as at startup: the file given, or `vatcar-site.toml` if there is one now.
-            let config = Loaded::load(explicit.as_deref())?;
+            let config = Settings::load(explicit.as_deref())?;
             let fresh = site_options(&source, &site, &config, progress.clone(), None)?;
             if fresh.output != first.output {
                 log::warn!(
@@ -55,14 +56,12 @@ pub(crate) fn run(
                     first.output.display()
                 );
             }
-            let mut settings = fresh.settings;
-            // The data is the same as at startup, and so is the moment it was built from.
-            settings.build_time = first.settings.build_time;
             Ok(BuildOptions {
                 source: first.source.clone(),
                 output: first.output.clone(),
                 key: first.key.clone(),
-                settings,
+                // The data is the same as at startup, and so is the moment it was built from.
+                build_time: first.build_time,
                 ..fresh
             })
         }

@@ -6,7 +6,8 @@
 //! delivered, and costs little for the few hundred files a site folder holds.
 
 use super::live::Changes;
-use crate::cmd::build::{self, BuildOptions};
+use crate::cmd::build;
+use crate::cmd::options::BuildOptions;
 use crate::cmd::progress::Progress;
 use crate::secret::ApiKey;
 use anyhow::Result;

@@ -1,10 +1,12 @@
 //! The words pages are made of, in the site's language: catalogues of texts by key (the
 //! built-in `templates/i18n/*.toml`, and a theme's `i18n/*.toml` beside or over them).
 //!
-//! Templates read them through `t()` (see `render::theme`); the view reads them for what it
-//! writes itself: month and day names, calendar names, staff titles, rating names.
+//! Loaded once by the command, for the language the config names, and handed to both users:
+//! templates read them through `t()` (see `render::theme`); the view reads them for what it
+//! writes itself: month and day names, calendar names, staff titles, rating names. A leaf
+//! module: no stage owns the languages.
 
-use crate::fetch::site_files::read_plain;
+use crate::plain_files::read_plain;
 use crate::sanitize::quote;
 use anyhow::{Result, bail};
 use std::collections::{BTreeMap, BTreeSet};
@@ -295,8 +297,9 @@ impl Texts {
         format!("{key}.{form}")
     }
 
-    /// The text of a key the program itself uses (every one is in the built-in English
-    /// catalogue, which a unit test checks), with `{name}` filled from `args`.
+    /// The text of a key the program itself uses, with `{name}` filled from `args`; the key
+    /// itself where the catalogues lack it (every one is in every built-in catalogue, which
+    /// `view`'s test `every_key_the_program_writes_is_in_every_built_in_catalogue` checks).
     pub fn text(&self, key: &str, args: &[(&str, &str)]) -> String {
         let template = self.get(key).unwrap_or(key);
         fill(template, |name| {
@@ -305,11 +308,6 @@ impl Texts {
                 .map(|(_, value)| value.to_string())
         })
         .unwrap_or_else(|missing| format!("{template} ({missing}?)"))
-    }
-
-    /// Every key, for the check that templates name only existing ones.
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.entries.keys().map(String::as_str)
     }
 }
 

@@ -1,0 +1,580 @@
+//! The webmaster's settings: one typed model, read from `vatcar-site.toml` and checked as it
+//! is read, with every default in [`Settings::default`]. A leaf module that imports no stage,
+//! so that `cmd` (which lays flags and the environment over it, in `cmd/settings.rs`) and
+//! `view` (which takes its areas: [`Site`], [`Events`], [`Feeds`], [`Roster`]) both use it.
+//!
+//! A new key is a field of [`File`] (as written), a field of its area (with its default) and
+//! a line of [`Settings::from_file`], all in this file; then the code that uses it.
+
+mod values;
+mod words;
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+use values::{
+    BaseUrl, BitValue, Colour, Email, FeedLimit, KeyText, RecentDays, RefreshMinutes, SiteUrl,
+    StaticPath, Timeout, Zone,
+};
+pub use values::{
+    MenuEntry, MenuTarget, Sections, SiteFile, check_base_url, parse_colour, parse_site_url,
+};
+
+/// The file looked for in the working folder when `--config` is not given.
+pub const DEFAULT_FILE: &str = "vatcar-site.toml";
+
+/// The API's address unless `base_url` or `--base-url` says otherwise.
+pub const DEFAULT_BASE_URL: &str = "https://vatcar.net";
+
+/// Seconds one request may take unless `timeout` or `--timeout` says otherwise.
+pub const DEFAULT_TIMEOUT: f64 = 30.0;
+
+/// Entries in the Atom feed unless `feed_limit` says otherwise. Hugo's and Zola's feeds are
+/// unlimited unless a limit is set; this one is bounded by default (as MediaWiki's, at 50, and
+/// Pelican's, at 100, are), since readers poll it often and, unbounded, it grows with the data
+/// (6.7 MB at 10,000 upcoming events) while a reader shows the first few dozen entries.
+pub const DEFAULT_FEED_LIMIT: usize = 50;
+
+/// Everything a run is configured with, before the command line's flags are laid over it.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The config file read, if any: paths in it are relative to its folder.
+    pub path: Option<PathBuf>,
+    pub api: Api,
+    pub folders: Folders,
+    /// `language` as written and where, checked once the templates folder is known.
+    pub language: Option<Language>,
+    pub site: Site,
+    pub events: Events,
+    pub feeds: Feeds,
+    pub roster: Roster,
+}
+
+/// How the API is reached.
+#[derive(Clone, Debug)]
+pub struct Api {
+    pub base_url: String,
+    /// Seconds one request may take.
+    pub timeout: f64,
+    /// `api_key` in the file (accepted with a warning: it belongs in the environment).
+    pub key: Option<String>,
+}
+
+/// The folders the file names, relative to the file's folder.
+#[derive(Clone, Debug)]
+pub struct Folders {
+    pub output: PathBuf,
+    pub templates: Option<PathBuf>,
+    /// The webmaster's own files, copied into the site as they are; `static` beside the file
+    /// when not set and there is one.
+    pub static_files: Option<PathBuf>,
+    /// The webmaster's own pages; `content` beside the file when not set and there is one.
+    pub content: Option<PathBuf>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Language {
+    pub name: String,
+    /// `file:line`, for the error if the templates cannot speak it.
+    pub origin: String,
+}
+
+/// How the site names and presents itself.
+#[derive(Clone, Debug, Default)]
+pub struct Site {
+    /// The site's name; the facility's name when not set.
+    pub title: Option<String>,
+    /// A line under the site's title.
+    pub tagline: Option<String>,
+    /// Where the site will be published; needed for the sitemap, the feed and absolute links.
+    pub site_url: Option<url::Url>,
+    /// A zone to show local times in, beside Zulu.
+    pub display_zone: Option<chrono_tz::Tz>,
+    pub sections: Sections,
+    /// The `[[menu]]` entries, in order.
+    pub menu: Vec<MenuEntry>,
+    pub logo: Option<SiteFile>,
+    pub favicon: Option<SiteFile>,
+    /// The theme's main colour as written, checked.
+    pub accent: Option<String>,
+}
+
+/// How events are listed.
+#[derive(Clone, Debug)]
+pub struct Events {
+    /// How many days an event stays listed as "recent" after it ends.
+    pub recent_days: i64,
+    /// How many upcoming events the home page lists.
+    pub home_events: usize,
+    /// Names for bits of the events' `facilities` mask, by bit value, ascending.
+    pub facility_bits: Vec<(u64, String)>,
+}
+
+/// The Atom feed and the calendars.
+#[derive(Clone, Debug)]
+pub struct Feeds {
+    /// Entries in the Atom feed, soonest first; `None` for every upcoming event.
+    pub feed_limit: Option<usize>,
+    /// Calendar names; derived from the site's title when not set.
+    pub facility_calendar_name: Option<String>,
+    pub division_calendar_name: Option<String>,
+    /// How often calendar apps should refresh the feeds, in minutes.
+    pub refresh_minutes: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Roster {
+    pub staff_emails: StaffEmails,
+}
+
+/// Role addresses shown on the roster (never the API's personal ones), one per staff post
+/// (the view gives each `model::StaffRole` its own).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StaffEmails {
+    pub atm: Option<String>,
+    pub datm: Option<String>,
+    pub ta: Option<String>,
+    pub ec: Option<String>,
+    pub fe: Option<String>,
+    pub wm: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            path: None,
+            api: Api {
+                base_url: DEFAULT_BASE_URL.to_owned(),
+                timeout: DEFAULT_TIMEOUT,
+                key: None,
+            },
+            folders: Folders {
+                output: PathBuf::from("output"),
+                templates: None,
+                static_files: None,
+                content: None,
+            },
+            language: None,
+            site: Site::default(),
+            events: Events {
+                recent_days: 60,
+                home_events: 5,
+                facility_bits: Vec::new(),
+            },
+            feeds: Feeds {
+                feed_limit: Some(DEFAULT_FEED_LIMIT),
+                facility_calendar_name: None,
+                division_calendar_name: None,
+                refresh_minutes: 180,
+            },
+            roster: Roster::default(),
+        }
+    }
+}
+
+/// `vatcar-site.toml` as written: each value checked by its type as it is read.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    base_url: Option<BaseUrl>,
+    api_key: Option<Spanned<KeyText>>,
+    site_url: Option<SiteUrl>,
+    title: Option<String>,
+    tagline: Option<String>,
+    logo: Option<Spanned<StaticPath>>,
+    favicon: Option<Spanned<StaticPath>>,
+    accent: Option<Colour>,
+    /// A built-in language (en, es, fr, nl) or one the templates folder has a catalogue for.
+    language: Option<Spanned<String>>,
+    display_zone: Option<Zone>,
+    recent_days: Option<RecentDays>,
+    feed_limit: Option<FeedLimit>,
+    output: Option<PathBuf>,
+    templates: Option<PathBuf>,
+    #[serde(rename = "static")]
+    static_files: Option<PathBuf>,
+    content: Option<PathBuf>,
+    timeout: Option<Timeout>,
+    #[serde(default)]
+    calendar: CalendarFile,
+    /// Names for bits of the events' `facilities` bitmask, keyed by the bit's value ("1",
+    /// "2", "4", ...). The API does not document them, so none are shown by default.
+    #[serde(default)]
+    facilities: BTreeMap<BitValue, String>,
+    /// Role addresses shown on the roster (never the API's personal ones).
+    #[serde(default)]
+    staff_emails: StaffEmailsFile,
+    #[serde(default)]
+    sections: Sections,
+    #[serde(default)]
+    menu: Vec<MenuFile>,
+}
+
+/// A `[[menu]]` entry: a name, and an address elsewhere or a page of the site.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MenuFile {
+    name: Spanned<String>,
+    url: Option<Spanned<String>>,
+    page: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CalendarFile {
+    facility_name: Option<String>,
+    division_name: Option<String>,
+    refresh_minutes: Option<RefreshMinutes>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StaffEmailsFile {
+    atm: Option<Email>,
+    datm: Option<Email>,
+    ta: Option<Email>,
+    ec: Option<Email>,
+    fe: Option<Email>,
+    wm: Option<Email>,
+}
+
+impl Settings {
+    /// `--config PATH` must exist; without it, `vatcar-site.toml` in the working folder is
+    /// read if there is one, and without that, the defaults.
+    pub fn load(explicit: Option<&Path>) -> Result<Self> {
+        let path = match explicit {
+            Some(path) => path.to_path_buf(),
+            None if Path::new(DEFAULT_FILE).is_file() => PathBuf::from(DEFAULT_FILE),
+            None => return Ok(Self::default()),
+        };
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("could not read the config file {}", path.display()))?;
+        Self::parse(&text, &path)
+    }
+
+    /// A config file's text; errors name `path`, the line and the key.
+    pub fn parse(text: &str, path: &Path) -> Result<Self> {
+        let file: File = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| words::line_of(text, s.start));
+            let message = match &line {
+                // A syntax error on the key's own line may quote part of it.
+                Some(line) if words::defines_api_key(text, *line) => {
+                    "api_key: not valid TOML; write it as api_key = \"...\" (the value is not shown)"
+                        .to_owned()
+                }
+                _ => words::readable(&e),
+            };
+            match line {
+                Some(line) => anyhow::anyhow!("{}:{line}: {message}", path.display()),
+                None => anyhow::anyhow!("{}: {message}", path.display()),
+            }
+        })?;
+        let at = |span: std::ops::Range<usize>| {
+            format!("{}:{}", path.display(), words::line_of(text, span.start))
+        };
+        Self::from_file(file, path, &at).map_err(anyhow::Error::msg)
+    }
+
+    /// The file's values in their areas, over the defaults; the checks that need more than
+    /// one value, and the places of values that later errors name.
+    fn from_file(
+        file: File,
+        path: &Path,
+        at: &dyn Fn(std::ops::Range<usize>) -> String,
+    ) -> Result<Self, String> {
+        let defaults = Self::default();
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let relative = |p: PathBuf| folder.join(p);
+        if let Some(key) = &file.api_key {
+            log::warn!(
+                "{}: api_key in a config file is easy to commit by mistake; set VATCAR_API_KEY (a CI secret) instead",
+                at(key.span())
+            );
+        }
+        let site_file = |key: &str, value: Option<Spanned<StaticPath>>| {
+            value.map(|value| SiteFile {
+                origin: format!("{}: {key}", at(value.span())),
+                path: value.into_inner().0,
+            })
+        };
+        let emails = file.staff_emails;
+        Ok(Self {
+            path: Some(path.to_path_buf()),
+            api: Api {
+                base_url: file.base_url.map_or(defaults.api.base_url, |b| b.0),
+                timeout: file.timeout.map_or(defaults.api.timeout, |t| t.0),
+                key: file.api_key.map(|k| k.into_inner().0),
+            },
+            folders: Folders {
+                output: file.output.map_or(defaults.folders.output, relative),
+                templates: file.templates.map(relative),
+                static_files: file.static_files.map(relative),
+                content: file.content.map(relative),
+            },
+            language: file.language.map(|l| Language {
+                origin: at(l.span()),
+                name: l.into_inner().trim().to_owned(),
+            }),
+            site: Site {
+                title: file.title,
+                tagline: file.tagline,
+                site_url: file.site_url.map(|u| u.0),
+                display_zone: file.display_zone.map(|z| z.0),
+                sections: file.sections,
+                menu: menu(file.menu, at)?,
+                logo: site_file("logo", file.logo),
+                favicon: site_file("favicon", file.favicon),
+                accent: file.accent.map(|c| c.0),
+            },
+            events: Events {
+                recent_days: file
+                    .recent_days
+                    .map_or(defaults.events.recent_days, |d| d.0),
+                facility_bits: (file.facilities.into_iter())
+                    .map(|(bit, name)| (bit.0, name.trim().to_owned()))
+                    .collect(),
+                ..defaults.events
+            },
+            feeds: Feeds {
+                feed_limit: match file.feed_limit {
+                    Some(limit) => (limit.0 > 0).then_some(limit.0),
+                    None => defaults.feeds.feed_limit,
+                },
+                facility_calendar_name: file.calendar.facility_name,
+                division_calendar_name: file.calendar.division_name,
+                refresh_minutes: (file.calendar.refresh_minutes)
+                    .map_or(defaults.feeds.refresh_minutes, |m| m.0),
+            },
+            roster: Roster {
+                staff_emails: StaffEmails {
+                    atm: emails.atm.map(|e| e.0),
+                    datm: emails.datm.map(|e| e.0),
+                    ta: emails.ta.map(|e| e.0),
+                    ec: emails.ec.map(|e| e.0),
+                    fe: emails.fe.map(|e| e.0),
+                    wm: emails.wm.map(|e| e.0),
+                },
+            },
+        })
+    }
+}
+
+/// The `[[menu]]` entries: each a name and exactly one of an address or a page.
+fn menu(
+    entries: Vec<MenuFile>,
+    at: &dyn Fn(std::ops::Range<usize>) -> String,
+) -> Result<Vec<MenuEntry>, String> {
+    let mut menu = Vec::new();
+    for entry in entries {
+        let origin = at(entry.name.span());
+        let name = entry.name.get_ref().trim();
+        if name.is_empty() {
+            return Err(format!("{origin}: menu: name is empty"));
+        }
+        let target = match (&entry.url, &entry.page) {
+            (Some(url), None) => MenuTarget::Url(
+                values::menu_url(url.get_ref())
+                    .map_err(|e| format!("{}: menu: url: {e}", at(url.span())))?,
+            ),
+            (None, Some(page)) => MenuTarget::Page(page.get_ref().trim().to_owned()),
+            _ => {
+                return Err(format!(
+                    "{origin}: menu: {name:?} needs either url = \"https://...\" (an address elsewhere) or page = \"join.md\" (a page of the site), not both"
+                ));
+            }
+        };
+        menu.push(MenuEntry {
+            name: name.to_owned(),
+            target,
+            origin: at(entry.page.as_ref().map_or(entry.name.span(), |p| p.span())),
+        });
+    }
+    Ok(menu)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Settings> {
+        Settings::parse(text, Path::new("vatcar-site.toml"))
+    }
+
+    #[test]
+    fn a_full_file_reads() {
+        let loaded = parse(
+            r#"
+base_url = "https://vatcar.net/public"
+site_url = "https://tjzs.example.org"
+title = "San Juan CERAP"
+tagline = "Caribbean skies"
+display_zone = "America/Puerto_Rico"
+recent_days = 30
+feed_limit = 20
+output = "public"
+
+[calendar]
+facility_name = "TJZS events"
+refresh_minutes = 60
+
+[facilities]
+"1" = "San Juan CERAP"
+"64" = "Piarco FIR"
+
+[staff_emails]
+atm = "atm@tjzs.example.org"
+
+[sections]
+documents = false
+"#,
+        )
+        .unwrap();
+        assert_eq!(
+            loaded.site.site_url.unwrap().as_str(),
+            "https://tjzs.example.org/"
+        );
+        assert_eq!(
+            loaded.site.display_zone,
+            Some(chrono_tz::America::Puerto_Rico)
+        );
+        assert_eq!(
+            loaded.events.facility_bits,
+            [(1, "San Juan CERAP".into()), (64, "Piarco FIR".into())]
+        );
+        assert_eq!(
+            loaded.roster.staff_emails,
+            StaffEmails {
+                atm: Some("atm@tjzs.example.org".into()),
+                ..StaffEmails::default()
+            }
+        );
+        assert!(!loaded.site.sections.documents && loaded.site.sections.roster);
+        assert_eq!(loaded.feeds.feed_limit, Some(20));
+        assert_eq!(parse("feed_limit = 0\n").unwrap().feeds.feed_limit, None);
+        assert_eq!(
+            parse("").unwrap().feeds.feed_limit,
+            Some(DEFAULT_FEED_LIMIT)
+        );
+    }
+
+    #[test]
+    fn the_value_of_api_key_is_never_echoed() {
+        for text in [
+            "api_key = 98765432123456789\nfoo = 1\n",
+            "api_key = 98765432123456789\n",
+            "api_key = [98765432123456789]\n",
+            "title = \"x\"\napi_key = 98765432123456789x\n",
+            "api_key = \"98765432123456789\n",
+            "\"api_key\" = 98765432.123456789\n",
+            "api_kye = \"98765432123456789\"\n",
+            "[calendar]\napi_key = \"98765432123456789\"\n",
+        ] {
+            let error = parse(text).unwrap_err().to_string();
+            assert!(
+                !error.contains("98765432") && error.contains("api_key"),
+                "{text:?} gave {error}"
+            );
+        }
+        let loaded = parse("api_key = \"98765432123456789\"\n").unwrap();
+        assert_eq!(loaded.api.key.as_deref(), Some("98765432123456789"));
+    }
+
+    #[test]
+    fn errors_name_the_file_line_and_key() {
+        let cases = [
+            (
+                "title = \"x\"\nsite_ulr = \"https://x.org\"\n",
+                "vatcar-site.toml:2: unknown key `site_ulr`: did you mean `site_url`?",
+            ),
+            (
+                "\n\ndisplay_zone = \"Mars/Olympus\"\n",
+                "vatcar-site.toml:3: display_zone: \"Mars/Olympus\" is not an IANA time zone name",
+            ),
+            (
+                "recent_days = \"many\"\n",
+                "vatcar-site.toml:1: recent_days: expected a whole number, found the text \"many\"",
+            ),
+            (
+                "[facilities]\n\"3\" = \"Nope\"\n",
+                "vatcar-site.toml:2: facilities: \"3\" is not a bit value",
+            ),
+            (
+                "[staff_emails]\natm = \"not an address\"\n",
+                "vatcar-site.toml:2: staff_emails.atm: \"not an address\" is not an email address",
+            ),
+            (
+                "[sections]\nblog = true\n",
+                "vatcar-site.toml:2: unknown key `blog` in [sections]; the known keys are `roster`, `events`, `division`, `documents`",
+            ),
+            (
+                "site_url = \"ftp://x.org\"\n",
+                "vatcar-site.toml:1: site_url: \"ftp://x.org\" is not an http(s) address",
+            ),
+            (
+                "base_url = \"http://vatcar.net\"\n",
+                "vatcar-site.toml:1: base_url: invalid base URL",
+            ),
+            (
+                "\nfeed_limit = -1\n",
+                "vatcar-site.toml:2: feed_limit: expected a whole number of entries (0 for no limit), found -1",
+            ),
+            (
+                "feed_limit = 2.5\n",
+                "vatcar-site.toml:1: feed_limit: expected a whole number of entries (0 for no limit), found a float",
+            ),
+            (
+                "feed_limit = \"50\"\n",
+                "vatcar-site.toml:1: feed_limit: expected a whole number of entries (0 for no limit), found a string",
+            ),
+            (
+                "[calendar]\nrefresh_minutes = 0\n",
+                "vatcar-site.toml:2: calendar.refresh_minutes: expected 1 to 10080",
+            ),
+            (
+                "[calendar]\nrefresh_minutes = \"often\"\n",
+                "vatcar-site.toml:2: calendar.refresh_minutes: expected a whole number, found the text \"often\"",
+            ),
+            (
+                "calendar = { facility_name = 5 }\n",
+                "vatcar-site.toml:1: calendar.facility_name: expected text in quotes, found the whole number 5",
+            ),
+            (
+                "timeout = true\n",
+                "vatcar-site.toml:1: timeout: expected a number, found true",
+            ),
+            (
+                "[sections]\nroster = \"yes\"\n",
+                "vatcar-site.toml:2: sections.roster: expected true or false, found the text \"yes\"",
+            ),
+            (
+                "output = [\"a\"]\n",
+                "vatcar-site.toml:1: output: expected a path in quotes, found a list",
+            ),
+            (
+                "Title = \"x\"\n",
+                "vatcar-site.toml:1: unknown key `Title`: did you mean `title`?",
+            ),
+            (
+                "[staff_emial]\natm = \"a@b.org\"\n",
+                "vatcar-site.toml:1: unknown key `staff_emial`: did you mean `staff_emails`?",
+            ),
+            (
+                "[calendar]\nfacilty_name = \"x\"\n",
+                "vatcar-site.toml:2: unknown key `facilty_name` in [calendar]: did you mean `facility_name`?",
+            ),
+            (
+                "colour = \"blue\"\n",
+                "vatcar-site.toml:1: unknown key `colour`; the known keys are `base_url`, `api_key`,",
+            ),
+        ];
+        for (text, expected) in cases {
+            let error = parse(text).unwrap_err().to_string();
+            assert!(
+                error.starts_with(expected),
+                "{text:?}\n  gave {error}\n  want {expected}"
+            );
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! The values a setting may take, each checked as it is read: a value of the wrong kind is
+//! refused by serde (and worded by [`super::words`]), a value of the right kind but out of
+//! bounds by the type's `TryFrom`, with an [`Invalid`] naming what is expected.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Marks the message of a value refused by its type, so that the error printer puts the key
+/// before it (`recent_days: expected 0 to 3650, found -1`).
+pub(super) const INVALID: &str = "invalid setting value: ";
+
+/// A value of the right kind that is not one the setting takes.
+#[derive(Debug)]
+pub struct Invalid(String);
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{INVALID}{}", self.0)
+    }
+}
+
+fn invalid<T>(message: String) -> Result<T, Invalid> {
+    Err(Invalid(message))
+}
+
+/// `base_url`: the API's address.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "String")]
+pub struct BaseUrl(pub String);
+
+impl TryFrom<String> for BaseUrl {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        match check_base_url(&text) {
+            Ok(_) => Ok(Self(text)),
+            Err(reason) => {
+                let mut shown: String = text.chars().take(200).collect();
+                if shown.len() < text.len() {
+                    shown.push('…');
+                }
+                invalid(format!("invalid base URL {shown:?}: {reason}"))
+            }
+        }
+    }
+}
+
+/// An API address a key may be sent to: https, or plain http to this machine only.
+pub fn check_base_url(text: &str) -> Result<url::Url, String> {
+    let url = url::Url::parse(text.trim()).map_err(|e| e.to_string())?;
+    match url.scheme() {
+        "https" => {}
+        "http" if is_loopback(&url) => {}
+        "http" => return Err("plain http would send the API key unencrypted; use https".into()),
+        _ => return Err("expected an http(s) URL".into()),
+    }
+    if url.host().is_none() {
+        return Err("no host".into());
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err("a base URL takes no query or fragment".into());
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err("a base URL takes no user name or password".into());
+    }
+    Ok(url)
+}
+
+fn is_loopback(url: &url::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(domain)) => domain.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
+/// `api_key`, read as any value, so that one of the wrong type is refused without echoing
+/// it (serde's type errors quote the value).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "toml::Value")]
+pub struct KeyText(pub String);
+
+impl TryFrom<toml::Value> for KeyText {
+    type Error = Invalid;
+    fn try_from(value: toml::Value) -> Result<Self, Invalid> {
+        match value {
+            toml::Value::String(text) => Ok(Self(text)),
+            other => invalid(format!(
+                "expected the key as a quoted string, found a {} (the value is not shown)",
+                other.type_str()
+            )),
+        }
+    }
+}
+
+/// `site_url`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "String")]
+pub struct SiteUrl(pub url::Url);
+
+impl TryFrom<String> for SiteUrl {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        parse_site_url(&text).map(Self).map_err(Invalid)
+    }
+}
+
+/// An http(s) address with a trailing slash, for `--site-url` and `site_url`.
+pub fn parse_site_url(text: &str) -> Result<url::Url, String> {
+    let mut url =
+        url::Url::parse(text.trim()).map_err(|e| format!("{text:?} is not a URL: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err(format!("{text:?} is not an http(s) address"));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(format!("{text:?}: a site URL takes no query or fragment"));
+    }
+    if !url.path().ends_with('/') {
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    Ok(url)
+}
+
+/// `logo` and `favicon`: a file's path below the static folder.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "String")]
+pub struct StaticPath(pub String);
+
+impl TryFrom<String> for StaticPath {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        let path = text.trim().trim_start_matches("./");
+        if path.is_empty() || path.starts_with('/') || path.split('/').any(|p| p == "..") {
+            return invalid(format!(
+                "{text:?} is not a path in the static folder (such as \"logo.svg\")"
+            ));
+        }
+        Ok(Self(path.to_owned()))
+    }
+}
+
+/// `accent`: a colour as written, `#rgb` or `#rrggbb`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "String")]
+pub struct Colour(pub String);
+
+impl TryFrom<String> for Colour {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        parse_colour(&text).map_err(Invalid)?;
+        Ok(Self(text))
+    }
+}
+
+/// `#rgb` or `#rrggbb` as red, green and blue from 0 to 255, else an error saying what is
+/// expected.
+pub fn parse_colour(text: &str) -> Result<[f64; 3], String> {
+    let hex = text.trim().strip_prefix('#').unwrap_or("");
+    let digits: Vec<u32> = hex.chars().filter_map(|c| c.to_digit(16)).collect();
+    if digits.len() != hex.len() || !matches!(hex.len(), 3 | 6) {
+        return Err(format!(
+            "{text:?} is not a colour: write it as #rrggbb (such as \"#0b5d7a\") or #rgb"
+        ));
+    }
+    let channel = |i: usize| -> f64 {
+        if hex.len() == 3 {
+            f64::from(digits[i] * 17)
+        } else {
+            f64::from(digits[2 * i] * 16 + digits[2 * i + 1])
+        }
+    };
+    Ok([channel(0), channel(1), channel(2)])
+}
+
+/// `display_zone`: an IANA zone.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "String")]
+pub struct Zone(pub chrono_tz::Tz);
+
+impl TryFrom<String> for Zone {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        match text.parse() {
+            Ok(zone) => Ok(Self(zone)),
+            Err(_) => invalid(format!(
+                "{text:?} is not an IANA time zone name (such as America/Puerto_Rico)"
+            )),
+        }
+    }
+}
+
+/// A whole number within bounds, for `recent_days` (days) and `calendar.refresh_minutes`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "i64")]
+pub struct RecentDays(pub i64);
+
+impl TryFrom<i64> for RecentDays {
+    type Error = Invalid;
+    fn try_from(days: i64) -> Result<Self, Invalid> {
+        if !(0..=3650).contains(&days) {
+            return invalid(format!("expected 0 to 3650, found {days}"));
+        }
+        Ok(Self(days))
+    }
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "i64")]
+pub struct RefreshMinutes(pub u32);
+
+impl TryFrom<i64> for RefreshMinutes {
+    type Error = Invalid;
+    fn try_from(minutes: i64) -> Result<Self, Invalid> {
+        match u32::try_from(minutes) {
+            Ok(minutes) if (1..=10080).contains(&minutes) => Ok(Self(minutes)),
+            _ => invalid(format!("expected 1 to 10080 (a week), found {minutes}")),
+        }
+    }
+}
+
+/// `feed_limit`, read as any value, so that a value of the wrong type is reported in the
+/// setting's own words (serde's type errors name only the type). 0 for no limit.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "toml::Value")]
+pub struct FeedLimit(pub usize);
+
+impl TryFrom<toml::Value> for FeedLimit {
+    type Error = Invalid;
+    fn try_from(value: toml::Value) -> Result<Self, Invalid> {
+        let found = match value {
+            // Beyond usize (on a 32-bit machine) is as good as no limit.
+            toml::Value::Integer(n) if n >= 0 => {
+                return Ok(Self(usize::try_from(n).unwrap_or(usize::MAX)));
+            }
+            toml::Value::Integer(n) => n.to_string(),
+            other => format!("a {}", other.type_str()),
+        };
+        invalid(format!(
+            "expected a whole number of entries (0 for no limit), found {found}"
+        ))
+    }
+}
+
+/// `timeout`: seconds one request may take.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "f64")]
+pub struct Timeout(pub f64);
+
+impl TryFrom<f64> for Timeout {
+    type Error = Invalid;
+    fn try_from(seconds: f64) -> Result<Self, Invalid> {
+        if !(seconds > 0.0 && seconds <= 86_400.0) {
+            return invalid("expected seconds between 0 and 86400".into());
+        }
+        Ok(Self(seconds))
+    }
+}
+
+/// A key of `[facilities]`: one bit's value.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(try_from = "String")]
+pub struct BitValue(pub u64);
+
+impl TryFrom<String> for BitValue {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        match text.parse::<u64>() {
+            Ok(bit) if bit.is_power_of_two() => Ok(Self(bit)),
+            _ => invalid(format!("{text:?} is not a bit value (1, 2, 4, 8, ...)")),
+        }
+    }
+}
+
+/// A role address of `[staff_emails]`, trimmed.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "String")]
+pub struct Email(pub String);
+
+impl TryFrom<String> for Email {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        let address = text.trim();
+        let plausible = address.split_once('@').is_some_and(|(user, host)| {
+            !user.is_empty() && host.contains('.') && !host.starts_with('.')
+        }) && !address
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || "<>\"'()[],;:\\".contains(c));
+        if !plausible {
+            return invalid(format!("{address:?} is not an email address"));
+        }
+        Ok(Self(address.to_owned()))
+    }
+}
+
+/// Which parts of the site to build; all by default (`[sections]` in the config file).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Sections {
+    pub roster: bool,
+    pub events: bool,
+    pub division: bool,
+    pub documents: bool,
+}
+
+impl Default for Sections {
+    fn default() -> Self {
+        Self {
+            roster: true,
+            events: true,
+            division: true,
+            documents: true,
+        }
+    }
+}
+
+/// A file of the webmaster's static folder that a setting names (`logo = "logo.svg"`).
+#[derive(Clone, Debug)]
+pub struct SiteFile {
+    /// Below the static folder, which is its path in the site.
+    pub path: String,
+    /// Where it was named (`vatcar-site.toml:4: logo`), for errors.
+    pub origin: String,
+}
+
+/// An entry of the header's navigation from the config's `[[menu]]`.
+#[derive(Clone, Debug)]
+pub struct MenuEntry {
+    pub name: String,
+    pub target: MenuTarget,
+    /// Where it was written (`vatcar-site.toml:12`), for errors.
+    pub origin: String,
+}
+
+#[derive(Clone, Debug)]
+pub enum MenuTarget {
+    /// An address elsewhere (http, https or mailto).
+    Url(String),
+    /// A page of the site, as an `@/` link names it: `join.md`, `roster`.
+    Page(String),
+}
+
+/// A menu entry's address elsewhere: http, https or mailto, nothing a browser would run.
+pub(super) fn menu_url(text: &str) -> Result<String, String> {
+    let url = url::Url::parse(text.trim()).map_err(|_| {
+        format!("{text:?} is not an absolute address; for a page of the site write page = \"join.md\" (or \"roster\")")
+    })?;
+    match url.scheme() {
+        "http" | "https" | "mailto" => Ok(url.to_string()),
+        scheme => Err(format!(
+            "{text:?}: only http, https and mailto addresses are linked, not {scheme}:"
+        )),
+    }
+}

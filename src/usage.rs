@@ -1,0 +1,8 @@
+//! A mistake in how the program was called, whichever layer finds it: a flag, the config
+//! file, an output folder inside a private one. The command line ends the run with exit code 2
+//! for it (`cmd::Failure::exit_code`), every other error with 1.
+
+/// A usage mistake, said in the webmaster's words.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
