@@ -17,6 +17,7 @@ use crate::publish::{self, PublishReport};
 use crate::render::Theme;
 use crate::render::site;
 use crate::render::theme::PageTemplate;
+use crate::view::outputs::Kind;
 use crate::view::{self, SiteSettings};
 use anyhow::{Context, Result, bail};
 use std::fs::OpenOptions;
@@ -269,12 +270,16 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     // The view owns all it needs; the models can go before rendering.
     drop(data);
     crate::memory::release_freed();
-    let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
-    site::render(&view, &theme, &|file| {
+    let [files, pages, calendars, events] = [(); 4].map(|_| AtomicUsize::new(0));
+    site::render(&view, &theme, &|site::Rendered { kind, file }| {
         files.fetch_add(1, Ordering::Relaxed);
-        if file.path.ends_with(".html") {
+        if kind.is_page() {
             pages.fetch_add(1, Ordering::Relaxed);
-        } else if file.path.ends_with(".ics") {
+        }
+        if kind == Kind::EventPage {
+            events.fetch_add(1, Ordering::Relaxed);
+        }
+        if kind == Kind::Calendar {
             calendars.fetch_add(1, Ordering::Relaxed);
         }
         if static_paths.contains(file.path.as_str()) {
@@ -289,7 +294,8 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     for file in &static_files {
         staging.add(&file.path, &file.bytes)?;
     }
-    let [files, pages, calendars] = [files, pages, calendars].map(AtomicUsize::into_inner);
+    let [files, pages, calendars, events] =
+        [files, pages, calendars, events].map(AtomicUsize::into_inner);
     let files = files + static_files.len();
     lap("rendered and staged");
     progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
@@ -301,7 +307,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         files,
         pages,
         calendars,
-        events: view.event_pages.len(),
+        events,
         publish: report,
     })
 }

@@ -7,6 +7,7 @@
 
 use crate::fetch::site_files::read_plain;
 use crate::sanitize::quote;
+use crate::view::outputs;
 use crate::view::texts::{self, Texts};
 use anyhow::{Context, Result};
 use std::collections::{BTreeSet, HashMap};
@@ -289,7 +290,7 @@ impl Theme {
     pub fn static_paths(&self) -> Vec<String> {
         self.static_files
             .iter()
-            .map(|(name, _)| format!("static/{name}"))
+            .map(|(name, _)| outputs::STATIC.at(name))
             .collect()
     }
 

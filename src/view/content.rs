@@ -15,6 +15,7 @@
 //! Raw HTML in a page is the webmaster's own and kept as written, links included.
 
 use super::SiteView;
+use super::outputs::{self, OUTPUTS, Output};
 use super::settings::{MenuEntry, MenuTarget};
 use crate::model::content::{ContentPage, PageKind, problems};
 use anyhow::Result;
@@ -117,10 +118,7 @@ pub fn add_content(
     menu: &[MenuEntry],
     drafts: bool,
 ) -> Result<()> {
-    let mut generated = generated_paths(view);
-    for path in theme_files {
-        generated.insert(path.clone(), format!("the templates' file {path}"));
-    }
+    let generated = generated_paths(view, theme_files);
     let published: Vec<&ContentPage> = pages.iter().filter(|p| drafts || !p.draft).collect();
     let mut errors = Vec::new();
 
@@ -151,17 +149,15 @@ pub fn add_content(
             ));
         }
         let file = format!("{}index.html", page.url);
-        if let Some(what) = generated.get(file.as_str()) {
+        if let Some(there) = generated.get(file.as_str()) {
             errors.push(format!(
-                "{} would be published at {file}, where vatcar-site writes {what}; rename it{}",
+                "{} would be published at {file}, where vatcar-site writes {}; rename it{}",
                 page.origin,
-                match what.as_str() {
-                    "the roster page"
-                    | "the events page"
-                    | "the division's events page"
-                    | "the documents page" =>
-                        ", or turn that page off under [sections] in vatcar-site.toml",
-                    _ => "",
+                there.what,
+                if there.output.is_switchable_page() {
+                    ", or turn that page off under [sections] in vatcar-site.toml"
+                } else {
+                    ""
                 }
             ));
         } else if let Some(other) = origins.insert(file.clone(), page.origin.clone()) {
@@ -178,7 +174,7 @@ pub fn add_content(
         for (at, _) in url.match_indices('/').chain([(url.len(), "")]) {
             let folder = &url[..at];
             let what = match (generated.get(folder), origins.get(folder)) {
-                (Some(what), _) => format!("vatcar-site writes {what} there"),
+                (Some(there), _) => format!("vatcar-site writes {} there", there.what),
                 (None, Some(other)) if other.starts_with("the static file") => {
                     format!("{other} is there")
                 }
@@ -314,53 +310,45 @@ pub fn add_content(
     Ok(())
 }
 
-/// What the site holds besides the webmaster's files, by path, with what it is.
-fn generated_paths(view: &SiteView) -> HashMap<String, String> {
+/// A file the site writes, for the messages of a page that would take its place.
+struct Generated {
+    /// "the roster page", "the page of event 412".
+    what: String,
+    output: &'static Output,
+}
+
+/// What the site holds besides the webmaster's files, by path: every single file of
+/// [`OUTPUTS`] this build writes, each event's files and the templates' own.
+fn generated_paths(view: &SiteView, theme_files: &[String]) -> HashMap<String, Generated> {
     let mut paths = HashMap::new();
-    let mut add = |path: String, what: &str| {
-        paths.insert(path, what.to_owned());
+    let mut add = |path: String, what: String, output: &'static Output| {
+        paths.insert(path, Generated { what, output });
     };
-    add("index.html".into(), "the home page");
-    add("404.html".into(), "the page-not-found page");
-    let sections = view.site.sections;
-    for (on, path, what) in [
-        (sections.roster, "roster/index.html", "the roster page"),
-        (sections.events, "events/index.html", "the events page"),
-        (
-            sections.division,
-            "division/index.html",
-            "the division's events page",
-        ),
-        (
-            sections.documents,
-            "documents/index.html",
-            "the documents page",
-        ),
-        (
-            sections.events,
-            view.site.calendars.facility,
-            "the facility's calendar",
-        ),
-        (
-            sections.division,
-            view.site.calendars.division,
-            "the division's calendar",
-        ),
-        (view.site.has_feed, "feed.xml", "the Atom feed"),
-        (view.site.has_feed, "sitemap.xml", "the sitemap"),
-    ] {
-        if on {
-            add(path.to_owned(), what);
+    for output in OUTPUTS {
+        if output.is_single() && output.is_written(&view.site.sections, view.site.has_feed) {
+            add(output.path.to_owned(), output.what.to_owned(), output);
         }
     }
     for event in &view.event_pages {
         add(
             format!("{}index.html", event.summary.url),
-            &format!("the page of event {}", event.summary.id),
+            format!("the page of event {}", event.summary.id),
+            &outputs::EVENT_PAGE,
         );
     }
     for entry in view.calendars.entries.values() {
-        add(entry.path.clone(), "an event's calendar file");
+        add(
+            entry.path.clone(),
+            outputs::EVENT_CALENDAR.what.to_owned(),
+            &outputs::EVENT_CALENDAR,
+        );
+    }
+    for path in theme_files {
+        add(
+            path.clone(),
+            format!("{} {path}", outputs::STATIC.what),
+            &outputs::STATIC,
+        );
     }
     paths
 }
@@ -381,7 +369,7 @@ struct PageIds {
 
 /// Everything a link may point to.
 struct Targets<'a> {
-    generated: &'a HashMap<String, String>,
+    generated: &'a HashMap<String, Generated>,
     static_paths: &'a HashSet<&'a str>,
     /// Every content page by its path, drafts included.
     pages: HashMap<&'a str, &'a ContentPage>,

@@ -2,6 +2,7 @@
 
 use super::calendar_links::{google_subscribe, outlook_subscribe};
 use super::content::encode;
+use super::outputs::{DIVISION_CALENDAR, FACILITY_CALENDAR};
 use super::{Sections, SiteSettings};
 use crate::model::SiteData;
 use crate::sanitize::links::{SafeLink, safe_link};
@@ -102,8 +103,8 @@ pub(super) fn site_view(data: &SiteData, settings: &SiteSettings) -> Site {
         .division_calendar_name
         .clone()
         .unwrap_or_else(|| settings.texts.text("calendar.division_name", &[]));
-    const FACILITY: &str = "calendar/facility.ics";
-    const DIVISION: &str = "calendar/division.ics";
+    const FACILITY: &str = FACILITY_CALENDAR.path;
+    const DIVISION: &str = DIVISION_CALENDAR.path;
     let calendars = Calendars {
         facility: FACILITY,
         division: DIVISION,
