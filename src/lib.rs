@@ -11,8 +11,8 @@
 //! 5. [`publish`]: the only code that writes an output folder, all or nothing.
 //!
 //! [`cmd`] is the command line: one file per subcommand, each running the stages in order
-//! ([`cmd::build`] is the site pipeline, [`cmd::report`] the reports'). [`parallel`] and
-//! [`memory`] serve every stage.
+//! ([`cmd::build`] is the site pipeline, [`cmd::report`] the reports'). [`parallel`],
+//! [`memory`] and [`toml_errors`] serve every stage.
 
 pub mod cmd;
 pub mod fetch;
@@ -22,4 +22,5 @@ pub mod parallel;
 pub mod publish;
 pub mod render;
 pub mod sanitize;
+pub mod toml_errors;
 pub mod view;
