@@ -10,7 +10,7 @@ use crate::fetch::client::DEFAULT_BASE_URL;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::fetch::secret::ApiKey;
-use crate::fetch::site_files::{demo_content, demo_static, read_content, read_static};
+use crate::fetch::site_files::{StaticFile, demo_content, demo_static, read_content, read_static};
 use crate::fetch::snapshot;
 use crate::model::content::{self, ContentPage};
 use crate::publish::{self, PublishReport};
@@ -151,62 +151,14 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         )
     };
     let content = content_pages(options)?;
-    let page_templates: Vec<PageTemplate> = content
-        .iter()
-        .filter(|page| options.drafts || !page.draft)
-        .filter_map(|page| {
-            Some(PageTemplate {
-                name: page.template.clone()?,
-                origin: format!("{}:{}", page.origin, page.template_line),
-            })
-        })
-        .collect();
     // The templates are parsed while the data is fetched and decoded.
-    let theme = std::thread::spawn({
-        let templates = options.templates.clone();
-        let language = options.language.clone();
-        move || Theme::load_with(templates.as_deref(), &language, &page_templates)
-    });
+    let theme = load_theme(options, &content);
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
-    let static_files = match &options.static_files {
-        _ if options.demo_site_files => demo_static(),
-        Some(dir) => read_static(dir)?,
-        None => Vec::new(),
-    };
-    for named in [&options.settings.logo, &options.settings.favicon]
-        .into_iter()
-        .flatten()
-    {
-        if !static_files.iter().any(|f| f.path == named.path) {
-            bail!(
-                "{}: there is no {} in the static folder{}",
-                named.origin,
-                named.path,
-                options
-                    .static_files
-                    .as_ref()
-                    .map(|d| format!(" ({})", d.display()))
-                    .unwrap_or_else(|| " (static/ beside vatcar-site.toml)".into())
-            );
-        }
-    }
-    if let Some(file) = static_files.iter().find(|f| f.path == publish::MARKER) {
-        bail!(
-            "{} has the name of vatcar-site's own list of the files it wrote; rename it",
-            static_source(options, &file.path)
-        );
-    }
+    let static_files = static_files(options)?;
     lap("loaded");
     let data = crate::model::decode_site(&snapshot)?;
     lap("decoded");
-    progress.step(&format!(
-        "read {} controllers, {} visitors, {} facility events, {} division events, {} documents",
-        data.roster.controllers.len(),
-        data.roster.visitors.len(),
-        data.facility_events.len(),
-        data.division_events.len(),
-        data.documents.iter().map(|c| c.files.len()).sum::<usize>()
-    ));
+    progress.step(&what_was_read(&data));
     if let Some(dir) = &options.save_snapshot {
         super::fetch::save_snapshot(
             &snapshot,
@@ -220,19 +172,8 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     let theme = theme
         .join()
         .expect("loading the templates does not panic")?;
-    let base_url = match &options.source {
-        Source::Api(_) => api_base(&options.source)?,
-        _ => {
-            let base = snapshot
-                .base_url
-                .clone()
-                .unwrap_or_else(|| DEFAULT_BASE_URL.into());
-            Url::parse(base.trim())
-                .with_context(|| format!("the base URL {base:?} is not a URL"))?
-        }
-    };
     let settings = SiteSettings {
-        base_url,
+        base_url: site_base_url(options, &snapshot)?,
         texts: theme.texts(),
         ..options.settings.clone()
     };
@@ -270,8 +211,136 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     // The view owns all it needs; the models can go before rendering.
     drop(data);
     crate::memory::release_freed();
+    let counts = render_and_stage(
+        &view,
+        &theme,
+        &static_paths,
+        &static_files,
+        &staging,
+        options,
+    )?;
+    lap("rendered and staged");
+    progress.step(&format!(
+        "rendered {} pages and {} calendars",
+        counts.pages, counts.calendars
+    ));
+    let report = staging
+        .commit()
+        .with_context(|| format!("could not publish to {}", options.output.display()))?;
+    lap("published");
+    Ok(BuildReport {
+        files: counts.files,
+        pages: counts.pages,
+        calendars: counts.calendars,
+        events: counts.events,
+        publish: report,
+    })
+}
+
+/// What the data holds, as the build tells it.
+fn what_was_read(data: &crate::model::SiteData) -> String {
+    format!(
+        "read {} controllers, {} visitors, {} facility events, {} division events, {} documents",
+        data.roster.controllers.len(),
+        data.roster.visitors.len(),
+        data.facility_events.len(),
+        data.division_events.len(),
+        data.documents.iter().map(|c| c.files.len()).sum::<usize>()
+    )
+}
+
+/// The theme, loaded on a thread of its own, with the templates the published content pages
+/// name.
+fn load_theme(
+    options: &BuildOptions,
+    content: &[ContentPage],
+) -> std::thread::JoinHandle<Result<Theme>> {
+    let page_templates: Vec<PageTemplate> = content
+        .iter()
+        .filter(|page| options.drafts || !page.draft)
+        .filter_map(|page| {
+            Some(PageTemplate {
+                name: page.template.clone()?,
+                origin: format!("{}:{}", page.origin, page.template_line),
+            })
+        })
+        .collect();
+    let templates = options.templates.clone();
+    let language = options.language.clone();
+    std::thread::spawn(move || Theme::load_with(templates.as_deref(), &language, &page_templates))
+}
+
+/// The base URL the data's relative links resolve against: the API's, or the one the
+/// snapshot was fetched from.
+fn site_base_url(options: &BuildOptions, snapshot: &snapshot::Snapshot) -> Result<Url> {
+    Ok(match &options.source {
+        Source::Api(_) => api_base(&options.source)?,
+        _ => {
+            let base = snapshot
+                .base_url
+                .clone()
+                .unwrap_or_else(|| DEFAULT_BASE_URL.into());
+            Url::parse(base.trim())
+                .with_context(|| format!("the base URL {base:?} is not a URL"))?
+        }
+    })
+}
+
+/// The webmaster's static files, read and checked: the files a setting names are there, and
+/// none takes the name of the list of files vatcar-site wrote.
+fn static_files(options: &BuildOptions) -> Result<Vec<StaticFile>> {
+    let static_files = match &options.static_files {
+        _ if options.demo_site_files => demo_static(),
+        Some(dir) => read_static(dir)?,
+        None => Vec::new(),
+    };
+    for named in [&options.settings.logo, &options.settings.favicon]
+        .into_iter()
+        .flatten()
+    {
+        if !static_files.iter().any(|f| f.path == named.path) {
+            bail!(
+                "{}: there is no {} in the static folder{}",
+                named.origin,
+                named.path,
+                options
+                    .static_files
+                    .as_ref()
+                    .map(|d| format!(" ({})", d.display()))
+                    .unwrap_or_else(|| " (static/ beside vatcar-site.toml)".into())
+            );
+        }
+    }
+    if let Some(file) = static_files.iter().find(|f| f.path == publish::MARKER) {
+        bail!(
+            "{} has the name of vatcar-site's own list of the files it wrote; rename it",
+            static_source(options, &file.path)
+        );
+    }
+    Ok(static_files)
+}
+
+/// What `build` made, by kind.
+struct Counts {
+    files: usize,
+    pages: usize,
+    calendars: usize,
+    /// The event pages, among the pages.
+    events: usize,
+}
+
+/// Renders the site into `staging`, beside the webmaster's static files, and counts what was
+/// made by its kind. A static file where the site makes a file is refused.
+fn render_and_stage(
+    view: &view::SiteView,
+    theme: &Theme,
+    static_paths: &std::collections::HashSet<&str>,
+    static_files: &[StaticFile],
+    staging: &publish::Staging,
+    options: &BuildOptions,
+) -> Result<Counts> {
     let [files, pages, calendars, events] = [(); 4].map(|_| AtomicUsize::new(0));
-    site::render(&view, &theme, &|site::Rendered { kind, file }| {
+    site::render(view, theme, &|site::Rendered { kind, file }| {
         files.fetch_add(1, Ordering::Relaxed);
         if kind.is_page() {
             pages.fetch_add(1, Ordering::Relaxed);
@@ -291,24 +360,17 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         }
         staging.add(&file.path, &file.contents)
     })?;
-    for file in &static_files {
+    for file in static_files {
         staging.add(&file.path, &file.bytes)?;
     }
     let [files, pages, calendars, events] =
         [files, pages, calendars, events].map(AtomicUsize::into_inner);
     let files = files + static_files.len();
-    lap("rendered and staged");
-    progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
-    let report = staging
-        .commit()
-        .with_context(|| format!("could not publish to {}", options.output.display()))?;
-    lap("published");
-    Ok(BuildReport {
+    Ok(Counts {
         files,
         pages,
         calendars,
         events,
-        publish: report,
     })
 }
 

@@ -177,34 +177,7 @@ fn site_wide_files(
         sink(Rendered::new(&outputs::CONTENT_PAGE, page.path, html))?;
     }
 
-    // The 404 page is served at any depth, so its links start from the site's own path.
-    let mut context = tera::Context::new();
-    let root_path = view
-        .site
-        .site_url
-        .as_deref()
-        .and_then(|u| url::Url::parse(u).ok())
-        .map(|u| u.path().to_owned())
-        .unwrap_or_else(|| "/".into());
-    context.insert("site", site);
-    context.insert("root", &root_path);
-    context.insert(
-        "page",
-        &json!({
-            "section": "",
-            "title": theme.texts().text("page.not_found", &[]),
-            "url": outputs::NOT_FOUND.path,
-            "canonical": null,
-            "description": null,
-            "image": null,
-            "image_wide": false,
-        }),
-    );
-    sink(Rendered::new(
-        &outputs::NOT_FOUND,
-        outputs::NOT_FOUND.path,
-        theme.render("404.html", &context)?,
-    ))?;
+    not_found_page(view, theme, site, sink)?;
 
     if let Some(site_url) = &view.site.site_url {
         let urls: Vec<String> = section_pages
@@ -246,6 +219,38 @@ fn site_wide_files(
             bytes.clone(),
         ))?;
     }
+    Ok(())
+}
+
+/// The 404 page: served at any depth, so its links start from the site's own path.
+fn not_found_page(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -> Result<()> {
+    let mut context = tera::Context::new();
+    let root_path = view
+        .site
+        .site_url
+        .as_deref()
+        .and_then(|u| url::Url::parse(u).ok())
+        .map(|u| u.path().to_owned())
+        .unwrap_or_else(|| "/".into());
+    context.insert("site", site);
+    context.insert("root", &root_path);
+    context.insert(
+        "page",
+        &json!({
+            "section": "",
+            "title": theme.texts().text("page.not_found", &[]),
+            "url": outputs::NOT_FOUND.path,
+            "canonical": null,
+            "description": null,
+            "image": null,
+            "image_wide": false,
+        }),
+    );
+    sink(Rendered::new(
+        &outputs::NOT_FOUND,
+        outputs::NOT_FOUND.path,
+        theme.render("404.html", &context)?,
+    ))?;
     Ok(())
 }
 

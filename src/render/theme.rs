@@ -109,70 +109,15 @@ impl Theme {
         tera.register_function("language", move |_: &HashMap<String, tera::Value>| {
             Ok(tera::Value::String(tag.clone()))
         });
-        let mut user_templates = Vec::new();
         let mut static_files: Vec<(String, Vec<u8>)> = STATIC_FILES
             .iter()
             .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
             .collect();
-        if let Some(dir) = user_dir {
-            if !dir.is_dir() {
-                anyhow::bail!("templates folder {} does not exist", dir.display());
-            }
-            // Read besides the built-in names: the templates content pages name, and the
-            // catalogues.
-            let named: BTreeSet<String> = page_templates.iter().map(|t| t.name.clone()).collect();
-            let catalogues: BTreeSet<String> = texts::theme_catalogues(Some(dir))
-                .into_iter()
-                .map(|(language, _)| format!("i18n/{language}.toml"))
-                .collect();
-            warn_ignored(dir, &named.union(&catalogues).cloned().collect());
-            // Links are left out (`warn_ignored` has named them): the built-in file stands in.
-            let builtin_names = TEMPLATES.iter().map(|(name, _)| name.to_string());
-            let extra_names = named
-                .iter()
-                .filter(|name| !TEMPLATES.iter().any(|(builtin, _)| builtin == *name))
-                .cloned();
-            for name in extra_names.chain(builtin_names) {
-                if let Some(bytes) = read_plain(dir, &name)? {
-                    let path = dir.join(&name);
-                    let text = String::from_utf8(bytes).map_err(|_| {
-                        anyhow::anyhow!(
-                            "could not read template {}: it is not UTF-8 text",
-                            path.display()
-                        )
-                    })?;
-                    user_templates.push(TemplateSource {
-                        name,
-                        text,
-                        origin: path.display().to_string(),
-                    });
-                }
-            }
-            for (name, bytes) in &mut static_files {
-                if let Some(theirs) = read_plain(dir, &format!("static/{name}"))? {
-                    *bytes = theirs;
-                }
-            }
-        }
-        for template in page_templates {
-            let known = TEMPLATES.iter().any(|(name, _)| *name == template.name)
-                || user_templates.iter().any(|user| user.name == template.name);
-            if !known {
-                match user_dir {
-                    Some(dir) => anyhow::bail!(
-                        "{}: template = {:?}: there is no such file in the templates folder {}",
-                        template.origin,
-                        template.name,
-                        dir.display()
-                    ),
-                    None => anyhow::bail!(
-                        "{}: template = {:?}: no templates folder is set (templates = \"templates\" in vatcar-site.toml)",
-                        template.origin,
-                        template.name
-                    ),
-                }
-            }
-        }
+        let user_templates = match user_dir {
+            Some(dir) => read_theme_folder(dir, page_templates, &mut static_files)?,
+            None => Vec::new(),
+        };
+        check_page_templates(page_templates, &user_templates, user_dir)?;
         let builtin: Vec<TemplateSource> = TEMPLATES
             .iter()
             .filter(|(name, _)| !user_templates.iter().any(|user| user.name == *name))
@@ -357,6 +302,83 @@ impl tera::Function for Translate {
         })?;
         Ok(tera::Value::String(filled))
     }
+}
+
+/// The templates and static files of the user's templates folder: the built-in names, and
+/// the templates content pages name; each static file read replaces the built-in one.
+fn read_theme_folder(
+    dir: &Path,
+    page_templates: &[PageTemplate],
+    static_files: &mut [(String, Vec<u8>)],
+) -> Result<Vec<TemplateSource>> {
+    let mut user_templates = Vec::new();
+    if !dir.is_dir() {
+        anyhow::bail!("templates folder {} does not exist", dir.display());
+    }
+    // Read besides the built-in names: the templates content pages name, and the
+    // catalogues.
+    let named: BTreeSet<String> = page_templates.iter().map(|t| t.name.clone()).collect();
+    let catalogues: BTreeSet<String> = texts::theme_catalogues(Some(dir))
+        .into_iter()
+        .map(|(language, _)| format!("i18n/{language}.toml"))
+        .collect();
+    warn_ignored(dir, &named.union(&catalogues).cloned().collect());
+    // Links are left out (`warn_ignored` has named them): the built-in file stands in.
+    let builtin_names = TEMPLATES.iter().map(|(name, _)| name.to_string());
+    let extra_names = named
+        .iter()
+        .filter(|name| !TEMPLATES.iter().any(|(builtin, _)| builtin == *name))
+        .cloned();
+    for name in extra_names.chain(builtin_names) {
+        if let Some(bytes) = read_plain(dir, &name)? {
+            let path = dir.join(&name);
+            let text = String::from_utf8(bytes).map_err(|_| {
+                anyhow::anyhow!(
+                    "could not read template {}: it is not UTF-8 text",
+                    path.display()
+                )
+            })?;
+            user_templates.push(TemplateSource {
+                name,
+                text,
+                origin: path.display().to_string(),
+            });
+        }
+    }
+    for (name, bytes) in static_files.iter_mut() {
+        if let Some(theirs) = read_plain(dir, &format!("static/{name}"))? {
+            *bytes = theirs;
+        }
+    }
+    Ok(user_templates)
+}
+
+/// Every template a content page names is a built-in one or a file of the templates folder.
+fn check_page_templates(
+    page_templates: &[PageTemplate],
+    user_templates: &[TemplateSource],
+    user_dir: Option<&Path>,
+) -> Result<()> {
+    for template in page_templates {
+        let known = TEMPLATES.iter().any(|(name, _)| *name == template.name)
+            || user_templates.iter().any(|user| user.name == template.name);
+        if !known {
+            match user_dir {
+                Some(dir) => anyhow::bail!(
+                    "{}: template = {:?}: there is no such file in the templates folder {}",
+                    template.origin,
+                    template.name,
+                    dir.display()
+                ),
+                None => anyhow::bail!(
+                    "{}: template = {:?}: no templates folder is set (templates = \"templates\" in vatcar-site.toml)",
+                    template.origin,
+                    template.name
+                ),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every `t(key="...")` with a literal key names a text the catalogues have: a mistyped key

@@ -65,79 +65,12 @@ enum Named {
 /// words]` is `fn-two-words`). A made id never takes one that is written or was made before:
 /// the second `## Notes` is `notes-1`. Problems are added to `errors`, naming the file and line.
 pub(super) fn page_ids(page: &ContentPage, errors: &mut Vec<String>) -> PageIds {
-    let mut named = Vec::new();
-    let mut open: Option<(usize, Option<String>, String)> = None;
-    for (event, range) in Parser::new_ext(&page.body, options()).into_offset_iter() {
-        match event {
-            Event::Start(Tag::Heading { id, attrs, .. }) => {
-                let written = id.map(|i| i.to_string()).or_else(|| {
-                    id_attribute(&attrs).map(|value| value.unwrap_or_default().to_owned())
-                });
-                open = Some((range.start, written, String::new()));
-            }
-            Event::Text(text) | Event::Code(text) => {
-                if let Some((_, _, heading)) = &mut open {
-                    heading.push_str(&text);
-                }
-            }
-            Event::End(TagEnd::Heading(_)) => {
-                if let Some((start, written, text)) = open.take() {
-                    named.push(Named::Heading {
-                        start,
-                        written,
-                        text,
-                    });
-                }
-            }
-            Event::Start(Tag::FootnoteDefinition(label)) => named.push(Named::Footnote {
-                start: range.start,
-                label: label.to_string(),
-            }),
-            _ => {}
-        }
-    }
-
+    let named = named_elements(page);
     let around = match page.kind {
         PageKind::HomeIntro => [LAYOUT_IDS, HOME_IDS].concat(),
         PageKind::Section | PageKind::Page => LAYOUT_IDS.to_vec(),
     };
-    // Where each id is written first; a line is worked out only for an error.
-    let mut written: HashMap<&str, usize> = HashMap::new();
-    for item in &named {
-        let Named::Heading {
-            start,
-            written: Some(id),
-            ..
-        } = item
-        else {
-            continue;
-        };
-        let problem = if id.is_empty() || id.contains(|c: char| c.is_ascii_whitespace()) {
-            format!("the heading's id {id:?} is empty or holds a space, which an id may not")
-        } else if around.contains(&id.as_str()) {
-            format!(
-                "the heading's id #{id} is one the page's template gives its own element{}; write another ({{#{id}-section}})",
-                if id == "main" {
-                    " (the \"Skip to content\" link leads to it)"
-                } else {
-                    ""
-                }
-            )
-        } else if let Some(first) = written.get(id.as_str()) {
-            format!(
-                "the heading's id #{id} is also written on line {}, and an id must be unique on its page; write another",
-                page.line_of(*first)
-            )
-        } else {
-            written.insert(id, *start);
-            continue;
-        };
-        errors.push(format!(
-            "{}:{}: {problem}",
-            page.origin,
-            page.line_of(*start)
-        ));
-    }
+    let written = written_ids(page, &named, &around, errors);
 
     let mut made = UniqueIds::new(
         TEMPLATE_IDS
@@ -184,6 +117,90 @@ pub(super) fn page_ids(page: &ContentPage, errors: &mut Vec<String>) -> PageIds 
         }
     }
     ids
+}
+
+/// The page's headings, with the ids written for them, and its footnote definitions.
+fn named_elements(page: &ContentPage) -> Vec<Named> {
+    let mut named = Vec::new();
+    let mut open: Option<(usize, Option<String>, String)> = None;
+    for (event, range) in Parser::new_ext(&page.body, options()).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { id, attrs, .. }) => {
+                let written = id.map(|i| i.to_string()).or_else(|| {
+                    id_attribute(&attrs).map(|value| value.unwrap_or_default().to_owned())
+                });
+                open = Some((range.start, written, String::new()));
+            }
+            Event::Text(text) | Event::Code(text) => {
+                if let Some((_, _, heading)) = &mut open {
+                    heading.push_str(&text);
+                }
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((start, written, text)) = open.take() {
+                    named.push(Named::Heading {
+                        start,
+                        written,
+                        text,
+                    });
+                }
+            }
+            Event::Start(Tag::FootnoteDefinition(label)) => named.push(Named::Footnote {
+                start: range.start,
+                label: label.to_string(),
+            }),
+            _ => {}
+        }
+    }
+    named
+}
+
+/// Where each written id is first written, by the id; a written id the page's template has
+/// already, or written twice, is added to `errors`.
+fn written_ids<'n>(
+    page: &ContentPage,
+    named: &'n [Named],
+    around: &[&str],
+    errors: &mut Vec<String>,
+) -> HashMap<&'n str, usize> {
+    // Where each id is written first; a line is worked out only for an error.
+    let mut written: HashMap<&str, usize> = HashMap::new();
+    for item in named {
+        let Named::Heading {
+            start,
+            written: Some(id),
+            ..
+        } = item
+        else {
+            continue;
+        };
+        let problem = if id.is_empty() || id.contains(|c: char| c.is_ascii_whitespace()) {
+            format!("the heading's id {id:?} is empty or holds a space, which an id may not")
+        } else if around.contains(&id.as_str()) {
+            format!(
+                "the heading's id #{id} is one the page's template gives its own element{}; write another ({{#{id}-section}})",
+                if id == "main" {
+                    " (the \"Skip to content\" link leads to it)"
+                } else {
+                    ""
+                }
+            )
+        } else if let Some(first) = written.get(id.as_str()) {
+            format!(
+                "the heading's id #{id} is also written on line {}, and an id must be unique on its page; write another",
+                page.line_of(*first)
+            )
+        } else {
+            written.insert(id, *start);
+            continue;
+        };
+        errors.push(format!(
+            "{}:{}: {problem}",
+            page.origin,
+            page.line_of(*start)
+        ));
+    }
+    written
 }
 
 /// The value of a heading's `id=` attribute (`## Title {id=x}`), if it has one: `Some(None)`
