@@ -62,6 +62,16 @@ pub enum Section {
 }
 
 impl Section {
+    /// Its name under `[sections]`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Section::Roster => "roster",
+            Section::Events => "events",
+            Section::Division => "division",
+            Section::Documents => "documents",
+        }
+    }
+
     pub fn is_on(self, sections: &Sections) -> bool {
         match self {
             Section::Roster => sections.roster,
@@ -219,7 +229,7 @@ pub const OUTPUTS: [&Output; 14] = [
 
 #[cfg(test)]
 mod tests {
-    use super::{EVENT_PAGE, OUTPUTS, ROSTER};
+    use super::{EVENT_PAGE, OUTPUTS, ROSTER, Section, Written};
     use std::collections::BTreeSet;
 
     #[test]
@@ -232,8 +242,8 @@ mod tests {
         assert_eq!(super::HOME.folder(), "");
     }
 
-    /// The paths README.md's "What it writes" table names, in backticks.
-    fn documented_paths() -> BTreeSet<String> {
+    /// README.md's "What it writes" table: each row's paths, in backticks, and its text.
+    fn documented() -> Vec<(Vec<String>, String)> {
         let readme = include_str!("../../README.md");
         let (_, section) = readme
             .split_once("\n## What it writes\n")
@@ -242,18 +252,44 @@ mod tests {
             .lines()
             .skip_while(|line| !line.starts_with('|'))
             .take_while(|line| line.starts_with('|'));
-        let mut paths = BTreeSet::new();
-        for row in table.skip(2) {
-            let cell = row.split('|').nth(1).expect("a table row has a path cell");
-            paths.extend(cell.split('`').skip(1).step_by(2).map(str::to_owned));
-        }
-        paths
+        table
+            .skip(2)
+            .map(|row| {
+                let cell = row.split('|').nth(1).expect("a table row has a path cell");
+                let paths = cell.split('`').skip(1).step_by(2).map(str::to_owned);
+                (paths.collect(), row.to_owned())
+            })
+            .collect()
     }
 
     #[test]
     fn the_readme_lists_every_path_the_site_writes_and_no_other() {
         let written: BTreeSet<String> = OUTPUTS.iter().map(|o| o.path.to_owned()).collect();
-        assert_eq!(documented_paths(), written);
+        let listed: BTreeSet<String> = documented().into_iter().flat_map(|(p, _)| p).collect();
+        assert_eq!(listed, written);
+    }
+
+    #[test]
+    fn the_readme_names_the_switch_that_turns_each_path_off() {
+        let rows = documented();
+        for output in OUTPUTS {
+            let (_, row) = rows
+                .iter()
+                .find(|(paths, _)| paths.iter().any(|p| p == output.path))
+                .expect("listed");
+            let switches: &[Section] = match output.written {
+                Written::UnlessOff(section) => &[section][..],
+                Written::UnlessEventSectionOff => &[Section::Events, Section::Division],
+                Written::Always | Written::WithSiteUrl => &[],
+            };
+            for section in switches {
+                let off = format!("`{} = false`", section.key());
+                assert!(row.contains(&off), "{}: {off} is not named", output.path);
+            }
+            if output.written == Written::WithSiteUrl {
+                assert!(row.contains("--site-url"), "{}", output.path);
+            }
+        }
     }
 
     #[test]
