@@ -20,9 +20,10 @@
 //! [`cmd`] is the command line: one file per subcommand, each running the stages in order
 //! ([`cmd::build`] is the site pipeline, [`cmd::report`] the reports').
 //!
-//! Leaves serve every stage and import none: [`sanitize`] (untrusted text made safe to show),
-//! [`secret`] (the API key), [`output`] (a file to publish), [`parallel`] and [`memory`]. The
-//! test tests/it/layers.rs holds the order.
+//! Leaves serve every stage and import none: [`settings`] (the webmaster's settings),
+//! [`i18n`] (the pages' words), [`sanitize`] (untrusted text made safe to show), [`secret`]
+//! (the API key), [`output`] (a file to publish), [`usage`], [`plain_files`], [`toml_errors`],
+//! [`parallel`] and [`memory`]. The test tests/it/layers.rs holds the order.
 
 pub mod cmd;
 pub mod fetch;
@@ -37,5 +38,6 @@ pub mod render;
 pub mod sanitize;
 pub mod secret;
 pub mod settings;
+pub mod toml_errors;
 pub mod usage;
 pub mod view;

@@ -21,6 +21,7 @@ use crate::render::theme::PageTemplate;
 use crate::secret::ApiKey;
 use crate::settings::Settings;
 use crate::view;
+use crate::view::outputs::Kind;
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
 use std::fs::OpenOptions;
@@ -300,11 +301,11 @@ fn render(
     options: &BuildOptions,
 ) -> Result<[usize; 3]> {
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
-    site::render(view, theme, &|file| {
+    site::render(view, theme, &|site::Rendered { kind, file }| {
         files.fetch_add(1, Ordering::Relaxed);
-        if file.path.ends_with(".html") {
+        if kind.is_page() {
             pages.fetch_add(1, Ordering::Relaxed);
-        } else if file.path.ends_with(".ics") {
+        } else if kind == Kind::Calendar {
             calendars.fetch_add(1, Ordering::Relaxed);
         }
         if static_paths.contains(file.path.as_str()) {

@@ -8,6 +8,7 @@
 
 use crate::plain_files::read_plain;
 use crate::sanitize::quote;
+use crate::toml_errors;
 use anyhow::{Result, bail};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -73,13 +74,9 @@ impl Catalogue {
         // toml's own message quotes the whole line, however long: it is told here as
         // `file:line`, its message's first line, and the part of the line around the column.
         let table: toml::Table = toml::from_str(text).map_err(|e| {
-            let message = quote::short(e.message().trim());
-            match e.span() {
-                Some(span) => {
-                    let start = span.start.min(text.len());
-                    let before = text.get(..start).unwrap_or(text);
-                    let line = before.matches('\n').count() + 1;
-                    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+            let message = quote::short(toml_errors::message(&e));
+            match toml_errors::place(&e, text) {
+                Some((line, column)) => {
                     let quoted = quote::pointing(text, line, column)
                         .map(|q| format!("\n{q}"))
                         .unwrap_or_default();

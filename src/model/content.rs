@@ -6,6 +6,7 @@
 //! page, and the top `_index.md` is the home page's introduction.
 
 use crate::fetch::site_files::ContentFile;
+use crate::toml_errors;
 use anyhow::{Result, bail};
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -161,8 +162,9 @@ pub fn parse(file: &ContentFile) -> Result<ContentPage> {
 
     let front_line = |byte: usize| front[..byte.min(front.len())].matches('\n').count() + 2;
     let matter: FrontMatter = toml::from_str(&front).map_err(|e| {
-        let line = e.span().map_or(1, |span| front_line(span.start));
-        let message = e.message().trim_end();
+        // The front matter starts on the file's second line.
+        let line = toml_errors::place(&e, &front).map_or(1, |(line, _)| line + 1);
+        let message = toml_errors::message(&e);
         anyhow::anyhow!("{origin}:{line}: front matter: {message}")
     })?;
     let title = match matter.title.map(|t| t.trim().to_owned()) {

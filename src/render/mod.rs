@@ -7,6 +7,7 @@ pub mod ical;
 pub mod limits;
 pub mod reports;
 pub mod site;
+mod tera_errors;
 pub mod theme;
 
 pub use theme::{STATIC_FILES, TEMPLATES, Theme, escape_html, export};

@@ -6,6 +6,7 @@ use crate::output::OutputFile;
 use crate::parallel::{for_each_parallel, in_parallel};
 use crate::render::Theme;
 use crate::render::ical;
+use crate::view::outputs::{self, Kind, Output};
 use crate::view::{EventKey, SiteView};
 use anyhow::Result;
 use serde::Serialize;
@@ -37,14 +38,27 @@ impl Page<'_> {
     }
 }
 
+/// A file made, and what it is.
+pub struct Rendered {
+    pub kind: Kind,
+    pub file: OutputFile,
+}
+
+impl Rendered {
+    fn new(output: &Output, path: impl Into<String>, contents: impl Into<Vec<u8>>) -> Self {
+        Self {
+            kind: output.kind,
+            file: OutputFile::new(path, contents),
+        }
+    }
+}
+
 /// Where rendered files go as they are made: called from every rendering thread.
-pub type Sink<'s> = &'s (dyn Fn(OutputFile) -> Result<()> + Sync);
+pub type Sink<'s> = &'s (dyn Fn(Rendered) -> Result<()> + Sync);
 
 /// A page of its own for each section.
 struct SectionPage {
-    enabled: fn(&SiteView) -> bool,
-    /// Folder below the root: `roster/`.
-    dir: &'static str,
+    output: &'static Output,
     template: &'static str,
     section: &'static str,
     /// The title's text key; `None`: the site's title.
@@ -57,8 +71,7 @@ struct SectionPage {
 
 const SECTION_PAGES: [SectionPage; 5] = [
     SectionPage {
-        enabled: |_| true,
-        dir: "",
+        output: &outputs::HOME,
         template: "index.html",
         section: "home",
         title: None,
@@ -66,8 +79,7 @@ const SECTION_PAGES: [SectionPage; 5] = [
         data: |v| to_value(&v.home),
     },
     SectionPage {
-        enabled: |v| v.site.sections.roster,
-        dir: "roster/",
+        output: &outputs::ROSTER,
         template: "roster.html",
         section: "roster",
         title: Some("page.roster"),
@@ -75,8 +87,7 @@ const SECTION_PAGES: [SectionPage; 5] = [
         data: |v| to_value(&v.roster),
     },
     SectionPage {
-        enabled: |v| v.site.sections.events,
-        dir: "events/",
+        output: &outputs::EVENTS,
         template: "events.html",
         section: "events",
         title: Some("page.events"),
@@ -84,8 +95,7 @@ const SECTION_PAGES: [SectionPage; 5] = [
         data: |v| to_value(&v.facility_events),
     },
     SectionPage {
-        enabled: |v| v.site.sections.division,
-        dir: "division/",
+        output: &outputs::DIVISION,
         template: "division.html",
         section: "division",
         title: Some("page.division"),
@@ -93,8 +103,7 @@ const SECTION_PAGES: [SectionPage; 5] = [
         data: |v| to_value(&v.division_events),
     },
     SectionPage {
-        enabled: |v| v.site.sections.documents,
-        dir: "documents/",
+        output: &outputs::DOCUMENTS,
         template: "documents.html",
         section: "documents",
         title: Some("page.documents"),
@@ -117,7 +126,7 @@ pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
         let events = for_each_parallel(&view.event_pages, |event| {
             let page = event_page(event);
             let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
-            sink(OutputFile::new(page.path, html))?;
+            sink(Rendered::new(&outputs::EVENT_PAGE, page.path, html))?;
             calendars.single(event.summary.key, sink)
         });
         let site_wide = site_wide.join().expect("rendering does not panic");
@@ -134,10 +143,10 @@ fn site_wide_files(
 ) -> Result<()> {
     let section_pages: Vec<(Page, &SectionPage)> = SECTION_PAGES
         .iter()
-        .filter(|s| (s.enabled)(view))
+        .filter(|s| s.output.is_written(&view.site.sections, view.site.has_feed))
         .map(|s| {
             let page = Page {
-                path: format!("{}index.html", s.dir),
+                path: s.output.path.to_owned(),
                 template: s.template,
                 section: s.section,
                 title: s.title.map_or_else(
@@ -153,7 +162,7 @@ fn site_wide_files(
     for (page, section) in &section_pages {
         let data = (section.data)(view)?;
         let html = render_page(theme, site, view, page, section.name, data)?;
-        sink(OutputFile::new(page.path.clone(), html))?;
+        sink(Rendered::new(section.output, page.path.clone(), html))?;
     }
     for content in &view.content.pages {
         let page = Page {
@@ -165,10 +174,56 @@ fn site_wide_files(
             image: None,
         };
         let html = render_page(theme, site, view, &page, "content", to_value(content)?)?;
-        sink(OutputFile::new(page.path, html))?;
+        sink(Rendered::new(&outputs::CONTENT_PAGE, page.path, html))?;
     }
 
-    // The 404 page is served at any depth, so its links start from the site's own path.
+    not_found_page(view, theme, site, sink)?;
+
+    if let Some(site_url) = &view.site.site_url {
+        let urls: Vec<String> = section_pages
+            .iter()
+            .map(|(page, _)| page.url())
+            .chain(view.content.pages.iter().map(|c| c.url.clone()))
+            .chain(view.event_pages.iter().map(|event| event_page(event).url()))
+            .map(|u| format!("{site_url}{u}"))
+            .collect();
+        let mut context = tera::Context::new();
+        context.insert("site", site);
+        context.insert("urls", &urls);
+        sink(Rendered::new(
+            &outputs::SITEMAP,
+            outputs::SITEMAP.path,
+            theme.render("sitemap.xml", &context)?,
+        ))?;
+
+        let mut context = tera::Context::new();
+        context.insert("site", site);
+        context.insert("entries", &view.feed);
+        context.insert("updated", &view.feed_updated);
+        sink(Rendered::new(
+            &outputs::FEED,
+            outputs::FEED.path,
+            theme.render("feed.xml", &context)?,
+        ))?;
+    } else {
+        log::warn!(
+            "no --site-url: sitemap.xml, feed.xml and calendar subscribe links are left out, since they need absolute addresses"
+        );
+    }
+
+    calendars.feeds(view, sink)?;
+    for (name, bytes) in theme.static_files() {
+        sink(Rendered::new(
+            &outputs::STATIC,
+            outputs::STATIC.at(name),
+            bytes.clone(),
+        ))?;
+    }
+    Ok(())
+}
+
+/// The 404 page: served at any depth, so its links start from the site's own path.
+fn not_found_page(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -> Result<()> {
     let mut context = tera::Context::new();
     let root_path = view
         .site
@@ -184,52 +239,18 @@ fn site_wide_files(
         &json!({
             "section": "",
             "title": theme.texts().text("page.not_found", &[]),
-            "url": "404.html",
+            "url": outputs::NOT_FOUND.path,
             "canonical": null,
             "description": null,
             "image": null,
             "image_wide": false,
         }),
     );
-    sink(OutputFile::new(
-        "404.html",
+    sink(Rendered::new(
+        &outputs::NOT_FOUND,
+        outputs::NOT_FOUND.path,
         theme.render("404.html", &context)?,
     ))?;
-
-    if let Some(site_url) = &view.site.site_url {
-        let urls: Vec<String> = section_pages
-            .iter()
-            .map(|(page, _)| page.url())
-            .chain(view.content.pages.iter().map(|c| c.url.clone()))
-            .chain(view.event_pages.iter().map(|event| event_page(event).url()))
-            .map(|u| format!("{site_url}{u}"))
-            .collect();
-        let mut context = tera::Context::new();
-        context.insert("site", site);
-        context.insert("urls", &urls);
-        sink(OutputFile::new(
-            "sitemap.xml",
-            theme.render("sitemap.xml", &context)?,
-        ))?;
-
-        let mut context = tera::Context::new();
-        context.insert("site", site);
-        context.insert("entries", &view.feed);
-        context.insert("updated", &view.feed_updated);
-        sink(OutputFile::new(
-            "feed.xml",
-            theme.render("feed.xml", &context)?,
-        ))?;
-    } else {
-        log::warn!(
-            "no --site-url: sitemap.xml, feed.xml and calendar subscribe links are left out, since they need absolute addresses"
-        );
-    }
-
-    calendars.feeds(view, sink)?;
-    for (name, bytes) in theme.static_files() {
-        sink(OutputFile::new(format!("static/{name}"), bytes.clone()))?;
-    }
     Ok(())
 }
 
@@ -292,9 +313,11 @@ impl<'v> Calendars<'v> {
             keys.iter().filter_map(|key| self.blocks.get(key)).collect()
         };
         let context = Self::context(self.feeds);
-        if view.site.sections.events {
-            sink(OutputFile::new(
-                "calendar/facility.ics",
+        let written = |output: &Output| output.is_written(&view.site.sections, view.site.has_feed);
+        if written(&outputs::FACILITY_CALENDAR) {
+            sink(Rendered::new(
+                &outputs::FACILITY_CALENDAR,
+                outputs::FACILITY_CALENDAR.path,
                 ical::assemble(
                     &self.feeds.facility,
                     &list(&self.feeds.facility_ids),
@@ -302,9 +325,10 @@ impl<'v> Calendars<'v> {
                 ),
             ))?;
         }
-        if view.site.sections.division {
-            sink(OutputFile::new(
-                "calendar/division.ics",
+        if written(&outputs::DIVISION_CALENDAR) {
+            sink(Rendered::new(
+                &outputs::DIVISION_CALENDAR,
+                outputs::DIVISION_CALENDAR.path,
                 ical::assemble(
                     &self.feeds.division,
                     &list(&self.feeds.division_ids),
@@ -327,7 +351,8 @@ impl<'v> Calendars<'v> {
             refresh_minutes: self.feeds.facility.refresh_minutes,
             empty: self.feeds.facility.empty.clone(),
         };
-        sink(OutputFile::new(
+        sink(Rendered::new(
+            &outputs::EVENT_CALENDAR,
             entry.path.clone(),
             ical::assemble(&single, &[block], &Self::context(self.feeds)),
         ))

@@ -6,11 +6,17 @@
 //! the user has none, so a user file always wins, one file at a time.
 
 use crate::fetch::site_files::read_plain;
+mod ignored;
+
 use crate::i18n::{self as texts, Texts};
+use crate::render::tera_errors;
 use crate::sanitize::quote;
+use crate::view::outputs;
 use anyhow::{Context, Result};
+use ignored::warn_ignored;
+pub use ignored::{Ignored, ignored_files};
 use std::collections::{BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use tera::Tera;
 
@@ -61,9 +67,17 @@ pub struct Theme {
     /// Every context rendered, when recording (for the generated template documentation).
     recorded: Option<std::sync::Mutex<Vec<(String, serde_json::Value)>>>,
     /// Each template's text and where it came from, to point errors at a file and line.
-    sources: Vec<(String, String, String)>,
+    sources: Vec<TemplateSource>,
     /// The words of the pages, in the site's language.
     texts: Arc<Texts>,
+}
+
+/// A template's text and where it came from.
+struct TemplateSource {
+    name: String,
+    text: String,
+    /// The file (`theme/roster.html`), or `built-in roster.html`.
+    origin: String,
 }
 
 /// A template a content page names in its front matter (`template = "visiting.html"`).
@@ -94,72 +108,36 @@ impl Theme {
         tera.register_function("language", move |_: &HashMap<String, tera::Value>| {
             Ok(tera::Value::String(tag.clone()))
         });
-        let mut user_templates = Vec::new();
         let mut static_files: Vec<(String, Vec<u8>)> = STATIC_FILES
             .iter()
             .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
             .collect();
-        if let Some(dir) = user_dir {
-            if !dir.is_dir() {
-                anyhow::bail!("templates folder {} does not exist", dir.display());
-            }
-            // Read besides the built-in names: the templates content pages name, and the
-            // catalogues.
-            let named: BTreeSet<String> = page_templates.iter().map(|t| t.name.clone()).collect();
-            let catalogues: BTreeSet<String> = texts::theme_catalogues(Some(dir))
-                .into_iter()
-                .map(|(language, _)| format!("i18n/{language}.toml"))
-                .collect();
-            warn_ignored(dir, &named.union(&catalogues).cloned().collect());
-            // Links are left out (`warn_ignored` has named them): the built-in file stands in.
-            let builtin_names = TEMPLATES.iter().map(|(name, _)| name.to_string());
-            let extra_names = named
-                .iter()
-                .filter(|name| !TEMPLATES.iter().any(|(builtin, _)| builtin == *name))
-                .cloned();
-            for name in extra_names.chain(builtin_names) {
-                if let Some(bytes) = read_plain(dir, &name)? {
-                    let path = dir.join(&name);
-                    let text = String::from_utf8(bytes).map_err(|_| {
-                        anyhow::anyhow!(
-                            "could not read template {}: it is not UTF-8 text",
-                            path.display()
-                        )
-                    })?;
-                    user_templates.push((name, text, path.display().to_string()));
-                }
-            }
-            for (name, bytes) in &mut static_files {
-                if let Some(theirs) = read_plain(dir, &format!("static/{name}"))? {
-                    *bytes = theirs;
-                }
-            }
-        }
+        let user_templates = match user_dir {
+            Some(dir) => read_theme_folder(dir, page_templates, &mut static_files)?,
+            None => Vec::new(),
+        };
         check_page_templates(page_templates, &user_templates, user_dir)?;
-        let builtin: Vec<(String, String, String)> = TEMPLATES
+        let builtin: Vec<TemplateSource> = TEMPLATES
             .iter()
-            .filter(|(name, _)| !user_templates.iter().any(|(user, ..)| user == name))
-            .map(|(name, text)| {
-                (
-                    name.to_string(),
-                    text.to_string(),
-                    format!("built-in {name}"),
-                )
+            .filter(|(name, _)| !user_templates.iter().any(|user| user.name == *name))
+            .map(|(name, text)| TemplateSource {
+                name: name.to_string(),
+                text: text.to_string(),
+                origin: format!("built-in {name}"),
             })
             .collect();
-        let sources: Vec<(String, String, String)> =
-            user_templates.into_iter().chain(builtin).collect();
+        let sources: Vec<TemplateSource> = user_templates.into_iter().chain(builtin).collect();
         let all = sources
             .iter()
-            .map(|(name, text, _)| (name.as_str(), text.as_str()));
+            .map(|source| (source.name.as_str(), source.text.as_str()));
         if let Err(error) = tera.add_raw_templates(all) {
             anyhow::bail!(load_error(&error, &sources));
         }
         if let Err((name, error)) = crate::render::limits::check(&tera) {
             let origin = sources
                 .iter()
-                .find(|(source, ..)| *source == name)
-                .map_or(name.as_str(), |(_, _, origin)| origin.as_str());
+                .find(|source| source.name == name)
+                .map_or(name.as_str(), |source| source.origin.as_str());
             anyhow::bail!("{origin}: {}", quote::cut_lines(&error.to_string()));
         }
         check_text_keys(&sources, &texts)?;
@@ -203,7 +181,7 @@ impl Theme {
                 .push((template.to_owned(), json));
         }
         let rendered = self.tera.render(template, context).map_err(|error| {
-            let message = tera_error(error).to_string();
+            let message = tera_errors::full_text(&error);
             let located = self
                 .locate(&message)
                 .or_else(|| self.locate_text_key(&message));
@@ -224,16 +202,12 @@ impl Theme {
         )
     }
 
-    /// For "Variable `x.y` not found ... while rendering 'name'", the file and line where the
-    /// variable is used (Tera's render errors carry no line).
+    /// For an undefined variable, the file and line where the variable is used (Tera's render
+    /// errors carry no line).
     fn locate(&self, message: &str) -> Option<String> {
-        let variable = message.split("Variable `").nth(1)?.split('`').next()?;
-        let template = message
-            .rsplit("while rendering '")
-            .next()?
-            .split('\'')
-            .next()?;
-        let (_, text, origin) = self.sources.iter().find(|(name, ..)| name == template)?;
+        let (variable, template) = tera_errors::missing_variable(message)?;
+        let TemplateSource { text, origin, .. } =
+            self.sources.iter().find(|source| source.name == template)?;
         let line = text.lines().position(|line| line.contains(variable))? + 1;
         Some(format!(
             "{origin}:{line}: variable `{variable}` is not defined"
@@ -242,20 +216,16 @@ impl Theme {
 
     /// For a `t()` call naming a key no catalogue has, the file and line of the call.
     fn locate_text_key(&self, message: &str) -> Option<String> {
-        let key = message.split(UNKNOWN_KEY).nth(1)?.split('`').next()?;
-        let template = message
-            .split("Failed to render '")
-            .nth(1)?
-            .split('\'')
-            .next()?;
+        let (template, rest) = tera_errors::failed_function(message, UNKNOWN_KEY)?;
+        let key = rest.split('`').next()?;
         let quoted = format!("\"{key}\"");
         // The call may be in a template the page extends, includes or imports.
         let (text, origin) = self
             .sources
             .iter()
-            .filter(|(_, text, _)| text.contains(&quoted))
-            .min_by_key(|(name, ..)| name != template)
-            .map(|(_, text, origin)| (text, origin))?;
+            .filter(|source| source.text.contains(&quoted))
+            .min_by_key(|source| source.name != template)
+            .map(|source| (&source.text, &source.origin))?;
         let line = text.lines().position(|line| line.contains(&quoted))? + 1;
         Some(format!(
             "{origin}:{line}: t(): no catalogue has the text key `{}` (language {})",
@@ -268,7 +238,7 @@ impl Theme {
     pub fn static_paths(&self) -> Vec<String> {
         self.static_files
             .iter()
-            .map(|(name, _)| format!("static/{name}"))
+            .map(|(name, _)| outputs::STATIC.at(name))
             .collect()
     }
 
@@ -333,17 +303,64 @@ impl tera::Function for Translate {
     }
 }
 
-/// Every template a content page names is a built-in one or the templates folder's.
+/// The templates and static files of the user's templates folder: the built-in names, and
+/// the templates content pages name; each static file read replaces the built-in one.
+fn read_theme_folder(
+    dir: &Path,
+    page_templates: &[PageTemplate],
+    static_files: &mut [(String, Vec<u8>)],
+) -> Result<Vec<TemplateSource>> {
+    let mut user_templates = Vec::new();
+    if !dir.is_dir() {
+        anyhow::bail!("templates folder {} does not exist", dir.display());
+    }
+    // Read besides the built-in names: the templates content pages name, and the
+    // catalogues.
+    let named: BTreeSet<String> = page_templates.iter().map(|t| t.name.clone()).collect();
+    let catalogues: BTreeSet<String> = texts::theme_catalogues(Some(dir))
+        .into_iter()
+        .map(|(language, _)| format!("i18n/{language}.toml"))
+        .collect();
+    warn_ignored(dir, &named.union(&catalogues).cloned().collect());
+    // Links are left out (`warn_ignored` has named them): the built-in file stands in.
+    let builtin_names = TEMPLATES.iter().map(|(name, _)| name.to_string());
+    let extra_names = named
+        .iter()
+        .filter(|name| !TEMPLATES.iter().any(|(builtin, _)| builtin == *name))
+        .cloned();
+    for name in extra_names.chain(builtin_names) {
+        if let Some(bytes) = read_plain(dir, &name)? {
+            let path = dir.join(&name);
+            let text = String::from_utf8(bytes).map_err(|_| {
+                anyhow::anyhow!(
+                    "could not read template {}: it is not UTF-8 text",
+                    path.display()
+                )
+            })?;
+            user_templates.push(TemplateSource {
+                name,
+                text,
+                origin: path.display().to_string(),
+            });
+        }
+    }
+    for (name, bytes) in static_files.iter_mut() {
+        if let Some(theirs) = read_plain(dir, &format!("static/{name}"))? {
+            *bytes = theirs;
+        }
+    }
+    Ok(user_templates)
+}
+
+/// Every template a content page names is a built-in one or a file of the templates folder.
 fn check_page_templates(
     page_templates: &[PageTemplate],
-    user_templates: &[(String, String, String)],
+    user_templates: &[TemplateSource],
     user_dir: Option<&Path>,
 ) -> Result<()> {
     for template in page_templates {
         let known = TEMPLATES.iter().any(|(name, _)| *name == template.name)
-            || user_templates
-                .iter()
-                .any(|(name, ..)| *name == template.name);
+            || user_templates.iter().any(|user| user.name == template.name);
         if !known {
             match user_dir {
                 Some(dir) => anyhow::bail!(
@@ -366,9 +383,9 @@ fn check_page_templates(
 /// Every `t(key="...")` with a literal key names a text the catalogues have: a mistyped key
 /// stops the build when the theme loads, naming the file and line, even in a template the
 /// build would render only for some data.
-fn check_text_keys(sources: &[(String, String, String)], texts: &Texts) -> Result<()> {
+fn check_text_keys(sources: &[TemplateSource], texts: &Texts) -> Result<()> {
     const CALL: &str = "t(key=\"";
-    for (_, text, origin) in sources {
+    for TemplateSource { text, origin, .. } in sources {
         for (number, line) in text.lines().enumerate() {
             for (at, _) in line.match_indices(CALL) {
                 // Part of a longer name (`get_t(key=...)`) is another function.
@@ -394,153 +411,6 @@ fn check_text_keys(sources: &[(String, String, String)], texts: &Texts) -> Resul
                     );
                 }
             }
-        }
-    }
-    Ok(())
-}
-
-/// A file or folder in the user's templates folder that no build reads.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Ignored {
-    /// The file or folder, below the templates folder as the user named it.
-    pub path: PathBuf,
-    pub folder: bool,
-    /// Why it is not read, and what follows.
-    pub reason: String,
-}
-
-impl std::fmt::Display for Ignored {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let slash = if self.folder { "/" } else { "" };
-        write!(f, "{}{slash} {}", self.path.display(), self.reason)
-    }
-}
-
-/// Why a link (or a FIFO, a device) in the templates folder is not read, as the site folder's
-/// `static/` says it.
-const LINK_LEFT_OUT: &str = "is a link or a special file; only plain files in the templates folder are read, so it is left out";
-
-/// Warns once for each file in the templates folder that the build will not read (see
-/// [`ignored_files`]): a theme file with a mistyped or made-up name otherwise changes nothing,
-/// silently.
-fn warn_ignored(dir: &Path, extra_templates: &BTreeSet<String>) {
-    match ignored_files(dir, extra_templates) {
-        Ok(ignored) => {
-            for file in ignored {
-                log::warn!("{file}");
-            }
-        }
-        Err(error) => log::warn!(
-            "could not list {} to check for files it ignores: {error}",
-            dir.display()
-        ),
-    }
-}
-
-/// The files in the templates folder `dir` that no build reads, by path. Read are the
-/// built-in templates' names at its top, the built-in static files' under `static/`, and
-/// `extra_templates`: names (relative to `dir`, with `/`) of further templates something uses,
-/// the templates content pages name in their front matter.
-///
-/// A folder that holds nothing read is reported once, not file by file (a theme's `images/`
-/// or `node_modules/` is one mistake, not hundreds).
-///
-/// Links and special files are reported too, wherever a read file could be: nothing is read
-/// through them (see [`read_plain`]).
-///
-/// Hidden files and folders (a name starting with `.`) are never reported: they belong to the
-/// tools around a theme (`.git`, `.gitignore`, `.DS_Store`, editors' swap files), are never
-/// meant as templates, and reporting them would warn on every build of a theme kept in git.
-pub fn ignored_files(
-    dir: &Path,
-    extra_templates: &BTreeSet<String>,
-) -> std::io::Result<Vec<Ignored>> {
-    let read: BTreeSet<String> = TEMPLATES
-        .iter()
-        .map(|(name, _)| name.to_string())
-        .chain(
-            STATIC_FILES
-                .iter()
-                .map(|(name, _)| format!("static/{name}")),
-        )
-        .chain(extra_templates.iter().cloned())
-        .collect();
-    let mut ignored = Vec::new();
-    walk_theme(dir, "", &read, &mut ignored)?;
-    ignored.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(ignored)
-}
-
-/// [`ignored_files`] below `prefix` (`""` or a relative folder ending in `/`).
-fn walk_theme(
-    root: &Path,
-    prefix: &str,
-    read: &BTreeSet<String>,
-    ignored: &mut Vec<Ignored>,
-) -> std::io::Result<()> {
-    let in_static = prefix.starts_with("static/");
-    let static_names = || {
-        STATIC_FILES
-            .iter()
-            .map(|(name, _)| *name)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    for entry in std::fs::read_dir(root.join(prefix))? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
-        }
-        let relative = format!("{prefix}{name}");
-        let path = root.join(&relative);
-        let kind = entry.file_type()?;
-        if !kind.is_dir() && !kind.is_file() {
-            ignored.push(Ignored {
-                path,
-                folder: false,
-                reason: LINK_LEFT_OUT.to_owned(),
-            });
-        } else if kind.is_dir() {
-            let inside = format!("{relative}/");
-            // The catalogues are any `i18n/<language>.toml`: the folder is looked into even
-            // when none is read, to name a link there rather than the whole folder.
-            if read.iter().any(|used| used.starts_with(&inside)) || relative == "i18n" {
-                walk_theme(root, &inside, read, ignored)?;
-            } else {
-                let reason = if in_static {
-                    format!(
-                        "is a folder vatcar-site does not copy (it copies only the static files {}); it is ignored",
-                        static_names()
-                    )
-                } else {
-                    "is a folder vatcar-site does not read (templates are read from the top of the templates folder, static files from static/); it is ignored".to_owned()
-                };
-                ignored.push(Ignored {
-                    path,
-                    folder: true,
-                    reason,
-                });
-            }
-        } else if !read.contains(&relative) {
-            let same_but_case = read
-                .iter()
-                .find(|used| used.eq_ignore_ascii_case(&relative));
-            let reason = match same_but_case {
-                Some(used) => format!(
-                    "differs from {used} in case only: rename it, since it is ignored wherever file names are case-sensitive (on Linux, as in most CI)"
-                ),
-                None if in_static => format!(
-                    "is not a static file vatcar-site copies (only {} are); it is ignored",
-                    static_names()
-                ),
-                None => "is not a template vatcar-site uses (`vatcar-site templates export DIR` writes out the ones it does); it is ignored".to_owned(),
-            };
-            ignored.push(Ignored {
-                path,
-                folder: false,
-                reason,
-            });
         }
     }
     Ok(())
@@ -572,52 +442,25 @@ pub fn escape_html(text: &str) -> String {
 /// quotes the whole line, however long) becomes `file:line:column`, what was expected, and the
 /// part of the line around the column; anything else is Tera's message, naming the file,
 /// each line cut short.
-fn load_error(error: &tera::Error, sources: &[(String, String, String)]) -> String {
-    let message = tera_error_text(error);
+fn load_error(error: &tera::Error, sources: &[TemplateSource]) -> String {
+    let message = tera_errors::full_text(error);
     let source = sources
         .iter()
-        .find(|(name, ..)| message.contains(&format!("'{name}'")));
-    let origin = source.map_or("a template", |(_, _, origin)| origin.as_str());
-    let cause = std::error::Error::source(error).map(ToString::to_string);
-    // " --> 3:17", then "= expected ...": pest's layout.
-    let syntax = cause.as_deref().and_then(|cause| {
-        let (line, column) = cause
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("--> "))?
-            .split_once(':')?;
-        let (line, column): (usize, usize) = (line.parse().ok()?, column.parse().ok()?);
-        let expected = cause.lines().find_map(|l| l.trim().strip_prefix("= "))?;
-        Some((line, column, expected.to_owned()))
-    });
-    match (syntax, source) {
-        (Some((line, column, expected)), Some((_, text, _))) => {
-            let quoted = quote::pointing(text, line, column)
+        .find(|source| tera_errors::names_template(&message, &source.name));
+    let origin = source.map_or("a template", |source| source.origin.as_str());
+    match (tera_errors::syntax(error), source) {
+        (Some(syntax), Some(source)) => {
+            let (line, column) = (syntax.line, syntax.column);
+            let quoted = quote::pointing(&source.text, line, column)
                 .map(|q| format!("\n{q}"))
                 .unwrap_or_default();
             format!(
                 "{origin}:{line}:{column}: does not parse: {}{quoted}",
-                quote::short(&expected)
+                quote::short(&syntax.expected)
             )
         }
         _ => format!("{origin} does not parse: {}", quote::cut_lines(&message)),
     }
-}
-
-/// Tera keeps the useful part of its message (file, line, missing variable) in the cause
-/// chain; this flattens it into one readable error.
-fn tera_error(error: tera::Error) -> anyhow::Error {
-    anyhow::anyhow!(tera_error_text(&error))
-}
-
-fn tera_error_text(error: &tera::Error) -> String {
-    let mut message = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    message
 }
 
 /// Writes the built-in templates (at the top of `dir`), static files (under `dir/static/`) and
@@ -665,41 +508,7 @@ pub fn export(dir: &Path, force: bool) -> Result<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{escape_html, ignored_files};
-    use std::collections::BTreeSet;
-
-    #[test]
-    fn templates_named_by_something_else_are_not_reported() {
-        let tmp = tempfile::tempdir().unwrap();
-        for name in [
-            "visiting.html",
-            "index.html",
-            "pages/about.html",
-            "pages/draft.html",
-            "notes/todo.txt",
-        ] {
-            let path = tmp.path().join(name);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, "").unwrap();
-        }
-        let reported = |extra: &[&str]| -> Vec<String> {
-            let extra: BTreeSet<String> = extra.iter().map(|s| s.to_string()).collect();
-            ignored_files(tmp.path(), &extra)
-                .unwrap()
-                .iter()
-                .map(|i| {
-                    let path = i.path.strip_prefix(tmp.path()).unwrap().display();
-                    format!("{path}{}", if i.folder { "/" } else { "" })
-                })
-                .collect()
-        };
-        assert_eq!(reported(&[]), ["notes/", "pages/", "visiting.html"]);
-        // A folder holding a used template is looked into, file by file.
-        assert_eq!(
-            reported(&["visiting.html", "pages/about.html"]),
-            ["notes/", "pages/draft.html"]
-        );
-    }
+    use super::escape_html;
 
     #[test]
     fn escapes_markup_characters_and_keeps_urls_readable() {

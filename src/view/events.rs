@@ -2,6 +2,7 @@
 //! the lists and its own page.
 
 use super::calendar_links::{EventText, google_event};
+use super::outputs::EVENT_PAGE;
 use super::{Instant, Run, Texts, When, when};
 use crate::model::{Event, Roster, SiteData, timestamp};
 use crate::sanitize::links::{SafeLink, safe_image};
@@ -97,10 +98,17 @@ impl EventKey {
 
     /// The page's folder, relative to the site root: `events/412/`, or `events/412-division/`.
     pub fn url(self) -> String {
+        let mut page = EVENT_PAGE.at(&self.folder_name());
+        page.truncate(page.len() - "index.html".len());
+        page
+    }
+
+    /// What fills in the event's files' paths: `412`, or `412-division`.
+    pub fn folder_name(self) -> String {
         if self.division_copy {
-            format!("events/{}-division/", self.id)
+            format!("{}-division", self.id)
         } else {
-            format!("events/{}/", self.id)
+            self.id.to_string()
         }
     }
 

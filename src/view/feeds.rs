@@ -2,6 +2,7 @@
 
 use super::calendar_links::shortened;
 use super::events::EventIndex;
+use super::outputs::EVENT_CALENDAR;
 use super::{EventKey, EventStatus, EventSummary, FeedSettings, Run, Site};
 use crate::model::Event;
 use crate::settings::Feeds;
@@ -101,7 +102,7 @@ pub(super) fn calendar_feeds(
                 name: summaries[key].name.clone(),
                 uid: key.uid(&uid_host),
                 url,
-                path: format!("{}event.ics", key.url()),
+                path: EVENT_CALENDAR.at(&key.folder_name()),
             };
             (*key, entry)
         })

@@ -14,6 +14,7 @@ mod documents;
 mod events;
 mod feeds;
 mod identity;
+pub mod outputs;
 pub mod report;
 mod roster;
 mod settings;

@@ -101,31 +101,41 @@ pub struct TrainingReport {
 }
 
 pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) -> TrainingReport {
-    // A report is opened and printed offline: it loads nothing, images included.
-    let sanitizer = Sanitizer::self_contained(&settings.base_url);
     let texts = &*settings.texts;
-    let session_type = |kind: SessionType| match kind {
-        SessionType::Sweatbox => texts.text("report.sweatbox", &[]),
-        SessionType::LiveNetwork => texts.text("report.live_network", &[]),
-        SessionType::Ots => texts.text("report.ots", &[]),
-        SessionType::Classroom => texts.text("report.classroom", &[]),
-        SessionType::Unknown(n) => {
-            texts.text("report.unknown_session_type", &[("number", &n.to_string())])
-        }
-    };
-    let mut sorted: Vec<&TrainingNote> = notes.iter().collect();
-    // Oldest first, by the session's date; undated notes last; then by creation and id, so
-    // that the order never depends on the API's.
-    sorted.sort_by_key(|n| (n.date.is_none(), n.date, n.created_at, n.id));
-
+    let student = student(user, settings);
     let facility = user.fir.as_ref().and_then(|f| f.display_name());
-    let rating = user.rating.map(|r| view::rating_names(r, texts));
-    let student = Student {
+    let generated_at = settings.generated_at.format("%Y-%m-%d %H:%MZ").to_string();
+    let header = format!(
+        "{}{}",
+        facility.map(|f| format!("{f} · ")).unwrap_or_default(),
+        texts.text(
+            "report.training_header",
+            &[
+                ("name", &student.name),
+                ("cid", &student.cid.to_string()),
+                ("at", &generated_at)
+            ]
+        )
+    );
+    TrainingReport {
+        student,
+        summary: summary(notes, texts),
+        notes: note_views(notes, settings),
+        order: texts.text("report.order", &[]),
+        generated_at,
+        css_header: css_string(&header),
+    }
+}
+
+/// Who the report is about; their contact details only with `include_contact`.
+fn student(user: &User, settings: &ReportSettings) -> Student {
+    let rating = user.rating.map(|r| view::rating_names(r, &settings.texts));
+    Student {
         name: user.display_name(),
         cid: user.cid,
         rating_code: rating.as_ref().map(|(code, _)| code.clone()),
         rating_name: rating.map(|(_, name)| name),
-        facility: facility.clone(),
+        facility: user.fir.as_ref().and_then(|f| f.display_name()),
         facility_joined: user.facility_join.map(|t| t.format("%Y-%m-%d").to_string()),
         visiting: user
             .visiting_facilities
@@ -144,10 +154,35 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
                 })
                 .collect(),
         }),
-    };
+    }
+}
 
-    let date = |d: Option<NaiveDate>| d.map(|d| d.format("%Y-%m-%d").to_string());
-    let views: Vec<NoteView> = sorted
+/// A session type's name in the report's language.
+fn session_type_name(kind: SessionType, texts: &Texts) -> String {
+    match kind {
+        SessionType::Sweatbox => texts.text("report.sweatbox", &[]),
+        SessionType::LiveNetwork => texts.text("report.live_network", &[]),
+        SessionType::Ots => texts.text("report.ots", &[]),
+        SessionType::Classroom => texts.text("report.classroom", &[]),
+        SessionType::Unknown(n) => {
+            texts.text("report.unknown_session_type", &[("number", &n.to_string())])
+        }
+    }
+}
+
+fn date(day: Option<NaiveDate>) -> Option<String> {
+    day.map(|d| d.format("%Y-%m-%d").to_string())
+}
+
+/// Each note as the report shows it: oldest first, by the session's date; undated notes
+/// last; then by creation and id, so that the order never depends on the API's.
+fn note_views(notes: &[TrainingNote], settings: &ReportSettings) -> Vec<NoteView> {
+    // A report is opened and printed offline: it loads nothing, images included.
+    let sanitizer = Sanitizer::self_contained(&settings.base_url);
+    let texts = &*settings.texts;
+    let mut sorted: Vec<&TrainingNote> = notes.iter().collect();
+    sorted.sort_by_key(|n| (n.date.is_none(), n.date, n.created_at, n.id));
+    sorted
         .iter()
         .map(|note| NoteView {
             id: note.id,
@@ -160,7 +195,7 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
             position: note.position_trained.clone(),
             session_type: note.session_type.map_or_else(
                 || texts.text("report.session_type_not_given", &[]),
-                session_type,
+                |kind| session_type_name(kind, texts),
             ),
             ots_result: ots_result(note),
             ots_label: texts.text(
@@ -174,8 +209,26 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
             marking_sheet: note.marking_sheet.clone(),
             note_html: sanitizer.render(&note.note),
         })
-        .collect();
+        .collect()
+}
 
+/// The counts above the notes.
+fn summary(notes: &[TrainingNote], texts: &Texts) -> Summary {
+    let dates: Vec<NaiveDate> = notes.iter().filter_map(|n| n.date).collect();
+    let is_ots = |n: &&TrainingNote| n.session_type == Some(SessionType::Ots);
+    Summary {
+        sessions: notes.len(),
+        per_type: per_type(notes, texts),
+        positions: positions(notes),
+        first: date(dates.iter().min().copied()),
+        last: date(dates.iter().max().copied()),
+        ots_passes: notes.iter().filter(is_ots).filter(|n| n.ots_pass).count(),
+        ots_fails: notes.iter().filter(is_ots).filter(|n| !n.ots_pass).count(),
+    }
+}
+
+/// Sessions per type, in a fixed order, types with none left out, the rest as one.
+fn per_type(notes: &[TrainingNote], texts: &Texts) -> Vec<Tally> {
     let mut per_type: Vec<Tally> = Vec::new();
     let order = [
         Some(SessionType::Sweatbox),
@@ -187,7 +240,7 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
         let count = notes.iter().filter(|n| n.session_type == kind).count();
         if count > 0 {
             per_type.push(Tally {
-                name: kind.map_or_else(String::new, session_type),
+                name: kind.map_or_else(String::new, |kind| session_type_name(kind, texts)),
                 sessions: count,
             });
         }
@@ -202,6 +255,11 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
             sessions: others,
         });
     }
+    per_type
+}
+
+/// Positions trained and how often, most first.
+fn positions(notes: &[TrainingNote]) -> Vec<Tally> {
     let mut positions: BTreeMap<String, usize> = BTreeMap::new();
     for note in notes {
         if let Some(position) = &note.position_trained {
@@ -217,39 +275,7 @@ pub fn training(user: &User, notes: &[TrainingNote], settings: &ReportSettings) 
             .cmp(&a.sessions)
             .then_with(|| a.name.cmp(&b.name))
     });
-    let dates: Vec<NaiveDate> = notes.iter().filter_map(|n| n.date).collect();
-    let is_ots = |n: &&TrainingNote| n.session_type == Some(SessionType::Ots);
-    let summary = Summary {
-        sessions: notes.len(),
-        per_type,
-        positions,
-        first: date(dates.iter().min().copied()),
-        last: date(dates.iter().max().copied()),
-        ots_passes: notes.iter().filter(is_ots).filter(|n| n.ots_pass).count(),
-        ots_fails: notes.iter().filter(is_ots).filter(|n| !n.ots_pass).count(),
-    };
-
-    let generated_at = settings.generated_at.format("%Y-%m-%d %H:%MZ").to_string();
-    let header = format!(
-        "{}{}",
-        facility.map(|f| format!("{f} · ")).unwrap_or_default(),
-        texts.text(
-            "report.training_header",
-            &[
-                ("name", &student.name),
-                ("cid", &student.cid.to_string()),
-                ("at", &generated_at)
-            ]
-        )
-    );
-    TrainingReport {
-        student,
-        summary,
-        notes: views,
-        order: texts.text("report.order", &[]),
-        generated_at,
-        css_header: css_string(&header),
-    }
+    positions
 }
 
 /// `pass` or `fail` for an OTS, `not applicable` for any other session.

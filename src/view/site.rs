@@ -4,6 +4,7 @@ use super::Run;
 use super::Sections;
 use super::calendar_links::{google_subscribe, outlook_subscribe};
 use super::content::encode;
+use super::outputs::{DIVISION_CALENDAR, FACILITY_CALENDAR};
 use crate::model::SiteData;
 use crate::sanitize::links::{SafeLink, safe_link};
 use crate::settings::{Feeds, Site as SiteSettings};
@@ -108,8 +109,8 @@ pub(super) fn site_view(
         .division_calendar_name
         .clone()
         .unwrap_or_else(|| run.texts.text("calendar.division_name", &[]));
-    const FACILITY: &str = "calendar/facility.ics";
-    const DIVISION: &str = "calendar/division.ics";
+    const FACILITY: &str = FACILITY_CALENDAR.path;
+    const DIVISION: &str = DIVISION_CALENDAR.path;
     let calendars = Calendars {
         facility: FACILITY,
         division: DIVISION,

@@ -293,7 +293,19 @@ fn a_page_may_not_take_the_place_of_a_generated_page() {
     let (ran, _) = build_site(site.path(), &[]);
     assert_eq!(ran.code(), Some(1), "{}", ran.text());
     assert!(
-        ran.stderr.contains("roster.md would be published at roster/index.html, where vatcar-site writes the roster page"),
+        ran.stderr.contains("roster.md would be published at roster/index.html, where vatcar-site writes the roster page; rename it, or turn that page off under [sections] in vatcar-site.toml"),
+        "{}",
+        ran.stderr
+    );
+    // An event's page is not turned off by itself: no such advice.
+    let site = site_folder(
+        "",
+        &[("content/events/384.md", b"+++\ntitle = \"Ours\"\n+++\n")],
+    );
+    let (ran, _) = build_site(site.path(), &[]);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(
+        ran.stderr.contains("events/384.md would be published at events/384/index.html, where vatcar-site writes the page of event 384; rename it\n"),
         "{}",
         ran.stderr
     );

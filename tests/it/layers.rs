@@ -42,6 +42,9 @@ const LEAVES: &[&str] = &[
     // The webmaster's files read without following links: fetch reads static/ and content/
     // with it, i18n a theme's catalogues.
     "plain_files",
+    // toml's error text read in one place (a place and a message), for the catalogues, front
+    // matter and the config file alike; it knows only toml.
+    "toml_errors",
 ];
 
 /// One import against the order: where it is, and the rule it breaks.

@@ -138,7 +138,7 @@ fn inside(root: &Path, path: &Path) -> Option<PathBuf> {
 }
 
 fn not_found(root: &Path, generation: u64) -> Response<Body> {
-    inside(root, &root.join("404.html"))
+    inside(root, &root.join(crate::view::outputs::NOT_FOUND.path))
         .filter(|page| page.is_file())
         .and_then(|page| file(&page, StatusCode::NOT_FOUND, generation))
         .unwrap_or_else(|| {

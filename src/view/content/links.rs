@@ -1,0 +1,224 @@
+//! Where a content page's links lead: every target checked, and written relative to the page.
+
+use super::Generated;
+use super::ids::PageIds;
+use crate::model::content::ContentPage;
+use percent_encoding::{AsciiSet, CONTROLS, percent_decode_str, utf8_percent_encode};
+use std::collections::{HashMap, HashSet};
+
+/// Everything a link may point to.
+pub(super) struct Targets<'a> {
+    pub(super) generated: &'a HashMap<String, Generated>,
+    pub(super) static_paths: &'a HashSet<&'a str>,
+    /// Every content page by its path, drafts included.
+    pub(super) pages: HashMap<&'a str, &'a ContentPage>,
+    /// The folders of the pages being published.
+    pub(super) published_urls: HashSet<&'a str>,
+    /// The ids of each published page.
+    pub(super) ids: &'a HashMap<&'a str, PageIds>,
+    pub(super) drafts: bool,
+}
+
+impl Targets<'_> {
+    /// Whether the site holds `path` (a file, or a folder ending in `/` with an index).
+    fn holds(&self, path: &str) -> bool {
+        if path.is_empty() || path.ends_with('/') {
+            let index = format!("{path}index.html");
+            self.generated.contains_key(&index)
+                || self.static_paths.contains(index.as_str())
+                || self.published_urls.contains(path)
+        } else {
+            self.generated.contains_key(path) || self.static_paths.contains(path)
+        }
+    }
+
+    /// A content page by its path below `content/`: its folder in the site and its
+    /// ids.
+    fn page(&self, path: &str) -> Result<(String, Option<&PageIds>), String> {
+        match self.pages.get(path) {
+            Some(page) if page.draft && !self.drafts => Err(format!(
+                "{path} is a draft (draft = true) and is not published; build with --drafts to preview it"
+            )),
+            Some(page) => Ok((page.url.clone(), self.ids.get(path))),
+            None => Err(format!("there is no page {path} in the content folder")),
+        }
+    }
+
+    /// An `@/` target (without the `@/`): its path in the site.
+    pub(super) fn site_target(&self, target: &str) -> Result<(String, Option<&PageIds>), String> {
+        let target = decode(target)?;
+        if target.ends_with(".md") {
+            return self.page(&target);
+        }
+        if self.holds(&target) {
+            return Ok((target, None));
+        }
+        let folder = format!("{}/", target.trim_end_matches('/'));
+        if self.holds(&folder) {
+            return Ok((folder, None));
+        }
+        Err(format!(
+            "the site has no page or file @/{target}{}",
+            if target.starts_with("events/") {
+                " (is the event in the data, and its section on?)"
+            } else {
+                ""
+            }
+        ))
+    }
+
+    /// A link's destination as it is to be written in `page`, or `None` to keep it as it is.
+    pub(super) fn rewrite(&self, page: &ContentPage, dest: &str) -> Result<Option<String>, String> {
+        if dest.is_empty() || dest.starts_with('#') || dest.starts_with("//") || has_scheme(dest) {
+            return Ok(None);
+        }
+        let (path, suffix) = split_suffix(dest);
+        let fragment = suffix
+            .split_once('#')
+            .map(|(_, fragment)| fragment)
+            .filter(|f| !f.is_empty());
+        let (target, ids) = if let Some(target) = path.strip_prefix("@/") {
+            self.site_target(target)?
+        } else if path.starts_with('/') {
+            return Err(format!(
+                "a link from the domain's root breaks wherever the site is published below it (https://owner.github.io/repo/); write @{path} to link to the site's own {path}"
+            ));
+        } else if path.ends_with(".md") {
+            let file_folder = match page.path.rfind('/') {
+                Some(slash) => &page.path[..=slash],
+                None => "",
+            };
+            let joined = join(file_folder, &decode(path)?)
+                .ok_or_else(|| format!("{path} is outside the content folder"))?;
+            self.page(&joined)?
+        } else {
+            let joined = join(&page.url, &decode(path)?)
+                .ok_or_else(|| format!("{path} is outside the site"))?;
+            if !self.holds(&joined) && !self.holds(&format!("{joined}/")) {
+                return Err(format!(
+                    "the site has no page or file {joined} (a relative link starts from the page's address, {}/); to link from the site's root write @/{}",
+                    if page.url.is_empty() {
+                        "."
+                    } else {
+                        page.url.trim_end_matches('/')
+                    },
+                    path.trim_start_matches("./")
+                ));
+            }
+            // Right as written.
+            return Ok(None);
+        };
+        if let (Some(fragment), Some(ids)) = (fragment, ids) {
+            let fragment = decode(fragment)?;
+            if !ids.anchors.contains(&fragment) && !ids.around.contains(&fragment.as_str()) {
+                // A page may have thousands; the first few show what they look like.
+                const SHOWN: usize = 10;
+                let mut known: Vec<String> = ids
+                    .anchors
+                    .iter()
+                    .take(SHOWN)
+                    .map(|id| format!("#{id}"))
+                    .collect();
+                if ids.anchors.len() > SHOWN {
+                    known.push(format!("and {} more", ids.anchors.len() - SHOWN));
+                }
+                return Err(format!(
+                    "#{fragment}: the page has no heading with that anchor (it has: {})",
+                    if known.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        known.join(", ")
+                    }
+                ));
+            }
+        }
+        let relative = format!(
+            "{}{}",
+            "../".repeat(page.url.matches('/').count()),
+            encode(&target)
+        );
+        Ok(Some(match (relative.is_empty(), suffix.is_empty()) {
+            (true, true) => "./".to_owned(),
+            _ => format!("{relative}{suffix}"),
+        }))
+    }
+}
+
+/// The characters written percent-encoded in a path: what is not safe in an `href`'s path.
+const PATH: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'`')
+    .add(b'{')
+    .add(b'}');
+
+/// A path in the site as it is written in an address: the `@/` links here, and the logo's and
+/// favicon's addresses (a file named `logo #1.svg` is `logo%20%231.svg`).
+pub(in crate::view) fn encode(path: &str) -> String {
+    utf8_percent_encode(path, PATH).to_string()
+}
+
+fn decode(text: &str) -> Result<String, String> {
+    percent_decode_str(text)
+        .decode_utf8()
+        .map(|t| t.into_owned())
+        .map_err(|_| format!("{text} is not UTF-8 once percent-decoded"))
+}
+
+fn has_scheme(dest: &str) -> bool {
+    match dest.split_once(':') {
+        Some((scheme, _)) => {
+            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        }
+        None => false,
+    }
+}
+
+/// `path?query#fragment` split into the path and the rest.
+fn split_suffix(dest: &str) -> (&str, &str) {
+    let at = dest.find(['?', '#']).unwrap_or(dest.len());
+    dest.split_at(at)
+}
+
+/// `relative` taken from `folder` (ending in `/` or empty), with `.` and `..` resolved; `None`
+/// when it climbs above the top.
+fn join(folder: &str, relative: &str) -> Option<String> {
+    let mut parts: Vec<&str> = folder.split('/').filter(|p| !p.is_empty()).collect();
+    let trailing = relative.ends_with('/') || relative.ends_with("/.") || relative == ".";
+    for part in relative.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    let mut joined = parts.join("/");
+    if trailing && !joined.is_empty() {
+        joined.push('/');
+    }
+    Some(joined)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{join, split_suffix};
+
+    #[test]
+    fn relative_paths_join_and_stop_at_the_top() {
+        assert_eq!(join("pilots/", "../join.md").as_deref(), Some("join.md"));
+        assert_eq!(join("pilots/guide/", "../").as_deref(), Some("pilots/"));
+        assert_eq!(join("", "./logo.png").as_deref(), Some("logo.png"));
+        assert_eq!(join("", "../x"), None);
+        assert_eq!(split_suffix("a.md#b?c"), ("a.md", "#b?c"));
+    }
+}

@@ -1,0 +1,300 @@
+//! What the site writes, in one table: each file's path (or the pattern of a family of them),
+//! what it is, and what turns it off. The rendering writes these paths, the check that no
+//! content page lands on one of them reads them, `build` counts its summary by their kinds,
+//! and README.md's "What it writes" lists them (a test holds it to this table).
+
+use super::Sections;
+
+/// One file, or one family of files, that the site writes.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Output {
+    /// Relative to the site root, with `/` separators. A family's has one `<…>` part that each
+    /// file fills in ([`Output::at`]): `events/<id>/index.html`.
+    pub path: &'static str,
+    pub kind: Kind,
+    pub written: Written,
+    /// What it is, in messages: "the roster page". A family's names one of it.
+    pub what: &'static str,
+}
+
+/// What a file is, for the build's summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Page,
+    /// An event's own page (a page too, and counted as one).
+    EventPage,
+    /// An iCal file.
+    Calendar,
+    /// The Atom feed.
+    Feed,
+    Sitemap,
+    /// A file of the templates' own (`static/style.css`).
+    StaticFile,
+}
+
+impl Kind {
+    /// Whether the build's summary counts it among the pages.
+    pub fn is_page(self) -> bool {
+        matches!(self, Kind::Page | Kind::EventPage)
+    }
+}
+
+/// When a file is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    Always,
+    /// Unless its switch under `[sections]` in vatcar-site.toml is off.
+    UnlessOff(Section),
+    /// An event's files: unless the switch of the list it is in (`events`, `division`) is
+    /// off.
+    UnlessEventSectionOff,
+    /// Only with `--site-url`: it needs absolute addresses.
+    WithSiteUrl,
+}
+
+/// A switch under `[sections]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    Roster,
+    Events,
+    Division,
+    Documents,
+}
+
+impl Section {
+    /// Its name under `[sections]`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Section::Roster => "roster",
+            Section::Events => "events",
+            Section::Division => "division",
+            Section::Documents => "documents",
+        }
+    }
+
+    pub fn is_on(self, sections: &Sections) -> bool {
+        match self {
+            Section::Roster => sections.roster,
+            Section::Events => sections.events,
+            Section::Division => sections.division,
+            Section::Documents => sections.documents,
+        }
+    }
+}
+
+impl Output {
+    /// A family's path with its `<…>` part filled in: `events/<id>/index.html` at `412` is
+    /// `events/412/index.html`.
+    pub fn at(&self, name: &str) -> String {
+        match (self.path.find('<'), self.path.find('>')) {
+            (Some(open), Some(close)) => {
+                format!("{}{name}{}", &self.path[..open], &self.path[close + 1..])
+            }
+            _ => self.path.to_owned(),
+        }
+    }
+
+    /// A page's folder: `roster/` for `roster/index.html`, empty for the home page.
+    pub fn folder(&self) -> &'static str {
+        self.path.strip_suffix("index.html").unwrap_or(self.path)
+    }
+
+    /// Whether it is one file (not a family).
+    pub fn is_single(&self) -> bool {
+        !self.path.contains('<')
+    }
+
+    /// Whether a single file is written, given the sections and whether the site's URL is
+    /// known. Families depend on more (each event's list) and are decided by their makers.
+    pub fn is_written(&self, sections: &Sections, has_site_url: bool) -> bool {
+        match self.written {
+            Written::Always => true,
+            Written::UnlessOff(section) => section.is_on(sections),
+            Written::UnlessEventSectionOff => sections.events || sections.division,
+            Written::WithSiteUrl => has_site_url,
+        }
+    }
+
+    /// Whether turning a switch under `[sections]` off removes this page.
+    pub fn is_switchable_page(&self) -> bool {
+        self.kind == Kind::Page && matches!(self.written, Written::UnlessOff(_))
+    }
+}
+
+pub const HOME: Output = Output {
+    path: "index.html",
+    kind: Kind::Page,
+    written: Written::Always,
+    what: "the home page",
+};
+pub const ROSTER: Output = Output {
+    path: "roster/index.html",
+    kind: Kind::Page,
+    written: Written::UnlessOff(Section::Roster),
+    what: "the roster page",
+};
+pub const EVENTS: Output = Output {
+    path: "events/index.html",
+    kind: Kind::Page,
+    written: Written::UnlessOff(Section::Events),
+    what: "the events page",
+};
+pub const DIVISION: Output = Output {
+    path: "division/index.html",
+    kind: Kind::Page,
+    written: Written::UnlessOff(Section::Division),
+    what: "the division's events page",
+};
+pub const DOCUMENTS: Output = Output {
+    path: "documents/index.html",
+    kind: Kind::Page,
+    written: Written::UnlessOff(Section::Documents),
+    what: "the documents page",
+};
+/// `<id>` is the event's id, or `412-division` for the division's record of an id the
+/// facility lists as another event.
+pub const EVENT_PAGE: Output = Output {
+    path: "events/<id>/index.html",
+    kind: Kind::EventPage,
+    written: Written::UnlessEventSectionOff,
+    what: "an event's page",
+};
+pub const EVENT_CALENDAR: Output = Output {
+    path: "events/<id>/event.ics",
+    kind: Kind::Calendar,
+    written: Written::UnlessEventSectionOff,
+    what: "an event's calendar file",
+};
+pub const FACILITY_CALENDAR: Output = Output {
+    path: "calendar/facility.ics",
+    kind: Kind::Calendar,
+    written: Written::UnlessOff(Section::Events),
+    what: "the facility's calendar",
+};
+pub const DIVISION_CALENDAR: Output = Output {
+    path: "calendar/division.ics",
+    kind: Kind::Calendar,
+    written: Written::UnlessOff(Section::Division),
+    what: "the division's calendar",
+};
+/// `<page>` is the content page's folder: `join` for `content/join.md`.
+pub const CONTENT_PAGE: Output = Output {
+    path: "<page>/index.html",
+    kind: Kind::Page,
+    written: Written::Always,
+    what: "a content page",
+};
+pub const NOT_FOUND: Output = Output {
+    path: "404.html",
+    kind: Kind::Page,
+    written: Written::Always,
+    what: "the page-not-found page",
+};
+pub const STATIC: Output = Output {
+    path: "static/<file>",
+    kind: Kind::StaticFile,
+    written: Written::Always,
+    what: "the templates' file",
+};
+pub const SITEMAP: Output = Output {
+    path: "sitemap.xml",
+    kind: Kind::Sitemap,
+    written: Written::WithSiteUrl,
+    what: "the sitemap",
+};
+pub const FEED: Output = Output {
+    path: "feed.xml",
+    kind: Kind::Feed,
+    written: Written::WithSiteUrl,
+    what: "the Atom feed",
+};
+
+/// Everything the site writes besides the webmaster's own static files.
+pub const OUTPUTS: [&Output; 14] = [
+    &HOME,
+    &ROSTER,
+    &EVENTS,
+    &EVENT_PAGE,
+    &EVENT_CALENDAR,
+    &DIVISION,
+    &DOCUMENTS,
+    &FACILITY_CALENDAR,
+    &DIVISION_CALENDAR,
+    &CONTENT_PAGE,
+    &NOT_FOUND,
+    &STATIC,
+    &SITEMAP,
+    &FEED,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::{EVENT_PAGE, OUTPUTS, ROSTER, Section, Written};
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn a_family_path_is_filled_in_and_a_page_has_its_folder() {
+        assert_eq!(
+            EVENT_PAGE.at("412-division"),
+            "events/412-division/index.html"
+        );
+        assert_eq!(ROSTER.folder(), "roster/");
+        assert_eq!(super::HOME.folder(), "");
+    }
+
+    /// README.md's "What it writes" table: each row's paths, in backticks, and its text.
+    fn documented() -> Vec<(Vec<String>, String)> {
+        let readme = include_str!("../../README.md");
+        let (_, section) = readme
+            .split_once("\n## What it writes\n")
+            .expect("README.md has a section \"What it writes\"");
+        let table = section
+            .lines()
+            .skip_while(|line| !line.starts_with('|'))
+            .take_while(|line| line.starts_with('|'));
+        table
+            .skip(2)
+            .map(|row| {
+                let cell = row.split('|').nth(1).expect("a table row has a path cell");
+                let paths = cell.split('`').skip(1).step_by(2).map(str::to_owned);
+                (paths.collect(), row.to_owned())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_readme_lists_every_path_the_site_writes_and_no_other() {
+        let written: BTreeSet<String> = OUTPUTS.iter().map(|o| o.path.to_owned()).collect();
+        let listed: BTreeSet<String> = documented().into_iter().flat_map(|(p, _)| p).collect();
+        assert_eq!(listed, written);
+    }
+
+    #[test]
+    fn the_readme_names_the_switch_that_turns_each_path_off() {
+        let rows = documented();
+        for output in OUTPUTS {
+            let (_, row) = rows
+                .iter()
+                .find(|(paths, _)| paths.iter().any(|p| p == output.path))
+                .expect("listed");
+            let switches: &[Section] = match output.written {
+                Written::UnlessOff(section) => &[section][..],
+                Written::UnlessEventSectionOff => &[Section::Events, Section::Division],
+                Written::Always | Written::WithSiteUrl => &[],
+            };
+            for section in switches {
+                let off = format!("`{} = false`", section.key());
+                assert!(row.contains(&off), "{}: {off} is not named", output.path);
+            }
+            if output.written == Written::WithSiteUrl {
+                assert!(row.contains("--site-url"), "{}", output.path);
+            }
+        }
+    }
+
+    #[test]
+    fn every_output_has_a_path_of_its_own() {
+        let paths: BTreeSet<&str> = OUTPUTS.iter().map(|o| o.path).collect();
+        assert_eq!(paths.len(), OUTPUTS.len());
+    }
+}
