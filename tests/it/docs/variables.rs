@@ -8,7 +8,11 @@ use std::collections::{BTreeMap, BTreeSet};
 pub fn tables(contexts: &[(String, Value)]) -> String {
     let mut by_template: BTreeMap<&str, BTreeMap<String, Shape>> = BTreeMap::new();
     for (template, context) in contexts {
-        walk(context, String::new(), by_template.entry(template).or_default());
+        walk(
+            context,
+            String::new(),
+            by_template.entry(template).or_default(),
+        );
     }
     let mut out = String::new();
     for (template, shapes) in &by_template {
