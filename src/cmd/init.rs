@@ -51,42 +51,69 @@ fn action_repository() -> &'static str {
 
 pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
     let dir = &args.dir;
-    // In the working folder, the names alone: `vatcar-site.toml` rather than `./vatcar-site.toml`.
-    let here = dir == Path::new(".");
-    let place = |name: &str| {
-        if here {
-            PathBuf::from(name)
-        } else {
-            dir.join(name)
-        }
-    };
     if dir.is_file() {
         bail!("{} is a file; name a folder for the site", dir.display());
     }
     let files: Vec<(&str, PathBuf, String)> = files()
         .into_iter()
-        .map(|(name, text)| (name, place(name), text))
+        .map(|(name, text)| (name, place(dir, name), text))
         .collect();
+    let static_dir = place(dir, "static");
     // Every path is checked before the first file is written, so that a refused init leaves
-    // the folder as it was. The folders inside the site are checked, not the site folder
-    // itself: the user named it, and it may well be reached through a link.
+    // the folder as it was.
+    let linked = check_folders(dir, &files, &static_dir, args.force)?;
+    let present = present_files(&files, args.force)?;
+    for link in &linked {
+        progress.step(&format!(
+            "  writing through the link {} (--force)",
+            link.display()
+        ));
+    }
+    write_files(&files, &static_dir)?;
+    report(args, &files, &static_dir, present.len(), progress);
+    Ok(())
+}
+
+/// Where `name` goes in the site folder `dir`. In the working folder, the names alone:
+/// `vatcar-site.toml` rather than `./vatcar-site.toml`.
+fn place(dir: &Path, name: &str) -> PathBuf {
+    if dir == Path::new(".") {
+        PathBuf::from(name)
+    } else {
+        dir.join(name)
+    }
+}
+
+/// Refuses a folder of the site that is a file or, without --force, a link; returns the
+/// links --force lets init write through. The folders inside the site are checked, not the
+/// site folder itself: the user named it, and it may well be reached through a link.
+fn check_folders(
+    dir: &Path,
+    files: &[(&str, PathBuf, String)],
+    static_dir: &Path,
+    force: bool,
+) -> Result<Vec<PathBuf>> {
     let mut linked: Vec<PathBuf> = Vec::new();
-    for (name, _, _) in &files {
+    for (name, _, _) in files {
         let folders: Vec<&str> = name.split('/').collect();
         for depth in 1..folders.len() {
             let folder = folders[..depth].join("/");
-            check_folder(&place(&folder), name, args.force, &mut linked)?;
+            check_folder(&place(dir, &folder), name, force, &mut linked)?;
         }
     }
     // static/ is made, never written into: a link to a folder there is no harm.
-    let static_dir = place("static");
-    if !(fs::symlink_metadata(&static_dir).is_ok_and(|m| m.is_symlink()) && static_dir.is_dir()) {
-        check_folder(&static_dir, "static/", args.force, &mut linked)?;
+    if !(fs::symlink_metadata(static_dir).is_ok_and(|m| m.is_symlink()) && static_dir.is_dir()) {
+        check_folder(static_dir, "static/", force, &mut linked)?;
     }
+    Ok(linked)
+}
+
+/// The files of `files` that exist already: refused without --force, and a folder always.
+fn present_files<'f>(files: &'f [(&str, PathBuf, String)], force: bool) -> Result<Vec<&'f Path>> {
     // symlink_metadata, not exists(): a link, even a dangling one, is a file of the user's,
     // and writing through it would put the file somewhere else.
     let mut present: Vec<&Path> = Vec::new();
-    for (_, path, _) in &files {
+    for (_, path, _) in files {
         match fs::symlink_metadata(path) {
             Ok(meta) if meta.is_dir() => bail!(
                 "{} is a folder, where init writes a file: move it away (init never replaces a folder)",
@@ -96,24 +123,23 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
             Err(_) => {}
         }
     }
-    if !present.is_empty() && !args.force {
+    if !present.is_empty() && !force {
         let names: Vec<String> = present.iter().map(|p| p.display().to_string()).collect();
         bail!(
             "these files exist already and were kept: {}; pass --force to overwrite them",
             names.join(", ")
         );
     }
-    for link in &linked {
-        progress.step(&format!(
-            "  writing through the link {} (--force)",
-            link.display()
-        ));
-    }
-    // What this run makes is removed again if a write fails part-way (a full disk): the
-    // folder is left as it was, but for files --force has already overwritten.
+    Ok(present)
+}
+
+/// Makes static/ and writes the files. What this run makes is removed again if a write fails
+/// part-way (a full disk): the folder is left as it was, but for files --force has already
+/// overwritten.
+fn write_files(files: &[(&str, PathBuf, String)], static_dir: &Path) -> Result<()> {
     let mut made = Made::default();
-    made.folder(&static_dir)?;
-    for (_, path, text) in &files {
+    made.folder(static_dir)?;
+    for (_, path, text) in files {
         if let Some(parent) = path.parent() {
             made.folder(parent)?;
         }
@@ -126,7 +152,18 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
         fs::write(path, text).with_context(|| format!("could not write {}", path.display()))?;
     }
     made.keep();
+    Ok(())
+}
 
+/// What was written, and what to do next.
+fn report(
+    args: &InitArgs,
+    files: &[(&str, PathBuf, String)],
+    static_dir: &Path,
+    overwritten: usize,
+    progress: &Progress,
+) {
+    let dir = &args.dir;
     let mut written: Vec<String> = files
         .iter()
         .map(|(_, p, _)| p.display().to_string())
@@ -135,7 +172,7 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
     for line in &written {
         progress.step(&format!("  wrote {line}"));
     }
-    let cd = if here {
+    let cd = if dir == Path::new(".") {
         String::new()
     } else {
         format!("cd {} && ", dir.display())
@@ -147,8 +184,8 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
          publish: push the folder to GitHub (the workflow must be at the repository's top: \
          {WORKFLOW_PATH}), add the secret VATCAR_API_KEY and set Pages to \"GitHub Actions\""
     ));
-    let overwritten = if args.force && !present.is_empty() {
-        format!(" ({} overwritten)", present.len())
+    let overwritten = if args.force && overwritten > 0 {
+        format!(" ({overwritten} overwritten)")
     } else {
         String::new()
     };
@@ -157,7 +194,6 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
         dir.display(),
         files.len()
     ));
-    Ok(())
 }
 
 /// Checks that `folder`, where init will write `file`, is a folder or can be made one: a file

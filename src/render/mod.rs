@@ -1,8 +1,7 @@
 //! Stage four: views into files. The theme (built-in templates, overridable one file at a
-//! time, and what a template may not do), the site's pages and feeds, the RFC 5545 writer,
-//! the reports' contexts, and the generated template documentation.
+//! time, and what a template may not do), the site's pages and feeds, the RFC 5545 writer
+//! and the reports' contexts.
 
-pub mod docs;
 pub mod ical;
 pub mod limits;
 pub mod reports;

@@ -64,8 +64,6 @@ pub const STATIC_FILES: &[(&str, &[u8])] = embedded!(
 pub struct Theme {
     tera: Tera,
     static_files: Vec<(String, Vec<u8>)>,
-    /// Every context rendered, when recording (for the generated template documentation).
-    recorded: Option<std::sync::Mutex<Vec<(String, serde_json::Value)>>>,
     /// Each template's text and where it came from, to point errors at a file and line.
     sources: Vec<TemplateSource>,
     /// The words of the pages, in the site's language.
@@ -146,7 +144,6 @@ impl Theme {
         Ok(Self {
             tera,
             static_files,
-            recorded: None,
             sources,
             texts,
         })
@@ -157,29 +154,7 @@ impl Theme {
         Arc::clone(&self.texts)
     }
 
-    /// The built-in theme, keeping a copy of every context it renders.
-    pub fn recording() -> Result<Self> {
-        let mut theme = Self::load(None, Texts::english())?;
-        theme.recorded = Some(std::sync::Mutex::new(Vec::new()));
-        Ok(theme)
-    }
-
-    /// The contexts rendered so far, by template name, when recording.
-    pub fn recorded(&self) -> Vec<(String, serde_json::Value)> {
-        self.recorded
-            .as_ref()
-            .map(|r| r.lock().expect("not poisoned").clone())
-            .unwrap_or_default()
-    }
-
     pub fn render(&self, template: &str, context: &tera::Context) -> Result<String> {
-        if let Some(recorded) = &self.recorded {
-            let json = context.clone().into_json();
-            recorded
-                .lock()
-                .expect("not poisoned")
-                .push((template.to_owned(), json));
-        }
         let rendered = self.tera.render(template, context).map_err(|error| {
             let message = tera_errors::full_text(&error);
             let located = self

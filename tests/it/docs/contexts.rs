@@ -1,0 +1,158 @@
+//! Every context the templates receive on the demo data, as the program really renders it:
+//! a theme whose every template prints its own name and the whole context (Tera's
+//! `__tera_context`) renders the demo site and the reports, and each file made is read back.
+//! So the documentation follows the code with nothing in the program kept for it.
+
+use anyhow::{Context as _, Result};
+use serde_json::Value;
+use std::sync::Mutex;
+use vatcar_site::fetch::endpoint::Endpoint;
+use vatcar_site::fetch::site_files::{self, ContentFile};
+use vatcar_site::fetch::snapshot::Snapshot;
+use vatcar_site::i18n::Texts;
+use vatcar_site::model::{self, SiteData};
+use vatcar_site::render::reports::{index_context, report_context};
+use vatcar_site::render::{TEMPLATES, Theme, site};
+use vatcar_site::settings::{Settings, SiteFile};
+use vatcar_site::view::report::{self, IndexEntry, ReportSettings};
+use vatcar_site::view::{self, SiteView};
+
+/// What each template of the dumping theme begins with, before its name.
+const MARK: &str = "template context of ";
+
+/// Each context rendered, by template name, in a fixed order: pages render on several
+/// threads, and the order picks the examples.
+pub fn rendered() -> Result<Vec<(String, Value)>> {
+    let folder = tempfile::tempdir()?;
+    for (name, _) in TEMPLATES {
+        std::fs::write(
+            folder.path().join(name),
+            format!("{MARK}{name}\n{{{{ __tera_context }}}}"),
+        )?;
+    }
+    let theme = Theme::load(Some(folder.path()), Texts::english())?;
+    let demo = Snapshot::demo();
+    let data = demo_data(&demo)?;
+    let files = Mutex::new(Vec::new());
+    site::render(&site_view(&data, &demo, &theme)?, &theme, &|rendered| {
+        files.lock().unwrap().push(rendered.file.contents);
+        Ok(())
+    })?;
+    let mut files = files.into_inner().unwrap();
+    files.extend(reports(&data, &demo, &theme)?);
+    let mut contexts = files
+        .iter()
+        .filter_map(|file| file.strip_prefix(MARK.as_bytes()))
+        .map(read_dump)
+        .collect::<Result<Vec<_>>>()?;
+    contexts.sort_by_cached_key(|(template, context)| (template.clone(), context.to_string()));
+    Ok(contexts)
+}
+
+/// A template's name and its context, from what the dumping theme rendered.
+fn read_dump(dump: &[u8]) -> Result<(String, Value)> {
+    let text = std::str::from_utf8(dump)?;
+    let (template, json) = text.split_once('\n').context("a name, then the context")?;
+    Ok((template.to_owned(), serde_json::from_str(json)?))
+}
+
+/// The demo's data, its roster's facility a full FIR object: the demo names it by a bare
+/// string, and the object shows every field a template may use.
+fn demo_data(demo: &Snapshot) -> Result<SiteData> {
+    let mut data = model::decode_site(demo)?;
+    data.roster.facility = Some(model::Facility {
+        id: Some(7),
+        short_name: Some("TJZS".into()),
+        long_name: Some("San Juan CERAP".into()),
+        website_url: Some("https://tjzs.example.org".into()),
+        description: Some("San Juan Combined Enroute Radar Approach Control".into()),
+    });
+    Ok(data)
+}
+
+/// Settings that give every variable a value.
+fn example_settings() -> Result<Settings> {
+    let mut settings = Settings::default();
+    settings.site.site_url = Some(url::Url::parse("https://tjzs.example.org/")?);
+    settings.site.display_zone = Some(chrono_tz::America::Puerto_Rico);
+    settings.site.tagline = Some("Caribbean skies".into());
+    settings.roster.staff_emails.atm = Some("atm@tjzs.example.org".into());
+    settings.events.facility_bits = vec![(1, "San Juan CERAP".into())];
+    settings.site.logo = Some(SiteFile {
+        path: "logo.png".into(),
+        origin: String::new(),
+    });
+    settings.site.accent = Some("#0b5d7a".into());
+    Ok(settings)
+}
+
+/// The site's view of the demo, with the demo's pages and a section to show section.html's
+/// variables.
+fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView> {
+    let run = view::Run {
+        base_url: url::Url::parse(vatcar_site::fetch::client::DEFAULT_BASE_URL)?,
+        build_time: demo.fetched_at.context("the demo has a capture time")?,
+        texts: view::Texts::english(),
+    };
+    let mut site_view = view::build(data, &example_settings()?, &run);
+    let mut content = site_files::demo_content();
+    content.push(ContentFile {
+        path: "guides/_index.md".into(),
+        origin: "guides/_index.md".into(),
+        text: "+++\ntitle = \"Guides\"\ndescription = \"For pilots and controllers\"\n[extra]\nicon = \"book\"\n+++\nStart here.\n".into(),
+    });
+    let pages: Vec<_> = content
+        .iter()
+        .map(model::content::parse)
+        .collect::<Result<_>>()?;
+    view::add_content(
+        &mut site_view,
+        &pages,
+        &std::collections::HashSet::from(["logo.png"]),
+        &theme.static_paths(),
+        &[],
+        false,
+    )?;
+    Ok(site_view)
+}
+
+/// The three reports, rendered: a student's training record, the roster, and the index of a
+/// run over two students, one of whom failed.
+fn reports(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<Vec<Vec<u8>>> {
+    let time = demo.fetched_at.context("the demo has a capture time")?;
+    let settings = ReportSettings {
+        include_contact: true,
+        generated_at: time,
+        base_url: url::Url::parse(vatcar_site::fetch::client::DEFAULT_BASE_URL)?,
+        texts: theme.texts(),
+    };
+    let cid = 1590318;
+    let user = model::decode_user(cid, demo.body(Endpoint::User(cid))?)?;
+    let notes = model::decode_notes(cid, demo.body(Endpoint::UserNotes(cid))?)?;
+    let training = report::training(&user, &notes, &settings);
+    let entries = vec![
+        IndexEntry {
+            cid,
+            name: Some(training.student.name.clone()),
+            file: Some("training-1590318.html".into()),
+            sessions: Some(9),
+            error: None,
+        },
+        IndexEntry {
+            cid: 1547761,
+            name: None,
+            file: None,
+            sessions: None,
+            error: Some("no permission".into()),
+        },
+    ];
+    let roster = report::roster(&data.roster, &settings);
+    Ok(vec![
+        theme.render("report-training.html", &report_context(&training))?,
+        theme.render("report-roster.html", &report_context(&roster))?,
+        theme.render("report-index.html", &index_context(&entries, time))?,
+    ]
+    .into_iter()
+    .map(String::into_bytes)
+    .collect())
+}

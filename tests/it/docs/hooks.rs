@@ -1,0 +1,231 @@
+//! The "Hook blocks" section of docs/templates.md: the blocks a theme can fill, checked
+//! against the blocks the built-in templates really introduce.
+
+use anyhow::Result;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The blocks a theme can fill, by the template that introduces them: (template, block,
+/// where it sits, what it is for). [`hook_blocks`] refuses a list that differs from the
+/// blocks the built-in templates have.
+const HOOKS: &[(&str, &str, &str, &str)] = &[
+    (
+        "base.html",
+        "social",
+        "in `<head>`: the OpenGraph and Twitter card `<meta>` tags",
+        "link previews of your own, or none",
+    ),
+    (
+        "base.html",
+        "head_extra",
+        "end of `<head>`",
+        "more `<meta>`, `<link>` or `<style>` on every page (empty)",
+    ),
+    (
+        "base.html",
+        "header",
+        "the whole `<header class=\"site-header\">`: the site's name and `nav`",
+        "a header of your own",
+    ),
+    (
+        "base.html",
+        "nav",
+        "the `<nav class=\"site-nav\">` menu, inside `header`",
+        "a menu of your own",
+    ),
+    (
+        "base.html",
+        "nav_extra",
+        "inside the menu's `<ul>`, after the last item",
+        "more menu items, as `<li>` elements (empty)",
+    ),
+    (
+        "base.html",
+        "content",
+        "inside `<main>`",
+        "the page itself: every page template fills it",
+    ),
+    (
+        "base.html",
+        "footer",
+        "the whole `<footer class=\"site-footer\">`",
+        "a footer of your own",
+    ),
+    (
+        "base.html",
+        "footer_extra",
+        "inside the footer, after the \"Built with\" line",
+        "more footer lines (empty)",
+    ),
+    (
+        "base.html",
+        "scripts_extra",
+        "before `</body>`, after the `local-time.js` script",
+        "more scripts (empty)",
+    ),
+    (
+        "index.html",
+        "intro",
+        "in the hero, after the `<h1>`: the tagline and description paragraphs",
+        "the home page's introduction",
+    ),
+    (
+        "page.html",
+        "lead",
+        "after the `<h1>`: the front matter's `description`",
+        "what follows a content page's title",
+    ),
+    (
+        "page.html",
+        "listing",
+        "after the `<article>`; section.html, which extends page.html, fills it",
+        "the list of a section's pages (empty on a page)",
+    ),
+    (
+        "roster.html",
+        "intro",
+        "after the `<h1>`",
+        "an introduction to the roster (empty)",
+    ),
+    (
+        "documents.html",
+        "intro",
+        "after the `<h1>`: the lead and notice paragraphs",
+        "the documents page's introduction",
+    ),
+    (
+        "404.html",
+        "intro",
+        "after the `<h1>`: the \"no page at this address\" paragraph",
+        "the explanation on the not-found page",
+    ),
+    (
+        "event_list_page.html",
+        "heading",
+        "inside the `<h1>`",
+        "the heading; the page's title by default",
+    ),
+    (
+        "event_list_page.html",
+        "intro",
+        "after the `<h1>`: the lead paragraph, `lead` then \"All times are UTC (Zulu)…\"",
+        "the whole introduction of an event list",
+    ),
+    (
+        "event_list_page.html",
+        "lead",
+        "the first sentence of the lead paragraph, inside `intro`",
+        "the page's own wording: events.html and division.html fill it",
+    ),
+    (
+        "event_list_page.html",
+        "subscribe",
+        "after `intro`: the \"Add them to your calendar\" paragraph",
+        "calendar links: the facility's on events, the division's on division",
+    ),
+];
+
+const HOOK_BLOCKS_GUIDE: &str = r##"
+### Filling a hook block
+
+A file in your templates folder replaces the built-in file of the same name, and a template
+cannot extend the file it replaces (Tera knows one template per name). So:
+
+- **On every page:** write a `layout.html` of your own. Every page extends `layout.html`,
+  which extends `base.html`; the built-in `layout.html` does nothing else. Yours fills the
+  blocks of `base.html`, and `base.html` itself stays built in:
+
+  ```
+  {% extends "base.html" %}
+  {% block head_extra %}
+  <meta name="theme-color" content="#0b5d7a">
+  {% endblock head_extra %}
+  {% block nav_extra %}
+  <li><a href="https://discord.example.org/">Discord</a></li>
+  {% endblock nav_extra %}
+  ```
+- **The events and division pages:** they are short files over `event_list_page.html`, and
+  yours can be as short. An `events.html` with another first sentence:
+
+  ```
+  {% extends "event_list_page.html" %}
+  {% block lead %}Events run by our facility, most weekends.{% endblock lead %}
+  ```
+- **One other page:** export it, edit your copy, and fill blocks there. In your `roster.html`,
+  `{% block head_extra %}{{ super() }}<meta name="robots" content="noindex">{% endblock head_extra %}`
+  adds to the roster page only; `{{ super() }}` keeps what your `layout.html` put there. A
+  page's `intro` block marks the part to edit, but replacing it takes a copy of that page.
+
+Good to know:
+- An empty hook adds nothing to the page: the blocks are placed with `{%-`. What you put in a
+  block is printed as written, line breaks included.
+- A page template copied before `layout.html` existed extends `base.html` and skips your
+  `layout.html`; change its first line to `{% extends "layout.html" %}`.
+- A `base.html` copied before the hook blocks existed has none of them: blocks your
+  `layout.html` fills are then ignored, with no error. Export `base.html` again, or add the
+  blocks to your copy.
+- `static/` in your folder can replace the built-in `style.css`, `local-time.js` and
+  `icon.svg`, and nothing else is copied: a script or stylesheet added through a hook is
+  inline or at a full URL.
+- Only the built-in names are read. Every other file in your folder (a `visiting.html`, a
+  `logo.png`, a `static/extra.css`) is named in a warning at each build and otherwise
+  ignored; a folder holding nothing that is read is named once. Hidden files and folders
+  (`.git`, `.DS_Store`) are left alone.
+- A template that calls `m::…` imports `{% import "macros.html" as m %}` itself, your
+  `layout.html` too if a block there calls a macro. When a block includes a template (as
+  `event_list_page.html` includes `event_lists.html`), Tera 1 looks the included template's
+  macros up in the template that defines the block, so both import them.
+"##;
+
+/// The "Hook blocks" section: [`HOOKS`] as a table, after checking it against the blocks the
+/// built-in templates introduce (a block a template's parents do not have).
+pub fn hook_blocks() -> Result<String> {
+    let mut parsed = BTreeMap::new();
+    for (name, text) in vatcar_site::render::TEMPLATES {
+        parsed.insert(*name, tera::Template::new(name, None, text)?);
+    }
+    let mut introduced = BTreeSet::new();
+    for (name, template) in &parsed {
+        for block in template.blocks.keys() {
+            let mut parent = template.parent.as_deref();
+            let mut inherited = false;
+            while let Some(p) = parent.and_then(|p| parsed.get(p)) {
+                inherited |= p.blocks.contains_key(block);
+                parent = p.parent.as_deref();
+            }
+            if !inherited {
+                introduced.insert((name.to_string(), block.clone()));
+            }
+        }
+    }
+    let documented: BTreeSet<(String, String)> = HOOKS
+        .iter()
+        .map(|(template, block, ..)| (template.to_string(), block.to_string()))
+        .collect();
+    if introduced != documented {
+        let list = |set: Vec<&(String, String)>| {
+            set.iter()
+                .map(|(t, b)| format!("{b} in {t}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        anyhow::bail!(
+            "the hook blocks in tests/it/docs/hooks.rs differ from the templates: undocumented: [{}]; \
+             documented but not in the templates: [{}]",
+            list(introduced.difference(&documented).collect()),
+            list(documented.difference(&introduced).collect())
+        );
+    }
+    let mut out = String::from(
+        "\n## Hook blocks\n\n\
+         Blocks a theme fills to change one part of a page without copying the file that\n\
+         defines it. \"(empty)\": the block holds nothing until a theme fills it.\n\n\
+         | block | in | where it sits | what it is for |\n|---|---|---|---|\n",
+    );
+    for (template, block, place, purpose) in HOOKS {
+        out.push_str(&format!(
+            "| `{block}` | `{template}` | {place} | {purpose} |\n"
+        ));
+    }
+    out.push_str(HOOK_BLOCKS_GUIDE);
+    Ok(out)
+}
