@@ -184,7 +184,7 @@ mod tests {
     impl TryFrom<u32> for Even {
         type Error = String;
         fn try_from(n: u32) -> Result<Self, String> {
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 Ok(Even)
             } else {
                 Err(format!("expected an even number, found {n}"))
