@@ -1,7 +1,8 @@
 //! What a `toml` error says, in the shape this program's messages use: `file:line`, then the
 //! message. toml's own text (`TOML parse error at line 3, column 7` and the whole line
-//! quoted, however long) is never shown; its parts are read here, and only here, so that the
-//! tests below catch an upgrade that moves the place into the message or off the span.
+//! quoted, however long) is never shown; its parts, and serde's wording inside it (`unknown
+//! field`, `invalid type: string "x", expected i64`), are read here, and only here, so that
+//! the tests below catch an upgrade that changes the wording or moves the place.
 
 /// Where the error is in `text` (line and column from 1, the column in characters), when toml
 /// says.
@@ -18,15 +19,181 @@ pub fn message(error: &toml::de::Error) -> &str {
     error.message().trim()
 }
 
+/// The dotted key an error is about (`calendar.refresh_minutes`), which toml shows only when
+/// the error is printed without the document.
+pub fn key(error: &toml::de::Error) -> Option<String> {
+    let mut bare = error.clone();
+    bare.set_input(None);
+    let text = bare.to_string();
+    let key = text
+        .lines()
+        .last()?
+        .strip_prefix("in `")?
+        .strip_suffix('`')?;
+    Some(key.to_owned())
+}
+
+/// What serde's message says is wrong, in parts.
+#[derive(Debug, PartialEq)]
+pub enum Complaint<'e> {
+    /// A key the table does not take, and the keys it does (none when serde does not list
+    /// them).
+    UnknownField {
+        unknown: &'e str,
+        known: Vec<&'e str>,
+    },
+    /// A value of a kind the key does not take.
+    WrongValue {
+        found: Found<'e>,
+        expected: Expected<'e>,
+    },
+    /// Anything else (a syntax error, a type's own message), as toml gives it.
+    Other(&'e str),
+}
+
+/// The value serde found, as it describes it.
+#[derive(Debug, PartialEq)]
+pub enum Found<'e> {
+    /// Text, with its quotes: `"sixty"`.
+    Text(&'e str),
+    WholeNumber(&'e str),
+    Number(&'e str),
+    /// `true` or `false`.
+    Boolean(&'e str),
+    List,
+    /// A table, or a date (TOML dates reach serde as maps).
+    Map,
+    /// serde's own words for anything else.
+    Other(&'e str),
+}
+
+/// What the key takes, from serde's name for it (`i64`, `a string`, `struct Calendar`).
+#[derive(Debug, PartialEq)]
+pub enum Expected<'e> {
+    WholeNumber,
+    Number,
+    Text,
+    Path,
+    Boolean,
+    List,
+    Table,
+    /// serde's own words for anything else (a type's `expecting`).
+    Other(&'e str),
+}
+
+/// What `error`'s message says is wrong.
+pub fn complaint(error: &toml::de::Error) -> Complaint<'_> {
+    let message = error.message();
+    if let Some(rest) = message.strip_prefix("unknown field `")
+        && let Some((unknown, rest)) = rest.split_once('`')
+    {
+        // ", expected one of `a`, `b`" or ", expected `a`": the names between backticks.
+        let known = rest.split('`').skip(1).step_by(2).collect();
+        return Complaint::UnknownField { unknown, known };
+    }
+    let wrong = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "));
+    if let Some(rest) = wrong
+        && let Some((found, expected)) = rest.rsplit_once(", expected ")
+    {
+        return Complaint::WrongValue {
+            found: found_kind(found),
+            expected: expected_kind(expected),
+        };
+    }
+    Complaint::Other(message)
+}
+
+fn expected_kind(expected: &str) -> Expected<'_> {
+    match expected {
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" => {
+            Expected::WholeNumber
+        }
+        "f32" | "f64" => Expected::Number,
+        "a string" | "a borrowed string" => Expected::Text,
+        "path string" => Expected::Path,
+        "a boolean" => Expected::Boolean,
+        "a sequence" => Expected::List,
+        "a map" => Expected::Table,
+        other if other.starts_with("struct ") => Expected::Table,
+        other => Expected::Other(other),
+    }
+}
+
+fn found_kind(found: &str) -> Found<'_> {
+    let quoted = |prefix: &str| found.strip_prefix(prefix).map(|v| v.trim_matches('`'));
+    if let Some(text) = found.strip_prefix("string ") {
+        Found::Text(text)
+    } else if let Some(n) = quoted("integer ") {
+        Found::WholeNumber(n)
+    } else if let Some(n) = quoted("floating point ") {
+        Found::Number(n)
+    } else if let Some(b) = quoted("boolean ") {
+        Found::Boolean(b)
+    } else {
+        match found {
+            "sequence" => Found::List,
+            "map" => Found::Map,
+            other => Found::Other(other),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{message, place};
+    use super::{Complaint, Expected, Found, complaint, key, message, place};
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
 
     #[derive(Debug, serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     #[allow(dead_code)]
     struct Matter {
         title: String,
+    }
+
+    /// A config-like shape with a key of every kind serde names.
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Settings {
+        days: Option<u32>,
+        ratio: Option<f64>,
+        title: Option<String>,
+        folder: Option<PathBuf>,
+        draft: Option<bool>,
+        tags: Option<Vec<String>>,
+        names: Option<BTreeMap<String, String>>,
+        calendar: Option<Calendar>,
+        even: Option<Even>,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Calendar {
+        refresh_minutes: Option<u32>,
+    }
+
+    /// A type with its own message, as the settings' value types have.
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(try_from = "u32")]
+    struct Even;
+
+    impl TryFrom<u32> for Even {
+        type Error = String;
+        fn try_from(n: u32) -> Result<Self, String> {
+            if n.is_multiple_of(2) {
+                Ok(Even)
+            } else {
+                Err(format!("expected an even number, found {n}"))
+            }
+        }
+    }
+
+    fn refused(text: &str) -> toml::de::Error {
+        toml::from_str::<Settings>(text).unwrap_err()
     }
 
     #[test]
@@ -36,6 +203,11 @@ mod tests {
         assert_eq!(place(&error, text), Some((2, 10)));
         // The place is not in the message: a message is shown after `file:line:`.
         assert_eq!(message(&error), "invalid basic string, expected `\"`");
+        assert_eq!(
+            complaint(&error),
+            Complaint::Other("invalid basic string, expected `\"`")
+        );
+        assert_eq!(key(&error), None);
     }
 
     #[test]
@@ -48,5 +220,75 @@ mod tests {
             "{}",
             message(&error)
         );
+    }
+
+    #[test]
+    fn an_unknown_key_is_read_with_the_known_ones_and_its_table() {
+        let error = refused("[calendar]\nrefresh_minuts = 5\n");
+        assert_eq!(
+            complaint(&error),
+            Complaint::UnknownField {
+                unknown: "refresh_minuts",
+                known: vec!["refresh_minutes"],
+            }
+        );
+        assert_eq!(key(&error).as_deref(), Some("calendar"));
+
+        let error = refused("titel = \"t\"\n");
+        let Complaint::UnknownField { unknown, known } = complaint(&error) else {
+            panic!("{error}");
+        };
+        assert_eq!(unknown, "titel");
+        assert_eq!(
+            known,
+            [
+                "days", "ratio", "title", "folder", "draft", "tags", "names", "calendar", "even"
+            ]
+        );
+        assert_eq!(key(&error), None);
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_kind_is_read_as_found_and_expected() {
+        let cases = [
+            (
+                "days = \"sixty\"",
+                Found::Text("\"sixty\""),
+                Expected::WholeNumber,
+            ),
+            ("days = -1", Found::WholeNumber("-1"), Expected::WholeNumber),
+            ("ratio = true", Found::Boolean("true"), Expected::Number),
+            ("title = 5", Found::WholeNumber("5"), Expected::Text),
+            ("title = 1.5", Found::Number("1.5"), Expected::Text),
+            ("title = [1]", Found::List, Expected::Text),
+            ("title = 1979-05-27", Found::Map, Expected::Text),
+            ("folder = false", Found::Boolean("false"), Expected::Path),
+            ("draft = \"yes\"", Found::Text("\"yes\""), Expected::Boolean),
+            ("tags = \"a\"", Found::Text("\"a\""), Expected::List),
+            ("names = 1", Found::WholeNumber("1"), Expected::Table),
+            ("calendar = 1", Found::WholeNumber("1"), Expected::Table),
+        ];
+        for (text, found, expected) in cases {
+            let error = refused(text);
+            assert_eq!(
+                complaint(&error),
+                Complaint::WrongValue { found, expected },
+                "{text}"
+            );
+            let name = text.split(' ').next().unwrap();
+            assert_eq!(key(&error).as_deref(), Some(name), "{text}");
+        }
+        let error = refused("[calendar]\nrefresh_minutes = \"often\"\n");
+        assert_eq!(key(&error).as_deref(), Some("calendar.refresh_minutes"));
+    }
+
+    #[test]
+    fn a_types_own_message_is_passed_on_as_it_is() {
+        let error = refused("even = 3");
+        assert_eq!(
+            complaint(&error),
+            Complaint::Other("expected an even number, found 3")
+        );
+        assert_eq!(key(&error).as_deref(), Some("even"));
     }
 }

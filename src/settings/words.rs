@@ -2,108 +2,72 @@
 //! and for an unknown key the nearest known one.
 
 use super::values::INVALID;
+use crate::toml_errors::{self, Complaint, Expected, Found};
 
 /// A TOML error in a webmaster's words: which key, what it takes and what was found
 /// (`recent_days: expected a whole number, found the text "sixty"`), and for an unknown key
 /// the nearest known one. serde's wording (`invalid type: string "sixty", expected i64`)
-/// names Rust types and not the key; anything not recognised here is passed on as it is.
+/// names Rust types and not the key; [`toml_errors`] reads its parts, and anything it does
+/// not recognise is passed on as it is.
 pub(super) fn readable(error: &toml::de::Error) -> String {
-    let message = error.message();
-    let key = error_key(error);
-    // Refused by the value's own type, which says what the setting takes.
-    if let Some(rest) = message.strip_prefix(INVALID) {
-        return match key {
-            Some(key) => format!("{key}: {rest}"),
-            None => rest.to_owned(),
-        };
-    }
-    if let Some(rest) = message.strip_prefix("unknown field `")
-        && let Some((unknown, rest)) = rest.split_once('`')
-    {
-        // ", expected one of `a`, `b`" or ", expected `a`": the names between backticks.
-        let known: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
-        let place = key.map(|k| format!(" in [{k}]")).unwrap_or_default();
-        return match nearest(unknown, &known) {
-            Some(near) => format!("unknown key `{unknown}`{place}: did you mean `{near}`?"),
-            None if known.is_empty() => format!("unknown key `{unknown}`{place}"),
-            None => format!(
-                "unknown key `{unknown}`{place}; the known keys are {}",
-                known
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+    let key = toml_errors::key(error);
+    match toml_errors::complaint(error) {
+        // Refused by the value's own type, which says what the setting takes.
+        Complaint::Other(message) => match (message.strip_prefix(INVALID), key) {
+            (Some(rest), Some(key)) => format!("{key}: {rest}"),
+            (Some(rest), None) => rest.to_owned(),
+            (None, _) => message.to_owned(),
+        },
+        Complaint::UnknownField { unknown, known } => {
+            let place = key.map(|k| format!(" in [{k}]")).unwrap_or_default();
+            match nearest(unknown, &known) {
+                Some(near) => format!("unknown key `{unknown}`{place}: did you mean `{near}`?"),
+                None if known.is_empty() => format!("unknown key `{unknown}`{place}"),
+                None => format!(
+                    "unknown key `{unknown}`{place}; the known keys are {}",
+                    known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        }
+        Complaint::WrongValue { found, expected } => match key {
+            Some(key) => format!(
+                "{key}: expected {}, found {}",
+                expected_in_words(expected),
+                found_in_words(found)
             ),
-        };
+            None => error.message().to_owned(),
+        },
     }
-    let wrong = message
-        .strip_prefix("invalid type: ")
-        .or_else(|| message.strip_prefix("invalid value: "));
-    if let (Some(rest), Some(key)) = (wrong, &key)
-        && let Some((found, expected)) = rest.rsplit_once(", expected ")
-    {
-        return format!(
-            "{key}: expected {}, found {}",
-            expected_in_words(expected),
-            found_in_words(found)
-        );
-    }
-    message.to_owned()
 }
 
-/// The dotted key an error is about (`calendar.refresh_minutes`), which the error shows
-/// only when it is printed without the document.
-fn error_key(error: &toml::de::Error) -> Option<String> {
-    let mut bare = error.clone();
-    bare.set_input(None);
-    let text = bare.to_string();
-    let key = text
-        .lines()
-        .last()?
-        .strip_prefix("in `")?
-        .strip_suffix('`')?;
-    Some(key.to_owned())
-}
-
-/// serde's name for what a key takes, in words.
-fn expected_in_words(expected: &str) -> String {
+/// What a key takes, in words.
+fn expected_in_words(expected: Expected<'_>) -> String {
     match expected {
-        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" => {
-            "a whole number".into()
-        }
-        "f32" | "f64" => "a number".into(),
-        "a string" | "a borrowed string" => "text in quotes".into(),
-        "path string" => "a path in quotes".into(),
-        "a boolean" => "true or false".into(),
-        "a sequence" => "a list".into(),
-        "a map" => "a table".into(),
-        other if other.starts_with("struct ") => "a table".into(),
-        other => other.into(),
+        Expected::WholeNumber => "a whole number".into(),
+        Expected::Number => "a number".into(),
+        Expected::Text => "text in quotes".into(),
+        Expected::Path => "a path in quotes".into(),
+        Expected::Boolean => "true or false".into(),
+        Expected::List => "a list".into(),
+        Expected::Table => "a table".into(),
+        Expected::Other(other) => other.into(),
     }
 }
 
-/// serde's description of the value found, in words: `string "x"` is the text "x".
-fn found_in_words(found: &str) -> String {
-    let quoted = |prefix: &str| {
-        found
-            .strip_prefix(prefix)
-            .map(|v| v.trim_matches('`').to_owned())
-    };
-    if let Some(text) = found.strip_prefix("string ") {
-        format!("the text {text}")
-    } else if let Some(n) = quoted("integer ") {
-        format!("the whole number {n}")
-    } else if let Some(n) = quoted("floating point ") {
-        format!("the number {n}")
-    } else if let Some(b) = quoted("boolean ") {
-        b
-    } else {
-        match found {
-            "sequence" => "a list".into(),
-            // TOML dates reach serde as maps too.
-            "map" => "a table or a date".into(),
-            other => other.into(),
-        }
+/// The value found, in words: `"x"` is the text "x".
+fn found_in_words(found: Found<'_>) -> String {
+    match found {
+        Found::Text(text) => format!("the text {text}"),
+        Found::WholeNumber(n) => format!("the whole number {n}"),
+        Found::Number(n) => format!("the number {n}"),
+        Found::Boolean(b) => b.into(),
+        Found::List => "a list".into(),
+        Found::Map => "a table or a date".into(),
+        Found::Other(other) => other.into(),
     }
 }
 
