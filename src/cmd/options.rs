@@ -51,6 +51,8 @@ pub struct ReportOptions {
     pub wait: bool,
     pub include_contact: bool,
     pub generated_at: DateTime<Utc>,
+    /// The config file's accent, as the site shows it.
+    pub accent: Option<crate::view::AccentView>,
     /// The API key, wherever it came from: scrubbed from error messages quoted in the index,
     /// and no file that contains it is published.
     pub key: Option<ApiKey>,

@@ -108,7 +108,9 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
         include_contact: options.include_contact,
         generated_at: options.generated_at,
         base_url: api_base(&options.source)?,
+        accent: options.accent.clone(),
     };
+    let style = report::style(&settings);
     let mut outcome = TrainingOutcome::default();
     let mut files = Vec::new();
     let mut index = Vec::new();
@@ -125,7 +127,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
             });
         let rendered = decoded.and_then(|(user, notes)| {
             let view = report::training(&user, &notes, &settings);
-            let html = theme.render("report-training.html", &report_context(&view))?;
+            let html = theme.render("report-training.html", &report_context(&view, &style))?;
             Ok((view, html))
         });
         match rendered {
@@ -161,12 +163,17 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
     if files.is_empty() {
         return Ok(outcome);
     }
-    if cids.len() > 1 {
+    let written: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let others: Vec<String> = reports_in(&options.output)
+        .into_iter()
+        .filter(|file| !written.contains(&file.as_str()))
+        .collect();
+    if cids.len() > 1 || !others.is_empty() {
         files.push(OutputFile::new(
             "index.html",
             theme.render(
                 "report-index.html",
-                &index_context(&index, options.generated_at),
+                &index_context(&index, &others, options.generated_at, &style),
             )?,
         ));
     }
@@ -201,10 +208,12 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
         include_contact: false,
         generated_at: options.generated_at,
         base_url: api_base(&options.source)?,
+        accent: options.accent.clone(),
     };
+    let style = report::style(&settings);
     let html = theme.render(
         "report-roster.html",
-        &report_context(&report::roster(&roster, &settings)),
+        &report_context(&report::roster(&roster, &settings), &style),
     )?;
     let how = publish::Publish {
         prune: false,
@@ -220,6 +229,28 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     .with_context(|| format!("could not write the report to {}", options.output.display()))?;
     warn_overwritten(&options.output, &published);
     Ok(options.output.join("roster.html"))
+}
+
+/// The reports already in the folder (the roster, training records), by file name, sorted:
+/// the index lists them beside the run's own. A folder that cannot be read has none.
+fn reports_in(folder: &Path) -> Vec<String> {
+    let is_report = |name: &str| {
+        name == "roster.html"
+            || name
+                .strip_prefix("training-")
+                .and_then(|rest| rest.strip_suffix(".html"))
+                .is_some_and(|cid| !cid.is_empty() && cid.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let mut reports: Vec<String> = std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|name| is_report(name))
+        .collect();
+    reports.sort();
+    reports
 }
 
 /// The CIDs of a training run, from `--cid` and `--cids-file`, each once, in the order given.

@@ -174,6 +174,8 @@ pub(crate) fn report_options(
         force: args.force,
         wait: args.wait,
         include_contact,
+        // Checked when the config was read; as for the site.
+        accent: (config.site.accent.as_deref()).and_then(|c| crate::view::accent(c).ok()),
     })
 }
 

@@ -1,23 +1,32 @@
 //! The reports' template contexts: a training record or the roster under `report`, and the
-//! index of a multi-student run.
+//! index of a multi-student run; each with `style`, what report.css takes from the settings.
 
-use crate::view::report::IndexEntry;
+use crate::view::report::{IndexEntry, ReportStyle};
 use chrono::{DateTime, Utc};
 
 /// The context of a training or roster report: everything under `report`.
-pub fn report_context(report: &impl serde::Serialize) -> tera::Context {
+pub fn report_context(report: &impl serde::Serialize, style: &ReportStyle) -> tera::Context {
     let mut context = tera::Context::new();
     context.insert("report", report);
+    context.insert("style", style);
     context
 }
 
-/// The context of the index of a multi-student run.
-pub fn index_context(entries: &[IndexEntry], generated_at: DateTime<Utc>) -> tera::Context {
+/// The context of the index of a multi-student run; `others` are the folder's other reports
+/// (the roster, earlier runs' records), by file name.
+pub fn index_context(
+    entries: &[IndexEntry],
+    others: &[String],
+    generated_at: DateTime<Utc>,
+    style: &ReportStyle,
+) -> tera::Context {
     let mut context = tera::Context::new();
     context.insert("entries", entries);
+    context.insert("others", others);
     context.insert(
         "generated_at",
         &generated_at.format("%Y-%m-%d %H:%MZ").to_string(),
     );
+    context.insert("style", style);
     context
 }

@@ -7,7 +7,7 @@
 
 use crate::model::{Roster, SessionType, TrainingNote, User};
 use crate::sanitize::description::Sanitizer;
-use crate::view::{self, RosterPage, Texts};
+use crate::view::{self, AccentView, RosterPage, Texts};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -23,6 +23,56 @@ pub struct ReportSettings {
     pub base_url: Url,
     /// The words of the report, in the site's language.
     pub texts: Arc<Texts>,
+    /// The config file's accent, as the site shows it.
+    pub accent: Option<AccentView>,
+}
+
+/// What every report's style sheet takes from the settings, the index's included.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReportStyle {
+    /// The printed pages' counter as a CSS `content` value: CSS strings and counters.
+    pub page_counter: String,
+    /// Headings' rules and links in the accent; light mode's, since paper is light.
+    pub accent: Option<AccentView>,
+}
+
+pub fn style(settings: &ReportSettings) -> ReportStyle {
+    ReportStyle {
+        page_counter: page_counter(&settings.texts),
+        accent: settings.accent.clone(),
+    }
+}
+
+/// `report.page_counter` ("Page {page} of {pages}") as a CSS `content` value: its words as
+/// escaped CSS strings, its placeholders as the page counters.
+fn page_counter(texts: &Texts) -> String {
+    // Characters no catalogue holds mark where the counters go.
+    const PAGE: char = '\u{F8F0}';
+    const PAGES: char = '\u{F8F1}';
+    let text = texts.text(
+        "report.page_counter",
+        &[("page", &PAGE.to_string()), ("pages", &PAGES.to_string())],
+    );
+    let mut parts = Vec::new();
+    let mut words = String::new();
+    for c in text.chars() {
+        let counter = match c {
+            PAGE => "counter(page)",
+            PAGES => "counter(pages)",
+            c => {
+                words.push(c);
+                continue;
+            }
+        };
+        if !words.is_empty() {
+            parts.push(format!("\"{}\"", css_string(&std::mem::take(&mut words))));
+        }
+        parts.push(counter.to_owned());
+    }
+    if !words.is_empty() || parts.is_empty() {
+        parts.push(format!("\"{}\"", css_string(&words)));
+    }
+    parts.join(" ")
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -344,6 +394,31 @@ pub fn css_string(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// English, with a theme's `report.page_counter` over it.
+    fn texts_with_counter(counter: &str) -> Texts {
+        let theme = tempfile::tempdir().unwrap();
+        std::fs::create_dir(theme.path().join("i18n")).unwrap();
+        let catalogue = format!("[report]\npage_counter = {counter:?}\n");
+        std::fs::write(theme.path().join("i18n/en.toml"), catalogue).unwrap();
+        Texts::load("en", Some(theme.path())).unwrap()
+    }
+
+    #[test]
+    fn the_page_counter_is_the_catalogues_words_around_the_counters() {
+        assert_eq!(
+            page_counter(&texts_with_counter("Página {page} de {pages}")),
+            "\"Página \" counter(page) \" de \" counter(pages)"
+        );
+        assert_eq!(
+            page_counter(&texts_with_counter("{page}/{pages}")),
+            "counter(page) \"/\" counter(pages)"
+        );
+        assert_eq!(
+            page_counter(&texts_with_counter("p. \"{page}\\")),
+            "\"p. \\\"\" counter(page) \"\\\\\""
+        );
+    }
 
     #[test]
     fn css_strings_cannot_close_the_string_or_the_style_element() {

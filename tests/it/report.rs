@@ -632,3 +632,108 @@ fn an_unknown_cid_suspects_the_base_url_only_when_nothing_answered() {
     assert!(ran.stderr.contains("is the CID right?"), "{}", ran.stderr);
     assert!(!ran.stderr.contains("hint:"), "{}", ran.stderr);
 }
+
+/// `report <what> --demo` with the config file `config`, written into `out`.
+fn demo_report(what: &[&str], config: &Path, out: &Path) -> Ran {
+    let mut args = vec!["report"];
+    args.extend_from_slice(what);
+    args.extend(["--demo", "--config"]);
+    run(vatcar_at_demo_time(&args)
+        .arg(config)
+        .arg("--output")
+        .arg(out))
+}
+
+/// The `content` of the printed pages' bottom-right corner, as the report's CSS says it.
+fn page_counter(report: &str) -> String {
+    let corner = report
+        .split("@bottom-right")
+        .nth(1)
+        .expect("a page counter");
+    let start = corner.find("content:").expect("a content") + "content:".len();
+    let end = corner[start..].find(';').expect("an end") + start;
+    corner[start..end].trim().to_owned()
+}
+
+#[test]
+fn a_spanish_report_counts_its_pages_in_spanish() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("vatcar-site.toml");
+    fs::write(&config, "language = \"es\"\n").unwrap();
+    let out = tmp.path().join("reports");
+    let ran = demo_report(&["roster"], &config, &out);
+    assert!(ran.status.success(), "{}", ran.stderr);
+    let (text, _) = page(&out.join("roster.html"));
+    assert_eq!(
+        page_counter(&text),
+        r#""Página " counter(page) " de " counter(pages)"#
+    );
+}
+
+#[test]
+fn a_themes_page_counter_cannot_break_out_of_its_css_string() {
+    let tmp = tempfile::tempdir().unwrap();
+    let theme = tmp.path().join("theme");
+    fs::create_dir_all(theme.join("i18n")).unwrap();
+    fs::write(
+        theme.join("i18n/en.toml"),
+        "[report]\npage_counter = 'p. \"{page}\\ </style><b>'\n",
+    )
+    .unwrap();
+    let config = tmp.path().join("vatcar-site.toml");
+    fs::write(&config, "templates = \"theme\"\n").unwrap();
+    let out = tmp.path().join("reports");
+    let ran = demo_report(&["roster"], &config, &out);
+    assert!(ran.status.success(), "{}", ran.stderr);
+    let (text, html) = page(&out.join("roster.html"));
+    assert_eq!(
+        page_counter(&text),
+        r#""p. \"" counter(page) "\\ \3C /style\3E \3C b\3E ""#
+    );
+    assert!(texts(&html, "b").is_empty(), "the counter made an element");
+}
+
+#[test]
+fn reports_take_the_sites_accent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("vatcar-site.toml");
+    fs::write(&config, "accent = \"#7A1F5C\"\n").unwrap();
+    let out = tmp.path().join("reports");
+    let ran = demo_report(&["roster"], &config, &out);
+    assert!(ran.status.success(), "{}", ran.stderr);
+    let (text, _) = page(&out.join("roster.html"));
+    assert!(text.contains("--accent: #7a1f5c;"), "{text}");
+    assert!(
+        !text.contains("#0b5d7a"),
+        "the default accent is left: {text}"
+    );
+    assert!(text.contains("border-bottom: 2px solid var(--accent)"));
+}
+
+#[test]
+fn the_index_lists_the_roster_written_beside_the_training_records() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("vatcar-site.toml");
+    fs::write(&config, "").unwrap();
+    let out = tmp.path().join("reports");
+    let ran = demo_report(&["roster"], &config, &out);
+    assert!(ran.status.success(), "{}", ran.stderr);
+    let ran = demo_report(
+        &["training", "--cid", "1590318", "--cid", "1612745"],
+        &config,
+        &out,
+    );
+    assert!(ran.status.success(), "{}", ran.stderr);
+    let (_, html) = page(&out.join("index.html"));
+    let links = |selector: &str| -> Vec<String> {
+        html.select(&Selector::parse(selector).unwrap())
+            .filter_map(|a| a.value().attr("href").map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(
+        links("tbody a"),
+        ["training-1590318.html", "training-1612745.html"]
+    );
+    assert_eq!(links("main ul a"), ["roster.html"]);
+    assert!(texts(&html, "h2").contains(&"Other reports".to_owned()));
+}

@@ -125,7 +125,9 @@ fn reports(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<Vec<Vec<u8
         generated_at: time,
         base_url: url::Url::parse(vatcar_site::fetch::client::DEFAULT_BASE_URL)?,
         texts: theme.texts(),
+        accent: Some(vatcar_site::view::accent("#0b5d7a").map_err(anyhow::Error::msg)?),
     };
+    let style = report::style(&settings);
     let cid = 1590318;
     let user = model::decode_user(cid, demo.body(Endpoint::User(cid))?)?;
     let notes = model::decode_notes(cid, demo.body(Endpoint::UserNotes(cid))?)?;
@@ -148,9 +150,12 @@ fn reports(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<Vec<Vec<u8
     ];
     let roster = report::roster(&data.roster, &settings);
     Ok(vec![
-        theme.render("report-training.html", &report_context(&training))?,
-        theme.render("report-roster.html", &report_context(&roster))?,
-        theme.render("report-index.html", &index_context(&entries, time))?,
+        theme.render("report-training.html", &report_context(&training, &style))?,
+        theme.render("report-roster.html", &report_context(&roster, &style))?,
+        theme.render(
+            "report-index.html",
+            &index_context(&entries, &["roster.html".into()], time, &style),
+        )?,
     ]
     .into_iter()
     .map(String::into_bytes)
