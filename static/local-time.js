@@ -14,8 +14,15 @@
   var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
   // Zulu is already on the page.
   if (/^(Etc\/)?(UTC|GMT|Zulu|UCT)$/.test(zone)) { return; }
-  var day = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short" });
-  var clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+  // Written in the page's language, so the line reads like the page around it; the browser's
+  // own when it cannot format that one (an unknown or ill-formed tag throws RangeError).
+  var locale;
+  var pageLang = document.documentElement.lang;
+  try {
+    if (pageLang && Intl.DateTimeFormat.supportedLocalesOf([pageLang]).length) { locale = pageLang; }
+  } catch (e) { locale = undefined; }
+  var day = new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short" });
+  var clock = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
   var nodes = document.querySelectorAll(".reader-time[data-start]");
   for (var i = 0; i < nodes.length; i++) {
     var node = nodes[i];

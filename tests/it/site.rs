@@ -1065,3 +1065,142 @@ fn a_description_of_over_a_mebibyte_is_whole_on_its_page_and_short_in_calendars(
     );
     assert!(!calendar_text.contains("The last words."));
 }
+
+/// The footer's links, each optional (calendars with their sections, the feed with a site URL,
+/// the facility's website with the data), read as a reader sees them: a separator only ever
+/// between two links, never at either end or twice in a row.
+#[test]
+fn footer_links_have_separators_only_between_them() {
+    // The roster's facility as an object, so that it has a website.
+    let snapshot = demo_snapshot_with("facility-roster.json", |json| {
+        json["data"]["facility"] = serde_json::json!({
+            "id": 7, "name_long": "San Juan CERAP", "name_short": "TJZS",
+            "website_url": "https://tjzs.example.org",
+        });
+    });
+    let no_calendars = snapshot.path().join("no-calendars.toml");
+    fs::write(
+        &no_calendars,
+        "[sections]\nevents = false\ndivision = false\n",
+    )
+    .unwrap();
+    let no_calendars = no_calendars.to_str().unwrap();
+    let plain = crate::support::demo_snapshot_copy();
+    let cases: [(&Path, &[&str], &[&str]); 6] = [
+        (
+            plain.path(),
+            &["--site-url", SITE_URL],
+            &[
+                "Facility calendar (iCal)",
+                "Division calendar (iCal)",
+                "Atom feed",
+            ],
+        ),
+        (
+            plain.path(),
+            &[],
+            &["Facility calendar (iCal)", "Division calendar (iCal)"],
+        ),
+        (
+            snapshot.path(),
+            &["--site-url", SITE_URL],
+            &[
+                "Facility calendar (iCal)",
+                "Division calendar (iCal)",
+                "Atom feed",
+                "tjzs.example.org",
+            ],
+        ),
+        (
+            snapshot.path(),
+            &[],
+            &[
+                "Facility calendar (iCal)",
+                "Division calendar (iCal)",
+                "tjzs.example.org",
+            ],
+        ),
+        (
+            snapshot.path(),
+            &["--config", no_calendars],
+            &["tjzs.example.org"],
+        ),
+        (plain.path(), &["--config", no_calendars], &[]),
+    ];
+    for (snapshot, extra, links) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        let mut args = vec![
+            "build",
+            "--snapshot",
+            snapshot.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        run_ok(vatcar_at_demo_time(&args).env("VATCAR_API_KEY", KEY));
+        let html = Html::parse_document(&fs::read_to_string(out.join("404.html")).unwrap());
+        let footer = texts(&html, "footer .footer-links");
+        if links.is_empty() {
+            assert_eq!(footer, Vec::<String>::new(), "{extra:?}: no links, no line");
+        } else {
+            assert_eq!(footer, [links.join(" · ")], "{extra:?}");
+        }
+    }
+}
+
+/// Short pages (a 404, a small section) end with the footer at the bottom of the window: the
+/// page is a column at least as tall as the window, whose main part takes the room left. Seen
+/// in Chromium; here, that the theme asks for it, and gives it up on paper.
+#[test]
+fn the_theme_keeps_the_footer_at_the_bottom_of_a_short_page() {
+    let site = build_demo(&[]);
+    let css = site.text("static/style.css");
+    let rule = |selector: &str| {
+        let start = css
+            .find(&format!("\n{selector} {{"))
+            .unwrap_or_else(|| panic!("no `{selector}` rule"));
+        let body = &css[start..];
+        body[..body.find('}').unwrap()].to_owned()
+    };
+    let body = rule("body");
+    for declaration in [
+        "display: flex;",
+        "flex-direction: column;",
+        "min-height: 100vh;",
+        "min-height: 100dvh;",
+    ] {
+        assert!(
+            body.contains(declaration),
+            "body lacks {declaration}: {body}"
+        );
+    }
+    assert!(rule("body > main").contains("flex: 1 0 auto;"));
+    let print = &css[css.find("@media print").expect("a print block")..];
+    assert!(
+        print.contains("body { font-size: 10.5pt; display: block; min-height: 0; }"),
+        "{print}"
+    );
+}
+
+/// The reader's local time is written in the page's language (the script reads it from <html
+/// lang>), the browser's only where the page's cannot be formatted. Seen in Chromium; here,
+/// that the script formats with the page's language and never with the browser's by default.
+#[test]
+fn local_times_are_formatted_in_the_pages_language() {
+    let site = build_demo(&[]);
+    let script = site.text("static/local-time.js");
+    assert!(script.contains("document.documentElement.lang"), "{script}");
+    assert!(script.contains("Intl.DateTimeFormat.supportedLocalesOf([pageLang])"));
+    assert_eq!(
+        script.matches("new Intl.DateTimeFormat(locale, ").count(),
+        2
+    );
+    assert!(!script.contains("new Intl.DateTimeFormat(undefined"));
+    assert_eq!(
+        select(&site.page("index.html"), "html")[0]
+            .value()
+            .attr("lang"),
+        Some("en")
+    );
+}
