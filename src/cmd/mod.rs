@@ -2,6 +2,7 @@
 //! `args.rs`, what they mean beside the config file (`crate::settings`) and the environment in
 //! `settings.rs`; messages on stderr and exit codes (0 success, 1 failure, 2 usage) here.
 
+mod announce;
 mod args;
 pub mod build;
 mod check;
@@ -157,7 +158,10 @@ fn command_api(command: &Command) -> Option<&ApiArgs> {
         Command::Report(ReportArgs {
             kind: ReportKind::Roster(a),
         }) => Some(&a.source.api),
-        Command::Init(_) | Command::Templates(_) | Command::Completions { .. } => None,
+        Command::Init(_)
+        | Command::Templates(_)
+        | Command::Announce(_)
+        | Command::Completions { .. } => None,
     }
 }
 
@@ -212,6 +216,7 @@ fn execute(cli: &Cli, config: &Settings, key: Option<ApiKey>) -> Result<()> {
             kind: ReportKind::Roster(args),
         }) => report::run_roster(args, config, &progress, key),
         Command::Templates(TemplatesArgs { action }) => templates::run(action, &progress),
+        Command::Announce(args) => announce::run(args, config, &progress),
         Command::Completions { shell } => {
             completions::run(*shell);
             Ok(())
