@@ -322,6 +322,11 @@ fn a_server_error_is_retried_three_times_then_reported() {
     assert_eq!(ran.code(), Some(1), "{}", ran.text());
     assert_eq!(hook.posts().len(), 4);
     assert!(
+        ran.stderr.starts_with("error: could not post message 1 of 1 to the webhook in DISCORD_WEBHOOK_URL; nothing was posted; not posted: \"change 1\"\n"),
+        "{}",
+        ran.stderr
+    );
+    assert!(
         ran.stderr
             .contains("the webhook answered 502 (Bad gateway), 4 times; try again later"),
         "{}",
@@ -520,7 +525,12 @@ fn refused(site: &Site) -> String {
 #[test]
 fn a_tampered_changes_file_is_refused_whole_naming_the_file_and_the_field() {
     // The config's output folder, relative to the config file in the working folder.
-    let file = |_: &Site| "public/data/changes.json";
+    let file = |_: &Site| {
+        std::path::Path::new("public")
+            .join("data/changes.json")
+            .display()
+            .to_string()
+    };
 
     let wrong_type = Site::new(
         false,

@@ -76,19 +76,9 @@ fn post(
     let mut posted = 0;
     for (index, message) in messages.iter().enumerate() {
         let body = serde_json::to_vec(message).context("could not write the message")?;
-        poster.post(body).with_context(|| {
-            let left: Vec<String> = new[posted..]
-                .iter()
-                .map(|c| format!("{:?}", crate::sanitize::quote::excerpt(&c.title, 80)))
-                .collect();
-            format!(
-                "could not post message {} of {} to the webhook in {variable}; {posted} of {} changes were posted before it (announcing again would post those again); not posted: {}",
-                index + 1,
-                messages.len(),
-                new.len(),
-                left.join(", ")
-            )
-        })?;
+        poster
+            .post(body)
+            .with_context(|| failed(index, messages.len(), posted, new, variable))?;
         posted += message.embeds.len();
         progress.step(&format!(
             "posted message {} of {} ({})",
@@ -103,6 +93,31 @@ fn post(
         count(messages.len(), "message")
     ));
     Ok(())
+}
+
+/// What a post that failed leaves: which changes were posted, and which were not (the
+/// first ten of them named).
+fn failed(index: usize, messages: usize, posted: usize, new: &[&Change], variable: &str) -> String {
+    let left = &new[posted..];
+    let mut named: Vec<String> = (left.iter().take(10))
+        .map(|c| format!("{:?}", crate::sanitize::quote::excerpt(&c.title, 80)))
+        .collect();
+    if left.len() > named.len() {
+        named.push(format!("and {} more", left.len() - named.len()));
+    }
+    let before = if posted == 0 {
+        "nothing was posted".to_owned()
+    } else {
+        format!(
+            "{posted} of {} changes were posted before it (announcing again would post those again)",
+            new.len()
+        )
+    };
+    format!(
+        "could not post message {} of {messages} to the webhook in {variable}; {before}; not posted: {}",
+        index + 1,
+        named.join(", ")
+    )
 }
 
 /// The colour of every embed: the site's accent, or the built-in theme's.
