@@ -16,9 +16,10 @@ use std::path::{Path, PathBuf};
 /// Where the build writes the file, below the output folder.
 pub const PATH: &str = "data/changes.json";
 
-/// The largest file read. The build keeps at most [`MAX_CHANGES`] entries, a few hundred
-/// bytes each; anything near this size is not the build's.
-pub const MAX_BYTES: u64 = 4 * 1024 * 1024;
+/// The largest file read: the same bound the build puts on it when it reads it back as its
+/// previous state. The file also holds what the next build compares with (every event's and
+/// document's fingerprint), which grows with the facility.
+pub const MAX_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The longest history a build keeps (issue 25: `whats_new_days` or 200 entries).
 pub const MAX_CHANGES: usize = 200;

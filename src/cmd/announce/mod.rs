@@ -34,9 +34,9 @@ pub(crate) fn run(args: &AnnounceArgs, config: &Settings, progress: &Arc<Progres
     let new: Vec<&Change> = found.changes.iter().filter(|c| c.new).collect();
     if found.first_build && !args.backlog {
         progress.done(&format!(
-            "{}: a first build (no previous build to compare with), so its {} entries are not news; nothing was posted (--backlog posts them)",
+            "{}: a first build (no previous build to compare with), so its history ({}) is not news; nothing was posted (--backlog posts it)",
             file.display(),
-            new.len()
+            count(new.len(), "change")
         ));
         return Ok(());
     }
