@@ -292,7 +292,7 @@ pub(crate) struct AnnounceArgs {
     #[arg(
         long = "webhook-env",
         value_name = "NAME",
-        default_value = "DISCORD_WEBHOOK_URL"
+        default_value = super::announce::DEFAULT_VARIABLE
     )]
     pub(crate) webhook_env: String,
 

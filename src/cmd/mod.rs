@@ -50,6 +50,7 @@ pub fn run() -> ExitCode {
     for key in logger::keys_in(std::env::var_os("VATCAR_API_KEY"), &args) {
         logger::know(key);
     }
+    announce::Webhook::know_default();
     logger::scrub_panics();
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,

@@ -647,3 +647,14 @@ fn a_dry_run_on_the_demo_prints_its_five_posts() {
     }
     assert!(!ran.stdout.contains("(no link"), "{}", ran.stdout);
 }
+
+/// The address in `DISCORD_WEBHOOK_URL` is scrubbed from what any command prints, as the key
+/// is: here pasted into the wrong flag of a build.
+#[test]
+fn the_webhook_address_beside_another_command_is_scrubbed_too() {
+    let url = format!("https://discord.example{}", webhook::PATH);
+    let ran = run(vatcar(&["build", "--demo", "--config", &url]).env("DISCORD_WEBHOOK_URL", &url));
+    assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    assert!(ran.stderr.contains("[REDACTED]"), "{}", ran.stderr);
+    assert!(!ran.text().contains(webhook::TOKEN), "{}", ran.text());
+}

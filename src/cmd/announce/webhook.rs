@@ -12,14 +12,18 @@
 //! - A 429 is waited out for the `retry_after` it gives, up to [`MAX_WAIT`]; a longer one
 //!   stops the run. `X-RateLimit-Remaining: 0` pauses for `X-RateLimit-Reset-After` before
 //!   the next post, so that a long list does not run into 429s at all.
-//! - A 5xx or a failed connection is retried [`SERVER_RETRIES`] times, with growing pauses.
-//!   A timeout is not: the post may have arrived, and a second one would post it twice.
+//! - A 5xx or a connection that could not be made is retried [`SERVER_RETRIES`] times, with
+//!   growing pauses. A timeout or a connection broken off after the post was sent is not:
+//!   the post may have arrived, and a second one would post it twice.
 
 use crate::secret::ApiKey;
 use crate::usage::UsageError;
 use anyhow::{Result, anyhow, bail};
 use reqwest::header::{self, HeaderMap};
 use std::time::Duration;
+
+/// Where the address is read from unless `--webhook-env` names another variable.
+pub const DEFAULT_VARIABLE: &str = "DISCORD_WEBHOOK_URL";
 
 /// The longest wait Discord may ask for before the run stops instead.
 pub const MAX_WAIT: Duration = Duration::from_secs(60);
@@ -40,6 +44,15 @@ impl std::fmt::Debug for Webhook {
 }
 
 impl Webhook {
+    /// Makes the address in `DISCORD_WEBHOOK_URL`, if there is one, known to the logger,
+    /// whichever command runs: a webhook set beside a build is as secret as the key.
+    pub fn know_default() {
+        if let Ok(raw) = std::env::var(DEFAULT_VARIABLE) {
+            know(&raw);
+            let _ = Self::parse(&raw);
+        }
+    }
+
     /// The address in the environment variable `name`, made known to the logger first.
     pub fn from_env(name: &str) -> Result<Self> {
         // A name that is not one is most likely the address itself, given to the flag: it is
@@ -202,13 +215,20 @@ impl Poster {
                     TIMEOUT.as_secs()
                 )));
             }
-            Err(error) => {
+            // Nothing was sent: trying again cannot post twice.
+            Err(error) if error.is_connect() => {
                 return Err(Attempt::Retry {
                     reason: format!(
                         "could not reach the webhook: {}",
                         innermost_cause(&error.without_url())
                     ),
                 });
+            }
+            Err(error) => {
+                return Err(Attempt::Fatal(anyhow!(
+                    "the connection to the webhook broke off ({}); the message may or may not have been posted, so it is not sent again",
+                    innermost_cause(&error.without_url())
+                )));
             }
         };
         self.pause = rate_limit_pause(&headers);
