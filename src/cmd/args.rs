@@ -285,7 +285,7 @@ pub(crate) struct TrainingArgs {
 #[derive(Args, Debug)]
 pub(crate) struct AnnounceArgs {
     /// The folder the site was built into (default: the config's output folder).
-    #[arg(long = "output", short = 'o')]
+    #[arg(long = "output", short = 'o', value_name = "DIR")]
     pub(crate) output: Option<PathBuf>,
 
     /// The environment variable holding the webhook's address.
