@@ -501,7 +501,7 @@ fn hostile_titles_are_escaped_and_cut_to_discords_limits() {
     let titles = titles(&posts[0]);
     assert_eq!(
         titles[0],
-        "\\*\\*Bold\\*\\* \\[click\\]\\(https://evil.example\\) @\u{200B}everyone \\<@123456789\\> \\`x\\` \\|\\|s\\|\\|"
+        "\\*\\*Bold\\*\\* \\[click\\](https://evil.example) @\u{200B}everyone \\<@123456789> \\`x\\` \\|\\|s\\|\\|"
     );
     assert_eq!(titles[1].encode_utf16().count(), 256);
     assert!(titles[1].ends_with("AAA…"));

@@ -1,10 +1,10 @@
 //! The Discord messages for a list of changes: one embed per change, at most ten embeds to a
 //! message, in the order given, within Discord's limits.
 //!
-//! Titles are the API's text, and Discord reads markdown and mentions in embeds: every
-//! character markdown gives a meaning is escaped, `@everyone` and `@here` are broken with a
-//! zero-width space (Discord's own advice), and each message says that no mention may ping
-//! anyone (`allowed_mentions`), so even a title that slipped through could not notify a soul.
+//! Titles are the API's text, and Discord reads markdown and mentions in embeds: the
+//! characters that would format a title are escaped, `@everyone` and `@here` are broken with a
+//! zero-width space, and each message says that no mention may notify anyone
+//! (`allowed_mentions`), so even a title that slipped through could not ping a soul.
 
 use super::changes::Change;
 use serde::Serialize;
@@ -90,11 +90,12 @@ pub fn title(text: &str) -> String {
     let mut length = 0;
     let mut chars = text.chars().peekable();
     let mut cut = false;
+    let mut at_start = true;
     while let Some(c) = chars.next() {
         let piece = match c {
             '\n' | '\r' | '\t' => " ".to_owned(),
             c if crate::sanitize::chars::is_forbidden(c) => continue,
-            c if is_markdown(c) => format!("\\{c}"),
+            c if is_markdown(c) || (at_start && starts_a_block(c)) => format!("\\{c}"),
             '@' => {
                 let rest: String = chars.clone().take(8).collect::<String>().to_lowercase();
                 if rest.starts_with("everyone") || rest.starts_with("here") {
@@ -114,6 +115,7 @@ pub fn title(text: &str) -> String {
         }
         length += units;
         out.push_str(&piece);
+        at_start &= piece.trim().is_empty();
     }
     if cut {
         out.push('…');
@@ -121,14 +123,21 @@ pub fn title(text: &str) -> String {
     out
 }
 
-/// Characters Discord's markdown gives a meaning: emphasis, strike-through, code, spoilers,
-/// quotes, headings, lists, masked links, mentions and custom emoji (`<@…>`, `<:…:…>`), and
-/// the backslash itself.
+/// Characters that format text wherever they are: emphasis, strike-through, code, spoilers,
+/// mentions, channels, custom emoji and timestamps (`<@…>`, `<#…>`, `<:…:…>`, `<t:…>`),
+/// masked links (`[…](…)`: breaking the bracket is enough), and the backslash itself.
+///
+/// Only these are escaped mid-title: where Discord shows a title as a link, it may show the
+/// backslashes of escapes too (as it does in masked links), so a hyphenated name or an event
+/// "(TJZS)" is left as it is.
 fn is_markdown(c: char) -> bool {
-    matches!(
-        c,
-        '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '<' | '#' | '-' | '[' | ']' | '(' | ')'
-    )
+    matches!(c, '\\' | '*' | '_' | '~' | '`' | '|' | '<' | '[' | ']')
+}
+
+/// Characters that format text only at the start of a line: headings and subtext (`#`,
+/// `-#`), lists (`-`, `+`) and quotes (`>`). A title is one line.
+fn starts_a_block(c: char) -> bool {
+    matches!(c, '#' | '-' | '+' | '>')
 }
 
 #[cfg(test)]
@@ -139,7 +148,15 @@ mod tests {
     fn markdown_and_mentions_are_escaped() {
         assert_eq!(
             title("**Bold** _it_ [x](https://e.example) <@123> @everyone @Here a@b.c"),
-            "\\*\\*Bold\\*\\* \\_it\\_ \\[x\\]\\(https://e.example\\) \\<@123\\> @\u{200B}everyone @\u{200B}Here a@b.c"
+            "\\*\\*Bold\\*\\* \\_it\\_ \\[x\\](https://e.example) \\<@123> @\u{200B}everyone @\u{200B}Here a@b.c"
+        );
+        // Block markers only where a line starts; names and event titles keep theirs.
+        assert_eq!(title("  # Big -# small"), "  \\# Big -# small");
+        assert_eq!(title("> quote"), "\\> quote");
+        assert_eq!(title("- item"), "\\- item");
+        assert_eq!(
+            title("FNO: San Juan - Piarco (TJZS/TTZP) > 50 pilots"),
+            "FNO: San Juan - Piarco (TJZS/TTZP) > 50 pilots"
         );
         assert_eq!(title("line\none\u{0007}\ttab"), "line one tab");
     }
