@@ -51,6 +51,13 @@ pub(crate) enum Command {
     Report(ReportArgs),
     /// Work with the built-in templates.
     Templates(TemplatesArgs),
+    /// Post what the last build found new to a Discord channel, through its webhook.
+    ///
+    /// Reads DIR/data/changes.json, which `build` writes, and posts the changes marked new,
+    /// one embed each, ten to a message. Run it after the site is deployed: see
+    /// docs/discord.md. The webhook's address is read from DISCORD_WEBHOOK_URL (or the
+    /// variable --webhook-env names) and is never printed.
+    Announce(AnnounceArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
         #[arg(value_enum)]
@@ -68,7 +75,8 @@ impl Command {
             | Command::Serve(_)
             | Command::Check(_)
             | Command::Fetch(_)
-            | Command::Report(_) => true,
+            | Command::Report(_)
+            | Command::Announce(_) => true,
             Command::Init(_) | Command::Templates(_) | Command::Completions { .. } => false,
         }
     }
@@ -272,6 +280,30 @@ pub(crate) struct TrainingArgs {
     /// Also show the student's email, email preferences and integrations.
     #[arg(long = "include-contact")]
     pub(crate) include_contact: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct AnnounceArgs {
+    /// The folder the site was built into (default: the config's output folder).
+    #[arg(long = "output", short = 'o', value_name = "DIR")]
+    pub(crate) output: Option<PathBuf>,
+
+    /// The environment variable holding the webhook's address.
+    #[arg(
+        long = "webhook-env",
+        value_name = "NAME",
+        default_value = super::announce::DEFAULT_VARIABLE
+    )]
+    pub(crate) webhook_env: String,
+
+    /// Print what would be posted, and post nothing (no webhook needed).
+    #[arg(long = "dry-run")]
+    pub(crate) dry_run: bool,
+
+    /// Also post the changes of a first build (one with no previous build to compare with),
+    /// which otherwise posts nothing: every entry of its history would look new.
+    #[arg(long = "backlog")]
+    pub(crate) backlog: bool,
 }
 
 #[derive(Args, Debug)]

@@ -2,6 +2,7 @@
 //! `args.rs`, what they mean beside the config file (`crate::settings`) and the environment in
 //! `settings.rs`; messages on stderr and exit codes (0 success, 1 failure, 2 usage) here.
 
+mod announce;
 mod args;
 pub mod build;
 mod check;
@@ -49,6 +50,7 @@ pub fn run() -> ExitCode {
     for key in logger::keys_in(std::env::var_os("VATCAR_API_KEY"), &args) {
         logger::know(key);
     }
+    announce::Webhook::know_default();
     logger::scrub_panics();
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
@@ -157,7 +159,10 @@ fn command_api(command: &Command) -> Option<&ApiArgs> {
         Command::Report(ReportArgs {
             kind: ReportKind::Roster(a),
         }) => Some(&a.source.api),
-        Command::Init(_) | Command::Templates(_) | Command::Completions { .. } => None,
+        Command::Init(_)
+        | Command::Templates(_)
+        | Command::Announce(_)
+        | Command::Completions { .. } => None,
     }
 }
 
@@ -212,6 +217,7 @@ fn execute(cli: &Cli, config: &Settings, key: Option<ApiKey>) -> Result<()> {
             kind: ReportKind::Roster(args),
         }) => report::run_roster(args, config, &progress, key),
         Command::Templates(TemplatesArgs { action }) => templates::run(action, &progress),
+        Command::Announce(args) => announce::run(args, config, &progress),
         Command::Completions { shell } => {
             completions::run(*shell);
             Ok(())

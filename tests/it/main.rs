@@ -3,6 +3,7 @@
 //!
 //! Run one module with `cargo test --test it <module>::`, e.g. `cargo test --test it report::`.
 
+mod announce;
 mod calendar;
 mod calendar_links;
 mod cli;

@@ -73,6 +73,8 @@ pub struct Logged {
     pub headers: HashMap<String, String>,
     pub received: Instant,
     pub answered: Option<Instant>,
+    /// The request's body, as sent (a webhook's post).
+    pub body: Vec<u8>,
 }
 
 #[derive(Default)]
@@ -200,6 +202,7 @@ fn handle(stream: TcpStream, state: Arc<Mutex<State>>) {
             headers,
             received,
             answered: None,
+            body: request_body,
         });
         (state.log.len() - 1, reply)
     };

@@ -4,6 +4,7 @@
 
 pub mod http;
 pub mod mock;
+pub mod webhook;
 
 pub use mock::{MockServer, Reply};
 
@@ -37,7 +38,8 @@ pub fn vatcar(args: &[&str]) -> Command {
         .env_remove("VATCAR_BASE_URL")
         .env_remove("SOURCE_DATE_EPOCH")
         .env_remove("CI")
-        .env_remove("GITHUB_OUTPUT");
+        .env_remove("GITHUB_OUTPUT")
+        .env_remove("DISCORD_WEBHOOK_URL");
     command
 }
 

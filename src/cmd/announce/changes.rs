@@ -1,0 +1,240 @@
+//! `data/changes.json` as `build` writes it, read as untrusted input: a file in an output
+//! folder may be an old one, a hand-edited one or another program's. It is refused whole,
+//! before anything is posted, when it is too large or does not match the schema
+//! (docs/discord.md; the full schema is the build's, in docs/).
+//!
+//! Fields this version does not know are ignored, so that a newer build's additions do not
+//! stop an older announce.
+
+use crate::sanitize::quote::excerpt;
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Where the build writes the file, below the output folder.
+pub const PATH: &str = "data/changes.json";
+
+/// The largest file read: the same bound the build puts on it when it reads it back as its
+/// previous state. The file also holds what the next build compares with (every event's and
+/// document's fingerprint), which grows with the facility.
+pub const MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The longest history a build keeps (issue 25: `whats_new_days` or 200 entries).
+pub const MAX_CHANGES: usize = 200;
+
+/// The version of the format this program reads.
+const VERSION: u32 = 1;
+
+/// What a build found, as announce uses it.
+#[derive(Debug)]
+pub struct Changes {
+    /// Whether the build had no previous state: then every entry looks new.
+    pub first_build: bool,
+    pub changes: Vec<Change>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    NewMember,
+    NewVisitor,
+    Promotion,
+    NewEvent,
+    EventChanged,
+    NewDocument,
+    DocumentUpdated,
+}
+
+impl Kind {
+    /// As the file writes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Kind::NewMember => "new_member",
+            Kind::NewVisitor => "new_visitor",
+            Kind::Promotion => "promotion",
+            Kind::NewEvent => "new_event",
+            Kind::EventChanged => "event_changed",
+            Kind::NewDocument => "new_document",
+            Kind::DocumentUpdated => "document_updated",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Change {
+    pub id: String,
+    pub kind: Kind,
+    #[serde(deserialize_with = "rfc3339")]
+    pub date: DateTime<Utc>,
+    pub title: String,
+    pub url: String,
+    pub new: bool,
+}
+
+#[derive(Deserialize)]
+struct File {
+    version: u32,
+    #[allow(dead_code)] // checked for its form only
+    #[serde(deserialize_with = "rfc3339")]
+    generated: DateTime<Utc>,
+    #[allow(dead_code)] // the entries' addresses are already absolute when it is set
+    site_url: Option<String>,
+    first_build: bool,
+    changes: Vec<Change>,
+}
+
+fn rfc3339<'de, D: serde::Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
+    let text = String::deserialize(d)?;
+    DateTime::parse_from_rfc3339(&text)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|_| {
+            serde::de::Error::custom(format!(
+                "{:?} is not an RFC 3339 time (such as \"2026-11-20T18:00:00Z\")",
+                excerpt(&text, 60)
+            ))
+        })
+}
+
+/// The changes file of the site built into `output`.
+pub fn read(output: &Path) -> Result<Changes> {
+    let path = output.join(PATH);
+    let bytes = read_capped(&path)?;
+    parse(&bytes).with_context(|| {
+        format!(
+            "{} is not a changes file this vatcar-site can read, so nothing was posted; it is written by `vatcar-site build`: build the site again with this version",
+            path.display()
+        )
+    })
+}
+
+fn read_capped(path: &PathBuf) -> Result<Vec<u8>> {
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => bail!(
+            "{} does not exist: announce posts what `vatcar-site build` recorded there; build the site into that folder first (or pass the folder it was built into with --output)",
+            path.display()
+        ),
+        Err(error) => {
+            return Err(error).with_context(|| format!("could not read {}", path.display()));
+        }
+    };
+    let mut bytes = Vec::new();
+    file.take(MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("could not read {}", path.display()))?;
+    if bytes.len() as u64 > MAX_BYTES {
+        bail!(
+            "{} is over {} MiB, far more than a build writes; nothing was posted: build the site again to replace it",
+            path.display(),
+            MAX_BYTES / (1024 * 1024)
+        );
+    }
+    Ok(bytes)
+}
+
+/// The file's bytes checked against the schema; an error names the field and the line.
+fn parse(bytes: &[u8]) -> Result<Changes> {
+    let mut json = serde_json::Deserializer::from_slice(bytes);
+    let file: File = serde_path_to_error::deserialize(&mut json).map_err(|error| {
+        let field = error.path().to_string();
+        let inner = error.into_inner();
+        let place = format!("line {}", inner.line());
+        // serde_json ends its message with the place, which goes first here.
+        let text = inner.to_string();
+        let position = format!(" at line {} column {}", inner.line(), inner.column());
+        let reason = excerpt(text.strip_suffix(&position).unwrap_or(&text), 300);
+        if field == "." {
+            anyhow::anyhow!("{place}: {reason}")
+        } else {
+            anyhow::anyhow!("{place}: {field}: {reason}")
+        }
+    })?;
+    if file.version != VERSION {
+        bail!(
+            "version: {} is not a version this vatcar-site reads (it reads {VERSION}); use the same vatcar-site version for build and announce",
+            file.version
+        );
+    }
+    if file.changes.len() > MAX_CHANGES {
+        bail!(
+            "changes: {} entries, more than the {MAX_CHANGES} a build keeps",
+            file.changes.len()
+        );
+    }
+    for (index, change) in file.changes.iter().enumerate() {
+        if change.id.trim().is_empty() {
+            bail!("changes[{index}].id: empty; every change has an id");
+        }
+        if change.title.trim().is_empty() {
+            bail!("changes[{index}].title: empty; every change has a title");
+        }
+    }
+    Ok(Changes {
+        first_build: file.first_build,
+        changes: file.changes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(changes: &str) -> String {
+        format!(
+            r#"{{"version": 1, "generated": "2026-11-20T18:00:00Z", "site_url": null,
+                "language": "en", "first_build": false, "changes": [{changes}]}}"#
+        )
+    }
+
+    const ONE: &str = r#"{"id": "promotion:1:S2", "kind": "promotion",
+        "date": "2026-11-19T12:00:00+02:00", "title": "A is now S2", "url": "roster/",
+        "new": true, "added_later": [1, 2]}"#;
+
+    #[test]
+    fn the_builds_format_is_read_with_fields_it_does_not_know() {
+        let read = parse(file(ONE).as_bytes()).unwrap();
+        assert!(!read.first_build);
+        assert_eq!(read.changes.len(), 1);
+        assert_eq!(read.changes[0].kind, Kind::Promotion);
+        assert_eq!(
+            read.changes[0].date.to_rfc3339(),
+            "2026-11-19T10:00:00+00:00"
+        );
+    }
+
+    #[test]
+    fn a_mistake_is_named_by_its_field_and_line() {
+        let wrong_kind = file(&ONE.replace("\"promotion\",", "\"demotion\","));
+        let message = format!("{:#}", parse(wrong_kind.as_bytes()).unwrap_err());
+        assert!(
+            message.starts_with("line 2: changes[0].kind: unknown variant `demotion`"),
+            "{message}"
+        );
+        let wrong_type = file(&ONE.replace("\"new\": true", "\"new\": \"yes\""));
+        let message = format!("{:#}", parse(wrong_type.as_bytes()).unwrap_err());
+        assert!(
+            message.contains("changes[0].new: invalid type: string \"yes\", expected a boolean")
+        );
+        let bad_date = file(&ONE.replace("2026-11-19T12:00:00+02:00", "yesterday"));
+        let message = format!("{:#}", parse(bad_date.as_bytes()).unwrap_err());
+        assert!(message.contains("changes[0].date: \"yesterday\" is not an RFC 3339 time"));
+        let newer = file(ONE).replace("\"version\": 1", "\"version\": 2");
+        let message = format!("{:#}", parse(newer.as_bytes()).unwrap_err());
+        assert!(message.starts_with("version: 2 is not a version this vatcar-site reads"));
+        let no_flag = file(ONE).replace("\"first_build\": false,", "");
+        let message = format!("{:#}", parse(no_flag.as_bytes()).unwrap_err());
+        assert!(message.contains("missing field `first_build`"), "{message}");
+    }
+
+    #[test]
+    fn more_entries_than_a_build_keeps_are_refused() {
+        let many = vec![ONE; MAX_CHANGES + 1].join(",");
+        let message = format!("{:#}", parse(file(&many).as_bytes()).unwrap_err());
+        assert_eq!(
+            message,
+            "changes: 201 entries, more than the 200 a build keeps"
+        );
+    }
+}

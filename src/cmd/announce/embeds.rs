@@ -1,0 +1,199 @@
+//! The Discord messages for a list of changes: one embed per change, at most ten embeds to a
+//! message, in the order given, within Discord's limits.
+//!
+//! Titles are the API's text, and Discord reads markdown and mentions in embeds: the
+//! characters that would format a title are escaped, `@everyone` and `@here` are broken with a
+//! zero-width space, and each message says that no mention may notify anyone
+//! (`allowed_mentions`), so even a title that slipped through could not ping a soul.
+
+use super::changes::Change;
+use serde::Serialize;
+
+/// Discord's limits (developer documentation, "Embed Limits").
+pub const MAX_EMBEDS: usize = 10;
+pub const TITLE_LIMIT: usize = 256;
+const MESSAGE_LIMIT: usize = 6000;
+/// Addresses longer than this are left out of an embed: Discord refuses them.
+const URL_LIMIT: usize = 2048;
+
+// A message holds only titles (no description, footer or field), so a full one stays within
+// the message's total by construction.
+const _: () = assert!(MAX_EMBEDS * TITLE_LIMIT <= MESSAGE_LIMIT);
+
+/// What the built-in theme's accent is (`--accent` in static/style.css), for a site whose
+/// config chooses none.
+pub const DEFAULT_ACCENT: &str = "#0b5d7a";
+
+/// One webhook message, as posted.
+#[derive(Debug, Serialize)]
+pub struct Message {
+    pub embeds: Vec<Embed>,
+    pub allowed_mentions: AllowedMentions,
+}
+
+/// Which mentions may notify anyone: none.
+#[derive(Debug, Serialize)]
+pub struct AllowedMentions {
+    parse: [&'static str; 0],
+}
+
+#[derive(Debug, Serialize)]
+pub struct Embed {
+    pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    pub color: u32,
+    pub timestamp: String,
+}
+
+/// The messages that post `changes`, ten embeds to each.
+pub fn messages(changes: &[&Change], colour: u32) -> Vec<Message> {
+    changes
+        .chunks(MAX_EMBEDS)
+        .map(|chunk| Message {
+            embeds: chunk.iter().map(|change| embed(change, colour)).collect(),
+            allowed_mentions: AllowedMentions { parse: [] },
+        })
+        .collect()
+}
+
+fn embed(change: &Change, colour: u32) -> Embed {
+    Embed {
+        title: title(&change.title),
+        url: absolute(&change.url),
+        color: colour,
+        timestamp: change
+            .date
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    }
+}
+
+/// `#rrggbb` or `#rgb` as Discord's colour number.
+pub fn colour(accent: &str) -> Result<u32, String> {
+    let [r, g, b] = crate::settings::parse_colour(accent)?;
+    Ok(((r as u32) << 16) | ((g as u32) << 8) | b as u32)
+}
+
+/// The change's address, when it is one a reader can follow from Discord: an absolute
+/// `http(s)` address. A site built without `--site-url` has site-relative ones, left out.
+fn absolute(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url).ok()?;
+    let web = matches!(parsed.scheme(), "https" | "http") && parsed.host().is_some();
+    (web && parsed.as_str().len() <= URL_LIMIT).then(|| parsed.to_string())
+}
+
+/// A title as Discord shows it: on one line, without characters no message should carry,
+/// markdown and mentions escaped, and cut to [`TITLE_LIMIT`] (counted in UTF-16 units, as
+/// Discord counts) with `…` where it was cut. The cut falls between escapes, never inside one.
+pub fn title(text: &str) -> String {
+    let mut out = String::new();
+    let mut length = 0;
+    let mut chars = text.chars().peekable();
+    let mut cut = false;
+    let mut at_start = true;
+    while let Some(c) = chars.next() {
+        let piece = match c {
+            '\n' | '\r' | '\t' => " ".to_owned(),
+            c if crate::sanitize::chars::is_forbidden(c) => continue,
+            c if is_markdown(c) || (at_start && starts_a_block(c)) => format!("\\{c}"),
+            '@' => {
+                let rest: String = chars.clone().take(8).collect::<String>().to_lowercase();
+                if rest.starts_with("everyone") || rest.starts_with("here") {
+                    "@\u{200B}".to_owned()
+                } else {
+                    "@".to_owned()
+                }
+            }
+            c => c.to_string(),
+        };
+        let units = piece.encode_utf16().count();
+        // Room is kept for the `…` unless this is the last piece.
+        let last = chars.peek().is_none();
+        if length + units > TITLE_LIMIT - usize::from(!last) {
+            cut = true;
+            break;
+        }
+        length += units;
+        out.push_str(&piece);
+        at_start &= piece.trim().is_empty();
+    }
+    if cut {
+        out.push('…');
+    }
+    out
+}
+
+/// Characters that format text wherever they are: emphasis, strike-through, code, spoilers,
+/// mentions, channels, custom emoji and timestamps (`<@…>`, `<#…>`, `<:…:…>`, `<t:…>`),
+/// masked links (`[…](…)`: breaking the bracket is enough), and the backslash itself.
+///
+/// Only these are escaped mid-title: where Discord shows a title as a link, it may show the
+/// backslashes of escapes too (as it does in masked links), so a hyphenated name or an event
+/// "(TJZS)" is left as it is.
+fn is_markdown(c: char) -> bool {
+    matches!(c, '\\' | '*' | '_' | '~' | '`' | '|' | '<' | '[' | ']')
+}
+
+/// Characters that format text only at the start of a line: headings and subtext (`#`,
+/// `-#`), lists (`-`, `+`) and quotes (`>`). A title is one line.
+fn starts_a_block(c: char) -> bool {
+    matches!(c, '#' | '-' | '+' | '>')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_and_mentions_are_escaped() {
+        assert_eq!(
+            title("**Bold** _it_ [x](https://e.example) <@123> @everyone @Here a@b.c"),
+            "\\*\\*Bold\\*\\* \\_it\\_ \\[x\\](https://e.example) \\<@123> @\u{200B}everyone @\u{200B}Here a@b.c"
+        );
+        // Block markers only where a line starts; names and event titles keep theirs.
+        assert_eq!(title("  # Big -# small"), "  \\# Big -# small");
+        assert_eq!(title("> quote"), "\\> quote");
+        assert_eq!(title("- item"), "\\- item");
+        assert_eq!(
+            title("FNO: San Juan - Piarco (TJZS/TTZP) > 50 pilots"),
+            "FNO: San Juan - Piarco (TJZS/TTZP) > 50 pilots"
+        );
+        assert_eq!(title("line\none\u{0007}\ttab"), "line one tab");
+    }
+
+    #[test]
+    fn a_long_title_is_cut_to_discords_limit_between_escapes() {
+        let plain = title(&"a".repeat(5000));
+        assert_eq!(plain.encode_utf16().count(), TITLE_LIMIT);
+        assert!(plain.ends_with("a…"));
+        // 300 escapes: each two units, so the cut leaves 127 whole ones and the ellipsis.
+        let escaped = title(&"*".repeat(300));
+        assert_eq!(escaped, format!("{}…", "\\*".repeat(127)));
+        // Astral characters count two units each, as in Discord.
+        let emoji = title(&"🛫".repeat(200));
+        assert_eq!(emoji.encode_utf16().count(), 255);
+        assert_eq!(title(&"a".repeat(TITLE_LIMIT)), "a".repeat(TITLE_LIMIT));
+    }
+
+    #[test]
+    fn only_absolute_web_addresses_are_linked() {
+        assert_eq!(
+            absolute("https://site.example/roster/").as_deref(),
+            Some("https://site.example/roster/")
+        );
+        assert_eq!(absolute("roster/"), None);
+        assert_eq!(absolute("javascript:alert(1)"), None);
+        assert_eq!(
+            absolute(&format!("https://e.example/{}", "a".repeat(3000))),
+            None
+        );
+    }
+
+    #[test]
+    fn the_default_accent_is_the_built_in_themes() {
+        let css = include_str!("../../../static/style.css");
+        assert!(css.contains(&format!("--accent: {DEFAULT_ACCENT};")));
+        assert_eq!(colour(DEFAULT_ACCENT), Ok(0x0b5d7a));
+        assert_eq!(colour("#fff"), Ok(0xffffff));
+    }
+}

@@ -1,0 +1,171 @@
+//! `vatcar-site announce`: what the last build found new, posted to a Discord webhook.
+//!
+//! The build decides what is new: an entry of `data/changes.json` is new when the previous
+//! build's (the live site's, in CI) did not have it. Announce posts exactly those, and writes
+//! nothing. Run after the deploy, that makes it post once and only when live (docs/discord.md
+//! says why): a failed deploy stops the job before announce, and the next run, built against
+//! the same old live site, finds the same changes new again; once a site is live, its
+//! `changes.json` is the next build's previous state, so nothing is new twice.
+//!
+//! `changes.rs` reads the file, `embeds.rs` makes the messages, `webhook.rs` posts them.
+
+mod changes;
+mod embeds;
+mod webhook;
+
+use super::args::AnnounceArgs;
+use super::progress::Progress;
+use crate::settings::Settings;
+use anyhow::{Context, Result};
+use changes::Change;
+use std::sync::Arc;
+
+pub(crate) use webhook::{DEFAULT_VARIABLE, Webhook};
+
+pub(crate) fn run(args: &AnnounceArgs, config: &Settings, progress: &Arc<Progress>) -> Result<()> {
+    // The address is read (and known to the logger) before anything else can print: a dry run
+    // needs none, but one that is set is still a secret.
+    let webhook = match webhook::Webhook::from_env(&args.webhook_env) {
+        Ok(webhook) => Some(webhook),
+        Err(_) if args.dry_run => None,
+        Err(error) => return Err(error),
+    };
+    let output = args.output.as_ref().unwrap_or(&config.folders.output);
+    let found = changes::read(output)?;
+    let file = output.join(changes::PATH);
+    let new: Vec<&Change> = found.changes.iter().filter(|c| c.new).collect();
+    if found.first_build && !args.backlog {
+        progress.done(&format!(
+            "{}: a first build (no previous build to compare with), so its history ({}) is not news; nothing was posted (--backlog posts it)",
+            file.display(),
+            count(new.len(), "change")
+        ));
+        return Ok(());
+    }
+    if new.is_empty() {
+        progress.done(&format!(
+            "{}: nothing new since the previous build; nothing was posted",
+            file.display()
+        ));
+        return Ok(());
+    }
+    let colour = accent(config)?;
+    let messages = embeds::messages(&new, colour);
+    match webhook {
+        Some(webhook) if !args.dry_run => {
+            post(webhook, &messages, &new, &args.webhook_env, progress)
+        }
+        _ => {
+            print_dry_run(&messages, &new, colour);
+            progress.done(&format!(
+                "would post {} in {}; nothing was sent (--dry-run)",
+                count(new.len(), "change"),
+                count(messages.len(), "message")
+            ));
+            Ok(())
+        }
+    }
+}
+
+fn post(
+    webhook: webhook::Webhook,
+    messages: &[embeds::Message],
+    new: &[&Change],
+    variable: &str,
+    progress: &Progress,
+) -> Result<()> {
+    let mut poster = webhook::Poster::new(webhook)?;
+    let mut posted = 0;
+    for (index, message) in messages.iter().enumerate() {
+        let body = serde_json::to_vec(message).context("could not write the message")?;
+        poster
+            .post(body)
+            .with_context(|| failed(index, messages.len(), posted, new, variable))?;
+        posted += message.embeds.len();
+        progress.step(&format!(
+            "posted message {} of {} ({})",
+            index + 1,
+            messages.len(),
+            count(message.embeds.len(), "change")
+        ));
+    }
+    progress.done(&format!(
+        "posted {} in {} to the webhook in {variable}",
+        count(posted, "change"),
+        count(messages.len(), "message")
+    ));
+    Ok(())
+}
+
+/// What a post that failed leaves: which changes were posted, and which were not (the
+/// first ten of them named).
+fn failed(index: usize, messages: usize, posted: usize, new: &[&Change], variable: &str) -> String {
+    let left = &new[posted..];
+    let mut named: Vec<String> = (left.iter().take(10))
+        .map(|c| format!("{:?}", crate::sanitize::quote::excerpt(&c.title, 80)))
+        .collect();
+    if left.len() > named.len() {
+        named.push(format!("and {} more", left.len() - named.len()));
+    }
+    let before = if posted == 0 {
+        "nothing was posted".to_owned()
+    } else {
+        format!(
+            "{posted} of {} changes were posted before it (announcing again would post those again)",
+            new.len()
+        )
+    };
+    format!(
+        "could not post message {} of {messages} to the webhook in {variable}; {before}; not posted: {}",
+        index + 1,
+        named.join(", ")
+    )
+}
+
+/// The colour of every embed: the site's accent, or the built-in theme's.
+fn accent(config: &Settings) -> Result<u32> {
+    let chosen = config
+        .site
+        .accent
+        .as_deref()
+        .unwrap_or(embeds::DEFAULT_ACCENT);
+    // The config checked it as it was read.
+    embeds::colour(chosen).map_err(anyhow::Error::msg)
+}
+
+/// What would be posted, message by message, on stdout: each title as Discord would get it
+/// (escaped), the change's kind, its time and its link.
+fn print_dry_run(messages: &[embeds::Message], new: &[&Change], colour: u32) {
+    let mut text = String::new();
+    let mut changes = new.iter();
+    for (index, message) in messages.iter().enumerate() {
+        text.push_str(&format!(
+            "message {} of {} ({}, colour #{colour:06x}):\n",
+            index + 1,
+            messages.len(),
+            count(message.embeds.len(), "embed")
+        ));
+        for (embed, change) in message.embeds.iter().zip(&mut changes) {
+            text.push_str(&format!(
+                "  {}\n    {}  {}  {}\n",
+                embed.title,
+                change.kind.name(),
+                embed.timestamp,
+                embed
+                    .url
+                    .as_deref()
+                    .unwrap_or("(no link: the site was built without --site-url)")
+            ));
+        }
+    }
+    print!("{}", super::logger::scrub(&text));
+}
+
+/// `n` things, in the singular or the plural.
+fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
