@@ -83,6 +83,12 @@ pub(crate) struct InitArgs {
     /// Overwrite files that init writes and that already exist in DIR.
     #[arg(long = "force")]
     pub(crate) force: bool,
+
+    /// The site's language: the config's `language`, and the language of its comments and
+    /// of the example pages.
+    #[arg(long = "language", default_value = "en",
+          value_parser = clap::builder::PossibleValuesParser::new(super::init::languages()))]
+    pub(crate) language: String,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -198,8 +204,9 @@ pub(crate) struct FetchArgs {
     #[command(flatten)]
     pub(crate) api: ApiArgs,
 
-    /// Snapshot folder to write.
-    #[arg(long = "output", short = 'o')]
+    /// Snapshot folder to write (default: snapshot, which the .gitignore init writes keeps
+    /// out of the repository: a snapshot holds every member's e-mail address).
+    #[arg(long = "output", short = 'o', default_value = "snapshot")]
     pub(crate) output: PathBuf,
 
     /// Also save this student's record and training notes, for `report training --snapshot`
