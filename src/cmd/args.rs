@@ -165,6 +165,11 @@ pub(crate) struct SiteArgs {
     /// Also publish the content pages marked `draft = true`, to preview them.
     #[arg(long = "drafts")]
     pub(crate) drafts: bool,
+
+    /// The pages' language, over the config's `language`: en, es, fr, nl, or one the
+    /// templates folder has a catalogue for.
+    #[arg(long = "language", value_name = "LANGUAGE")]
+    pub(crate) language: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -251,6 +256,11 @@ pub(crate) struct ReportCommon {
     /// Use templates from this folder where it has them.
     #[arg(long = "templates")]
     pub(crate) templates: Option<PathBuf>,
+
+    /// The reports' language, over the config's `language`: en, es, fr, nl, or one the
+    /// templates folder has a catalogue for.
+    #[arg(long = "language", value_name = "LANGUAGE")]
+    pub(crate) language: Option<String>,
 
     /// Write into a folder that vatcar-site did not create, and overwrite files in it that
     /// vatcar-site did not write (each one is named in a warning).
