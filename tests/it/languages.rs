@@ -256,7 +256,7 @@ fn a_theme_adds_a_language_and_overrides_keys_of_a_built_in_one() {
     assert!(!stderr.contains("lacks"), "{stderr}");
     let (text, _) = page(&tmp.path().join("es/index.html"));
     assert!(text.contains(">Portada</a>"));
-    assert!(text.contains(">Próximamente</h2>"));
+    assert!(text.contains(">Próximos eventos</h2>"));
 }
 
 #[test]
@@ -383,4 +383,44 @@ fn pages_name_their_locale_for_link_previews() {
         run_ok(vatcar_at_demo_time(&site).current_dir(tmp.path()));
         assert_eq!(locale(tmp.path()), expected, "{language}");
     }
+}
+
+/// The Spanish a native reader asked for (issue 24): an OTS is "reprobado" (not the rating
+/// "Suspendido"), the home page's events are "Próximos eventos", a member is one "desde" a
+/// date, the calendar is "del" facility, and staff titles name the post, not a man.
+#[test]
+fn the_spanish_reads_as_a_native_speaker_wrote_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("vatcar-site.toml"), "language = \"es\"\n").unwrap();
+    build_everything(tmp.path(), "language = \"es\"\n");
+    let (home, _) = page(&tmp.path().join("output/index.html"));
+    assert!(home.contains(">Próximos eventos</h2>"), "{home}");
+    let (roster, _) = page(&tmp.path().join("output/roster/index.html"));
+    assert!(roster.contains("Miembro desde"), "{roster}");
+    for masculine in [
+        "Jefe de",
+        "Subjefe",
+        "Coordinador de",
+        "Ingeniero",
+        "Administrador de",
+    ] {
+        assert!(!roster.contains(masculine), "{masculine}");
+    }
+    assert!(roster.contains("Coordinación de Eventos"), "{roster}");
+    let calendar = fs::read_to_string(tmp.path().join("output/calendar/facility.ics")).unwrap();
+    assert!(
+        calendar.contains("X-WR-CALNAME:Eventos del San Juan CERAP"),
+        "{calendar}"
+    );
+    let records: String = CIDS[1..]
+        .iter()
+        .map(|cid| {
+            fs::read_to_string(tmp.path().join(format!("records/training-{cid}.html"))).unwrap()
+        })
+        .collect();
+    assert!(
+        records.contains("reprobado"),
+        "no failed OTS in the demo's records"
+    );
+    assert!(!records.contains("suspendido"));
 }
