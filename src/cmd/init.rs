@@ -84,6 +84,17 @@ pub fn workflow() -> String {
         .replace("@ACTION@", &format!("{}@v{version}", action_repository()))
         .replace("@VERSION@", version)
         .replace("@MARKER@", MARKER)
+        .replace("@GUIDE@", &guide_page("github-actions.md"))
+}
+
+/// The address of a page of the user guide, as this release has it.
+fn guide_page(page: &str) -> String {
+    let repository = env!("CARGO_PKG_REPOSITORY").trim_end_matches('/');
+    let repository = repository.strip_suffix(".git").unwrap_or(repository);
+    format!(
+        "{repository}/blob/v{}/docs/{page}",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 /// `owner/name` of the repository in Cargo.toml, where the action lives.
@@ -329,7 +340,12 @@ mod tests {
             env!("CARGO_PKG_VERSION")
         )));
         assert!(workflow.contains(&format!("\"$RUNNER_TEMP/pages/{MARKER}\"")));
-        for placeholder in ["@ACTION@", "@VERSION@", "@MARKER@"] {
+        assert!(workflow.contains(&format!(
+            "      # {}/blob/v{}/docs/github-actions.md\n",
+            env!("CARGO_PKG_REPOSITORY"),
+            env!("CARGO_PKG_VERSION")
+        )));
+        for placeholder in ["@ACTION@", "@VERSION@", "@MARKER@", "@GUIDE@"] {
             assert!(!workflow.contains(placeholder), "{placeholder} left");
         }
     }

@@ -1,5 +1,5 @@
 //! `vatcar-site init`: the site folder it writes, what it keeps, and the GitHub Actions
-//! workflow, which the README shows word for word.
+//! workflow, which docs/github-actions.md shows word for word.
 
 use crate::support::{AgainstMock, Ran, run, run_ok, tree, vatcar_at_demo_time};
 use std::fs;
@@ -144,15 +144,19 @@ fn init_never_writes_through_a_link() {
     assert!(meta.is_file());
 }
 
-/// The workflow in the README is the one init writes, byte for byte.
+/// The workflow in the guide is the one init writes, byte for byte.
 #[test]
-fn the_readme_shows_the_workflow_init_writes() {
+fn the_guide_shows_the_workflow_init_writes() {
     let tmp = tempfile::tempdir().unwrap();
     let Ran { status, stderr, .. } = init(tmp.path(), &[]);
     assert!(status.success(), "{stderr}");
     let written = fs::read_to_string(tmp.path().join(".github/workflows/site.yml")).unwrap();
 
-    let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/github-actions.md"
+    ))
+    .unwrap();
     let start = "```yaml\n# .github/workflows/site.yml\n";
     let blocks: Vec<&str> = readme
         .match_indices(start)
@@ -162,7 +166,11 @@ fn the_readme_shows_the_workflow_init_writes() {
             &body[..body.find("\n```\n").expect("the block ends") + 1]
         })
         .collect();
-    assert_eq!(blocks.len(), 1, "one workflow block in the README");
+    assert_eq!(
+        blocks.len(),
+        1,
+        "one workflow block in docs/github-actions.md"
+    );
     if blocks[0] != written {
         let line = blocks[0]
             .lines()
@@ -172,7 +180,7 @@ fn the_readme_shows_the_workflow_init_writes() {
                 format!("{}", n + 1)
             });
         panic!(
-            "README.md's workflow differs from the one `vatcar-site init` writes, from line {line}; copy src/cmd/init/workflow.yml's output into the README"
+            "docs/github-actions.md's workflow differs from the one `vatcar-site init` writes, from line {line}; copy the output of `vatcar-site init` into it"
         );
     }
 }
