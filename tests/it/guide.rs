@@ -151,11 +151,7 @@ fn the_action_is_named_by_cargo_toml_everywhere() {
     let mut named = 0;
     for (file, text) in &texts {
         // `owner/vatcar-site@` in a `uses:`, and `github.com/owner/vatcar-site` in an address.
-        let marks = [
-            format!("/{name}@"),
-            format!("/{name}/"),
-            format!("/{name}\n"),
-        ];
+        let marks = ["@", "/", "\n", " ", ")", "`", "."].map(|end| format!("/{name}{end}"));
         for mark in &marks {
             for (at, _) in text.match_indices(mark.as_str()) {
                 let before = &text[..at];
