@@ -68,8 +68,11 @@ pub fn files(language: &str) -> Vec<(&'static str, String)> {
         .iter()
         .find(|s| s.language == language)
         .unwrap_or(&STARTERS[0]);
+    let config = starter
+        .config
+        .replace("@CONFIGURATION@", &guide_page("configuration.md"));
     vec![
-        (crate::settings::DEFAULT_FILE, starter.config.to_owned()),
+        (crate::settings::DEFAULT_FILE, config),
         ("content/_index.md", starter.home.to_owned()),
         ("content/join.md", starter.join.to_owned()),
         (".gitignore", GITIGNORE.to_owned()),

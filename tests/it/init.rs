@@ -304,6 +304,13 @@ fn init_in_spanish_gives_a_spanish_site() {
         assert!(config.contains(language), "{language} is not listed");
     }
     assert!(config.contains("La clave de la API nunca va"), "{config}");
+    // Where every key is explained: the guide of this very release.
+    let guide = format!(
+        "\n# {}/blob/v{}/docs/configuration.md\n",
+        env!("CARGO_PKG_REPOSITORY"),
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(config.contains(&guide), "{config}");
 
     run_ok(vatcar_at_demo_time(&["build", "--demo"]).current_dir(&site));
     let (_, home) = crate::support::page(&site.join("output/index.html"));
