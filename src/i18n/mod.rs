@@ -420,6 +420,20 @@ mod tests {
         }
     }
 
+    /// French sets a no-break space before `:`, `;`, `?` and `!`, so that none of them starts
+    /// a line of its own when the text wraps.
+    #[test]
+    fn french_high_punctuation_never_wraps_alone() {
+        for (key, text) in &catalogue("fr").entries {
+            for mark in [" :", " ;", " ?", " !"] {
+                assert!(
+                    !text.contains(mark),
+                    "fr: {key}: {text:?} has a plain space before {mark:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_locale_is_language_and_territory() {
         for good in ["es_419", "pt_BR", "fil_PH"] {
