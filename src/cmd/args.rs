@@ -91,6 +91,12 @@ pub(crate) struct InitArgs {
     /// Overwrite files that init writes and that already exist in DIR.
     #[arg(long = "force")]
     pub(crate) force: bool,
+
+    /// The site's language: the config's `language`, and the language of its comments and
+    /// of the example pages.
+    #[arg(long = "language", default_value = "en",
+          value_parser = clap::builder::PossibleValuesParser::new(super::init::languages()))]
+    pub(crate) language: String,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -167,6 +173,11 @@ pub(crate) struct SiteArgs {
     /// Also publish the content pages marked `draft = true`, to preview them.
     #[arg(long = "drafts")]
     pub(crate) drafts: bool,
+
+    /// The pages' language, over the config's `language`: en, es, fr, nl, or one the
+    /// templates folder has a catalogue for.
+    #[arg(long = "language", value_name = "LANGUAGE")]
+    pub(crate) language: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -206,8 +217,9 @@ pub(crate) struct FetchArgs {
     #[command(flatten)]
     pub(crate) api: ApiArgs,
 
-    /// Snapshot folder to write.
-    #[arg(long = "output", short = 'o')]
+    /// Snapshot folder to write (default: snapshot, which the .gitignore init writes keeps
+    /// out of the repository: a snapshot holds every member's e-mail address).
+    #[arg(long = "output", short = 'o', default_value = "snapshot")]
     pub(crate) output: PathBuf,
 
     /// Also save this student's record and training notes, for `report training --snapshot`
@@ -252,6 +264,11 @@ pub(crate) struct ReportCommon {
     /// Use templates from this folder where it has them.
     #[arg(long = "templates")]
     pub(crate) templates: Option<PathBuf>,
+
+    /// The reports' language, over the config's `language`: en, es, fr, nl, or one the
+    /// templates folder has a catalogue for.
+    #[arg(long = "language", value_name = "LANGUAGE")]
+    pub(crate) language: Option<String>,
 
     /// Write into a folder that vatcar-site did not create, and overwrite files in it that
     /// vatcar-site did not write (each one is named in a warning).

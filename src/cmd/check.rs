@@ -21,6 +21,10 @@ pub(crate) fn run(
 ) -> Result<()> {
     let source = args.source.source(config, Some(progress.clone()))?;
     if let Source::Api(options) = &source {
+        // Without a key every endpoint would fail alike: say so once, before any request.
+        if key.is_none() {
+            return Err(crate::fetch::error::ApiError::MissingKey.into());
+        }
         progress.step(&format!(
             "checking {} with the key from {}",
             options.base_url,

@@ -16,18 +16,65 @@ use std::path::{Path, PathBuf};
 /// Where the workflow goes, relative to the site folder.
 pub const WORKFLOW_PATH: &str = ".github/workflows/site.yml";
 
-const CONFIG: &str = include_str!("init/vatcar-site.toml");
-const HOME: &str = include_str!("init/content/_index.md");
-const JOIN: &str = include_str!("init/content/join.md");
+/// The config file and the example pages in one language: English at the top of `init/`, the
+/// others in a folder named by their code. The comments and pages are the webmaster's first
+/// reading, so each built-in language has them (a test holds the two lists together).
+struct Starter {
+    language: &'static str,
+    config: &'static str,
+    home: &'static str,
+    join: &'static str,
+}
+
+const STARTERS: &[Starter] = &[
+    Starter {
+        language: "en",
+        config: include_str!("init/vatcar-site.toml"),
+        home: include_str!("init/content/_index.md"),
+        join: include_str!("init/content/join.md"),
+    },
+    Starter {
+        language: "es",
+        config: include_str!("init/es/vatcar-site.toml"),
+        home: include_str!("init/es/content/_index.md"),
+        join: include_str!("init/es/content/join.md"),
+    },
+    Starter {
+        language: "fr",
+        config: include_str!("init/fr/vatcar-site.toml"),
+        home: include_str!("init/fr/content/_index.md"),
+        join: include_str!("init/fr/content/join.md"),
+    },
+    Starter {
+        language: "nl",
+        config: include_str!("init/nl/vatcar-site.toml"),
+        home: include_str!("init/nl/content/_index.md"),
+        join: include_str!("init/nl/content/join.md"),
+    },
+];
+
+/// The languages `init --language` takes.
+pub fn languages() -> impl Iterator<Item = &'static str> {
+    STARTERS.iter().map(|s| s.language)
+}
+
 const GITIGNORE: &str = include_str!("init/gitignore");
 const WORKFLOW: &str = include_str!("init/workflow.yml");
 
-/// The files `init` writes, relative to the site folder, with their text.
-pub fn files() -> Vec<(&'static str, String)> {
+/// The files `init` writes in `language` (one of [`languages`]), relative to the site folder,
+/// with their text.
+pub fn files(language: &str) -> Vec<(&'static str, String)> {
+    let starter = STARTERS
+        .iter()
+        .find(|s| s.language == language)
+        .unwrap_or(&STARTERS[0]);
+    let config = starter
+        .config
+        .replace("@CONFIGURATION@", &guide_page("configuration.md"));
     vec![
-        (crate::settings::DEFAULT_FILE, CONFIG.to_owned()),
-        ("content/_index.md", HOME.to_owned()),
-        ("content/join.md", JOIN.to_owned()),
+        (crate::settings::DEFAULT_FILE, config),
+        ("content/_index.md", starter.home.to_owned()),
+        ("content/join.md", starter.join.to_owned()),
         (".gitignore", GITIGNORE.to_owned()),
         (WORKFLOW_PATH, workflow()),
     ]
@@ -40,6 +87,17 @@ pub fn workflow() -> String {
         .replace("@ACTION@", &format!("{}@v{version}", action_repository()))
         .replace("@VERSION@", version)
         .replace("@MARKER@", MARKER)
+        .replace("@GUIDE@", &guide_page("github-actions.md"))
+}
+
+/// The address of a page of the user guide, as this release has it.
+fn guide_page(page: &str) -> String {
+    let repository = env!("CARGO_PKG_REPOSITORY").trim_end_matches('/');
+    let repository = repository.strip_suffix(".git").unwrap_or(repository);
+    format!(
+        "{repository}/blob/v{}/docs/{page}",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 /// `owner/name` of the repository in Cargo.toml, where the action lives.
@@ -54,7 +112,7 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
     if dir.is_file() {
         bail!("{} is a file; name a folder for the site", dir.display());
     }
-    let files: Vec<(&str, PathBuf, String)> = files()
+    let files: Vec<(&str, PathBuf, String)> = files(&args.language)
         .into_iter()
         .map(|(name, text)| (name, place(dir, name), text))
         .collect();
@@ -285,41 +343,94 @@ mod tests {
             env!("CARGO_PKG_VERSION")
         )));
         assert!(workflow.contains(&format!("\"$RUNNER_TEMP/pages/{MARKER}\"")));
-        for placeholder in ["@ACTION@", "@VERSION@", "@MARKER@"] {
+        assert!(workflow.contains(&format!(
+            "      # {}/blob/v{}/docs/github-actions.md\n",
+            env!("CARGO_PKG_REPOSITORY"),
+            env!("CARGO_PKG_VERSION")
+        )));
+        for placeholder in ["@ACTION@", "@VERSION@", "@MARKER@", "@GUIDE@"] {
             assert!(!workflow.contains(placeholder), "{placeholder} left");
         }
     }
 
-    /// Every commented example in the config reads once its `# ` is removed, so none of them
-    /// teaches a key or a value the program refuses.
+    /// A commented example line of a config (`# key = value`, `# [table]`), uncommented.
+    fn example(line: &str) -> Option<&str> {
+        let rest = line.strip_prefix("# ")?;
+        let key = rest.split(" = ").next()?;
+        let is_key = rest.contains(" = ")
+            && key
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_\"".contains(c));
+        (is_key || (rest.starts_with('[') && rest.ends_with(']'))).then_some(rest)
+    }
+
+    /// Every commented example in each language's config reads once its `# ` is removed, so
+    /// none of them teaches a key or a value the program refuses.
     #[test]
     fn every_example_in_the_config_is_valid() {
-        fn example(line: &str) -> Option<&str> {
-            let rest = line.strip_prefix("# ")?;
-            let key = rest.split(" = ").next()?;
-            let is_key = rest.contains(" = ")
-                && key
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_\"".contains(c));
-            (is_key || (rest.starts_with('[') && rest.ends_with(']'))).then_some(rest)
+        for starter in STARTERS {
+            let config = starter.config;
+            let uncommented: String = config
+                .lines()
+                .map(|line| example(line).unwrap_or(line))
+                .map(|line| format!("{line}\n"))
+                .collect();
+            let examples = config.lines().filter(|l| example(l).is_some()).count();
+            assert!(
+                examples > 25,
+                "{}: only {examples} examples found",
+                starter.language
+            );
+            let loaded = Settings::parse(&uncommented, Path::new("vatcar-site.toml"))
+                .unwrap_or_else(|e| panic!("{}: {e:#}\n{uncommented}", starter.language));
+            assert!(loaded.site.title.is_some() && loaded.site.display_zone.is_some());
+            assert!(loaded.roster.staff_emails.wm.is_some());
+            assert_eq!(loaded.events.facility_bits.len(), 2);
+            assert!(loaded.folders.content.is_some() && loaded.folders.static_files.is_some());
+            // As written, only the essentials are set: the output and the language.
+            let loaded = Settings::parse(config, Path::new("vatcar-site.toml")).unwrap();
+            assert_eq!(loaded.folders.output, Path::new("output"));
+            assert_eq!(loaded.language.unwrap().name, starter.language);
+            assert!(loaded.site.title.is_none() && loaded.folders.static_files.is_none());
         }
-        let uncommented: String = CONFIG
-            .lines()
-            .map(|line| example(line).unwrap_or(line))
-            .map(|line| format!("{line}\n"))
-            .collect();
-        let examples = CONFIG.lines().filter(|l| example(l).is_some()).count();
-        assert!(examples > 25, "only {examples} examples found");
-        let loaded = Settings::parse(&uncommented, Path::new("vatcar-site.toml"))
-            .unwrap_or_else(|e| panic!("{e:#}\n{uncommented}"));
-        assert!(loaded.site.title.is_some() && loaded.site.display_zone.is_some());
-        assert!(loaded.roster.staff_emails.wm.is_some());
-        assert_eq!(loaded.events.facility_bits.len(), 2);
-        assert!(loaded.folders.content.is_some() && loaded.folders.static_files.is_some());
-        // As written, only the essentials are set.
-        let loaded = Settings::parse(CONFIG, Path::new("vatcar-site.toml")).unwrap();
-        assert_eq!(loaded.folders.output, Path::new("output"));
-        assert!(loaded.site.title.is_none() && loaded.folders.static_files.is_none());
+    }
+
+    /// init speaks every built-in language, and each config teaches the same keys as the
+    /// English one: a key added to `init/vatcar-site.toml` goes into each translation too.
+    #[test]
+    fn every_language_has_a_config_with_every_key() {
+        let built_in: Vec<&str> = crate::i18n::BUILT_IN.iter().map(|(l, _)| *l).collect();
+        assert_eq!(languages().collect::<Vec<_>>(), built_in);
+        let keys = |config: &str| -> std::collections::BTreeSet<String> {
+            config
+                .lines()
+                .map(|line| example(line).unwrap_or(line))
+                .filter(|line| !line.starts_with('#') && !line.is_empty())
+                .map(|line| line.split(" = ").next().unwrap_or(line).to_owned())
+                .collect()
+        };
+        let english = keys(STARTERS[0].config);
+        for starter in &STARTERS[1..] {
+            let translated = keys(starter.config);
+            let missing: Vec<&String> = english.difference(&translated).collect();
+            let extra: Vec<&String> = translated.difference(&english).collect();
+            assert!(
+                missing.is_empty() && extra.is_empty(),
+                "src/cmd/init/{}/vatcar-site.toml lacks {missing:?} and has {extra:?}, unlike src/cmd/init/vatcar-site.toml: translate the English lines into it",
+                starter.language
+            );
+        }
+        // The languages the comment lists are the built-in ones.
+        for starter in STARTERS {
+            let listed = built_in
+                .iter()
+                .all(|l| starter.config.contains(&format!("{l} (")));
+            assert!(
+                listed,
+                "{}: the comment on `language` lists {built_in:?}",
+                starter.language
+            );
+        }
     }
 
     /// A run that fails part-way removes the files and folders it made, and only those.
@@ -349,7 +460,10 @@ mod tests {
     /// The example pages' front matter is TOML between `+++` lines, with a title.
     #[test]
     fn the_example_pages_have_front_matter() {
-        for (name, text) in [("_index.md", HOME), ("join.md", JOIN)] {
+        for (name, text) in STARTERS
+            .iter()
+            .flat_map(|s| [("_index.md", s.home), ("join.md", s.join)])
+        {
             let front = text
                 .strip_prefix("+++\n")
                 .and_then(|rest| rest.split_once("\n+++\n"))
@@ -358,7 +472,10 @@ mod tests {
             let table: toml::Table = toml::from_str(front).unwrap();
             assert!(table["title"].is_str(), "{name}");
         }
-        let join: toml::Table = toml::from_str(JOIN.split("+++").nth(1).unwrap()).unwrap();
-        assert_eq!(join["menu"].as_bool(), Some(true));
+        for starter in STARTERS {
+            let front = starter.join.split("+++").nth(1).unwrap();
+            let join: toml::Table = toml::from_str(front).unwrap();
+            assert_eq!(join["menu"].as_bool(), Some(true), "{}", starter.language);
+        }
     }
 }

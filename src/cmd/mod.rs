@@ -176,7 +176,7 @@ fn hint(error: &anyhow::Error) -> Option<&'static str> {
             Some("try `vatcar-site build --demo` to see the site without a key")
         }
         Some(ApiError::KeyRejected { .. }) => Some(
-            "run `vatcar-site check` after fixing the key; keys are issued by your facility's staff",
+            "run `vatcar-site check` after fixing the key; for a new key, ask your facility's Air Traffic Manager or the division's staff (README.md, \"Your facility's API key\")",
         ),
         Some(ApiError::Timeout { .. }) => {
             Some("the service may be slow or down; raise --timeout or try again later")

@@ -141,7 +141,7 @@ pub(crate) fn site_options(
         source,
         output: settings.folders.output.clone(),
         save_snapshot: None,
-        language: language(config, templates.as_deref())?,
+        language: language(site.language.as_deref(), config, templates.as_deref())?,
         templates,
         static_files: static_folder(config),
         content: content_folder(config),
@@ -165,7 +165,7 @@ pub(crate) fn report_options(
     let source = args.source.source(config, Some(progress))?;
     let templates = templates_folder(args.templates.as_ref(), config);
     Ok(ReportOptions {
-        language: language(config, templates.as_deref())?,
+        language: language(args.language.as_deref(), config, templates.as_deref())?,
         key,
         generated_at: build_time(&source)?,
         source,
@@ -179,13 +179,14 @@ pub(crate) fn report_options(
     })
 }
 
-/// The config file's `language`, if it is one the templates can speak: a built-in one or one
-/// the templates folder has `i18n/<language>.toml` for.
-fn language(config: &Settings, templates: Option<&Path>) -> Result<String> {
-    let Some(chosen) = &config.language else {
-        return Ok(crate::i18n::DEFAULT_LANGUAGE.to_owned());
+/// `--language`, else the config file's `language`, if it is one the templates can speak: a
+/// built-in one or one the templates folder has `i18n/<language>.toml` for.
+fn language(flag: Option<&str>, config: &Settings, templates: Option<&Path>) -> Result<String> {
+    let (language, origin) = match (flag, &config.language) {
+        (Some(flag), _) => (flag, "--language".to_owned()),
+        (None, Some(chosen)) => (chosen.name.as_str(), format!("{}: language", chosen.origin)),
+        (None, None) => return Ok(crate::i18n::DEFAULT_LANGUAGE.to_owned()),
     };
-    let language = chosen.name.as_str();
     let available = crate::i18n::available(templates);
     if available.iter().any(|l| l == language) {
         return Ok(language.to_owned());
@@ -195,8 +196,7 @@ fn language(config: &Settings, templates: Option<&Path>) -> Result<String> {
         None => "a templates folder's i18n/".to_owned(),
     };
     Err(UsageError(format!(
-        "{}: language: {language:?} is not available; available: {} (a new language is a catalogue <language>.toml in {from_theme})",
-        chosen.origin,
+        "{origin}: {language:?} is not available; available: {} (a new language is a catalogue <language>.toml in {from_theme})",
         available.join(", "),
     ))
     .into())

@@ -55,6 +55,10 @@ pub const DEFAULT_LANGUAGE: &str = "en";
 pub struct Texts {
     /// As `<html lang>` takes it: `es`.
     pub language: String,
+    /// As OpenGraph's `og:locale` takes it (language_TERRITORY): `es_419`. From the
+    /// catalogue's `[language] locale`, else from a tag with a region (`pt-BR` is `pt_BR`);
+    /// none for a bare tag, which names no territory.
+    pub locale: Option<String>,
     entries: BTreeMap<String, String>,
     /// Counts that take a key's `one` form.
     one: Vec<i64>,
@@ -64,6 +68,7 @@ pub struct Texts {
 #[derive(Debug, Default)]
 pub struct Catalogue {
     pub name: Option<String>,
+    pub locale: Option<String>,
     pub one: Option<Vec<i64>>,
     pub entries: BTreeMap<String, String>,
 }
@@ -94,6 +99,12 @@ impl Catalogue {
                 for (name, value) in meta {
                     match (name.as_str(), value) {
                         ("name", toml::Value::String(text)) => catalogue.name = Some(text),
+                        ("locale", toml::Value::String(text)) if is_locale(&text) => {
+                            catalogue.locale = Some(text)
+                        }
+                        ("locale", _) => bail!(
+                            "{origin}: language.locale: expected a locale such as \"pt_BR\" (language_TERRITORY, as og:locale takes it)"
+                        ),
                         ("one", toml::Value::Array(counts)) => {
                             let counts: Option<Vec<i64>> =
                                 counts.iter().map(toml::Value::as_integer).collect();
@@ -102,7 +113,7 @@ impl Catalogue {
                             })?);
                         }
                         (other, _) => bail!(
-                            "{origin}: language.{}: expected `name` (text) or `one` (a list of counts)",
+                            "{origin}: language.{}: expected `name` (text), `locale` (such as \"pt_BR\") or `one` (a list of counts)",
                             quote::short(other)
                         ),
                     }
@@ -137,6 +148,17 @@ fn flatten(
         ),
     }
     Ok(())
+}
+
+/// A locale as `og:locale` takes it: a language, `_`, and a territory or a region
+/// (`es_419`).
+fn is_locale(text: &str) -> bool {
+    text.split_once('_').is_some_and(|(language, territory)| {
+        (2..=3).contains(&language.len())
+            && language.bytes().all(|b| b.is_ascii_lowercase())
+            && ((territory.len() == 2 && territory.bytes().all(|b| b.is_ascii_uppercase()))
+                || (territory.len() == 3 && territory.bytes().all(|b| b.is_ascii_digit())))
+    })
 }
 
 /// A language tag as a file name may give it: `pt`, `pt-BR`.
@@ -243,6 +265,16 @@ impl Texts {
         }
         let mut entries = BTreeMap::new();
         let mut one = vec![1];
+        let own_or_english = if own.is_empty() { &english } else { &own };
+        let locale = own_or_english
+            .iter()
+            .rev()
+            .find_map(|c| c.locale.clone())
+            .or_else(|| {
+                let (language, region) = language.split_once('-')?;
+                let locale = format!("{language}_{region}");
+                is_locale(&locale).then_some(locale)
+            });
         for catalogue in english.iter().chain(&own) {
             entries.extend(catalogue.entries.clone());
             if let Some(counts) = &catalogue.one {
@@ -275,6 +307,7 @@ impl Texts {
         }
         Ok(Texts {
             language: language.to_owned(),
+            locale,
             entries,
             one,
         })
@@ -360,6 +393,8 @@ mod tests {
         for (language, _) in BUILT_IN {
             let other = catalogue(language);
             assert!(other.name.is_some(), "{language}: language.name");
+            let locale = other.locale.expect("language.locale");
+            assert!(locale.starts_with(&format!("{language}_")), "{locale}");
             let missing: Vec<&String> = english
                 .entries
                 .keys()
@@ -383,6 +418,45 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// French sets a no-break space before `:`, `;`, `?` and `!`, so that none of them starts
+    /// a line of its own when the text wraps.
+    #[test]
+    fn french_high_punctuation_never_wraps_alone() {
+        for (key, text) in &catalogue("fr").entries {
+            for mark in [" :", " ;", " ?", " !"] {
+                assert!(
+                    !text.contains(mark),
+                    "fr: {key}: {text:?} has a plain space before {mark:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_locale_is_language_and_territory() {
+        for good in ["es_419", "pt_BR", "fil_PH"] {
+            assert!(is_locale(good), "{good}");
+        }
+        for bad in [
+            "es",
+            "es-419",
+            "ES_es",
+            "es_4190",
+            "pt_br",
+            "spanish_ES",
+            "",
+        ] {
+            assert!(!is_locale(bad), "{bad}");
+        }
+        let error = Catalogue::parse("[language]\nlocale = \"Español\"\n", "i18n/es.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("i18n/es.toml: language.locale: expected"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -65,7 +65,7 @@ impl Place {
         }
         let mode = if resolved.is_dir() && is_mount_point(&resolved, &parent) {
             log::info!(
-                "{} is a mount point: new files are moved into it one by one (see the README)",
+                "{} is a mount point: new files are moved into it one by one (see \"A mount point\" in vatcar-site's docs/dev/guarantees.md)",
                 resolved.display()
             );
             Mode::InPlace

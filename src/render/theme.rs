@@ -106,6 +106,11 @@ impl Theme {
         tera.register_function("language", move |_: &HashMap<String, tera::Value>| {
             Ok(tera::Value::String(tag.clone()))
         });
+        // Empty for a language whose catalogue names no territory: no og:locale then.
+        let locale = texts.locale.clone().unwrap_or_default();
+        tera.register_function("locale", move |_: &HashMap<String, tera::Value>| {
+            Ok(tera::Value::String(locale.clone()))
+        });
         let mut static_files: Vec<(String, Vec<u8>)> = STATIC_FILES
             .iter()
             .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))

@@ -402,6 +402,40 @@ mod tests {
         Settings::parse(text, Path::new("vatcar-site.toml"))
     }
 
+    /// docs/configuration.md has a row for every key the file takes, as serde lists them when
+    /// it refuses an unknown one: a new key fails here until the guide explains it.
+    #[test]
+    fn the_guide_has_a_row_for_every_key() {
+        let guide = include_str!("../../docs/configuration.md");
+        let tables = [
+            ("", ""),
+            ("[calendar]\n", "calendar."),
+            ("[staff_emails]\n", "staff_emails."),
+            ("[sections]\n", "sections."),
+            ("[[menu]]\nname = \"Discord\"\n", "menu."),
+        ];
+        let mut rows = 0;
+        for (table, prefix) in tables {
+            let text = format!("{table}not_a_key = 1\n");
+            let error = toml::from_str::<File>(&text).unwrap_err();
+            let crate::toml_errors::Complaint::UnknownField { known, .. } =
+                crate::toml_errors::complaint(&error)
+            else {
+                panic!("{table}: serde did not list the keys: {error}");
+            };
+            assert!(known.len() > 2, "{table}: {known:?}");
+            for key in known {
+                let row = format!("\n| `{prefix}{key}` |");
+                assert!(
+                    guide.contains(&row),
+                    "docs/configuration.md has no row for `{prefix}{key}`: add one to its table \"Every key\" (the default, what it takes, an example)"
+                );
+                rows += 1;
+            }
+        }
+        assert!(rows > 30, "{rows}");
+    }
+
     #[test]
     fn a_full_file_reads() {
         let loaded = parse(

@@ -1,7 +1,7 @@
 //! What the site writes, in one table: each file's path (or the pattern of a family of them),
 //! what it is, and what turns it off. The rendering writes these paths, the check that no
 //! content page lands on one of them reads them, `build` counts its summary by their kinds,
-//! and README.md's "What it writes" lists them (a test holds it to this table).
+//! and docs/output.md's "What it writes" lists them (a test holds it to this table).
 
 use super::Sections;
 
@@ -242,12 +242,12 @@ mod tests {
         assert_eq!(super::HOME.folder(), "");
     }
 
-    /// README.md's "What it writes" table: each row's paths, in backticks, and its text.
+    /// docs/output.md's "What it writes" table: each row's paths, in backticks, and its text.
     fn documented() -> Vec<(Vec<String>, String)> {
-        let readme = include_str!("../../README.md");
-        let (_, section) = readme
+        let guide = include_str!("../../docs/output.md");
+        let (_, section) = guide
             .split_once("\n## What it writes\n")
-            .expect("README.md has a section \"What it writes\"");
+            .expect("docs/output.md has a section \"What it writes\"");
         let table = section
             .lines()
             .skip_while(|line| !line.starts_with('|'))
@@ -263,14 +263,14 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_lists_every_path_the_site_writes_and_no_other() {
+    fn the_guide_lists_every_path_the_site_writes_and_no_other() {
         let written: BTreeSet<String> = OUTPUTS.iter().map(|o| o.path.to_owned()).collect();
         let listed: BTreeSet<String> = documented().into_iter().flat_map(|(p, _)| p).collect();
         assert_eq!(listed, written);
     }
 
     #[test]
-    fn the_readme_names_the_switch_that_turns_each_path_off() {
+    fn the_guide_names_the_switch_that_turns_each_path_off() {
         let rows = documented();
         for output in OUTPUTS {
             let (_, row) = rows

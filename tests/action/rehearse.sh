@@ -217,6 +217,9 @@ check "unlisted: nothing is on PATH" test ! -s "$GITHUB_PATH"
 runner missing Linux X64
 export INPUT_VERSION=9.9.9
 check "missing: a release that does not exist fails" fails step install
+# What docs/github-actions.md quotes for a fork or mirror that has the tag but no release.
+check "missing: it names the address it could not download" \
+  logged "::error title=vatcar-site action::cannot download http://127.0.0.1:$port/v9.9.9/SHA256SUMS"
 check "missing: nothing is on PATH" test ! -s "$GITHUB_PATH"
 
 # Each runner gets its own asset.

@@ -383,3 +383,19 @@ fn commands_that_use_no_config_run_beside_a_broken_one() {
         ran.stderr
     );
 }
+
+/// `check` with no key says so, once, before any request: not "the key from nowhere".
+#[test]
+fn check_without_a_key_says_so_before_any_request() {
+    let server = demo_api();
+    let ran = run(&mut vatcar(&["check", "--base-url", &server.url()]));
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(
+        ran.stderr
+            .starts_with("error: no API key: set VATCAR_API_KEY or pass --api-key"),
+        "{}",
+        ran.stderr
+    );
+    assert!(!ran.text().contains("nowhere"), "{}", ran.text());
+    assert!(server.log().is_empty(), "a request was made");
+}

@@ -1,7 +1,7 @@
 //! `vatcar-site init`: the site folder it writes, what it keeps, and the GitHub Actions
-//! workflow, which the README shows word for word.
+//! workflow, which docs/github-actions.md shows word for word.
 
-use crate::support::{Ran, run, run_ok, tree, vatcar_at_demo_time};
+use crate::support::{AgainstMock, Ran, run, run_ok, tree, vatcar_at_demo_time};
 use std::fs;
 use std::path::Path;
 
@@ -144,15 +144,19 @@ fn init_never_writes_through_a_link() {
     assert!(meta.is_file());
 }
 
-/// The workflow in the README is the one init writes, byte for byte.
+/// The workflow in the guide is the one init writes, byte for byte.
 #[test]
-fn the_readme_shows_the_workflow_init_writes() {
+fn the_guide_shows_the_workflow_init_writes() {
     let tmp = tempfile::tempdir().unwrap();
     let Ran { status, stderr, .. } = init(tmp.path(), &[]);
     assert!(status.success(), "{stderr}");
     let written = fs::read_to_string(tmp.path().join(".github/workflows/site.yml")).unwrap();
 
-    let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/github-actions.md"
+    ))
+    .unwrap();
     let start = "```yaml\n# .github/workflows/site.yml\n";
     let blocks: Vec<&str> = readme
         .match_indices(start)
@@ -162,7 +166,11 @@ fn the_readme_shows_the_workflow_init_writes() {
             &body[..body.find("\n```\n").expect("the block ends") + 1]
         })
         .collect();
-    assert_eq!(blocks.len(), 1, "one workflow block in the README");
+    assert_eq!(
+        blocks.len(),
+        1,
+        "one workflow block in docs/github-actions.md"
+    );
     if blocks[0] != written {
         let line = blocks[0]
             .lines()
@@ -172,7 +180,7 @@ fn the_readme_shows_the_workflow_init_writes() {
                 format!("{}", n + 1)
             });
         panic!(
-            "README.md's workflow differs from the one `vatcar-site init` writes, from line {line}; copy src/cmd/init/workflow.yml's output into the README"
+            "docs/github-actions.md's workflow differs from the one `vatcar-site init` writes, from line {line}; copy the output of `vatcar-site init` into it"
         );
     }
 }
@@ -275,4 +283,107 @@ fn init_that_cannot_finish_writes_nothing() {
         assert!(!dir.join("static").exists() && !dir.join("content").exists());
         assert_eq!(fs::read_to_string(dir.join(".github")).unwrap(), "mine");
     }
+}
+
+/// `init --language es`: the config names the language and lists the others, its comments
+/// and the example pages are Spanish, and `build --demo` makes a Spanish site of them.
+#[test]
+fn init_in_spanish_gives_a_spanish_site() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Ran { status, stderr, .. } = init(tmp.path(), &["site", "--language", "es"]);
+    assert!(status.success(), "{stderr}");
+    let site = tmp.path().join("site");
+    let config = fs::read_to_string(site.join("vatcar-site.toml")).unwrap();
+    assert!(config.contains("\nlanguage = \"es\"\n"), "{config}");
+    for language in [
+        "en (English)",
+        "es (Español)",
+        "fr (Français)",
+        "nl (Nederlands)",
+    ] {
+        assert!(config.contains(language), "{language} is not listed");
+    }
+    assert!(config.contains("La clave de la API nunca va"), "{config}");
+    // Where every key is explained: the guide of this very release.
+    let guide = format!(
+        "\n# {}/blob/v{}/docs/configuration.md\n",
+        env!("CARGO_PKG_REPOSITORY"),
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(config.contains(&guide), "{config}");
+
+    run_ok(vatcar_at_demo_time(&["build", "--demo"]).current_dir(&site));
+    let (_, home) = crate::support::page(&site.join("output/index.html"));
+    assert_eq!(
+        home.root_element().value().attr("lang"),
+        Some("es"),
+        "<html lang>"
+    );
+    let intro = crate::support::texts(&home, "section.intro").join(" ");
+    assert!(intro.contains("Te damos la bienvenida"), "{intro}");
+    let menu = crate::support::texts(&home, ".site-nav a");
+    assert!(menu.contains(&"Inicio".to_owned()), "{menu:?}");
+    assert!(menu.contains(&"Únete o visítanos".to_owned()), "{menu:?}");
+    let (_, join) = crate::support::page(&site.join("output/join/index.html"));
+    assert_eq!(
+        crate::support::texts(&join, "main h1"),
+        ["Únete o visítanos"]
+    );
+    let body = crate::support::texts(&join, "main h2");
+    assert!(body.contains(&"Visitas".to_owned()), "{body:?}");
+}
+
+/// Every built-in language has its starter; one that is not is refused before anything is
+/// written, naming those available.
+#[test]
+fn init_speaks_every_built_in_language_and_refuses_others() {
+    for (language, title) in [
+        ("en", "Join or visit"),
+        ("fr", "Nous rejoindre ou nous rendre visite"),
+        ("nl", "Lid worden of op bezoek komen"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let Ran { status, stderr, .. } = init(tmp.path(), &["--language", language]);
+        assert!(status.success(), "{language}: {stderr}");
+        let config = fs::read_to_string(tmp.path().join("vatcar-site.toml")).unwrap();
+        assert!(config.contains(&format!("\nlanguage = \"{language}\"\n")));
+        let join = fs::read_to_string(tmp.path().join("content/join.md")).unwrap();
+        assert!(join.contains(&format!("title = \"{title}\"")), "{join}");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let Ran { status, stderr, .. } = init(tmp.path(), &["--language", "pt"]);
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("en, es, fr, nl"), "{stderr}");
+    assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+/// `fetch` with no `--output` saves into `snapshot/`, which the `.gitignore` init writes
+/// keeps out of git: a snapshot holds every member's e-mail address.
+#[test]
+fn a_fetched_snapshot_lands_where_gitignore_keeps_it_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    run_ok(vatcar_at_demo_time(&["init", "-q"]).current_dir(tmp.path()));
+    let server = crate::support::demo_api();
+    run_ok(
+        vatcar_at_demo_time(&["fetch"])
+            .current_dir(tmp.path())
+            .against(&server),
+    );
+    assert!(tmp.path().join("snapshot/facility-roster.json").is_file());
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(tmp.path())
+        .status();
+    if !git.is_ok_and(|s| s.success()) {
+        eprintln!("skipped the git half: git is not installed");
+        let ignored = fs::read_to_string(tmp.path().join(".gitignore")).unwrap();
+        assert!(ignored.contains("\n/snapshot/\n"), "{ignored}");
+        return;
+    }
+    let check = std::process::Command::new("git")
+        .args(["check-ignore", "-q", "snapshot/facility-roster.json"])
+        .current_dir(tmp.path())
+        .status()
+        .unwrap();
+    assert!(check.success(), "git would add snapshot/");
 }

@@ -256,7 +256,7 @@ fn a_theme_adds_a_language_and_overrides_keys_of_a_built_in_one() {
     assert!(!stderr.contains("lacks"), "{stderr}");
     let (text, _) = page(&tmp.path().join("es/index.html"));
     assert!(text.contains(">Portada</a>"));
-    assert!(text.contains(">Próximamente</h2>"));
+    assert!(text.contains(">Próximos eventos</h2>"));
 }
 
 #[test]
@@ -304,4 +304,123 @@ fn a_mistyped_text_key_names_the_file_line_and_key() {
         "{}",
         ran.stderr
     );
+}
+
+/// `--language` wins over the config's `language`, on `build`, `serve` and `report` alike,
+/// and is checked as the key is: a language nobody has is a usage error naming the flag.
+#[test]
+fn the_language_flag_wins_over_the_config_and_is_checked_like_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("vatcar-site.toml"), "language = \"nl\"\n").unwrap();
+    let site = [
+        "build",
+        "--demo",
+        "--language",
+        "es",
+        "--site-url",
+        "https://tjzs.example.org/",
+    ];
+    run_ok(vatcar_at_demo_time(&site).current_dir(tmp.path()));
+    let (_, home) = page(&tmp.path().join("output/index.html"));
+    assert_eq!(home.root_element().value().attr("lang"), Some("es"));
+    let roster = ["report", "roster", "--demo", "--language", "fr"];
+    run_ok(vatcar_at_demo_time(&roster).current_dir(tmp.path()));
+    let (_, report) = page(&tmp.path().join("reports/roster.html"));
+    assert_eq!(report.root_element().value().attr("lang"), Some("fr"));
+
+    for args in [
+        &["build", "--demo", "--language", "de"][..],
+        &["serve", "--demo", "--port", "0", "--language", "de"][..],
+        &["report", "roster", "--demo", "--language", "de"][..],
+    ] {
+        let ran = run(vatcar_at_demo_time(args).current_dir(tmp.path()));
+        assert_eq!(ran.code(), Some(2), "{}", ran.text());
+        assert!(
+            ran.stderr
+                .contains("--language: \"de\" is not available; available: en, es, fr, nl"),
+            "{}",
+            ran.stderr
+        );
+    }
+}
+
+/// Link previews are told the language and territory of the texts: `og:locale`, from the
+/// catalogue (es_419: the Spanish of Latin America and the Caribbean), or from a theme's
+/// tag with a region; none for a bare tag, which names no territory.
+#[test]
+fn pages_name_their_locale_for_link_previews() {
+    let locale = |dir: &Path| -> Vec<String> {
+        let (_, home) = page(&dir.join("output/index.html"));
+        let selector = scraper::Selector::parse("meta[property='og:locale']").unwrap();
+        home.select(&selector)
+            .filter_map(|m| m.value().attr("content").map(str::to_owned))
+            .collect()
+    };
+    for (language, expected) in [
+        ("en", "en_US"),
+        ("es", "es_419"),
+        ("fr", "fr_FR"),
+        ("nl", "nl_NL"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let site = ["build", "--demo", "--language", language];
+        run_ok(vatcar_at_demo_time(&site).current_dir(tmp.path()));
+        assert_eq!(locale(tmp.path()), [expected], "{language}");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir_all(tmp.path().join("theme/i18n")).unwrap();
+    fs::write(tmp.path().join("theme/i18n/pt-BR.toml"), "").unwrap();
+    fs::write(tmp.path().join("theme/i18n/pt.toml"), "").unwrap();
+    for (language, expected) in [("pt-BR", &["pt_BR"][..]), ("pt", &[][..])] {
+        let site = [
+            "build",
+            "--demo",
+            "--templates",
+            "theme",
+            "--language",
+            language,
+        ];
+        run_ok(vatcar_at_demo_time(&site).current_dir(tmp.path()));
+        assert_eq!(locale(tmp.path()), expected, "{language}");
+    }
+}
+
+/// The Spanish a native reader asked for (issue 24): an OTS is "reprobado" (not the rating
+/// "Suspendido"), the home page's events are "Próximos eventos", a member is one "desde" a
+/// date, the calendar is "del" facility, and staff titles name the post, not a man.
+#[test]
+fn the_spanish_reads_as_a_native_speaker_wrote_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("vatcar-site.toml"), "language = \"es\"\n").unwrap();
+    build_everything(tmp.path(), "language = \"es\"\n");
+    let (home, _) = page(&tmp.path().join("output/index.html"));
+    assert!(home.contains(">Próximos eventos</h2>"), "{home}");
+    let (roster, _) = page(&tmp.path().join("output/roster/index.html"));
+    assert!(roster.contains("Miembro desde"), "{roster}");
+    for masculine in [
+        "Jefe de",
+        "Subjefe",
+        "Coordinador de",
+        "Ingeniero",
+        "Administrador de",
+    ] {
+        assert!(!roster.contains(masculine), "{masculine}");
+    }
+    assert!(roster.contains("Coordinación de Eventos"), "{roster}");
+    let calendar = fs::read_to_string(tmp.path().join("output/calendar/facility.ics")).unwrap();
+    assert!(
+        calendar.contains("X-WR-CALNAME:Eventos del San Juan CERAP"),
+        "{calendar}"
+    );
+    let records: String = CIDS[1..]
+        .iter()
+        .map(|cid| {
+            fs::read_to_string(tmp.path().join(format!("records/training-{cid}.html"))).unwrap()
+        })
+        .collect();
+    assert!(
+        records.contains("reprobado"),
+        "no failed OTS in the demo's records"
+    );
+    assert!(!records.contains("suspendido"));
 }

@@ -17,6 +17,7 @@ mod docs;
 mod feed;
 mod fixtures;
 mod github_action;
+mod guide;
 mod identity;
 mod init;
 mod languages;

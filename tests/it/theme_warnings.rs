@@ -94,7 +94,7 @@ fn a_theme_of_built_in_names_and_hidden_files_gives_no_warning() {
         [] as [String; 0]
     );
 
-    // A theme of a single file (the README's example) gives none either.
+    // A theme of a single file (docs/themes.md's example) gives none either.
     let single = tmp.path().join("single");
     write_files(&single, &[("static/style.css", "body { color: blue }")]);
     assert_eq!(

@@ -34,6 +34,7 @@ messages quoted in a report index stay English.
 {{ t(key="home.visitors", n=home.visitors) }}
 {{ t(key="documents.notice_html") | safe }}
 <html lang="{{ language() }}">
+<meta property="og:locale" content="{{ locale() }}">
 ```
 
 - `{name}` in a text is filled from the argument of that name. A missing argument is an
@@ -50,7 +51,8 @@ messages quoted in a report index stay English.
 
 **Catalogues.** TOML; tables group keys (`[nav] home = "Home"` is `nav.home`); a value is a
 text, or `{ one = "...", other = "..." }` for counts. `[language]` holds `name` (the
-language's own name) and `one`. `vatcar-site templates export DIR` writes the built-in ones
+language's own name), `one` and `locale` (what `locale()` prints for `og:locale`, such as
+`es_419`; without it, `pt-BR` gives `pt_BR` and `pt` gives nothing). `vatcar-site templates export DIR` writes the built-in ones
 to `DIR/i18n/`, English with a comment on the format.
 
 **A theme's catalogues.** `i18n/<language>.toml` in your templates folder:
