@@ -158,15 +158,17 @@ const note = (where, text) => opt.verbose && console.log(`${where}: ok: ${text}`
 // In the page: the page width with any overflow hidden on <html> or <body> let out.
 function pageWidth() {
   const hidden = [];
+  const undone = [];
   for (const el of [document.documentElement, document.body]) {
     const x = getComputedStyle(el).overflowX;
     if (x === 'hidden' || x === 'clip') {
       hidden.push(`${el.localName} overflow-x: ${x}`);
+      undone.push([el, el.style.getPropertyValue('overflow-x'), el.style.getPropertyPriority('overflow-x')]);
       el.style.setProperty('overflow-x', 'visible', 'important');
     }
   }
   const width = document.documentElement.scrollWidth;
-  for (const el of [document.documentElement, document.body]) el.style.removeProperty('overflow-x');
+  for (const [el, value, priority] of undone) el.style.setProperty('overflow-x', value, priority);
   return { width, window: innerWidth, hidden };
 }
 
@@ -213,7 +215,9 @@ function headerAndLogo(logoColour) {
   if (!header) return out;
   out.header = name(header);
   out.height = Math.round(header.getBoundingClientRect().height * 10) / 10;
-  const logo = header.querySelector('img, svg');
+  // The logo is a file of the site's static/ folder, shown as an <img>; an inline <svg> in the
+  // header is an icon (the menu button's), not the logo.
+  const logo = header.querySelector('img');
   if (!logo) return out;
   // The backdrop: backgrounds from the logo up to the first opaque one, else the window's canvas.
   const layers = [];
