@@ -39,9 +39,9 @@ const PROPERTIES: &[(&str, &str)] = &[
 const RESTYLING_OPENING: &str = r##"
 ## Restyling: the CSS custom properties
 
-The easiest way to restyle the built-in theme is to change its custom properties: every colour,
-the corners and the shadow of `static/style.css` come from the variables below, set on `:root`,
-with other values in dark mode. Set new values after the stylesheet, from the `head_extra` hook
+The easiest way to restyle the built-in theme is to change its custom properties: the colours
+of `static/style.css`, its corners and its shadow come from the variables below, set on
+`:root`, with other values in dark mode. Set new values after the stylesheet, from the `head_extra` hook
 of a `layout.html` of your own, and every page follows, the built-in templates untouched:
 
 ```
