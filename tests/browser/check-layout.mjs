@@ -384,9 +384,9 @@ try {
         await timed('screenshots', () => page.screenshot({ path: join(opt.out, `${kind}-${width}-${scheme}.png`), fullPage: true }));
         shots++;
       }
-      // The menu, by keyboard, from a fresh load in the light scheme; then with scripts off.
+      // The menu, by keyboard, in the light scheme; then with scripts off. Measuring left the
+      // page as it loaded (nothing was focused or clicked), so it is not loaded again.
       await page.emulateMedia({ colorScheme: 'light' });
-      await timed('load', () => open(page, url, width));
       const entries = await page.evaluate(menuEntries);
       const where = `${kind} (${path}) ${width}px`;
       if (!entries.length) fail('menu', where, 'no menu: no links in a <nav> outside <main> and the footer');
