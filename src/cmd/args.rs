@@ -337,6 +337,10 @@ pub(crate) enum TemplatesAction {
         /// Overwrite files that already exist in DIR.
         #[arg(long = "force")]
         force: bool,
+        /// Export only this file, named as it is written into DIR (`roster.html`,
+        /// `static/style.css`, `i18n/es.toml`); repeat for more.
+        #[arg(long = "only", value_name = "FILE")]
+        only: Vec<String>,
     },
 }
 

@@ -9,4 +9,4 @@ pub mod site;
 mod tera_errors;
 pub mod theme;
 
-pub use theme::{STATIC_FILES, TEMPLATES, Theme, escape_html, export};
+pub use theme::{STATIC_FILES, TEMPLATES, Theme, escape_html, export, exported_files};

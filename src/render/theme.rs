@@ -443,24 +443,31 @@ fn load_error(error: &tera::Error, sources: &[TemplateSource]) -> String {
     }
 }
 
-/// Writes the built-in templates (at the top of `dir`), static files (under `dir/static/`) and
-/// catalogues (under `dir/i18n/`) for editing. Existing files are kept unless `force`. Returns how many files
-/// were written.
-pub fn export(dir: &Path, force: bool) -> Result<usize> {
-    let files: Vec<(std::path::PathBuf, &[u8])> = TEMPLATES
+/// Every file `templates export` writes, by its path in the folder (`/`-separated): the
+/// templates at the top, the static files under `static/`, the catalogues under `i18n/`.
+pub fn exported_files() -> Vec<(String, &'static [u8])> {
+    TEMPLATES
         .iter()
-        .map(|(name, text)| (dir.join(name), text.as_bytes()))
+        .map(|(name, text)| (name.to_string(), text.as_bytes()))
         .chain(
             STATIC_FILES
                 .iter()
-                .map(|(name, bytes)| (dir.join("static").join(name), *bytes)),
+                .map(|(name, bytes)| (format!("static/{name}"), *bytes)),
         )
-        .chain(texts::BUILT_IN.iter().map(|(language, text)| {
-            (
-                dir.join("i18n").join(format!("{language}.toml")),
-                text.as_bytes(),
-            )
-        }))
+        .chain(
+            texts::BUILT_IN
+                .iter()
+                .map(|(language, text)| (format!("i18n/{language}.toml"), text.as_bytes())),
+        )
+        .collect()
+}
+
+/// Writes `files` (from [`exported_files`]) into `dir` for editing. Existing files are kept
+/// unless `force`. Returns how many files were written.
+pub fn export(dir: &Path, files: &[(String, &[u8])], force: bool) -> Result<usize> {
+    let files: Vec<(std::path::PathBuf, &[u8])> = files
+        .iter()
+        .map(|(name, bytes)| (dir.join(name), *bytes))
         .collect();
     if !force {
         let existing: Vec<String> = files

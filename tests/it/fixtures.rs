@@ -4,6 +4,9 @@
 //! three systems of CI), not only in the full checks of .ci/run.
 //!
 //! The scripts need Python 3; without a `python3` that runs, the check skips, saying so.
+//!
+//! The Spanish facility site (tests/fixtures/facility-es) is written by hand, as a webmaster
+//! would; its test below builds it.
 
 use crate::support::{assert_same_files, tree};
 use std::path::Path;
@@ -61,4 +64,85 @@ fn the_hostile_snapshot_is_what_its_script_writes() {
 #[test]
 fn the_hostile_content_site_is_what_its_script_writes() {
     script_reproduces("hostile-content");
+}
+
+/// tests/fixtures/facility-es is the site .ci/run measures in Chromium (tests/browser/
+/// check-layout.mjs): it must keep building, and keep holding what the layout goals are
+/// measured on, whoever changes the settings or the pages' Markdown.
+#[test]
+fn the_spanish_facility_site_builds_with_what_the_layout_check_measures() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/facility-es");
+    let out = tempfile::tempdir().unwrap();
+    let config = fixture.join("vatcar-site.toml");
+    let ran = crate::support::run_ok(&mut crate::support::vatcar_at_demo_time(&[
+        "build",
+        "--demo",
+        "--config",
+        config.to_str().unwrap(),
+        "--output",
+        out.path().to_str().unwrap(),
+        "--site-url",
+        "https://facility-es.example/",
+    ]));
+    assert!(!ran.text().contains("warning"), "{}", ran.text());
+
+    let (text, home) = crate::support::page(&out.path().join("index.html"));
+    assert!(text.contains("<html lang=\"es\">"));
+    // The menu as check-layout.mjs finds it: the links of the <nav>s outside <main> and the footer.
+    let links = scraper::Selector::parse("nav a[href]").unwrap();
+    let menu: Vec<String> = home
+        .select(&links)
+        .filter(|a| {
+            !a.ancestors()
+                .filter_map(scraper::ElementRef::wrap)
+                .any(|e| matches!(e.value().name(), "main" | "footer"))
+        })
+        .map(|a| a.text().collect::<String>().trim().to_owned())
+        .collect();
+    assert_eq!(menu.len(), 9, "{menu:?}");
+    for name in [
+        "Formación",
+        "Normas de la dependencia",
+        "Discord",
+        "Contacto",
+    ] {
+        assert!(
+            menu.iter().any(|m| m.starts_with(name)),
+            "{name} not in {menu:?}"
+        );
+    }
+
+    // The logo is drawn in the accent, as a facility's usually is.
+    let settings = std::fs::read_to_string(&config).unwrap();
+    let accent = settings
+        .lines()
+        .find_map(|line| line.strip_prefix("accent = \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .unwrap();
+    let logo = std::fs::read_to_string(out.path().join("logo.svg")).unwrap();
+    assert!(logo.contains(&format!("\"{accent}\"")), "{logo}");
+
+    // The pages .ci/run names with --page, and what makes them wide.
+    let (_, section) = crate::support::page(&out.path().join("formacion/index.html"));
+    assert!(
+        crate::support::texts(&section, "main a")
+            .iter()
+            .any(|t| t.starts_with("Guía de aproximación radar"))
+    );
+    let (_, guide) = crate::support::page(&out.path().join("formacion/radar/index.html"));
+    assert_eq!(
+        crate::support::texts(&guide, "main table thead th").len(),
+        7
+    );
+    assert_eq!(crate::support::texts(&guide, "main pre code").len(), 1);
+    assert!(
+        crate::support::texts(&guide, "main a")
+            .iter()
+            .any(|t| t.starts_with("https://") && t.len() > 100)
+    );
+    let event_with_table = std::fs::read_dir(out.path().join("events"))
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.unwrap().path().join("index.html")).ok())
+        .any(|page| page.contains("<table"));
+    assert!(event_with_table, "no event page holds a table");
 }

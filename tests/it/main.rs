@@ -29,6 +29,7 @@ mod serve;
 mod site;
 mod static_files;
 mod support;
+mod templates_export;
 // util-linux's `script` makes the pseudo-terminal; other systems' `script` takes other flags.
 #[cfg(target_os = "linux")]
 mod terminal;

@@ -282,3 +282,68 @@ fn every_macro_argument_is_used() {
     }
     assert!(checked >= 4, "{checked}");
 }
+
+/// docs/templates.md, "Good to know" and "Restyling": a stylesheet in the site's `static/`
+/// folder, linked from `head_extra` with `{{ root }}`, is found from every page, the
+/// not-found page and a site under a base path included; and what `head_extra` sets comes
+/// after the built-in stylesheet and the accent, so that its custom properties win.
+#[test]
+fn a_hook_links_a_stylesheet_of_the_sites_static_folder_from_every_page() {
+    let site = crate::support::site_folder(
+        "accent = \"#e8590c\"\n",
+        &[
+            ("static/css/facility.css", b":root { --radius: 0.25rem; }\n"),
+            (
+                "theme/layout.html",
+                br#"{% extends "base.html" %}
+{% block head_extra %}
+<style>
+:root { --paper-alt: #fff6ef; }
+</style>
+<link rel="stylesheet" href="{{ root }}css/facility.css">
+{% endblock head_extra %}
+"#,
+            ),
+        ],
+    );
+    let theme = site.path().join("theme");
+    let (ran, out) = crate::support::build_site(
+        site.path(),
+        &[
+            "--templates",
+            theme.to_str().unwrap(),
+            "--site-url",
+            "https://owner.example/repo/",
+        ],
+    );
+    assert!(ran.status.success(), "{}", ran.text());
+    assert!(out.join("css/facility.css").is_file());
+    let base = url::Url::parse("https://owner.example/repo/").unwrap();
+    let all = pages(&out);
+    assert!(all.len() > 10 && all.iter().any(|(path, _)| path.ends_with("404.html")));
+    for (path, text) in all {
+        let relative = path
+            .strip_prefix(&out)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let page_url = base.join(&relative).unwrap();
+        let html = Html::parse_document(&text);
+        let links: Vec<String> = html
+            .select(&Selector::parse("link[rel=stylesheet]").unwrap())
+            .map(|link| link.value().attr("href").unwrap().to_owned())
+            .collect();
+        assert_eq!(links.len(), 2, "{relative}: {links:?}");
+        let own = page_url.join(&links[1]).unwrap();
+        assert_eq!(
+            own.as_str(),
+            "https://owner.example/repo/css/facility.css",
+            "{relative}"
+        );
+        // The cascade: built-in stylesheet, then the accent, then what the hook adds.
+        let built_in = text.find("static/style.css").unwrap();
+        let accent = text.find("--accent:").unwrap();
+        let added = text.find("--paper-alt: #fff6ef").unwrap();
+        assert!(built_in < accent && accent < added, "{relative}");
+    }
+}

@@ -163,9 +163,13 @@ Good to know:
 - A `base.html` copied before the hook blocks existed has none of them: blocks your
   `layout.html` fills are then ignored, with no error. Export `base.html` again, or add the
   blocks to your copy.
-- `static/` in your folder can replace the built-in `style.css`, `local-time.js` and
-  `icon.svg`, and nothing else is copied: a script or stylesheet added through a hook is
-  inline or at a full URL.
+- `static/` in your templates folder can replace the built-in `style.css`, `local-time.js`
+  and `icon.svg`, and nothing else there is copied. A stylesheet, script or image of your own
+  goes in the site's `static/` folder (beside `vatcar-site.toml`), which is published as it
+  is, and a hook links it with `{{ root }}`, the way to the site's root from any page (the
+  not-found page included): `static/css/facility.css` is
+  `<link rel="stylesheet" href="{{ root }}css/facility.css">`. Not in `static/static/`, which
+  is the theme's: a file there is an error naming both.
 - Only the built-in names are read. Every other file in your folder (a `visiting.html`, a
   `logo.png`, a `static/extra.css`) is named in a warning at each build and otherwise
   ignored; a folder holding nothing that is read is named once. Hidden files and folders

@@ -5,12 +5,15 @@
 mod contexts;
 mod hooks;
 mod prose;
+mod style;
 mod variables;
 
 /// The Markdown text of `docs/templates.md`.
 fn template_variables() -> anyhow::Result<String> {
     let mut out = String::from(prose::INTRO);
+    out.push_str(&style::custom_properties()?);
     out.push_str(&hooks::hook_blocks()?);
+    out.push_str(prose::HOME_PAGE_BLOCKS);
     out.push_str(prose::LANGUAGES);
     out.push_str(prose::MIGRATION_NOTES);
     out.push_str(&variables::tables(&contexts::rendered()?));

@@ -1,0 +1,427 @@
+#!/usr/bin/env node
+// check-layout.mjs SITE [options]
+//
+// The built-in theme's layout goals (issue 23), measured on a built site in Debian's headless
+// Chromium, at every width of WIDTHS and in both colour schemes, on every page kind (home,
+// events list, an event, roster, documents, a content page, a section page, 404):
+//   page width     documentElement.scrollWidth <= innerWidth: no horizontal overflow, with
+//                  any overflow hidden on <html> or <body> undone first (hiding it does not count)
+//   header height  the header's height with the menu collapsed, at most HEADER_MAX_PX
+//   menu           every entry of the menu (the links of the <nav>s outside <main> and the
+//                  footer) is focused by pressing Tab from the top of the page, a closed
+//                  <summary> or aria-expanded="false" button on the way being opened with
+//                  Enter, and is visible when focused; with JavaScript off too, where every
+//                  entry must also be in the DOM
+//   logo contrast  WCAG contrast between the accent (the page's --accent in that scheme, and
+//                  --logo-colour if given: an SVG logo keeps its colour in both schemes) and
+//                  the logo's backdrop (the background of its nearest ancestor, itself
+//                  included, with one, semi-transparent layers composited), at least
+//                  LOGO_MIN_CONTRAST
+//   axe            axe-core at AXE_WIDTHS in both schemes: no violation of AXE_MIN_IMPACT or worse
+// and keeps a full-page screenshot of each page kind x width x scheme in --out. It measures
+// geometry and colours, never pixels, so a restyle that keeps the goals passes.
+//
+// Options:
+//   --tools DIR         the shared validators (playwright-core, axe-core, the static server);
+//                       default ../shared/tools beside the repository
+//   --out DIR           where screenshots go (default target/ci/screenshots)
+//   --page KIND=PATH    the page of a kind, a path in SITE (repeatable); content and section
+//                       have no default and are left out without it, the others default to
+//                       index.html, events/index.html, the first event page holding a table
+//                       (else the first), roster/index.html, documents/index.html, 404.html
+//   --menu-entries N    the number of menu entries the site has; another count is a failure
+//   --logo-colour HEX   the logo's own colour (#rrggbb), checked as well as the accent
+//   --chromium PATH     default /usr/bin/chromium (never a downloaded browser)
+//   -v                  print every measurement, not only failures
+//
+// Output: one line per failure, naming the page kind, its path, the width, the scheme and the
+// measured value; then a summary line. Exit: 0 every goal met; 1 a goal missed; 2 usage or
+// infrastructure error (SITE missing, Chromium failed to start).
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// The goals, one constant each (issue 23, items 1, 2, 4 and 9).
+const WIDTHS = [320, 390, 768, 1280];
+/** A window height for each width: phones, a tablet, a laptop. */
+const HEIGHTS = { 320: 568, 390: 844, 768: 1024, 1280: 800 };
+const SCHEMES = ['light', 'dark'];
+/** The tallest the header may be at a width, with the menu collapsed; widths not named are free. */
+const HEADER_MAX_PX = { 320: 96, 390: 96, 1280: 140 };
+const LOGO_MIN_CONTRAST = 3;
+const AXE_WIDTHS = [390, 1280];
+const AXE_IMPACTS = ['minor', 'moderate', 'serious', 'critical'];
+/** Every violation counts, whatever its impact. */
+const AXE_MIN_IMPACT = 'minor';
+/** Tab presses before giving up on reaching the menu: a page's header holds far fewer stops. */
+const MAX_TABS = 60;
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const KINDS = ['home', 'events', 'event', 'roster', 'documents', 'content', 'section', '404'];
+
+function usage(message) {
+  if (message) console.error(`check-layout: ${message}`);
+  console.error('usage: check-layout.mjs SITE [--tools DIR] [--out DIR] [--page KIND=PATH]... [--menu-entries N]\n' +
+    '       [--logo-colour #rrggbb] [--chromium PATH] [-v]');
+  process.exit(2);
+}
+
+const opt = { tools: resolve(HERE, '../../../shared/tools'), out: 'target/ci/screenshots', pages: {}, menuEntries: null,
+  logoColour: null, chromium: '/usr/bin/chromium', verbose: false };
+let site = null;
+const args = process.argv.slice(2);
+for (let i = 0; i < args.length; i++) {
+  const a = args[i];
+  const value = () => (i + 1 < args.length ? args[++i] : usage(`${a} needs a value`));
+  if (a === '--tools') opt.tools = resolve(value());
+  else if (a === '--out') opt.out = value();
+  else if (a === '--page') {
+    const m = /^([^=]+)=(.+)$/.exec(value());
+    if (!m || !KINDS.includes(m[1])) usage(`--page takes KIND=PATH, KIND one of ${KINDS.join(', ')}`);
+    opt.pages[m[1]] = m[2];
+  } else if (a === '--menu-entries') {
+    opt.menuEntries = Number(value());
+    if (!Number.isInteger(opt.menuEntries) || opt.menuEntries < 1) usage('--menu-entries takes a count');
+  } else if (a === '--logo-colour') {
+    opt.logoColour = value();
+    if (!/^#[0-9a-fA-F]{6}$/.test(opt.logoColour)) usage('--logo-colour takes #rrggbb');
+  } else if (a === '--chromium') opt.chromium = value();
+  else if (a === '-v' || a === '--verbose') opt.verbose = true;
+  else if (a === '-h' || a === '--help') usage();
+  else if (a.startsWith('-')) usage(`unknown option ${a}`);
+  else if (site === null) site = resolve(a);
+  else usage(`one site at a time (${a})`);
+}
+if (!site) usage();
+if (!existsSync(site) || !statSync(site).isDirectory()) usage(`${site} is not a folder`);
+if (!existsSync(opt.chromium)) usage(`${opt.chromium} not found (apt-get install chromium)`);
+
+/** The page of each kind: PATH in the site, or a note saying why the kind is left out. */
+function pagesOf(dir) {
+  const found = {};
+  const skipped = [];
+  const defaults = { home: 'index.html', events: 'events/index.html', roster: 'roster/index.html',
+    documents: 'documents/index.html', 404: '404.html' };
+  const eventDir = join(dir, 'events');
+  if (existsSync(eventDir)) {
+    const events = readdirSync(eventDir).filter((n) => /^\d+$/.test(n) && existsSync(join(eventDir, n, 'index.html')))
+      .sort((a, b) => Number(a) - Number(b)).map((n) => `events/${n}/index.html`);
+    defaults.event = events.find((p) => readFileSync(join(dir, p), 'utf8').includes('<table')) ?? events[0];
+  }
+  for (const kind of KINDS) {
+    const path = opt.pages[kind] ?? defaults[kind];
+    if (opt.pages[kind] !== undefined && !existsSync(join(dir, path))) usage(`--page ${kind}=${path}: no such file in ${dir}`);
+    if (path === undefined) skipped.push(`${kind} (no --page ${kind}=PATH)`);
+    else if (!existsSync(join(dir, path))) skipped.push(`${kind} (${path} not in the site)`);
+    else found[kind] = path;
+  }
+  return { found, skipped };
+}
+
+const requireTool = createRequire(join(opt.tools, 'package.json'));
+let chromium, axeSource, startServer;
+try {
+  ({ chromium } = requireTool('playwright-core'));
+  axeSource = readFileSync(join(opt.tools, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  ({ startServer } = await import(pathToFileURL(join(opt.tools, 'lib/static-server.mjs')).href));
+} catch (e) {
+  console.error(`check-layout: the validators in ${opt.tools} are not installed (${e.message.split('\n')[0]}); ` +
+    `run ${opt.tools}/install-validators.sh or pass --tools`);
+  process.exit(2);
+}
+
+const { found, skipped } = pagesOf(site);
+const started = Date.now();
+const failures = [];
+const counts = { width: 0, header: 0, menu: 0, logo: 0, axe: 0 };
+let measured = 0;
+let shots = 0;
+/** Milliseconds spent in each phase, for the summary: what to speed up when it grows. */
+const spent = { load: 0, measure: 0, axe: 0, screenshots: 0, keyboard: 0 };
+const timed = async (phase, work) => {
+  const t = Date.now();
+  try {
+    return await work();
+  } finally {
+    spent[phase] += Date.now() - t;
+  }
+};
+const fail = (check, where, text) => {
+  counts[check]++;
+  const line = `${where}: ${text}`;
+  failures.push(line);
+  console.log(line);
+};
+const note = (where, text) => opt.verbose && console.log(`${where}: ok: ${text}`);
+
+// In the page: the page width with any overflow hidden on <html> or <body> let out.
+function pageWidth() {
+  const hidden = [];
+  const undone = [];
+  for (const el of [document.documentElement, document.body]) {
+    const x = getComputedStyle(el).overflowX;
+    if (x === 'hidden' || x === 'clip') {
+      hidden.push(`${el.localName} overflow-x: ${x}`);
+      undone.push([el, el.style.getPropertyValue('overflow-x'), el.style.getPropertyPriority('overflow-x')]);
+      el.style.setProperty('overflow-x', 'visible', 'important');
+    }
+  }
+  const width = document.documentElement.scrollWidth;
+  for (const [el, value, priority] of undone) el.style.setProperty('overflow-x', value, priority);
+  return { width, window: innerWidth, hidden };
+}
+
+// In the page: the header (the banner landmark), its height, the logo, its backdrop, the accent.
+function headerAndLogo(logoColour) {
+  const header = document.querySelector('body > header, header.site-header, [role="banner"]') ??
+    [...document.querySelectorAll('header')].find((h) => !h.closest('main, article, aside, section, footer'));
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 1;
+  const ink = canvas.getContext('2d', { willReadFrequently: true });
+  // Paints colours bottom up, each over the ones before, and reads the pixel: any CSS colour
+  // syntax, alpha composited as the browser does.
+  const paint = (colours) => {
+    ink.clearRect(0, 0, 1, 1);
+    for (const c of colours) {
+      ink.fillStyle = '#000';
+      ink.fillStyle = c;
+      ink.fillRect(0, 0, 1, 1);
+    }
+    return [...ink.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+  };
+  const resolved = (property, value, parent) => {
+    const probe = document.createElement('span');
+    probe.style.setProperty(property, value);
+    parent.append(probe);
+    const c = getComputedStyle(probe)[property === 'color' ? 'color' : 'backgroundColor'];
+    probe.remove();
+    return c;
+  };
+  // A computed colour's alpha: the fourth number of rgba(), or what follows a slash.
+  const alpha = (c) => {
+    const slash = /\/\s*([\d.]+%?)\s*\)/.exec(c);
+    const parts = c.match(/[\d.]+%?/g) ?? [];
+    const a = slash ? slash[1] : /^rgba?\(/.test(c) && parts.length === 4 ? parts[3] : null;
+    return a === null ? 1 : parseFloat(a) / (a.endsWith('%') ? 100 : 1);
+  };
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.map((v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const name = (el) => el.localName + (el.id ? `#${el.id}` : '') + [...el.classList].map((c) => `.${c}`).join('');
+  const out = { header: null, height: null, logo: null };
+  if (!header) return out;
+  out.header = name(header);
+  out.height = Math.round(header.getBoundingClientRect().height * 10) / 10;
+  // The logo is a file of the site's static/ folder, shown as an <img>; an inline <svg> in the
+  // header is an icon (the menu button's), not the logo.
+  const logo = header.querySelector('img');
+  if (!logo) return out;
+  // The backdrop: backgrounds from the logo up to the first opaque one, else the window's canvas.
+  const layers = [];
+  let base = null;
+  let image = null;
+  for (let el = logo; el; el = el.parentElement) {
+    const style = getComputedStyle(el);
+    if (style.backgroundImage !== 'none' && !image) image = name(el);
+    const a = alpha(style.backgroundColor);
+    if (a > 0) {
+      layers.unshift(style.backgroundColor);
+      if (a >= 1) { base = name(el); break; }
+    }
+  }
+  if (!base) {
+    layers.unshift(resolved('background-color', 'Canvas', document.documentElement));
+    base = 'the window';
+  }
+  const backdrop = paint(layers);
+  const rgb = (c) => `rgb(${c.join(', ')})`;
+  out.logo = { element: name(logo), base, image, backdrop: rgb(backdrop), colours: [] };
+  if (getComputedStyle(logo).getPropertyValue('--accent').trim()) {
+    const accent = paint([resolved('color', 'var(--accent)', logo.parentElement)]);
+    out.logo.colours.push({ what: 'accent', colour: rgb(accent), ratio: contrast(accent, backdrop) });
+  }
+  if (logoColour) {
+    const own = paint([logoColour]);
+    out.logo.colours.push({ what: 'logo colour', colour: rgb(own), ratio: contrast(own, backdrop) });
+  }
+  return out;
+}
+
+// In the page: the menu's entries, the links of the <nav>s outside <main> and the footer.
+function menuEntries() {
+  const seen = new Map();
+  for (const nav of document.querySelectorAll('nav')) {
+    if (nav.closest('main, footer')) continue;
+    for (const a of nav.querySelectorAll('a[href]')) {
+      if (!seen.has(a.href)) seen.set(a.href, a.textContent.replace(/\s+/g, ' ').trim());
+    }
+  }
+  return [...seen].map(([href, text]) => ({ href, text }));
+}
+
+// In the page: what has the focus, and whether it opens the menu.
+function focused() {
+  const el = document.activeElement;
+  if (!el || el === document.body || el === document.documentElement) return { none: true };
+  const r = el.getBoundingClientRect();
+  const style = getComputedStyle(el);
+  const visible = r.width > 0 && r.height > 0 && r.right > 0 && r.left < innerWidth && style.visibility !== 'hidden' &&
+    Number(style.opacity) > 0;
+  const closedSummary = el.localName === 'summary' && el.parentElement?.localName === 'details' && !el.parentElement.open;
+  const closedButton = el.getAttribute('aria-expanded') === 'false' && !el.closest('main, footer');
+  const path = [];
+  for (let e = el; e && e !== document.body; e = e.parentElement) path.unshift([...e.parentElement.children].indexOf(e));
+  return { key: path.join('.'), href: el.localName === 'a' ? el.href : null, inMain: !!el.closest('main'), visible,
+    opens: closedSummary || closedButton, label: (el.textContent || '').trim().slice(0, 40) };
+}
+
+/** Presses Tab from the top of the loaded page: the menu entries focused, and those focused unseen. */
+async function tabThrough(page, entries) {
+  const wanted = new Set(entries.map((e) => e.href));
+  const reached = new Set();
+  const unseen = new Set();
+  const opened = new Map();
+  const visited = new Set();
+  await page.evaluate(() => { document.activeElement?.blur?.(); window.scrollTo(0, 0); });
+  for (let i = 0; i < MAX_TABS && reached.size < wanted.size; i++) {
+    await page.keyboard.press('Tab');
+    const f = await page.evaluate(focused);
+    if (f.none) continue;
+    // Past the header into the page, or round to the start again: the menu is behind us.
+    if ((f.inMain && reached.size) || visited.has(f.key)) break;
+    visited.add(f.key);
+    if (f.opens && !opened.has(f.key)) {
+      await page.keyboard.press('Enter');
+      opened.set(f.key, f.label);
+      continue;
+    }
+    if (f.href && wanted.has(f.href)) {
+      if (f.visible) reached.add(f.href);
+      else unseen.add(f.href);
+    }
+  }
+  return { missed: entries.filter((e) => !reached.has(e.href)), unseen, opened: [...opened.values()] };
+}
+
+const { server, port } = await startServer(site, 0);
+const origin = `http://127.0.0.1:${port}`;
+let browser;
+try {
+  browser = await chromium.launch({
+    executablePath: opt.chromium,
+    headless: true,
+    // Every host but the loopback server fails to resolve, at once: event banners on the API's
+    // host are not waited for, and no request needs intercepting (which slows every load).
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+  });
+} catch (e) {
+  console.error(`check-layout: Chromium failed to start: ${e.message.split('\n').slice(0, 6).join('\n')}`);
+  server.close();
+  process.exit(2);
+}
+// Two contexts, one page each, reused for every measurement: scripts on, and scripts off.
+const contexts = [];
+for (const javaScriptEnabled of [true, false]) {
+  const context = await browser.newContext({ javaScriptEnabled, serviceWorkers: 'block', reducedMotion: 'reduce' });
+  contexts.push(await context.newPage());
+}
+const [page, noScript] = contexts;
+mkdirSync(opt.out, { recursive: true });
+const urlOf = (path) => `${origin}/${path.replace(/(^|\/)index\.html$/, '$1').split('/').map(encodeURIComponent).join('/')}`;
+const open = async (p, url, width) => {
+  await p.setViewportSize({ width, height: HEIGHTS[width] });
+  const response = await p.goto(url, { waitUntil: 'load' });
+  if (!response || response.status() !== 200) throw new Error(`${url}: HTTP ${response?.status()}`);
+};
+
+let infrastructure = null;
+try {
+  for (const [kind, path] of Object.entries(found)) {
+    const url = urlOf(path);
+    for (const width of WIDTHS) {
+      await timed('load', () => open(page, url, width));
+      for (const scheme of SCHEMES) {
+        const where = `${kind} (${path}) ${width}px ${scheme}`;
+        await page.emulateMedia({ colorScheme: scheme });
+        measured++;
+        const w = await timed('measure', () => page.evaluate(pageWidth));
+        const undone = w.hidden.length ? ` (measured with ${w.hidden.join(', ')} undone: hiding overflow does not count)` : '';
+        if (w.width > w.window) fail('width', where, `page width ${w.width} px > window ${w.window} px${undone}`);
+        else note(where, `page width ${w.width} px`);
+        const h = await timed('measure', () => page.evaluate(headerAndLogo, opt.logoColour));
+        if (!h.header) fail('header', where, 'no header (<header> or role="banner") found');
+        else if (HEADER_MAX_PX[width] !== undefined && h.height > HEADER_MAX_PX[width]) {
+          fail('header', where, `header height ${h.height} px > ${HEADER_MAX_PX[width]} px (${h.header})`);
+        } else note(where, `header height ${h.height} px`);
+        if (h.logo && !h.logo.colours.length) fail('logo', where, 'no --accent on the page and no --logo-colour: nothing to measure the logo against');
+        if (h.logo) {
+          for (const c of h.logo.colours) {
+            const text = `logo contrast ${c.ratio.toFixed(2)}:1, ${c.what} ${c.colour} on backdrop ${h.logo.backdrop} ` +
+              `(${h.logo.base})${h.logo.image ? `, a background image on ${h.logo.image} not counted` : ''}`;
+            if (c.ratio < LOGO_MIN_CONTRAST) fail('logo', where, `${text} < ${LOGO_MIN_CONTRAST}:1`);
+            else note(where, text);
+          }
+        }
+        if (AXE_WIDTHS.includes(width)) {
+          const violations = await timed('axe', async () => {
+            await page.evaluate(axeSource);
+            return page.evaluate(async () =>
+              // eslint-disable-next-line no-undef
+              (await axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({ id: v.id, impact: v.impact,
+                help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) })));
+          });
+          for (const v of violations) {
+            if (AXE_IMPACTS.indexOf(v.impact) < AXE_IMPACTS.indexOf(AXE_MIN_IMPACT)) continue;
+            const nodes = v.nodes.slice(0, 3).join(', ') + (v.nodes.length > 3 ? `, … (${v.nodes.length} nodes)` : '');
+            fail('axe', where, `axe ${v.id} (${v.impact}): ${v.help} -- ${nodes}`);
+          }
+          if (!violations.length) note(where, 'axe: no violations');
+        }
+        await timed('screenshots', () => page.screenshot({ path: join(opt.out, `${kind}-${width}-${scheme}.png`), fullPage: true }));
+        shots++;
+      }
+      // The menu, by keyboard, in the light scheme; then with scripts off. Measuring left the
+      // page as it loaded (nothing was focused or clicked), so it is not loaded again.
+      await page.emulateMedia({ colorScheme: 'light' });
+      const entries = await page.evaluate(menuEntries);
+      const where = `${kind} (${path}) ${width}px`;
+      if (!entries.length) fail('menu', where, 'no menu: no links in a <nav> outside <main> and the footer');
+      else if (opt.menuEntries !== null && entries.length !== opt.menuEntries) {
+        fail('menu', where, `${entries.length} menu entries, not ${opt.menuEntries}: ${entries.map((e) => e.text).join(' | ')}`);
+      }
+      await timed('load', () => open(noScript, url, width));
+      const withoutScripts = new Set(await noScript.evaluate(menuEntries).then((list) => list.map((e) => e.href)));
+      for (const e of entries) {
+        if (!withoutScripts.has(e.href)) fail('menu', where, `menu entry "${e.text}" is not in the page with JavaScript off`);
+      }
+      for (const [p, label] of [[page, ''], [noScript, ', JavaScript off']]) {
+        const walk = await timed('keyboard', () => tabThrough(p, entries));
+        for (const e of walk.missed) {
+          fail('menu', where, `menu entry "${e.text}" ${walk.unseen.has(e.href) ? 'is focused but not visible' : 'is not reached'} ` +
+            `by Tab${label}${walk.opened.length ? ` (opened: ${walk.opened.join(', ')})` : ''}`);
+        }
+        if (entries.length && !walk.missed.length) note(where, `${entries.length} menu entries reached by Tab${label}`);
+      }
+    }
+  }
+} catch (e) {
+  infrastructure = e;
+}
+await browser.close().catch(() => {});
+server.close();
+if (infrastructure) {
+  console.error(`check-layout: ${infrastructure.message.split('\n')[0]}`);
+  process.exit(2);
+}
+
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+for (const s of skipped) console.log(`check-layout: left out: ${s}`);
+console.log(`layout: ${Object.keys(found).length} page kinds x ${WIDTHS.length} widths x ${SCHEMES.length} schemes ` +
+  `(${measured} views) of ${site}: ${failures.length} failures (page width ${counts.width}, header height ${counts.header}, ` +
+  `menu ${counts.menu}, logo contrast ${counts.logo}, axe ${counts.axe}); ${shots} screenshots in ${opt.out}; ${seconds} s ` +
+  `(${Object.entries(spent).map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)}`).join(', ')})`);
+process.exit(failures.length ? 1 : 0);

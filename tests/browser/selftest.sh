@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# selftest.sh TOOLS_DIR: check-layout.mjs against two small pages of its own (selftest/). One
+# meets every goal and must pass; one misses each goal and must fail on each, naming it. A
+# change that blinds the checker to a miss, or makes it see one that is not there, is caught
+# here, before the checker measures the sites.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+tools=${1:?usage: tests/browser/selftest.sh TOOLS_DIR}
+out=target/ci/layout-selftest
+mkdir -p "$out"
+check=(node tests/browser/check-layout.mjs tests/browser/selftest --tools "$tools" --menu-entries 3)
+
+if ! "${check[@]}" --out "$out/good" --page home=good.html --logo-colour '#e8590c' >"$out/good.log"; then
+  cat "$out/good.log" >&2
+  echo "error: check-layout.mjs fails a page that meets every goal (tests/browser/selftest/good.html)" >&2
+  exit 1
+fi
+
+status=0
+"${check[@]}" --out "$out/bad" --page home=bad.html >"$out/bad.log" || status=$?
+if [ "$status" != 1 ]; then
+  cat "$out/bad.log" >&2
+  echo "error: check-layout.mjs exits $status on a page that misses every goal, not 1" >&2
+  exit 1
+fi
+for miss in \
+  '320px light: page width' \
+  'px (measured with body overflow-x: hidden undone: hiding overflow does not count)' \
+  '320px light: header height' \
+  '1280px dark: header height' \
+  '390px dark: logo contrast 1.00:1, accent' \
+  '390px dark: axe image-alt (critical)' \
+  'menu entry "One" is not reached by Tab, JavaScript off (opened: Menu)' \
+  'menu entry "Three" is focused but not visible by Tab (opened: Menu)'; do
+  if ! grep -qF -- "$miss" "$out/bad.log"; then
+    cat "$out/bad.log" >&2
+    echo "error: check-layout.mjs did not report '$miss' on tests/browser/selftest/bad.html" >&2
+    exit 1
+  fi
+done
+echo "check-layout self-test: a page that meets every goal passes, one that misses each fails on each"

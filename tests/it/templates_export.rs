@@ -1,0 +1,169 @@
+//! `vatcar-site templates export DIR`: the whole built-in theme, or with `--only FILE` the
+//! files named, and a reminder that a copy no longer follows the built-in file.
+
+use crate::support::{Ran, run, run_ok, tree, vatcar, vatcar_at_demo_time};
+use std::fs;
+use std::path::Path;
+
+fn export(dir: &Path, extra: &[&str]) -> Ran {
+    run(vatcar(&["templates", "export"]).arg(dir).args(extra))
+}
+
+fn built_in(path: &str) -> Vec<u8> {
+    fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+}
+
+#[test]
+fn only_writes_the_one_file_named_and_a_build_uses_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let theme = tmp.path().join("theme");
+    let ran = export(&theme, &["--only", "roster.html"]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let written = tree(&theme);
+    assert_eq!(written.keys().collect::<Vec<_>>(), ["roster.html"]);
+    assert_eq!(written["roster.html"], built_in("templates/roster.html"));
+    assert!(ran.stderr.contains("wrote 1 file into"), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("no longer gets the fixes"),
+        "{}",
+        ran.stderr
+    );
+
+    // The copy, edited, is used; every other template stays built in, with no warning.
+    let roster = fs::read_to_string(theme.join("roster.html")).unwrap();
+    let edited = roster.replacen(
+        "{% endblock content %}",
+        "<p>Nuestro equipo.</p>{% endblock content %}",
+        1,
+    );
+    assert!(
+        edited != roster,
+        "roster.html has no content block to add to"
+    );
+    fs::write(theme.join("roster.html"), edited).unwrap();
+    let out = tmp.path().join("out");
+    let ran = run_ok(
+        vatcar_at_demo_time(&["build", "--demo", "--site-url", "https://x.example/"])
+            .arg("--templates")
+            .arg(&theme)
+            .arg("--output")
+            .arg(&out),
+    );
+    assert!(!ran.text().contains("warning"), "{}", ran.text());
+    let page = fs::read_to_string(out.join("roster/index.html")).unwrap();
+    assert!(page.contains("<p>Nuestro equipo.</p>"));
+    assert!(
+        fs::read_to_string(out.join("index.html"))
+            .unwrap()
+            .contains("class=\"site-header\"")
+    );
+}
+
+#[test]
+fn only_takes_static_files_and_catalogues_by_their_folder_and_repeats() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ran = export(
+        tmp.path(),
+        &[
+            "--only",
+            "static/style.css",
+            "--only",
+            "i18n/es.toml",
+            "--only",
+            "static/style.css",
+        ],
+    );
+    assert!(ran.status.success(), "{}", ran.text());
+    let written = tree(tmp.path());
+    assert_eq!(
+        written.keys().collect::<Vec<_>>(),
+        ["i18n/es.toml", "static/style.css"]
+    );
+    assert_eq!(written["static/style.css"], built_in("static/style.css"));
+    assert_eq!(written["i18n/es.toml"], built_in("templates/i18n/es.toml"));
+    assert!(ran.stderr.contains("wrote 2 files into"), "{}", ran.stderr);
+}
+
+#[test]
+fn a_name_that_is_not_a_built_in_file_is_refused_with_the_nearest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let theme = tmp.path().join("theme");
+    for (asked, suggested) in [
+        ("rostr.html", Some("roster.html")),
+        ("style.css", Some("static/style.css")),
+        ("static/Style.css", Some("static/style.css")),
+        ("es.toml", Some("i18n/es.toml")),
+        ("visiting.html", None),
+    ] {
+        let ran = export(&theme, &["--only", "roster.html", "--only", asked]);
+        assert_eq!(ran.code(), Some(2), "{asked}: {}", ran.text());
+        assert!(
+            ran.stderr.starts_with(&format!(
+                "error: --only {asked:?}: there is no built-in file of that name"
+            )),
+            "{}",
+            ran.stderr
+        );
+        match suggested {
+            Some(near) => assert!(
+                ran.stderr.contains(&format!("did you mean `{near}`?")),
+                "{}",
+                ran.stderr
+            ),
+            None => assert!(!ran.stderr.contains("did you mean"), "{}", ran.stderr),
+        }
+        // The names it takes are listed, and nothing was written, not even the good name.
+        assert!(
+            ran.stderr.contains("static/local-time.js, static/icon.svg"),
+            "{}",
+            ran.stderr
+        );
+        assert!(!theme.exists(), "{asked}: something was written");
+    }
+}
+
+#[test]
+fn only_keeps_an_edited_copy_unless_forced_and_then_replaces_only_that_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("roster.html"), "my roster").unwrap();
+    fs::write(tmp.path().join("base.html"), "my base").unwrap();
+    let ran = export(tmp.path(), &["--only", "roster.html"]);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(ran.stderr.contains("--force"), "{}", ran.stderr);
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("roster.html")).unwrap(),
+        "my roster"
+    );
+
+    run_ok(vatcar(&["templates", "export", "--force", "--only", "roster.html"]).arg(tmp.path()));
+    let files = tree(tmp.path());
+    assert_eq!(
+        files.keys().collect::<Vec<_>>(),
+        ["base.html", "roster.html"]
+    );
+    assert_eq!(files["roster.html"], built_in("templates/roster.html"));
+    assert_eq!(files["base.html"], b"my base");
+}
+
+#[test]
+fn a_whole_export_says_that_copies_no_longer_follow_the_built_in_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ran = export(&tmp.path().join("theme"), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    assert!(
+        ran.stderr.contains(
+            "a copied file no longer gets the fixes and improvements of later vatcar-site versions"
+        ),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stderr.contains("--only FILE"), "{}", ran.stderr);
+    assert!(tmp.path().join("theme/static/icon.svg").is_file());
+    // --quiet prints nothing at all.
+    let ran = export(&tmp.path().join("quiet"), &["--quiet"]);
+    assert!(
+        ran.status.success() && ran.stderr.is_empty(),
+        "{}",
+        ran.text()
+    );
+}
