@@ -37,7 +37,10 @@ pub fn vatcar(args: &[&str]) -> Command {
         .env_remove("VATCAR_BASE_URL")
         .env_remove("SOURCE_DATE_EPOCH")
         .env_remove("CI")
-        .env_remove("GITHUB_OUTPUT");
+        .env_remove("GITHUB_OUTPUT")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITHUB_WORKSPACE");
     command
 }
 
