@@ -13,6 +13,7 @@ mod contributing;
 mod decode;
 mod decode_props;
 mod docs;
+mod errors;
 mod feed;
 mod fixtures;
 mod github_action;
