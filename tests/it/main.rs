@@ -25,6 +25,7 @@ mod publish;
 mod report;
 mod secret;
 mod serve;
+mod serve_errors;
 mod site;
 mod static_files;
 mod support;
