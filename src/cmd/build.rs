@@ -21,6 +21,7 @@ use crate::render::site;
 use crate::render::theme::PageTemplate;
 use crate::secret::ApiKey;
 use crate::settings::Settings;
+use crate::usage::UsageError;
 use crate::view;
 use crate::view::outputs::Kind;
 use anyhow::{Context, Result, bail};
@@ -265,16 +266,29 @@ fn static_files(options: &BuildOptions) -> Result<Vec<StaticFile>> {
         .flatten()
     {
         if !static_files.iter().any(|f| f.path == named.path) {
-            bail!(
-                "{}: there is no {} in the static folder{}",
+            let paths = static_files.iter().map(|f| f.path.as_str());
+            let key = named.origin.rsplit(": ").next().unwrap_or("logo");
+            // `static/logo.png` for `logo.png`: the path written from the site folder.
+            let fix = match named.path.strip_prefix("static/") {
+                Some(below) if static_files.iter().any(|f| f.path == below) => Some(below),
+                _ => crate::suggest::nearest(&named.path, paths),
+            };
+            // A mistake in the config file, as a value it refuses is: exit code 2.
+            return Err(UsageError(format!(
+                "{}: there is no {} in the static folder{}{}",
                 named.origin,
                 named.path,
                 options
                     .static_files
                     .as_ref()
                     .map(|d| format!(" ({})", d.display()))
-                    .unwrap_or_else(|| " (static/ beside vatcar-site.toml)".into())
-            );
+                    .unwrap_or_else(|| " (static/ beside vatcar-site.toml)".into()),
+                fix.map(|fix| format!(
+                    "; write {key} = {fix:?}: paths are relative to the static folder"
+                ))
+                .unwrap_or_default()
+            ))
+            .into());
         }
     }
     if let Some(file) = static_files.iter().find(|f| f.path == publish::MARKER) {

@@ -367,3 +367,59 @@ fn yaml_and_json_front_matter_are_recognised_with_the_toml_form_shown() {
         );
     }
 }
+
+#[test]
+fn logo_and_favicon_paths_written_from_the_site_folder_get_the_fix_and_one_exit_code() {
+    let cases = [
+        (
+            "logo = \"static/logo.png\"\n",
+            "vatcar-site.toml:1: logo: there is no static/logo.png in the static folder",
+            "; write logo = \"logo.png\": paths are relative to the static folder\n",
+        ),
+        (
+            "logo = \"/logo.png\"\n",
+            "vatcar-site.toml:1: logo: \"/logo.png\" starts with /",
+            "; write \"logo.png\": paths are relative to the static folder (static/)\n",
+        ),
+        (
+            "\nfavicon = \"/static/favicon.png\"\n",
+            "vatcar-site.toml:2: favicon: \"/static/favicon.png\" starts with /",
+            "; write \"favicon.png\": paths are relative to the static folder (static/)\n",
+        ),
+        (
+            "favicon = \"favicon.ico\"\n",
+            "vatcar-site.toml:1: favicon: there is no favicon.ico in the static folder",
+            "; write favicon = \"favicon.png\": paths are relative to the static folder\n",
+        ),
+        (
+            "logo = \"banner.svg\"\n",
+            "vatcar-site.toml:1: logo: there is no banner.svg in the static folder",
+            // Nothing near: no fix offered.
+            "static)\n",
+        ),
+    ];
+    for (config, problem, fix) in cases {
+        let site = site_folder(
+            config,
+            &[
+                ("static/logo.png", b"\x89PNG\r\n\x1a\n"),
+                ("static/favicon.png", b"\x89PNG\r\n\x1a\n"),
+            ],
+        );
+        let (ran, out) = build_site(site.path(), &[]);
+        // The same class of mistake, a file the config names wrongly: the same exit code as
+        // any mistake in the config file.
+        assert_eq!(ran.code(), Some(2), "{config}: {}", ran.text());
+        assert!(
+            ran.stderr.contains(problem),
+            "{config}: want {problem}\n got {}",
+            ran.stderr
+        );
+        assert!(
+            ran.stderr.contains(fix),
+            "{config}: want {fix}\n got {}",
+            ran.stderr
+        );
+        assert!(!out.exists());
+    }
+}
