@@ -263,7 +263,7 @@ fn place_pages(
         } else if let Some(other) = origins.insert(file.clone(), page.origin.clone()) {
             errors.push(Problem::in_file(
                 &page.origin,
-                format!("{other} would be published at {file} too; rename one"),
+                format!("this page and {other} would both be published at {file}; rename one"),
             ));
         }
     }

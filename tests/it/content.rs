@@ -536,7 +536,7 @@ fn links_at_the_end_of_a_long_page_are_reported_on_their_own_lines_all_at_once()
                 content("links.md")
             ),
             format!(
-                "{}:20007:31: link /roster/: a link from the domain's root breaks",
+                "{}:20007:30: link /roster/: a link from the domain's root breaks",
                 content("links.md")
             ),
         ],

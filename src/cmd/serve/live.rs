@@ -198,6 +198,21 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_rebuild_is_a_change_and_the_next_good_one_clears_it() {
+        let changes = Changes::new();
+        let first = changes.current();
+        changes.succeed(false);
+        assert_eq!(changes.current(), first, "nothing changed, nothing failed");
+        changes.fail("content/a.md:4:1: link @/x".into());
+        assert_eq!(changes.current(), first + 1);
+        assert_eq!(changes.failure(), "content/a.md:4:1: link @/x");
+        // Good again with the same site as before the failure: the pages reload all the same.
+        changes.succeed(false);
+        assert_eq!(changes.current(), first + 2);
+        assert_eq!(changes.failure(), "");
+    }
+
+    #[test]
     fn a_poll_waits_for_the_next_generation() {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_time()

@@ -167,8 +167,9 @@ impl Watcher {
             text = key.redact(&text);
         }
         let text = crate::cmd::logger::scrub(&text);
+        // The pages are told first: once the terminal says so, they know.
+        self.changes.fail(text.clone());
         eprintln!("error: {text} (still serving the last good build)");
-        self.changes.fail(text);
     }
 }
 
