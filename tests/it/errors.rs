@@ -26,6 +26,10 @@ fn four_mistakes() -> tempfile::TempDir {
             ("content/c.md", page("C", "\n\n[z](elsewhere/)\n")),
             ("content/d.md", page("D", "The [staff](@/roster#nope).\n")),
             (
+                "content/relative.md",
+                page("R", "[ok](../roster/#visitors) [ok](../events/#upcoming)\n"),
+            ),
+            (
                 "content/fine.md",
                 page("Fine", "[ok](@/roster#staff) [ok](@/a.md)\n"),
             ),
@@ -422,4 +426,40 @@ fn logo_and_favicon_paths_written_from_the_site_folder_get_the_fix_and_one_exit_
         );
         assert!(!out.exists());
     }
+}
+
+#[test]
+fn an_anchor_of_a_generated_page_is_checked_through_a_relative_link_too() {
+    let site = site_folder(
+        "",
+        &[(
+            "content/a.md",
+            page("A", "[ok](../roster/#staff) [no](../events/#upcomming)\n"),
+        )],
+    );
+    let (ran, _) = build_site(site.path(), &[]);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    let want = format!(
+        "{}:4:24: link ../events/#upcomming: #upcomming: events/index.html has no element with that id; did you mean `#upcoming`?",
+        content("a.md")
+    );
+    assert!(
+        ran.stderr.contains(&want),
+        "want {want}\n got {}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn a_config_error_in_github_actions_is_an_annotation_on_its_line() {
+    let site = site_folder("title = \"T\"\n\nrecent_days = \"sixty\"\n", &[]);
+    let summary = site.path().join("summary.md");
+    let ran = build_in_actions(site.path(), &summary, &[]);
+    assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    assert_eq!(
+        ran.stdout.trim(),
+        "::error file=vatcar-site.toml,line=3::recent_days: expected a whole number, found the text \"sixty\""
+    );
+    let summary = std::fs::read_to_string(&summary).unwrap();
+    assert!(summary.contains("The build failed: 1 error."), "{summary}");
 }

@@ -147,8 +147,18 @@ impl Targets<'_> {
                     path.trim_start_matches("./")
                 ));
             }
-            // Right as written.
-            return Ok(kept);
+            // Right as written; an anchor on a page vatcar-site writes is checked once it is.
+            let folder = format!("{}/", joined.trim_end_matches('/'));
+            let anchor_on = fragment.and_then(|fragment| {
+                let file = self
+                    .generated_page(&joined)
+                    .or_else(|| self.generated_page(&folder))?;
+                Some((file, fragment.to_owned()))
+            });
+            return Ok(Rewrite {
+                dest: None,
+                anchor_on,
+            });
         };
         let mut anchor_on = None;
         if let (Some(fragment), None) = (fragment, ids) {
