@@ -219,11 +219,14 @@ fn lap_timer() -> impl Fn(&str) {
 }
 
 /// The problems an error of the webmaster's files holds: each of a [`Problems`], or the
-/// error itself.
+/// error itself, at the file and line its message starts with (a template's).
 fn as_problems(error: anyhow::Error) -> Vec<Problem> {
     match error.downcast::<Problems>() {
         Ok(problems) => problems.all().to_vec(),
-        Err(error) => vec![Problem::other(format!("{error:#}"))],
+        Err(error) => {
+            let text = format!("{error:#}");
+            vec![super::github::located(&text).unwrap_or_else(|| Problem::other(text))]
+        }
     }
 }
 

@@ -62,7 +62,7 @@ pub fn annotate_error(error: &anyhow::Error) {
 }
 
 /// A message that starts with where it is (`content/join.md:12:5: ...`, as the program
-/// writes them) as a problem at that place.
+/// writes them) as a problem at that place; `None` for any other.
 pub fn located(message: &str) -> Option<Problem> {
     let first = message.lines().next()?;
     // The place ends at the first ": " after a `:line` (a path may hold a colon, a drive's).

@@ -463,3 +463,37 @@ fn a_config_error_in_github_actions_is_an_annotation_on_its_line() {
     let summary = std::fs::read_to_string(&summary).unwrap();
     assert!(summary.contains("The build failed: 1 error."), "{summary}");
 }
+
+#[test]
+fn a_template_that_does_not_parse_is_reported_with_the_pages_mistakes() {
+    let site = site_folder(
+        "templates = \"theme\"\n",
+        &[
+            ("theme/page.html", b"<p>\n{% if %}\n"),
+            ("content/a.md", page("A", "[x](@/nowhere)\n")),
+        ],
+    );
+    let summary = site.path().join("summary.md");
+    let ran = build_in_actions(site.path(), &summary, &[]);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(
+        ran.stderr
+            .contains("error: 2 problems with the site's pages:"),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stderr.contains("link @/nowhere"), "{}", ran.stderr);
+    let annotated: Vec<&str> = ran.stdout.lines().collect();
+    assert_eq!(annotated.len(), 2, "{}", ran.stdout);
+    assert!(
+        annotated[0].starts_with("::error file=content/a.md,line=4,col=1::link @/nowhere"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        annotated[1].starts_with("::error file=theme/page.html,line=2,col="),
+        "{}",
+        ran.stdout
+    );
+    assert!(annotated[1].contains("does not parse"), "{}", ran.stdout);
+}
