@@ -145,10 +145,14 @@ fn the_open_page_shows_a_failed_rebuilds_errors_and_clears_them_in_chromium() {
     let node = std::process::Command::new("node").arg("--version").output();
     let tools = playwright_tools();
     let (Some(tools), true, Ok(_)) = (tools, chromium.exists(), node) else {
-        eprintln!(
-            "skipped: needs node, /usr/bin/chromium and playwright-core in ../shared/tools \
-             (bash ../shared/tools/install-validators.sh); CI has them"
+        let missing = "needs node, /usr/bin/chromium and playwright-core in ../shared/tools \
+                       (bash ../shared/tools/install-validators.sh)";
+        // .ci/run asks for it once the validators are installed: there it must not skip.
+        assert!(
+            std::env::var_os("VATCAR_REQUIRE_BROWSER").is_none(),
+            "{missing}"
         );
+        eprintln!("skipped: {missing}; .ci/run runs it");
         return;
     };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/serve-overlay.mjs");
