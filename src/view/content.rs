@@ -189,15 +189,7 @@ pub fn check_generated_anchors(
                 anchor.at.message,
                 anchor.file,
                 links::did_you_mean(&fragment, listed.iter().copied(), "#"),
-                if listed.is_empty() {
-                    "none".to_owned()
-                } else {
-                    listed
-                        .iter()
-                        .map(|id| format!("#{id}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }
+                links::some_ids(listed.iter().copied(), listed.len())
             ),
             ..anchor.at.clone()
         });

@@ -169,17 +169,7 @@ impl Targets<'_> {
         if let (Some(fragment), Some(ids)) = (fragment, ids) {
             let fragment = decode(fragment)?;
             if !ids.anchors.contains(&fragment) && !ids.around.contains(&fragment.as_str()) {
-                // A page may have thousands; the first few show what they look like.
-                const SHOWN: usize = 10;
-                let mut known: Vec<String> = ids
-                    .anchors
-                    .iter()
-                    .take(SHOWN)
-                    .map(|id| format!("#{id}"))
-                    .collect();
-                if ids.anchors.len() > SHOWN {
-                    known.push(format!("and {} more", ids.anchors.len() - SHOWN));
-                }
+                let known = some_ids(ids.anchors.iter().map(String::as_str), ids.anchors.len());
                 return Err(format!(
                     "#{fragment}: the page has no heading with that anchor{} (it has: {})",
                     did_you_mean(
@@ -190,11 +180,7 @@ impl Targets<'_> {
                             .chain(ids.around.iter().copied()),
                         "#"
                     ),
-                    if known.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        known.join(", ")
-                    }
+                    known
                 ));
             }
         }
@@ -222,6 +208,21 @@ pub(super) struct Rewrite {
     pub(super) anchor_on: Option<(String, String)>,
 }
 
+/// The first few of a page's `count` ids (`#staff, #visitors, and 12 more`), or "none": a
+/// page may have thousands, and a few show what they look like.
+pub(super) fn some_ids<'i>(ids: impl Iterator<Item = &'i str>, count: usize) -> String {
+    const SHOWN: usize = 10;
+    let mut shown: Vec<String> = ids.take(SHOWN).map(|id| format!("#{id}")).collect();
+    if count > SHOWN {
+        shown.push(format!("and {} more", count - SHOWN));
+    }
+    if shown.is_empty() {
+        "none".to_owned()
+    } else {
+        shown.join(", ")
+    }
+}
+
 /// "; did you mean `@/roster`?" for the known name nearest to `unknown`, written after
 /// `prefix`, or nothing.
 pub(super) fn did_you_mean<'k>(
@@ -235,7 +236,7 @@ pub(super) fn did_you_mean<'k>(
 }
 
 /// The ids of the elements of a rendered page: what `id="..."` attributes it holds.
-/// Markdown and the templates escape the quotes of text, so every `id="` is an attribute's.
+/// Markdown and the templates escape the quotes of text, so every ` id="` is an attribute's.
 pub(super) fn ids_in(html: &str) -> HashSet<String> {
     let mut ids = HashSet::new();
     for (at, _) in html.match_indices("id=") {
@@ -244,11 +245,20 @@ pub(super) fn ids_in(html: &str) -> HashSet<String> {
             continue;
         }
         let rest = &html[at + 3..];
-        let Some(quote) = rest.chars().next().filter(|q| matches!(q, '"' | '\'')) else {
-            continue;
-        };
-        if let Some(end) = rest[1..].find(quote) {
-            ids.insert(rest[1..1 + end].to_owned());
+        match rest.chars().next() {
+            Some(quote @ ('"' | '\'')) => {
+                if let Some(end) = rest[1..].find(quote) {
+                    ids.insert(rest[1..1 + end].to_owned());
+                }
+            }
+            // Unquoted, as HTML allows: to the next space or `>`.
+            Some(_) => {
+                let end = rest
+                    .find(|c: char| c.is_ascii_whitespace() || c == '>')
+                    .unwrap_or(rest.len());
+                ids.insert(rest[..end].to_owned());
+            }
+            None => {}
         }
     }
     ids
@@ -321,7 +331,7 @@ fn join(folder: &str, relative: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{join, split_suffix};
+    use super::{ids_in, join, some_ids, split_suffix};
 
     #[test]
     fn relative_paths_join_and_stop_at_the_top() {
@@ -330,5 +340,25 @@ mod tests {
         assert_eq!(join("", "./logo.png").as_deref(), Some("logo.png"));
         assert_eq!(join("", "../x"), None);
         assert_eq!(split_suffix("a.md#b?c"), ("a.md", "#b?c"));
+    }
+
+    #[test]
+    fn the_ids_of_a_rendered_page_are_its_attributes_only() {
+        let html = r#"<main id="main"><h2 id='staff'>Staff</h2><p data-id="no">id="text"</p>
+<a href="x?id=1" xid="no" id=bare>x</a><h3 id="información">I</h3><p id="open"#;
+        let mut ids: Vec<String> = ids_in(html).into_iter().collect();
+        ids.sort();
+        // `id="text"` inside text is escaped in real pages; here it follows no space.
+        assert_eq!(ids, ["bare", "información", "main", "staff"]);
+    }
+
+    #[test]
+    fn a_few_ids_are_listed_and_the_rest_counted() {
+        assert_eq!(some_ids([].into_iter(), 0), "none");
+        assert_eq!(some_ids(["a", "b"].into_iter(), 2), "#a, #b");
+        let many: Vec<String> = (0..25).map(|n| format!("row-{n:02}")).collect();
+        let listed = some_ids(many.iter().map(String::as_str), many.len());
+        assert!(listed.starts_with("#row-00, #row-01,"), "{listed}");
+        assert!(listed.ends_with("#row-09, and 15 more"), "{listed}");
     }
 }
