@@ -23,6 +23,7 @@
 //! Leaves serve every stage and import none: [`settings`] (the webmaster's settings),
 //! [`i18n`] (the pages' words), [`sanitize`] (untrusted text made safe to show), [`secret`]
 //! (the API key), [`output`] (a file to publish), [`usage`], [`plain_files`], [`toml_errors`],
+//! [`problems`] (a build's mistakes, reported together), [`suggest`] ("did you mean"),
 //! [`parallel`] and [`memory`]. The test tests/it/layers.rs holds the order.
 
 pub mod cmd;
@@ -33,11 +34,13 @@ pub mod model;
 pub mod output;
 pub mod parallel;
 pub mod plain_files;
+pub mod problems;
 pub mod publish;
 pub mod render;
 pub mod sanitize;
 pub mod secret;
 pub mod settings;
+pub mod suggest;
 pub mod toml_errors;
 pub mod usage;
 pub mod view;

@@ -14,20 +14,23 @@ use crate::fetch::snapshot::Snapshot;
 use crate::i18n::Texts;
 use crate::model::SiteData;
 use crate::model::content::{self, ContentPage};
+use crate::problems::{Problem, Problems};
 use crate::publish::{self, PublishReport};
 use crate::render::Theme;
 use crate::render::site;
 use crate::render::theme::PageTemplate;
 use crate::secret::ApiKey;
 use crate::settings::Settings;
+use crate::usage::UsageError;
 use crate::view;
 use crate::view::outputs::Kind;
 use anyhow::{Context, Result, bail};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -76,6 +79,15 @@ pub(crate) fn run(
         report.publish.removed,
     ));
     tell_github_actions(&options.output);
+    if super::github::in_actions() {
+        super::github::summarize(&super::github::Summary {
+            pages: report.pages,
+            calendars: report.calendars,
+            warnings: super::logger::warnings(),
+            site_url: options.settings.site.site_url.as_ref().map(Url::as_str),
+            error: None,
+        });
+    }
     Ok(())
 }
 
@@ -107,7 +119,9 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     publish::tidy(&options.output, how)
         .with_context(|| format!("could not publish to {}", options.output.display()))?;
     let lap = lap_timer();
-    let content = content_pages(options)?;
+    // Every mistake in the webmaster's files, from every step, reported together at the end.
+    let mut problems = Vec::new();
+    let content = content_pages(options, &mut problems)?;
     let theme = load_theme_meanwhile(options, &content);
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
     let static_files = static_files(options)?;
@@ -118,6 +132,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     let (theme, texts) = theme
         .join()
         .expect("loading the templates does not panic")?;
+    let theme = theme.map_err(|e| problems.extend(as_problems(e))).ok();
     let run = view::Run {
         base_url: data_base_url(options, &snapshot)?,
         build_time: options.build_time,
@@ -130,20 +145,49 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     lap("view built and output folder read");
     // Read by the content pages' links and by the check that no page overwrites a static file.
     let static_paths: HashSet<&str> = static_files.iter().map(|f| f.path.as_str()).collect();
-    view::add_content(
+    let anchors = view::add_content(
         &mut view,
         &content,
         &static_paths,
-        &theme.static_paths(),
+        &theme.as_ref().map(Theme::static_paths).unwrap_or_default(),
         &options.settings.site.menu,
         options.drafts,
+        &mut problems,
     )?;
     let staging =
         staging.with_context(|| format!("could not publish to {}", options.output.display()))?;
     // The view owns all it needs; the models can go before rendering.
     drop(data);
     crate::memory::release_freed();
-    let [files, pages, calendars] = render(&view, &theme, &staging, &static_paths, options)?;
+    // Rendered even when there are problems already: the anchors of the pages vatcar-site
+    // writes are known only then, and a mistake in one is reported with the others. Such a
+    // render is for those pages alone (the webmaster's may be where they cannot go).
+    let Some(theme) = theme else {
+        return Err(Problems::new(problems).into());
+    };
+    if !problems.is_empty() {
+        view.content.pages.clear();
+    }
+    let wanted: HashSet<&str> = anchors.iter().map(|a| a.file.as_str()).collect();
+    let ids = Mutex::new(HashMap::new());
+    let rendered = render(&view, &theme, &staging, &static_paths, options, &|file| {
+        if wanted.contains(file.path.as_str()) {
+            let found = view::ids_in(&String::from_utf8_lossy(&file.contents));
+            let mut ids = ids.lock().unwrap_or_else(|e| e.into_inner());
+            ids.insert(file.path.clone(), found);
+        }
+    });
+    let [files, pages, calendars] = match rendered {
+        Ok(counts) => counts,
+        Err(e) if problems.is_empty() => return Err(e),
+        Err(e) => {
+            problems.extend(as_problems(e));
+            return Err(Problems::new(problems).into());
+        }
+    };
+    let ids = ids.into_inner().unwrap_or_else(|e| e.into_inner());
+    problems.extend(view::check_generated_anchors(&anchors, &ids));
+    Problems::check(problems)?;
     for file in &static_files {
         staging.add(&file.path, &file.bytes)?;
     }
@@ -174,12 +218,25 @@ fn lap_timer() -> impl Fn(&str) {
     }
 }
 
+/// The problems an error of the webmaster's files holds: each of a [`Problems`], or the
+/// error itself, at the file and line its message starts with (a template's).
+fn as_problems(error: anyhow::Error) -> Vec<Problem> {
+    match error.downcast::<Problems>() {
+        Ok(problems) => problems.all().to_vec(),
+        Err(error) => {
+            let text = format!("{error:#}");
+            vec![super::github::located(&text).unwrap_or_else(|| Problem::other(text))]
+        }
+    }
+}
+
 /// The words and the templates, read while the data is fetched and decoded; the same words
-/// go to the view and the theme.
+/// go to the view and the theme. The words must load; the theme's mistakes are reported with
+/// the content's.
 fn load_theme_meanwhile(
     options: &BuildOptions,
     content: &[ContentPage],
-) -> JoinHandle<Result<(Theme, Arc<Texts>)>> {
+) -> JoinHandle<Result<(Result<Theme>, Arc<Texts>)>> {
     let page_templates: Vec<PageTemplate> = content
         .iter()
         .filter(|page| options.drafts || !page.draft)
@@ -194,7 +251,7 @@ fn load_theme_meanwhile(
     let language = options.language.clone();
     std::thread::spawn(move || {
         let texts = Arc::new(Texts::load(&language, templates.as_deref())?);
-        let theme = Theme::load_with(templates.as_deref(), Arc::clone(&texts), &page_templates)?;
+        let theme = Theme::load_with(templates.as_deref(), Arc::clone(&texts), &page_templates);
         Ok((theme, texts))
     })
 }
@@ -212,16 +269,29 @@ fn static_files(options: &BuildOptions) -> Result<Vec<StaticFile>> {
         .flatten()
     {
         if !static_files.iter().any(|f| f.path == named.path) {
-            bail!(
-                "{}: there is no {} in the static folder{}",
+            let paths = static_files.iter().map(|f| f.path.as_str());
+            let key = named.origin.rsplit(": ").next().unwrap_or("logo");
+            // `static/logo.png` for `logo.png`: the path written from the site folder.
+            let fix = match named.path.strip_prefix("static/") {
+                Some(below) if static_files.iter().any(|f| f.path == below) => Some(below),
+                _ => crate::suggest::nearest(&named.path, paths),
+            };
+            // A mistake in the config file, as a value it refuses is: exit code 2.
+            return Err(UsageError(format!(
+                "{}: there is no {} in the static folder{}{}",
                 named.origin,
                 named.path,
                 options
                     .static_files
                     .as_ref()
                     .map(|d| format!(" ({})", d.display()))
-                    .unwrap_or_else(|| " (static/ beside vatcar-site.toml)".into())
-            );
+                    .unwrap_or_else(|| " (static/ beside vatcar-site.toml)".into()),
+                fix.map(|fix| format!(
+                    "; write {key} = {fix:?}: paths are relative to the static folder"
+                ))
+                .unwrap_or_default()
+            ))
+            .into());
         }
     }
     if let Some(file) = static_files.iter().find(|f| f.path == publish::MARKER) {
@@ -299,9 +369,11 @@ fn render(
     staging: &publish::Staging,
     static_paths: &HashSet<&str>,
     options: &BuildOptions,
+    look: &(dyn Fn(&crate::output::OutputFile) + Sync),
 ) -> Result<[usize; 3]> {
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
     site::render(view, theme, &|site::Rendered { kind, file }| {
+        look(&file);
         files.fetch_add(1, Ordering::Relaxed);
         if kind.is_page() {
             pages.fetch_add(1, Ordering::Relaxed);
@@ -320,15 +392,17 @@ fn render(
     Ok([files, pages, calendars].map(AtomicUsize::into_inner))
 }
 
-/// The webmaster's pages, read and their front matter checked: before anything is fetched,
-/// since a mistake in them fails the build anyway.
-fn content_pages(options: &BuildOptions) -> Result<Vec<ContentPage>> {
+/// The webmaster's pages, read and their front matter checked; a page with a mistake is
+/// added to `problems` and stands in for itself, so that every link is checked all the same.
+fn content_pages(options: &BuildOptions, problems: &mut Vec<Problem>) -> Result<Vec<ContentPage>> {
     let files = match &options.content {
         _ if options.demo_site_files => demo_content(),
         Some(dir) => read_content(dir)?,
         None => return Ok(Vec::new()),
     };
-    content::parse_all(&files)
+    let (pages, found) = content::parse_all(&files);
+    problems.extend(found);
+    Ok(pages)
 }
 
 /// The process's peak memory so far, where the system tells it (Linux), for `-vv`.

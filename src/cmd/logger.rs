@@ -13,6 +13,15 @@ use crate::secret::ApiKey;
 use indicatif::MultiProgress;
 use std::ffi::OsString;
 use std::sync::RwLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The warnings printed so far, for a build's summary.
+static WARNINGS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many warnings this run has printed.
+pub fn warnings() -> usize {
+    WARNINGS.load(Ordering::Relaxed)
+}
 
 /// Every key this run knows of.
 static KEYS: RwLock<Vec<ApiKey>> = RwLock::new(Vec::new());
@@ -109,6 +118,14 @@ impl log::Log for Logger {
             log::Level::Info => "info",
             log::Level::Debug | log::Level::Trace => "debug",
         };
+        if record.level() == log::Level::Warn {
+            WARNINGS.fetch_add(1, Ordering::Relaxed);
+            if super::github::in_actions()
+                && let Some(problem) = super::github::located(&text)
+            {
+                super::github::annotate(super::github::Level::Warning, &problem);
+            }
+        }
         let bars = BARS.read().unwrap_or_else(|e| e.into_inner());
         match bars.as_ref() {
             Some(bars) => bars.suspend(|| eprintln!("{label}: {text}")),

@@ -8,6 +8,7 @@ pub mod build;
 mod check;
 mod completions;
 mod fetch;
+mod github;
 pub mod init;
 mod logger;
 pub mod options;
@@ -73,16 +74,20 @@ pub fn run() -> ExitCode {
     } else {
         Ok(Settings::default())
     };
-    let result = config.and_then(|config| {
-        // Every key that could be used is known to the logger, the error printer and the
-        // checks on output files. A key that is refused is refused by the command that would
-        // send it; a demo build does not need one.
-        let known = command_api(&cli.command).and_then(|api| api.key(&config).ok().flatten());
-        if let Some(key) = &known {
-            logger::know(key.clone());
+    let (config, result) = match config {
+        Ok(config) => {
+            // Every key that could be used is known to the logger, the error printer and the
+            // checks on output files. A key that is refused is refused by the command that
+            // would send it; a demo build does not need one.
+            let known = command_api(&cli.command).and_then(|api| api.key(&config).ok().flatten());
+            if let Some(key) = &known {
+                logger::know(key.clone());
+            }
+            let result = execute(&cli, &config, known);
+            (Some(config), result)
         }
-        execute(&cli, &config, known)
-    });
+        Err(error) => (None, Err(error)),
+    };
     // A signal that came while a publication finished its swap: the work is done, but the
     // caller asked to stop, and learns so from the exit code.
     let stopped = crate::publish::interrupted();
@@ -92,6 +97,20 @@ pub fn run() -> ExitCode {
             None => ExitCode::SUCCESS,
         },
         Err(error) => {
+            if github::in_actions() {
+                github::annotate_error(&error);
+                if let Command::Build(args) = &cli.command {
+                    let from_config = config.as_ref().and_then(|c| c.site.site_url.as_ref());
+                    let site_url = args.site.site_url.as_ref().or(from_config);
+                    github::summarize(&github::Summary {
+                        pages: 0,
+                        calendars: 0,
+                        warnings: logger::warnings(),
+                        site_url: site_url.map(url::Url::as_str),
+                        error: Some(&error),
+                    });
+                }
+            }
             eprintln!("error: {}", logger::scrub(&error.to_string()));
             for cause in error.chain().skip(1) {
                 eprintln!("  caused by: {}", logger::scrub(&cause.to_string()));

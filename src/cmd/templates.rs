@@ -4,7 +4,7 @@
 use super::args::TemplatesAction;
 use super::progress::Progress;
 use crate::render;
-use crate::settings::nearest;
+use crate::suggest::nearest;
 use crate::usage::UsageError;
 use anyhow::Result;
 
@@ -56,7 +56,7 @@ fn chosen(
                 .iter()
                 .find(|known| file_name(known) == file_name(name))
                 .copied()
-                .or_else(|| nearest(name, &names))
+                .or_else(|| nearest(name, names.iter().copied()))
                 .map(|near| format!("; did you mean `{near}`?"))
                 .unwrap_or_default();
             return Err(UsageError(format!(

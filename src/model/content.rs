@@ -6,8 +6,8 @@
 //! page, and the top `_index.md` is the home page's introduction.
 
 use crate::fetch::site_files::ContentFile;
+use crate::problems::Problem;
 use crate::toml_errors;
-use anyhow::{Result, bail};
 use serde::Deserialize;
 use std::sync::OnceLock;
 
@@ -46,6 +46,10 @@ pub struct ContentPage {
     pub body: String,
     /// The line of the file where `body` starts, so that errors in the body name file lines.
     pub body_line: usize,
+    /// False for a page with a mistake in its front matter, which stands in for the page in
+    /// the checks of links (to it, and in its body when the body could be found), and is
+    /// never published: the build fails.
+    pub whole: bool,
     /// Where each line of `body` starts, made on the first error that needs a line (a page
     /// of 50,000 links would otherwise count lines from the top 50,000 times).
     line_starts: OnceLock<Vec<usize>>,
@@ -61,6 +65,17 @@ impl ContentPage {
         });
         // The number of lines starting at or before `offset`, less the first.
         self.body_line + starts.partition_point(|&start| start <= offset) - 1
+    }
+
+    /// The column (from 1, in characters) of the file holding byte `offset` of `body`.
+    pub fn column_of(&self, offset: usize) -> usize {
+        let mut offset = offset.min(self.body.len());
+        while !self.body.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = &self.body[..offset];
+        let start = line.rfind('\n').map_or(0, |at| at + 1);
+        line[start..].chars().count() + 1
     }
 
     /// The section (folder) a page belongs to, relative to the content folder: `""` for the
@@ -97,96 +112,119 @@ struct FrontMatter {
 
 const FENCE: &str = "+++";
 
-/// Every file's front matter read: the pages, or one error naming every mistake (not one
-/// build per mistake).
-pub fn parse_all(files: &[ContentFile]) -> Result<Vec<ContentPage>> {
+/// Every file's front matter read: the pages, and every mistake found (not one build per
+/// mistake). A page whose front matter has a mistake is among the pages all the same, as
+/// [`ContentPage::stand_in`], so that the links to it and in it are checked in the same build.
+pub fn parse_all(files: &[ContentFile]) -> (Vec<ContentPage>, Vec<Problem>) {
     let mut pages = Vec::new();
-    let mut errors = Vec::new();
+    let mut problems = Vec::new();
     for file in files {
-        match parse(file) {
-            Ok(page) => pages.push(page),
-            Err(error) => errors.push(format!("{error:#}")),
-        }
+        let (page, problem) = read(file);
+        pages.extend(page);
+        problems.extend(problem);
     }
-    if errors.is_empty() {
-        Ok(pages)
-    } else {
-        Err(problems(errors))
-    }
-}
-
-/// One error for all the problems found in the site's pages, one per line.
-pub fn problems(mut errors: Vec<String>) -> anyhow::Error {
-    if errors.len() == 1 {
-        return anyhow::anyhow!(errors.remove(0));
-    }
-    let mut message = format!("{} problems with the site's pages:", errors.len());
-    for error in errors {
-        message.push_str("\n  - ");
-        message.push_str(&error);
-    }
-    anyhow::anyhow!(message)
+    (pages, problems)
 }
 
 /// Reads one file's front matter and decides where it is published. Errors name the file and
 /// line.
-pub fn parse(file: &ContentFile) -> Result<ContentPage> {
+pub fn parse(file: &ContentFile) -> Result<ContentPage, Problem> {
+    match read(file) {
+        (_, Some(problem)) => Err(problem),
+        (Some(page), None) => Ok(page),
+        (None, None) => Err(Problem::in_file(&file.origin, "could not be read")),
+    }
+}
+
+/// The file's page and the mistake in it, if any: a page with a mistake in its front matter
+/// comes back as a stand-in, read as far as it could be.
+fn read(file: &ContentFile) -> (Option<ContentPage>, Option<Problem>) {
     let origin = &file.origin;
-    let (kind, url) = place(&file.path).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+    let (kind, url) = match place(&file.path) {
+        Ok(placed) => placed,
+        Err(e) => return (None, Some(Problem::in_file(origin, e))),
+    };
+    let stand_in = |body: String, body_line: usize| ContentPage {
+        path: file.path.clone(),
+        origin: origin.clone(),
+        kind,
+        url: url.clone(),
+        title: file.path.clone(),
+        description: None,
+        weight: 0,
+        draft: false,
+        template: None,
+        template_line: 0,
+        menu: false,
+        extra: toml::Table::new(),
+        body,
+        body_line,
+        whole: false,
+        line_starts: OnceLock::new(),
+    };
     // A byte-order mark is what some Windows editors put first; it is not part of the fence.
     let text = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
-    let mut lines = text.split_inclusive('\n');
-    if lines.next().map(str::trim_end) != Some(FENCE) {
-        bail!(
-            "{origin}:1: a page starts with front matter between {FENCE} lines, at least:\n\n{FENCE}\ntitle = \"The page's title\"\n{FENCE}"
-        );
-    }
-    let mut front = String::new();
-    let mut closing_line = None;
-    for (index, line) in lines.by_ref().enumerate() {
-        if line.trim_end() == FENCE {
-            closing_line = Some(index + 2);
-            break;
+    let fenced = match fences(text) {
+        Fenced::Toml(fenced) => fenced,
+        Fenced::Other { problem, body } => {
+            let page = body.map(|(body, line)| stand_in(body.to_owned(), line));
+            let page = page.unwrap_or_else(|| stand_in(String::new(), 1));
+            return (Some(page), Some(Problem::at(origin, 1, None, problem)));
         }
-        front.push_str(line);
-    }
-    let Some(closing_line) = closing_line else {
-        bail!("{origin}:1: the front matter opened here is never closed with a {FENCE} line");
     };
-    let fenced: usize = text
-        .split_inclusive('\n')
-        .take(closing_line)
-        .map(str::len)
-        .sum();
-    let body = text[fenced..].to_owned();
+    let body = text[fenced.body_start..].to_owned();
+    let body_line = fenced.closing_line + 1;
+    let front = fenced.front;
 
     let front_line = |byte: usize| front[..byte.min(front.len())].matches('\n').count() + 2;
-    let matter: FrontMatter = toml::from_str(&front).map_err(|e| {
-        // The front matter starts on the file's second line.
-        let line = toml_errors::place(&e, &front).map_or(1, |(line, _)| line + 1);
-        let message = toml_errors::message(&e);
-        anyhow::anyhow!("{origin}:{line}: front matter: {message}")
-    })?;
+    let matter: FrontMatter = match toml::from_str(front) {
+        Ok(matter) => matter,
+        Err(e) => {
+            // The front matter starts on the file's second line.
+            let line = toml_errors::place(&e, front).map_or(1, |(line, _)| line + 1);
+            let problem = Problem::at(
+                origin,
+                line,
+                None,
+                format!("front matter: {}", front_matter_error(&e)),
+            );
+            return (Some(stand_in(body, body_line)), Some(problem));
+        }
+    };
     let title = match matter.title.map(|t| t.trim().to_owned()) {
         Some(title) if !title.is_empty() => title,
         // The home page's introduction has the site's title above it.
         _ if kind == PageKind::HomeIntro => String::new(),
-        _ => bail!("{origin}:1: front matter: `title` is required (title = \"The page's title\")"),
+        _ => {
+            let problem = Problem::at(
+                origin,
+                1,
+                None,
+                "front matter: `title` is required (title = \"The page's title\")",
+            );
+            return (Some(stand_in(body, body_line)), Some(problem));
+        }
     };
     let (template, template_line) = match matter.template {
         Some(template) => {
             let line = front_line(template.span().start);
             let name = template.into_inner();
             if name.is_empty() || name.contains("..") || name.starts_with('/') {
-                bail!(
-                    "{origin}:{line}: front matter: template = {name:?} is not a template name (a file in your templates folder, such as \"visiting.html\")"
+                let problem = Problem::at(
+                    origin,
+                    line,
+                    None,
+                    format!(
+                        "front matter: template = {name:?} is not a template name (a file in your templates folder, such as \"visiting.html\")"
+                    ),
                 );
+                return (Some(stand_in(body, body_line)), Some(problem));
             }
             (Some(name), line)
         }
         None => (None, 0),
     };
-    Ok(ContentPage {
+    let page = ContentPage {
         path: file.path.clone(),
         origin: origin.clone(),
         kind,
@@ -203,9 +241,187 @@ pub fn parse(file: &ContentFile) -> Result<ContentPage> {
         menu: matter.menu,
         extra: matter.extra,
         body,
-        body_line: closing_line + 1,
+        body_line,
+        whole: true,
         line_starts: OnceLock::new(),
-    })
+    };
+    (Some(page), None)
+}
+
+/// A TOML front matter's error in the webmaster's words; an unknown key gets the nearest
+/// known one.
+fn front_matter_error(error: &toml::de::Error) -> String {
+    match toml_errors::complaint(error) {
+        toml_errors::Complaint::UnknownField { unknown, known } => {
+            match crate::suggest::nearest(unknown, known.iter().copied()) {
+                Some(near) => format!("unknown key `{unknown}`: did you mean `{near}`?"),
+                None => format!(
+                    "unknown key `{unknown}`; the keys are {}, and a theme's own go under [extra]",
+                    known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        }
+        _ => toml_errors::message(error).to_owned(),
+    }
+}
+
+/// A file split at its front matter's fences.
+enum Fenced<'t> {
+    Toml(TomlFenced<'t>),
+    /// No TOML front matter: what to say, and the body when the fences were found.
+    Other {
+        problem: String,
+        body: Option<(&'t str, usize)>,
+    },
+}
+
+struct TomlFenced<'t> {
+    front: &'t str,
+    /// The line of the closing fence.
+    closing_line: usize,
+    /// The byte where the body starts.
+    body_start: usize,
+}
+
+/// Where the front matter between the file's first line and the next line that is `fence`
+/// is: its bytes, the line of the closing fence and the byte after that line; `None` when it
+/// is never closed.
+fn between(text: &str, fence: &str) -> Option<(std::ops::Range<usize>, usize, usize)> {
+    let mut lines = text.split_inclusive('\n');
+    let first = lines.next()?.len();
+    let mut at = first;
+    for (index, line) in lines.enumerate() {
+        if line.trim_end() == fence {
+            return Some((first..at, index + 2, at + line.len()));
+        }
+        at += line.len();
+    }
+    None
+}
+
+/// Finds the front matter: TOML between `+++` lines, or YAML (`---`) or JSON (`{`), which
+/// are recognised and refused with the TOML form of their simple keys shown.
+fn fences(text: &str) -> Fenced<'_> {
+    let first = text.split_inclusive('\n').next().unwrap_or("").trim_end();
+    let example = format!("{FENCE}\ntitle = \"The page's title\"\n{FENCE}");
+    match first {
+        FENCE => match between(text, FENCE) {
+            Some((front, closing_line, body_start)) => Fenced::Toml(TomlFenced {
+                front: &text[front],
+                closing_line,
+                body_start,
+            }),
+            None => Fenced::Other {
+                problem: format!(
+                    "the front matter opened here is never closed with a {FENCE} line"
+                ),
+                body: None,
+            },
+        },
+        "---" => {
+            let found = between(text, "---");
+            let toml = found
+                .clone()
+                .map(|(front, _, _)| yaml_as_toml(&text[front]))
+                .unwrap_or_default();
+            Fenced::Other {
+                problem: format!(
+                    "this front matter is YAML (between --- lines), which vatcar-site does not read; write it in TOML between {FENCE} lines:\n\n{}",
+                    if toml.is_empty() {
+                        example
+                    } else {
+                        format!("{FENCE}\n{toml}{FENCE}")
+                    }
+                ),
+                body: found.map(|(_, line, end)| (&text[end..], line + 1)),
+            }
+        }
+        _ if first.starts_with('{') => {
+            let found = between(text, "}").map(|(_, line, end)| (line, end));
+            let toml = found
+                .and_then(|(_, end)| json_as_toml(&text[..end]))
+                .unwrap_or_default();
+            Fenced::Other {
+                problem: format!(
+                    "this front matter is JSON, which vatcar-site does not read; write it in TOML between {FENCE} lines:\n\n{}",
+                    if toml.is_empty() {
+                        example
+                    } else {
+                        format!("{FENCE}\n{toml}{FENCE}")
+                    }
+                ),
+                body: found.map(|(line, end)| (&text[end..], line + 1)),
+            }
+        }
+        _ => Fenced::Other {
+            problem: format!(
+                "a page starts with front matter between {FENCE} lines, at least:\n\n{example}"
+            ),
+            body: None,
+        },
+    }
+}
+
+/// The simple `key: value` lines of a YAML front matter (and its closing fence), as TOML
+/// lines; the rest (lists, nesting, comments) is left for the webmaster to write.
+fn yaml_as_toml(yaml: &str) -> String {
+    let mut toml = String::new();
+    for line in yaml.lines() {
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        let value = value.trim();
+        if key.is_empty() || key.starts_with([' ', '\t', '-', '#']) || value.is_empty() {
+            continue;
+        }
+        let unquoted = value
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')));
+        let value = match unquoted {
+            Some(text) => toml_string(text),
+            None if matches!(value, "true" | "false") || value.parse::<i64>().is_ok() => {
+                value.to_owned()
+            }
+            None => toml_string(value),
+        };
+        toml.push_str(&format!("{} = {value}\n", key.trim()));
+    }
+    toml
+}
+
+/// The top-level text, number and true/false values of a JSON front matter, as TOML lines.
+fn json_as_toml(json: &str) -> Option<String> {
+    let object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(json).ok()?;
+    let mut toml = String::new();
+    for (key, value) in object {
+        let value = match value {
+            serde_json::Value::String(text) => toml_string(&text),
+            serde_json::Value::Bool(_) | serde_json::Value::Number(_) => value.to_string(),
+            _ => continue,
+        };
+        toml.push_str(&format!("{key} = {value}\n"));
+    }
+    Some(toml)
+}
+
+/// `text` as a TOML basic string, in quotes.
+fn toml_string(text: &str) -> String {
+    let mut quoted = String::from('"');
+    for c in text.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            c if c.is_control() => quoted.push_str(&format!("\\u{:04X}", c as u32)),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
 }
 
 /// What a content path is and the folder it is published in.
@@ -295,7 +511,7 @@ mod tests {
             (
                 "join.md",
                 "+++\ntitle = \"x\"\n\ntitel = \"y\"\n+++\n",
-                "content/join.md:4: front matter: unknown field `titel`",
+                "content/join.md:4: front matter: unknown key `titel`: did you mean `title`?",
             ),
             (
                 "join.md",
@@ -320,6 +536,55 @@ mod tests {
                 "{text:?}\n  gave {error}\n  want {expected}"
             );
         }
+    }
+
+    #[test]
+    fn yaml_and_json_front_matter_are_named_and_shown_in_toml() {
+        let yaml = "---\ntitle: \"Join: us\"\nweight: 3\ndraft: false\ntags:\n  - a\ndescription: It's \"easy\"\n---\n[x](@/y.md)\n";
+        let (page, problem) = read(&file("join.md", yaml));
+        let problem = problem.unwrap().to_string();
+        assert!(
+            problem.starts_with("content/join.md:1: this front matter is YAML"),
+            "{problem}"
+        );
+        assert!(
+            problem.ends_with(
+                "+++\ntitle = \"Join: us\"\nweight = 3\ndraft = false\ndescription = \"It's \\\"easy\\\"\"\n+++"
+            ),
+            "{problem}"
+        );
+        // The page stands in for itself, its body found: its links are checked too.
+        let page = page.unwrap();
+        assert!(!page.whole);
+        assert_eq!((page.body.as_str(), page.body_line), ("[x](@/y.md)\n", 9));
+
+        let json = "{\n  \"title\": \"Join\",\n  \"menu\": true,\n  \"extra\": {}\n}\nBody\n";
+        let (page, problem) = read(&file("join.md", json));
+        let problem = problem.unwrap().to_string();
+        assert!(problem.contains("this front matter is JSON"), "{problem}");
+        assert!(
+            problem.ends_with("+++\nmenu = true\ntitle = \"Join\"\n+++"),
+            "{problem}"
+        );
+        assert_eq!(page.unwrap().body, "Body\n");
+    }
+
+    #[test]
+    fn an_unknown_front_matter_key_gets_the_nearest_or_the_list() {
+        let near = parse(&file(
+            "a.md",
+            "+++\ntitle = \"A\"\ndescripton = \"x\"\n+++\n",
+        ));
+        assert_eq!(
+            near.unwrap_err().to_string(),
+            "content/a.md:3: front matter: unknown key `descripton`: did you mean `description`?"
+        );
+        let far = parse(&file("a.md", "+++\ntitle = \"A\"\ncolour = \"red\"\n+++\n"));
+        assert!(
+            far.unwrap_err()
+                .to_string()
+                .ends_with("unknown key `colour`; the keys are `title`, `description`, `weight`, `draft`, `template`, `menu`, `extra`, and a theme's own go under [extra]"),
+        );
     }
 
     #[test]

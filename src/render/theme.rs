@@ -9,6 +9,7 @@ use crate::fetch::site_files::read_plain;
 mod ignored;
 
 use crate::i18n::{self as texts, Texts};
+use crate::problems::{Problem, Problems};
 use crate::render::tera_errors;
 use crate::sanitize::quote;
 use crate::view::outputs;
@@ -332,32 +333,40 @@ fn read_theme_folder(
     Ok(user_templates)
 }
 
-/// Every template a content page names is a built-in one or a file of the templates folder.
+/// Every template a content page names is a built-in one or a file of the templates folder;
+/// each that is not is a problem of the page naming it, all reported together.
 fn check_page_templates(
     page_templates: &[PageTemplate],
     user_templates: &[TemplateSource],
     user_dir: Option<&Path>,
 ) -> Result<()> {
+    let mut problems = Vec::new();
     for template in page_templates {
         let known = TEMPLATES.iter().any(|(name, _)| *name == template.name)
             || user_templates.iter().any(|user| user.name == template.name);
         if !known {
-            match user_dir {
-                Some(dir) => anyhow::bail!(
-                    "{}: template = {:?}: there is no such file in the templates folder {}",
-                    template.origin,
+            let names = TEMPLATES
+                .iter()
+                .map(|(name, _)| *name)
+                .chain(user_templates.iter().map(|user| user.name.as_str()));
+            let near = crate::suggest::nearest(&template.name, names)
+                .map(|near| format!("; did you mean {near:?}?"))
+                .unwrap_or_default();
+            let message = match user_dir {
+                Some(dir) => format!(
+                    "template = {:?}: there is no such file in the templates folder {}{near}",
                     template.name,
                     dir.display()
                 ),
-                None => anyhow::bail!(
-                    "{}: template = {:?}: no templates folder is set (templates = \"templates\" in vatcar-site.toml)",
-                    template.origin,
+                None => format!(
+                    "template = {:?}: no templates folder is set (templates = \"templates\" in vatcar-site.toml){near}",
                     template.name
                 ),
-            }
+            };
+            problems.push(Problem::from_origin(&template.origin, message));
         }
     }
-    Ok(())
+    Problems::check(problems)
 }
 
 /// Every `t(key="...")` with a literal key names a text the catalogues have: a mistyped key

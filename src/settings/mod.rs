@@ -8,8 +8,6 @@
 
 mod values;
 mod words;
-/// The known name nearest to a misspelt one, for a "did you mean" (other commands' names too).
-pub(crate) use words::nearest;
 
 use anyhow::{Context, Result};
 use serde::Deserialize;

@@ -131,7 +131,15 @@ impl TryFrom<String> for StaticPath {
     type Error = Invalid;
     fn try_from(text: String) -> Result<Self, Invalid> {
         let path = text.trim().trim_start_matches("./");
-        if path.is_empty() || path.starts_with('/') || path.split('/').any(|p| p == "..") {
+        if path.starts_with('/') && !path.trim_start_matches('/').is_empty() {
+            // The site's root, as a web address would write it: the file is in static/.
+            let below = path.trim_start_matches('/');
+            let below = below.strip_prefix("static/").unwrap_or(below);
+            return invalid(format!(
+                "{text:?} starts with /; write {below:?}: paths are relative to the static folder (static/)"
+            ));
+        }
+        if path.is_empty() || path.split('/').any(|p| p == "..") {
             return invalid(format!(
                 "{text:?} is not a path in the static folder (such as \"logo.svg\")"
             ));

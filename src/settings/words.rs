@@ -2,6 +2,7 @@
 //! and for an unknown key the nearest known one.
 
 use super::values::INVALID;
+use crate::suggest::nearest;
 use crate::toml_errors::{self, Complaint, Expected, Found};
 
 /// A TOML error in a webmaster's words: which key, what it takes and what was found
@@ -20,7 +21,7 @@ pub(super) fn readable(error: &toml::de::Error) -> String {
         },
         Complaint::UnknownField { unknown, known } => {
             let place = key.map(|k| format!(" in [{k}]")).unwrap_or_default();
-            match nearest(unknown, &known) {
+            match nearest(unknown, known.iter().copied()) {
                 Some(near) => format!("unknown key `{unknown}`{place}: did you mean `{near}`?"),
                 None if known.is_empty() => format!("unknown key `{unknown}`{place}"),
                 None => format!(
@@ -71,20 +72,6 @@ fn found_in_words(found: Found<'_>) -> String {
     }
 }
 
-/// The known key nearest to `unknown`, if it is near enough to be a slip: the same but for
-/// case, or a few letters changed, added, dropped or swapped (strsim's optimal string
-/// alignment distance, the one clap suggests flags with).
-pub(crate) fn nearest<'k>(unknown: &str, known: &[&'k str]) -> Option<&'k str> {
-    let unknown = unknown.to_lowercase();
-    let limit = (unknown.chars().count() / 3).max(1);
-    known
-        .iter()
-        .map(|k| (strsim::osa_distance(&unknown, &k.to_lowercase()), *k))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
-}
-
 /// Whether line `number` (from 1) of a TOML text sets `api_key`.
 pub(super) fn defines_api_key(text: &str, number: usize) -> bool {
     text.lines().nth(number - 1).is_some_and(|line| {
@@ -98,20 +85,4 @@ pub(super) fn defines_api_key(text: &str, number: usize) -> bool {
 
 pub(super) fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_a_near_key_is_suggested() {
-        let known = ["site_url", "base_url", "title", "recent_days"];
-        assert_eq!(nearest("site_ulr", &known), Some("site_url"));
-        assert_eq!(nearest("SITE_URL", &known), Some("site_url"));
-        assert_eq!(nearest("recentdays", &known), Some("recent_days"));
-        assert_eq!(nearest("titel", &known), Some("title"));
-        assert_eq!(nearest("colour", &known), None);
-        assert_eq!(nearest("url", &known), None);
-    }
 }

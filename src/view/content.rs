@@ -20,7 +20,8 @@ mod links;
 use super::SiteView;
 use super::outputs::{self, OUTPUTS, Output};
 use super::settings::{MenuEntry, MenuTarget};
-use crate::model::content::{ContentPage, PageKind, problems};
+use crate::model::content::{ContentPage, PageKind};
+use crate::problems::Problem;
 use anyhow::Result;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag};
 use serde::Serialize;
@@ -89,7 +90,8 @@ const RESERVED_FOLDER: &str = "__vatcar-site/";
 /// a draft that is left out is an error that says so); `static_paths` are the static files'
 /// paths in the site, and `theme_files` the templates' own (`static/style.css`).
 ///
-/// Every problem found is reported, all in one error, each naming its file and line.
+/// Every problem found is added to `errors`, each naming its file and line; the view is
+/// complete only when none was.
 pub fn add_content(
     view: &mut SiteView,
     pages: &[ContentPage],
@@ -97,19 +99,22 @@ pub fn add_content(
     theme_files: &[String],
     menu: &[MenuEntry],
     drafts: bool,
-) -> Result<()> {
+    errors: &mut Vec<Problem>,
+) -> Result<Vec<GeneratedAnchor>> {
     let generated = generated_paths(view, theme_files);
     let published: Vec<&ContentPage> = pages.iter().filter(|p| drafts || !p.draft).collect();
-    let mut errors = Vec::new();
-    refuse_reserved_static_files(static_paths, &mut errors);
-    let origins = place_pages(&published, &generated, static_paths, &mut errors);
-    refuse_files_in_folders(&published, &generated, &origins, &mut errors);
+    refuse_reserved_static_files(static_paths, errors);
+    let origins = place_pages(&published, &generated, static_paths, errors);
+    refuse_files_in_folders(&published, &generated, &origins, errors);
 
     // Each page's ids: links to a page's anchors are checked against them, and its headings
     // and footnotes get them.
+    // A page whose body could not be found (its front matter is not closed) has no ids
+    // known, and links to its anchors are left unchecked.
     let ids: HashMap<&str, PageIds> = published
         .iter()
-        .map(|page| (page.path.as_str(), page_ids(page, &mut errors)))
+        .filter(|page| page.whole || !page.body.is_empty())
+        .map(|page| (page.path.as_str(), page_ids(page, errors)))
         .collect();
     let targets = Targets {
         generated: &generated,
@@ -125,8 +130,11 @@ pub fn add_content(
     };
 
     let mut views = Vec::new();
+    let mut anchors = Vec::new();
+    let no_ids = PageIds::default();
     for page in &published {
-        let html = markdown_to_html(page, &ids[page.path.as_str()], &targets, &mut errors);
+        let page_ids = ids.get(page.path.as_str()).unwrap_or(&no_ids);
+        let html = markdown_to_html(page, page_ids, &targets, errors, &mut anchors);
         match page.kind {
             PageKind::HomeIntro => {
                 view.home.intro = Some(HomeIntro {
@@ -141,26 +149,70 @@ pub fn add_content(
         }
     }
     views.sort_by(|a, b| a.url.cmp(&b.url));
-    let menu_items = menu_items(&published, menu, &targets, &mut errors);
-    if !errors.is_empty() {
-        return Err(problems(errors));
-    }
+    let menu_items = menu_items(&published, menu, &targets, errors);
     view.site.menu = menu_items;
     view.content = ContentView { pages: views };
-    Ok(())
+    Ok(anchors)
+}
+
+/// A link to an anchor of a page vatcar-site writes (`@/roster#staff`): the page's ids are
+/// known once it is rendered, with the theme's templates.
+#[derive(Debug)]
+pub struct GeneratedAnchor {
+    /// The linking file, line and column, and the link as written.
+    at: Problem,
+    /// The page's file in the site: `roster/index.html`.
+    pub file: String,
+    fragment: String,
+}
+
+/// The links to anchors that the rendered pages do not have; `ids` holds the ids of each
+/// file that [`GeneratedAnchor::file`] names.
+pub fn check_generated_anchors(
+    anchors: &[GeneratedAnchor],
+    ids: &HashMap<String, HashSet<String>>,
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for anchor in anchors {
+        let Some(known) = ids.get(&anchor.file) else {
+            continue;
+        };
+        let fragment = percent_encoding::percent_decode_str(&anchor.fragment).decode_utf8_lossy();
+        if known.contains(fragment.as_ref()) {
+            continue;
+        }
+        let mut listed: Vec<&str> = known.iter().map(String::as_str).collect();
+        listed.sort();
+        problems.push(Problem {
+            message: format!(
+                "{}: #{fragment}: {} has no element with that id{} (it has: {})",
+                anchor.at.message,
+                anchor.file,
+                links::did_you_mean(&fragment, listed.iter().copied(), "#"),
+                links::some_ids(listed.iter().copied(), listed.len())
+            ),
+            ..anchor.at.clone()
+        });
+    }
+    problems
+}
+
+/// The ids of the elements of a rendered page.
+pub fn ids_in(html: &str) -> HashSet<String> {
+    links::ids_in(html)
 }
 
 /// Refuses the static files in the folder `vatcar-site serve` keeps for itself.
-fn refuse_reserved_static_files(static_paths: &HashSet<&str>, errors: &mut Vec<String>) {
+fn refuse_reserved_static_files(static_paths: &HashSet<&str>, errors: &mut Vec<Problem>) {
     let mut reserved: Vec<&&str> = static_paths
         .iter()
         .filter(|path| path.starts_with(RESERVED_FOLDER))
         .collect();
     reserved.sort();
     for path in reserved {
-        errors.push(format!(
+        errors.push(Problem::other(format!(
             "the static file {path}: the folder {RESERVED_FOLDER} is vatcar-site serve's own (its live reload), so nothing may be published in it; move the file"
-        ));
+        )));
     }
 }
 
@@ -171,7 +223,7 @@ fn place_pages(
     published: &[&ContentPage],
     generated: &HashMap<String, Generated>,
     static_paths: &HashSet<&str>,
-    errors: &mut Vec<String>,
+    errors: &mut Vec<Problem>,
 ) -> HashMap<String, String> {
     let mut origins: HashMap<String, String> = HashMap::new();
     for path in static_paths {
@@ -182,27 +234,28 @@ fn place_pages(
             continue;
         }
         if page.url.starts_with(RESERVED_FOLDER) {
-            errors.push(format!(
-                "{}: the folder {RESERVED_FOLDER} is vatcar-site serve's own (its live reload), so no page may be published in it; rename it",
-                page.origin
-            ));
+            errors.push(Problem::in_file(&page.origin, format!(
+                "the folder {RESERVED_FOLDER} is vatcar-site serve's own (its live reload), so no page may be published in it; rename it"
+            )));
         }
         let file = format!("{}index.html", page.url);
         if let Some(there) = generated.get(file.as_str()) {
-            errors.push(format!(
-                "{} would be published at {file}, where vatcar-site writes {}; rename it{}",
-                page.origin,
-                there.what,
-                if there.output.is_switchable_page() {
-                    ", or turn that page off under [sections] in vatcar-site.toml"
-                } else {
-                    ""
-                }
+            errors.push(Problem::in_file(
+                &page.origin,
+                format!(
+                    "would be published at {file}, where vatcar-site writes {}; rename it{}",
+                    there.what,
+                    if there.output.is_switchable_page() {
+                        ", or turn that page off under [sections] in vatcar-site.toml"
+                    } else {
+                        ""
+                    }
+                ),
             ));
         } else if let Some(other) = origins.insert(file.clone(), page.origin.clone()) {
-            errors.push(format!(
-                "{} and {other} would both be published at {file}; rename one",
-                page.origin
+            errors.push(Problem::in_file(
+                &page.origin,
+                format!("this page and {other} would both be published at {file}; rename one"),
             ));
         }
     }
@@ -215,7 +268,7 @@ fn refuse_files_in_folders(
     published: &[&ContentPage],
     generated: &HashMap<String, Generated>,
     origins: &HashMap<String, String>,
-    errors: &mut Vec<String>,
+    errors: &mut Vec<Problem>,
 ) {
     for page in published {
         let url = page.url.trim_end_matches('/');
@@ -229,10 +282,10 @@ fn refuse_files_in_folders(
                 (None, Some(other)) => format!("{other} is published there"),
                 (None, None) => continue,
             };
-            errors.push(format!(
-                "{} would be published at {}index.html, but {folder} is a file ({what}); rename the page",
-                page.origin, page.url
-            ));
+            errors.push(Problem::in_file(&page.origin, format!(
+                "would be published at {}index.html, but {folder} is a file ({what}); rename the page",
+                page.url
+            )));
             break;
         }
     }
@@ -290,7 +343,7 @@ fn menu_items(
     published: &[&ContentPage],
     menu: &[MenuEntry],
     targets: &Targets,
-    errors: &mut Vec<String>,
+    errors: &mut Vec<Problem>,
 ) -> Vec<MenuItem> {
     let mut items: Vec<&&ContentPage> = published
         .iter()
@@ -317,7 +370,10 @@ fn menu_items(
                 let url = match targets.site_target(target) {
                     Ok((url, _)) => url,
                     Err(e) => {
-                        errors.push(format!("{}: menu: page = {target:?}: {e}", entry.origin));
+                        errors.push(Problem::from_origin(
+                            &entry.origin,
+                            format!("menu: page = {target:?}: {e}"),
+                        ));
                         continue;
                     }
                 };
@@ -390,7 +446,8 @@ fn markdown_to_html(
     page: &ContentPage,
     ids: &PageIds,
     targets: &Targets,
-    errors: &mut Vec<String>,
+    errors: &mut Vec<Problem>,
+    anchors: &mut Vec<GeneratedAnchor>,
 ) -> String {
     let footnote = |label: &mut CowStr| {
         if let Some(id) = ids.footnotes.get(&UniCase::new(label.to_string())) {
@@ -412,12 +469,28 @@ fn markdown_to_html(
                 }
                 Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
                     match targets.rewrite(page, dest_url) {
-                        Ok(Some(new)) => *dest_url = CowStr::from(new),
-                        Ok(None) => {}
-                        Err(why) => errors.push(format!(
-                            "{}:{}: link {dest_url}: {why}",
-                            page.origin,
-                            page.line_of(range.start)
+                        Ok(rewrite) => {
+                            if let Some((file, fragment)) = rewrite.anchor_on {
+                                anchors.push(GeneratedAnchor {
+                                    at: Problem::at(
+                                        &page.origin,
+                                        page.line_of(range.start),
+                                        Some(page.column_of(range.start)),
+                                        format!("link {dest_url}"),
+                                    ),
+                                    file,
+                                    fragment,
+                                });
+                            }
+                            if let Some(new) = rewrite.dest {
+                                *dest_url = CowStr::from(new);
+                            }
+                        }
+                        Err(why) => errors.push(Problem::at(
+                            &page.origin,
+                            page.line_of(range.start),
+                            Some(page.column_of(range.start)),
+                            format!("link {dest_url}: {why}"),
                         )),
                     }
                 }

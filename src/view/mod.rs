@@ -22,7 +22,10 @@ mod site;
 mod time;
 
 pub use crate::i18n::Texts;
-pub use content::{ContentPageView, ContentView, HomeIntro, MenuItem, PageLink, add_content};
+pub use content::{
+    ContentPageView, ContentView, GeneratedAnchor, HomeIntro, MenuItem, PageLink, add_content,
+    check_generated_anchors, ids_in,
+};
 pub use documents::{DocumentGroup, DocumentRow, slug};
 pub use events::{
     EventKey, EventLists, EventPage, EventStatus, EventSummary, Position, event_name,

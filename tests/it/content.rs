@@ -191,43 +191,43 @@ fn a_broken_link_fails_the_build_naming_the_file_and_line() {
         (
             "join.md",
             "+++\ntitle = \"J\"\n+++\n\nSee [x](@/visiting.md).\n",
-            "join.md:5: link @/visiting.md: there is no page visiting.md in the content folder",
+            "join.md:5:5: link @/visiting.md: there is no page visiting.md in the content folder",
         ),
         (
             "join.md",
             "+++\ntitle = \"J\"\n+++\n[x](@/events/999999)\n",
-            "join.md:4: link @/events/999999: the site has no page or file @/events/999999",
+            "join.md:4:1: link @/events/999999: the site has no page or file @/events/999999",
         ),
         (
             "join.md",
             "+++\ntitle = \"J\"\n+++\n\n\n[x](guide.md)\n",
-            "join.md:6: link guide.md: there is no page guide.md in the content folder",
+            "join.md:6:1: link guide.md: there is no page guide.md in the content folder",
         ),
         (
             "join.md",
             "+++\ntitle = \"J\"\n+++\n![x](logo.png)\n",
-            "join.md:4: link logo.png: the site has no page or file join/logo.png",
+            "join.md:4:1: link logo.png: the site has no page or file join/logo.png",
         ),
         (
             "join.md",
             "+++\ntitle = \"J\"\n+++\n[x](/roster/)\n",
-            "join.md:4: link /roster/: a link from the domain's root breaks",
+            "join.md:4:1: link /roster/: a link from the domain's root breaks",
         ),
         (
             "join.md",
             "+++\ntitle = \"J\"\n+++\n[x](@/join.md#nowhere)\n",
-            "join.md:4: link @/join.md#nowhere: #nowhere: the page has no heading with that anchor",
+            "join.md:4:1: link @/join.md#nowhere: #nowhere: the page has no heading with that anchor",
         ),
         (
             // An id of another page's template is not on this one.
             "join.md",
             "+++\ntitle = \"J\"\n+++\n[x](@/join.md#staff)\n",
-            "join.md:4: link @/join.md#staff: #staff: the page has no heading with that anchor",
+            "join.md:4:1: link @/join.md#staff: #staff: the page has no heading with that anchor",
         ),
         (
             "join.md",
             "+++\ntitle = \"J\"\n+++\n[x](@/soon.md)\n",
-            "join.md:4: link @/soon.md: soon.md is a draft (draft = true) and is not published",
+            "join.md:4:1: link @/soon.md: soon.md is a draft (draft = true) and is not published",
         ),
     ];
     for (file, text, expected) in cases {
@@ -266,7 +266,7 @@ fn front_matter_mistakes_are_errors_naming_the_file_and_line() {
         ),
         (
             "+++\ntitle = \"J\"\ntitel = \"x\"\n+++\n",
-            "join.md:3: front matter: unknown field `titel`",
+            "join.md:3: front matter: unknown key `titel`: did you mean `title`?",
         ),
         (
             "+++\ndescription = \"d\"\n+++\n",
@@ -293,7 +293,7 @@ fn a_page_may_not_take_the_place_of_a_generated_page() {
     let (ran, _) = build_site(site.path(), &[]);
     assert_eq!(ran.code(), Some(1), "{}", ran.text());
     assert!(
-        ran.stderr.contains("roster.md would be published at roster/index.html, where vatcar-site writes the roster page; rename it, or turn that page off under [sections] in vatcar-site.toml"),
+        ran.stderr.contains("roster.md: would be published at roster/index.html, where vatcar-site writes the roster page; rename it, or turn that page off under [sections] in vatcar-site.toml"),
         "{}",
         ran.stderr
     );
@@ -305,7 +305,7 @@ fn a_page_may_not_take_the_place_of_a_generated_page() {
     let (ran, _) = build_site(site.path(), &[]);
     assert_eq!(ran.code(), Some(1), "{}", ran.text());
     assert!(
-        ran.stderr.contains("events/384.md would be published at events/384/index.html, where vatcar-site writes the page of event 384; rename it\n"),
+        ran.stderr.contains("events/384.md: would be published at events/384/index.html, where vatcar-site writes the page of event 384; rename it\n"),
         "{}",
         ran.stderr
     );
@@ -528,15 +528,15 @@ fn links_at_the_end_of_a_long_page_are_reported_on_their_own_lines_all_at_once()
         &[
             "3 problems with the site's pages".to_owned(),
             format!(
-                "{}:20005: link @/nowhere: the site has no page or file @/nowhere",
+                "{}:20005:1: link @/nowhere: the site has no page or file @/nowhere",
                 content("links.md")
             ),
             format!(
-                "{}:20007: link @/nothing.md: there is no page nothing.md",
+                "{}:20007:6: link @/nothing.md: there is no page nothing.md",
                 content("links.md")
             ),
             format!(
-                "{}:20007: link /roster/: a link from the domain's root breaks",
+                "{}:20007:30: link /roster/: a link from the domain's root breaks",
                 content("links.md")
             ),
         ],
@@ -722,7 +722,7 @@ fn a_page_named_like_a_generated_file_is_refused_before_anything_is_written() {
     for (name, file, what) in names {
         // (An origin is the file's full path.)
         expected.push(format!(
-            "{} would be published at {file}/index.html, but {file} is a file (",
+            "{}: would be published at {file}/index.html, but {file} is a file (",
             content(name)
         ));
         expected.push(format!("{what}); rename the page"));

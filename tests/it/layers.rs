@@ -45,6 +45,11 @@ const LEAVES: &[&str] = &[
     // toml's error text read in one place (a place and a message), for the catalogues, front
     // matter and the config file alike; it knows only toml.
     "toml_errors",
+    // The mistakes a build finds in the webmaster's files, from every stage, reported
+    // together; cmd prints them (and annotates them in GitHub Actions).
+    "problems",
+    // "Did you mean": the nearest known name, for the config's keys and the content's.
+    "suggest",
 ];
 
 /// One import against the order: where it is, and the rule it breaks.

@@ -579,7 +579,7 @@ fn a_rebuild_that_changes_nothing_signals_nothing_and_a_new_content_page_reloads
 }
 
 #[test]
-fn a_config_file_that_no_longer_reads_keeps_the_site_and_sends_no_reload() {
+fn a_config_file_that_no_longer_reads_keeps_the_site_and_shows_the_error_in_the_pages() {
     let server = start_site();
     let port = server.port();
     let dir = server.tmp.path().to_path_buf();
@@ -594,8 +594,18 @@ fn a_config_file_that_no_longer_reads_keeps_the_site_and_sends_no_reload() {
         .serving
         .printed(mark, "still serving the last good build");
     assert!(printed.contains("error: vatcar-site.toml:1: "), "{printed}");
-    assert_eq!(generation(port), before);
-    assert_eq!(body(&get(port, "/")), page);
+    // The waiting page is told, and finds the error to show over the last good site.
+    let failed = poll.join().unwrap();
+    assert_eq!(failed, before + 1);
+    let errors = body(&get(port, "/__vatcar-site/errors")).to_owned();
+    assert!(errors.starts_with("vatcar-site.toml:1: "), "{errors}");
+    let generations = |text: &str, generation: u64| {
+        text.replace(&format!("data-generation=\"{generation}\""), "")
+    };
+    assert_eq!(
+        generations(body(&get(port, "/")), failed),
+        generations(&page, before)
+    );
 
     // While it is broken, other changes are not built either: the error is shown again.
     let mark = server.serving.mark();
@@ -603,12 +613,14 @@ fn a_config_file_that_no_longer_reads_keeps_the_site_and_sends_no_reload() {
     server
         .serving
         .printed(mark, "still serving the last good build");
-    assert_eq!(generation(port), before);
     assert_eq!(body(&get(port, "/extra.css")), "p { color: black; }\n");
 
-    // Fixed, the site is rebuilt with both changes, and the waiting page gets one signal.
+    // Fixed, the site is rebuilt with both changes, the pages are told, and no error is left.
+    let failed = generation(port);
+    let poll = std::thread::spawn(move || next_generation(port, failed));
     fs::write(dir.join("vatcar-site.toml"), "title = \"Fixed Title\"\n").unwrap();
-    assert_eq!(poll.join().unwrap(), before + 1);
+    assert_eq!(poll.join().unwrap(), failed + 1);
+    assert_eq!(body(&get(port, "/__vatcar-site/errors")), "");
     assert!(get(port, "/").text.contains("<h1>Fixed Title</h1>"));
     assert_eq!(body(&get(port, "/extra.css")), "p { color: blue; }\n");
 }

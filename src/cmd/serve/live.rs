@@ -1,6 +1,10 @@
 //! Live reload: each HTML page is served with a script tag added (the file on disk is left
 //! as built), and the script long-polls for the next rebuild that changed the site.
 //!
+//! A rebuild that fails is a change too: the open pages are told, fetch its errors and show
+//! them over the page (the last good site, still served, one click away); the next good
+//! build reloads them, which clears that.
+//!
 //! Long polling needs nothing but plain requests; a waiting poll is a task that holds its
 //! connection and nothing else (see `net`), so open pages never hold up page loads.
 
@@ -24,6 +28,8 @@ pub(super) const POLL_WAIT: Duration = Duration::from_secs(20);
 /// from an earlier run of `serve` sees a different one and reloads.
 pub(super) struct Changes {
     generation: watch::Sender<u64>,
+    /// The errors of the last rebuild, when it failed (scrubbed of the key).
+    failure: std::sync::Mutex<Option<String>>,
 }
 
 impl Changes {
@@ -33,6 +39,7 @@ impl Changes {
             .map_or(0, |t| t.as_millis() as u64);
         Arc::new(Self {
             generation: watch::Sender::new(start),
+            failure: std::sync::Mutex::new(None),
         })
     }
 
@@ -43,6 +50,32 @@ impl Changes {
     /// The site in the output folder changed: every waiting page reloads.
     pub(super) fn bump(&self) {
         self.generation.send_modify(|generation| *generation += 1);
+    }
+
+    /// A rebuild failed with `errors`: every waiting page shows them.
+    pub(super) fn fail(&self, errors: String) {
+        *self.failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(errors);
+        self.bump();
+    }
+
+    /// A rebuild succeeded, changing the site or not: the pages reload if it changed, or if
+    /// they show the errors of a failed one.
+    pub(super) fn succeed(&self, changed: bool) {
+        let failed = self
+            .failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .is_some();
+        if changed || failed {
+            self.bump();
+        }
+    }
+
+    /// The errors of the last rebuild, or empty when it did not fail.
+    fn failure(&self) -> String {
+        let failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+        failure.clone().unwrap_or_default()
     }
 
     /// The generation once it is no longer `since`, or `since` after `wait`.
@@ -60,6 +93,8 @@ pub(super) enum Route {
     Changes {
         since: Option<u64>,
     },
+    /// The errors of the last rebuild, empty when it did not fail.
+    Errors,
     Unknown,
 }
 
@@ -68,6 +103,7 @@ pub(super) enum Route {
 pub(super) fn route(names: &[String], query: &str) -> Route {
     match names {
         [name] if name == "live-reload.js" => Route::Script,
+        [name] if name == "errors" => Route::Errors,
         [name] if name == "changes" => Route::Changes {
             since: query
                 .split('&')
@@ -90,6 +126,7 @@ pub(super) async fn respond(changes: &Changes, route: &Route) -> Response<Body> 
             };
             text(generation.to_string(), "text/plain; charset=utf-8")
         }
+        Route::Errors => text(changes.failure(), "text/plain; charset=utf-8"),
         Route::Unknown => {
             let mut response = Response::new(Body::bytes("not found"));
             *response.status_mut() = StatusCode::NOT_FOUND;
@@ -154,9 +191,25 @@ mod tests {
             route(&names("changes"), "since=-1"),
             Route::Changes { since: None }
         );
+        assert_eq!(route(&names("errors"), ""), Route::Errors);
         assert_eq!(route(&names("other"), ""), Route::Unknown);
         assert_eq!(route(&names("changes/more"), ""), Route::Unknown);
         assert_eq!(route(&[], ""), Route::Unknown);
+    }
+
+    #[test]
+    fn a_failed_rebuild_is_a_change_and_the_next_good_one_clears_it() {
+        let changes = Changes::new();
+        let first = changes.current();
+        changes.succeed(false);
+        assert_eq!(changes.current(), first, "nothing changed, nothing failed");
+        changes.fail("content/a.md:4:1: link @/x".into());
+        assert_eq!(changes.current(), first + 1);
+        assert_eq!(changes.failure(), "content/a.md:4:1: link @/x");
+        // Good again with the same site as before the failure: the pages reload all the same.
+        changes.succeed(false);
+        assert_eq!(changes.current(), first + 2);
+        assert_eq!(changes.failure(), "");
     }
 
     #[test]

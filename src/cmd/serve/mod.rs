@@ -4,7 +4,10 @@
 //!
 //! The data is fetched (or read) once; rebuilds render it again without the network. A
 //! rebuild that fails, or a config file that no longer reads, prints its error and leaves the
-//! last good site being served, with no reload.
+//! last good site being served; the open pages show the error over the page (`live.rs`),
+//! until the next good build reloads them.
+//!
+//! The port is taken before anything is fetched or built, so that one in use fails at once.
 
 mod body;
 mod files;
@@ -38,6 +41,8 @@ pub(crate) fn run(
     key: Option<ApiKey>,
 ) -> Result<()> {
     let mut options = site_options(&args.source, &args.site, config, progress.clone(), key)?;
+    // Before anything is fetched or built: a port that is taken is known at once.
+    let listener = listen(args.port)?;
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
     options.source = Source::Loaded(Arc::new(snapshot));
 
@@ -77,10 +82,26 @@ pub(crate) fn run(
         progress: progress.clone(),
         changes: Changes::new(),
     };
-    serve(watcher, args.port)
+    serve(watcher, listener, args.port)
 }
 
-fn serve(watcher: watch::Watcher, port: u16) -> Result<()> {
+/// The server's socket on 127.0.0.1:`port`; a port that is taken is refused naming `--port`.
+fn listen(port: u16) -> Result<std::net::TcpListener> {
+    net::listen(port).map_err(|error| {
+        let next = port.checked_add(1).unwrap_or(8001);
+        if error.kind() == std::io::ErrorKind::AddrInUse {
+            anyhow::anyhow!(
+                "port {port} of 127.0.0.1 is taken (is another vatcar-site serve running?); choose another with --port, such as --port {next}, or --port 0 for any free one"
+            )
+        } else {
+            anyhow::anyhow!(
+                "could not listen on 127.0.0.1:{port} ({error}); choose another port with --port, such as --port {next}, or --port 0 for any free one"
+            )
+        }
+    })
+}
+
+fn serve(watcher: watch::Watcher, listener: std::net::TcpListener, port: u16) -> Result<()> {
     let options = &watcher.options;
     let progress = &watcher.progress;
     build::build(options, progress)?;
@@ -97,8 +118,6 @@ fn serve(watcher: watch::Watcher, port: u16) -> Result<()> {
     let folders = watcher.folders();
     let seen = watcher.look(&folders);
     let runtime = net::runtime().context("could not start the server")?;
-    let listener =
-        net::listen(port).with_context(|| format!("could not listen on 127.0.0.1:{port}"))?;
     let address = listener
         .local_addr()
         .context("could not read the address")?;

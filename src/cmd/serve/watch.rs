@@ -142,8 +142,9 @@ impl Watcher {
                 let publish = &report.publish;
                 // A rebuild that changed nothing (an editor's backup file, a template no page
                 // uses) leaves open pages alone.
-                let outcome = if publish.written + publish.removed > 0 {
-                    self.changes.bump();
+                let changed = publish.written + publish.removed > 0;
+                self.changes.succeed(changed);
+                let outcome = if changed {
                     format!(
                         "{} written, {} removed; reloading open pages",
                         publish.written, publish.removed
@@ -166,6 +167,8 @@ impl Watcher {
             text = key.redact(&text);
         }
         let text = crate::cmd::logger::scrub(&text);
+        // The pages are told first: once the terminal says so, they know.
+        self.changes.fail(text.clone());
         eprintln!("error: {text} (still serving the last good build)");
     }
 }

@@ -64,7 +64,7 @@ enum Named {
 /// heading's, else one made from its text; a footnote's is made from its label (`[^two
 /// words]` is `fn-two-words`). A made id never takes one that is written or was made before:
 /// the second `## Notes` is `notes-1`. Problems are added to `errors`, naming the file and line.
-pub(super) fn page_ids(page: &ContentPage, errors: &mut Vec<String>) -> PageIds {
+pub(super) fn page_ids(page: &ContentPage, errors: &mut Vec<crate::problems::Problem>) -> PageIds {
     let named = named_elements(page);
     let around = match page.kind {
         PageKind::HomeIntro => [LAYOUT_IDS, HOME_IDS].concat(),
@@ -101,11 +101,14 @@ pub(super) fn page_ids(page: &ContentPage, errors: &mut Vec<String>) -> PageIds 
             Named::Footnote { start, label } => {
                 let key = UniCase::new(label.clone());
                 if let Some(first) = footnote_starts.get(&key) {
-                    errors.push(format!(
-                        "{}:{}: the footnote [^{label}] is also defined on line {}; remove one, or rename it and its references",
-                        page.origin,
+                    errors.push(crate::problems::Problem::at(
+                        &page.origin,
                         page.line_of(start),
-                        page.line_of(*first)
+                        None,
+                        format!(
+                            "the footnote [^{label}] is also defined on line {}; remove one, or rename it and its references",
+                            page.line_of(*first)
+                        ),
                     ));
                     continue;
                 }
@@ -161,7 +164,7 @@ fn written_ids<'n>(
     page: &ContentPage,
     named: &'n [Named],
     around: &[&str],
-    errors: &mut Vec<String>,
+    errors: &mut Vec<crate::problems::Problem>,
 ) -> HashMap<&'n str, usize> {
     // Where each id is written first; a line is worked out only for an error.
     let mut written: HashMap<&str, usize> = HashMap::new();
@@ -194,10 +197,11 @@ fn written_ids<'n>(
             written.insert(id, *start);
             continue;
         };
-        errors.push(format!(
-            "{}:{}: {problem}",
-            page.origin,
-            page.line_of(*start)
+        errors.push(crate::problems::Problem::at(
+            &page.origin,
+            page.line_of(*start),
+            None,
+            problem,
         ));
     }
     written

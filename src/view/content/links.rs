@@ -40,8 +40,45 @@ impl Targets<'_> {
                 "{path} is a draft (draft = true) and is not published; build with --drafts to preview it"
             )),
             Some(page) => Ok((page.url.clone(), self.ids.get(path))),
-            None => Err(format!("there is no page {path} in the content folder")),
+            None => {
+                // Not a name that shares only `.md` (`x.md` for `b.md`).
+                let stem = path.strip_suffix(".md").unwrap_or(path).chars().count();
+                let near = crate::suggest::nearest(path, self.pages.keys().copied())
+                    .filter(|near| strsim::osa_distance(path, near) < stem);
+                Err(format!(
+                    "there is no page {path} in the content folder{}",
+                    near.map(|near| format!("; did you mean `{near}`?"))
+                        .unwrap_or_default()
+                ))
+            }
         }
+    }
+
+    /// The names an `@/` link may give, for suggestions: every page (`join.md`), every file
+    /// and every folder with an index (`roster`).
+    fn site_names(&self) -> Vec<&str> {
+        let files = self.generated.keys().map(String::as_str);
+        let files = files.chain(self.static_paths.iter().copied());
+        let folders = files
+            .clone()
+            .filter_map(|path| path.strip_suffix("/index.html"));
+        let pages = self.pages.keys().copied();
+        let urls = self
+            .published_urls
+            .iter()
+            .map(|url| url.trim_end_matches('/'));
+        files.chain(folders).chain(pages).chain(urls).collect()
+    }
+
+    /// The file of the site an `@/` target resolved to (`roster/` is `roster/index.html`),
+    /// when vatcar-site writes it as a page: its anchors are known once it is rendered.
+    fn generated_page(&self, target: &str) -> Option<String> {
+        let file = if target.is_empty() || target.ends_with('/') {
+            format!("{target}index.html")
+        } else {
+            target.to_owned()
+        };
+        (file.ends_with(".html") && self.generated.contains_key(&file)).then_some(file)
     }
 
     /// An `@/` target (without the `@/`): its path in the site.
@@ -58,7 +95,8 @@ impl Targets<'_> {
             return Ok((folder, None));
         }
         Err(format!(
-            "the site has no page or file @/{target}{}",
+            "the site has no page or file @/{target}{}{}",
+            did_you_mean(&target, self.site_names(), "@/"),
             if target.starts_with("events/") {
                 " (is the event in the data, and its section on?)"
             } else {
@@ -68,9 +106,13 @@ impl Targets<'_> {
     }
 
     /// A link's destination as it is to be written in `page`, or `None` to keep it as it is.
-    pub(super) fn rewrite(&self, page: &ContentPage, dest: &str) -> Result<Option<String>, String> {
+    pub(super) fn rewrite(&self, page: &ContentPage, dest: &str) -> Result<Rewrite, String> {
+        let kept = Rewrite {
+            dest: None,
+            anchor_on: None,
+        };
         if dest.is_empty() || dest.starts_with('#') || dest.starts_with("//") || has_scheme(dest) {
-            return Ok(None);
+            return Ok(kept);
         }
         let (path, suffix) = split_suffix(dest);
         let fragment = suffix
@@ -105,30 +147,40 @@ impl Targets<'_> {
                     path.trim_start_matches("./")
                 ));
             }
-            // Right as written.
-            return Ok(None);
+            // Right as written; an anchor on a page vatcar-site writes is checked once it is.
+            let folder = format!("{}/", joined.trim_end_matches('/'));
+            let anchor_on = fragment.and_then(|fragment| {
+                let file = self
+                    .generated_page(&joined)
+                    .or_else(|| self.generated_page(&folder))?;
+                Some((file, fragment.to_owned()))
+            });
+            return Ok(Rewrite {
+                dest: None,
+                anchor_on,
+            });
         };
+        let mut anchor_on = None;
+        if let (Some(fragment), None) = (fragment, ids) {
+            anchor_on = self
+                .generated_page(&target)
+                .map(|file| (file, fragment.to_owned()));
+        }
         if let (Some(fragment), Some(ids)) = (fragment, ids) {
             let fragment = decode(fragment)?;
             if !ids.anchors.contains(&fragment) && !ids.around.contains(&fragment.as_str()) {
-                // A page may have thousands; the first few show what they look like.
-                const SHOWN: usize = 10;
-                let mut known: Vec<String> = ids
-                    .anchors
-                    .iter()
-                    .take(SHOWN)
-                    .map(|id| format!("#{id}"))
-                    .collect();
-                if ids.anchors.len() > SHOWN {
-                    known.push(format!("and {} more", ids.anchors.len() - SHOWN));
-                }
+                let known = some_ids(ids.anchors.iter().map(String::as_str), ids.anchors.len());
                 return Err(format!(
-                    "#{fragment}: the page has no heading with that anchor (it has: {})",
-                    if known.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        known.join(", ")
-                    }
+                    "#{fragment}: the page has no heading with that anchor{} (it has: {})",
+                    did_you_mean(
+                        &fragment,
+                        ids.anchors
+                            .iter()
+                            .map(String::as_str)
+                            .chain(ids.around.iter().copied()),
+                        "#"
+                    ),
+                    known
                 ));
             }
         }
@@ -137,11 +189,79 @@ impl Targets<'_> {
             "../".repeat(page.url.matches('/').count()),
             encode(&target)
         );
-        Ok(Some(match (relative.is_empty(), suffix.is_empty()) {
-            (true, true) => "./".to_owned(),
-            _ => format!("{relative}{suffix}"),
-        }))
+        Ok(Rewrite {
+            dest: Some(match (relative.is_empty(), suffix.is_empty()) {
+                (true, true) => "./".to_owned(),
+                _ => format!("{relative}{suffix}"),
+            }),
+            anchor_on,
+        })
     }
+}
+
+/// What a link becomes.
+pub(super) struct Rewrite {
+    /// Its new destination, or `None` to keep it as written.
+    pub(super) dest: Option<String>,
+    /// The page vatcar-site writes that it names an anchor of, and the anchor (as written):
+    /// checked once that page is rendered.
+    pub(super) anchor_on: Option<(String, String)>,
+}
+
+/// The first few of a page's `count` ids (`#staff, #visitors, and 12 more`), or "none": a
+/// page may have thousands, and a few show what they look like.
+pub(super) fn some_ids<'i>(ids: impl Iterator<Item = &'i str>, count: usize) -> String {
+    const SHOWN: usize = 10;
+    let mut shown: Vec<String> = ids.take(SHOWN).map(|id| format!("#{id}")).collect();
+    if count > SHOWN {
+        shown.push(format!("and {} more", count - SHOWN));
+    }
+    if shown.is_empty() {
+        "none".to_owned()
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// "; did you mean `@/roster`?" for the known name nearest to `unknown`, written after
+/// `prefix`, or nothing.
+pub(super) fn did_you_mean<'k>(
+    unknown: &str,
+    known: impl IntoIterator<Item = &'k str>,
+    prefix: &str,
+) -> String {
+    crate::suggest::nearest(unknown, known)
+        .map(|near| format!("; did you mean `{prefix}{near}`?"))
+        .unwrap_or_default()
+}
+
+/// The ids of the elements of a rendered page: what `id="..."` attributes it holds.
+/// Markdown and the templates escape the quotes of text, so every ` id="` is an attribute's.
+pub(super) fn ids_in(html: &str) -> HashSet<String> {
+    let mut ids = HashSet::new();
+    for (at, _) in html.match_indices("id=") {
+        let before = html[..at].chars().next_back();
+        if !before.is_some_and(char::is_whitespace) {
+            continue;
+        }
+        let rest = &html[at + 3..];
+        match rest.chars().next() {
+            Some(quote @ ('"' | '\'')) => {
+                if let Some(end) = rest[1..].find(quote) {
+                    ids.insert(rest[1..1 + end].to_owned());
+                }
+            }
+            // Unquoted, as HTML allows: to the next space or `>`.
+            Some(_) => {
+                let end = rest
+                    .find(|c: char| c.is_ascii_whitespace() || c == '>')
+                    .unwrap_or(rest.len());
+                ids.insert(rest[..end].to_owned());
+            }
+            None => {}
+        }
+    }
+    ids
 }
 
 /// The characters written percent-encoded in a path: what is not safe in an `href`'s path.
@@ -211,7 +331,7 @@ fn join(folder: &str, relative: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{join, split_suffix};
+    use super::{ids_in, join, some_ids, split_suffix};
 
     #[test]
     fn relative_paths_join_and_stop_at_the_top() {
@@ -220,5 +340,25 @@ mod tests {
         assert_eq!(join("", "./logo.png").as_deref(), Some("logo.png"));
         assert_eq!(join("", "../x"), None);
         assert_eq!(split_suffix("a.md#b?c"), ("a.md", "#b?c"));
+    }
+
+    #[test]
+    fn the_ids_of_a_rendered_page_are_its_attributes_only() {
+        let html = r#"<main id="main"><h2 id='staff'>Staff</h2><p data-id="no">id="text"</p>
+<a href="x?id=1" xid="no" id=bare>x</a><h3 id="información">I</h3><p id="open"#;
+        let mut ids: Vec<String> = ids_in(html).into_iter().collect();
+        ids.sort();
+        // `id="text"` inside text is escaped in real pages; here it follows no space.
+        assert_eq!(ids, ["bare", "información", "main", "staff"]);
+    }
+
+    #[test]
+    fn a_few_ids_are_listed_and_the_rest_counted() {
+        assert_eq!(some_ids([].into_iter(), 0), "none");
+        assert_eq!(some_ids(["a", "b"].into_iter(), 2), "#a, #b");
+        let many: Vec<String> = (0..25).map(|n| format!("row-{n:02}")).collect();
+        let listed = some_ids(many.iter().map(String::as_str), many.len());
+        assert!(listed.starts_with("#row-00, #row-01,"), "{listed}");
+        assert!(listed.ends_with("#row-09, and 15 more"), "{listed}");
     }
 }

@@ -104,7 +104,8 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
     let pages: Vec<_> = content
         .iter()
         .map(model::content::parse)
-        .collect::<Result<_>>()?;
+        .collect::<Result<_, _>>()?;
+    let mut problems = Vec::new();
     view::add_content(
         &mut site_view,
         &pages,
@@ -112,7 +113,9 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
         &theme.static_paths(),
         &[],
         false,
+        &mut problems,
     )?;
+    vatcar_site::problems::Problems::check(problems)?;
     Ok(site_view)
 }
 

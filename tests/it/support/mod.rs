@@ -39,7 +39,10 @@ pub fn vatcar(args: &[&str]) -> Command {
         .env_remove("SOURCE_DATE_EPOCH")
         .env_remove("CI")
         .env_remove("GITHUB_OUTPUT")
-        .env_remove("DISCORD_WEBHOOK_URL");
+        .env_remove("DISCORD_WEBHOOK_URL")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITHUB_WORKSPACE");
     command
 }
 
