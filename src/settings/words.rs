@@ -71,10 +71,10 @@ fn found_in_words(found: Found<'_>) -> String {
     }
 }
 
-/// The known key nearest to `unknown`, if it is near enough to be a slip: the same but for
+/// The known key (or value) nearest to `unknown`, if it is near enough to be a slip: the same but for
 /// case, or a few letters changed, added, dropped or swapped (strsim's optimal string
 /// alignment distance, the one clap suggests flags with).
-fn nearest<'k>(unknown: &str, known: &[&'k str]) -> Option<&'k str> {
+pub(super) fn nearest<'k>(unknown: &str, known: &[&'k str]) -> Option<&'k str> {
     let unknown = unknown.to_lowercase();
     let limit = (unknown.chars().count() / 3).max(1);
     known
