@@ -16,6 +16,7 @@ mod docs;
 mod feed;
 mod fixtures;
 mod github_action;
+mod header;
 mod identity;
 mod init;
 mod languages;
