@@ -134,6 +134,34 @@ fn every_menu_entry_is_a_link_in_the_markup_and_the_button_only_folds_it() {
 }
 
 #[test]
+fn the_home_page_names_the_site_once_and_leads_with_the_tagline() {
+    let config = format!(
+        "title = \"Centro de Control Madrid\"\ntagline = \"Sobre la península\"\n{SPANISH}"
+    );
+    let site = spanish_site(&config);
+    let (ran, out) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let (_, home) = page(&out.join("index.html"));
+    assert_eq!(texts(&home, ".brand-name"), ["Centro de Control Madrid"]);
+    assert_eq!(texts(&home, "h1"), ["Sobre la península"]);
+    let body = texts(&home, "body").join(" ");
+    assert_eq!(
+        body.matches("Centro de Control Madrid").count(),
+        1,
+        "{body}"
+    );
+    // The facts follow, the division's left out with its section.
+    assert_eq!(
+        texts(&home, ".hero h1 ~ ul.hero-facts li"),
+        [
+            "40 controladores de la dependencia",
+            "8 visitantes",
+            "5 próximos eventos de la dependencia"
+        ]
+    );
+}
+
+#[test]
 fn the_current_page_and_the_section_a_page_is_in_carry_aria_current() {
     let site = spanish_site(&SPANISH.replace("division = false", "division = true"));
     let (ran, out) = build_site(site.path(), &[]);
