@@ -3,8 +3,8 @@
 //! files under `DIR/static/`).
 //!
 //! As in Zola, the user's templates are loaded first and the built-in ones added only where
-//! the user has none, so a user file always wins, one file at a time. Every built-in is also
-//! loaded as `builtin/<name>`, for a user file to extend.
+//! the user has none, so a user file always wins, one file at a time. For a user file that
+//! names one, every built-in is also loaded as `builtin/<name>`, for it to extend.
 
 use crate::fetch::site_files::read_plain;
 mod ignored;
@@ -132,15 +132,24 @@ impl Theme {
             .collect();
         // Each built-in also under `builtin/`, so that a theme's template can extend the one it
         // replaces (Tera cannot extend a template of the same name) and fill a single block.
-        let aliases: Vec<TemplateSource> = TEMPLATES
+        // Only for a theme that names one: Tera's `extends`, `include` and `import` take a
+        // literal name, and the others' builds need not parse every template twice.
+        let wanted = user_templates
             .iter()
-            .map(|(name, text)| TemplateSource {
-                name: format!("{BUILTIN_PREFIX}{name}"),
-                text: text.to_string(),
-                origin: format!("built-in {name}"),
-            })
-            .filter(|alias| !user_templates.iter().any(|user| user.name == alias.name))
-            .collect();
+            .any(|user| user.text.contains(BUILTIN_PREFIX));
+        let aliases: Vec<TemplateSource> = if wanted {
+            TEMPLATES
+                .iter()
+                .map(|(name, text)| TemplateSource {
+                    name: format!("{BUILTIN_PREFIX}{name}"),
+                    text: text.to_string(),
+                    origin: format!("built-in {name}"),
+                })
+                .filter(|alias| !user_templates.iter().any(|user| user.name == alias.name))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let sources: Vec<TemplateSource> = user_templates
             .into_iter()
             .chain(builtin)
