@@ -3,7 +3,8 @@
 //! files under `DIR/static/`).
 //!
 //! As in Zola, the user's templates are loaded first and the built-in ones added only where
-//! the user has none, so a user file always wins, one file at a time.
+//! the user has none, so a user file always wins, one file at a time. For a user file that
+//! names one, every built-in is also loaded as `builtin/<name>`, for it to extend.
 
 use crate::fetch::site_files::read_plain;
 mod ignored;
@@ -53,12 +54,17 @@ pub const TEMPLATES: &[(&str, &str)] = embedded!(
     "report-index.html",
 );
 
+/// The folder the built-in templates are also found under, whatever the theme replaces:
+/// `{% extends "builtin/index.html" %}`.
+pub const BUILTIN_PREFIX: &str = "builtin/";
+
 /// Built-in static files, by path below `static/`.
 pub const STATIC_FILES: &[(&str, &[u8])] = embedded!(
     include_bytes,
     "static",
     "style.css",
     "local-time.js",
+    "menu.js",
     "icon.svg",
 );
 
@@ -130,7 +136,31 @@ impl Theme {
                 origin: format!("built-in {name}"),
             })
             .collect();
-        let sources: Vec<TemplateSource> = user_templates.into_iter().chain(builtin).collect();
+        // Each built-in also under `builtin/`, so that a theme's template can extend the one it
+        // replaces (Tera cannot extend a template of the same name) and fill a single block.
+        // Only for a theme that names one: Tera's `extends`, `include` and `import` take a
+        // literal name, and the others' builds need not parse every template twice.
+        let wanted = user_templates
+            .iter()
+            .any(|user| user.text.contains(BUILTIN_PREFIX));
+        let aliases: Vec<TemplateSource> = if wanted {
+            TEMPLATES
+                .iter()
+                .map(|(name, text)| TemplateSource {
+                    name: format!("{BUILTIN_PREFIX}{name}"),
+                    text: text.to_string(),
+                    origin: format!("built-in {name}"),
+                })
+                .filter(|alias| !user_templates.iter().any(|user| user.name == alias.name))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let sources: Vec<TemplateSource> = user_templates
+            .into_iter()
+            .chain(builtin)
+            .chain(aliases)
+            .collect();
         let all = sources
             .iter()
             .map(|source| (source.name.as_str(), source.text.as_str()));

@@ -19,7 +19,8 @@ use values::{
     StaticPath, Timeout, Zone,
 };
 pub use values::{
-    MenuEntry, MenuTarget, Sections, SiteFile, check_base_url, parse_colour, parse_site_url,
+    HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, check_base_url, parse_colour,
+    parse_site_url,
 };
 
 /// The file looked for in the working folder when `--config` is not given.
@@ -99,6 +100,8 @@ pub struct Site {
     pub favicon: Option<SiteFile>,
     /// The theme's main colour as written, checked.
     pub accent: Option<String>,
+    /// The header's colours: the page's own, or the accent's.
+    pub header: HeaderStyle,
 }
 
 /// How events are listed.
@@ -186,6 +189,7 @@ struct File {
     logo: Option<Spanned<StaticPath>>,
     favicon: Option<Spanned<StaticPath>>,
     accent: Option<Colour>,
+    header: Option<HeaderStyle>,
     /// A built-in language (en, es, fr, nl) or one the templates folder has a catalogue for.
     language: Option<Spanned<String>>,
     display_zone: Option<Zone>,
@@ -327,6 +331,7 @@ impl Settings {
                 logo: site_file("logo", file.logo),
                 favicon: site_file("favicon", file.favicon),
                 accent: file.accent.map(|c| c.0),
+                header: file.header.unwrap_or_default(),
             },
             events: Events {
                 recent_days: file
@@ -444,6 +449,7 @@ base_url = "https://vatcar.net/public"
 site_url = "https://tjzs.example.org"
 title = "San Juan CERAP"
 tagline = "Caribbean skies"
+header = "accent"
 display_zone = "America/Puerto_Rico"
 recent_days = 30
 feed_limit = 20
@@ -485,6 +491,8 @@ documents = false
             }
         );
         assert!(!loaded.site.sections.documents && loaded.site.sections.roster);
+        assert_eq!(loaded.site.header, HeaderStyle::Accent);
+        assert_eq!(parse("").unwrap().site.header, HeaderStyle::Plain);
         assert_eq!(loaded.feeds.feed_limit, Some(20));
         assert_eq!(parse("feed_limit = 0\n").unwrap().feeds.feed_limit, None);
         assert_eq!(
@@ -597,6 +605,18 @@ documents = false
             (
                 "[calendar]\nfacilty_name = \"x\"\n",
                 "vatcar-site.toml:2: unknown key `facilty_name` in [calendar]: did you mean `facility_name`?",
+            ),
+            (
+                "header = \"acent\"\n",
+                "vatcar-site.toml:1: header: \"acent\" is not a header style: did you mean \"accent\"?",
+            ),
+            (
+                "\nheader = \"blue\"\n",
+                "vatcar-site.toml:2: header: \"blue\" is not a header style; write \"plain\" (the default",
+            ),
+            (
+                "header = true\n",
+                "vatcar-site.toml:1: header: expected text in quotes, found true",
             ),
             (
                 "colour = \"blue\"\n",

@@ -181,6 +181,37 @@ pub fn parse_colour(text: &str) -> Result<[f64; 3], String> {
     Ok([channel(0), channel(1), channel(2)])
 }
 
+/// `header`: how the header is coloured. `plain`, the default, is the page's own paper with
+/// the accent as a highlight, so that a logo in the accent reads on it; `accent` fills the
+/// header with the accent and sets the logo on a plate.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(try_from = "String", rename_all = "lowercase")]
+pub enum HeaderStyle {
+    #[default]
+    Plain,
+    Accent,
+}
+
+impl HeaderStyle {
+    const NAMES: [&str; 2] = ["plain", "accent"];
+}
+
+impl TryFrom<String> for HeaderStyle {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        match text.trim() {
+            "plain" => Ok(Self::Plain),
+            "accent" => Ok(Self::Accent),
+            other => invalid(match crate::suggest::nearest(other, Self::NAMES) {
+                Some(near) => format!("{other:?} is not a header style: did you mean {near:?}?"),
+                None => format!(
+                    "{other:?} is not a header style; write \"plain\" (the default: the page's colours, the accent as a highlight) or \"accent\" (the header in the accent)"
+                ),
+            }),
+        }
+    }
+}
+
 /// `display_zone`: an IANA zone.
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(try_from = "String")]

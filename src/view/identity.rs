@@ -1,5 +1,7 @@
-//! How the site shows whose it is: the accent colour, made readable in light and dark mode.
+//! How the site shows whose it is: the accent colour, made readable in light and dark mode,
+//! and the header's colours, which keep a logo in that colour legible.
 
+use crate::settings::HeaderStyle;
 use serde::Serialize;
 
 /// The theme's colours for one accent, as CSS hex colours.
@@ -23,9 +25,20 @@ const DARK_PAPER: Rgb = [24.0, 34.0, 43.0];
 const WHITE: Rgb = [255.0, 255.0, 255.0];
 const BLACK: Rgb = [0.0, 0.0, 0.0];
 const DARK_BACKGROUND: Rgb = [16.0, 23.0, 30.0];
+/// The dark theme's text colour.
+const LIGHT_INK: Rgb = [231.0, 237.0, 242.0];
+/// The light theme's text colour.
+const DARK_INK: Rgb = [23.0, 33.0, 43.0];
+/// The theme's own accent (style.css), in each colour scheme, when the config sets none.
+const DEFAULT_LIGHT: Rgb = [11.0, 93.0, 122.0];
+const DEFAULT_DARK: Rgb = [92.0, 192.0, 224.0];
 
 /// WCAG's minimum contrast for body text.
 const READABLE: f64 = 4.5;
+/// WCAG's minimum contrast for graphics, a logo among them.
+const VISIBLE: f64 = 3.0;
+/// WCAG's enhanced contrast for body text: the dark accent header's, which is a deep shade.
+const RESTFUL: f64 = 7.0;
 
 pub use crate::settings::parse_colour;
 
@@ -43,6 +56,88 @@ pub fn accent(chosen: &str) -> Result<AccentView, String> {
         dark: hex(dark),
         dark_soft: hex(mix(dark, DARK_BACKGROUND, 0.78)),
     })
+}
+
+/// The header's colours in both schemes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HeaderView {
+    /// `plain` or `accent`, as the config's `header` says.
+    pub style: HeaderStyle,
+    pub light: HeaderColours,
+    pub dark: HeaderColours,
+    /// Whether the logo sits on a plate in either scheme.
+    pub plated: bool,
+}
+
+/// One scheme's header, as CSS colours.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HeaderColours {
+    pub background: String,
+    /// The text and menu on it.
+    pub ink: String,
+    /// Behind the logo: `transparent` where the logo reads on the header as it is.
+    pub plate: String,
+}
+
+/// The header's colours for a header `style` and the site's accent (the theme's own when
+/// `None`). The logo is taken to be in the accent, as a facility's logo usually is: it sits on
+/// a plate whose contrast with the accent is at least 3:1 in both schemes, always on an
+/// accent header, and on a plain one where the page's paper would not reach that. An accent
+/// header is the accent in light mode (white text reads on it: see [`accent`]) and a deep shade
+/// of it in dark mode, where a saturated slab would outshine the page.
+pub fn header(style: HeaderStyle, accent: Option<&AccentView>) -> HeaderView {
+    let parsed = |text: &str| parse_colour(text).ok();
+    let (chosen, light, dark) = match accent {
+        Some(view) => (
+            parsed(&view.chosen),
+            parsed(&view.light).unwrap_or(DEFAULT_LIGHT),
+            parsed(&view.dark).unwrap_or(DEFAULT_DARK),
+        ),
+        None => (None, DEFAULT_LIGHT, DEFAULT_DARK),
+    };
+    // Without an accent the logo's colour is unknown: the theme's accent stands in for it on
+    // an accent header; a plain header leaves the logo as it is.
+    let logo = chosen.unwrap_or(light);
+    let colours = |background: Rgb, ink: Rgb, plated: bool| HeaderColours {
+        background: hex(background),
+        ink: hex(ink),
+        plate: if plated {
+            hex(plate(logo))
+        } else {
+            "transparent".into()
+        },
+    };
+    let (light, dark) = match style {
+        HeaderStyle::Plain => {
+            let needs = |paper: Rgb| chosen.is_some_and(|c| contrast(c, paper) < VISIBLE);
+            (
+                colours(WHITE, DARK_INK, needs(WHITE)),
+                colours(DARK_BACKGROUND, LIGHT_INK, needs(DARK_BACKGROUND)),
+            )
+        }
+        HeaderStyle::Accent => {
+            let deep = towards(mix(dark, DARK_BACKGROUND, 0.6), DARK_BACKGROUND, |c| {
+                contrast(c, LIGHT_INK) >= RESTFUL
+            });
+            (colours(light, WHITE, true), colours(deep, LIGHT_INK, true))
+        }
+    };
+    HeaderView {
+        style,
+        plated: light.plate != "transparent" || dark.plate != "transparent",
+        light,
+        dark,
+    }
+}
+
+/// A plate for a logo in `logo`: white or the dark theme's paper, whichever contrasts more
+/// (one of them always reaches 4.2:1).
+fn plate(logo: Rgb) -> Rgb {
+    if contrast(logo, WHITE) >= contrast(logo, DARK_BACKGROUND) {
+        WHITE
+    } else {
+        DARK_BACKGROUND
+    }
 }
 
 fn towards(colour: Rgb, target: Rgb, good: impl Fn(Rgb) -> bool) -> Rgb {
@@ -98,6 +193,90 @@ mod tests {
             assert!(contrast(light, WHITE) >= READABLE, "{view:?}");
             assert!(contrast(dark, DARK_PAPER) >= READABLE, "{view:?}");
         }
+    }
+
+    /// Orange, navy, yellow, white and black, the default, and every `#rgb` colour: the logo,
+    /// in the accent, reads on its backdrop (the plate, or the header where there is none)
+    /// at 3:1 in both schemes, whichever the header; the header's text reads on it.
+    #[test]
+    fn a_logo_in_the_accent_reads_on_its_backdrop_in_both_schemes() {
+        let named = [
+            "#ff6600", "#001f5b", "#ffd700", "#ffffff", "#000000", "#0b5d7a",
+        ];
+        let every = (0..4096).map(|n| format!("#{n:03x}"));
+        let mut checked = 0;
+        for chosen in named.iter().map(|c| c.to_string()).chain(every) {
+            let view = accent(&chosen).unwrap();
+            let logo = parse_colour(&chosen).unwrap();
+            for style in [HeaderStyle::Plain, HeaderStyle::Accent] {
+                let header = header(style, Some(&view));
+                for colours in [&header.light, &header.dark] {
+                    let background = parse_colour(&colours.background).unwrap();
+                    let backdrop = parse_colour(&colours.plate).unwrap_or(background);
+                    assert!(
+                        contrast(logo, backdrop) >= VISIBLE,
+                        "{chosen} {style:?}: {colours:?}"
+                    );
+                    let ink = parse_colour(&colours.ink).unwrap();
+                    assert!(
+                        contrast(ink, background) >= READABLE,
+                        "{chosen} {style:?}: {colours:?}"
+                    );
+                    checked += 1;
+                }
+                // An accent header always sets the logo on a plate; a plain one only where
+                // the page's paper is too near the accent.
+                assert_eq!(
+                    header.plated,
+                    style == HeaderStyle::Accent
+                        || contrast(logo, WHITE) < VISIBLE
+                        || contrast(logo, DARK_BACKGROUND) < VISIBLE,
+                    "{chosen} {style:?}"
+                );
+            }
+        }
+        assert_eq!(checked, (named.len() + 4096) * 4);
+        // On a plain header a burnt orange reads on white as it is; a bright one (2.9:1) gets
+        // a dark plate.
+        let burnt = header(HeaderStyle::Plain, Some(&accent("#e8590c").unwrap()));
+        assert_eq!(burnt.light.plate, "transparent");
+        let bright = header(HeaderStyle::Plain, Some(&accent("#ff6600").unwrap()));
+        assert_eq!(bright.light.plate, "#10171e");
+        // Navy vanishes on the dark theme's paper: a white plate there.
+        let navy = header(HeaderStyle::Plain, Some(&accent("#001f5b").unwrap()));
+        assert_eq!(
+            (navy.light.plate.as_str(), navy.dark.plate.as_str()),
+            ("transparent", "#ffffff")
+        );
+        // Yellow on an accent header: a dark plate in both schemes.
+        let yellow = header(HeaderStyle::Accent, Some(&accent("#ffd700").unwrap()));
+        assert_eq!(
+            (yellow.light.plate.as_str(), yellow.dark.plate.as_str()),
+            ("#10171e", "#10171e")
+        );
+    }
+
+    #[test]
+    fn the_dark_accent_header_is_a_deep_shade_not_the_saturated_accent() {
+        for chosen in ["#ff6600", "#ffd700", "#e4002b", "#00a651", "#0b5d7a"] {
+            let view = accent(chosen).unwrap();
+            let header = header(HeaderStyle::Accent, Some(&view));
+            assert_eq!(header.light.background, view.light, "{chosen}");
+            let deep = parse_colour(&header.dark.background).unwrap();
+            // Dark enough for the dark theme's text at 7:1, and no brighter than a tenth of
+            // white (the saturated accents above are a third to four fifths).
+            assert!(contrast(deep, LIGHT_INK) >= RESTFUL, "{chosen}: {deep:?}");
+            assert!(luminance(deep) < 0.1, "{chosen}: {deep:?}");
+        }
+        // Without an accent, the theme's own: no plate on a plain header, whose colours are
+        // the stylesheet's.
+        let plain = header(HeaderStyle::Plain, None);
+        assert!(!plain.plated);
+        assert_eq!(plain.light.background, "#ffffff");
+        assert_eq!(plain.dark.background, "#10171e");
+        let accented = header(HeaderStyle::Accent, None);
+        assert_eq!(accented.light.background, "#0b5d7a");
+        assert_eq!(accented.light.plate, "#ffffff");
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub use events::{
     EventKey, EventLists, EventPage, EventStatus, EventSummary, Position, event_name,
 };
 pub use feeds::{CalendarEntry, CalendarFeeds, FeedEntry};
-pub use identity::{AccentView, accent};
+pub use identity::{AccentView, HeaderColours, HeaderView, accent, header};
 pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, roster_page};
 pub use settings::{
     DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Run, Sections, Settings, SiteFile,

@@ -33,6 +33,8 @@ pub struct Site {
     /// The browser tab's icon, when one is set (else the theme's own).
     pub favicon: Option<Favicon>,
     pub accent: Option<super::AccentView>,
+    /// The header's colours, and whether the logo sits on a plate.
+    pub header: super::HeaderView,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -123,6 +125,8 @@ pub(super) fn site_view(
         facility_name,
         division_name,
     };
+    // Checked as the settings were read: a colour.
+    let accent = (settings.accent.as_deref()).and_then(|c| super::accent(c).ok());
     Site {
         title,
         tagline: settings.tagline.clone(),
@@ -153,8 +157,8 @@ pub(super) fn site_view(
             path: encode(&f.path),
             media_type: media_type(&f.path),
         }),
-        // Checked as the settings were read: a colour.
-        accent: (settings.accent.as_deref()).and_then(|c| super::accent(c).ok()),
+        header: super::header(settings.header, accent.as_ref()),
+        accent,
     }
 }
 

@@ -19,6 +19,7 @@ mod feed;
 mod fixtures;
 mod github_action;
 mod guide;
+mod header;
 mod identity;
 mod init;
 mod languages;

@@ -38,7 +38,10 @@ fn start() -> Server {
 fn still_serving(server: &mut Server) {
     let home = get(server.port(), "/");
     assert_eq!(home.status, 200);
-    assert!(home.text.contains("<h1>San Juan CERAP</h1>"));
+    assert!(
+        home.text
+            .contains("<span class=\"brand-name\">San Juan CERAP</span>")
+    );
     assert!(!server.serving.exited(), "the server exited");
 }
 
@@ -233,7 +236,10 @@ fn clients_that_never_read_a_large_file_do_not_hold_up_a_page_load() {
     page.read_to_end(&mut raw).unwrap();
     let home = parse(&raw);
     assert_eq!(home.status, 200);
-    assert!(home.text.contains("<h1>San Juan CERAP</h1>"));
+    assert!(
+        home.text
+            .contains("<span class=\"brand-name\">San Juan CERAP</span>")
+    );
 
     // Each stalled client, reading again now, gets the whole file: none was cut off for
     // the page to be served. All read at once, so none waits on another.
@@ -517,12 +523,20 @@ fn a_change_to_static_the_theme_or_the_config_file_signals_a_reload_of_the_rebui
         "body { margin: 1em; }\n"
     );
 
-    assert!(get(port, "/").text.contains("<h1>First Title</h1>"));
+    assert!(
+        get(port, "/")
+            .text
+            .contains("<span class=\"brand-name\">First Title</span>")
+    );
     let (before, after) = signal_after(&server, || {
         fs::write(dir.join("vatcar-site.toml"), "title = \"Second Title\"\n").unwrap()
     });
     assert!(after > before);
-    assert!(get(port, "/").text.contains("<h1>Second Title</h1>"));
+    assert!(
+        get(port, "/")
+            .text
+            .contains("<span class=\"brand-name\">Second Title</span>")
+    );
 
     // A file added to static/ reaches the site, and one removed leaves it.
     let (before, after) = signal_after(&server, || {
@@ -621,7 +635,7 @@ fn a_config_file_that_no_longer_reads_keeps_the_site_and_shows_the_error_in_the_
     fs::write(dir.join("vatcar-site.toml"), "title = \"Fixed Title\"\n").unwrap();
     assert_eq!(poll.join().unwrap(), failed + 1);
     assert_eq!(body(&get(port, "/__vatcar-site/errors")), "");
-    assert!(get(port, "/").text.contains("<h1>Fixed Title</h1>"));
+    assert!(get(port, "/").text.contains("<span class=\"brand-name\">Fixed Title</span>"));
     assert_eq!(body(&get(port, "/extra.css")), "p { color: blue; }\n");
 }
 

@@ -216,7 +216,23 @@ fn every_page_of_the_contract_is_written() {
 fn home_page_names_the_facility_its_staff_and_the_next_events() {
     let site = build_demo(&[]);
     let home = site.page("index.html");
-    assert_eq!(texts(&home, "h1"), ["San Juan CERAP"]);
+    // The header names the site; the hero, without a tagline, leads with what it is.
+    assert_eq!(texts(&home, ".brand-name"), ["San Juan CERAP"]);
+    assert_eq!(
+        texts(&home, "h1"),
+        ["Air traffic control on the VATSIM network"]
+    );
+    let hero = texts(&home, ".hero").join(" ");
+    assert!(!hero.contains("San Juan CERAP"), "{hero}");
+    assert_eq!(
+        texts(&home, ".hero-facts li"),
+        [
+            "40 home controllers",
+            "8 visitors",
+            "5 upcoming facility events",
+            "4 upcoming division events"
+        ]
+    );
     assert_eq!(
         texts(&home, ".staff-card"),
         [
@@ -500,7 +516,7 @@ fn hostile_data_is_escaped_and_sanitized() {
         for script in select(&html, "script") {
             let src = script.value().attr("src").unwrap_or("(inline)");
             assert!(
-                src.ends_with("static/local-time.js"),
+                src.ends_with("static/local-time.js") || src.ends_with("static/menu.js"),
                 "{path}: script {src}"
             );
         }

@@ -48,7 +48,8 @@ fn the_config_file_in_the_working_folder_shapes_the_site() {
     let public = tmp.path().join("public");
     let home = fs::read_to_string(public.join("index.html")).unwrap();
     assert!(
-        home.contains("<h1>TJZS Virtual</h1>") && home.contains("Caribbean skies, every evening")
+        home.contains("<span class=\"brand-name\">TJZS Virtual</span>")
+            && home.contains("Caribbean skies, every evening")
     );
     assert!(home.contains(r#"href="mailto:atm@tjzs.example.org""#));
     assert!(
@@ -83,7 +84,7 @@ fn the_config_file_in_the_working_folder_shapes_the_site() {
     assert!(
         fs::read_to_string(tmp.path().join("other/index.html"))
             .unwrap()
-            .contains("<h1>From the flag</h1>")
+            .contains("<span class=\"brand-name\">From the flag</span>")
     );
 }
 
@@ -298,7 +299,10 @@ fn serve_builds_serves_and_rebuilds_on_a_template_change() {
     let port = serving.port;
     let home = get(port, "/");
     assert_eq!(home.status, 200);
-    assert!(home.text.contains("<h1>San Juan CERAP</h1>"));
+    assert!(
+        home.text
+            .contains("<span class=\"brand-name\">San Juan CERAP</span>")
+    );
     assert_eq!(get(port, "/roster").status, 301);
     assert_eq!(get(port, "/roster/").status, 200);
     assert!(
@@ -316,17 +320,14 @@ fn serve_builds_serves_and_rebuilds_on_a_template_change() {
     fs::write(
         &index,
         text.replace(
-            "<h1>{{ site.title }}</h1>",
-            "<h1>Edited {{ site.title }}</h1>",
+            "<section class=\"hero\">",
+            "<section class=\"hero\"><p>Edited {{ site.title }}</p>",
         ),
     )
     .unwrap();
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
-        if get(port, "/")
-            .text
-            .contains("<h1>Edited San Juan CERAP</h1>")
-        {
+        if get(port, "/").text.contains("<p>Edited San Juan CERAP</p>") {
             break;
         }
         assert!(Instant::now() < deadline, "the change was not rebuilt");
@@ -362,7 +363,7 @@ fn completions_quiet_and_the_summary_line() {
         "{last}"
     );
     assert!(
-        last.ends_with("(42 written, 0 unchanged, 0 removed)"),
+        last.ends_with("(43 written, 0 unchanged, 0 removed)"),
         "{last}"
     );
     // A site without events does not mention them.

@@ -18,6 +18,7 @@ const TEMPLATE_IDS: &[&str] = &[
     "positions",
     "recent",
     "sessions",
+    "site-menu",
     "staff",
     "student",
     "summary",
@@ -26,8 +27,9 @@ const TEMPLATE_IDS: &[&str] = &[
 ];
 
 /// The ids around every content page (base.html's `<main id="main">`, which "Skip to content"
-/// leads to), which a heading's written id may not take.
-const LAYOUT_IDS: &[&str] = &["main"];
+/// leads to, and the header's menu, which its button folds), which a heading's written id may
+/// not take.
+const LAYOUT_IDS: &[&str] = &["main", "site-menu"];
 
 /// The ids around the home page's introduction (index.html), likewise.
 const HOME_IDS: &[&str] = &["intro", "more", "next-events", "staff"];

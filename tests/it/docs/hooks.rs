@@ -64,9 +64,39 @@ const HOOKS: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "index.html",
+        "hero",
+        "first in `content`: the `<h1>` (the tagline), `intro`, the facts and the buttons",
+        "the top of the home page",
+    ),
+    (
+        "index.html",
         "intro",
-        "in the hero, after the `<h1>`: the tagline and description paragraphs",
-        "the home page's introduction",
+        "in the hero, after the `<h1>`: the facility's description",
+        "the words under the home page's heading",
+    ),
+    (
+        "index.html",
+        "introduction",
+        "after `hero`: `content/_index.md`'s text",
+        "the webmaster's own introduction",
+    ),
+    (
+        "index.html",
+        "upcoming_events",
+        "after `introduction`: the \"Coming up\" events",
+        "the next events, facility and division",
+    ),
+    (
+        "index.html",
+        "staff",
+        "after `upcoming_events`: the staff cards",
+        "who runs the facility",
+    ),
+    (
+        "index.html",
+        "links",
+        "last: the \"More\" cards",
+        "links to the site's sections",
     ),
     (
         "page.html",
@@ -127,8 +157,9 @@ const HOOKS: &[(&str, &str, &str, &str)] = &[
 const HOOK_BLOCKS_GUIDE: &str = r##"
 ### Filling a hook block
 
-A file in your templates folder replaces the built-in file of the same name, and a template
-cannot extend the file it replaces (Tera knows one template per name). So:
+A file in your templates folder replaces the built-in file of the same name. Every built-in
+template is also there as `builtin/<name>`, so your file can extend the one it replaces and
+fill only the blocks it changes. So:
 
 - **On every page:** write a `layout.html` of your own. Every page extends `layout.html`,
   which extends `base.html`; the built-in `layout.html` does nothing else. Yours fills the
@@ -150,6 +181,9 @@ cannot extend the file it replaces (Tera knows one template per name). So:
   {% extends "event_list_page.html" %}
   {% block lead %}Events run by our facility, most weekends.{% endblock lead %}
   ```
+- **The home page:** its parts are blocks (`hero`, `introduction`, `upcoming_events`,
+  `staff`, `links`) that an `index.html` extending `builtin/index.html` replaces one at a
+  time: see "Changing one block of the home page" below.
 - **One other page:** export it, edit your copy, and fill blocks there. In your `roster.html`,
   `{% block head_extra %}{{ super() }}<meta name="robots" content="noindex">{% endblock head_extra %}`
   adds to the roster page only; `{{ super() }}` keeps what your `layout.html` put there. A
@@ -163,8 +197,8 @@ Good to know:
 - A `base.html` copied before the hook blocks existed has none of them: blocks your
   `layout.html` fills are then ignored, with no error. Export `base.html` again, or add the
   blocks to your copy.
-- `static/` in your templates folder can replace the built-in `style.css`, `local-time.js`
-  and `icon.svg`, and nothing else there is copied. A stylesheet, script or image of your own
+- `static/` in your templates folder can replace the built-in `style.css`, `local-time.js`,
+  `menu.js` and `icon.svg`, and nothing else there is copied. A stylesheet, script or image of your own
   goes in the site's `static/` folder (beside `vatcar-site.toml`), which is published as it
   is, and a hook links it with `{{ root }}`, the way to the site's root from any page (the
   not-found page included): `static/css/facility.css` is

@@ -136,6 +136,14 @@ For a theme made from templates exported by an earlier vatcar-site (before `layo
   `page.description`, `page.image` and `page.image_wide` feed the new `social` block;
   `site.logo`, `site.favicon` and `site.accent` are new. An older `base.html` keeps working,
   without the menu, logo, accent and link previews.
+- **The header and the home page (issue 23).** `base.html`'s header has a "Menu" button that
+  `static/menu.js` (read in `<head>`) shows on small screens to fold the menu; marks the
+  entry of the section a page is in with `aria-current="true"`; and takes its colours from
+  `site.header` (`style`, `plated`, and `light`/`dark` colours) as well as `site.accent`. An
+  older `base.html` keeps working with its menu unfolded. `index.html` is in blocks (`hero`,
+  `introduction`, `upcoming_events`, `staff`, `links`) and its `<h1>` is the tagline, not
+  the site's name; an older copy keeps working as it was. Every built-in template is also
+  `builtin/<name>`, for a template of yours to extend.
 - **Pages extend `layout.html`** (new) instead of `base.html`. Copies that extend `base.html`
   still work, without what your `layout.html` adds.
 - **`base.html`** has the hook blocks `head_extra`, `header`, `nav`, `nav_extra`, `footer`,
