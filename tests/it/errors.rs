@@ -82,7 +82,7 @@ fn three_broken_links_in_three_files_and_a_bad_anchor_on_a_generated_page_are_re
             content("c.md")
         ),
         format!(
-            "{}:4:5: link @/roster#nope: #nope: roster/index.html has no element with that id (it has: #controllers, #main, #staff, #visitors)",
+            "{}:4:5: link @/roster#nope: #nope: roster/index.html has no element with that id (it has: #controllers, #main, #site-menu, #staff, #visitors)",
             content("d.md")
         ),
     ];
@@ -112,7 +112,7 @@ fn in_github_actions_each_error_is_an_annotation_on_its_file_and_the_step_summar
             "::error file=content/a.md,line=6,col=5::link @/nowhere: the site has no page or file @/nowhere",
             "::error file=content/b.md,line=4,col=1::link @/missing.md: there is no page missing.md in the content folder",
             "::error file=content/c.md,line=6,col=1::link elsewhere/: the site has no page or file c/elsewhere/ (a relative link starts from the page's address, c/); to link from the site's root write @/elsewhere/",
-            "::error file=content/d.md,line=4,col=5::link @/roster#nope: #nope: roster/index.html has no element with that id (it has: #controllers, #main, #staff, #visitors)",
+            "::error file=content/d.md,line=4,col=5::link @/roster#nope: #nope: roster/index.html has no element with that id (it has: #controllers, #main, #site-menu, #staff, #visitors)",
         ]
     );
     // The terminal's message is unchanged.

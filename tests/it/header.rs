@@ -154,7 +154,7 @@ fn the_home_page_names_the_site_once_and_leads_with_the_tagline() {
     assert_eq!(
         texts(&home, ".hero h1 ~ ul.hero-facts li"),
         [
-            "40 controladores de la dependencia",
+            "40 controladores miembros",
             "8 visitantes",
             "5 próximos eventos de la dependencia"
         ]

@@ -635,7 +635,11 @@ fn a_config_file_that_no_longer_reads_keeps_the_site_and_shows_the_error_in_the_
     fs::write(dir.join("vatcar-site.toml"), "title = \"Fixed Title\"\n").unwrap();
     assert_eq!(poll.join().unwrap(), failed + 1);
     assert_eq!(body(&get(port, "/__vatcar-site/errors")), "");
-    assert!(get(port, "/").text.contains("<span class=\"brand-name\">Fixed Title</span>"));
+    assert!(
+        get(port, "/")
+            .text
+            .contains("<span class=\"brand-name\">Fixed Title</span>")
+    );
     assert_eq!(body(&get(port, "/extra.css")), "p { color: blue; }\n");
 }
 
