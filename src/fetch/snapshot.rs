@@ -128,6 +128,11 @@ impl Snapshot {
         }
     }
 
+    /// The bodies' size in bytes, all together.
+    pub fn bytes(&self) -> u64 {
+        self.bodies.values().map(|body| body.len() as u64).sum()
+    }
+
     pub fn contains(&self, endpoint: Endpoint) -> bool {
         self.bodies.contains_key(&endpoint.snapshot_file())
     }

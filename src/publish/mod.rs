@@ -42,7 +42,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use tree::{Entry, OldTree, below};
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -52,6 +52,9 @@ pub struct PublishReport {
     pub removed: usize,
     /// Files that were the webmaster's, overwritten because `force` was given.
     pub overwritten: Vec<String>,
+    /// Bytes written to the file system, the marker's among them (a file kept by a hard link
+    /// writes none).
+    pub bytes_written: u64,
 }
 
 /// How a folder is published.
@@ -189,6 +192,8 @@ pub struct Staging {
     old: OldTree,
     /// What has been staged so far; `add` is called from every rendering thread.
     added: Mutex<Added>,
+    /// Bytes written into the staging folder so far.
+    bytes_written: AtomicU64,
     committed: bool,
     _active: Active,
 }
@@ -262,6 +267,7 @@ impl Staging {
             previous_marker,
             old,
             added: Mutex::default(),
+            bytes_written: AtomicU64::new(0),
             committed: false,
             place,
             _active: active,
@@ -317,8 +323,16 @@ impl Staging {
         }
         fs::write(&target, contents)
             .with_context(|| format!("could not write {}", target.display()))?;
+        self.bytes_written
+            .fetch_add(contents.len() as u64, Ordering::Relaxed);
         self.lock().changed.push(path.to_owned());
         Ok(())
+    }
+
+    /// Bytes of the files staged so far that differ from the output folder's (the others are
+    /// not written).
+    pub fn bytes_written(&self) -> u64 {
+        self.bytes_written.load(Ordering::Relaxed)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Added> {
@@ -358,11 +372,12 @@ impl Staging {
             .collect();
         let marker_json = Marker::new(self.kind, listed).to_json();
         let marker_changed = self.previous_marker.as_deref() != Some(&marker_json[..]);
-        let report = PublishReport {
+        let mut report = PublishReport {
             written: changed.len(),
             unchanged: unchanged.len(),
             removed: stale.len(),
             overwritten,
+            bytes_written: self.bytes_written(),
         };
         if changed.is_empty() && stale.is_empty() && !marker_changed {
             // Nothing to swap: the folder is already this site, mtimes and all.
@@ -371,6 +386,7 @@ impl Staging {
         }
         changed.sort_unstable();
         write_file(&self.new_dir.join(MARKER), &marker_json)?;
+        report.bytes_written += marker_json.len() as u64;
         match self.place.mode {
             Mode::Exchange => {
                 self.link_unchanged(unchanged.iter().chain(&kept))?;
