@@ -485,10 +485,43 @@ fn check_relative(path: &str) -> Result<()> {
 }
 
 /// Whether the file at `path` holds exactly `contents`; its length is checked before its bytes
-/// are read.
+/// are read, and they are read and compared a block at a time, into a buffer each thread
+/// keeps: an unchanged rebuild compares every file it makes.
 fn same_bytes(path: &Path, contents: &[u8]) -> bool {
-    fs::metadata(path).is_ok_and(|m| m.len() == contents.len() as u64)
-        && fs::read(path).is_ok_and(|existing| existing == contents)
+    use std::io::Read;
+    const BLOCK: usize = 64 * 1024;
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let Ok(mut file) = fs::File::open(path) else {
+        return false;
+    };
+    if !file
+        .metadata()
+        .is_ok_and(|m| m.len() == contents.len() as u64)
+    {
+        return false;
+    }
+    BUFFER.with_borrow_mut(|buffer| {
+        buffer.resize(BLOCK, 0);
+        let mut rest = contents;
+        loop {
+            let want = rest.len().min(BLOCK) + 1;
+            // One byte more than is left, to see a file that grew since its length was read.
+            let read = match file.read(&mut buffer[..want.min(BLOCK)]) {
+                Ok(read) => read,
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return false,
+            };
+            if read == 0 {
+                return rest.is_empty();
+            }
+            if read > rest.len() || buffer[..read] != rest[..read] {
+                return false;
+            }
+            rest = &rest[read..];
+        }
+    })
 }
 
 fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
@@ -552,6 +585,24 @@ mod tests {
         }
         let marker: Marker = serde_json::from_slice(&fs::read(dir.join(MARKER)).unwrap()).unwrap();
         assert_eq!(marker.files.len(), 404);
+    }
+
+    #[test]
+    fn a_file_is_the_same_only_with_every_byte_the_same() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("page.html");
+        // Longer than the blocks the comparison reads, by a few bytes.
+        let long: Vec<u8> = (0..200_003u32).map(|i| (i % 251) as u8).collect();
+        fs::write(&path, &long).unwrap();
+        assert!(same_bytes(&path, &long));
+        let mut last_differs = long.clone();
+        *last_differs.last_mut().unwrap() ^= 1;
+        assert!(!same_bytes(&path, &last_differs));
+        assert!(!same_bytes(&path, &long[..long.len() - 1]));
+        assert!(!same_bytes(&path, &[long.as_slice(), b"x"].concat()));
+        fs::write(&path, b"").unwrap();
+        assert!(same_bytes(&path, b""));
+        assert!(!same_bytes(&tmp.path().join("missing.html"), b""));
     }
 
     #[test]
