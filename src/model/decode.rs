@@ -184,8 +184,9 @@ fn shape<T: for<'de> Deserialize<'de>>(
     prefix: &str,
     raw: &RawValue,
 ) -> Result<T, ApiError> {
-    // Tracking the path costs a third of the decoding, and only a body that does not fit
-    // needs it: that one is read again, with the path tracked, for the error.
+    // Only a body that does not fit needs the path, and tracking it on every value cost 11%
+    // of decoding an event list (callgrind): that body is read again, path tracked, for the
+    // error.
     if let Ok(value) = serde_json::from_str(raw.get()) {
         return Ok(value);
     }
