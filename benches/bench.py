@@ -2,7 +2,7 @@
 """The vatcar-site benchmark: one command, one table.
 
 Usage: python3 benches/bench.py [--sizes 100 1000 10000] [--runs 3] [--work DIR] [--no-hugo]
-                                [--instructions N] [--only content] [--bin PATH]
+                                [--instructions N] [--only content|hugo] [--bin PATH] [--peers DIR]
 
 Measures, with the release binary (built first):
   - a build from a snapshot at each size N (N controllers, N facility events, N division
@@ -301,6 +301,62 @@ def mock_api_memory(n, work, shm, runs):
             f"200 MiB) | {wall:.3f} | {peak:.0f} |")
 
 
+def peer_rows(args, shm, hugo, n_pages):
+    """Hugo on the peers' data of each size from 1,000, taking turns with our build and `cp -r`
+    of our output."""
+    lines = []
+    if hugo and os.path.isdir(PEERS):
+        version = subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.split()[1]
+        lines += ["", f"Hugo ({version}) on the peers' data of the same size, in the same run; per page is wall time over HTML pages "
+                  "(Hugo: N event pages + 3, as the peers' own bench counts them):",
+                  "", "| N | output on | cores | Hugo s | Hugo CPU s | Hugo peak MiB | Hugo ms/page | vatcar-site ms/page (same turns) "
+                  "| Hugo / vatcar-site per page | 10x Hugo would be ms/page | `cp -r` of our output, ms/page (same turns) |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|"]
+        for n in [s for s in args.sizes if s >= 1000]:
+            pdata = os.path.join(args.work, f"peer-data-{n}")
+            if not os.path.exists(pdata):
+                subprocess.run([sys.executable, os.path.join(PEERS, "gen_data.py"), str(n), pdata], check=True,
+                               stdout=subprocess.DEVNULL)
+            site = os.path.join(args.work, "hugo-site")
+            rm(site)
+            shutil.copytree(os.path.join(PEERS, "hugo"), site)
+            subprocess.run([sys.executable, os.path.join(site, "prepare.py"), pdata, "--mode", "stubs"], check=True,
+                           stdout=subprocess.DEVNULL)
+            hpages = n + 3
+            places = [("tmpfs", shm)] if shm else []
+            places.append(("disk", args.work))
+            data = os.path.join(args.work, f"data-{n}")
+            pages = n_pages[n]
+            # Both programs use every core they are given; with one core the comparison is of
+            # the work alone (on tmpfs only: on disk the kernel's writeback blurs it).
+            runs_on = [(label, where, None) for label, where in places]
+            if shm and shutil.which("taskset"):
+                runs_on.insert(1, ("tmpfs", shm, 1))
+            for label, where, cores in runs_on:
+                hout = os.path.join(where, f"hugo-out-{n}")
+                out = os.path.join(where, f"pair-out-{n}")
+                hugo_cmd = taskset(cores, [hugo, "--quiet", "-s", site, "-d", hout])
+                ours_cmd = taskset(cores, [BIN, "build", "--snapshot", data, "--output", out, "--site-url",
+                                           "https://bench.example.org/"])
+                copy = os.path.join(where, f"pair-copy-{n}")
+                # Hugo, vatcar-site and `cp -r` of our output take turns, so that all three meet
+                # the same machine: on a shared virtual machine the speed drifts over minutes.
+                (hwall, hpeak, hcpu, _), (owall, _, _, _), (cwall, _, _, _) = in_turns(
+                    [(hugo_cmd, None, lambda: rm(hout)), (ours_cmd, env_with(), lambda: rm(out)),
+                     (["cp", "-r", out, copy], None, lambda: rm(copy))], args.runs)
+                rm(copy)
+                ours = owall / pages
+                lines.append(f"| {n} | {label} | {cores or os.cpu_count()} | {hwall:.3f} | {hcpu:.2f} | {hpeak:.0f} | "
+                             f"{1000 * hwall / hpages:.3f} | {1000 * ours:.3f} | {(hwall / hpages) / ours:.1f}x | "
+                             f"{100 * hwall / hpages:.3f} | {1000 * cwall / pages:.3f} |")
+                print(lines[-1], flush=True)
+                rm(hout)
+                rm(out)
+    elif not args.no_hugo:
+        lines += ["", f"No peer comparison: {'no peers folder at ' + PEERS + ' (--peers DIR)' if hugo else 'Hugo is not installed (`apt-get install hugo`)'}."]
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
@@ -309,7 +365,8 @@ def main():
     ap.add_argument("--no-hugo", action="store_true")
     ap.add_argument("--instructions", type=int, metavar="N", default=None,
                     help="also count instructions (valgrind's callgrind) of a build at size N")
-    ap.add_argument("--only", choices=["content"], help="run only these rows")
+    ap.add_argument("--only", choices=["content", "hugo"], help="run only these rows")
+    ap.add_argument("--peers", help="the peers' folder (default: ../shared/peers beside the checkout)")
     ap.add_argument("--bin", help="measure this vatcar-site binary (another commit's) instead of building one")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
@@ -324,8 +381,30 @@ def main():
             f.write(text)
         print(text)
         return
+    global PEERS
+    if args.peers:
+        PEERS = os.path.abspath(args.peers)
     shm = "/dev/shm/vatcar-bench" if os.path.isdir("/dev/shm") else None
     hugo = None if args.no_hugo else shutil.which("hugo")
+    if args.only == "hugo":
+        n_pages = {}
+        for n in args.sizes:
+            data = os.path.join(args.work, f"data-{n}")
+            if not os.path.exists(os.path.join(data, "division-events.json")):
+                subprocess.run([sys.executable, os.path.join(HERE, "gen_data.py"), str(n), data], check=True)
+            out = os.path.join(args.work, f"out-{n}")
+            rm(out)
+            subprocess.run([BIN, "build", "--snapshot", data, "--output", out], env=env_with(), check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            n_pages[n] = count_pages(out)
+            rm(out)
+        text = "\n".join(peer_rows(args, shm, hugo, n_pages)) + "\n"
+        with open(os.path.join(args.work, "results-hugo.md"), "w") as f:
+            f.write(text)
+        print(text)
+        if shm:
+            rm(shm)
+        return
     lines = [
         f"# vatcar-site benchmark ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, release build, median of {args.runs})",
         "",
@@ -392,55 +471,7 @@ def main():
     lines += hostile_descriptions(args.work, args.runs)
     lines += content_pages(args.work, args.runs)
 
-    if hugo and os.path.isdir(PEERS):
-        version = subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.split()[1]
-        lines += ["", f"Hugo ({version}) on the peers' data of the same size, in the same run; per page is wall time over HTML pages "
-                  "(Hugo: N event pages + 3, as the peers' own bench counts them):",
-                  "", "| N | output on | cores | Hugo s | Hugo CPU s | Hugo peak MiB | Hugo ms/page | vatcar-site ms/page (same turns) "
-                  "| Hugo / vatcar-site per page | 10x Hugo would be ms/page | `cp -r` of our output, ms/page (same turns) |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|"]
-        for n in [s for s in args.sizes if s >= 1000]:
-            pdata = os.path.join(args.work, f"peer-data-{n}")
-            if not os.path.exists(pdata):
-                subprocess.run([sys.executable, os.path.join(PEERS, "gen_data.py"), str(n), pdata], check=True,
-                               stdout=subprocess.DEVNULL)
-            site = os.path.join(args.work, "hugo-site")
-            rm(site)
-            shutil.copytree(os.path.join(PEERS, "hugo"), site)
-            subprocess.run([sys.executable, os.path.join(site, "prepare.py"), pdata, "--mode", "stubs"], check=True,
-                           stdout=subprocess.DEVNULL)
-            hpages = n + 3
-            places = [("tmpfs", shm)] if shm else []
-            places.append(("disk", args.work))
-            data = os.path.join(args.work, f"data-{n}")
-            pages = n_pages[n]
-            # Both programs use every core they are given; with one core the comparison is of
-            # the work alone (on tmpfs only: on disk the kernel's writeback blurs it).
-            runs_on = [(label, where, None) for label, where in places]
-            if shm and shutil.which("taskset"):
-                runs_on.insert(1, ("tmpfs", shm, 1))
-            for label, where, cores in runs_on:
-                hout = os.path.join(where, f"hugo-out-{n}")
-                out = os.path.join(where, f"pair-out-{n}")
-                hugo_cmd = taskset(cores, [hugo, "--quiet", "-s", site, "-d", hout])
-                ours_cmd = taskset(cores, [BIN, "build", "--snapshot", data, "--output", out, "--site-url",
-                                           "https://bench.example.org/"])
-                copy = os.path.join(where, f"pair-copy-{n}")
-                # Hugo, vatcar-site and `cp -r` of our output take turns, so that all three meet
-                # the same machine: on a shared virtual machine the speed drifts over minutes.
-                (hwall, hpeak, hcpu, _), (owall, _, _, _), (cwall, _, _, _) = in_turns(
-                    [(hugo_cmd, None, lambda: rm(hout)), (ours_cmd, env_with(), lambda: rm(out)),
-                     (["cp", "-r", out, copy], None, lambda: rm(copy))], args.runs)
-                rm(copy)
-                ours = owall / pages
-                lines.append(f"| {n} | {label} | {cores or os.cpu_count()} | {hwall:.3f} | {hcpu:.2f} | {hpeak:.0f} | "
-                             f"{1000 * hwall / hpages:.3f} | {1000 * ours:.3f} | {(hwall / hpages) / ours:.1f}x | "
-                             f"{100 * hwall / hpages:.3f} | {1000 * cwall / pages:.3f} |")
-                print(lines[-1], flush=True)
-                rm(hout)
-                rm(out)
-    elif not args.no_hugo:
-        lines += ["", "Hugo not installed (`apt-get install hugo`): no peer comparison."]
+    lines += peer_rows(args, shm, hugo, n_pages)
 
     if args.instructions:
         lines += ["", *instructions(args.instructions, args.work)]
