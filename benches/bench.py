@@ -2,7 +2,7 @@
 """The vatcar-site benchmark: one command, one table.
 
 Usage: python3 benches/bench.py [--sizes 100 1000 10000] [--runs 3] [--work DIR] [--no-hugo]
-                                [--instructions N] [--only content] [--bin PATH]
+                                [--instructions N] [--only content|hugo] [--bin PATH] [--peers DIR]
 
 Measures, with the release binary (built first):
   - a build from a snapshot at each size N (N controllers, N facility events, N division
@@ -11,7 +11,12 @@ Measures, with the release binary (built first):
     tmpfs (/dev/shm), which measures rendering without file-creation cost;
   - `cp -r` of the finished output on the same file system (disk, and tmpfs), the floor for
     writing those files;
-  - a second build with unchanged data (it must rewrite nothing);
+  - a second build with unchanged data (it must rewrite nothing), and, at the largest size up
+    to 10,000, an unchanged rebuild against a full build on the same file system, in turns;
+  - growth: time per page and peak memory per MiB of input at each size (run with
+    `--sizes 1000 10000 50000` for the issue's three sizes);
+  - a full build from the local mock API with no latency at that size (peak memory with the
+    fetched bodies held);
   - a full build against a local mock API with 300 ms latency on every response (smallest N);
   - `build --demo` end to end (start-up);
   - the demo with one event's description replaced by nested or flat HTML of the same size
@@ -21,7 +26,8 @@ Measures, with the release binary (built first):
     quarter of the size: the build time over a one-line page's must grow about 4x from the
     quarter to the full size (linear), not 16x (quadratic);
   - Hugo on the same API-shaped data (../shared/peers), when a `hugo` binary is installed
-    (`apt-get install hugo`), with our time per page over Hugo's, on tmpfs and on disk; Hugo
+    (`apt-get install hugo`), with our time per page over Hugo's, on tmpfs (with every core and
+    with one, by `taskset`) and on disk; Hugo
     and vatcar-site take turns run by run, so that both meet the same machine. Beside the ratio
     it prints what 10x Hugo's speed would be per page and what `cp -r` of our output takes per
     page on that file system: the two show how far the 10x target sits from the file floor.
@@ -196,7 +202,7 @@ def content_pages(work, runs):
 
 
 def publish_stage(n, work, shm, runs):
-    """The publish stage on its own (the `-vv` laps "rendered and staged" to "published"), for
+    """The publish stage on its own (the `-v` line "stage publish"), for
     a rebuild over an existing site of size N in which every page changes (a new title): the
     whole tree is staged, swapped in and the old one removed. On disk and on tmpfs."""
     data = os.path.join(work, f"data-{n}")
@@ -210,18 +216,145 @@ def publish_stage(n, work, shm, runs):
         for run in range(runs):
             os.sync()
             start = time.perf_counter()
-            err = subprocess.run(base + ["-vv", "--title", f"Title {run}"], env=env_with(), check=True,
+            err = subprocess.run(base + ["-v", "--title", f"Title {run}"], env=env_with(), check=True,
                                  capture_output=True, text=True).stderr
             walls.append(time.perf_counter() - start)
-            staged = int(re.search(r"rendered and staged: (\d+) ms", err).group(1))
-            published = int(re.search(r"published: (\d+) ms", err).group(1))
-            stages.append(published - staged)
+            stages.append(int(re.search(r"stage publish: (\d+) ms", err).group(1)))
         rm(out)
         rows.append(f"| {n} | {label} | {statistics.median(walls):.3f} | {statistics.median(stages)} |")
         print(rows[-1], flush=True)
     return ["", "A rebuild in which every page changes (a new title), over the site already built; "
             "the publish stage is from the last file staged to the folder swapped and the old tree removed:",
             "", "| N | output on | rebuild wall s | publish stage ms |", "|---|---|---|---|", *rows]
+
+
+def taskset(cores, cmd):
+    """`cmd` on the first `cores` cores only (None: all of them), where taskset exists."""
+    if cores is None or not shutil.which("taskset"):
+        return cmd
+    return ["taskset", "-c", ",".join(str(c) for c in range(cores))] + cmd
+
+
+def input_mib(data):
+    return sum(os.path.getsize(os.path.join(data, f)) for f in os.listdir(data)) / 2**20
+
+
+def growth(rows):
+    """Per-page cost and peak memory against the input's size, from the main table's rows
+    (N, pages, seconds on tmpfs, peak MiB, input MiB): the per-page cost should stay within
+    1.3x across sizes, and the peak grow no faster than the input."""
+    if len(rows) < 2:
+        return []
+    first_ms = 1000 * rows[0][2] / rows[0][1]
+    lines = ["", "Growth: time per page (tmpfs) and peak memory against the input's size. The goal: per-page "
+             "cost within 1.3x of the smallest size's, and peak memory per MiB of input not growing:", "",
+             "| N | pages | input MiB | ms/page (tmpfs) | over the smallest N's | peak MiB | peak MiB per input MiB |",
+             "|---|---|---|---|---|---|---|"]
+    for n, pages, seconds, peak, mib in rows:
+        ms = 1000 * seconds / pages
+        lines.append(f"| {n} | {pages} | {mib:.1f} | {ms:.3f} | {ms / first_ms:.2f}x | {peak:.0f} | {peak / mib:.1f} |")
+    return lines
+
+
+def rebuild_vs_full(n, work, shm, runs):
+    """An unchanged rebuild against a full build into an empty folder, on the same file system
+    (tmpfs where there is one), taking turns run by run."""
+    data = os.path.join(work, f"data-{n}")
+    where = shm or work
+    full_out = os.path.join(where, f"full-{n}")
+    again_out = os.path.join(where, f"again-{n}")
+    args = ["--snapshot", data, "--site-url", "https://bench.example.org/"]
+    subprocess.run([BIN, "build", "--output", again_out] + args, env=env_with(), check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    (full, _, full_cpu, _), (again, _, again_cpu, err) = in_turns(
+        [([BIN, "build", "--output", full_out] + args, env_with(), lambda: rm(full_out)),
+         ([BIN, "build", "--output", again_out] + args, env_with(), None)], runs)
+    written = re.search(r"\((\d+) written", err)
+    rm(full_out)
+    rm(again_out)
+    label = "tmpfs" if shm else "disk"
+    return ["", "An unchanged rebuild (it writes nothing) against a full build into an empty folder, in turns "
+            f"(output on {label}); the goal is at most 0.8x:", "",
+            "| N | full build s | full CPU s | unchanged rebuild s | rebuild CPU s | rebuild / full (wall) | "
+            "rebuild / full (CPU) | files rewritten |",
+            "|---|---|---|---|---|---|---|---|",
+            f"| {n} | {full:.3f} | {full_cpu:.2f} | {again:.3f} | {again_cpu:.2f} | {again / full:.2f}x | "
+            f"{again_cpu / full_cpu:.2f}x | {written.group(1) if written else '?'} |"]
+
+
+def mock_api_memory(n, work, shm, runs):
+    """A full build of size N from the local mock API with no added latency, as a CI job
+    fetching a large facility runs it: its peak memory holds the fetched bodies too."""
+    data = os.path.join(work, f"data-{n}")
+    mock = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_api.py"), data, "--latency", "0"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        url = mock.stdout.readline().split()[-1]
+        out = os.path.join(shm or work, f"out-mock-{n}")
+        wall, peak, _ = measure([BIN, "build", "--base-url", url, "--api-key", "bench-key-0123456789",
+                                 "--output", out, "--site-url", "https://bench.example.org/"],
+                                env_with(), prepare=lambda: rm(out), runs=runs)
+        rm(out)
+    finally:
+        mock.kill()
+    return (f"| full build of {os.path.basename(data)} from the mock API, no added latency (goal: peak under "
+            f"200 MiB) | {wall:.3f} | {peak:.0f} |")
+
+
+def peer_rows(args, shm, hugo, n_pages):
+    """Hugo on the peers' data of each size from 1,000, taking turns with our build and `cp -r`
+    of our output."""
+    lines = []
+    if hugo and os.path.isdir(PEERS):
+        version = subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.split()[1]
+        lines += ["", f"Hugo ({version}) on the peers' data of the same size, in the same run; per page is wall time over HTML pages "
+                  "(Hugo: N event pages + 3, as the peers' own bench counts them):",
+                  "", "| N | output on | cores | Hugo s | Hugo CPU s | Hugo peak MiB | Hugo ms/page | vatcar-site ms/page (same turns) "
+                  "| Hugo / vatcar-site per page | 10x Hugo would be ms/page | `cp -r` of our output, ms/page (same turns) |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|"]
+        for n in [s for s in args.sizes if s >= 1000]:
+            pdata = os.path.join(args.work, f"peer-data-{n}")
+            if not os.path.exists(pdata):
+                subprocess.run([sys.executable, os.path.join(PEERS, "gen_data.py"), str(n), pdata], check=True,
+                               stdout=subprocess.DEVNULL)
+            site = os.path.join(args.work, "hugo-site")
+            rm(site)
+            shutil.copytree(os.path.join(PEERS, "hugo"), site)
+            subprocess.run([sys.executable, os.path.join(site, "prepare.py"), pdata, "--mode", "stubs"], check=True,
+                           stdout=subprocess.DEVNULL)
+            hpages = n + 3
+            places = [("tmpfs", shm)] if shm else []
+            places.append(("disk", args.work))
+            data = os.path.join(args.work, f"data-{n}")
+            pages = n_pages[n]
+            # Both programs use every core they are given; with one core the comparison is of
+            # the work alone (on tmpfs only: on disk the kernel's writeback blurs it).
+            runs_on = [(label, where, None) for label, where in places]
+            if shm and shutil.which("taskset"):
+                runs_on.insert(1, ("tmpfs", shm, 1))
+            for label, where, cores in runs_on:
+                hout = os.path.join(where, f"hugo-out-{n}")
+                out = os.path.join(where, f"pair-out-{n}")
+                hugo_cmd = taskset(cores, [hugo, "--quiet", "-s", site, "-d", hout])
+                ours_cmd = taskset(cores, [BIN, "build", "--snapshot", data, "--output", out, "--site-url",
+                                           "https://bench.example.org/"])
+                copy = os.path.join(where, f"pair-copy-{n}")
+                # Hugo, vatcar-site and `cp -r` of our output take turns, so that all three meet
+                # the same machine: on a shared virtual machine the speed drifts over minutes.
+                (hwall, hpeak, hcpu, _), (owall, _, _, _), (cwall, _, _, _) = in_turns(
+                    [(hugo_cmd, None, lambda: rm(hout)), (ours_cmd, env_with(), lambda: rm(out)),
+                     (["cp", "-r", out, copy], None, lambda: rm(copy))], args.runs)
+                rm(copy)
+                ours = owall / pages
+                lines.append(f"| {n} | {label} | {cores or os.cpu_count()} | {hwall:.3f} | {hcpu:.2f} | {hpeak:.0f} | "
+                             f"{1000 * hwall / hpages:.3f} | {1000 * ours:.3f} | {(hwall / hpages) / ours:.1f}x | "
+                             f"{100 * hwall / hpages:.3f} | {1000 * cwall / pages:.3f} |")
+                print(lines[-1], flush=True)
+                rm(hout)
+                rm(out)
+    elif not args.no_hugo:
+        lines += ["", f"No peer comparison: {'no peers folder at ' + PEERS + ' (--peers DIR)' if hugo else 'Hugo is not installed (`apt-get install hugo`)'}."]
+    return lines
 
 
 def main():
@@ -232,7 +365,8 @@ def main():
     ap.add_argument("--no-hugo", action="store_true")
     ap.add_argument("--instructions", type=int, metavar="N", default=None,
                     help="also count instructions (valgrind's callgrind) of a build at size N")
-    ap.add_argument("--only", choices=["content"], help="run only these rows")
+    ap.add_argument("--only", choices=["content", "hugo"], help="run only these rows")
+    ap.add_argument("--peers", help="the peers' folder (default: ../shared/peers beside the checkout)")
     ap.add_argument("--bin", help="measure this vatcar-site binary (another commit's) instead of building one")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
@@ -247,8 +381,30 @@ def main():
             f.write(text)
         print(text)
         return
+    global PEERS
+    if args.peers:
+        PEERS = os.path.abspath(args.peers)
     shm = "/dev/shm/vatcar-bench" if os.path.isdir("/dev/shm") else None
     hugo = None if args.no_hugo else shutil.which("hugo")
+    if args.only == "hugo":
+        n_pages = {}
+        for n in args.sizes:
+            data = os.path.join(args.work, f"data-{n}")
+            if not os.path.exists(os.path.join(data, "division-events.json")):
+                subprocess.run([sys.executable, os.path.join(HERE, "gen_data.py"), str(n), data], check=True)
+            out = os.path.join(args.work, f"out-{n}")
+            rm(out)
+            subprocess.run([BIN, "build", "--snapshot", data, "--output", out], env=env_with(), check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            n_pages[n] = count_pages(out)
+            rm(out)
+        text = "\n".join(peer_rows(args, shm, hugo, n_pages)) + "\n"
+        with open(os.path.join(args.work, "results-hugo.md"), "w") as f:
+            f.write(text)
+        print(text)
+        if shm:
+            rm(shm)
+        return
     lines = [
         f"# vatcar-site benchmark ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, release build, median of {args.runs})",
         "",
@@ -256,6 +412,7 @@ def main():
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     n_pages = {}
+    grown = []
     for n in args.sizes:
         data = os.path.join(args.work, f"data-{n}")
         if not os.path.exists(os.path.join(data, "division-events.json")):
@@ -281,6 +438,7 @@ def main():
             rm(shm_copy)
             rm(shm_out)
         n_pages[n] = pages
+        grown.append((n, pages, tmpfs if shm else disk, peak, input_mib(data)))
         lines.append(
             f"| {n} | {pages} | {disk:.3f} | {1000 * disk / pages:.3f} | {floor:.3f} | {disk / floor:.2f}x | "
             f"{tmpfs:.3f} | {1000 * tmpfs / pages:.3f} | {cpu:.2f} | {shm_floor:.3f} | {tmpfs / shm_floor:.2f}x | {peak:.0f} | {rebuild:.3f} | {written.group(1) if written else '?'} |"
@@ -288,6 +446,9 @@ def main():
         rm(copy)
         print(lines[-1], flush=True)
 
+    lines += growth(grown)
+    medium = max([n for n in args.sizes if n <= 10000] or [min(args.sizes)])
+    lines += rebuild_vs_full(medium, args.work, shm, args.runs)
     lines += publish_stage(max(args.sizes), args.work, shm, args.runs)
 
     # The network: every response 300 ms late; the endpoints must overlap. A real facility
@@ -305,53 +466,12 @@ def main():
                                  prepare=lambda: rm(demo_out), runs=max(args.runs, 5))
     lines += ["", "| case | wall s | peak MiB |", "|---|---|---|",
               f"| full build against the mock API, 300 ms per response ({os.path.basename(data)}) | {net:.3f} | {net_peak:.0f} |",
-              f"| `build --demo` end to end | {demo:.3f} | {demo_peak:.0f} |"]
+              f"| `build --demo` end to end | {demo:.3f} | {demo_peak:.0f} |",
+              mock_api_memory(medium, args.work, shm, args.runs)]
     lines += hostile_descriptions(args.work, args.runs)
     lines += content_pages(args.work, args.runs)
 
-    if hugo and os.path.isdir(PEERS):
-        version = subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.split()[1]
-        lines += ["", f"Hugo ({version}) on the peers' data of the same size, in the same run; per page is wall time over HTML pages "
-                  "(Hugo: N event pages + 3, as the peers' own bench counts them):",
-                  "", "| N | output on | Hugo s | Hugo CPU s | Hugo peak MiB | Hugo ms/page | vatcar-site ms/page (same turns) "
-                  "| Hugo / vatcar-site per page | 10x Hugo would be ms/page | `cp -r` of our output, ms/page (same turns) |",
-                  "|---|---|---|---|---|---|---|---|---|---|"]
-        for n in [s for s in args.sizes if s >= 1000]:
-            pdata = os.path.join(args.work, f"peer-data-{n}")
-            if not os.path.exists(pdata):
-                subprocess.run([sys.executable, os.path.join(PEERS, "gen_data.py"), str(n), pdata], check=True,
-                               stdout=subprocess.DEVNULL)
-            site = os.path.join(args.work, "hugo-site")
-            rm(site)
-            shutil.copytree(os.path.join(PEERS, "hugo"), site)
-            subprocess.run([sys.executable, os.path.join(site, "prepare.py"), pdata, "--mode", "stubs"], check=True,
-                           stdout=subprocess.DEVNULL)
-            hpages = n + 3
-            places = [("tmpfs", shm)] if shm else []
-            places.append(("disk", args.work))
-            data = os.path.join(args.work, f"data-{n}")
-            pages = n_pages[n]
-            for label, where in places:
-                hout = os.path.join(where, f"hugo-out-{n}")
-                out = os.path.join(where, f"pair-out-{n}")
-                hugo_cmd = [hugo, "--quiet", "-s", site, "-d", hout]
-                ours_cmd = [BIN, "build", "--snapshot", data, "--output", out, "--site-url", "https://bench.example.org/"]
-                copy = os.path.join(where, f"pair-copy-{n}")
-                # Hugo, vatcar-site and `cp -r` of our output take turns, so that all three meet
-                # the same machine: on a shared virtual machine the speed drifts over minutes.
-                (hwall, hpeak, hcpu, _), (owall, _, _, _), (cwall, _, _, _) = in_turns(
-                    [(hugo_cmd, None, lambda: rm(hout)), (ours_cmd, env_with(), lambda: rm(out)),
-                     (["cp", "-r", out, copy], None, lambda: rm(copy))], args.runs)
-                rm(copy)
-                ours = owall / pages
-                lines.append(f"| {n} | {label} | {hwall:.3f} | {hcpu:.2f} | {hpeak:.0f} | "
-                             f"{1000 * hwall / hpages:.3f} | {1000 * ours:.3f} | {(hwall / hpages) / ours:.1f}x | "
-                             f"{100 * hwall / hpages:.3f} | {1000 * cwall / pages:.3f} |")
-                print(lines[-1], flush=True)
-                rm(hout)
-                rm(out)
-    elif not args.no_hugo:
-        lines += ["", "Hugo not installed (`apt-get install hugo`): no peer comparison."]
+    lines += peer_rows(args, shm, hugo, n_pages)
 
     if args.instructions:
         lines += ["", *instructions(args.instructions, args.work)]

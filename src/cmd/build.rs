@@ -118,17 +118,19 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         .waiting(options.wait);
     publish::tidy(&options.output, how)
         .with_context(|| format!("could not publish to {}", options.output.display()))?;
-    let lap = lap_timer();
+    let mut stages = Stages::start();
     // Every mistake in the webmaster's files, from every step, reported together at the end.
     let mut problems = Vec::new();
     let content = content_pages(options, &mut problems)?;
     let theme = load_theme_meanwhile(options, &content);
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
     let static_files = static_files(options)?;
-    lap("loaded");
+    stages.done("load", 0);
     let data = decode(&snapshot, progress)?;
-    lap("decoded");
-    save_snapshot(options, &snapshot, progress)?;
+    stages.done("decode", 0);
+    if save_snapshot(options, &snapshot, progress)? {
+        stages.done("save snapshot", snapshot.bytes());
+    }
     let (theme, texts) = theme
         .join()
         .expect("loading the templates does not panic")?;
@@ -142,7 +144,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     drop(snapshot);
     crate::memory::release_freed();
     let (mut view, staging) = view_while_reading_output(&data, options, &run, how);
-    lap("view built and output folder read");
+    stages.done("view", 0);
     // Read by the content pages' links and by the check that no page overwrites a static file.
     let static_paths: HashSet<&str> = static_files.iter().map(|f| f.path.as_str()).collect();
     let anchors = view::add_content(
@@ -191,12 +193,13 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     for file in &static_files {
         staging.add(&file.path, &file.bytes)?;
     }
-    lap("rendered and staged");
+    let staged = staging.bytes_written();
+    stages.done("render", staged);
     progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
     let report = staging
         .commit()
         .with_context(|| format!("could not publish to {}", options.output.display()))?;
-    lap("published");
+    stages.done("publish", report.bytes_written - staged);
     Ok(BuildReport {
         files: files + static_files.len(),
         pages,
@@ -206,15 +209,33 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     })
 }
 
-/// Logs, with `-vv`, the time since it was made and the peak memory at each stage.
-fn lap_timer() -> impl Fn(&str) {
-    let clock = Instant::now();
-    move |stage| {
-        log::debug!(
-            "{stage}: {} ms{}",
-            clock.elapsed().as_millis(),
+/// With `-v`, a line at the end of each stage of the pipeline: how long it took and how many
+/// bytes it wrote, so that a slow build shows where its time goes; with `-vv`, the process's
+/// peak memory so far too. docs/dev/performance.md describes the stages.
+struct Stages {
+    clock: Instant,
+}
+
+impl Stages {
+    fn start() -> Self {
+        Self {
+            clock: Instant::now(),
+        }
+    }
+
+    fn done(&mut self, stage: &str, written: u64) {
+        let took = self.clock.elapsed();
+        self.clock = Instant::now();
+        let peak = if log::log_enabled!(log::Level::Debug) {
             peak_memory()
-        )
+        } else {
+            String::new()
+        };
+        log::info!(
+            "stage {stage}: {} ms, {} written{peak}",
+            took.as_millis(),
+            super::progress::size(written)
+        );
     }
 }
 
@@ -317,8 +338,8 @@ fn decode(snapshot: &Snapshot, progress: &Progress) -> Result<SiteData> {
     Ok(data)
 }
 
-/// `--save-snapshot`: the raw bodies, as fetched.
-fn save_snapshot(options: &BuildOptions, snapshot: &Snapshot, progress: &Progress) -> Result<()> {
+/// `--save-snapshot`: the raw bodies, as fetched. Whether it saved them.
+fn save_snapshot(options: &BuildOptions, snapshot: &Snapshot, progress: &Progress) -> Result<bool> {
     if let Some(dir) = &options.save_snapshot {
         super::fetch::save_snapshot(
             snapshot,
@@ -328,8 +349,9 @@ fn save_snapshot(options: &BuildOptions, snapshot: &Snapshot, progress: &Progres
             options.key.as_ref(),
         )?;
         progress.step(&format!("saved the snapshot in {}", dir.display()));
+        return Ok(true);
     }
-    Ok(())
+    Ok(false)
 }
 
 /// The base URL the data came from, against which its relative links resolve.

@@ -66,7 +66,8 @@ impl Progress {
     }
 }
 
-fn size(bytes: usize) -> String {
+/// A number of bytes for people: `512 B`, `1.5 KiB`, `184.7 MiB`.
+pub(crate) fn size(bytes: u64) -> String {
     if bytes < 1024 {
         format!("{bytes} B")
     } else if bytes < 1024 * 1024 {
@@ -92,7 +93,7 @@ impl FetchObserver for Progress {
             Ok(bytes) => format!(
                 "fetched {} ({}, {} ms)",
                 endpoint.label(),
-                size(bytes),
+                size(bytes as u64),
                 elapsed.as_millis()
             ),
             Err(_) => format!("failed: {}", endpoint.label()),

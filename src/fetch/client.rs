@@ -334,7 +334,11 @@ impl Inner {
             log::debug!("{endpoint}: declared body length over the limit");
             return Err(BodyError::TooLarge);
         }
-        let mut body = Vec::new();
+        // Sized from the declared length where there is one: grown by doubling, a body of
+        // 15 MiB would be copied several times and its buffer left up to twice its size. A
+        // server declaring more than it sends reserves address space, not memory.
+        let declared = response.content_length().unwrap_or(0).min(limit);
+        let mut body = Vec::with_capacity(declared as usize);
         while let Some(chunk) = response.chunk().await? {
             if body.len() as u64 + chunk.len() as u64 > limit {
                 return Err(BodyError::TooLarge);

@@ -128,6 +128,11 @@ impl Snapshot {
         }
     }
 
+    /// The bodies' size in bytes, all together.
+    pub fn bytes(&self) -> u64 {
+        self.bodies.values().map(|body| body.len() as u64).sum()
+    }
+
     pub fn contains(&self, endpoint: Endpoint) -> bool {
         self.bodies.contains_key(&endpoint.snapshot_file())
     }
@@ -217,7 +222,9 @@ fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>> {
     }
     let file =
         fs::File::open(path).with_context(|| format!("could not read {}", path.display()))?;
-    let mut bytes = Vec::new();
+    // Sized from the start: grown by doubling, a large body would be copied several times
+    // and its buffer left up to twice its size.
+    let mut bytes = Vec::with_capacity(meta.len().min(limit + 1) as usize);
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .with_context(|| format!("could not read {}", path.display()))?;

@@ -42,7 +42,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use tree::{Entry, OldTree, below};
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -52,6 +52,9 @@ pub struct PublishReport {
     pub removed: usize,
     /// Files that were the webmaster's, overwritten because `force` was given.
     pub overwritten: Vec<String>,
+    /// Bytes written to the file system, the marker's among them (a file kept by a hard link
+    /// writes none).
+    pub bytes_written: u64,
 }
 
 /// How a folder is published.
@@ -189,6 +192,8 @@ pub struct Staging {
     old: OldTree,
     /// What has been staged so far; `add` is called from every rendering thread.
     added: Mutex<Added>,
+    /// Bytes written into the staging folder so far.
+    bytes_written: AtomicU64,
     committed: bool,
     _active: Active,
 }
@@ -262,6 +267,7 @@ impl Staging {
             previous_marker,
             old,
             added: Mutex::default(),
+            bytes_written: AtomicU64::new(0),
             committed: false,
             place,
             _active: active,
@@ -317,8 +323,16 @@ impl Staging {
         }
         fs::write(&target, contents)
             .with_context(|| format!("could not write {}", target.display()))?;
+        self.bytes_written
+            .fetch_add(contents.len() as u64, Ordering::Relaxed);
         self.lock().changed.push(path.to_owned());
         Ok(())
+    }
+
+    /// Bytes of the files staged so far that differ from the output folder's (the others are
+    /// not written).
+    pub fn bytes_written(&self) -> u64 {
+        self.bytes_written.load(Ordering::Relaxed)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Added> {
@@ -358,11 +372,12 @@ impl Staging {
             .collect();
         let marker_json = Marker::new(self.kind, listed).to_json();
         let marker_changed = self.previous_marker.as_deref() != Some(&marker_json[..]);
-        let report = PublishReport {
+        let mut report = PublishReport {
             written: changed.len(),
             unchanged: unchanged.len(),
             removed: stale.len(),
             overwritten,
+            bytes_written: self.bytes_written(),
         };
         if changed.is_empty() && stale.is_empty() && !marker_changed {
             // Nothing to swap: the folder is already this site, mtimes and all.
@@ -371,6 +386,7 @@ impl Staging {
         }
         changed.sort_unstable();
         write_file(&self.new_dir.join(MARKER), &marker_json)?;
+        report.bytes_written += marker_json.len() as u64;
         match self.place.mode {
             Mode::Exchange => {
                 self.link_unchanged(unchanged.iter().chain(&kept))?;
@@ -469,10 +485,43 @@ fn check_relative(path: &str) -> Result<()> {
 }
 
 /// Whether the file at `path` holds exactly `contents`; its length is checked before its bytes
-/// are read.
+/// are read, and they are read and compared a block at a time, into a buffer each thread
+/// keeps: an unchanged rebuild compares every file it makes.
 fn same_bytes(path: &Path, contents: &[u8]) -> bool {
-    fs::metadata(path).is_ok_and(|m| m.len() == contents.len() as u64)
-        && fs::read(path).is_ok_and(|existing| existing == contents)
+    use std::io::Read;
+    const BLOCK: usize = 64 * 1024;
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let Ok(mut file) = fs::File::open(path) else {
+        return false;
+    };
+    if !file
+        .metadata()
+        .is_ok_and(|m| m.len() == contents.len() as u64)
+    {
+        return false;
+    }
+    BUFFER.with_borrow_mut(|buffer| {
+        buffer.resize(BLOCK, 0);
+        let mut rest = contents;
+        loop {
+            let want = rest.len().min(BLOCK) + 1;
+            // One byte more than is left, to see a file that grew since its length was read.
+            let read = match file.read(&mut buffer[..want.min(BLOCK)]) {
+                Ok(read) => read,
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return false,
+            };
+            if read == 0 {
+                return rest.is_empty();
+            }
+            if read > rest.len() || buffer[..read] != rest[..read] {
+                return false;
+            }
+            rest = &rest[read..];
+        }
+    })
 }
 
 fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
@@ -536,6 +585,24 @@ mod tests {
         }
         let marker: Marker = serde_json::from_slice(&fs::read(dir.join(MARKER)).unwrap()).unwrap();
         assert_eq!(marker.files.len(), 404);
+    }
+
+    #[test]
+    fn a_file_is_the_same_only_with_every_byte_the_same() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("page.html");
+        // Longer than the blocks the comparison reads, by a few bytes.
+        let long: Vec<u8> = (0..200_003u32).map(|i| (i % 251) as u8).collect();
+        fs::write(&path, &long).unwrap();
+        assert!(same_bytes(&path, &long));
+        let mut last_differs = long.clone();
+        *last_differs.last_mut().unwrap() ^= 1;
+        assert!(!same_bytes(&path, &last_differs));
+        assert!(!same_bytes(&path, &long[..long.len() - 1]));
+        assert!(!same_bytes(&path, &[long.as_slice(), b"x"].concat()));
+        fs::write(&path, b"").unwrap();
+        assert!(same_bytes(&path, b""));
+        assert!(!same_bytes(&tmp.path().join("missing.html"), b""));
     }
 
     #[test]

@@ -445,17 +445,76 @@ pub(super) fn roster_names(roster: &Roster) -> HashMap<u64, String> {
 /// The first words of `text`, at most about `limit` characters, cut at a word and marked with
 /// an ellipsis when cut; `None` for empty text.
 pub(super) fn excerpt(text: &str, limit: usize) -> Option<String> {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.is_empty() {
+    // Words are joined only until the limit is passed: a description may be long, and every
+    // event's page has an excerpt.
+    let mut joined = String::new();
+    let mut chars = 0;
+    for word in text.split_whitespace() {
+        if chars > limit {
+            break;
+        }
+        if !joined.is_empty() {
+            joined.push(' ');
+            chars += 1;
+        }
+        joined.push_str(word);
+        chars += word.chars().count();
+    }
+    if joined.is_empty() {
         return None;
     }
-    if text.chars().count() <= limit {
-        return Some(text);
+    if chars <= limit {
+        return Some(joined);
     }
-    let cut: String = text.chars().take(limit).collect();
+    let cut: String = joined.chars().take(limit).collect();
     let cut = match cut.rfind(' ') {
         Some(space) if space > limit / 2 => &cut[..space],
         _ => &cut,
     };
     Some(format!("{}…", cut.trim_end_matches([',', '.', ';', ':'])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::excerpt;
+
+    /// The rule as first written: all the words joined, then cut.
+    fn excerpt_of_whole_text(text: &str, limit: usize) -> Option<String> {
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() {
+            return None;
+        }
+        if text.chars().count() <= limit {
+            return Some(text);
+        }
+        let cut: String = text.chars().take(limit).collect();
+        let cut = match cut.rfind(' ') {
+            Some(space) if space > limit / 2 => &cut[..space],
+            _ => &cut,
+        };
+        Some(format!("{}…", cut.trim_end_matches([',', '.', ';', ':'])))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// Joining words only up to the limit cuts where joining them all did, at the limit
+        /// and just around it.
+        #[test]
+        fn the_excerpt_is_cut_where_the_whole_text_would_be(
+            text in "([a-zé✈,.]{0,12}[ \n\t]{1,3}){0,30}",
+            limit in 0usize..60,
+        ) {
+            proptest::prop_assert_eq!(excerpt(&text, limit), excerpt_of_whole_text(&text, limit));
+        }
+    }
+
+    #[test]
+    fn a_long_description_is_cut_at_a_word_with_an_ellipsis() {
+        assert_eq!(
+            excerpt("Join us  for\nthe  Caribbean night, with charts.", 20).as_deref(),
+            Some("Join us for the…")
+        );
+        assert_eq!(excerpt("  short \n", 20).as_deref(), Some("short"));
+        assert_eq!(excerpt(" \n ", 20), None);
+    }
 }

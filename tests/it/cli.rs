@@ -399,3 +399,69 @@ fn check_without_a_key_says_so_before_any_request() {
     assert!(!ran.text().contains("nowhere"), "{}", ran.text());
     assert!(server.log().is_empty(), "a request was made");
 }
+
+/// `build -v`: a line per stage of the pipeline, in order, each with its time and the bytes
+/// it wrote. The times' values are the benchmark's business; the bytes are checked against
+/// the files the build left.
+#[test]
+fn verbose_build_prints_each_stage_with_its_time_and_the_bytes_it_wrote() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let build = || {
+        run_ok(&mut vatcar(&[
+            "build",
+            "--demo",
+            "-v",
+            "--output",
+            out.to_str().unwrap(),
+        ]))
+        .stderr
+    };
+    let stages = |stderr: &str| -> Vec<(String, String)> {
+        stderr
+            .lines()
+            .filter_map(|line| {
+                let (stage, rest) = line.strip_prefix("info: stage ")?.split_once(": ")?;
+                let (time, written) = rest.split_once(", ")?;
+                let ms = time.strip_suffix(" ms")?;
+                assert!(ms.parse::<u64>().is_ok(), "{line}");
+                assert!(
+                    !written.contains("peak"),
+                    "-v alone tells no memory: {line}"
+                );
+                Some((
+                    stage.to_owned(),
+                    written.strip_suffix(" written")?.to_owned(),
+                ))
+            })
+            .collect()
+    };
+    let first = stages(&build());
+    let names: Vec<&str> = first.iter().map(|(stage, _)| stage.as_str()).collect();
+    assert_eq!(names, ["load", "decode", "view", "render", "publish"]);
+    let marker = fs::metadata(out.join(".vatcar-site.json")).unwrap().len();
+    let site: u64 = tree(&out)
+        .values()
+        .map(|bytes| bytes.len() as u64)
+        .sum::<u64>()
+        - marker;
+    let written: Vec<&str> = first.iter().map(|(_, bytes)| bytes.as_str()).collect();
+    assert_eq!(
+        written,
+        ["0 B", "0 B", "0 B", &human(site), &human(marker)],
+        "the render stage writes the site's files, the publish stage the marker"
+    );
+    // Unchanged data: nothing is written at any stage.
+    let again = stages(&build());
+    assert_eq!(again.len(), 5);
+    assert!(again.iter().all(|(_, bytes)| bytes == "0 B"), "{again:?}");
+}
+
+/// Sizes as the build prints them.
+fn human(bytes: u64) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} B"),
+        1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
+    }
+}
