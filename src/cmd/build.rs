@@ -107,6 +107,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     publish::tidy(&options.output, how)
         .with_context(|| format!("could not publish to {}", options.output.display()))?;
     let lap = lap_timer();
+    let previous = read_previous_meanwhile(options);
     let content = content_pages(options)?;
     let theme = load_theme_meanwhile(options, &content);
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
@@ -122,6 +123,9 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         base_url: data_base_url(options, &snapshot)?,
         build_time: options.build_time,
         texts,
+        previous: previous
+            .join()
+            .expect("reading the previous build does not panic"),
     };
     // The raw bodies are saved by now; the view needs only the models.
     drop(snapshot);
@@ -196,6 +200,34 @@ fn load_theme_meanwhile(
         let texts = Arc::new(Texts::load(&language, templates.as_deref())?);
         let theme = Theme::load_with(templates.as_deref(), Arc::clone(&texts), &page_templates)?;
         Ok((theme, texts))
+    })
+}
+
+/// The previous build's state, for What's new, read while the data is fetched: from the
+/// published site when `--previous` or `previous` names it, else from the output folder.
+/// Missing, unreachable or invalid, it is a warning and this is a first build.
+fn read_previous_meanwhile(
+    options: &BuildOptions,
+) -> JoinHandle<Option<Arc<crate::model::previous::Previous>>> {
+    use crate::fetch::previous::{self, Place};
+    let place = match &options.settings.whats_new.previous {
+        Some(url) => Place::Site(url.clone()),
+        None => Place::Folder(options.output.clone()),
+    };
+    std::thread::spawn(move || {
+        let previous = previous::read(&place).and_then(|bodies| {
+            crate::model::previous::decode_previous(&bodies.changes, bodies.roster.as_deref())
+                .map_err(|reason| format!("{place}: {reason}"))
+        });
+        match previous {
+            Ok(previous) => Some(Arc::new(previous)),
+            Err(reason) => {
+                log::warn!(
+                    "What's new: no previous build to compare with ({reason}); built as a first build, which lists only the members who joined recently"
+                );
+                None
+            }
+        }
     })
 }
 
