@@ -33,4 +33,5 @@ mod terminal;
 mod theme_files;
 mod theme_hooks;
 mod theme_warnings;
+mod whats_new;
 mod workflow;
