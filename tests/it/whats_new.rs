@@ -297,7 +297,9 @@ fn the_same_data_and_previous_build_give_the_same_bytes() {
 fn a_tampered_previous_build_publishes_none_of_its_text() {
     let today = today();
     let hostile = "<img src=x onerror=alert(31337)>";
-    let cases: Vec<(&str, Vec<u8>, Option<Vec<u8>>)> = vec![
+    // Each case: its name, the changes.json and the roster.json (none: removed) planted.
+    type Case = (&'static str, Vec<u8>, Option<Vec<u8>>);
+    let cases: Vec<Case> = vec![
         (
             "oversized",
             {
