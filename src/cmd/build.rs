@@ -204,15 +204,17 @@ fn load_theme_meanwhile(
 }
 
 /// The previous build's state, for What's new, read while the data is fetched: from the
-/// published site when `--previous` or `previous` names it, else from the output folder.
+/// published site when `--previous` or `previous` names it, else from the output folder (for
+/// the demo, from the demo's own day before).
 /// Missing, unreachable or invalid, it is a warning and this is a first build.
 fn read_previous_meanwhile(
     options: &BuildOptions,
 ) -> JoinHandle<Option<Arc<crate::model::previous::Previous>>> {
     use crate::fetch::previous::{self, Place};
-    let place = match &options.settings.whats_new.previous {
-        Some(url) => Place::Site(url.clone()),
-        None => Place::Folder(options.output.clone()),
+    let place = match (&options.settings.whats_new.previous, &options.source) {
+        (Some(url), _) => Place::Site(url.clone()),
+        (None, Source::Demo) => Place::Demo,
+        (None, _) => Place::Folder(options.output.clone()),
     };
     std::thread::spawn(move || {
         let previous = previous::read(&place).and_then(|bodies| {

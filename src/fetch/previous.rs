@@ -26,6 +26,9 @@ pub enum Place {
     Folder(PathBuf),
     /// The published site's address, with a trailing slash.
     Site(Url),
+    /// The demo's day before, built into the program (`demo/previous/`, written by its
+    /// `make.py`), so that `build --demo` shows What's new at work.
+    Demo,
 }
 
 impl std::fmt::Display for Place {
@@ -33,6 +36,7 @@ impl std::fmt::Display for Place {
         match self {
             Place::Folder(dir) => write!(f, "{}", dir.display()),
             Place::Site(url) => write!(f, "{url}"),
+            Place::Demo => f.write_str("the demo's previous build"),
         }
     }
 }
@@ -50,6 +54,10 @@ pub fn read(place: &Place) -> Result<Bodies, String> {
     let (changes, roster) = match place {
         Place::Folder(dir) => (from_folder(dir, CHANGES)?, from_folder(dir, ROSTER)?),
         Place::Site(url) => from_site(url)?,
+        Place::Demo => (
+            Some(include_bytes!("../../demo/previous/changes.json").to_vec()),
+            Some(include_bytes!("../../demo/previous/roster.json").to_vec()),
+        ),
     };
     let changes = changes.ok_or_else(|| format!("{place} has no {CHANGES}"))?;
     Ok(Bodies { changes, roster })

@@ -458,3 +458,36 @@ fn whats_new_days_and_previous_are_read_from_the_config_file() {
     // Kevin joined eleven days ago: outside a five-day window.
     assert_eq!(ids(&out), []);
 }
+
+#[test]
+fn the_demo_shows_a_promotion_two_new_members_a_new_event_and_an_updated_document() {
+    let out = tempfile::tempdir().unwrap();
+    run_ok(&mut vatcar(&[
+        "build",
+        "--demo",
+        "--output",
+        out.path().to_str().unwrap(),
+    ]));
+    let file = changes(out.path());
+    assert_eq!(file["first_build"], false);
+    let mut kinds: Vec<(String, bool)> = file["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["kind"].as_str().unwrap().to_owned(), c["new"] == true))
+        .collect();
+    kinds.sort();
+    let new = |kind: &str| (kind.to_owned(), true);
+    assert_eq!(
+        kinds,
+        [
+            new("document_updated"),
+            new("new_event"),
+            new("new_member"),
+            new("new_member"),
+            new("promotion"),
+        ]
+    );
+    let home = std::fs::read_to_string(out.path().join("index.html")).unwrap();
+    assert!(home.contains("Ana Sofía Maldonado was promoted to S2"));
+}
