@@ -383,5 +383,5 @@ fn completions_quiet_and_the_summary_line() {
         ],
     ));
     let last = stderr.lines().last().unwrap();
-    assert!(last.starts_with("built 4 pages and "), "{last}");
+    assert!(last.starts_with("built 5 pages and "), "{last}");
 }
