@@ -491,3 +491,25 @@ fn the_demo_shows_a_promotion_two_new_members_a_new_event_and_an_updated_documen
     let home = std::fs::read_to_string(out.path().join("index.html")).unwrap();
     assert!(home.contains("Ana Sofía Maldonado was promoted to S2"));
 }
+
+#[test]
+fn the_roster_json_is_the_roster_page_without_any_address() {
+    let site = crate::support::site_folder("[staff_emails]\natm = \"atm@sanjuan.example\"\n", &[]);
+    let (ran, out) = crate::support::build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let page = std::fs::read_to_string(out.join("roster/index.html")).unwrap();
+    assert!(page.contains("atm@sanjuan.example"), "the page shows it");
+    let text = std::fs::read_to_string(out.join("data/roster.json")).unwrap();
+    // The demo's roster has its members' e-mail addresses, which no page shows either.
+    assert!(!text.contains('@'), "{text}");
+    let roster: Value = serde_json::from_str(&text).unwrap();
+    let first = &roster["controllers"][0];
+    assert_eq!(
+        page.matches("<td class=\"num\">").count(),
+        roster["controllers"].as_array().unwrap().len()
+            + roster["visitors"].as_array().unwrap().len()
+    );
+    assert!(page.contains(first["name"].as_str().unwrap()));
+    assert_eq!(roster["staff"][0]["code"], "ATM");
+    assert_eq!(roster["staff"][0]["names"][0], "Marisol Vega-Torres");
+}
