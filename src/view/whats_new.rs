@@ -163,11 +163,7 @@ pub(super) fn whats_new(
         .filter(|(_, (date, _))| (oldest..=run.build_time).contains(date))
         .map(|(id, (date, _))| (date, id))
         .collect();
-    listed.sort_by(|(a_date, a_id), (b_date, b_id)| {
-        b_date
-            .cmp(a_date)
-            .then_with(|| a_id.to_string().cmp(&b_id.to_string()))
-    });
+    listed.sort_by_cached_key(|(date, id)| (std::cmp::Reverse(*date), id.to_string()));
     let changes = listed
         .into_iter()
         .filter_map(|(date, id)| {
