@@ -59,7 +59,13 @@ pub fn read(place: &Place) -> Result<Bodies, String> {
             Some(include_bytes!("../../demo/previous/roster.json").to_vec()),
         ),
     };
-    let changes = changes.ok_or_else(|| format!("{place} has no {CHANGES}"))?;
+    let changes = changes.ok_or_else(|| match place {
+        Place::Folder(_) => format!(
+            "{place} has no {CHANGES}; where the output folder starts empty, as in CI, pass \
+             --previous with the published site's address"
+        ),
+        _ => format!("{place} has no {CHANGES}"),
+    })?;
     Ok(Bodies { changes, roster })
 }
 
