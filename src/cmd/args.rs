@@ -178,6 +178,12 @@ pub(crate) struct SiteArgs {
     /// templates folder has a catalogue for.
     #[arg(long = "language", value_name = "LANGUAGE")]
     pub(crate) language: Option<String>,
+
+    /// The published site to compare with for What's new (its data/changes.json and
+    /// data/roster.json), where the output folder holds no previous build (CI). Default: the
+    /// output folder's previous build.
+    #[arg(long = "previous", value_name = "URL", value_parser = crate::settings::parse_site_url)]
+    pub(crate) previous: Option<url::Url>,
 }
 
 #[derive(Args, Debug)]

@@ -14,6 +14,7 @@ use crate::fetch::snapshot::Snapshot;
 use crate::i18n::Texts;
 use crate::model::SiteData;
 use crate::model::content::{self, ContentPage};
+use crate::model::previous::Previous;
 use crate::problems::{Problem, Problems};
 use crate::publish::{self, PublishReport};
 use crate::render::Theme;
@@ -119,6 +120,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     publish::tidy(&options.output, how)
         .with_context(|| format!("could not publish to {}", options.output.display()))?;
     let mut stages = Stages::start();
+    let previous = read_previous_meanwhile(options);
     // Every mistake in the webmaster's files, from every step, reported together at the end.
     let mut problems = Vec::new();
     let content = content_pages(options, &mut problems)?;
@@ -139,6 +141,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         base_url: data_base_url(options, &snapshot)?,
         build_time: options.build_time,
         texts,
+        previous: previous_or_warn(previous),
     };
     // The raw bodies are saved by now; the view needs only the models.
     drop(snapshot);
@@ -275,6 +278,45 @@ fn load_theme_meanwhile(
         let theme = Theme::load_with(templates.as_deref(), Arc::clone(&texts), &page_templates);
         Ok((theme, texts))
     })
+}
+
+/// The previous build's state, for What's new, read while the data is fetched: from the
+/// published site when `--previous` or `previous` names it, else from the output folder (for
+/// the demo, from the demo's own day before). `serve` compares with none: its rebuilds would
+/// otherwise compare with its own last rebuild, and a save without an edit would change the
+/// site. Why there is none, if there should be one, is said by [`previous_or_warn`].
+fn read_previous_meanwhile(options: &BuildOptions) -> Option<JoinHandle<Result<Previous, String>>> {
+    use crate::fetch::previous::{self, Place};
+    let place = match (&options.settings.whats_new.previous, &options.source) {
+        (_, Source::Loaded(_)) => return None,
+        (Some(url), _) => Place::Site(url.clone()),
+        (None, Source::Demo) => Place::Demo,
+        (None, _) => Place::Folder(options.output.clone()),
+    };
+    Some(std::thread::spawn(move || {
+        previous::read(&place).and_then(|bodies| {
+            crate::model::previous::decode_previous(&bodies.changes, bodies.roster.as_deref())
+                .map_err(|reason| format!("{place}: {reason}"))
+        })
+    }))
+}
+
+/// The previous build's state; a warning, once the data is in, when it could not be read.
+fn previous_or_warn(
+    reading: Option<JoinHandle<Result<Previous, String>>>,
+) -> Option<Arc<Previous>> {
+    let read = reading?
+        .join()
+        .expect("reading the previous build does not panic");
+    match read {
+        Ok(previous) => Some(Arc::new(previous)),
+        Err(reason) => {
+            log::warn!(
+                "What's new: no previous build to compare with ({reason}); built as a first build, which lists only the members who joined recently"
+            );
+            None
+        }
+    }
 }
 
 /// The webmaster's static files, with the logo and favicon the settings name among them,

@@ -77,6 +77,8 @@ impl SiteArgs {
         site.title = self.title.clone().or(site.title.take());
         site.site_url = self.site_url.clone().or(site.site_url.take());
         site.display_zone = self.display_zone.or(site.display_zone);
+        let whats_new = &mut settings.whats_new;
+        whats_new.previous = self.previous.clone().or(whats_new.previous.take());
         if let Some(limit) = self.feed_limit {
             settings.feeds.feed_limit = (limit > 0).then_some(limit);
         }

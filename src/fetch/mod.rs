@@ -7,5 +7,6 @@ pub mod client;
 pub mod endpoint;
 pub mod error;
 pub mod load;
+pub mod previous;
 pub mod site_files;
 pub mod snapshot;

@@ -11,6 +11,7 @@
 pub mod content;
 mod decode;
 mod lenient;
+pub mod previous;
 mod rating;
 mod site;
 pub mod timestamp;

@@ -1,7 +1,8 @@
 //! Stage four: views into files. The theme (built-in templates, overridable one file at a
 //! time, and what a template may not do), the site's pages and feeds, the RFC 5545 writer
-//! and the reports' contexts.
+//! the public data files and the reports' contexts.
 
+mod data;
 pub mod ical;
 pub mod limits;
 pub mod reports;

@@ -45,7 +45,11 @@ pub struct Rendered {
 }
 
 impl Rendered {
-    fn new(output: &Output, path: impl Into<String>, contents: impl Into<Vec<u8>>) -> Self {
+    pub(super) fn new(
+        output: &Output,
+        path: impl Into<String>,
+        contents: impl Into<Vec<u8>>,
+    ) -> Self {
         Self {
             kind: output.kind,
             file: OutputFile::new(path, contents),
@@ -69,7 +73,7 @@ struct SectionPage {
     data: fn(&SiteView) -> Result<Value>,
 }
 
-const SECTION_PAGES: [SectionPage; 5] = [
+const SECTION_PAGES: [SectionPage; 6] = [
     SectionPage {
         output: &outputs::HOME,
         template: "index.html",
@@ -109,6 +113,14 @@ const SECTION_PAGES: [SectionPage; 5] = [
         title: Some("page.documents"),
         name: "documents",
         data: |v| to_value(&v.documents),
+    },
+    SectionPage {
+        output: &outputs::WHATS_NEW,
+        template: "whats-new.html",
+        section: "whats_new",
+        title: Some("whats_new.title"),
+        name: "whats_new",
+        data: |v| to_value(&v.whats_new),
     },
 ];
 
@@ -211,6 +223,7 @@ fn site_wide_files(
         );
     }
 
+    super::data::render(view, theme, site, sink)?;
     calendars.feeds(view, sink)?;
     for (name, bytes) in theme.static_files() {
         sink(Rendered::new(

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 use values::{
     BaseUrl, BitValue, Colour, Email, FeedLimit, KeyText, RecentDays, RefreshMinutes, SiteUrl,
-    StaticPath, Timeout, Zone,
+    StaticPath, Timeout, WhatsNewDays, Zone,
 };
 pub use values::{
     HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, check_base_url, parse_colour,
@@ -51,6 +51,7 @@ pub struct Settings {
     pub events: Events,
     pub feeds: Feeds,
     pub roster: Roster,
+    pub whats_new: WhatsNew,
 }
 
 /// How the API is reached.
@@ -127,6 +128,16 @@ pub struct Feeds {
     pub refresh_minutes: u32,
 }
 
+/// What's new: the changes between builds.
+#[derive(Clone, Debug)]
+pub struct WhatsNew {
+    /// How many days a change stays listed.
+    pub days: u32,
+    /// The published site whose `data/` the build compares with; the output folder's own
+    /// previous build when not set.
+    pub previous: Option<url::Url>,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Roster {
     pub staff_emails: StaffEmails,
@@ -173,6 +184,10 @@ impl Default for Settings {
                 refresh_minutes: 180,
             },
             roster: Roster::default(),
+            whats_new: WhatsNew {
+                days: 30,
+                previous: None,
+            },
         }
     }
 }
@@ -214,6 +229,11 @@ struct File {
     sections: Sections,
     #[serde(default)]
     menu: Vec<MenuFile>,
+    /// What's new: how many days a change stays listed.
+    whats_new_days: Option<WhatsNewDays>,
+    /// What's new: the published site to compare with (its data/roster.json and
+    /// data/changes.json), for CI runs that start from an empty output folder.
+    previous: Option<SiteUrl>,
 }
 
 /// A `[[menu]]` entry: a name, and an address elsewhere or a page of the site.
@@ -361,6 +381,10 @@ impl Settings {
                     fe: emails.fe.map(|e| e.0),
                     wm: emails.wm.map(|e| e.0),
                 },
+            },
+            whats_new: WhatsNew {
+                days: file.whats_new_days.map_or(defaults.whats_new.days, |d| d.0),
+                previous: file.previous.map(|u| u.0),
             },
         })
     }

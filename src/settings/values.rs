@@ -244,6 +244,21 @@ impl TryFrom<i64> for RecentDays {
     }
 }
 
+/// `whats_new_days`: how long a change stays on the What's new page.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "i64")]
+pub struct WhatsNewDays(pub u32);
+
+impl TryFrom<i64> for WhatsNewDays {
+    type Error = Invalid;
+    fn try_from(days: i64) -> Result<Self, Invalid> {
+        match u32::try_from(days) {
+            Ok(days) if (1..=365).contains(&days) => Ok(Self(days)),
+            _ => invalid(format!("expected 1 to 365 days, found {days}")),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(try_from = "i64")]
 pub struct RefreshMinutes(pub u32);

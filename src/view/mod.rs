@@ -15,11 +15,13 @@ mod events;
 mod feeds;
 mod identity;
 pub mod outputs;
+mod public_data;
 pub mod report;
 mod roster;
 mod settings;
 mod site;
 mod time;
+mod whats_new;
 
 pub use crate::i18n::Texts;
 pub use content::{
@@ -32,12 +34,14 @@ pub use events::{
 };
 pub use feeds::{CalendarEntry, CalendarFeeds, FeedEntry};
 pub use identity::{AccentView, HeaderColours, HeaderView, accent, header};
+pub use public_data::PublicData;
 pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, roster_page};
 pub use settings::{
     DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Run, Sections, Settings, SiteFile,
 };
 pub use site::{Calendars, FacilityView, Favicon, Site};
 pub use time::{Instant, When, when};
+pub use whats_new::{Change, WhatsNew, document_id};
 
 use crate::model::SiteData;
 use crate::sanitize::description::{Sanitizer, html_to_text};
@@ -59,6 +63,8 @@ pub struct HomePage {
     pub upcoming_division: usize,
     /// `content/_index.md`, when the site folder has one.
     pub intro: Option<HomeIntro>,
+    /// The latest few changes (the What's new page has them all).
+    pub whats_new: Vec<Change>,
 }
 
 /// The whole site's views, built once.
@@ -77,6 +83,10 @@ pub struct SiteView {
     pub calendars: CalendarFeeds,
     /// The webmaster's own pages ([`add_content`]).
     pub content: ContentView,
+    /// The changes since earlier builds, for the What's new page.
+    pub whats_new: WhatsNew,
+    /// The public JSON files and the What's new feed.
+    pub public: PublicData,
 }
 
 /// The site's views from the data, the webmaster's settings and what this run decided.
@@ -144,6 +154,14 @@ pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
     for row in &mut roster.staff {
         row.email = roster::staff_email(&settings.roster.staff_emails, row.code).cloned();
     }
+    let documents = documents::documents(data, run);
+    let whats_new = whats_new::whats_new(
+        &data.roster,
+        (&events, &summaries),
+        &documents,
+        settings,
+        run,
+    );
     let home = HomePage {
         staff: roster.staff.clone(),
         next_events,
@@ -153,6 +171,12 @@ pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
         upcoming_facility: facility_events.upcoming.len(),
         upcoming_division: division_events.upcoming.len(),
         intro: None,
+        whats_new: (whats_new
+            .changes
+            .iter()
+            .take(whats_new::HOME_CHANGES)
+            .cloned())
+        .collect(),
     };
 
     let (feed, feed_updated) = feed(
@@ -171,18 +195,21 @@ pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
         (&settings.site, &settings.feeds, run),
     );
 
+    let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, run);
     SiteView {
         site,
         home,
         roster,
         facility_events,
         division_events,
-        documents: documents::documents(data, run),
+        documents,
         event_pages,
         feed,
         feed_updated,
         calendars,
         content: ContentView::default(),
+        whats_new,
+        public,
     }
 }
 

@@ -30,6 +30,8 @@ pub enum Kind {
     Sitemap,
     /// A file of the templates' own (`static/style.css`).
     StaticFile,
+    /// A public JSON file, for bots and other sites.
+    Data,
 }
 
 impl Kind {
@@ -209,8 +211,40 @@ pub const FEED: Output = Output {
     what: "the Atom feed",
 };
 
+pub const WHATS_NEW: Output = Output {
+    path: "whats-new/index.html",
+    kind: Kind::Page,
+    written: Written::Always,
+    what: "the What's new page",
+};
+pub const WHATS_NEW_FEED: Output = Output {
+    path: "whats-new.xml",
+    kind: Kind::Feed,
+    written: Written::WithSiteUrl,
+    what: "the What's new Atom feed",
+};
+/// Also the next build's previous state (with [`ROSTER_JSON`]).
+pub const CHANGES_JSON: Output = Output {
+    path: "data/changes.json",
+    kind: Kind::Data,
+    written: Written::Always,
+    what: "the changes as JSON",
+};
+pub const ROSTER_JSON: Output = Output {
+    path: "data/roster.json",
+    kind: Kind::Data,
+    written: Written::UnlessOff(Section::Roster),
+    what: "the roster as JSON",
+};
+pub const EVENTS_JSON: Output = Output {
+    path: "events.json",
+    kind: Kind::Data,
+    written: Written::WithSiteUrl,
+    what: "the upcoming events as a JSON Feed",
+};
+
 /// Everything the site writes besides the webmaster's own static files.
-pub const OUTPUTS: [&Output; 14] = [
+pub const OUTPUTS: [&Output; 19] = [
     &HOME,
     &ROSTER,
     &EVENTS,
@@ -225,6 +259,11 @@ pub const OUTPUTS: [&Output; 14] = [
     &STATIC,
     &SITEMAP,
     &FEED,
+    &WHATS_NEW,
+    &WHATS_NEW_FEED,
+    &CHANGES_JSON,
+    &ROSTER_JSON,
+    &EVENTS_JSON,
 ];
 
 #[cfg(test)]
@@ -242,24 +281,29 @@ mod tests {
         assert_eq!(super::HOME.folder(), "");
     }
 
-    /// docs/output.md's "What it writes" table: each row's paths, in backticks, and its text.
+    /// The "What it writes" tables of docs/output.md and of docs/data.md (the public data files
+    /// and What's new): each row's paths, in backticks, and its text.
     fn documented() -> Vec<(Vec<String>, String)> {
-        let guide = include_str!("../../docs/output.md");
-        let (_, section) = guide
-            .split_once("\n## What it writes\n")
-            .expect("docs/output.md has a section \"What it writes\"");
-        let table = section
-            .lines()
-            .skip_while(|line| !line.starts_with('|'))
-            .take_while(|line| line.starts_with('|'));
-        table
-            .skip(2)
-            .map(|row| {
+        let documents = [
+            ("docs/output.md", include_str!("../../docs/output.md")),
+            ("docs/data.md", include_str!("../../docs/data.md")),
+        ];
+        let mut rows = Vec::new();
+        for (name, text) in documents {
+            let (_, section) = text
+                .split_once("\n## What it writes\n")
+                .unwrap_or_else(|| panic!("{name} has a section \"What it writes\""));
+            let table = section
+                .lines()
+                .skip_while(|line| !line.starts_with('|'))
+                .take_while(|line| line.starts_with('|'));
+            rows.extend(table.skip(2).map(|row| {
                 let cell = row.split('|').nth(1).expect("a table row has a path cell");
                 let paths = cell.split('`').skip(1).step_by(2).map(str::to_owned);
                 (paths.collect(), row.to_owned())
-            })
-            .collect()
+            }));
+        }
+        rows
     }
 
     #[test]

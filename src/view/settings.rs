@@ -20,6 +20,9 @@ pub struct Run {
     /// The words the view writes itself (dates, calendar names, titles), in the site's
     /// language.
     pub texts: Arc<super::Texts>,
+    /// The previous build's state, to find what changed since; `None` on a first build (or
+    /// when the previous one could not be read).
+    pub previous: Option<Arc<crate::model::previous::Previous>>,
 }
 
 /// How a feed names itself and how often clients should refresh it.

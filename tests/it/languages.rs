@@ -172,7 +172,9 @@ fn every_built_in_language_translates_every_page_and_report() {
                 continue;
             }
             for piece in &pieces {
-                if has_words(text, piece) {
+                // What's new titles join the language's words and the data's ("Documento
+                // actualizado: Student Training Handbook"): a word of the data is its own.
+                if has_words(text, piece) && !data.iter().any(|d| has_words(d, piece)) {
                     left.insert(format!("{path}: {piece:?} in {text:?}"));
                 }
             }

@@ -39,4 +39,5 @@ mod terminal;
 mod theme_files;
 mod theme_hooks;
 mod theme_warnings;
+mod whats_new;
 mod workflow;

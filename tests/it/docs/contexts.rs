@@ -93,6 +93,7 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
         base_url: url::Url::parse(vatcar_site::fetch::client::DEFAULT_BASE_URL)?,
         build_time: demo.fetched_at.context("the demo has a capture time")?,
         texts: view::Texts::english(),
+        previous: None,
     };
     let mut site_view = view::build(data, &example_settings()?, &run);
     let mut content = site_files::demo_content();

@@ -123,6 +123,12 @@ const HOOKS: &[(&str, &str, &str, &str)] = &[
         "the documents page's introduction",
     ),
     (
+        "whats-new.html",
+        "intro",
+        "after the `<h1>`: the lead paragraph and the feed's link",
+        "the What's new page's introduction",
+    ),
+    (
         "404.html",
         "intro",
         "after the `<h1>`: the \"no page at this address\" paragraph",

@@ -1,0 +1,184 @@
+//! The previous build's public state (`data/changes.json` and `data/roster.json`), raw: from
+//! the output folder's last build, or from the published site (`--previous URL`), where a
+//! CI run that starts from an empty folder finds it. `model::previous` checks what it holds.
+//!
+//! Whatever goes wrong here is a reason, never an error: the caller warns and builds as a
+//! first build. No key or other secret is sent: the files are public.
+
+use std::path::PathBuf;
+use std::time::Duration;
+use url::Url;
+
+/// The largest file read: a roster of 10,000 members is about 2 MiB.
+pub const MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+/// How long reading the published site may take, in all.
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The two files, below the site's root.
+pub const CHANGES: &str = "data/changes.json";
+pub const ROSTER: &str = "data/roster.json";
+
+/// Where the previous build is.
+#[derive(Clone, Debug)]
+pub enum Place {
+    /// The output folder of the last build.
+    Folder(PathBuf),
+    /// The published site's address, with a trailing slash.
+    Site(Url),
+    /// The demo's day before, built into the program (`demo/previous/`, written by its
+    /// `make.py`), so that `build --demo` shows What's new at work.
+    Demo,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Folder(dir) => write!(f, "{}", dir.display()),
+            Place::Site(url) => write!(f, "{url}"),
+            Place::Demo => f.write_str("the demo's previous build"),
+        }
+    }
+}
+
+/// The previous build's files as they were read.
+#[derive(Clone, Debug)]
+pub struct Bodies {
+    pub changes: Vec<u8>,
+    /// `None` when the previous build published no roster.
+    pub roster: Option<Vec<u8>>,
+}
+
+/// The files, or why there are none (to be said in a warning).
+pub fn read(place: &Place) -> Result<Bodies, String> {
+    let (changes, roster) = match place {
+        Place::Folder(dir) => (from_folder(dir, CHANGES)?, from_folder(dir, ROSTER)?),
+        Place::Site(url) => from_site(url)?,
+        Place::Demo => (
+            Some(include_bytes!("../../demo/previous/changes.json").to_vec()),
+            Some(include_bytes!("../../demo/previous/roster.json").to_vec()),
+        ),
+    };
+    let changes = changes.ok_or_else(|| match place {
+        Place::Folder(_) => format!(
+            "{place} has no {CHANGES}; where the output folder starts empty, as in CI, pass \
+             --previous with the published site's address"
+        ),
+        _ => format!("{place} has no {CHANGES}"),
+    })?;
+    Ok(Bodies { changes, roster })
+}
+
+/// A file of the folder, without following links (as every file of the user's is read);
+/// `None` when it is not there.
+fn from_folder(dir: &std::path::Path, file: &str) -> Result<Option<Vec<u8>>, String> {
+    let path = dir.join(file);
+    match std::fs::symlink_metadata(&path) {
+        Ok(meta) if meta.is_file() && meta.len() > MAX_BYTES => {
+            return Err(too_large(&path.display().to_string()));
+        }
+        Ok(_) => {}
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(format!("could not read {}: {error}", path.display())),
+    }
+    let bytes = crate::plain_files::read_plain(dir, file).map_err(|e| format!("{e:#}"))?;
+    match bytes {
+        Some(bytes) if bytes.len() as u64 > MAX_BYTES => {
+            Err(too_large(&path.display().to_string()))
+        }
+        other => Ok(other),
+    }
+}
+
+fn too_large(what: &str) -> String {
+    format!(
+        "{what} is larger than {} MiB, more than a build writes",
+        MAX_BYTES / (1024 * 1024)
+    )
+}
+
+type Pair = (Option<Vec<u8>>, Option<Vec<u8>>);
+
+/// Both files from the published site, within [`TIMEOUT`].
+fn from_site(site: &Url) -> Result<Pair, String> {
+    if !(site.scheme() == "https" || site.scheme() == "http" && is_loopback(site)) {
+        return Err(format!(
+            "{site}: the previous site is read over https (http only on this machine)"
+        ));
+    }
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let http = reqwest::Client::builder()
+        .user_agent(super::client::USER_AGENT)
+        .timeout(TIMEOUT)
+        .redirect(reqwest::redirect::Policy::limited(5))
+        .build()
+        .map_err(|e| format!("could not set up the HTTP client: {e}"))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("could not start the I/O runtime: {e}"))?;
+    let url = |file: &str| site.join(file).map_err(|e| format!("{site}{file}: {e}"));
+    let (changes, roster) = (url(CHANGES)?, url(ROSTER)?);
+    runtime.block_on(async {
+        let both = async {
+            let changes = get(&http, &changes).await?;
+            Ok((changes, get(&http, &roster).await?))
+        };
+        // reqwest's timeout is per request; this one bounds the two together.
+        tokio::time::timeout(TIMEOUT, both)
+            .await
+            .unwrap_or_else(|_| {
+                Err(format!(
+                    "{site} did not answer within {} s",
+                    TIMEOUT.as_secs()
+                ))
+            })
+    })
+}
+
+/// One file's body; `None` on 404 (a site that has no such file).
+async fn get(http: &reqwest::Client, url: &Url) -> Result<Option<Vec<u8>>, String> {
+    let failed = |e: reqwest::Error| {
+        if e.is_timeout() {
+            format!("{url} did not answer within {} s", TIMEOUT.as_secs())
+        } else {
+            format!("could not read {url}: {}", innermost(&e))
+        }
+    };
+    let mut response = http.get(url.clone()).send().await.map_err(failed)?;
+    let status = response.status();
+    if status == reqwest::StatusCode::NOT_FOUND {
+        return Ok(None);
+    }
+    if !status.is_success() {
+        return Err(format!("{url} answered {}", status.as_u16()));
+    }
+    if response.content_length().is_some_and(|len| len > MAX_BYTES) {
+        return Err(too_large(url.as_str()));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(failed)? {
+        if (body.len() + chunk.len()) as u64 > MAX_BYTES {
+            return Err(too_large(url.as_str()));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Some(body))
+}
+
+fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(name)) => name == "localhost",
+        None => false,
+    }
+}
+
+fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = error;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    cause.to_string()
+}

@@ -1,0 +1,332 @@
+//! The previous build's state, read back from its `data/roster.json` and `data/changes.json`
+//! to find what changed since (see `view::whats_new`).
+//!
+//! Those files are untrusted: a stale site, someone else's, or a tampered copy. Only what a
+//! comparison needs is taken from them, typed and checked: CIDs, ratings, change ids, dates
+//! and fingerprints. No text of theirs (a name, a title) is kept, so none can be published.
+//! A file that does not have the documented shape is refused whole, and the build goes on
+//! as a first build.
+
+use super::Rating;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The `version` of the files this program writes and reads.
+pub const DATA_VERSION: u64 = 1;
+
+/// The most change ids a previous changes.json may hold: far more than a build writes
+/// (`view::whats_new` keeps 200), little enough to compare quickly.
+const MAX_CHANGES: usize = 10_000;
+
+/// What the previous build published, as far as a comparison needs it.
+#[derive(Clone, Debug, Default)]
+pub struct Previous {
+    /// Its roster, by CID; `None` when it published none (the roster section was off).
+    pub members: Option<HashMap<u64, PreviousMember>>,
+    /// The changes it listed, as ids and dates.
+    pub changes: Vec<(ChangeId, DateTime<Utc>)>,
+    /// Every id it listed, the ones this program cannot read back too: a change already
+    /// announced is never new again.
+    pub listed: HashSet<String>,
+    /// Each event's fingerprint, by its page's folder name (`412`, `412-division`).
+    pub events: HashMap<String, String>,
+    /// Each document's last update (`None` when it had no date), by document id.
+    pub documents: HashMap<String, Option<NaiveDate>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PreviousMember {
+    pub visitor: bool,
+    pub rating: Option<Rating>,
+}
+
+/// A change's stable id: the same change gets the same id on every build, so that a reader
+/// of changes.json (and `announce`) can tell a change it has seen from a new one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ChangeId {
+    NewMember(u64),
+    NewVisitor(u64),
+    /// The CID and the rating reached.
+    Promotion(u64, Rating),
+    /// The event page's folder name: `412`, `412-division`.
+    NewEvent(String),
+    /// The folder name and the fingerprint of the new time and name.
+    EventChanged(String, String),
+    NewDocument(String),
+    /// The document id and its new date.
+    DocumentUpdated(String, NaiveDate),
+}
+
+impl ChangeId {
+    /// The kind, as changes.json names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ChangeId::NewMember(_) => "new_member",
+            ChangeId::NewVisitor(_) => "new_visitor",
+            ChangeId::Promotion(..) => "promotion",
+            ChangeId::NewEvent(_) => "new_event",
+            ChangeId::EventChanged(..) => "event_changed",
+            ChangeId::NewDocument(_) => "new_document",
+            ChangeId::DocumentUpdated(..) => "document_updated",
+        }
+    }
+
+    /// Read back from its text; `None` for anything this program does not write (a later
+    /// version's kind, or a tampered id).
+    pub fn parse(text: &str) -> Option<ChangeId> {
+        let mut parts = text.split(':');
+        let kind = parts.next()?;
+        let first = parts.next()?;
+        let second = parts.next();
+        if parts.next().is_some() {
+            return None;
+        }
+        let cid = || first.parse::<u64>().ok().filter(|_| is_digits(first));
+        let id = match (kind, second) {
+            ("new_member", None) => ChangeId::NewMember(cid()?),
+            ("new_visitor", None) => ChangeId::NewVisitor(cid()?),
+            ("promotion", Some(code)) => {
+                let rating = Rating::from_code(code).filter(|r| r.code() == code)?;
+                ChangeId::Promotion(cid()?, rating)
+            }
+            ("new_event", None) if is_event_folder(first) => ChangeId::NewEvent(first.into()),
+            ("event_changed", Some(print)) if is_event_folder(first) && is_hex(print) => {
+                ChangeId::EventChanged(first.into(), print.into())
+            }
+            ("new_document", None) if is_document_id(first) => ChangeId::NewDocument(first.into()),
+            ("document_updated", Some(date)) if is_document_id(first) => {
+                ChangeId::DocumentUpdated(first.into(), parse_date(date)?)
+            }
+            _ => return None,
+        };
+        Some(id)
+    }
+}
+
+impl std::fmt::Display for ChangeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = self.kind();
+        match self {
+            ChangeId::NewMember(cid) | ChangeId::NewVisitor(cid) => write!(f, "{kind}:{cid}"),
+            ChangeId::Promotion(cid, rating) => write!(f, "{kind}:{cid}:{}", rating.code()),
+            ChangeId::NewEvent(id) | ChangeId::NewDocument(id) => write!(f, "{kind}:{id}"),
+            ChangeId::EventChanged(id, print) => write!(f, "{kind}:{id}:{print}"),
+            ChangeId::DocumentUpdated(id, date) => {
+                write!(f, "{kind}:{id}:{}", date.format("%Y-%m-%d"))
+            }
+        }
+    }
+}
+
+fn is_digits(text: &str) -> bool {
+    !text.is_empty() && text.len() <= 20 && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn is_hex(text: &str) -> bool {
+    text.len() == 16 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// `412` or `412-division`.
+fn is_event_folder(text: &str) -> bool {
+    is_digits(text.strip_suffix("-division").unwrap_or(text))
+}
+
+/// `doc-` and a fingerprint (see `view::whats_new`).
+fn is_document_id(text: &str) -> bool {
+    text.strip_prefix("doc-").is_some_and(is_hex)
+}
+
+fn parse_date(text: &str) -> Option<NaiveDate> {
+    (text.len() == 10)
+        .then(|| NaiveDate::parse_from_str(text, "%Y-%m-%d").ok())
+        .flatten()
+}
+
+/// data/roster.json, as far as it is read: who was on it, with which rating.
+#[derive(Deserialize)]
+struct RosterFile {
+    version: u64,
+    controllers: Vec<PersonFile>,
+    visitors: Vec<PersonFile>,
+}
+
+#[derive(Deserialize)]
+struct PersonFile {
+    cid: u64,
+    rating: Option<String>,
+}
+
+/// data/changes.json, as far as it is read.
+#[derive(Deserialize)]
+struct ChangesFile {
+    version: u64,
+    changes: Vec<ChangeFile>,
+    state: StateFile,
+}
+
+#[derive(Deserialize)]
+struct ChangeFile {
+    id: String,
+    date: String,
+}
+
+#[derive(Deserialize)]
+struct StateFile {
+    events: BTreeMap<String, String>,
+    documents: BTreeMap<String, Option<String>>,
+}
+
+/// The previous build's files decoded; an error says which file and what is wrong with it.
+/// `roster` is `None` when the previous build published no roster.
+pub fn decode_previous(changes: &[u8], roster: Option<&[u8]>) -> Result<Previous, String> {
+    let changes_file: ChangesFile = from_json(changes, "data/changes.json")?;
+    check_version(changes_file.version, "data/changes.json")?;
+    if changes_file.changes.len() > MAX_CHANGES {
+        return Err(format!(
+            "data/changes.json: {} changes, more than the {MAX_CHANGES} a build writes",
+            changes_file.changes.len()
+        ));
+    }
+    let mut previous = Previous::default();
+    for (n, change) in changes_file.changes.into_iter().enumerate() {
+        let date = DateTime::parse_from_rfc3339(&change.date)
+            .map_err(|_| format!("data/changes.json: changes[{n}].date is not an RFC 3339 time"))?
+            .with_timezone(&Utc);
+        if let Some(id) = ChangeId::parse(&change.id) {
+            previous.changes.push((id, date));
+        }
+        previous.listed.insert(change.id);
+    }
+    for (folder, print) in changes_file.state.events {
+        if !is_event_folder(&folder) || !is_hex(&print) {
+            return Err(format!(
+                "data/changes.json: state.events has an entry that is not an event's folder and fingerprint (at {:?})",
+                crate::sanitize::quote::excerpt(&folder, 40)
+            ));
+        }
+        previous.events.insert(folder, print);
+    }
+    for (id, date) in changes_file.state.documents {
+        let date = match date {
+            None => None,
+            Some(text) => Some(parse_date(&text).ok_or_else(|| {
+                "data/changes.json: state.documents has a date that is not YYYY-MM-DD".to_owned()
+            })?),
+        };
+        if !is_document_id(&id) {
+            return Err(
+                "data/changes.json: state.documents has a key that is not a document id".into(),
+            );
+        }
+        previous.documents.insert(id, date);
+    }
+    if let Some(roster) = roster {
+        let roster: RosterFile = from_json(roster, "data/roster.json")?;
+        check_version(roster.version, "data/roster.json")?;
+        let mut members = HashMap::with_capacity(roster.controllers.len() + roster.visitors.len());
+        let lists = [(false, roster.controllers), (true, roster.visitors)];
+        for (visitor, people) in lists {
+            for person in people {
+                let rating = person.rating.as_deref().and_then(Rating::from_code);
+                members
+                    .entry(person.cid)
+                    .or_insert(PreviousMember { visitor, rating });
+            }
+        }
+        previous.members = Some(members);
+    }
+    Ok(previous)
+}
+
+fn from_json<'a, T: Deserialize<'a>>(bytes: &'a [u8], file: &str) -> Result<T, String> {
+    let deserializer = &mut serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(deserializer).map_err(|error| {
+        let path = error.path().to_string();
+        // serde's message can quote a value of the file: only its kind is said.
+        let what = match error.inner().classify() {
+            serde_json::error::Category::Data => "has the wrong type or is missing",
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                "is not valid JSON"
+            }
+            serde_json::error::Category::Io => "could not be read",
+        };
+        match error.inner().classify() {
+            serde_json::error::Category::Data if path != "." => format!("{file}: {path} {what}"),
+            _ => format!("{file} {what}"),
+        }
+    })
+}
+
+fn check_version(version: u64, file: &str) -> Result<(), String> {
+    if version == DATA_VERSION {
+        Ok(())
+    } else {
+        Err(format!(
+            "{file} is version {version}; this program reads version {DATA_VERSION}"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ChangeId, decode_previous};
+    use crate::model::Rating;
+
+    #[test]
+    fn an_id_reads_back_as_it_was_written_and_nothing_else_does() {
+        let ids = [
+            ChangeId::NewMember(1234567),
+            ChangeId::NewVisitor(7),
+            ChangeId::Promotion(1234567, Rating::S2),
+            ChangeId::NewEvent("412-division".into()),
+            ChangeId::EventChanged("412".into(), "0123456789abcdef".into()),
+            ChangeId::NewDocument("doc-0123456789abcdef".into()),
+            ChangeId::DocumentUpdated(
+                "doc-0123456789abcdef".into(),
+                chrono::NaiveDate::from_ymd_opt(2026, 11, 2).unwrap(),
+            ),
+        ];
+        for id in ids {
+            assert_eq!(ChangeId::parse(&id.to_string()), Some(id.clone()), "{id}");
+        }
+        assert_eq!(
+            ChangeId::parse("promotion:1234567:S2").unwrap().to_string(),
+            "promotion:1234567:S2"
+        );
+        for bad in [
+            "promotion:1:s2",
+            "promotion:1:<b>",
+            "new_member:+1",
+            "new_member:1:2",
+            "new_event:<script>",
+            "new_document:doc-XYZ",
+            "document_updated:doc-0123456789abcdef:2026-13-01",
+            "retired:1",
+            "",
+        ] {
+            assert_eq!(ChangeId::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_file_of_the_wrong_shape_is_refused_naming_the_field_without_quoting_it() {
+        let changes = br#"{"version":1,"changes":[{"id":"new_member:1","date":"<b>x</b>"}],
+            "state":{"events":{},"documents":{}}}"#;
+        let error = decode_previous(changes, None).unwrap_err();
+        assert_eq!(
+            error,
+            "data/changes.json: changes[0].date is not an RFC 3339 time"
+        );
+        let roster = br#"{"version":1,"controllers":[{"cid":"<img src=x>"}],"visitors":[]}"#;
+        let ok = br#"{"version":1,"changes":[],"state":{"events":{},"documents":{}}}"#;
+        let error = decode_previous(ok, Some(roster)).unwrap_err();
+        assert!(
+            error.starts_with("data/roster.json: controllers[0].cid "),
+            "{error}"
+        );
+        assert!(!error.contains("img"), "{error}");
+        let error = decode_previous(b"{\"version\": 1,", None).unwrap_err();
+        assert_eq!(error, "data/changes.json is not valid JSON");
+    }
+}

@@ -1,0 +1,445 @@
+//! What's new: the changes between the previous build and this one (members who joined,
+//! promotions, events and documents posted or changed), for the page, the home block, the
+//! Atom feed and data/changes.json.
+//!
+//! The history is rolling: the previous build's changes are carried on for as long as they
+//! are within `whats_new_days` (and among the newest [`MAX_CHANGES`]) and their subject is
+//! still in today's data. Only ids and dates come from the previous build; every title is
+//! written from today's data, so nothing of its text is ever published. Private facts
+//! (a rating lowered, a suspension, a member who left) make no change at all, and a change
+//! whose subject has gone (a promotion now undone, a member who left) is dropped.
+
+use super::events::{EventIndex, EventStatus, EventSummary};
+use super::{DocumentGroup, EventKey, Run, Texts};
+use crate::model::previous::{ChangeId, Previous};
+use crate::model::{Member, Rating, Roster};
+use crate::settings::Settings;
+use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// The most entries the history keeps, however many days it spans.
+pub const MAX_CHANGES: usize = 200;
+
+/// How many of the latest changes the home page shows.
+pub const HOME_CHANGES: usize = 5;
+
+/// One change, as the page, the feed and changes.json show it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Change {
+    /// Stable across builds: `promotion:1234567:S2`.
+    pub id: String,
+    /// `new_member`, `new_visitor`, `promotion`, `new_event`, `event_changed`,
+    /// `new_document` or `document_updated`.
+    pub kind: &'static str,
+    /// The kind in the site's language: `Promotion`.
+    pub kind_name: String,
+    /// RFC 3339, UTC: `2026-11-20T12:00:00Z`.
+    pub date: String,
+    /// The date as the pages show it: `20 Nov 2026`.
+    pub day: String,
+    /// Plain text in the site's language, from today's data.
+    pub title: String,
+    /// Relative to the site root: `roster/`, `events/412/`, `documents/#sops`.
+    pub url: String,
+    /// Found by this build: not among the previous build's changes.
+    pub new: bool,
+}
+
+/// The history, and what the next build compares against.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct WhatsNew {
+    /// Newest first, ties by id.
+    pub changes: Vec<Change>,
+    /// There was no previous build to compare with (or it could not be used): only the
+    /// changes today's data dates (members' join dates) are listed, and nothing is "new" to
+    /// an announcer.
+    pub first_build: bool,
+    pub days: u32,
+    #[serde(skip)]
+    pub state: State,
+}
+
+/// What the next build needs to find changed events and documents: fingerprints and dates,
+/// no text.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct State {
+    /// Each event's fingerprint (its time and name), by its page's folder name.
+    pub events: BTreeMap<String, String>,
+    /// Each document's last update (`YYYY-MM-DD`), by document id.
+    pub documents: BTreeMap<String, Option<String>>,
+}
+
+/// A document as changes name it: its id, where it is listed, its name and date.
+struct DocumentRef<'v> {
+    anchor: &'v str,
+    name: &'v str,
+    updated: Option<NaiveDate>,
+}
+
+/// Today's data, looked up by what change ids name.
+struct Today<'d> {
+    /// By CID: the member and whether a visitor. `None` when the roster is not published.
+    members: Option<HashMap<u64, (&'d Member, bool)>>,
+    events: HashMap<String, (&'d EventSummary, &'d crate::model::Event)>,
+    documents: HashMap<String, DocumentRef<'d>>,
+    texts: &'d Texts,
+}
+
+/// The first 16 hex digits of the SHA-256 of `parts`, each ended by a zero byte: the same
+/// on every machine and in every version.
+fn fingerprint(parts: &[&str]) -> String {
+    let mut context = ring::digest::Context::new(&ring::digest::SHA256);
+    for part in parts {
+        context.update(part.as_bytes());
+        context.update(&[0]);
+    }
+    let digest = context.finish();
+    digest.as_ref()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A document's id: from its category and name, which stay when a file is replaced.
+pub fn document_id(category: &str, name: &str) -> String {
+    format!("doc-{}", fingerprint(&[category, name]))
+}
+
+/// An event's fingerprint: what a change of it means (its start, end and name).
+fn event_fingerprint(event: &crate::model::Event) -> String {
+    fingerprint(&[
+        &event.start.to_rfc3339(),
+        &event.effective_end().to_rfc3339(),
+        &event.name,
+    ])
+}
+
+pub(super) fn whats_new(
+    roster: &Roster,
+    (events, summaries): (&EventIndex, &BTreeMap<EventKey, Arc<EventSummary>>),
+    documents: &[DocumentGroup],
+    settings: &Settings,
+    run: &Run,
+) -> WhatsNew {
+    let days = settings.whats_new.days;
+    let today = today(roster, (events, summaries), documents, settings, run);
+    let state = State {
+        events: today
+            .events
+            .iter()
+            .map(|(folder, (_, event))| (folder.clone(), event_fingerprint(event)))
+            .collect(),
+        documents: today
+            .documents
+            .iter()
+            .map(|(id, doc)| {
+                let date = doc.updated.map(|d| d.format("%Y-%m-%d").to_string());
+                (id.clone(), date)
+            })
+            .collect(),
+    };
+    let previous = run.previous.as_deref();
+    let mut found = detect(&today, previous, run.build_time);
+    if let Some(previous) = previous {
+        // A change listed before keeps the date it was given then, unless today's data
+        // dates it.
+        for (id, date) in &previous.changes {
+            found
+                .entry(id.clone())
+                .and_modify(|(when, dated)| {
+                    if !*dated {
+                        *when = *date;
+                    }
+                })
+                .or_insert((*date, true));
+        }
+    }
+    let oldest =
+        crate::model::timestamp::add_clamped(run.build_time, -TimeDelta::days(days.into()));
+    let mut listed: Vec<(DateTime<Utc>, ChangeId)> = found
+        .into_iter()
+        .filter(|(_, (date, _))| (oldest..=run.build_time).contains(date))
+        .map(|(id, (date, _))| (date, id))
+        .collect();
+    listed.sort_by_cached_key(|(date, id)| (std::cmp::Reverse(*date), id.to_string()));
+    let changes = listed
+        .into_iter()
+        .filter_map(|(date, id)| {
+            let (title, url) = describe(&id, &today)?;
+            let text = id.to_string();
+            Some(Change {
+                new: previous.is_none_or(|p| !p.listed.contains(&text)),
+                id: text,
+                kind: id.kind(),
+                kind_name: kind_name(&id, run.texts.as_ref()),
+                date: date.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+                day: super::time::date(&run.texts, date),
+                title,
+                url,
+            })
+        })
+        .take(MAX_CHANGES)
+        .collect();
+    WhatsNew {
+        changes,
+        first_build: previous.is_none(),
+        days,
+        state,
+    }
+}
+
+fn today<'d>(
+    roster: &'d Roster,
+    (events, summaries): (&EventIndex<'d>, &'d BTreeMap<EventKey, Arc<EventSummary>>),
+    documents: &'d [DocumentGroup],
+    settings: &Settings,
+    run: &'d Run,
+) -> Today<'d> {
+    let sections = settings.site.sections;
+    let members = sections.roster.then(|| {
+        let mut members = HashMap::new();
+        for (visitor, list) in [(false, &roster.controllers), (true, &roster.visitors)] {
+            for member in list {
+                members.entry(member.cid).or_insert((member, visitor));
+            }
+        }
+        members
+    });
+    let events = events
+        .iter()
+        .map(|(key, listed)| (key.folder_name(), (&*summaries[key], listed.event)))
+        .collect();
+    let mut by_id = HashMap::new();
+    if sections.documents {
+        for group in documents {
+            for file in &group.files {
+                let updated = file
+                    .updated_iso
+                    .as_deref()
+                    .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok());
+                by_id
+                    .entry(document_id(&group.name, &file.name))
+                    .or_insert(DocumentRef {
+                        anchor: &group.anchor,
+                        name: &file.name,
+                        updated,
+                    });
+            }
+        }
+    }
+    Today {
+        members,
+        events,
+        documents: by_id,
+        texts: &run.texts,
+    }
+}
+
+/// The changes today's data shows against the previous build's (or, without one, the ones
+/// today's data dates itself: home controllers' join dates). Each with its date and whether
+/// the data gave that date (else it is the build time).
+fn detect(
+    today: &Today,
+    previous: Option<&Previous>,
+    build_time: DateTime<Utc>,
+) -> HashMap<ChangeId, (DateTime<Utc>, bool)> {
+    let mut found = HashMap::new();
+    let midnight = |date: NaiveDate| date.and_time(chrono::NaiveTime::MIN).and_utc();
+    // A date after the build is a mistake in the data: the change is dated by the build.
+    let dated = |date: Option<DateTime<Utc>>| match date {
+        Some(date) if date <= build_time => (date, true),
+        _ => (build_time, false),
+    };
+    if let Some(members) = &today.members {
+        let before = previous.and_then(|p| p.members.as_ref());
+        for (cid, (member, visitor)) in members {
+            let was = before.map(|before| before.get(cid));
+            let joined = if *visitor {
+                member.visit_start
+            } else {
+                member.joined
+            };
+            let id = if *visitor {
+                ChangeId::NewVisitor(*cid)
+            } else {
+                ChangeId::NewMember(*cid)
+            };
+            match was {
+                // Not on the previous roster, or a visitor then and a home controller now.
+                Some(None) => {
+                    found.insert(id, dated(joined.map(midnight)));
+                }
+                Some(Some(was)) if was.visitor && !visitor => {
+                    found.insert(id, dated(joined.map(midnight)));
+                }
+                // Home controllers' join dates tell without a previous roster.
+                _ if !visitor && joined.is_some() => {
+                    found.insert(id, dated(joined.map(midnight)));
+                }
+                _ => {}
+            }
+            if let (Some(Some(was)), Some(now)) = (was, member.rating)
+                && is_promotion(was.rating, now)
+            {
+                found.insert(ChangeId::Promotion(*cid, now), (build_time, false));
+            }
+        }
+    }
+    let Some(previous) = previous else {
+        return found;
+    };
+    for (folder, (summary, event)) in &today.events {
+        match previous.events.get(folder) {
+            None => {
+                found.insert(ChangeId::NewEvent(folder.clone()), dated(event.created_at));
+            }
+            Some(print) if summary.status == EventStatus::Upcoming => {
+                let now = event_fingerprint(event);
+                if *print != now {
+                    let id = ChangeId::EventChanged(folder.clone(), now);
+                    found.insert(id, dated(event.updated_at));
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    for (id, doc) in &today.documents {
+        match previous.documents.get(id) {
+            None => {
+                found.insert(
+                    ChangeId::NewDocument(id.clone()),
+                    dated(doc.updated.map(midnight)),
+                );
+            }
+            Some(was) => {
+                if let Some(now) = doc.updated
+                    && *was != Some(now)
+                {
+                    found.insert(
+                        ChangeId::DocumentUpdated(id.clone(), now),
+                        dated(Some(midnight(now))),
+                    );
+                }
+            }
+        }
+    }
+    found
+}
+
+/// A rating up from one a controller holds (an inactive or suspended account coming back is
+/// not a promotion, and says what it was).
+fn is_promotion(was: Option<Rating>, now: Rating) -> bool {
+    let held = |r: Rating| matches!(r.number(), 1..=12) && !matches!(r, Rating::Unknown(_));
+    match was {
+        Some(was) => held(was) && held(now) && now.number() > was.number(),
+        None => false,
+    }
+}
+
+/// The change's title and page from today's data; `None` when its subject is gone or no
+/// longer shows it (a promotion undone, an event over), which drops the change.
+fn describe(id: &ChangeId, today: &Today) -> Option<(String, String)> {
+    let texts = today.texts;
+    let member = |cid: &u64, visitor: bool| {
+        let (member, is_visitor) = today.members.as_ref()?.get(cid)?;
+        (*is_visitor == visitor).then_some(*member)
+    };
+    let anyone = |cid: &u64| Some(today.members.as_ref()?.get(cid)?.0);
+    let roster = || super::outputs::ROSTER.folder().to_owned();
+    Some(match id {
+        ChangeId::NewMember(cid) => {
+            let name = member(cid, false)?.display_name();
+            (
+                texts.text("whats_new.title_new_member", &[("name", &name)]),
+                roster(),
+            )
+        }
+        ChangeId::NewVisitor(cid) => {
+            let name = member(cid, true)?.display_name();
+            (
+                texts.text("whats_new.title_new_visitor", &[("name", &name)]),
+                roster(),
+            )
+        }
+        ChangeId::Promotion(cid, rating) => {
+            let member = anyone(cid)?;
+            if member.rating?.number() < rating.number() {
+                return None;
+            }
+            let (code, rating_name) = super::rating_names(*rating, texts);
+            let title = texts.text(
+                "whats_new.title_promotion",
+                &[
+                    ("name", &member.display_name()),
+                    ("rating", &code),
+                    ("rating_name", &rating_name),
+                ],
+            );
+            (title, roster())
+        }
+        ChangeId::NewEvent(folder) => {
+            let (summary, _) = today.events.get(folder)?;
+            let title = texts.text("whats_new.title_new_event", &[("event", &summary.name)]);
+            (title, summary.url.clone())
+        }
+        ChangeId::EventChanged(folder, _) => {
+            let (summary, _) = today.events.get(folder)?;
+            if summary.status == EventStatus::Past {
+                return None;
+            }
+            let title = texts.text("whats_new.title_event_changed", &[("event", &summary.name)]);
+            (title, summary.url.clone())
+        }
+        ChangeId::NewDocument(doc) | ChangeId::DocumentUpdated(doc, _) => {
+            let found = today.documents.get(doc)?;
+            let key = match id {
+                ChangeId::NewDocument(_) => "whats_new.title_new_document",
+                _ => "whats_new.title_document_updated",
+            };
+            let title = texts.text(key, &[("document", found.name)]);
+            let page = super::outputs::DOCUMENTS.folder();
+            (title, format!("{page}#{}", found.anchor))
+        }
+    })
+}
+
+fn kind_name(id: &ChangeId, texts: &Texts) -> String {
+    let key = match id {
+        ChangeId::NewMember(_) => "whats_new.kind_new_member",
+        ChangeId::NewVisitor(_) => "whats_new.kind_new_visitor",
+        ChangeId::Promotion(..) => "whats_new.kind_promotion",
+        ChangeId::NewEvent(_) => "whats_new.kind_new_event",
+        ChangeId::EventChanged(..) => "whats_new.kind_event_changed",
+        ChangeId::NewDocument(_) => "whats_new.kind_new_document",
+        ChangeId::DocumentUpdated(..) => "whats_new.kind_document_updated",
+    };
+    texts.text(key, &[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fingerprint, is_promotion};
+    use crate::model::Rating;
+
+    #[test]
+    fn only_a_rating_up_from_a_held_rating_is_a_promotion() {
+        assert!(is_promotion(Some(Rating::S1), Rating::S2));
+        assert!(is_promotion(Some(Rating::C1), Rating::C3));
+        assert!(!is_promotion(Some(Rating::S2), Rating::S1));
+        assert!(!is_promotion(Some(Rating::S2), Rating::S2));
+        assert!(!is_promotion(Some(Rating::Suspended), Rating::S2));
+        assert!(!is_promotion(Some(Rating::Inactive), Rating::S2));
+        assert!(!is_promotion(None, Rating::S2));
+        assert!(!is_promotion(Some(Rating::S1), Rating::Unknown(40)));
+    }
+
+    #[test]
+    fn a_fingerprint_is_fixed_and_tells_its_parts_apart() {
+        // Pinned: a change here would make every event look changed after an upgrade.
+        assert_eq!(fingerprint(&["a", "b"]), "8fb20ef63ced4145");
+        assert_ne!(fingerprint(&["ab", ""]), fingerprint(&["a", "b"]));
+        assert_eq!(fingerprint(&[""]).len(), 16);
+    }
+}

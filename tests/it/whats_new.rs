@@ -1,0 +1,515 @@
+//! What's new: the changes between builds, found against the previous build's public files
+//! (from the output folder or `--previous URL`), and the page, feed and JSON made of them.
+
+use crate::support::{
+    MockServer, Ran, Reply, demo_body, demo_epoch, mock::closed_port, run, run_ok, tree, vatcar,
+};
+use serde_json::{Value, json};
+use std::path::Path;
+
+const SITE_URL: &str = "https://wn.example.org/";
+
+/// The demo's four site bodies, each changed by `edit` (roster, facility events, documents),
+/// written as a snapshot folder.
+fn snapshot(edit: impl FnOnce(&mut Value, &mut Value, &mut Value)) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let read = |file: &str| -> Value { serde_json::from_slice(&demo_body(file)).unwrap() };
+    let (mut roster, mut events, mut documents) = (
+        read("facility-roster.json"),
+        read("facility-events.json"),
+        read("facility-documents.json"),
+    );
+    edit(&mut roster, &mut events, &mut documents);
+    for (file, body) in [
+        ("facility-roster.json", roster),
+        ("facility-events.json", events),
+        ("facility-documents.json", documents),
+    ] {
+        std::fs::write(dir.path().join(file), serde_json::to_vec(&body).unwrap()).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("division-events.json"),
+        demo_body("division-events.json"),
+    )
+    .unwrap();
+    dir
+}
+
+/// Today's data: the demo with a new visitor and a new document.
+fn today() -> tempfile::TempDir {
+    snapshot(|roster, _, documents| {
+        roster["data"]["visitors"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({
+                "cid": 1700001, "first_name": "Vera", "last_name": "Visitante", "rating": 4,
+                "home_facility": "Piarco FIR", "visit_start": "2026-11-15"
+            }));
+        documents[0]["files"].as_array_mut().unwrap().push(json!({
+            "name": "Holiday Traffic Bulletin", "details": null, "updated_at": "18-Nov-2026",
+            "url": "https://vatcar.net/storage/files/bulletin.pdf"
+        }));
+    })
+}
+
+/// The previous build's data, against [`today`]: two controllers not yet on the roster, one
+/// promoted since, one who has since been demoted, one who has since left, no visitor
+/// Vera, event 430 not yet posted, event 426 under another name, the new document missing
+/// and the training handbook older.
+fn before() -> tempfile::TempDir {
+    snapshot(|roster, events, documents| {
+        let controllers = roster["data"]["controllers"].as_array_mut().unwrap();
+        controllers.retain(|c| c["cid"] != 1696748 && c["cid"] != 1476093);
+        for c in controllers.iter_mut() {
+            if c["cid"] == 1617058 {
+                c["rating"] = json!(2);
+            }
+            if c["cid"] == 1452907 {
+                c["rating"] = json!(7);
+            }
+        }
+        controllers.push(json!({
+            "cid": 1999999, "first_name": "Zed", "last_name": "Departido", "rating": 4,
+            "join_date": "2026-11-01"
+        }));
+        let list = events["data"].as_array_mut().unwrap();
+        list.retain(|e| e["id"] != 430);
+        for e in list.iter_mut() {
+            if e["id"] == 426 {
+                e["name"] = json!("Holiday Lights (draft)");
+            }
+        }
+        for category in documents.as_array_mut().unwrap() {
+            for file in category["files"].as_array_mut().unwrap() {
+                if file["name"] == "Student Training Handbook" {
+                    file["updated_at"] = json!("11-Oct-2026");
+                }
+            }
+        }
+    })
+}
+
+/// A build of `snapshot` into `out` at the demo's time plus `days`.
+fn build(snapshot: &Path, out: &Path, days: i64, extra: &[&str]) -> Ran {
+    let epoch = demo_epoch().parse::<i64>().unwrap() + days * 86_400;
+    let mut args = vec![
+        "build",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--site-url",
+        SITE_URL,
+    ];
+    args.extend_from_slice(extra);
+    run_ok(vatcar(&args).env("SOURCE_DATE_EPOCH", epoch.to_string()))
+}
+
+fn changes(out: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(out.join("data/changes.json")).unwrap()).unwrap()
+}
+
+/// The ids listed, with whether each is new.
+fn ids(out: &Path) -> Vec<(String, bool)> {
+    changes(out)["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let id = c["id"].as_str().unwrap().to_owned();
+            (id, c["new"].as_bool().unwrap())
+        })
+        .collect()
+}
+
+/// Every file of the site that holds `text`.
+fn files_holding(out: &Path, text: &str) -> Vec<String> {
+    tree(out)
+        .into_iter()
+        .filter(|(_, bytes)| String::from_utf8_lossy(bytes).contains(text))
+        .map(|(path, _)| path)
+        .collect()
+}
+
+#[test]
+fn each_kind_of_change_is_found_and_private_facts_appear_nowhere() {
+    let (before, today) = (before(), today());
+    let out = tempfile::tempdir().unwrap();
+    let out = out.path().join("site");
+    build(before.path(), &out, -1, &[]);
+    assert!(
+        files_holding(&out, "Departido").len() > 1,
+        "the roster shows him"
+    );
+    build(today.path(), &out, 0, &[]);
+
+    let file = changes(&out);
+    assert_eq!(file["version"], 1);
+    assert_eq!(file["first_build"], false);
+    assert_eq!(file["site_url"], SITE_URL);
+    let found = ids(&out);
+    let kinds: Vec<&str> = found
+        .iter()
+        .map(|(id, _)| id.split(':').next().unwrap())
+        .collect();
+    for kind in [
+        "new_member",
+        "new_visitor",
+        "promotion",
+        "new_event",
+        "event_changed",
+        "new_document",
+        "document_updated",
+    ] {
+        assert!(kinds.contains(&kind), "no {kind} in {found:?}");
+    }
+    let listed: Vec<&str> = found.iter().map(|(id, _)| id.as_str()).collect();
+    for id in [
+        "new_member:1696748",
+        "new_member:1476093",
+        "new_visitor:1700001",
+        "promotion:1617058:S2",
+        "new_event:430",
+        "document_updated:",
+    ] {
+        assert!(
+            listed.iter().any(|l| l.starts_with(id)),
+            "{id} in {listed:?}"
+        );
+    }
+    assert!(found.iter().all(|(_, new)| *new), "{found:?}");
+    assert_eq!(found.len(), 8, "{found:?}");
+
+    // Titles come from today's data, in the site's words, on the page, the home page and
+    // the feed.
+    let page = std::fs::read_to_string(out.join("whats-new/index.html")).unwrap();
+    for title in [
+        "Ana Sofía Maldonado was promoted to S2 (Tower Controller)",
+        "Kevin Daniel joined as a home controller",
+        "Vera Visitante joined as a visitor",
+        "New event: Puerto Rico Full Tower Challenge",
+        "Event changed: Holiday Lights over San Juan",
+        "New document: Holiday Traffic Bulletin",
+        "Document updated: Student Training Handbook",
+    ] {
+        assert!(page.contains(title), "{title}");
+    }
+    let feed = std::fs::read_to_string(out.join("whats-new.xml")).unwrap();
+    assert!(feed.contains("was promoted to S2"), "{feed}");
+    let home = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert_eq!(
+        home.matches("class=\"change ").count(),
+        5,
+        "the latest five"
+    );
+    assert!(home.contains("href=\"whats-new/\""));
+
+    // The demotion and the departure: nowhere but where the roster shows today's facts.
+    assert_eq!(files_holding(&out, "Departido"), Vec::<String>::new());
+    assert_eq!(files_holding(&out, "1999999"), Vec::<String>::new());
+    for file in ["whats-new/index.html", "whats-new.xml", "data/changes.json"] {
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        assert!(!text.contains("1452907"), "{file}");
+        assert!(!text.contains("Luis Alberto Rosario"), "{file}");
+    }
+    assert!(!home.contains("Luis Alberto Rosario"));
+}
+
+#[test]
+fn a_first_build_lists_the_recent_joins_and_says_it_is_one() {
+    let today = today();
+    let out = tempfile::tempdir().unwrap();
+    let ran = build(today.path(), out.path(), 0, &[]);
+    assert!(
+        ran.stderr
+            .contains("What's new: no previous build to compare with"),
+        "{}",
+        ran.stderr
+    );
+    let file = changes(out.path());
+    assert_eq!(file["first_build"], true);
+    assert_eq!(ids(out.path()), [("new_member:1696748".to_owned(), true)]);
+    let roster: Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("data/roster.json")).unwrap())
+            .unwrap();
+    assert_eq!(roster["version"], 1);
+    assert_eq!(roster["controllers"].as_array().unwrap().len(), 40);
+    assert!(
+        !String::from_utf8_lossy(&std::fs::read(out.path().join("data/roster.json")).unwrap())
+            .contains('@')
+    );
+}
+
+#[test]
+fn changes_roll_on_for_the_window_and_go_with_their_subject() {
+    let (before, today) = (before(), today());
+    let out = tempfile::tempdir().unwrap();
+    build(before.path(), out.path(), -1, &[]);
+    build(today.path(), out.path(), 0, &[]);
+    let promotion = ("promotion:1617058:S2".to_owned(), false);
+
+    // Ten days on, the same data: everything is carried on, and nothing is new.
+    build(today.path(), out.path(), 10, &[]);
+    let later = ids(out.path());
+    assert!(later.contains(&promotion), "{later:?}");
+    assert!(later.iter().all(|(_, new)| !new), "{later:?}");
+    let date = |out: &Path| {
+        changes(out)["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "promotion:1617058:S2")
+            .map(|c| c["date"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(date(out.path()).as_deref(), Some("2026-11-20T12:00:00Z"));
+
+    // Kevin leaves: his entry goes with him.
+    let without_kevin = snapshot(|roster, _, _| {
+        let controllers = roster["data"]["controllers"].as_array_mut().unwrap();
+        controllers.retain(|c| c["cid"] != 1696748);
+    });
+    build(without_kevin.path(), out.path(), 11, &[]);
+    let ids_now = ids(out.path());
+    assert!(!ids_now.iter().any(|(id, _)| id == "new_member:1696748"));
+    assert!(ids_now.contains(&promotion));
+
+    // Thirty-one days after the promotion was found, it is out of the window.
+    build(without_kevin.path(), out.path(), 31, &[]);
+    assert!(!ids(out.path()).contains(&promotion));
+}
+
+#[test]
+fn the_same_data_and_previous_build_give_the_same_bytes() {
+    let (before, today) = (before(), today());
+    let [one, two] = [(); 2].map(|_| tempfile::tempdir().unwrap());
+    for out in [&one, &two] {
+        build(before.path(), out.path(), -1, &[]);
+        build(today.path(), out.path(), 0, &[]);
+    }
+    let (a, b) = (tree(one.path()), tree(two.path()));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (path, bytes) in &a {
+        assert!(bytes == &b[path], "{path} differs");
+    }
+}
+
+#[test]
+fn a_tampered_previous_build_publishes_none_of_its_text() {
+    let today = today();
+    let hostile = "<img src=x onerror=alert(31337)>";
+    // Each case: its name, the changes.json and the roster.json (none: removed) planted.
+    type Case = (&'static str, Vec<u8>, Option<Vec<u8>>);
+    let cases: Vec<Case> = vec![
+        (
+            "oversized",
+            {
+                let mut big = br#"{"version":1,"changes":[],"state":{"events":{},"documents":{}},"x":""#.to_vec();
+                big.resize(17 * 1024 * 1024, b'a');
+                big.extend_from_slice(b"\"}");
+                big
+            },
+            None,
+        ),
+        (
+            "wrong types",
+            json!({"version": 1, "changes": [{"id": 5, "date": []}],
+                   "state": {"events": {}, "documents": {}}})
+            .to_string()
+            .into_bytes(),
+            None,
+        ),
+        (
+            "text in every field",
+            json!({"version": 1,
+                   "changes": [
+                       {"id": "promotion:1617058:S2", "kind": hostile, "date": "2026-11-19T00:00:00Z",
+                        "title": hostile, "url": hostile, "new": true},
+                       {"id": hostile, "date": "2026-11-19T00:00:00Z", "title": hostile}],
+                   "state": {"events": {}, "documents": {}}})
+            .to_string()
+            .into_bytes(),
+            Some(
+                json!({"version": 1,
+                       "controllers": [{"cid": 1617058, "name": hostile, "rating": "S1"}],
+                       "visitors": [{"cid": 1, "name": hostile, "rating": hostile}],
+                       "staff": [{"code": hostile, "names": [hostile]}]})
+                .to_string()
+                .into_bytes(),
+            ),
+        ),
+    ];
+    for (case, changes_json, roster_json) in cases {
+        let out = tempfile::tempdir().unwrap();
+        build(today.path(), out.path(), 0, &[]);
+        std::fs::write(out.path().join("data/changes.json"), &changes_json).unwrap();
+        match &roster_json {
+            Some(bytes) => std::fs::write(out.path().join("data/roster.json"), bytes).unwrap(),
+            None => std::fs::remove_file(out.path().join("data/roster.json")).unwrap(),
+        }
+        let ran = build(today.path(), out.path(), 0, &[]);
+        assert!(files_holding(out.path(), "31337").is_empty(), "{case}");
+        if roster_json.is_none() {
+            assert!(
+                ran.stderr.contains("no previous build"),
+                "{case}: {}",
+                ran.stderr
+            );
+            assert_eq!(changes(out.path())["first_build"], true, "{case}");
+        } else {
+            // Read, and used for ids and ratings only: the promotion is found, titled from
+            // today's data.
+            assert_eq!(changes(out.path())["first_build"], false, "{case}");
+            let page = std::fs::read_to_string(out.path().join("whats-new/index.html")).unwrap();
+            assert!(
+                page.contains("Ana Sofía Maldonado was promoted to S2"),
+                "{case}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_previous_build_is_read_from_the_published_site_over_http() {
+    let (before, today) = (before(), today());
+    let published = tempfile::tempdir().unwrap();
+    build(before.path(), published.path(), -1, &[]);
+    let server = MockServer::start();
+    for file in ["data/changes.json", "data/roster.json"] {
+        let bytes = std::fs::read(published.path().join(file)).unwrap();
+        server.route_path(&format!("/site/{file}"), vec![Reply::ok(bytes)]);
+    }
+    let out = tempfile::tempdir().unwrap();
+    let previous = format!("{}/site/", server.url());
+    let ran = build(today.path(), out.path(), 0, &["--previous", &previous]);
+    assert!(!ran.stderr.contains("no previous build"), "{}", ran.stderr);
+    assert_eq!(changes(out.path())["first_build"], false);
+    assert!(ids(out.path()).contains(&("promotion:1617058:S2".to_owned(), true)));
+    let asked: Vec<String> = server.log().into_iter().map(|l| l.target).collect();
+    assert!(
+        asked.contains(&"/site/data/changes.json".to_owned()),
+        "{asked:?}"
+    );
+    // No key travels to the published site.
+    assert!(
+        server
+            .log()
+            .iter()
+            .all(|l| !l.headers.contains_key("api_key"))
+    );
+}
+
+#[test]
+fn an_unreachable_previous_site_is_a_warning_and_a_first_build() {
+    let today = today();
+    let out = tempfile::tempdir().unwrap();
+    let previous = format!("http://127.0.0.1:{}/", closed_port());
+    let ran = build(today.path(), out.path(), 0, &["--previous", &previous]);
+    assert!(
+        ran.stderr
+            .contains("What's new: no previous build to compare with")
+            && ran.stderr.contains("127.0.0.1"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(changes(out.path())["first_build"], true);
+}
+
+#[test]
+fn whats_new_days_and_previous_are_read_from_the_config_file() {
+    let today = today();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("vatcar-site.toml");
+    std::fs::write(&config, "title = \"T\"\nwhats_new_days = 400\n").unwrap();
+    let ran = run(&mut vatcar(&[
+        "build",
+        "--config",
+        config.to_str().unwrap(),
+        "--snapshot",
+        today.path().to_str().unwrap(),
+    ]));
+    assert!(!ran.status.success(), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("vatcar-site.toml:2") && ran.stderr.contains("1 to 365"),
+        "{}",
+        ran.stderr
+    );
+
+    let previous = format!("http://127.0.0.1:{}/", closed_port());
+    std::fs::write(
+        &config,
+        format!("whats_new_days = 5\nprevious = \"{previous}\"\n"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let ran = run_ok(
+        vatcar(&[
+            "build",
+            "--config",
+            config.to_str().unwrap(),
+            "--snapshot",
+            today.path().to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ])
+        .env("SOURCE_DATE_EPOCH", demo_epoch()),
+    );
+    assert!(ran.stderr.contains(&previous), "{}", ran.stderr);
+    assert_eq!(changes(&out)["days"], 5);
+    // Kevin joined eleven days ago: outside a five-day window.
+    assert_eq!(ids(&out), []);
+}
+
+#[test]
+fn the_demo_shows_a_promotion_two_new_members_a_new_event_and_an_updated_document() {
+    let out = tempfile::tempdir().unwrap();
+    run_ok(&mut vatcar(&[
+        "build",
+        "--demo",
+        "--output",
+        out.path().to_str().unwrap(),
+    ]));
+    let file = changes(out.path());
+    assert_eq!(file["first_build"], false);
+    let mut kinds: Vec<(String, bool)> = file["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["kind"].as_str().unwrap().to_owned(), c["new"] == true))
+        .collect();
+    kinds.sort();
+    let new = |kind: &str| (kind.to_owned(), true);
+    assert_eq!(
+        kinds,
+        [
+            new("document_updated"),
+            new("new_event"),
+            new("new_member"),
+            new("new_member"),
+            new("promotion"),
+        ]
+    );
+    let home = std::fs::read_to_string(out.path().join("index.html")).unwrap();
+    assert!(home.contains("Ana Sofía Maldonado was promoted to S2"));
+}
+
+#[test]
+fn the_roster_json_is_the_roster_page_without_any_address() {
+    let site = crate::support::site_folder("[staff_emails]\natm = \"atm@sanjuan.example\"\n", &[]);
+    let (ran, out) = crate::support::build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let page = std::fs::read_to_string(out.join("roster/index.html")).unwrap();
+    assert!(page.contains("atm@sanjuan.example"), "the page shows it");
+    let text = std::fs::read_to_string(out.join("data/roster.json")).unwrap();
+    // The demo's roster has its members' e-mail addresses, which no page shows either.
+    assert!(!text.contains('@'), "{text}");
+    let roster: Value = serde_json::from_str(&text).unwrap();
+    let first = &roster["controllers"][0];
+    assert_eq!(
+        page.matches("<td class=\"num\">").count(),
+        roster["controllers"].as_array().unwrap().len()
+            + roster["visitors"].as_array().unwrap().len()
+    );
+    assert!(page.contains(first["name"].as_str().unwrap()));
+    assert_eq!(roster["staff"][0]["code"], "ATM");
+    assert_eq!(roster["staff"][0]["names"][0], "Marisol Vega-Torres");
+}
