@@ -82,8 +82,14 @@ const HOOKS: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "index.html",
+        "whats_new",
+        "after `introduction`: the latest changes (`whats-new-home.html`)",
+        "promotions, new members, events and documents",
+    ),
+    (
+        "index.html",
         "upcoming_events",
-        "after `introduction`: the \"Coming up\" events",
+        "after `whats_new`: the \"Coming up\" events",
         "the next events, facility and division",
     ),
     (
@@ -187,8 +193,8 @@ fill only the blocks it changes. So:
   {% extends "event_list_page.html" %}
   {% block lead %}Events run by our facility, most weekends.{% endblock lead %}
   ```
-- **The home page:** its parts are blocks (`hero`, `introduction`, `upcoming_events`,
-  `staff`, `links`) that an `index.html` extending `builtin/index.html` replaces one at a
+- **The home page:** its parts are blocks (`hero`, `introduction`, `whats_new`,
+  `upcoming_events`, `staff`, `links`) that an `index.html` extending `builtin/index.html` replaces one at a
   time: see "Changing one block of the home page" below.
 - **One other page:** export it, edit your copy, and fill blocks there. In your `roster.html`,
   `{% block head_extra %}{{ super() }}<meta name="robots" content="noindex">{% endblock head_extra %}`
