@@ -137,6 +137,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         &theme.static_paths(),
         &options.settings.site.menu,
         options.drafts,
+        &run.texts,
     )?;
     let staging =
         staging.with_context(|| format!("could not publish to {}", options.output.display()))?;

@@ -20,6 +20,7 @@ mod identity;
 mod init;
 mod languages;
 mod layers;
+mod layout;
 mod publish;
 mod report;
 mod secret;

@@ -112,6 +112,7 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
         &theme.static_paths(),
         &[],
         false,
+        &run.texts,
     )?;
     Ok(site_view)
 }
