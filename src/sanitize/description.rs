@@ -10,7 +10,10 @@
 //! Every heading of a description becomes an `h3`: it sits below the page's `h1` and the
 //! section's `h2`, and a flat level can never skip one (which validators and screen readers
 //! flag).
+//! On the site, every table and code block sits in a frame that scrolls sideways
+//! ([`Frames`]), so that a wide one never makes the page wider than the window.
 
+use crate::sanitize::frames::{self, Frames};
 use crate::sanitize::links::{SafeLink, safe_image, safe_link};
 use ammonia::{Builder, UrlRelative};
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
@@ -56,6 +59,8 @@ pub struct Sanitizer {
     builder: Builder<'static>,
     base: Url,
     images: Images,
+    /// The frames tables and code blocks are put in, if any.
+    frames: Option<Frames>,
 }
 
 impl Sanitizer {
@@ -95,7 +100,14 @@ impl Sanitizer {
             builder,
             base: base.clone(),
             images,
+            frames: None,
         }
+    }
+
+    /// Every table and code block in a frame of its own that scrolls sideways.
+    pub fn with_frames(mut self, frames: Frames) -> Self {
+        self.frames = Some(frames);
+        self
     }
 
     /// Markdown or HTML in, safe HTML out. Text that starts with a tag is taken as HTML;
@@ -132,13 +144,21 @@ impl Sanitizer {
             return self.clean(&html);
         }
         let mut html = String::with_capacity(text.len() * 3 / 2);
-        pulldown_cmark::html::push_html(&mut html, self.safe_markdown(events).into_iter());
+        let events = self.safe_markdown(events).into_iter();
+        match &self.frames {
+            Some(frames) => pulldown_cmark::html::push_html(&mut html, frames.around(events)),
+            None => pulldown_cmark::html::push_html(&mut html, events),
+        }
         html
     }
 
     fn clean(&self, html: &str) -> String {
         let shallow = limit_nesting(html, MAX_DEPTH);
-        finish_tags(&self.builder.clean(&shallow).to_string(), self.images)
+        finish_tags(
+            &self.builder.clean(&shallow).to_string(),
+            self.images,
+            self.frames.as_ref(),
+        )
     }
 
     /// An image the markdown fast path keeps (its source already checked): as a tag, or for
@@ -332,15 +352,42 @@ fn limit_nesting(html: &str, max: usize) -> Cow<'_, str> {
 /// - an `img` whose source was unsafe (and so removed) goes, since an image needs one; one
 ///   that stays gets `alt=""` (decorative) if it has no `alt`, as HTML requires; in a report,
 ///   every image becomes text;
-/// - an `a` whose `href` was removed loses its `rel` too, which is only valid beside an `href`.
-fn finish_tags(html: &str, images: Images) -> String {
+/// - an `a` whose `href` was removed loses its `rel` too, which is only valid beside an `href`;
+/// - with `frames`, each outermost table and `pre` goes in its frame (the serializer closes
+///   every element it opens, so counting their tags finds where each ends).
+fn finish_tags(html: &str, images: Images, frames: Option<&Frames>) -> String {
     let mut out = String::with_capacity(html.len() + 16);
     let mut rest = html;
+    // Tables and `pre` open around the tag at hand.
+    let mut framed = 0usize;
     while let Some(open) = rest.find('<') {
         out.push_str(&rest[..open]);
         let tag_and_after = &rest[open..];
         let end = tag_end(tag_and_after);
-        out.push_str(&finish_tag(&tag_and_after[..end], images));
+        let tag = &tag_and_after[..end];
+        let is = |name: &str| {
+            tag.strip_prefix(name)
+                .is_some_and(|after| after.starts_with([' ', '>']))
+        };
+        if let Some(frames) = frames
+            && (is("<table") || is("<pre"))
+        {
+            if framed == 0 {
+                out.push_str(if is("<pre") {
+                    frames.code()
+                } else {
+                    frames.table()
+                });
+            }
+            framed += 1;
+        }
+        out.push_str(&finish_tag(tag, images));
+        if frames.is_some() && (is("</table") || is("</pre")) && framed > 0 {
+            framed -= 1;
+            if framed == 0 {
+                out.push_str(frames::CLOSE);
+            }
+        }
         rest = &tag_and_after[end..];
     }
     out.push_str(rest);
@@ -538,7 +585,8 @@ mod tests {
         assert_eq!(
             finish_tags(
                 r#"<a title="x > y" rel="noopener noreferrer">z</a>"#,
-                Images::HttpsOnly
+                Images::HttpsOnly,
+                None
             ),
             r#"<a title="x > y">z</a>"#
         );
@@ -689,6 +737,40 @@ mod tests {
             render("![plain](http://plain.example/a.png) ![ok](https://ok.example/b.png)");
         assert_eq!(markdown.matches("<img").count(), 1, "{markdown}");
         assert!(markdown.contains("https://ok.example/b.png"), "{markdown}");
+    }
+
+    #[test]
+    fn on_the_site_each_outermost_table_and_code_block_sits_in_its_named_frame() {
+        let sanitizer = Sanitizer::new(&Url::parse("https://vatcar.net").unwrap())
+            .with_frames(Frames::new("Scrollable table", "Scrollable code"));
+        let table_frame = r#"<div class="scroll-frame" tabindex="0" role="region" aria-label="Scrollable table"><table>"#;
+        let code_frame = r#"<div class="scroll-frame scroll-code" tabindex="0" role="region" aria-label="Scrollable code"><pre>"#;
+        // The fast path (markdown alone), markdown that carries HTML, and HTML.
+        for text in [
+            "| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n",
+            "Bring <b>charts</b>.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n",
+            "<p>x</p><table><tr><td><table><tr><td>inner</td></tr></table></td></tr></table><pre>code</pre>",
+        ] {
+            // Line breaks between tags are the writer's layout.
+            let html = sanitizer.render(text).replace('\n', "");
+            assert_eq!(html.matches(table_frame).count(), 1, "{text}: {html}");
+            assert_eq!(html.matches(code_frame).count(), 1, "{text}: {html}");
+            assert_eq!(
+                html.matches("<div").count(),
+                html.matches("</div>").count(),
+                "{html}"
+            );
+            let table_end = html.rfind("</table>").unwrap();
+            assert!(html[table_end..].starts_with("</table></div>"), "{html}");
+            assert!(html.ends_with("</pre></div>"), "{html}");
+        }
+        // A report's sanitizer frames nothing: paper does not scroll.
+        let report = Sanitizer::self_contained(&Url::parse("https://vatcar.net").unwrap());
+        assert!(
+            !report
+                .render("| a |\n|---|\n| 1 |\n")
+                .contains("scroll-frame")
+        );
     }
 
     #[test]

@@ -22,6 +22,7 @@ use super::outputs::{self, OUTPUTS, Output};
 use super::settings::{MenuEntry, MenuTarget};
 use crate::model::content::{ContentPage, PageKind};
 use crate::problems::Problem;
+use crate::sanitize::frames::Frames;
 use anyhow::Result;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag};
 use serde::Serialize;
@@ -51,6 +52,9 @@ pub struct ContentPageView {
     pub template: String,
     /// For a section page: the pages in its folder, by weight, then title.
     pub pages: Vec<PageLink>,
+    /// The sections the page is in, outermost first: its breadcrumb. Empty for a page at the
+    /// top (a folder without an `_index.md` is no section and has no crumb).
+    pub parents: Vec<PageLink>,
     /// The front matter's `[extra]` table, for a theme's own templates.
     pub extra: serde_json::Value,
 }
@@ -100,6 +104,7 @@ pub fn add_content(
     menu: &[MenuEntry],
     drafts: bool,
     errors: &mut Vec<Problem>,
+    texts: &super::Texts,
 ) -> Result<Vec<GeneratedAnchor>> {
     let generated = generated_paths(view, theme_files);
     let published: Vec<&ContentPage> = pages.iter().filter(|p| drafts || !p.draft).collect();
@@ -129,12 +134,13 @@ pub fn add_content(
         drafts,
     };
 
+    let frames = super::scroll_frames(texts);
     let mut views = Vec::new();
     let mut anchors = Vec::new();
     let no_ids = PageIds::default();
     for page in &published {
         let page_ids = ids.get(page.path.as_str()).unwrap_or(&no_ids);
-        let html = markdown_to_html(page, page_ids, &targets, errors, &mut anchors);
+        let html = markdown_to_html(page, page_ids, &targets, &frames, errors, &mut anchors);
         match page.kind {
             PageKind::HomeIntro => {
                 view.home.intro = Some(HomeIntro {
@@ -325,16 +331,36 @@ fn page_view(
             }
             .into()
         }),
-        pages: children
-            .iter()
-            .map(|child| PageLink {
-                title: child.title.clone(),
-                url: child.url.clone(),
-                description: child.description.clone(),
-            })
-            .collect(),
+        pages: children.iter().map(|child| link(child)).collect(),
+        parents: parents(page, published).into_iter().map(link).collect(),
         extra: serde_json::to_value(&page.extra)?,
     })
+}
+
+fn link(page: &ContentPage) -> PageLink {
+    PageLink {
+        title: page.title.clone(),
+        url: page.url.clone(),
+        description: page.description.clone(),
+    }
+}
+
+/// The published sections a page is in, outermost first.
+fn parents<'p>(page: &ContentPage, published: &[&'p ContentPage]) -> Vec<&'p ContentPage> {
+    let mut parents = Vec::new();
+    let mut folder = page.folder();
+    while !folder.is_empty() {
+        if let Some(section) = published
+            .iter()
+            .find(|p| p.kind == PageKind::Section && p.url == folder)
+        {
+            parents.push(*section);
+        }
+        let above = folder.trim_end_matches('/');
+        folder = above.rfind('/').map_or("", |slash| &above[..=slash]);
+    }
+    parents.reverse();
+    parents
 }
 
 /// The header's entries: the pages that ask for one, by weight, then the config's `[[menu]]`
@@ -441,11 +467,13 @@ fn options() -> Options {
 }
 
 /// The page's Markdown as HTML: headings and footnotes with the ids [`page_ids`] gave them,
-/// links and images rewritten, or refused with a problem added to `errors`.
+/// links and images rewritten, or refused with a problem added to `errors`; tables and code
+/// blocks in the frames they scroll in.
 fn markdown_to_html(
     page: &ContentPage,
     ids: &PageIds,
     targets: &Targets,
+    frames: &Frames,
     errors: &mut Vec<Problem>,
     anchors: &mut Vec<GeneratedAnchor>,
 ) -> String {
@@ -499,6 +527,6 @@ fn markdown_to_html(
             event
         });
     let mut html = String::with_capacity(page.body.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, events);
+    pulldown_cmark::html::push_html(&mut html, frames.around(events));
     html
 }

@@ -45,6 +45,7 @@ pub use whats_new::{Change, WhatsNew, document_id};
 
 use crate::model::SiteData;
 use crate::sanitize::description::{Sanitizer, html_to_text};
+use crate::sanitize::frames::Frames;
 use events::{Listed, event_lists, event_page, index_events, roster_names, summary};
 use feeds::{Descriptions, calendar_feeds, feed};
 use serde::Serialize;
@@ -104,9 +105,18 @@ fn in_sections(data: &SiteData, sections: Sections) -> std::borrow::Cow<'_, Site
     })
 }
 
+/// The frames wide tables and code blocks scroll in, named in the site's language: in event
+/// descriptions and in the webmaster's pages alike.
+fn scroll_frames(texts: &Texts) -> Frames {
+    Frames::new(
+        &texts.text("frame.table", &[]),
+        &texts.text("frame.code", &[]),
+    )
+}
+
 pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
     let data = &*in_sections(data, settings.site.sections);
-    let sanitizer = Sanitizer::new(&run.base_url);
+    let sanitizer = Sanitizer::new(&run.base_url).with_frames(scroll_frames(&run.texts));
     let names = roster_names(&data.roster);
     let site = site_view(data, &settings.site, &settings.feeds, run);
 

@@ -24,6 +24,7 @@ mod identity;
 mod init;
 mod languages;
 mod layers;
+mod layout;
 mod publish;
 mod report;
 mod secret;

@@ -115,6 +115,7 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
         &[],
         false,
         &mut problems,
+        &run.texts,
     )?;
     vatcar_site::problems::Problems::check(problems)?;
     Ok(site_view)

@@ -106,6 +106,12 @@ const HOOKS: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "page.html",
+        "breadcrumb",
+        "before the `<article>`: the `<nav class=\"breadcrumb\">` of a page inside a section",
+        "a breadcrumb of your own, or none",
+    ),
+    (
+        "page.html",
         "lead",
         "after the `<h1>`: the front matter's `description`",
         "what follows a content page's title",
