@@ -505,7 +505,8 @@ fn the_roster_json_is_the_roster_page_without_any_address() {
     let roster: Value = serde_json::from_str(&text).unwrap();
     let first = &roster["controllers"][0];
     assert_eq!(
-        page.matches("<td class=\"num\">").count(),
+        page.matches("<td data-label=\"CID\" class=\"num\">")
+            .count(),
         roster["controllers"].as_array().unwrap().len()
             + roster["visitors"].as_array().unwrap().len()
     );
