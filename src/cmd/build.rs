@@ -158,7 +158,6 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         &options.settings.site.menu,
         options.drafts,
         &mut problems,
-        &run.texts,
     )?;
     let staging =
         staging.with_context(|| format!("could not publish to {}", options.output.display()))?;

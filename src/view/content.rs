@@ -104,7 +104,6 @@ pub fn add_content(
     menu: &[MenuEntry],
     drafts: bool,
     errors: &mut Vec<Problem>,
-    texts: &super::Texts,
 ) -> Result<Vec<GeneratedAnchor>> {
     let generated = generated_paths(view, theme_files);
     let published: Vec<&ContentPage> = pages.iter().filter(|p| drafts || !p.draft).collect();
@@ -134,7 +133,7 @@ pub fn add_content(
         drafts,
     };
 
-    let frames = super::scroll_frames(texts);
+    let frames = view.frames.clone();
     let mut views = Vec::new();
     let mut anchors = Vec::new();
     let no_ids = PageIds::default();

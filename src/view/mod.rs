@@ -88,6 +88,10 @@ pub struct SiteView {
     pub whats_new: WhatsNew,
     /// The public JSON files and the What's new feed.
     pub public: PublicData,
+    /// The frames wide tables and code blocks scroll in, named in the site's language: the
+    /// descriptions got theirs in [`build`], the webmaster's pages get theirs in
+    /// [`add_content`].
+    pub frames: Frames,
 }
 
 /// The site's views from the data, the webmaster's settings and what this run decided.
@@ -116,7 +120,8 @@ fn scroll_frames(texts: &Texts) -> Frames {
 
 pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
     let data = &*in_sections(data, settings.site.sections);
-    let sanitizer = Sanitizer::new(&run.base_url).with_frames(scroll_frames(&run.texts));
+    let frames = scroll_frames(&run.texts);
+    let sanitizer = Sanitizer::new(&run.base_url).with_frames(frames.clone());
     let names = roster_names(&data.roster);
     let site = site_view(data, &settings.site, &settings.feeds, run);
 
@@ -220,6 +225,7 @@ pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
         content: ContentView::default(),
         whats_new,
         public,
+        frames,
     }
 }
 

@@ -115,7 +115,6 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
         &[],
         false,
         &mut problems,
-        &run.texts,
     )?;
     vatcar_site::problems::Problems::check(problems)?;
     Ok(site_view)
