@@ -2,7 +2,7 @@
 //! webmaster looks: in GitHub Actions as annotations on the files and a step summary (issue
 //! 24, items 4–6).
 
-use crate::support::{KEY, Ran, build_site, run, site_folder, vatcar_at_demo_time};
+use crate::support::{KEY, Ran, build_site, build_site_command, run, site_folder};
 use std::path::Path;
 
 /// A page's file: its front matter, then `body` from line 4.
@@ -39,18 +39,8 @@ fn four_mistakes() -> tempfile::TempDir {
 
 /// `build --demo` of `site` as a step of GitHub Actions, its summary in `summary`.
 fn build_in_actions(site: &Path, summary: &Path, extra: &[&str]) -> Ran {
-    let config = site.join("vatcar-site.toml");
-    let out = site.join("public");
-    let mut args = vec![
-        "build",
-        "--demo",
-        "--config",
-        config.to_str().unwrap(),
-        "--output",
-        out.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    run(vatcar_at_demo_time(&args)
+    let (mut command, _) = build_site_command(site, extra);
+    run(command
         .env("GITHUB_ACTIONS", "true")
         .env("GITHUB_STEP_SUMMARY", summary)
         .env("GITHUB_WORKSPACE", site))

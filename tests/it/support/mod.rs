@@ -205,6 +205,13 @@ pub fn site_folder(config: &str, files: &[(&str, &[u8])]) -> tempfile::TempDir {
 
 /// `build --demo` of the site folder `site` into its `public/`, at the demo's time.
 pub fn build_site(site: &Path, extra: &[&str]) -> (Ran, std::path::PathBuf) {
+    let (mut command, out) = build_site_command(site, extra);
+    (run(&mut command), out)
+}
+
+/// The command [`build_site`] runs, for a test to add to (an environment), and the output
+/// folder it builds into.
+pub fn build_site_command(site: &Path, extra: &[&str]) -> (Command, std::path::PathBuf) {
     let out = site.join("public");
     let config = site.join("vatcar-site.toml");
     let mut args = vec![
@@ -216,7 +223,7 @@ pub fn build_site(site: &Path, extra: &[&str]) -> (Ran, std::path::PathBuf) {
         out.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    (run(&mut vatcar_at_demo_time(&args)), out)
+    (vatcar_at_demo_time(&args), out)
 }
 
 /// A snapshot folder holding a copy of the demo's data (not its site folder, `demo/site/`).
