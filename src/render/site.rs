@@ -5,6 +5,7 @@
 use crate::output::OutputFile;
 use crate::parallel::{for_each_parallel, in_parallel};
 use crate::render::Theme;
+use crate::render::frame::{self, Frame, FrameKey, Frames};
 use crate::render::ical;
 use crate::view::outputs::{self, Kind, Output};
 use crate::view::{EventKey, SiteView};
@@ -131,7 +132,10 @@ const SECTION_PAGES: [SectionPage; 6] = [
 /// feeds) is made on a thread of its own beside them: an event list or a feed is one long
 /// file, and a core would otherwise wait for it at the end.
 pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
-    let site = serde_json::to_value(&view.site)?;
+    let site = SiteContext {
+        value: serde_json::to_value(&view.site)?,
+        frames: Frames::default(),
+    };
     let calendars = Calendars::new(view)?;
     std::thread::scope(|scope| {
         let site_wide = scope.spawn(|| site_wide_files(view, theme, &site, &calendars, sink));
@@ -149,7 +153,7 @@ pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
 fn site_wide_files(
     view: &SiteView,
     theme: &Theme,
-    site: &Value,
+    site: &SiteContext,
     calendars: &Calendars,
     sink: Sink,
 ) -> Result<()> {
@@ -372,11 +376,32 @@ impl<'v> Calendars<'v> {
     }
 }
 
+/// What every page's context shares: the site's values, and the frames of the pages rendered
+/// in two parts ([`frame`]).
+struct SiteContext {
+    value: Value,
+    frames: Frames,
+}
+
+impl std::ops::Deref for SiteContext {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        &self.value
+    }
+}
+
+impl Serialize for SiteContext {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(serializer)
+    }
+}
+
 /// One page: its template with the site, the way back to the root, the page's own facts and
 /// its data under `name`.
 fn render_page(
     theme: &Theme,
-    site: &Value,
+    site: &SiteContext,
     view: &SiteView,
     page: &Page,
     name: &str,
@@ -385,7 +410,7 @@ fn render_page(
     // Built as one JSON object and moved into the context: `Context::insert` would copy
     // `data` once more, and for a list of 10,000 events that copy is the build's peak memory.
     let mut values = serde_json::Map::new();
-    values.insert("site".into(), site.clone());
+    values.insert("site".into(), site.value.clone());
     values.insert("root".into(), Value::String(page.root()));
     // Link previews need absolute addresses: the logo is one only where the site's is known.
     // Discord, Facebook and X show no SVG in a card, so only a bitmap logo is offered.
@@ -412,6 +437,26 @@ fn render_page(
         }),
     );
     values.insert(name.into(), data);
+    if let Some(split) = theme.split(page.template) {
+        let root = page.root();
+        let key = FrameKey::new(page.template, &root, &values["page"], &view.site.menu);
+        let frame = site.frames.get(key, || {
+            let mut placeholders = values.clone();
+            placeholders.insert("page".into(), frame::placeholder_page(&values["page"]));
+            let context = tera::Context::from_value(Value::Object(placeholders))?;
+            Ok(Frame::parse(&theme.render_part(&split.frame, &context)?))
+        });
+        // A part that fails is rendered whole below, for the error to name the template.
+        if let Ok(Some(frame)) = frame {
+            let page_values = values["page"].clone();
+            let context = tera::Context::from_value(Value::Object(values))?;
+            if let Ok(content) = theme.render_part(&split.content, &context) {
+                let html = frame.fill(&content, &page_values);
+                return Ok(crate::sanitize::chars::strip_forbidden(html));
+            }
+            return theme.render(page.template, &context);
+        }
+    }
     let context = tera::Context::from_value(Value::Object(values))?;
     theme.render(page.template, &context)
 }

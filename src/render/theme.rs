@@ -11,6 +11,7 @@ mod ignored;
 
 use crate::i18n::{self as texts, Texts};
 use crate::problems::{Problem, Problems};
+use crate::render::frame::{self, Split};
 use crate::render::tera_errors;
 use crate::sanitize::quote;
 use crate::view::outputs;
@@ -78,6 +79,8 @@ pub struct Theme {
     sources: Vec<TemplateSource>,
     /// The words of the pages, in the site's language.
     texts: Arc<Texts>,
+    /// The page templates rendered in two parts, frame and content ([`frame`]), by name.
+    splits: HashMap<String, Split>,
 }
 
 /// A template's text and where it came from.
@@ -159,6 +162,24 @@ impl Theme {
         } else {
             Vec::new()
         };
+        // Built-in page templates whose chain the theme leaves built in are also split.
+        let chain_replaced = user_templates
+            .iter()
+            .any(|user| matches!(user.name.as_str(), "layout.html" | "base.html"));
+        let mut splits = HashMap::new();
+        let mut split_sources = Vec::new();
+        if !chain_replaced {
+            for source in builtin.iter().filter(|s| s.name.ends_with(".html")) {
+                if let Some((split, texts)) = frame::split_sources(&source.name, &source.text) {
+                    splits.insert(source.name.clone(), split);
+                    split_sources.extend(texts);
+                }
+            }
+            if !splits.is_empty() {
+                let (name, text) = frame::content_parent();
+                split_sources.push((name.to_owned(), text.to_owned()));
+            }
+        }
         let sources: Vec<TemplateSource> = user_templates
             .into_iter()
             .chain(builtin)
@@ -166,7 +187,12 @@ impl Theme {
             .collect();
         let all = sources
             .iter()
-            .map(|source| (source.name.as_str(), source.text.as_str()));
+            .map(|source| (source.name.as_str(), source.text.as_str()))
+            .chain(
+                split_sources
+                    .iter()
+                    .map(|(name, text)| (name.as_str(), text.as_str())),
+            );
         if let Err(error) = tera.add_raw_templates(all) {
             anyhow::bail!(load_error(&error, &sources));
         }
@@ -180,11 +206,13 @@ impl Theme {
         check_text_keys(&sources, &texts)?;
         tera.autoescape_on(vec![".html", ".xml"]);
         tera.set_escape_fn(escape_html);
+        splits.retain(|name, _| tera.get_template(name).is_ok_and(frame::splittable));
         Ok(Self {
             tera,
             static_files,
             sources,
             texts,
+            splits,
         })
     }
 
@@ -194,7 +222,30 @@ impl Theme {
     }
 
     pub fn render(&self, template: &str, context: &tera::Context) -> Result<String> {
-        let rendered = self.tera.render(template, context).map_err(|error| {
+        let rendered = self.render_unchecked(template, context)?;
+        // Whatever the data, the config or the theme put in, the file stays well-formed.
+        Ok(
+            if template.ends_with(".html") || template.ends_with(".xml") {
+                crate::sanitize::chars::strip_forbidden(rendered)
+            } else {
+                rendered
+            },
+        )
+    }
+
+    /// How `template` is rendered in two parts, if it can be ([`frame`]).
+    pub fn split(&self, template: &str) -> Option<&Split> {
+        self.splits.get(template)
+    }
+
+    /// A part of a page ([`Theme::split`]), as Tera renders it: its forbidden characters are
+    /// removed from the whole page it goes into.
+    pub fn render_part(&self, template: &str, context: &tera::Context) -> Result<String> {
+        self.render_unchecked(template, context)
+    }
+
+    fn render_unchecked(&self, template: &str, context: &tera::Context) -> Result<String> {
+        self.tera.render(template, context).map_err(|error| {
             let message = tera_errors::full_text(&error);
             let located = self
                 .locate(&message)
@@ -205,15 +256,7 @@ impl Theme {
                 Some(place) => anyhow::anyhow!("{}: {message}", quote::short(&place)),
                 None => anyhow::anyhow!("could not render template {template}: {message}"),
             }
-        })?;
-        // Whatever the data, the config or the theme put in, the file stays well-formed.
-        Ok(
-            if template.ends_with(".html") || template.ends_with(".xml") {
-                crate::sanitize::chars::strip_forbidden(rendered)
-            } else {
-                rendered
-            },
-        )
+        })
     }
 
     /// For an undefined variable, the file and line where the variable is used (Tera's render

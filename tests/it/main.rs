@@ -17,6 +17,7 @@ mod docs;
 mod errors;
 mod feed;
 mod fixtures;
+mod frames;
 mod github_action;
 mod guide;
 mod header;

@@ -1,0 +1,409 @@
+//! A page's frame (base.html around the content block: head, header, menu, footer) rendered
+//! once for all the pages that share it, instead of once per page.
+//!
+//! Twenty thousand event pages have the same frame but for four values (title, description,
+//! canonical address, preview image), and Tera spends more instructions on base.html than on
+//! the event itself. So a built-in page template that fills only the `content` block, whose
+//! whole chain is built in (the theme replaces neither it, `layout.html` nor `base.html`), is
+//! split in two ([`Split`]): the frame, rendered once per [`FrameKey`] with placeholders where
+//! the page's own values go, and the content, rendered per page. A page is the frame with its
+//! placeholders filled, byte for byte what a whole render gives: the tests render both ways,
+//! and a test holds base.html to the uses of `page` this file knows.
+//!
+//! A theme that replaces any template of the chain renders every page whole, as before.
+
+use crate::render::escape_html;
+use crate::view::MenuItem;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The placeholders: a noncharacter (removed from the API's text when it is decoded, and from
+/// every rendered page), a digit, another noncharacter. A frame is used only where nothing
+/// else in it holds the first ([`Frame::parse`]).
+const OPEN: char = '\u{FDD0}';
+const CLOSE: char = '\u{FDD1}';
+
+/// What a placeholder stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    /// The page's content block, as rendered.
+    Content,
+    /// `page.title`, `page.description`, `page.canonical`, `page.image`: text, escaped as the
+    /// template would.
+    Title,
+    Description,
+    Canonical,
+    Image,
+}
+
+const SLOTS: [Slot; 5] = [
+    Slot::Content,
+    Slot::Title,
+    Slot::Description,
+    Slot::Canonical,
+    Slot::Image,
+];
+
+impl Slot {
+    fn digit(self) -> char {
+        char::from(b'0' + SLOTS.iter().position(|s| *s == self).unwrap_or(0) as u8)
+    }
+
+    fn from_digit(digit: char) -> Option<Slot> {
+        SLOTS.get(digit.to_digit(10)? as usize).copied()
+    }
+
+    fn marker(self) -> String {
+        format!("{OPEN}{}{CLOSE}", self.digit())
+    }
+
+    /// The key of `page` this slot stands for.
+    fn field(self) -> Option<&'static str> {
+        match self {
+            Slot::Content => None,
+            Slot::Title => Some("title"),
+            Slot::Description => Some("description"),
+            Slot::Canonical => Some("canonical"),
+            Slot::Image => Some("image"),
+        }
+    }
+}
+
+/// The two templates a page template is split into, registered beside it by the theme.
+#[derive(Clone, Debug)]
+pub struct Split {
+    /// Extends the page template, with its content block replaced by the content placeholder.
+    pub frame: String,
+    /// The page template's own text over a parent that is its content block alone.
+    pub content: String,
+}
+
+/// The parent of every split's content template.
+pub const CONTENT_PARENT: &str = "__split__/content.html";
+const CONTENT_PARENT_TEXT: &str = "{% block content %}{% endblock content %}";
+/// How a built-in page template must begin to be split.
+const EXTENDS_LAYOUT: &str = r#"{% extends "layout.html" %}"#;
+
+/// The split templates for the built-in page template `name` (`text`), to register with the
+/// others: `(name, text)` pairs, the content parent among them. `None` for a template that
+/// does not begin by extending `layout.html`. Whether a template that parses may really be
+/// split (it fills no block but `content`) is [`splittable`]'s question.
+pub fn split_sources(name: &str, text: &str) -> Option<(Split, [(String, String); 2])> {
+    let rest = text.strip_prefix(EXTENDS_LAYOUT)?;
+    let split = Split {
+        frame: format!("__split__/frame/{name}"),
+        content: format!("__split__/content/{name}"),
+    };
+    let frame_text = format!(
+        r#"{{% extends "{name}" %}}{{% block content %}}{}{{% endblock content %}}"#,
+        Slot::Content.marker()
+    );
+    let content_text = format!(r#"{{% extends "{CONTENT_PARENT}" %}}{rest}"#);
+    let sources = [
+        (split.frame.clone(), frame_text),
+        (split.content.clone(), content_text),
+    ];
+    Some((split, sources))
+}
+
+/// The content parent's `(name, text)`.
+pub fn content_parent() -> (&'static str, &'static str) {
+    (CONTENT_PARENT, CONTENT_PARENT_TEXT)
+}
+
+/// Whether the parsed page template fills the `content` block and no other: then the frame is
+/// the same for every page of a [`FrameKey`].
+pub fn splittable(template: &tera::Template) -> bool {
+    template.blocks.len() == 1 && template.blocks.contains_key("content")
+}
+
+/// What a frame may differ by from one page to the next, as base.html uses `page` and
+/// `root` (the test `base_html_uses_page_only_as_the_frame_key_knows` keeps the two in step):
+/// the template, the way back to the root, the section, which of the page's values are set
+/// (tested by `{% if %}`), and which menu entries the page's address matches (for
+/// `aria-current`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FrameKey {
+    template: String,
+    root: String,
+    section: String,
+    /// Tera's truth of `page.description`, `page.canonical`, `page.image`, `page.image_wide`.
+    set: [bool; 4],
+    /// For each built-in section's entry, whether the page is that section's page; for each
+    /// entry of the menu, whether the page is it and whether the page is below it.
+    menu: Vec<bool>,
+}
+
+/// The sections base.html has a menu entry for, in its order.
+const SECTION_ENTRIES: [&str; 4] = ["roster", "events", "division", "documents"];
+
+impl FrameKey {
+    /// `page` is the page's object as the template gets it.
+    pub fn new(template: &str, root: &str, page: &Value, menu: &[MenuItem]) -> Self {
+        let text = |key: &str| page.get(key).and_then(Value::as_str).unwrap_or("");
+        let url = text("url");
+        let truthy = |key: &str| match page.get(key) {
+            Some(Value::String(s)) => !s.is_empty(),
+            Some(Value::Bool(b)) => *b,
+            Some(Value::Null) | None => false,
+            // base.html's values are text, absent or a flag; anything else is not split.
+            Some(_) => true,
+        };
+        let mut entries: Vec<bool> = SECTION_ENTRIES
+            .iter()
+            .map(|name| url.strip_suffix('/') == Some(name))
+            .collect();
+        for item in menu.iter().filter(|item| !item.external) {
+            entries.push(url == item.url);
+            entries.push(!item.url.is_empty() && url.starts_with(&item.url));
+        }
+        Self {
+            template: template.to_owned(),
+            root: root.to_owned(),
+            section: text("section").to_owned(),
+            set: [
+                truthy("description"),
+                truthy("canonical"),
+                truthy("image"),
+                truthy("image_wide"),
+            ],
+            menu: entries,
+        }
+    }
+}
+
+/// `page` with each of its text values that the frame shows replaced by its placeholder.
+pub fn placeholder_page(page: &Value) -> Value {
+    let mut page = page.clone();
+    if let Value::Object(map) = &mut page {
+        for slot in SLOTS {
+            if let Some(field) = slot.field()
+                && let Some(value @ Value::String(_)) = map.get_mut(field)
+            {
+                *value = Value::String(slot.marker());
+            }
+        }
+    }
+    page
+}
+
+/// A rendered frame: its text cut at the placeholders.
+#[derive(Debug)]
+pub struct Frame {
+    /// The text before each placeholder, and the placeholder; then the text after the last.
+    parts: Vec<(String, Slot)>,
+    tail: String,
+    /// The length of all the frame's own text.
+    length: usize,
+}
+
+impl Frame {
+    /// The frame from the text its template rendered. `None` when it cannot be used: the
+    /// content placeholder is not there exactly once, or a placeholder's character appears
+    /// anywhere but in a placeholder (the site's own text holds one).
+    pub fn parse(text: &str) -> Option<Frame> {
+        let mut parts = Vec::new();
+        let mut rest = text;
+        while let Some(at) = rest.find(OPEN) {
+            let (before, after) = rest.split_at(at);
+            let mut chars = after[OPEN.len_utf8()..].chars();
+            let slot = Slot::from_digit(chars.next()?)?;
+            (chars.next()? == CLOSE).then_some(())?;
+            parts.push((before.to_owned(), slot));
+            rest = chars.as_str();
+        }
+        let tail = rest.to_owned();
+        let contents = parts.iter().filter(|(_, s)| *s == Slot::Content).count();
+        let stray = |t: &str| t.contains(CLOSE);
+        if contents != 1 || stray(&tail) || parts.iter().any(|(t, _)| stray(t)) {
+            return None;
+        }
+        let length = parts.iter().map(|(t, _)| t.len()).sum::<usize>() + tail.len();
+        Some(Frame {
+            parts,
+            tail,
+            length,
+        })
+    }
+
+    /// The page: the frame with `content` and `page`'s values in place.
+    pub fn fill(&self, content: &str, page: &Value) -> String {
+        let values: Vec<(Slot, String)> = SLOTS
+            .iter()
+            .filter_map(|slot| {
+                let text = page.get(slot.field()?)?.as_str()?;
+                Some((*slot, escape_html(text)))
+            })
+            .collect();
+        let value = |slot: Slot| {
+            values
+                .iter()
+                .find(|(s, _)| *s == slot)
+                .map_or("", |(_, text)| text.as_str())
+        };
+        let mut out = String::with_capacity(
+            self.length + content.len() + values.iter().map(|(_, t)| 2 * t.len()).sum::<usize>(),
+        );
+        for (text, slot) in &self.parts {
+            out.push_str(text);
+            out.push_str(match slot {
+                Slot::Content => content,
+                other => value(*other),
+            });
+        }
+        out.push_str(&self.tail);
+        out
+    }
+}
+
+/// The frames made so far in one render, by key; `None` for a key whose frame cannot be used.
+#[derive(Default)]
+pub struct Frames(Mutex<HashMap<FrameKey, Option<Arc<Frame>>>>);
+
+impl Frames {
+    /// The frame for `key`, made by `make` the first time it is asked for.
+    pub fn get(
+        &self,
+        key: FrameKey,
+        make: impl FnOnce() -> anyhow::Result<Option<Frame>>,
+    ) -> anyhow::Result<Option<Arc<Frame>>> {
+        if let Some(known) = self.0.lock().expect("no panic holds the lock").get(&key) {
+            return Ok(known.clone());
+        }
+        // Made outside the lock: two threads may both make the first frame of a key, and
+        // both get the same text.
+        let frame = make()?.map(Arc::new);
+        self.0
+            .lock()
+            .expect("no panic holds the lock")
+            .insert(key, frame.clone());
+        Ok(frame)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_frame_is_filled_with_the_content_and_the_escaped_values() {
+        let text = format!(
+            "<title>{} · Site</title><meta content=\"{}\"><main>{}</main>",
+            Slot::Title.marker(),
+            Slot::Description.marker(),
+            Slot::Content.marker()
+        );
+        let frame = Frame::parse(&text).unwrap();
+        let page = json!({"title": "A & <b>", "description": "say \"hi\"", "canonical": null});
+        assert_eq!(
+            frame.fill("<p>x</p>", &page),
+            "<title>A &amp; &lt;b&gt; · Site</title><meta content=\"say &quot;hi&quot;\"><main><p>x</p></main>"
+        );
+    }
+
+    #[test]
+    fn a_frame_with_a_stray_placeholder_character_or_no_content_is_not_used() {
+        let content = Slot::Content.marker();
+        assert!(Frame::parse(&format!("a{content}b")).is_some());
+        assert!(Frame::parse("no content here").is_none());
+        assert!(Frame::parse(&format!("{content}{content}")).is_none());
+        assert!(Frame::parse(&format!("site \u{FDD0} name {content}")).is_none());
+        assert!(Frame::parse(&format!("site \u{FDD1} name {content}")).is_none());
+        assert!(Frame::parse(&format!("\u{FDD0}9\u{FDD1}{content}")).is_none());
+    }
+
+    #[test]
+    fn the_key_tells_apart_pages_whose_menu_entries_differ() {
+        let menu = vec![
+            MenuItem {
+                name: "Ev".into(),
+                url: "events/".into(),
+                external: false,
+            },
+            MenuItem {
+                name: "One".into(),
+                url: "events/7/".into(),
+                external: false,
+            },
+        ];
+        let page = |url: &str| json!({"section": "events", "url": url, "title": "t"});
+        let key = |url: &str| FrameKey::new("event.html", "../../", &page(url), &menu);
+        assert_eq!(key("events/5/"), key("events/6/"));
+        assert_ne!(key("events/5/"), key("events/7/"));
+        assert_ne!(key("events/5/"), key("division/5/"));
+    }
+
+    #[test]
+    fn the_key_follows_teras_truth_of_the_values_the_frame_tests() {
+        let key = |page: Value| FrameKey::new("event.html", "../../", &page, &[]);
+        let page = |description: Value| json!({"section": "events", "url": "events/1/", "description": description});
+        // Tera takes an empty text, like a missing one, for false.
+        assert_eq!(key(page(json!(""))), key(page(Value::Null)));
+        assert_ne!(key(page(json!("An event"))), key(page(json!(""))));
+        assert_eq!(key(page(json!("An event"))), key(page(json!("Another"))));
+        let wide = |wide: bool| json!({"image": "https://x/b.png", "image_wide": wide});
+        assert_ne!(key(wide(true)), key(wide(false)));
+    }
+
+    /// Every tag of base.html and layout.html that reads `page`, as written: a new use of
+    /// `page` in the frame must be known to [`FrameKey`] (a test, a comparison) or be a
+    /// [`Slot`] (text shown as it is), and then added here.
+    #[test]
+    fn base_html_uses_page_only_as_the_frame_key_knows() {
+        let known = [
+            r#"if page.section == "home""#,
+            "page.title",
+            "if page.description",
+            "page.description",
+            "if page.canonical",
+            "page.canonical",
+            "if page.image",
+            "page.image",
+            "if page.image_wide",
+            r#"if page.url == name ~ "/""#,
+            "elif page.section == name",
+            "if page.url == item.url",
+            "elif item.url and page.url is starting_with(item.url)",
+        ];
+        let mut seen = std::collections::BTreeSet::new();
+        for name in ["base.html", "layout.html"] {
+            let (_, text) = crate::render::TEMPLATES
+                .iter()
+                .find(|(n, _)| *n == name)
+                .unwrap();
+            let mut rest = *text;
+            while let Some(start) = rest.find('{') {
+                rest = &rest[start + 1..];
+                let close = match rest.chars().next() {
+                    Some('{') => "}}",
+                    Some('%') => "%}",
+                    Some('#') => "#}",
+                    _ => continue,
+                };
+                let end = rest.find(close).unwrap();
+                let tag = rest[1..end].trim_matches('-').trim();
+                if close != "#}" && tag.contains("page") {
+                    seen.insert(tag.to_owned());
+                }
+                rest = &rest[end + 2..];
+            }
+        }
+        let unknown: Vec<&String> = seen
+            .iter()
+            .filter(|t| !known.contains(&t.as_str()))
+            .collect();
+        assert!(
+            unknown.is_empty(),
+            "base.html reads `page` in a way src/render/frame.rs does not know: {unknown:?}"
+        );
+        assert_eq!(seen.len(), known.len(), "{seen:?}");
+        let base = crate::render::TEMPLATES[0].1;
+        let sections = format!("{SECTION_ENTRIES:?}");
+        assert!(
+            base.contains(&format!("for name in {sections}")),
+            "base.html's section entries are no longer {sections}"
+        );
+    }
+}
