@@ -13,6 +13,7 @@
 //! A theme that replaces any template of the chain renders every page whole, as before.
 
 use crate::render::escape_html;
+use crate::sanitize::chars::strip_forbidden;
 use crate::view::MenuItem;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -118,6 +119,145 @@ pub fn splittable(template: &tera::Template) -> bool {
     template.blocks.len() == 1 && template.blocks.contains_key("content")
 }
 
+/// Whether a theme's template in a page's chain (its own `layout.html` filling hook blocks,
+/// say) leaves the frame the same for every page: it reads nothing but `site` and `root`
+/// (and its own loop and `set` names), calls no function but the catalogue's (`t`,
+/// `language`, `locale`), includes no template and calls no macro, whose output this file
+/// cannot see, and has no filter section, which would filter the content too. `page` and the page's data are out of its reach, so the frame's only
+/// per-page values stay those of the built-in `base.html` that [`FrameKey`] knows.
+pub fn reads_only_the_site(template: &tera::Template) -> bool {
+    use tera::ast::Node;
+    let mut reads = Reads::default();
+    collect_nodes(&template.ast, &mut reads);
+    !reads.other
+        && reads.roots.iter().all(|root| {
+            matches!(root.as_str(), "site" | "root" | "loop") || reads.local.contains(root)
+        })
+        && reads
+            .functions
+            .iter()
+            .all(|f| matches!(f.as_str(), "t" | "language" | "locale"))
+        && template.macros.is_empty()
+        && !template
+            .ast
+            .iter()
+            .any(|node| matches!(node, Node::Include(..)))
+}
+
+/// What a template's expressions read and call.
+#[derive(Default)]
+struct Reads {
+    /// The first name of each variable read: `site` of `site.title`.
+    roots: std::collections::BTreeSet<String>,
+    /// Names the template binds itself: loop variables, `set`.
+    local: std::collections::BTreeSet<String>,
+    functions: Vec<String>,
+    /// An include, a macro call: what it renders is not seen here.
+    other: bool,
+}
+
+fn collect_nodes(body: &[tera::ast::Node], reads: &mut Reads) {
+    use tera::ast::Node;
+    for node in body {
+        match node {
+            Node::VariableBlock(_, e) => collect_expr(e, reads),
+            Node::Set(_, set) => {
+                reads.local.insert(set.key.clone());
+                collect_expr(&set.value, reads);
+            }
+            // A filter over the content block would change the content, not its placeholder.
+            Node::FilterSection(..) => reads.other = true,
+            Node::Block(_, block, _) => collect_nodes(&block.body, reads),
+            Node::Forloop(_, forloop, _) => {
+                reads.local.insert(forloop.value.clone());
+                reads.local.extend(forloop.key.clone());
+                collect_expr(&forloop.container, reads);
+                collect_nodes(&forloop.body, reads);
+                if let Some(empty) = &forloop.empty_body {
+                    collect_nodes(empty, reads);
+                }
+            }
+            Node::If(branches, _) => {
+                for (_, condition, body) in &branches.conditions {
+                    collect_expr(condition, reads);
+                    collect_nodes(body, reads);
+                }
+                if let Some((_, body)) = &branches.otherwise {
+                    collect_nodes(body, reads);
+                }
+            }
+            Node::Include(..) | Node::MacroDefinition(..) => reads.other = true,
+            Node::Super
+            | Node::Text(_)
+            | Node::Extends(..)
+            | Node::ImportMacro(..)
+            | Node::Raw(..)
+            | Node::Break(_)
+            | Node::Continue(_)
+            | Node::Comment(..) => {}
+        }
+    }
+}
+
+fn collect_call(call: &tera::ast::FunctionCall, reads: &mut Reads) {
+    call.args.values().for_each(|a| collect_expr(a, reads));
+}
+
+fn collect_expr(e: &tera::ast::Expr, reads: &mut Reads) {
+    e.filters.iter().for_each(|f| collect_call(f, reads));
+    collect_value(&e.val, reads);
+}
+
+fn collect_value(v: &tera::ast::ExprVal, reads: &mut Reads) {
+    use tera::ast::ExprVal;
+    match v {
+        ExprVal::Ident(name) => {
+            let root = name.split(['.', '[']).next().unwrap_or(name);
+            reads.roots.insert(root.to_owned());
+            // `site[page.section]`: what is read inside the brackets.
+            for inner in name.split('[').skip(1) {
+                let inner = inner.split(']').next().unwrap_or("");
+                if !inner.starts_with(['"', '\'', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
+                {
+                    reads
+                        .roots
+                        .insert(inner.split('.').next().unwrap_or(inner).to_owned());
+                }
+            }
+        }
+        ExprVal::Math(m) => {
+            collect_expr(&m.lhs, reads);
+            collect_expr(&m.rhs, reads);
+        }
+        ExprVal::Logic(l) => {
+            collect_expr(&l.lhs, reads);
+            collect_expr(&l.rhs, reads);
+        }
+        ExprVal::In(i) => {
+            collect_expr(&i.lhs, reads);
+            collect_expr(&i.rhs, reads);
+        }
+        ExprVal::Test(t) => {
+            reads.roots.insert(
+                t.ident
+                    .split(['.', '['])
+                    .next()
+                    .unwrap_or(&t.ident)
+                    .to_owned(),
+            );
+            t.args.iter().for_each(|a| collect_expr(a, reads));
+        }
+        ExprVal::MacroCall(_) => reads.other = true,
+        ExprVal::FunctionCall(f) => {
+            reads.functions.push(f.name.clone());
+            collect_call(f, reads);
+        }
+        ExprVal::Array(items) => items.iter().for_each(|a| collect_expr(a, reads)),
+        ExprVal::StringConcat(concat) => concat.values.iter().for_each(|v| collect_value(v, reads)),
+        ExprVal::String(_) | ExprVal::Int(_) | ExprVal::Float(_) | ExprVal::Bool(_) => {}
+    }
+}
+
 /// What a frame may differ by from one page to the next, as base.html uses `page` and
 /// `root` (the test `base_html_uses_page_only_as_the_frame_key_knows` keeps the two in step):
 /// the template, the way back to the root, the section, which of the page's values are set
@@ -210,15 +350,19 @@ impl Frame {
             let mut chars = after[OPEN.len_utf8()..].chars();
             let slot = Slot::from_digit(chars.next()?)?;
             (chars.next()? == CLOSE).then_some(())?;
-            parts.push((before.to_owned(), slot));
+            parts.push((before, slot));
             rest = chars.as_str();
         }
-        let tail = rest.to_owned();
         let contents = parts.iter().filter(|(_, s)| *s == Slot::Content).count();
         let stray = |t: &str| t.contains(CLOSE);
-        if contents != 1 || stray(&tail) || parts.iter().any(|(t, _)| stray(t)) {
+        if contents != 1 || stray(rest) || parts.iter().any(|(t, _)| stray(t)) {
             return None;
         }
+        let parts: Vec<(String, Slot)> = parts
+            .into_iter()
+            .map(|(t, slot)| (strip_forbidden(t.to_owned()), slot))
+            .collect();
+        let tail = strip_forbidden(rest.to_owned());
         let length = parts.iter().map(|(t, _)| t.len()).sum::<usize>() + tail.len();
         Some(Frame {
             parts,
@@ -227,13 +371,15 @@ impl Frame {
         })
     }
 
-    /// The page: the frame with `content` and `page`'s values in place.
-    pub fn fill(&self, content: &str, page: &Value) -> String {
+    /// The page: the frame with `content` and `page`'s values in place, without the
+    /// characters no page may hold (the frame's own text lost them once, in [`Frame::parse`]).
+    pub fn fill(&self, content: String, page: &Value) -> String {
+        let content = strip_forbidden(content);
         let values: Vec<(Slot, String)> = SLOTS
             .iter()
             .filter_map(|slot| {
                 let text = page.get(slot.field()?)?.as_str()?;
-                Some((*slot, escape_html(text)))
+                Some((*slot, strip_forbidden(escape_html(text))))
             })
             .collect();
         let value = |slot: Slot| {
@@ -248,7 +394,7 @@ impl Frame {
         for (text, slot) in &self.parts {
             out.push_str(text);
             out.push_str(match slot {
-                Slot::Content => content,
+                Slot::Content => &content,
                 other => value(*other),
             });
         }
@@ -298,7 +444,7 @@ mod tests {
         let frame = Frame::parse(&text).unwrap();
         let page = json!({"title": "A & <b>", "description": "say \"hi\"", "canonical": null});
         assert_eq!(
-            frame.fill("<p>x</p>", &page),
+            frame.fill("<p>x</p>".into(), &page),
             "<title>A &amp; &lt;b&gt; · Site</title><meta content=\"say &quot;hi&quot;\"><main><p>x</p></main>"
         );
     }
@@ -345,6 +491,36 @@ mod tests {
         assert_eq!(key(page(json!("An event"))), key(page(json!("Another"))));
         let wide = |wide: bool| json!({"image": "https://x/b.png", "image_wide": wide});
         assert_ne!(key(wide(true)), key(wide(false)));
+    }
+
+    #[test]
+    fn a_themes_template_keeps_the_shared_frame_only_when_it_reads_nothing_of_a_page() {
+        let reads = |body: &str| {
+            let text = format!(
+                r#"{{% extends "base.html" %}}{{% block head_extra %}}{body}{{% endblock head_extra %}}"#
+            );
+            reads_only_the_site(&tera::Template::new("layout.html", None, &text).unwrap())
+        };
+        assert!(reads(""));
+        assert!(reads(
+            r#"<meta content="{{ site.title | upper }}">{{ t(key="nav.home") }}"#
+        ));
+        assert!(reads(
+            "{% for item in site.menu %}{{ loop.index }}{{ item.url }}{% endfor %}"
+        ));
+        assert!(reads(
+            r#"{% set x = site.sections["events"] %}{{ x }}{{ root }}"#
+        ));
+        assert!(!reads("{{ page.title }}"));
+        assert!(!reads("{% if event %}x{% endif %}"));
+        assert!(!reads("{{ site.sections[page.section] }}"));
+        assert!(!reads("{% set x = page.url %}{{ x }}"));
+        assert!(!reads("{{ now() }}"));
+        assert!(!reads(r#"{% include "other.html" %}"#));
+        assert!(!reads("{{ m::when(when=site.title) }}"));
+        assert!(!reads("{% filter upper %}x{% endfilter %}"));
+        assert!(!reads("{{ __tera_context }}"));
+        assert!(!reads("{% if page is defined %}x{% endif %}"));
     }
 
     /// Every tag of base.html and layout.html that reads `page`, as written: a new use of

@@ -451,8 +451,7 @@ fn render_page(
             let page_values = values["page"].clone();
             let context = tera::Context::from_value(Value::Object(values))?;
             if let Ok(content) = theme.render_part(&split.content, &context) {
-                let html = frame.fill(&content, &page_values);
-                return Ok(crate::sanitize::chars::strip_forbidden(html));
+                return Ok(frame.fill(content, &page_values));
             }
             return theme.render(page.template, &context);
         }

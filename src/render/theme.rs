@@ -89,6 +89,7 @@ struct TemplateSource {
     text: String,
     /// The file (`theme/roster.html`), or `built-in roster.html`.
     origin: String,
+    built_in: bool,
 }
 
 /// A template a content page names in its front matter (`template = "visiting.html"`).
@@ -140,6 +141,7 @@ impl Theme {
                 name: name.to_string(),
                 text: text.to_string(),
                 origin: format!("built-in {name}"),
+                built_in: true,
             })
             .collect();
         // Each built-in also under `builtin/`, so that a theme's template can extend the one it
@@ -156,29 +158,26 @@ impl Theme {
                     name: format!("{BUILTIN_PREFIX}{name}"),
                     text: text.to_string(),
                     origin: format!("built-in {name}"),
+                    built_in: true,
                 })
                 .filter(|alias| !user_templates.iter().any(|user| user.name == alias.name))
                 .collect()
         } else {
             Vec::new()
         };
-        // Built-in page templates whose chain the theme leaves built in are also split.
-        let chain_replaced = user_templates
-            .iter()
-            .any(|user| matches!(user.name.as_str(), "layout.html" | "base.html"));
+        // Built-in page templates are also registered split in two; which of them are used
+        // split is decided once the chain each extends is parsed.
         let mut splits = HashMap::new();
         let mut split_sources = Vec::new();
-        if !chain_replaced {
-            for source in builtin.iter().filter(|s| s.name.ends_with(".html")) {
-                if let Some((split, texts)) = frame::split_sources(&source.name, &source.text) {
-                    splits.insert(source.name.clone(), split);
-                    split_sources.extend(texts);
-                }
+        for source in builtin.iter().filter(|s| s.name.ends_with(".html")) {
+            if let Some((split, texts)) = frame::split_sources(&source.name, &source.text) {
+                splits.insert(source.name.clone(), split);
+                split_sources.extend(texts);
             }
-            if !splits.is_empty() {
-                let (name, text) = frame::content_parent();
-                split_sources.push((name.to_owned(), text.to_owned()));
-            }
+        }
+        if !splits.is_empty() {
+            let (name, text) = frame::content_parent();
+            split_sources.push((name.to_owned(), text.to_owned()));
         }
         let sources: Vec<TemplateSource> = user_templates
             .into_iter()
@@ -206,7 +205,30 @@ impl Theme {
         check_text_keys(&sources, &texts)?;
         tera.autoescape_on(vec![".html", ".xml"]);
         tera.set_escape_fn(escape_html);
-        splits.retain(|name, _| tera.get_template(name).is_ok_and(frame::splittable));
+        // A theme's own template in the chain (a layout.html filling hooks) keeps the split
+        // when it reads nothing a page has of its own.
+        let built_in = |name: &str| sources.iter().any(|s| s.name == name && s.built_in);
+        splits.retain(|name, _| {
+            tera.get_template(name).is_ok_and(|template| {
+                frame::splittable(template)
+                    && template.parents.iter().all(|parent| {
+                        built_in(parent)
+                            || tera
+                                .get_template(parent)
+                                .is_ok_and(frame::reads_only_the_site)
+                    })
+            })
+        });
+        let mut split_names: Vec<&str> = splits.keys().map(String::as_str).collect();
+        split_names.sort_unstable();
+        log::debug!(
+            "templates whose frame is rendered once for the pages that share it: {}",
+            if split_names.is_empty() {
+                "none".to_owned()
+            } else {
+                split_names.join(", ")
+            }
+        );
         Ok(Self {
             tera,
             static_files,
@@ -398,6 +420,7 @@ fn read_theme_folder(
                 name,
                 text,
                 origin: path.display().to_string(),
+                built_in: false,
             });
         }
     }

@@ -1,44 +1,53 @@
 //! Event pages are rendered in two parts, their shared frame once and each page's content on
-//! its own (src/render/frame.rs); a theme that replaces `layout.html` renders every page whole.
-//! A webmaster must not be able to tell the two apart: with a copy of the built-in
-//! `layout.html` as the theme, every file is the same bytes, on sites whose pages differ in
-//! what the frame shows (the menu entry that is current, a description or none, a preview
-//! image or none, a title full of markup).
+//! its own (src/render/frame.rs), unless a theme's template in their chain reads what a page
+//! has of its own: then every page is rendered whole. A webmaster must not be able to tell the
+//! two apart: with a `layout.html` that reads `page` to no effect, which renders whole, every
+//! file is the same bytes as without, on sites whose pages differ in what the frame shows
+//! (the menu entry that is current, a description or none, a preview image or none, a title
+//! full of markup).
 
 use crate::support::{assert_same_files, tree, vatcar};
 use std::fs;
 use std::path::Path;
 
-const LAYOUT: &str = include_str!("../../templates/layout.html");
+/// The built-in layout.html, and a block that reads `page` and prints nothing: a theme of it
+/// renders the same pages, each of them whole.
+const READS_PAGE: &str = concat!(
+    include_str!("../../templates/layout.html"),
+    "{% block scripts_extra %}{% if page.url %}{% endif %}{% endblock scripts_extra %}"
+);
 
-/// `build` with `args`, into `out`, with the theme folder `theme` when given.
-fn build(args: &[&str], theme: Option<&Path>, out: &Path) {
-    let mut command = vatcar(&["build", "--quiet"]);
+const SPLIT: &str = "templates whose frame is rendered once for the pages that share it:";
+
+/// `build -vv` with `args`, into `out`, with a theme folder of `layout.html` when given; what
+/// it says of the templates it splits (`event.html`, `none`).
+fn build(args: &[&str], layout: Option<&str>, out: &Path) -> String {
+    let mut command = vatcar(&["build", "-vv"]);
     command
         .args(args)
         .arg("--output")
         .arg(out)
         .env("SOURCE_DATE_EPOCH", "1795176000");
-    if let Some(theme) = theme {
-        command.arg("--templates").arg(theme);
+    let theme = out.with_extension("theme");
+    if let Some(layout) = layout {
+        fs::create_dir_all(&theme).unwrap();
+        fs::write(theme.join("layout.html"), layout).unwrap();
+        command.arg("--templates").arg(&theme);
     }
     let output = command.output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let printed = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{printed}");
+    let said = printed.lines().find_map(|line| line.split_once(SPLIT));
+    said.map(|(_, names)| names.trim().to_owned())
+        .unwrap_or_else(|| panic!("-vv does not say which templates are split: {printed}"))
 }
 
-/// The site built by `args` is the same with a theme of one copied `layout.html`.
+/// The site built by `args` is the same whether its event pages are split or whole.
 fn same_whole_and_split(args: &[&str]) {
     let tmp = tempfile::tempdir().unwrap();
-    let theme = tmp.path().join("theme");
-    fs::create_dir_all(&theme).unwrap();
-    fs::write(theme.join("layout.html"), LAYOUT).unwrap();
     let (split, whole) = (tmp.path().join("split"), tmp.path().join("whole"));
-    build(args, None, &split);
-    build(args, Some(&theme), &whole);
+    assert_eq!(build(args, None, &split), "event.html");
+    assert_eq!(build(args, Some(READS_PAGE), &whole), "none");
     let (split, whole) = (tree(&split), tree(&whole));
     let events = split
         .keys()
@@ -109,4 +118,59 @@ fn a_long_spanish_menu_gives_the_same_bytes_whether_the_frame_is_shared_or_rende
         "--site-url",
         "https://facility-es.example/",
     ]);
+}
+
+#[test]
+fn a_layout_that_fills_hooks_from_the_site_keeps_the_shared_frame_and_the_same_pages() {
+    // Hooks filled from the site alone, as docs/templates.md shows; the same with a block
+    // that reads `page` to no effect renders whole.
+    let hooks = r##"{% extends "base.html" %}
+{% block head_extra %}<meta name="theme-color" content="#0b5d7a">{% endblock head_extra %}
+{% block nav_extra %}{% for item in site.menu %}<li>{{ item.name | upper }}</li>{% endfor %}
+<li><a href="{{ root }}roster/">{{ t(key="nav.roster") }}</a></li>{% endblock nav_extra %}"##;
+    let whole = format!(
+        "{hooks}{{% block scripts_extra %}}{{% if page.url %}}{{% endif %}}{{% endblock scripts_extra %}}"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let args = ["--demo", "--site-url", "https://demo.example.org/"];
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    assert_eq!(build(&args, Some(hooks), &a), "event.html");
+    assert_eq!(build(&args, Some(&whole), &b), "none");
+    let (a, b) = (tree(&a), tree(&b));
+    assert!(
+        String::from_utf8_lossy(&a["events/388/index.html"]).contains("theme-color"),
+        "the hook is not on the event page"
+    );
+    assert_same_files(&a, &b);
+}
+
+#[test]
+fn a_layout_that_shows_a_pages_own_value_gets_each_pages_own_value() {
+    // `page.url` is no placeholder of the shared frame: each page must be rendered whole.
+    let layout = r#"{% extends "base.html" %}
+{% block head_extra %}<meta name="x-page" content="{{ page.url }}">{% endblock head_extra %}"#;
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    assert_eq!(build(&["--demo"], Some(layout), &out), "none");
+    let files = tree(&out);
+    let mut checked = 0;
+    for (path, bytes) in &files {
+        let Some(folder) = path.strip_suffix("index.html") else {
+            continue;
+        };
+        if folder.matches('/').count() == 2 && folder.starts_with("events/") {
+            let text = String::from_utf8_lossy(bytes);
+            let want = format!(
+                r#"<meta name="x-page" content="{}">"#,
+                folder.replace('/', "&#x2F;")
+            );
+            let want_plain = format!(r#"<meta name="x-page" content="{folder}">"#);
+            assert!(
+                text.contains(&want) || text.contains(&want_plain),
+                "{path} does not show its own address"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "only {checked} event pages");
 }
