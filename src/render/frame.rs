@@ -16,7 +16,7 @@ use crate::render::escape_html;
 use crate::sanitize::chars::strip_forbidden;
 use crate::view::MenuItem;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 
 /// The placeholders: a noncharacter (removed from the API's text when it is decoded, and from
@@ -78,6 +78,20 @@ pub struct Split {
     pub frame: String,
     /// The page template's own text over a parent that is its content block alone.
     pub content: String,
+    /// The names the content reads from the context (`event`, `root`); `None`: any of them.
+    reads: Option<BTreeSet<String>>,
+}
+
+impl Split {
+    /// Whether the content reads `name` from the context.
+    pub fn reads(&self, name: &str) -> bool {
+        self.reads.as_ref().is_none_or(|names| names.contains(name))
+    }
+
+    /// Records what the parsed content template reads ([`names_read`]).
+    pub fn read_by(&mut self, content: &tera::Template) {
+        self.reads = names_read(content);
+    }
 }
 
 /// The parent of every split's content template.
@@ -95,6 +109,7 @@ pub fn split_sources(name: &str, text: &str) -> Option<(Split, [(String, String)
     let split = Split {
         frame: format!("__split__/frame/{name}"),
         content: format!("__split__/content/{name}"),
+        reads: None,
     };
     let frame_text = format!(
         r#"{{% extends "{name}" %}}{{% block content %}}{}{{% endblock content %}}"#,
@@ -129,7 +144,9 @@ pub fn reads_only_the_site(template: &tera::Template) -> bool {
     use tera::ast::Node;
     let mut reads = Reads::default();
     collect_nodes(&template.ast, &mut reads);
-    !reads.other
+    !reads.includes
+        && !reads.macro_calls
+        && !reads.filter_sections
         && reads.roots.iter().all(|root| {
             matches!(root.as_str(), "site" | "root" | "loop") || reads.local.contains(root)
         })
@@ -148,12 +165,28 @@ pub fn reads_only_the_site(template: &tera::Template) -> bool {
 #[derive(Default)]
 struct Reads {
     /// The first name of each variable read: `site` of `site.title`.
-    roots: std::collections::BTreeSet<String>,
+    roots: BTreeSet<String>,
     /// Names the template binds itself: loop variables, `set`.
-    local: std::collections::BTreeSet<String>,
+    local: BTreeSet<String>,
     functions: Vec<String>,
-    /// An include, a macro call: what it renders is not seen here.
-    other: bool,
+    /// What these render is not seen here: an included template sees every name, a macro
+    /// only its arguments (which are read here).
+    includes: bool,
+    macro_calls: bool,
+    /// A filter section filters all it holds, the content block too if it holds it.
+    filter_sections: bool,
+}
+
+/// The names a template reads from the context, or `None` when it may read any (it includes
+/// another template, or dumps the context with `__tera_context`).
+pub fn names_read(template: &tera::Template) -> Option<BTreeSet<String>> {
+    let mut reads = Reads::default();
+    collect_nodes(&template.ast, &mut reads);
+    if reads.includes || reads.roots.contains("__tera_context") {
+        return None;
+    }
+    // A name the template also sets is kept: it may be read before it is set.
+    Some(reads.roots)
 }
 
 fn collect_nodes(body: &[tera::ast::Node], reads: &mut Reads) {
@@ -166,7 +199,11 @@ fn collect_nodes(body: &[tera::ast::Node], reads: &mut Reads) {
                 collect_expr(&set.value, reads);
             }
             // A filter over the content block would change the content, not its placeholder.
-            Node::FilterSection(..) => reads.other = true,
+            Node::FilterSection(_, section, _) => {
+                reads.filter_sections = true;
+                collect_call(&section.filter, reads);
+                collect_nodes(&section.body, reads);
+            }
             Node::Block(_, block, _) => collect_nodes(&block.body, reads),
             Node::Forloop(_, forloop, _) => {
                 reads.local.insert(forloop.value.clone());
@@ -186,7 +223,9 @@ fn collect_nodes(body: &[tera::ast::Node], reads: &mut Reads) {
                     collect_nodes(body, reads);
                 }
             }
-            Node::Include(..) | Node::MacroDefinition(..) => reads.other = true,
+            Node::Include(..) => reads.includes = true,
+            // Its body is the macro's, which sees only its arguments.
+            Node::MacroDefinition(..) => reads.macro_calls = true,
             Node::Super
             | Node::Text(_)
             | Node::Extends(..)
@@ -247,7 +286,10 @@ fn collect_value(v: &tera::ast::ExprVal, reads: &mut Reads) {
             );
             t.args.iter().for_each(|a| collect_expr(a, reads));
         }
-        ExprVal::MacroCall(_) => reads.other = true,
+        ExprVal::MacroCall(call) => {
+            reads.macro_calls = true;
+            call.args.values().for_each(|a| collect_expr(a, reads));
+        }
         ExprVal::FunctionCall(f) => {
             reads.functions.push(f.name.clone());
             collect_call(f, reads);
@@ -521,6 +563,32 @@ mod tests {
         assert!(!reads("{% filter upper %}x{% endfilter %}"));
         assert!(!reads("{{ __tera_context }}"));
         assert!(!reads("{% if page is defined %}x{% endif %}"));
+    }
+
+    #[test]
+    fn the_content_is_given_only_the_names_it_reads() {
+        let names = |text: &str| {
+            let template = tera::Template::new("content.html", None, text).unwrap();
+            names_read(&template).map(|names| names.into_iter().collect::<Vec<_>>())
+        };
+        let built_in = crate::render::TEMPLATES
+            .iter()
+            .find(|(n, _)| *n == "event.html")
+            .unwrap()
+            .1;
+        let (_, sources) = split_sources("event.html", built_in).unwrap();
+        let content = names(&sources[1].1).unwrap();
+        assert!(content.contains(&"event".to_owned()), "{content:?}");
+        assert!(!content.contains(&"site".to_owned()), "{content:?}");
+        assert!(!content.contains(&"page".to_owned()), "{content:?}");
+        assert_eq!(
+            names(
+                "{% for p in event.positions %}{{ p.label }}{% endfor %}{{ m::when(when=site.x) }}"
+            ),
+            Some(vec!["event".to_owned(), "p".to_owned(), "site".to_owned()])
+        );
+        assert_eq!(names(r#"{% include "x.html" %}"#), None);
+        assert_eq!(names("{{ __tera_context }}"), None);
     }
 
     /// Every tag of base.html and layout.html that reads `page`, as written: a new use of

@@ -407,11 +407,6 @@ fn render_page(
     name: &str,
     data: Value,
 ) -> Result<String> {
-    // Built as one JSON object and moved into the context: `Context::insert` would copy
-    // `data` once more, and for a list of 10,000 events that copy is the build's peak memory.
-    let mut values = serde_json::Map::new();
-    values.insert("site".into(), site.value.clone());
-    values.insert("root".into(), Value::String(page.root()));
     // Link previews need absolute addresses: the logo is one only where the site's is known.
     // Discord, Facebook and X show no SVG in a card, so only a bitmap logo is offered.
     let logo = || {
@@ -424,40 +419,57 @@ fn render_page(
         bitmap.then(|| (format!("{site_url}{logo}"), false))
     };
     let image = page.image.clone().or_else(logo);
-    values.insert(
-        "page".into(),
-        json!({
-            "section": page.section,
-            "title": page.title,
-            "url": page.url(),
-            "canonical": view.site.site_url.as_ref().map(|u| format!("{u}{}", page.url())),
-            "description": page.description.as_ref().or(view.site.description.as_ref()),
-            "image": image.as_ref().map(|(href, _)| href),
-            "image_wide": image.is_some_and(|(_, wide)| wide),
-        }),
-    );
-    values.insert(name.into(), data);
+    let page_value = json!({
+        "section": page.section,
+        "title": page.title,
+        "url": page.url(),
+        "canonical": view.site.site_url.as_ref().map(|u| format!("{u}{}", page.url())),
+        "description": page.description.as_ref().or(view.site.description.as_ref()),
+        "image": image.as_ref().map(|(href, _)| href),
+        "image_wide": image.is_some_and(|(_, wide)| wide),
+    });
+    let root = page.root();
+    // Built as one JSON object and moved into the context: `Context::insert` would copy
+    // `data` once more, and for a list of 10,000 events that copy is the build's peak memory.
+    let whole = |page: Value, data: Value| {
+        let mut values = serde_json::Map::new();
+        values.insert("site".into(), site.value.clone());
+        values.insert("root".into(), Value::String(root.clone()));
+        values.insert("page".into(), page);
+        values.insert(name.into(), data);
+        tera::Context::from_value(Value::Object(values))
+    };
     if let Some(split) = theme.split(page.template) {
-        let root = page.root();
-        let key = FrameKey::new(page.template, &root, &values["page"], &view.site.menu);
+        let key = FrameKey::new(page.template, &root, &page_value, &view.site.menu);
         let frame = site.frames.get(key, || {
-            let mut placeholders = values.clone();
-            placeholders.insert("page".into(), frame::placeholder_page(&values["page"]));
-            let context = tera::Context::from_value(Value::Object(placeholders))?;
+            let placeholders = frame::placeholder_page(&page_value);
+            let context = whole(placeholders, data.clone())?;
             Ok(Frame::parse(&theme.render_part(&split.frame, &context)?))
         });
         // A part that fails is rendered whole below, for the error to name the template.
         if let Ok(Some(frame)) = frame {
-            let page_values = values["page"].clone();
-            let context = tera::Context::from_value(Value::Object(values))?;
-            if let Ok(content) = theme.render_part(&split.content, &context) {
-                return Ok(frame.fill(content, &page_values));
+            // Only what the content reads: the site's values are the same on every page,
+            // and copying them into each page's context was a tenth of its cost.
+            let mut values = serde_json::Map::new();
+            if split.reads("site") {
+                values.insert("site".into(), site.value.clone());
             }
-            return theme.render(page.template, &context);
+            values.insert("root".into(), Value::String(root.clone()));
+            if split.reads("page") {
+                values.insert("page".into(), page_value.clone());
+            }
+            values.insert(name.into(), data);
+            let context = tera::Context::from_value(Value::Object(values))?;
+            match theme.render_part(&split.content, &context) {
+                Ok(content) => return Ok(frame.fill(content, &page_value)),
+                Err(_) => {
+                    let data = context.get(name).cloned().unwrap_or(Value::Null);
+                    return theme.render(page.template, &whole(page_value, data)?);
+                }
+            }
         }
     }
-    let context = tera::Context::from_value(Value::Object(values))?;
-    theme.render(page.template, &context)
+    theme.render(page.template, &whole(page_value, data)?)
 }
 
 fn to_value(value: &impl Serialize) -> Result<Value> {

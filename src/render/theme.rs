@@ -219,6 +219,11 @@ impl Theme {
                     })
             })
         });
+        for split in splits.values_mut() {
+            if let Ok(content) = tera.get_template(&split.content) {
+                split.read_by(content);
+            }
+        }
         let mut split_names: Vec<&str> = splits.keys().map(String::as_str).collect();
         split_names.sort_unstable();
         log::debug!(
