@@ -211,8 +211,8 @@ Good to know:
 - Event pages share one frame (everything but their content), rendered once, while your
   `layout.html` fills its hooks from `site`, `root` and `t()` alone. A hook that reads `page`
   or an event, includes a template, calls a macro or `now()`, or a filter section, makes every
-  page render whole: the same pages, and a build of thousands of events about a third slower.
-  `build -vv` names the templates that share their frame.
+  page render whole: the same pages, for about half as much work again on a site of
+  thousands of events. `build -vv` names the templates that share their frame.
 - An empty hook adds nothing to the page: the blocks are placed with `{%-`. What you put in a
   block is printed as written, line breaks included.
 - A page template copied before `layout.html` existed extends `base.html` and skips your
