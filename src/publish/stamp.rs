@@ -1,0 +1,130 @@
+//! What the marker remembers of each file this tool wrote, so that an unchanged rebuild need
+//! not read it again: its length, mtime and inode as the file system last showed them, and a
+//! hash of its bytes (XXH3-128). A new file whose bytes hash to the recorded hash, over an old
+//! file that still has the recorded length, mtime and inode, is the old file: it is kept
+//! without being opened, as git's index and rsync's quick check keep a file.
+//!
+//! What this trusts: that a file whose length, mtime (to the nanosecond, as the file system
+//! keeps it) and inode are as recorded holds the bytes it held. A hand edit that keeps the
+//! length and puts the mtime back (`touch -d`), or one made within the file system's clock
+//! tick after this tool wrote the file, is not noticed until the file's bytes change in the
+//! build. A file replaced by another (an editor's save renames a new file over it) has a new
+//! inode, and one written to has a new mtime: both are compared byte by byte, as before.
+
+use std::fs::Metadata;
+
+/// One file's stamp. In the marker it is one string, `LEN MTIME_S MTIME_NS INODE HASH`
+/// (decimal numbers, the hash in 32 hex digits), so that a damaged entry is only that file's
+/// loss: it is read as no stamp, and the file is compared as it would be without one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Stamp {
+    pub seen: Seen,
+    pub hash: u128,
+}
+
+/// A file as the file system shows it, without reading it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Seen {
+    len: u64,
+    mtime: i64,
+    mtime_ns: i64,
+    inode: u64,
+}
+
+/// The hash a stamp records of a file's bytes.
+pub(super) fn hash(contents: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(contents)
+}
+
+impl Seen {
+    #[cfg(unix)]
+    pub fn of(meta: &Metadata) -> Option<Seen> {
+        use std::os::unix::fs::MetadataExt;
+        Some(Seen {
+            len: meta.len(),
+            mtime: meta.mtime(),
+            mtime_ns: meta.mtime_nsec(),
+            inode: meta.ino(),
+        })
+    }
+
+    /// Without inodes there is nothing to tell a replaced file by: no shortcut.
+    #[cfg(not(unix))]
+    pub fn of(_: &Metadata) -> Option<Seen> {
+        None
+    }
+}
+
+impl Stamp {
+    pub fn encode(&self) -> String {
+        let Seen {
+            len,
+            mtime,
+            mtime_ns,
+            inode,
+        } = self.seen;
+        format!("{len} {mtime} {mtime_ns} {inode} {:032x}", self.hash)
+    }
+
+    /// The stamp written by [`Stamp::encode`]; anything else (an empty string where a file has
+    /// no stamp, a damaged or hand-edited entry) is none.
+    pub fn decode(text: &str) -> Option<Stamp> {
+        let mut fields = text.split(' ');
+        let mut next = || fields.next().filter(|f| !f.is_empty());
+        let len = next()?.parse().ok()?;
+        let mtime = next()?.parse().ok()?;
+        let mtime_ns = next()?.parse().ok()?;
+        let inode = next()?.parse().ok()?;
+        let hash = next()?;
+        if hash.len() != 32 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let hash = u128::from_str_radix(hash, 16).ok()?;
+        if next().is_some() {
+            return None;
+        }
+        Some(Stamp {
+            seen: Seen {
+                len,
+                mtime,
+                mtime_ns,
+                inode,
+            },
+            hash,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stamp_reads_back_as_written_and_a_damaged_one_reads_as_none() {
+        let stamp = Stamp {
+            seen: Seen {
+                len: 5823,
+                mtime: 1_795_176_000,
+                mtime_ns: 123_456_789,
+                inode: 4_242,
+            },
+            hash: hash(b"<p>hello</p>"),
+        };
+        let text = stamp.encode();
+        assert_eq!(Stamp::decode(&text), Some(stamp));
+        assert_eq!(text.split(' ').last().unwrap().len(), 32);
+        let damaged = [
+            String::new(),
+            "5823".to_owned(),
+            text.replace(' ', "  "),
+            format!("{text} 7"),
+            text[..text.len() - 1].to_owned(),
+            format!("{}g", &text[..text.len() - 1]),
+            text.replacen("5823", "-5823", 1),
+            text.replacen("5823", "58x3", 1),
+        ];
+        for text in damaged {
+            assert_eq!(Stamp::decode(&text), None, "{text:?}");
+        }
+    }
+}
