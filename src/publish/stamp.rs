@@ -112,7 +112,7 @@ mod tests {
         };
         let text = stamp.encode();
         assert_eq!(Stamp::decode(&text), Some(stamp));
-        assert_eq!(text.split(' ').last().unwrap().len(), 32);
+        assert_eq!(text.rsplit(' ').next().unwrap().len(), 32);
         let damaged = [
             String::new(),
             "5823".to_owned(),
