@@ -11,6 +11,9 @@ use std::path::Path;
 /// The marker's file name, at the top of every folder this tool publishes.
 pub const MARKER: &str = ".vatcar-site.json";
 
+/// Who wrote a marker: this version.
+const GENERATOR: &str = concat!("vatcar-site ", env!("CARGO_PKG_VERSION"));
+
 /// What an output folder holds. A folder of one kind is never published over with another,
 /// so a report run can never prune a site. A marker names it `site`, `reports` or `snapshot`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -75,11 +78,17 @@ impl Marker {
             stamps.clear();
         }
         Self {
-            generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")).into(),
+            generator: GENERATOR.into(),
             kind,
             files,
             stamps,
         }
+    }
+
+    /// Whether this version wrote the marker: one that lists the same files with the same
+    /// stamps would be written again byte for byte.
+    pub fn written_by_this_version(&self) -> bool {
+        self.generator == GENERATOR
     }
 
     /// The stamps that read, by file. Stamps that do not pair with the files one to one (a

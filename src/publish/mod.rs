@@ -191,6 +191,8 @@ pub struct Staging {
     previous: BTreeSet<String>,
     /// The stamps the marker recorded of the files in `previous`, those that read.
     stamps: HashMap<String, Stamp>,
+    /// Whether the marker is as this version writes it, with a stamp that reads for each file.
+    marker_as_written: bool,
     /// The marker's bytes as they are on disk, to tell whether it changes.
     previous_marker: Option<Vec<u8>>,
     old: OldTree,
@@ -209,6 +211,8 @@ struct Added {
     unchanged: Vec<String>,
     /// The stamp of each file staged, written or kept, for the next marker.
     stamps: HashMap<String, Stamp>,
+    /// Files kept on their stamp's word: their stamps stay as they were.
+    vouched: usize,
     /// Folders made in the staging tree so far: an event's page and its calendar share one,
     /// and asking the file system again costs a failed `mkdir` and a `stat` per file.
     folders: HashSet<String>,
@@ -235,16 +239,22 @@ impl Staging {
         let place = open(dir, how)?;
         let active = Active::enter();
         check_interrupt()?;
-        let (previous, stamps, previous_marker) = match Marker::read_with_bytes(&place.dir)? {
-            Some((marker, _)) if marker.kind != how.kind => bail!(
-                "{} holds a vatcar-site {}, not a {}; choose another folder",
-                place.dir.display(),
-                marker.kind.in_words(),
-                how.kind.in_words()
-            ),
-            Some((mut marker, bytes)) => (marker.files.clone(), marker.take_stamps(), Some(bytes)),
-            None => (BTreeSet::new(), HashMap::new(), None),
-        };
+        let (previous, stamps, marker_as_written, previous_marker) =
+            match Marker::read_with_bytes(&place.dir)? {
+                Some((marker, _)) if marker.kind != how.kind => bail!(
+                    "{} holds a vatcar-site {}, not a {}; choose another folder",
+                    place.dir.display(),
+                    marker.kind.in_words(),
+                    how.kind.in_words()
+                ),
+                Some((mut marker, bytes)) => {
+                    let stamps = marker.take_stamps();
+                    let as_written =
+                        marker.written_by_this_version() && stamps.len() == marker.files.len();
+                    (marker.files, stamps, as_written, Some(bytes))
+                }
+                None => (BTreeSet::new(), HashMap::new(), false, None),
+            };
         let skip = (place.mode == Mode::InPlace).then_some(place::IN_PLACE_STAGING);
         let scanning = std::time::Instant::now();
         // Without stamps to check them against, the files' own `stat`s would be wasted.
@@ -272,6 +282,7 @@ impl Staging {
             secret: how.secret.cloned(),
             previous,
             stamps,
+            marker_as_written,
             previous_marker,
             old,
             added: Mutex::default(),
@@ -314,9 +325,10 @@ impl Staging {
         };
         // Hashed while the bytes are still in the cache from the key scan (or from rendering).
         let hash = stamp::hash(contents);
-        if let Some(seen) = self.kept(path, contents, hash) {
+        if let Some((seen, vouched)) = self.kept(path, contents, hash) {
             let mut added = self.lock();
             added.unchanged.push(path.to_owned());
+            added.vouched += usize::from(vouched);
             if let Some(seen) = seen {
                 added.stamps.insert(path.to_owned(), Stamp { seen, hash });
             }
@@ -343,11 +355,12 @@ impl Staging {
     }
 
     /// Whether the output folder's file at `path` is ours and holds `contents` (of which
-    /// `hash` is the hash), so that it stays: `Some`, with how the file looks for its stamp.
+    /// `hash` is the hash), so that it stays: `Some`, with how the file looks for its stamp
+    /// and whether its stamp vouched for it.
     /// Only a file the scan saw as a regular file, reached through real folders, counts:
     /// nothing is read or kept through a link. A file that still looks as its stamp recorded
     /// it, with the hash recorded, is not read; any other is compared byte by byte.
-    fn kept(&self, path: &str, contents: &[u8], hash: u128) -> Option<Option<Seen>> {
+    fn kept(&self, path: &str, contents: &[u8], hash: u128) -> Option<(Option<Seen>, bool)> {
         if !self.previous.contains(path) || !self.old.is_file(path) {
             return None;
         }
@@ -355,12 +368,12 @@ impl Staging {
             && recorded.seen == seen
         {
             if recorded.hash == hash {
-                return Some(Some(seen));
+                return Some((Some(seen), true));
             }
             // The file is as this tool left it, and these bytes are not what it wrote.
             return None;
         }
-        same_bytes(&below(&self.place.dir, path), contents).map(|meta| Seen::of(&meta))
+        same_bytes(&below(&self.place.dir, path), contents).map(|meta| (Seen::of(&meta), false))
     }
 
     /// Bytes of the files staged so far that differ from the output folder's (the others are
@@ -385,9 +398,19 @@ impl Staging {
             mut changed,
             unchanged,
             mut stamps,
+            vouched,
             ..
         } = std::mem::take(&mut *self.lock());
         let overwritten = self.check_ownership(&names)?;
+        if self.marker_as_written && vouched == names.len() && names.len() == self.previous.len() {
+            // Every file was kept on its stamp's word, and they are the files listed: the
+            // marker would be written again as it is, so it is neither made nor compared.
+            self.finish();
+            return Ok(PublishReport {
+                unchanged: unchanged.len(),
+                ..PublishReport::default()
+            });
+        }
         // Reports keep what earlier runs wrote: it stays listed, and in place.
         let kept: Vec<String> = if self.prune {
             Vec::new()
