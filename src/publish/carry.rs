@@ -108,7 +108,7 @@ impl Staging {
     /// Everything in the old tree that is not ours goes into the new tree as it is: files and
     /// links hard-linked, folders made.
     pub(super) fn carry_webmasters_files(&self, names: &BTreeSet<String>) -> Result<()> {
-        for (path, entry) in &self.old.entries {
+        for (path, (entry, _)) in &self.old.entries {
             let ours = path
                 .to_str()
                 .is_some_and(|p| self.previous.contains(p) || names.contains(p));

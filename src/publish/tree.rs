@@ -11,7 +11,7 @@ use super::mounts::{device, device_of, mount_advice};
 use super::place::Nested;
 use super::stamp::Seen;
 use anyhow::{Context, Result, bail};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -31,9 +31,9 @@ pub(super) enum Entry {
 /// component by component made the lookups a visible part of a rebuild.
 #[derive(Debug, Default)]
 pub(super) struct OldTree {
-    pub entries: BTreeMap<OsString, Entry>,
-    /// The regular files' lengths, mtimes and inodes, when the scan was asked for them.
-    seen: HashMap<OsString, Seen>,
+    /// Each entry, with how a regular file looked (its length, mtime and inode) when the
+    /// scan was asked to look.
+    pub entries: BTreeMap<OsString, (Entry, Option<Seen>)>,
 }
 
 impl OldTree {
@@ -99,13 +99,12 @@ impl OldTree {
                     }
                     check_nested(&folder, kind)?;
                 }
-                if stat_files
-                    && entry == Entry::File
-                    && let Some(seen) = item.metadata().ok().as_ref().and_then(Seen::of)
-                {
-                    tree.seen.insert(path.clone(), seen);
-                }
-                tree.entries.insert(path, entry);
+                let seen = if stat_files && entry == Entry::File {
+                    item.metadata().ok().as_ref().and_then(Seen::of)
+                } else {
+                    None
+                };
+                tree.entries.insert(path, (entry, seen));
             }
         }
         Ok(tree)
@@ -113,11 +112,13 @@ impl OldTree {
 
     /// How the regular file at `path` looked to the scan, if it was asked to look.
     pub fn seen(&self, path: &str) -> Option<Seen> {
-        self.seen.get(OsStr::new(path)).copied()
+        self.entries
+            .get(OsStr::new(path))
+            .and_then(|(_, seen)| *seen)
     }
 
     pub fn get(&self, path: impl AsRef<OsStr>) -> Option<Entry> {
-        self.entries.get(path.as_ref()).copied()
+        self.entries.get(path.as_ref()).map(|(entry, _)| *entry)
     }
 
     pub fn is_file(&self, path: &str) -> bool {
@@ -133,7 +134,7 @@ impl OldTree {
                 std::ops::Bound::Unbounded,
             ))
             .take_while(move |(path, _)| path.as_encoded_bytes().starts_with(prefix.as_bytes()))
-            .map(|(path, entry)| (path, *entry))
+            .map(|(path, (entry, _))| (path, *entry))
     }
 }
 
