@@ -1306,3 +1306,24 @@ fn a_damaged_stamp_is_not_trusted() {
         assert_eq!(fs::read(&page).unwrap(), original, "{damage}");
     }
 }
+
+/// A rebuild that only has stamps to add (every file compared and found the same, as after
+/// an upgrade from a marker without stamps) replaces the marker alone: no file, and not the
+/// folder, is swapped.
+#[cfg(unix)]
+#[test]
+fn a_rebuild_that_only_adds_stamps_replaces_the_marker_alone() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    let mut marker = read_marker(&out);
+    marker.as_object_mut().unwrap().remove("stamps");
+    write_marker(&out, &marker);
+    let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).unwrap());
+    let before = (inode(&out), inode(&out.join("index.html")));
+    assert_eq!(rebuild_demo(&out), 0);
+    assert_eq!((inode(&out), inode(&out.join("index.html"))), before);
+    let files = marker["files"].as_array().unwrap().len();
+    assert_eq!(read_marker(&out)["stamps"].as_array().unwrap().len(), files);
+    assert!(litter_beside(&out).is_empty(), "{:?}", litter_beside(&out));
+}
