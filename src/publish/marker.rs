@@ -4,7 +4,7 @@
 
 use super::stamp::Stamp;
 use anyhow::Context;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
@@ -91,12 +91,13 @@ impl Marker {
         self.generator == GENERATOR
     }
 
-    /// The stamps that read, by file. Stamps that do not pair with the files one to one (a
-    /// marker edited by hand) are all ignored.
-    pub fn take_stamps(&mut self) -> HashMap<String, Stamp> {
+    /// The stamps that read, by file (a map built in one pass from the files' order, without
+    /// hashing). Stamps that do not pair with the files one to one (a marker edited by hand)
+    /// are all ignored.
+    pub fn take_stamps(&mut self) -> BTreeMap<String, Stamp> {
         let stamps = std::mem::take(&mut self.stamps);
         if stamps.len() != self.files.len() {
-            return HashMap::new();
+            return BTreeMap::new();
         }
         self.files
             .iter()

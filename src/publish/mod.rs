@@ -40,7 +40,7 @@ pub use marker::{FolderKind, MARKER};
 pub use place::Nested;
 use place::{Mode, Place};
 use stamp::{Seen, Stamp};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
@@ -190,7 +190,7 @@ pub struct Staging {
     secret: Option<ApiKey>,
     previous: BTreeSet<String>,
     /// The stamps the marker recorded of the files in `previous`, those that read.
-    stamps: HashMap<String, Stamp>,
+    stamps: BTreeMap<String, Stamp>,
     /// Whether the marker is as this version writes it, with a stamp that reads for each file.
     marker_as_written: bool,
     /// The marker's bytes as they are on disk, to tell whether it changes.
@@ -253,7 +253,7 @@ impl Staging {
                         marker.written_by_this_version() && stamps.len() == marker.files.len();
                     (marker.files, stamps, as_written, Some(bytes))
                 }
-                None => (BTreeSet::new(), HashMap::new(), false, None),
+                None => (BTreeSet::new(), BTreeMap::new(), false, None),
             };
         let skip = (place.mode == Mode::InPlace).then_some(place::IN_PLACE_STAGING);
         let scanning = std::time::Instant::now();
