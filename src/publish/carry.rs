@@ -46,14 +46,15 @@ impl Staging {
                 }
             }
             let ours = self.previous.contains(name.as_str());
-            let path = below(dir, name);
+            // Made only for a message: a rebuild checks every file it publishes.
+            let path = || below(dir, name);
             match self.old.get(name) {
                 None => {}
                 Some(Entry::File) if ours => {}
                 Some(Entry::Link) => problems.push(format!(
                     "{} is a link; vatcar-site never replaces links inside the output folder: \
                      remove it",
-                    path.display()
+                    path().display()
                 )),
                 Some(Entry::Folder) => {
                     let theirs = self.old.under(name).any(|(inner, entry)| {
@@ -63,7 +64,7 @@ impl Staging {
                     if theirs {
                         problems.push(format!(
                             "{} is a folder of yours where vatcar-site needs a file: move it",
-                            path.display()
+                            path().display()
                         ));
                     }
                 }
@@ -71,7 +72,7 @@ impl Staging {
                 Some(_) => problems.push(format!(
                     "{} was not written by vatcar-site (its marker does not list it); pass \
                      --force to overwrite it, or move it",
-                    path.display()
+                    path().display()
                 )),
             }
         }
@@ -107,7 +108,7 @@ impl Staging {
     /// Everything in the old tree that is not ours goes into the new tree as it is: files and
     /// links hard-linked, folders made.
     pub(super) fn carry_webmasters_files(&self, names: &BTreeSet<String>) -> Result<()> {
-        for (path, entry) in &self.old.entries {
+        for (path, (entry, _)) in &self.old.entries {
             let ours = path
                 .to_str()
                 .is_some_and(|p| self.previous.contains(p) || names.contains(p));

@@ -1,13 +1,18 @@
 //! The ownership marker: which files in a folder this tool wrote, and what the folder holds.
-//! A path the marker does not list belongs to the webmaster.
+//! A path the marker does not list belongs to the webmaster. Each file it lists may have a
+//! stamp ([`super::stamp`]) that lets the next build keep it without reading it.
 
-use anyhow::{Context, Result};
-use std::collections::BTreeSet;
+use super::stamp::Stamp;
+use anyhow::Context;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
 /// The marker's file name, at the top of every folder this tool publishes.
 pub const MARKER: &str = ".vatcar-site.json";
+
+/// Who wrote a marker: this version.
+const GENERATOR: &str = concat!("vatcar-site ", env!("CARGO_PKG_VERSION"));
 
 /// What an output folder holds. A folder of one kind is never published over with another,
 /// so a report run can never prune a site. A marker names it `site`, `reports` or `snapshot`.
@@ -26,6 +31,32 @@ pub(super) struct Marker {
     #[serde(default = "site_kind")]
     pub kind: FolderKind,
     pub files: BTreeSet<String>,
+    /// The stamp of each file in `files`, in the same order, `""` for none. A marker written
+    /// before stamps has none, and one whose count differs from the files' is not trusted.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "any_stamps"
+    )]
+    pub stamps: Vec<String>,
+}
+
+/// Stamps only spare work: a `stamps` that is not a list of strings (a marker edited by hand)
+/// reads as none, an entry that is not a string as that file's none, and the marker is still
+/// read, where any other damage makes it unreadable.
+fn any_stamps<'de, D: serde::Deserializer<'de>>(stamps: D) -> Result<Vec<String>, D::Error> {
+    use serde::Deserialize;
+    use serde_json::Value;
+    Ok(match Value::deserialize(stamps)? {
+        Value::Array(items) => items
+            .into_iter()
+            .map(|item| match item {
+                Value::String(stamp) => stamp,
+                _ => String::new(),
+            })
+            .collect(),
+        _ => Vec::new(),
+    })
 }
 
 fn site_kind() -> FolderKind {
@@ -33,22 +64,56 @@ fn site_kind() -> FolderKind {
 }
 
 impl Marker {
-    pub fn new(kind: FolderKind, files: BTreeSet<String>) -> Self {
+    /// A marker listing `files`, with `stamp` giving the stamp of each (or none).
+    pub fn new(
+        kind: FolderKind,
+        files: BTreeSet<String>,
+        stamp: impl Fn(&str) -> Option<Stamp>,
+    ) -> Self {
+        let mut stamps: Vec<String> = files
+            .iter()
+            .map(|file| stamp(file).map_or_else(String::new, |s| s.encode()))
+            .collect();
+        if stamps.iter().all(String::is_empty) {
+            stamps.clear();
+        }
         Self {
-            generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")).into(),
+            generator: GENERATOR.into(),
             kind,
             files,
+            stamps,
         }
+    }
+
+    /// Whether this version wrote the marker: one that lists the same files with the same
+    /// stamps would be written again byte for byte.
+    pub fn written_by_this_version(&self) -> bool {
+        self.generator == GENERATOR
+    }
+
+    /// The stamps that read, by file (a map built in one pass from the files' order, without
+    /// hashing). Stamps that do not pair with the files one to one (a marker edited by hand)
+    /// are all ignored.
+    pub fn take_stamps(&mut self) -> BTreeMap<String, Stamp> {
+        let stamps = std::mem::take(&mut self.stamps);
+        if stamps.len() != self.files.len() {
+            return BTreeMap::new();
+        }
+        self.files
+            .iter()
+            .zip(&stamps)
+            .filter_map(|(file, text)| Some((file.clone(), Stamp::decode(text)?)))
+            .collect()
     }
 
     /// The marker of `dir`, if it has one. A marker that does not read is an error: the folder
     /// cannot be told apart from a foreign one.
-    pub fn read(dir: &Path) -> Result<Option<Marker>> {
+    pub fn read(dir: &Path) -> anyhow::Result<Option<Marker>> {
         Ok(Self::read_with_bytes(dir)?.map(|(marker, _)| marker))
     }
 
     /// [`Marker::read`], with the file's bytes, to tell later whether it changes.
-    pub fn read_with_bytes(dir: &Path) -> Result<Option<(Marker, Vec<u8>)>> {
+    pub fn read_with_bytes(dir: &Path) -> anyhow::Result<Option<(Marker, Vec<u8>)>> {
         let path = dir.join(MARKER);
         match fs::symlink_metadata(&path) {
             Ok(meta) if meta.is_file() => {
@@ -109,7 +174,8 @@ mod tests {
             (FolderKind::Reports, "reports"),
             (FolderKind::Snapshot, "snapshot"),
         ] {
-            let json = String::from_utf8(Marker::new(kind, BTreeSet::new()).to_json()).unwrap();
+            let json =
+                String::from_utf8(Marker::new(kind, BTreeSet::new(), |_| None).to_json()).unwrap();
             assert!(json.contains(&format!("\"kind\": \"{word}\",")), "{json}");
             let old = format!(
                 r#"{{"generator": "vatcar-site 0.1.0", "kind": "{word}", "files": ["a.html"]}}"#
@@ -120,6 +186,40 @@ mod tests {
         let first = r#"{"generator": "vatcar-site 0.1.0", "files": ["index.html"]}"#;
         let marker: Marker = serde_json::from_str(first).unwrap();
         assert_eq!(marker.kind, FolderKind::Site);
+    }
+
+    #[test]
+    fn stamps_that_do_not_read_are_none_and_the_marker_still_reads() {
+        let stamp = "12 1795176000 5 77 000102030405060708090a0b0c0d0e0f";
+        let read = |stamps: &str| {
+            let json = format!(
+                r#"{{"generator": "vatcar-site 0.1.0", "kind": "site",
+                    "files": ["a.html", "b.html", "c.html"], "stamps": {stamps}}}"#
+            );
+            let mut marker: Marker = serde_json::from_str(&json).unwrap();
+            assert_eq!(marker.files.len(), 3);
+            let mut stamps: Vec<_> = marker.take_stamps().into_keys().collect();
+            stamps.sort();
+            stamps
+        };
+        let whole = format!(r#"["{stamp}", "{stamp}", "{stamp}"]"#);
+        assert_eq!(read(&whole), ["a.html", "b.html", "c.html"]);
+        // One entry damaged, or not a string: only that file loses its stamp.
+        assert_eq!(
+            read(&format!(
+                r#"["{stamp}", "{}g", "{stamp}"]"#,
+                &stamp[..stamp.len() - 1]
+            )),
+            ["a.html", "c.html"]
+        );
+        assert_eq!(
+            read(&format!(r#"["{stamp}", 7, "{stamp}"]"#)),
+            ["a.html", "c.html"]
+        );
+        // One entry missing: which stamp is whose is lost, and so are all.
+        assert!(read(&format!(r#"["{stamp}", "{stamp}"]"#)).is_empty());
+        assert!(read(r#"{"a.html": 1}"#).is_empty());
+        assert!(read("null").is_empty());
     }
 
     #[test]

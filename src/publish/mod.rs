@@ -28,6 +28,7 @@ mod carry;
 mod marker;
 mod mounts;
 mod place;
+mod stamp;
 mod swap;
 mod tree;
 
@@ -38,7 +39,8 @@ use marker::Marker;
 pub use marker::{FolderKind, MARKER};
 pub use place::Nested;
 use place::{Mode, Place};
-use std::collections::{BTreeSet, HashSet};
+use stamp::{Seen, Stamp};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
@@ -187,6 +189,10 @@ pub struct Staging {
     force: bool,
     secret: Option<ApiKey>,
     previous: BTreeSet<String>,
+    /// The stamps the marker recorded of the files in `previous`, those that read.
+    stamps: BTreeMap<String, Stamp>,
+    /// Whether the marker is as this version writes it, with a stamp that reads for each file.
+    marker_as_written: bool,
     /// The marker's bytes as they are on disk, to tell whether it changes.
     previous_marker: Option<Vec<u8>>,
     old: OldTree,
@@ -203,6 +209,10 @@ struct Added {
     names: BTreeSet<String>,
     changed: Vec<String>,
     unchanged: Vec<String>,
+    /// The stamp of each file staged, written or kept, for the next marker.
+    stamps: HashMap<String, Stamp>,
+    /// Files kept on their stamp's word: their stamps stay as they were.
+    vouched: usize,
     /// Folders made in the staging tree so far: an event's page and its calendar share one,
     /// and asking the file system again costs a failed `mkdir` and a `stat` per file.
     folders: HashSet<String>,
@@ -229,19 +239,26 @@ impl Staging {
         let place = open(dir, how)?;
         let active = Active::enter();
         check_interrupt()?;
-        let (previous, previous_marker) = match Marker::read_with_bytes(&place.dir)? {
-            Some((marker, _)) if marker.kind != how.kind => bail!(
-                "{} holds a vatcar-site {}, not a {}; choose another folder",
-                place.dir.display(),
-                marker.kind.in_words(),
-                how.kind.in_words()
-            ),
-            Some((marker, bytes)) => (marker.files, Some(bytes)),
-            None => (BTreeSet::new(), None),
-        };
+        let (previous, stamps, marker_as_written, previous_marker) =
+            match Marker::read_with_bytes(&place.dir)? {
+                Some((marker, _)) if marker.kind != how.kind => bail!(
+                    "{} holds a vatcar-site {}, not a {}; choose another folder",
+                    place.dir.display(),
+                    marker.kind.in_words(),
+                    how.kind.in_words()
+                ),
+                Some((mut marker, bytes)) => {
+                    let stamps = marker.take_stamps();
+                    let as_written =
+                        marker.written_by_this_version() && stamps.len() == marker.files.len();
+                    (marker.files, stamps, as_written, Some(bytes))
+                }
+                None => (BTreeSet::new(), BTreeMap::new(), false, None),
+            };
         let skip = (place.mode == Mode::InPlace).then_some(place::IN_PLACE_STAGING);
         let scanning = std::time::Instant::now();
-        let old = OldTree::scan(&place.dir, how.kind, skip)?;
+        // Without stamps to check them against, the files' own `stat`s would be wasted.
+        let old = OldTree::scan(&place.dir, how.kind, skip, !stamps.is_empty())?;
         log::debug!(
             "read {} entries of {} in {} ms",
             old.entries.len(),
@@ -264,6 +281,8 @@ impl Staging {
             force: how.force,
             secret: how.secret.cloned(),
             previous,
+            stamps,
+            marker_as_written,
             previous_marker,
             old,
             added: Mutex::default(),
@@ -304,13 +323,15 @@ impl Staging {
             }
             added.folders.contains(folder)
         };
-        // Only a file the scan saw as a regular file, reached through real folders, counts:
-        // nothing is read or kept through a link.
-        if self.previous.contains(path)
-            && self.old.is_file(path)
-            && same_bytes(&below(&self.place.dir, path), contents)
-        {
-            self.lock().unchanged.push(path.to_owned());
+        // Hashed while the bytes are still in the cache from the key scan (or from rendering).
+        let hash = stamp::hash(contents);
+        if let Some((seen, vouched)) = self.kept(path, contents, hash) {
+            let mut added = self.lock();
+            added.unchanged.push(path.to_owned());
+            added.vouched += usize::from(vouched);
+            if let Some(seen) = seen {
+                added.stamps.insert(path.to_owned(), Stamp { seen, hash });
+            }
             return Ok(());
         }
         let target = below(&self.new_dir, path);
@@ -321,12 +342,38 @@ impl Staging {
                 .with_context(|| format!("could not create {}", parent.display()))?;
             self.lock().folders.insert(folder.to_owned());
         }
-        fs::write(&target, contents)
+        let seen = write_staged(&target, contents)
             .with_context(|| format!("could not write {}", target.display()))?;
         self.bytes_written
             .fetch_add(contents.len() as u64, Ordering::Relaxed);
-        self.lock().changed.push(path.to_owned());
+        let mut added = self.lock();
+        added.changed.push(path.to_owned());
+        if let Some(seen) = seen {
+            added.stamps.insert(path.to_owned(), Stamp { seen, hash });
+        }
         Ok(())
+    }
+
+    /// Whether the output folder's file at `path` is ours and holds `contents` (of which
+    /// `hash` is the hash), so that it stays: `Some`, with how the file looks for its stamp
+    /// and whether its stamp vouched for it.
+    /// Only a file the scan saw as a regular file, reached through real folders, counts:
+    /// nothing is read or kept through a link. A file that still looks as its stamp recorded
+    /// it, with the hash recorded, is not read; any other is compared byte by byte.
+    fn kept(&self, path: &str, contents: &[u8], hash: u128) -> Option<(Option<Seen>, bool)> {
+        if !self.previous.contains(path) || !self.old.is_file(path) {
+            return None;
+        }
+        if let (Some(recorded), Some(seen)) = (self.stamps.get(path), self.old.seen(path))
+            && recorded.seen == seen
+        {
+            if recorded.hash == hash {
+                return Some((Some(seen), true));
+            }
+            // The file is as this tool left it, and these bytes are not what it wrote.
+            return None;
+        }
+        same_bytes(&below(&self.place.dir, path), contents).map(|meta| (Seen::of(&meta), false))
     }
 
     /// Bytes of the files staged so far that differ from the output folder's (the others are
@@ -350,9 +397,20 @@ impl Staging {
             names,
             mut changed,
             unchanged,
+            mut stamps,
+            vouched,
             ..
         } = std::mem::take(&mut *self.lock());
         let overwritten = self.check_ownership(&names)?;
+        if self.marker_as_written && vouched == names.len() && names.len() == self.previous.len() {
+            // Every file was kept on its stamp's word, and they are the files listed: the
+            // marker would be written again as it is, so it is neither made nor compared.
+            self.finish();
+            return Ok(PublishReport {
+                unchanged: unchanged.len(),
+                ..PublishReport::default()
+            });
+        }
         // Reports keep what earlier runs wrote: it stays listed, and in place.
         let kept: Vec<String> = if self.prune {
             Vec::new()
@@ -370,7 +428,16 @@ impl Staging {
             .filter(|p| self.old.is_file(p))
             .cloned()
             .collect();
-        let marker_json = Marker::new(self.kind, listed).to_json();
+        for path in &kept {
+            // A file kept from an earlier run keeps its stamp while it looks as recorded.
+            if let Some(recorded) = self.stamps.get(path)
+                && self.old.seen(path) == Some(recorded.seen)
+            {
+                stamps.insert(path.clone(), *recorded);
+            }
+        }
+        let marker_json =
+            Marker::new(self.kind, listed, |path| stamps.get(path).copied()).to_json();
         let marker_changed = self.previous_marker.as_deref() != Some(&marker_json[..]);
         let mut report = PublishReport {
             written: changed.len(),
@@ -379,8 +446,22 @@ impl Staging {
             overwritten,
             bytes_written: self.bytes_written(),
         };
-        if changed.is_empty() && stale.is_empty() && !marker_changed {
-            // Nothing to swap: the folder is already this site, mtimes and all.
+        if changed.is_empty()
+            && stale.is_empty()
+            && (!marker_changed || self.previous_marker.is_some())
+        {
+            // Nothing to swap: the folder is already this site, mtimes and all. Its marker
+            // may change alone (stamps made for files compared byte by byte, a listed file
+            // gone): it is replaced by itself, in one rename.
+            if marker_changed {
+                let staged = self.new_dir.join(MARKER);
+                write_file(&staged, &marker_json)?;
+                check_interrupt()?;
+                let marker = self.place.dir.join(MARKER);
+                fs::rename(&staged, &marker)
+                    .with_context(|| format!("could not replace {}", marker.display()))?;
+                report.bytes_written += marker_json.len() as u64;
+            }
             self.finish();
             return Ok(report);
         }
@@ -484,25 +565,22 @@ fn check_relative(path: &str) -> Result<()> {
     Ok(())
 }
 
-/// Whether the file at `path` holds exactly `contents`; its length is checked before its bytes
-/// are read, and they are read and compared a block at a time, into a buffer each thread
-/// keeps: an unchanged rebuild compares every file it makes.
-fn same_bytes(path: &Path, contents: &[u8]) -> bool {
+/// Whether the file at `path` holds exactly `contents`, with its metadata (read before its
+/// bytes) if it does; its length is checked before its bytes are read, and they are read and
+/// compared a block at a time, into a buffer each thread keeps: a rebuild compares every file
+/// whose stamp does not vouch for it.
+fn same_bytes(path: &Path, contents: &[u8]) -> Option<fs::Metadata> {
     use std::io::Read;
     const BLOCK: usize = 64 * 1024;
     thread_local! {
         static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    let Ok(mut file) = fs::File::open(path) else {
-        return false;
-    };
-    if !file
-        .metadata()
-        .is_ok_and(|m| m.len() == contents.len() as u64)
-    {
-        return false;
+    let mut file = fs::File::open(path).ok()?;
+    let meta = file.metadata().ok()?;
+    if meta.len() != contents.len() as u64 {
+        return None;
     }
-    BUFFER.with_borrow_mut(|buffer| {
+    let same = BUFFER.with_borrow_mut(|buffer| {
         buffer.resize(BLOCK, 0);
         let mut rest = contents;
         loop {
@@ -521,7 +599,16 @@ fn same_bytes(path: &Path, contents: &[u8]) -> bool {
             }
             rest = &rest[read..];
         }
-    })
+    });
+    same.then_some(meta)
+}
+
+/// Writes a new file of the staged tree, and tells how it looks once written, for its stamp.
+fn write_staged(path: &Path, contents: &[u8]) -> std::io::Result<Option<Seen>> {
+    use std::io::Write;
+    let mut file = fs::File::create(path)?;
+    file.write_all(contents)?;
+    Ok(Seen::of(&file.metadata()?))
 }
 
 fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
@@ -594,15 +681,15 @@ mod tests {
         // Longer than the blocks the comparison reads, by a few bytes.
         let long: Vec<u8> = (0..200_003u32).map(|i| (i % 251) as u8).collect();
         fs::write(&path, &long).unwrap();
-        assert!(same_bytes(&path, &long));
+        assert!(same_bytes(&path, &long).is_some());
         let mut last_differs = long.clone();
         *last_differs.last_mut().unwrap() ^= 1;
-        assert!(!same_bytes(&path, &last_differs));
-        assert!(!same_bytes(&path, &long[..long.len() - 1]));
-        assert!(!same_bytes(&path, &[long.as_slice(), b"x"].concat()));
+        assert!(same_bytes(&path, &last_differs).is_none());
+        assert!(same_bytes(&path, &long[..long.len() - 1]).is_none());
+        assert!(same_bytes(&path, &[long.as_slice(), b"x"].concat()).is_none());
         fs::write(&path, b"").unwrap();
-        assert!(same_bytes(&path, b""));
-        assert!(!same_bytes(&tmp.path().join("missing.html"), b""));
+        assert!(same_bytes(&path, b"").is_some());
+        assert!(same_bytes(&tmp.path().join("missing.html"), b"").is_none());
     }
 
     #[test]

@@ -206,14 +206,18 @@ fn remove_below(dir: &Path, guard: &Guard, mounts: &mut Vec<PathBuf>) -> Result<
 }
 
 /// The device of `path` itself (a link is not followed).
-#[cfg(unix)]
 pub(super) fn device(path: &Path) -> Option<u64> {
+    fs::symlink_metadata(path).ok().and_then(|m| device_of(&m))
+}
+
+#[cfg(unix)]
+pub(super) fn device_of(meta: &fs::Metadata) -> Option<u64> {
     use std::os::unix::fs::MetadataExt;
-    fs::symlink_metadata(path).ok().map(|m| m.dev())
+    Some(meta.dev())
 }
 
 #[cfg(not(unix))]
-pub(super) fn device(_: &Path) -> Option<u64> {
+pub(super) fn device_of(_: &fs::Metadata) -> Option<u64> {
     None
 }
 
@@ -317,8 +321,9 @@ mod tests {
         };
         fs::write(volume.join("precious.txt"), "kept").unwrap();
 
-        let error = super::super::tree::OldTree::scan(&top, super::super::FolderKind::Site, None)
-            .unwrap_err();
+        let error =
+            super::super::tree::OldTree::scan(&top, super::super::FolderKind::Site, None, false)
+                .unwrap_err();
         assert!(
             error.to_string().contains(&format!(
                 "{} is on another device than the output folder",

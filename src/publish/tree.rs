@@ -7,12 +7,14 @@
 //! files name them. [`below`] turns a key back into a path of the platform.
 
 use super::marker::{FolderKind, MARKER, Marker};
-use super::mounts::{device, mount_advice};
+use super::mounts::{device, device_of, mount_advice};
 use super::place::Nested;
+use super::stamp::Seen;
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
-use std::path::{Component, Path, PathBuf};
+use std::fs;
+use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Entry {
@@ -29,68 +31,94 @@ pub(super) enum Entry {
 /// component by component made the lookups a visible part of a rebuild.
 #[derive(Debug, Default)]
 pub(super) struct OldTree {
-    pub entries: BTreeMap<OsString, Entry>,
+    /// Each entry, with how a regular file looked (its length, mtime and inode) when the
+    /// scan was asked to look.
+    pub entries: BTreeMap<OsString, (Entry, Option<Seen>)>,
 }
 
 impl OldTree {
     /// Reads `dir` (missing is empty), leaving out `skip` (the key of a staging folder inside
     /// it) and the marker at its top. Only the directory listings are read (their entries
-    /// carry their types): no file is opened, and only folders are `stat`ed (for their
-    /// device), and a marker below the top. A folder of a kind that must stay apart from
-    /// `kind` is an error, and so is a folder on another device: a volume mounted inside.
-    pub fn scan(dir: &Path, kind: FolderKind, skip: Option<&str>) -> Result<OldTree> {
+    /// carry their types): no file is opened. Folders are `stat`ed (for their device), files
+    /// only with `stat_files` (for their stamps), each by its name in the listing's open
+    /// folder, which costs no walk down the path; and a marker below the top is read. A folder
+    /// of a kind that must stay apart from `kind` is an error, and so is a folder on another
+    /// device: a volume mounted inside.
+    pub fn scan(
+        dir: &Path,
+        kind: FolderKind,
+        skip: Option<&str>,
+        stat_files: bool,
+    ) -> Result<OldTree> {
         let mut tree = OldTree::default();
         if !dir.is_dir() {
             return Ok(tree);
         }
         let top_device = device(dir);
-        let mut walk = walkdir::WalkDir::new(dir).min_depth(1).into_iter();
-        while let Some(item) = walk.next() {
-            let item = item.with_context(|| format!("could not read {}", dir.display()))?;
-            let path = key(item
-                .path()
-                .strip_prefix(dir)
-                .expect("under dir")
-                .components()
-                .map(Component::as_os_str));
-            if skip.is_some_and(|skip| path == skip) {
-                walk.skip_current_dir();
-                continue;
-            }
-            let file_type = item.file_type();
-            let entry = if file_type.is_symlink() {
-                Entry::Link
-            } else if file_type.is_dir() {
-                if device(item.path()) != top_device {
-                    let mount = [item.path().to_path_buf()];
-                    bail!(
-                        "{} is on another device than the output folder {} (a volume is mounted \
-                         there), so nothing was written: vatcar-site replaces the output folder \
-                         as a whole, and a mounted volume cannot come along; {}, then run again",
-                        item.path().display(),
-                        dir.display(),
-                        mount_advice(&mount)
-                    );
-                }
-                Entry::Folder
-            } else if file_type.is_file() {
-                Entry::File
-            } else {
-                Entry::Other
-            };
-            if item.file_name() == MARKER && entry == Entry::File {
-                if item.depth() == 1 {
+        let mut folders = vec![(dir.to_path_buf(), OsString::new())];
+        while let Some((folder, folder_key)) = folders.pop() {
+            let unreadable = || format!("could not read {}", folder.display());
+            for item in fs::read_dir(&folder).with_context(unreadable)? {
+                let item = item.with_context(unreadable)?;
+                let name = item.file_name();
+                let path = if folder_key.is_empty() {
+                    name.clone()
+                } else {
+                    key([folder_key.as_os_str(), &name])
+                };
+                if skip.is_some_and(|skip| path == skip) {
                     continue;
                 }
-                check_nested(item.path().parent().expect("below dir"), kind)?;
+                let file_type = item.file_type().with_context(unreadable)?;
+                let entry = if file_type.is_symlink() {
+                    Entry::Link
+                } else if file_type.is_dir() {
+                    let on = item.metadata().ok().and_then(|meta| device_of(&meta));
+                    if on != top_device {
+                        let mount = [item.path()];
+                        bail!(
+                            "{} is on another device than the output folder {} (a volume is \
+                             mounted there), so nothing was written: vatcar-site replaces the \
+                             output folder as a whole, and a mounted volume cannot come along; \
+                             {}, then run again",
+                            item.path().display(),
+                            dir.display(),
+                            mount_advice(&mount)
+                        );
+                    }
+                    folders.push((item.path(), path.clone()));
+                    Entry::Folder
+                } else if file_type.is_file() {
+                    Entry::File
+                } else {
+                    Entry::Other
+                };
+                if name == MARKER && entry == Entry::File {
+                    if folder_key.is_empty() {
+                        continue;
+                    }
+                    check_nested(&folder, kind)?;
+                }
+                let seen = if stat_files && entry == Entry::File {
+                    item.metadata().ok().as_ref().and_then(Seen::of)
+                } else {
+                    None
+                };
+                tree.entries.insert(path, (entry, seen));
             }
-            tree.entries.insert(path, entry);
         }
         Ok(tree)
     }
 
+    /// How the regular file at `path` looked to the scan, if it was asked to look.
+    pub fn seen(&self, path: &str) -> Option<Seen> {
+        self.entries
+            .get(OsStr::new(path))
+            .and_then(|(_, seen)| *seen)
+    }
+
     pub fn get(&self, path: impl AsRef<OsStr>) -> Option<Entry> {
-        self.entries.get(path.as_ref()).copied()
+        self.entries.get(path.as_ref()).map(|(entry, _)| *entry)
     }
 
     pub fn is_file(&self, path: &str) -> bool {
@@ -106,7 +134,7 @@ impl OldTree {
                 std::ops::Bound::Unbounded,
             ))
             .take_while(move |(path, _)| path.as_encoded_bytes().starts_with(prefix.as_bytes()))
-            .map(|(path, entry)| (path, *entry))
+            .map(|(path, (entry, _))| (path, *entry))
     }
 }
 
@@ -155,6 +183,7 @@ fn check_nested(folder: &Path, kind: FolderKind) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Component;
 
     #[test]
     fn a_key_joins_the_names_with_a_slash_whatever_the_platform() {
@@ -185,11 +214,16 @@ mod tests {
         std::fs::create_dir_all(dir.join("events").join("7")).unwrap();
         std::fs::write(dir.join("events").join("7").join("index.html"), "x").unwrap();
         std::fs::write(dir.join(MARKER), "{}").unwrap();
-        let tree = OldTree::scan(dir, FolderKind::Site, None).unwrap();
+        let tree = OldTree::scan(dir, FolderKind::Site, None, true).unwrap();
         let keys: Vec<_> = tree.entries.keys().cloned().collect();
         assert_eq!(keys, ["events", "events/7", "events/7/index.html"]);
         assert!(tree.is_file("events/7/index.html"));
         assert_eq!(tree.get("events/7"), Some(Entry::Folder));
         assert_eq!(tree.under("events").count(), 2);
+        #[cfg(unix)]
+        assert!(tree.seen("events/7/index.html").is_some());
+        assert_eq!(tree.seen("events/7"), None);
+        let unstated = OldTree::scan(dir, FolderKind::Site, None, false).unwrap();
+        assert_eq!(unstated.seen("events/7/index.html"), None);
     }
 }

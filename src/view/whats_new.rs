@@ -141,7 +141,7 @@ pub(super) fn whats_new(
             .collect(),
     };
     let previous = run.previous.as_deref();
-    let mut found = detect(&today, previous, run.build_time);
+    let mut found = detect(&today, &state, previous, run.build_time);
     if let Some(previous) = previous {
         // A change listed before keeps the date it was given then, unless today's data
         // dates it.
@@ -242,6 +242,7 @@ fn today<'d>(
 /// the data gave that date (else it is the build time).
 fn detect(
     today: &Today,
+    state: &State,
     previous: Option<&Previous>,
     build_time: DateTime<Utc>,
 ) -> HashMap<ChangeId, (DateTime<Utc>, bool)> {
@@ -296,7 +297,13 @@ fn detect(
                 found.insert(ChangeId::NewEvent(folder.clone()), dated(event.created_at));
             }
             Some(print) if summary.status == EventStatus::Upcoming => {
-                let now = event_fingerprint(event);
+                // Made once, for the state: a fingerprint is two dates formatted and hashed,
+                // and a rebuild compares every upcoming event's.
+                let now = state
+                    .events
+                    .get(folder)
+                    .cloned()
+                    .unwrap_or_else(|| event_fingerprint(event));
                 if *print != now {
                     let id = ChangeId::EventChanged(folder.clone(), now);
                     found.insert(id, dated(event.updated_at));

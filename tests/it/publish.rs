@@ -104,6 +104,22 @@ fn snapshot_of(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
+/// [`snapshot_of`] with the marker's stamps left out: they record this folder's inodes and
+/// mtimes, which a build of the same site into another folder does not share.
+fn site_of(dir: &Path) -> BTreeMap<String, String> {
+    let mut site = snapshot_of(dir);
+    if let Some(marker) = site.get_mut(".vatcar-site.json") {
+        *marker = without_stamps(marker.as_bytes());
+    }
+    site
+}
+
+fn without_stamps(marker: &[u8]) -> String {
+    let mut marker: Value = serde_json::from_slice(marker).unwrap();
+    marker.as_object_mut().unwrap().remove("stamps");
+    marker.to_string()
+}
+
 /// Names beside `out` other than `out` itself, sorted: staging folders and locks left behind.
 fn litter_beside(out: &Path) -> Vec<String> {
     let name = out.file_name().unwrap();
@@ -254,6 +270,8 @@ fn an_unchanged_rebuild_touches_nothing_not_even_the_folder() {
     run_ok(&mut demo(&out, &[]));
     let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).unwrap());
     let before = (inode(&out), inode(&out.join("index.html")));
+    let marker_inode = inode(&out.join(".vatcar-site.json"));
+    let marker = fs::read(out.join(".vatcar-site.json")).unwrap();
     let summary = run_ok(&mut vatcar_at_demo_time(&[
         "build",
         "--demo",
@@ -262,6 +280,8 @@ fn an_unchanged_rebuild_touches_nothing_not_even_the_folder() {
     ]));
     assert!(summary.stderr.contains("(0 written"), "{}", summary.stderr);
     assert_eq!((inode(&out), inode(&out.join("index.html"))), before);
+    assert_eq!(inode(&out.join(".vatcar-site.json")), marker_inode);
+    assert_eq!(fs::read(out.join(".vatcar-site.json")).unwrap(), marker);
 }
 
 #[cfg(unix)]
@@ -285,7 +305,7 @@ fn sigterm_or_sigint_before_the_swap_leave_the_old_site_and_after_it_finish_the_
     assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
     let fresh = root.path().join("fresh");
     run_ok(&mut demo(&fresh, &["--title", "New"]));
-    assert_eq!(snapshot_of(&out), snapshot_of(&fresh));
+    assert_eq!(site_of(&out), site_of(&fresh));
     assert!(
         litter_beside(&out).iter().all(|n| n == "fresh"),
         "{:?}",
@@ -301,7 +321,7 @@ fn sigkill_at_any_point_leaves_a_whole_site_and_the_next_run_cleans_up() {
         let dir = tempfile::tempdir().unwrap();
         let site = dir.path().join("site");
         run_ok(&mut demo(&site, &["--title", title]));
-        snapshot_of(&site)
+        site_of(&site)
     };
     let (old, new) = (reference("Old"), reference("New"));
     for (point, expected) in [("staged", &old), ("swapped", &new)] {
@@ -309,7 +329,7 @@ fn sigkill_at_any_point_leaves_a_whole_site_and_the_next_run_cleans_up() {
         let mut child = start_paused(demo(&out, &["--title", "New"]), point, None);
         child.kill().unwrap();
         child.wait().unwrap();
-        assert_eq!(&snapshot_of(&out), expected, "killed at {point}");
+        assert_eq!(&site_of(&out), expected, "killed at {point}");
         assert!(
             !litter_beside(&out).is_empty(),
             "a kill at {point} leaves its staging folder"
@@ -329,7 +349,7 @@ fn sigkill_at_any_point_leaves_a_whole_site_and_the_next_run_cleans_up() {
             "after a kill at {point}: {:?}",
             litter_beside(&out)
         );
-        assert_eq!(snapshot_of(&out), old);
+        assert_eq!(site_of(&out), old);
     }
 }
 
@@ -391,7 +411,7 @@ fn a_second_run_fails_at_once_or_waits_and_the_site_is_one_runs() {
     );
     let fresh = root.path().join("fresh");
     run_ok(&mut demo(&fresh, &["--title", "Second"]));
-    assert_eq!(snapshot_of(&out), snapshot_of(&fresh));
+    assert_eq!(site_of(&out), site_of(&fresh));
     let _ = fs::remove_dir_all(&fresh);
     let _ = fs::remove_file(&resume);
     assert!(litter_beside(&out).is_empty(), "{:?}", litter_beside(&out));
@@ -1086,4 +1106,224 @@ fn files_of_yours_added_or_saved_while_a_build_publishes_are_kept() {
     assert_eq!(text("CNAME"), "new.example.org");
     assert!(text("index.html").contains("New"));
     assert_eq!(litter_beside(&out), ["resume"]);
+}
+
+/// How many files a build wrote, from its summary line (`... (3 written, 40 unchanged, ...)`).
+fn written(stderr: &str) -> usize {
+    let (before, _) = stderr
+        .split_once(" written, ")
+        .unwrap_or_else(|| panic!("no summary in {stderr}"));
+    before.rsplit('(').next().unwrap().parse().unwrap()
+}
+
+/// Builds the demo into `out` again and returns how many files it wrote.
+fn rebuild_demo(out: &Path) -> usize {
+    let out = out.to_str().unwrap();
+    written(
+        &run_ok(&mut vatcar_at_demo_time(&[
+            "build", "--demo", "--output", out,
+        ]))
+        .stderr,
+    )
+}
+
+/// Edits `page` where it is (same inode) to bytes of the same length, and puts its mtime
+/// back: only its bytes tell it apart from what the last build wrote.
+fn edit_keeping_length_and_mtime(page: &Path) {
+    let mtime = fs::metadata(page).unwrap().modified().unwrap();
+    let mut bytes = fs::read(page).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] = if bytes[middle] == b'x' { b'y' } else { b'x' };
+    fs::write(page, &bytes).unwrap();
+    set_mtime(page, mtime);
+}
+
+fn set_mtime(path: &Path, mtime: std::time::SystemTime) {
+    fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+}
+
+fn read_marker(out: &Path) -> Value {
+    serde_json::from_slice(&fs::read(out.join(".vatcar-site.json")).unwrap()).unwrap()
+}
+
+fn write_marker(out: &Path, marker: &Value) {
+    fs::write(
+        out.join(".vatcar-site.json"),
+        serde_json::to_vec_pretty(marker).unwrap(),
+    )
+    .unwrap();
+}
+
+/// The stamp the marker keeps of each file lets an unchanged rebuild skip reading it, but a
+/// file of ours edited by hand is still found and replaced: one of another length, one of the
+/// same length with another mtime, one replaced by another file (an editor's save) with its
+/// length and mtime put back.
+#[cfg(unix)]
+#[test]
+fn a_file_of_ours_edited_by_hand_is_replaced_by_the_next_build() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    let page = out.join("index.html");
+    let original = fs::read(&page).unwrap();
+    let mut same_length = original.clone();
+    let middle = same_length.len() / 2;
+    same_length[middle] = if same_length[middle] == b'x' {
+        b'y'
+    } else {
+        b'x'
+    };
+
+    fs::write(&page, [original.as_slice(), b"<!-- mine -->"].concat()).unwrap();
+    assert_eq!(rebuild_demo(&out), 1);
+    assert_eq!(fs::read(&page).unwrap(), original, "another length");
+
+    let mtime_now = fs::metadata(&page).unwrap().modified().unwrap();
+    fs::write(&page, &same_length).unwrap();
+    set_mtime(&page, mtime_now + Duration::from_secs(1));
+    assert_eq!(rebuild_demo(&out), 1);
+    assert_eq!(fs::read(&page).unwrap(), original, "another mtime");
+
+    let saved = out.join("index.html.new");
+    fs::write(&saved, &same_length).unwrap();
+    set_mtime(&saved, fs::metadata(&page).unwrap().modified().unwrap());
+    fs::rename(&saved, &page).unwrap();
+    assert_eq!(rebuild_demo(&out), 1);
+    assert_eq!(fs::read(&page).unwrap(), original, "another file");
+    assert_eq!(rebuild_demo(&out), 0);
+}
+
+/// What the shortcut trusts, as docs/output.md says: a file of ours whose length, mtime and
+/// inode are as the last build left them is not read again. An edit that puts all three back
+/// goes unnoticed until the page itself changes; the next change replaces it.
+#[cfg(unix)]
+#[test]
+fn a_file_that_looks_as_the_last_build_left_it_is_not_read_again() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    let page = out.join("index.html");
+    let original = fs::read(&page).unwrap();
+    edit_keeping_length_and_mtime(&page);
+    assert_eq!(rebuild_demo(&out), 0);
+    assert_ne!(
+        fs::read(&page).unwrap(),
+        original,
+        "the file was read after all"
+    );
+    run_ok(&mut demo(&out, &["--title", "Renamed"]));
+    assert!(
+        String::from_utf8(fs::read(&page).unwrap())
+            .unwrap()
+            .contains("Renamed")
+    );
+}
+
+/// A marker written before stamps (only the list of files) still reads: every file is
+/// compared byte by byte as before, an edited one replaced, and the marker gains its stamps,
+/// once; the next unchanged rebuild leaves it as it is.
+#[cfg(unix)]
+#[test]
+fn a_marker_without_stamps_still_works_and_gains_them() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    let mut marker = read_marker(&out);
+    let files = marker["files"].as_array().unwrap().len();
+    assert_eq!(marker["stamps"].as_array().unwrap().len(), files);
+    marker.as_object_mut().unwrap().remove("stamps");
+    write_marker(&out, &marker);
+    let page = out.join("index.html");
+    let original = fs::read(&page).unwrap();
+    let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).unwrap());
+    let other = out.join("roster").join("index.html");
+    let other_inode = inode(&other);
+    edit_keeping_length_and_mtime(&page);
+
+    assert_eq!(rebuild_demo(&out), 1);
+    assert_eq!(fs::read(&page).unwrap(), original);
+    assert_eq!(
+        inode(&other),
+        other_inode,
+        "an unchanged file was rewritten"
+    );
+    let stamps = read_marker(&out)["stamps"].as_array().unwrap().clone();
+    assert_eq!(stamps.len(), files);
+    assert!(stamps.iter().all(|s| !s.as_str().unwrap().is_empty()));
+    let marker_bytes = fs::read(out.join(".vatcar-site.json")).unwrap();
+    assert_eq!(rebuild_demo(&out), 0);
+    assert_eq!(
+        fs::read(out.join(".vatcar-site.json")).unwrap(),
+        marker_bytes
+    );
+}
+
+/// A stamp that does not read, or whose hash is not the one recorded, or stamps that do not
+/// pair with the files one to one, vouch for nothing: the file is compared, and an edited one
+/// replaced, even when its length, mtime and inode are as recorded.
+#[cfg(unix)]
+#[test]
+fn a_damaged_stamp_is_not_trusted() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    let page = out.join("index.html");
+    let original = fs::read(&page).unwrap();
+    type Damage = fn(&mut Vec<Value>, usize);
+    let damages: [(&str, Damage); 4] = [
+        ("another hash", |stamps, at| {
+            let stamp = stamps[at].as_str().unwrap();
+            let (seen, hash) = stamp.rsplit_once(' ').unwrap();
+            let other = if hash.starts_with('0') { "1" } else { "0" };
+            stamps[at] = format!("{seen} {other}{}", &hash[1..]).into();
+        }),
+        ("a hash cut short", |stamps, at| {
+            let stamp = stamps[at].as_str().unwrap();
+            stamps[at] = stamp[..stamp.len() - 1].into();
+        }),
+        ("not a string", |stamps, at| stamps[at] = json!(7)),
+        ("one stamp too few", |stamps, _| {
+            stamps.pop();
+        }),
+    ];
+    for (damage, apply) in damages {
+        let mut marker = read_marker(&out);
+        let at = marker["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|f| f == "index.html")
+            .unwrap();
+        apply(marker["stamps"].as_array_mut().unwrap(), at);
+        write_marker(&out, &marker);
+        edit_keeping_length_and_mtime(&page);
+        assert_eq!(rebuild_demo(&out), 1, "{damage}");
+        assert_eq!(fs::read(&page).unwrap(), original, "{damage}");
+    }
+}
+
+/// A rebuild that only has stamps to add (every file compared and found the same, as after
+/// an upgrade from a marker without stamps) replaces the marker alone: no file, and not the
+/// folder, is swapped.
+#[cfg(unix)]
+#[test]
+fn a_rebuild_that_only_adds_stamps_replaces_the_marker_alone() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    let mut marker = read_marker(&out);
+    marker.as_object_mut().unwrap().remove("stamps");
+    write_marker(&out, &marker);
+    let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).unwrap());
+    let before = (inode(&out), inode(&out.join("index.html")));
+    assert_eq!(rebuild_demo(&out), 0);
+    assert_eq!((inode(&out), inode(&out.join("index.html"))), before);
+    let files = marker["files"].as_array().unwrap().len();
+    assert_eq!(read_marker(&out)["stamps"].as_array().unwrap().len(), files);
+    assert!(litter_beside(&out).is_empty(), "{:?}", litter_beside(&out));
 }

@@ -121,7 +121,9 @@ pub fn demo_api() -> MockServer {
     server
 }
 
-/// Every file below `dir`, by relative path with `/`, with its bytes.
+/// Every file below `dir`, by relative path with `/`, with its bytes; the marker at the top
+/// without its stamps, which name this folder's own inodes and mtimes (two builds of one site
+/// into two folders have the same files, and the same marker otherwise).
 pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -140,6 +142,12 @@ pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     }
     let mut out = BTreeMap::new();
     walk(dir, dir, &mut out);
+    if let Some(marker) = out.get_mut(".vatcar-site.json")
+        && let Ok(serde_json::Value::Object(mut fields)) = serde_json::from_slice(marker)
+    {
+        fields.remove("stamps");
+        *marker = serde_json::to_vec_pretty(&fields).unwrap();
+    }
     out
 }
 

@@ -1,0 +1,141 @@
+//! What the marker remembers of each file this tool wrote, so that an unchanged rebuild need
+//! not read it again: its length, mtime and inode as the file system last showed them, and a
+//! hash of its bytes (XXH3-128). A new file whose bytes hash to the recorded hash, over an old
+//! file that still has the recorded length, mtime and inode, is the old file: it is kept
+//! without being opened, as git's index and rsync's quick check keep a file.
+//!
+//! What this trusts: that a file whose length, mtime (to the nanosecond, as the file system
+//! keeps it) and inode are as recorded holds the bytes it held. A hand edit that keeps the
+//! length and puts the mtime back (`touch -d`), or one made within the file system's clock
+//! tick after this tool wrote the file, is not noticed until the file's bytes change in the
+//! build. A file replaced by another (an editor's save renames a new file over it) has a new
+//! inode, and one written to has a new mtime: both are compared byte by byte, as before.
+
+use std::fs::Metadata;
+
+/// One file's stamp. In the marker it is one string, `LEN MTIME_S MTIME_NS INODE HASH`
+/// (decimal numbers, the hash in 32 hex digits), so that a damaged entry is only that file's
+/// loss: it is read as no stamp, and the file is compared as it would be without one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Stamp {
+    pub seen: Seen,
+    pub hash: u128,
+}
+
+/// A file as the file system shows it, without reading it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Seen {
+    len: u64,
+    mtime: i64,
+    mtime_ns: i64,
+    inode: u64,
+}
+
+/// The hash a stamp records of a file's bytes.
+pub(super) fn hash(contents: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(contents)
+}
+
+impl Seen {
+    #[cfg(unix)]
+    pub fn of(meta: &Metadata) -> Option<Seen> {
+        use std::os::unix::fs::MetadataExt;
+        Some(Seen {
+            len: meta.len(),
+            mtime: meta.mtime(),
+            mtime_ns: meta.mtime_nsec(),
+            inode: meta.ino(),
+        })
+    }
+
+    /// Without inodes there is nothing to tell a replaced file by: no shortcut.
+    #[cfg(not(unix))]
+    pub fn of(_: &Metadata) -> Option<Seen> {
+        None
+    }
+}
+
+impl Stamp {
+    pub fn encode(&self) -> String {
+        let Seen {
+            len,
+            mtime,
+            mtime_ns,
+            inode,
+        } = self.seen;
+        format!("{len} {mtime} {mtime_ns} {inode} {:032x}", self.hash)
+    }
+
+    /// The stamp written by [`Stamp::encode`]; anything else (an empty string where a file has
+    /// no stamp, a damaged or hand-edited entry) is none.
+    pub fn decode(text: &str) -> Option<Stamp> {
+        // By hand: a rebuild decodes one per file, and `str::parse` on each field, with a
+        // `u128` from hex, was most of the cost of reading a large site's marker.
+        let mut fields = text.as_bytes().split(|&b| b == b' ');
+        let mut number = || decimal(fields.next()?);
+        let seen = Seen {
+            len: number()?,
+            mtime: i64::try_from(number()?).ok()?,
+            mtime_ns: i64::try_from(number()?).ok()?,
+            inode: number()?,
+        };
+        let hash = fields.next()?;
+        if hash.len() != 32 || fields.next().is_some() {
+            return None;
+        }
+        let hash = hash.iter().try_fold(0u128, |hash, &digit| {
+            let value = (digit as char).to_digit(16)?;
+            // Only the digits `encode` writes: an upper-case one is not a stamp of ours.
+            (!digit.is_ascii_uppercase()).then_some(hash << 4 | u128::from(value))
+        })?;
+        Some(Stamp { seen, hash })
+    }
+}
+
+/// A number of decimal digits only, as `encode` writes it.
+fn decimal(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() || digits.len() > 20 {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |n, &digit| {
+        let digit = digit.checked_sub(b'0').filter(|d| *d <= 9)?;
+        n.checked_mul(10)?.checked_add(u64::from(digit))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stamp_reads_back_as_written_and_a_damaged_one_reads_as_none() {
+        let stamp = Stamp {
+            seen: Seen {
+                len: 5823,
+                mtime: 1_795_176_000,
+                mtime_ns: 123_456_789,
+                inode: 4_242,
+            },
+            hash: hash(b"<p>hello</p>"),
+        };
+        let text = stamp.encode();
+        assert_eq!(Stamp::decode(&text), Some(stamp));
+        assert_eq!(text.rsplit(' ').next().unwrap().len(), 32);
+        let damaged = [
+            String::new(),
+            "5823".to_owned(),
+            text.replace(' ', "  "),
+            format!("{text} 7"),
+            text[..text.len() - 1].to_owned(),
+            format!("{}g", &text[..text.len() - 1]),
+            text.replacen("5823", "-5823", 1),
+            text.replacen("5823", "58x3", 1),
+            text.replacen("5823", "+5823", 1),
+            text.to_uppercase(),
+            format!("99999999999999999999 {}", &text[5..]),
+        ];
+        for text in damaged {
+            assert_eq!(Stamp::decode(&text), None, "{text:?}");
+        }
+    }
+}
