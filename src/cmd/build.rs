@@ -175,7 +175,8 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     }
     let wanted: HashSet<&str> = anchors.iter().map(|a| a.file.as_str()).collect();
     let ids = Mutex::new(HashMap::new());
-    let rendered = render(&view, &theme, &staging, &static_paths, options, &|file| {
+    let events = view.event_pages.len();
+    let rendered = render(view, &theme, &staging, &static_paths, options, &|file| {
         if wanted.contains(file.path.as_str()) {
             let found = view::ids_in(&String::from_utf8_lossy(&file.contents));
             let mut ids = ids.lock().unwrap_or_else(|e| e.into_inner());
@@ -207,7 +208,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         files: files + static_files.len(),
         pages,
         calendars,
-        events: view.event_pages.len(),
+        events,
         publish: report,
     })
 }
@@ -428,7 +429,7 @@ fn view_while_reading_output(
 /// changes only at the commit, and a failed render drops the staging folder with it); how
 /// many files, pages and calendars.
 fn render(
-    view: &view::SiteView,
+    view: view::SiteView,
     theme: &Theme,
     staging: &publish::Staging,
     static_paths: &HashSet<&str>,

@@ -3,11 +3,11 @@
 //! stage's job.
 
 use crate::output::OutputFile;
-use crate::parallel::{for_each_parallel, in_parallel};
+use crate::parallel::map_parallel;
 use crate::render::Theme;
 use crate::render::ical;
 use crate::view::outputs::{self, Kind, Output};
-use crate::view::{EventKey, SiteView};
+use crate::view::{EventKey, EventPage, SiteView};
 use anyhow::Result;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -129,20 +129,32 @@ const SECTION_PAGES: [SectionPage; 6] = [
 /// Per-event files (each event's page and its `event.ics`) are most of a large site and are
 /// made on every core. Everything else (the section pages, the 404 page, the sitemap, the
 /// feeds) is made on a thread of its own beside them: an event list or a feed is one long
-/// file, and a core would otherwise wait for it at the end.
-pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
+/// file, and a core would otherwise wait for it at the end. Each event's page is taken from
+/// the view and dropped once its files are made: only its VEVENT stays, for the calendar
+/// feeds, which are assembled when every event has been.
+pub fn render(mut view: SiteView, theme: &Theme, sink: Sink) -> Result<()> {
+    let event_pages = std::mem::take(&mut view.event_pages);
+    let view = &view;
     let site = serde_json::to_value(&view.site)?;
-    let calendars = Calendars::new(view)?;
+    // For the sitemap, which is made beside the event pages.
+    let event_urls: Vec<String> = event_pages.iter().map(|e| event_page(e).url()).collect();
     std::thread::scope(|scope| {
-        let site_wide = scope.spawn(|| site_wide_files(view, theme, &site, &calendars, sink));
-        let events = for_each_parallel(&view.event_pages, |event| {
-            let page = event_page(event);
-            let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
+        let site_wide = scope.spawn(|| site_wide_files(view, theme, &site, &event_urls, sink));
+        let blocks = map_parallel(event_pages, |event| {
+            let page = event_page(&event);
+            let html = render_page(theme, &site, view, &page, "event", event.context()?)?;
             sink(Rendered::new(&outputs::EVENT_PAGE, page.path, html))?;
-            calendars.single(event.summary.key, sink)
+            single_calendar(&view.calendars, &event, sink)
+        });
+        let feeds = blocks.and_then(|blocks| {
+            let calendars = Calendars {
+                feeds: &view.calendars,
+                blocks: blocks.into_iter().flatten().collect(),
+            };
+            calendars.feeds(view, sink)
         });
         let site_wide = site_wide.join().expect("rendering does not panic");
-        site_wide.and(events)
+        site_wide.and(feeds)
     })
 }
 
@@ -150,7 +162,7 @@ fn site_wide_files(
     view: &SiteView,
     theme: &Theme,
     site: &Value,
-    calendars: &Calendars,
+    event_urls: &[String],
     sink: Sink,
 ) -> Result<()> {
     let section_pages: Vec<(Page, &SectionPage)> = SECTION_PAGES
@@ -196,7 +208,7 @@ fn site_wide_files(
             .iter()
             .map(|(page, _)| page.url())
             .chain(view.content.pages.iter().map(|c| c.url.clone()))
-            .chain(view.event_pages.iter().map(|event| event_page(event).url()))
+            .chain(event_urls.iter().cloned())
             .map(|u| format!("{site_url}{u}"))
             .collect();
         let mut context = tera::Context::new();
@@ -224,7 +236,6 @@ fn site_wide_files(
     }
 
     super::data::render(view, theme, site, sink)?;
-    calendars.feeds(view, sink)?;
     for (name, bytes) in theme.static_files() {
         sink(Rendered::new(
             &outputs::STATIC,
@@ -267,7 +278,7 @@ fn not_found_page(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -> R
     Ok(())
 }
 
-fn event_page(event: &crate::view::EventPage) -> Page<'static> {
+fn event_page(event: &EventPage) -> Page<'static> {
     Page {
         path: format!("{}index.html", event.summary.url),
         template: "event.html",
@@ -286,34 +297,46 @@ fn event_page(event: &crate::view::EventPage) -> Page<'static> {
     }
 }
 
-/// Every event's VEVENT, written once (on every core) and shared by its feed and its own
-/// file for "Add to calendar".
+/// Every event's VEVENT, written once (on every core, with its page) and shared by its feed
+/// and its own file for "Add to calendar".
 struct Calendars<'v> {
     feeds: &'v crate::view::CalendarFeeds,
     blocks: std::collections::HashMap<EventKey, ical::VEvent>,
 }
 
-impl<'v> Calendars<'v> {
-    fn new(view: &'v SiteView) -> Result<Self> {
-        let feeds = &view.calendars;
-        let entries: Vec<(&EventKey, &crate::view::CalendarEntry)> = feeds.entries.iter().collect();
-        let blocks = in_parallel(&entries, |(key, entry)| {
-            let item = ical::FeedEvent {
-                event: &entry.event,
-                name: &entry.name,
-                description: entry.description.clone(),
-                location: entry.location.clone(),
-                uid: &entry.uid,
-                url: entry.url.as_deref(),
-            };
-            Ok((**key, ical::vevent(&item)))
-        })?;
-        Ok(Self {
-            feeds,
-            blocks: blocks.into_iter().collect(),
-        })
-    }
+/// One event's own calendar, beside its page; and its VEVENT, for the feeds.
+fn single_calendar(
+    feeds: &crate::view::CalendarFeeds,
+    event: &EventPage,
+    sink: Sink,
+) -> Result<Option<(EventKey, ical::VEvent)>> {
+    let key = event.summary.key;
+    let Some(entry) = feeds.entries.get(&key) else {
+        return Ok(None);
+    };
+    let block = ical::vevent(&ical::FeedEvent {
+        event: &entry.event,
+        name: &entry.name,
+        description: entry.description(&event.text),
+        location: entry.location.clone(),
+        uid: &entry.uid,
+        url: entry.url.as_deref(),
+    });
+    let single = ical::FeedSettings {
+        name: entry.name.clone(),
+        description: String::new(),
+        refresh_minutes: feeds.facility.refresh_minutes,
+        empty: feeds.facility.empty.clone(),
+    };
+    sink(Rendered::new(
+        &outputs::EVENT_CALENDAR,
+        entry.path.clone(),
+        ical::assemble(&single, &[&block], &Calendars::context(feeds)),
+    ))?;
+    Ok(Some((key, block)))
+}
 
+impl<'v> Calendars<'v> {
     fn context(feeds: &crate::view::CalendarFeeds) -> ical::EventContext<'_> {
         ical::EventContext {
             uid_host: &feeds.uid_host,
@@ -350,25 +373,6 @@ impl<'v> Calendars<'v> {
             ))?;
         }
         Ok(())
-    }
-
-    /// One event's own calendar, beside its page.
-    fn single(&self, key: EventKey, sink: Sink) -> Result<()> {
-        let (Some(entry), Some(block)) = (self.feeds.entries.get(&key), self.blocks.get(&key))
-        else {
-            return Ok(());
-        };
-        let single = ical::FeedSettings {
-            name: entry.name.clone(),
-            description: String::new(),
-            refresh_minutes: self.feeds.facility.refresh_minutes,
-            empty: self.feeds.facility.empty.clone(),
-        };
-        sink(Rendered::new(
-            &outputs::EVENT_CALENDAR,
-            entry.path.clone(),
-            ical::assemble(&single, &[block], &Self::context(self.feeds)),
-        ))
     }
 }
 

@@ -59,9 +59,41 @@ pub struct EventPage {
     pub updated: Option<Instant>,
     /// Absolute URL of this page, when the site URL is known.
     pub canonical: Option<String>,
-    /// Opens Google Calendar's new-event form filled in with this event; none once the
-    /// event is over.
-    pub google_calendar: Option<String>,
+    /// The description as plain text, for the event's calendar and its Google Calendar link:
+    /// both are made as the page is rendered ([`EventPage::context`]), so that a large site
+    /// never holds them all at once.
+    #[serde(skip)]
+    pub text: String,
+    /// When the event starts and ends, for the Google Calendar link.
+    #[serde(skip)]
+    span: (DateTime<Utc>, DateTime<Utc>),
+}
+
+impl EventPage {
+    /// What the event's template gets: the page, and the link that opens Google Calendar's
+    /// new-event form filled in with this event (`google_calendar`; none once the event is
+    /// over). The link is 2 to 3 KB, made here rather than kept with the page.
+    pub fn context(&self) -> serde_json::Result<Value> {
+        let mut context = serde_json::to_value(self)?;
+        if let Value::Object(fields) = &mut context {
+            fields.insert("google_calendar".into(), self.google_calendar().into());
+        }
+        Ok(context)
+    }
+
+    fn google_calendar(&self) -> Option<String> {
+        let summary = &self.summary;
+        (summary.status != EventStatus::Past).then(|| {
+            google_event(&EventText {
+                name: &summary.name,
+                start: self.span.0,
+                end: self.span.1,
+                description: &self.text,
+                location: &summary.route,
+                page: self.canonical.as_deref(),
+            })
+        })
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -311,7 +343,7 @@ pub(super) fn event_lists(
 pub(super) fn event_page(
     event: &Event,
     summary: Arc<EventSummary>,
-    (description_html, description_text): (String, &str),
+    (description_html, text): (String, String),
     names: &HashMap<u64, String>,
     (settings, run): (&Settings, &Run),
 ) -> EventPage {
@@ -322,19 +354,10 @@ pub(super) fn event_page(
         .as_ref()
         .and_then(|u| u.join(&summary.url).ok())
         .map(|u| u.to_string());
-    let google_calendar = (summary.status != EventStatus::Past).then(|| {
-        google_event(&EventText {
-            name: &summary.name,
-            start: event.start,
-            end: event.effective_end(),
-            description: description_text,
-            location: &summary.route,
-            page: canonical.as_deref(),
-        })
-    });
     EventPage {
         canonical,
-        google_calendar,
+        text,
+        span: (event.start, event.effective_end()),
         summary,
         description_html,
         excerpt: None,

@@ -38,7 +38,8 @@ pub struct CalendarEntry {
     pub event: Event,
     /// The name shown: the event's, or "Event <id>".
     pub name: String,
-    pub description: String,
+    /// The line that links to the event's page, below its description (with the site URL).
+    page_line: Option<String>,
     pub location: String,
     /// The same on every build (see [`EventKey::uid`]).
     pub uid: String,
@@ -54,14 +55,29 @@ pub struct CalendarEntry {
 /// again on every refresh, and calendar apps show a description in a small pane.
 pub const CALENDAR_TEXT_CHARS: usize = 64 * 1024;
 
-/// Each event's description as plain text, for the feeds.
-pub(super) type Descriptions = HashMap<EventKey, String>;
+impl CalendarEntry {
+    /// The event's description in its calendars: its plain text (the event page's
+    /// [`super::EventPage::text`]), cut at [`CALENDAR_TEXT_CHARS`], and a line linking to
+    /// its page. Made as each event is rendered, not kept for every event.
+    pub fn description(&self, text: &str) -> String {
+        let mut description = shortened(text, CALENDAR_TEXT_CHARS);
+        if let Some(line) = &self.page_line {
+            if !description.is_empty() {
+                description.push_str("\n\n");
+            }
+            description.push_str(line);
+        }
+        description
+    }
+}
+
+/// Each event's description as plain text, for the Atom feed.
+pub(super) type Descriptions<'p> = HashMap<EventKey, &'p str>;
 
 pub(super) fn calendar_feeds(
     (facility_keys, division_keys): (&[EventKey], &[EventKey]),
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
-    mut descriptions: Descriptions,
     site: &Site,
     (settings, feeds, run): (&crate::settings::Site, &Feeds, &Run),
 ) -> CalendarFeeds {
@@ -76,15 +92,10 @@ pub(super) fn calendar_feeds(
     let entries = events
         .iter()
         .map(|(key, listed)| {
-            let description = descriptions.remove(key).unwrap_or_default();
-            let mut description = shortened(&description, CALENDAR_TEXT_CHARS);
             let url = page(key);
-            if let Some(url) = &url {
-                if !description.is_empty() {
-                    description.push_str("\n\n");
-                }
-                description.push_str(&run.texts.text("calendar.event_page", &[("url", url)]));
-            }
+            let page_line = url
+                .as_ref()
+                .map(|url| run.texts.text("calendar.event_page", &[("url", url)]));
             let entry = CalendarEntry {
                 // The calendar needs no description markdown or positions: leaving them out
                 // keeps a large site's view small.
@@ -97,7 +108,7 @@ pub(super) fn calendar_feeds(
                     departure: Vec::new(),
                     ..*listed.event
                 },
-                description,
+                page_line,
                 location: summaries[key].route.clone(),
                 name: summaries[key].name.clone(),
                 uid: key.uid(&uid_host),
@@ -183,7 +194,7 @@ pub(super) fn feed(
             if !summary.route.is_empty() {
                 text.push_str(&format!(" · {}", summary.route));
             }
-            let body = &descriptions[&key];
+            let body = descriptions[&key];
             if !body.is_empty() {
                 let short: String = body.chars().take(280).collect();
                 text.push_str("\n\n");

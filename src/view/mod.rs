@@ -127,31 +127,40 @@ pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
 
     let (events, facility_keys, division_keys) = index_events(data);
     // Everything made per event (its summary, its page, its description as safe HTML and as
-    // text) is made on every core; sanitizing is the costliest step of the view.
+    // text) is made on every core; sanitizing is the costliest step of the view. What the
+    // page's Google Calendar link and the event's calendar make of the text is made as the
+    // page is rendered: held for every event, they were the larger part of the view.
     let list: Vec<(EventKey, Listed)> = events.iter().map(|(k, l)| (*k, *l)).collect();
     let per_event = crate::parallel::in_parallel(&list, |(key, listed)| {
         let summary = Arc::new(summary(*key, listed, &settings.site, run));
-        let html = sanitizer.render(&listed.event.description);
-        let text = html_to_text(&html);
+        let mut html = sanitizer.render(&listed.event.description);
+        let mut text = html_to_text(&html);
+        // Both are kept until the page is rendered: room grown for more than they hold would
+        // be kept with them.
+        html.shrink_to_fit();
+        text.shrink_to_fit();
+        let excerpt = events::excerpt(&text, 200);
         let mut page = event_page(
             listed.event,
             Arc::clone(&summary),
-            (html, &text),
+            (html, text),
             &names,
             (settings, run),
         );
-        page.excerpt = events::excerpt(&text, 200);
-        Ok((*key, summary, page, text))
+        page.excerpt = excerpt;
+        Ok((*key, summary, page))
     })
     .expect("building the view cannot fail");
     let mut summaries: BTreeMap<EventKey, Arc<EventSummary>> = BTreeMap::new();
-    let mut descriptions = Descriptions::with_capacity(per_event.len());
     let mut event_pages = Vec::with_capacity(per_event.len());
-    for (key, summary, page, text) in per_event {
-        descriptions.insert(key, text);
+    for (key, summary, page) in per_event {
         summaries.insert(key, summary);
         event_pages.push(page);
     }
+    let descriptions: Descriptions = event_pages
+        .iter()
+        .map(|page| (page.summary.key, page.text.as_str()))
+        .collect();
 
     let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, &settings.events, run);
     let facility_events = lists(&facility_keys);
@@ -201,11 +210,11 @@ pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
         &settings.site,
         &settings.feeds,
     );
+    drop(descriptions);
     let calendars = calendar_feeds(
         (&facility_keys, &division_keys),
         &events,
         &summaries,
-        descriptions,
         &site,
         (&settings.site, &settings.feeds, run),
     );

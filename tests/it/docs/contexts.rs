@@ -34,7 +34,7 @@ pub fn rendered() -> Result<Vec<(String, Value)>> {
     let demo = Snapshot::demo();
     let data = demo_data(&demo)?;
     let files = Mutex::new(Vec::new());
-    site::render(&site_view(&data, &demo, &theme)?, &theme, &|rendered| {
+    site::render(site_view(&data, &demo, &theme)?, &theme, &|rendered| {
         files.lock().unwrap().push(rendered.file.contents);
         Ok(())
     })?;
