@@ -50,7 +50,7 @@ use events::{Listed, event_lists, event_page, index_events, roster_names, summar
 use feeds::{Descriptions, calendar_feeds, feed};
 use serde::Serialize;
 use site::site_view;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 #[derive(Clone, Debug, Serialize)]
@@ -94,19 +94,33 @@ pub struct SiteView {
     pub frames: Frames,
 }
 
-/// The site's views from the data, the webmaster's settings and what this run decided.
 /// The data the sections show: one that is switched off contributes no pages, no events
 /// and no calendar.
-fn in_sections(data: &SiteData, sections: Sections) -> std::borrow::Cow<'_, SiteData> {
-    if sections.events && sections.division {
-        return std::borrow::Cow::Borrowed(data);
+fn in_sections(data: &mut SiteData, sections: Sections) {
+    if !sections.events {
+        data.facility_events = Vec::new();
     }
-    let events = |on: bool, events: &Vec<_>| if on { events.clone() } else { Vec::new() };
-    std::borrow::Cow::Owned(SiteData {
-        facility_events: events(sections.events, &data.facility_events),
-        division_events: events(sections.division, &data.division_events),
-        ..data.clone()
-    })
+    if !sections.division {
+        data.division_events = Vec::new();
+    }
+}
+
+/// Every event's description, taken out of the models: the first record of each id in each
+/// list (the one [`index_events`] keeps), by whether it is the facility's list and its id.
+/// They are the models' largest part, and the view only sanitizes each, once.
+fn take_descriptions(data: &mut SiteData) -> HashMap<(bool, u64), String> {
+    let mut descriptions = HashMap::new();
+    for (facility, list) in [
+        (true, &mut data.facility_events),
+        (false, &mut data.division_events),
+    ] {
+        for event in list {
+            descriptions
+                .entry((facility, event.id))
+                .or_insert_with(|| std::mem::take(&mut event.description));
+        }
+    }
+    descriptions
 }
 
 /// The frames wide tables and code blocks scroll in, named in the site's language: in event
@@ -118,8 +132,12 @@ fn scroll_frames(texts: &Texts) -> Frames {
     )
 }
 
-pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
-    let data = &*in_sections(data, settings.site.sections);
+/// The site's views from the data, the webmaster's settings and what this run decided. The
+/// data is the view's to take from, so that each description is dropped once sanitized.
+pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
+    in_sections(&mut data, settings.site.sections);
+    let mut descriptions = take_descriptions(&mut data);
+    let data = &data;
     let frames = scroll_frames(&run.texts);
     let sanitizer = Sanitizer::new(&run.base_url).with_frames(frames.clone());
     let names = roster_names(&data.roster);
@@ -130,10 +148,18 @@ pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
     // text) is made on every core; sanitizing is the costliest step of the view. What the
     // page's Google Calendar link and the event's calendar make of the text is made as the
     // page is rendered: held for every event, they were the larger part of the view.
-    let list: Vec<(EventKey, Listed)> = events.iter().map(|(k, l)| (*k, *l)).collect();
-    let per_event = crate::parallel::in_parallel(&list, |(key, listed)| {
-        let summary = Arc::new(summary(*key, listed, &settings.site, run));
-        let mut html = sanitizer.render(&listed.event.description);
+    let list: Vec<(EventKey, Listed, String)> = (events.iter())
+        .map(|(key, listed)| {
+            let record = (listed.facility, listed.event.id);
+            let description = descriptions.remove(&record).unwrap_or_default();
+            (*key, *listed, description)
+        })
+        .collect();
+    drop(descriptions);
+    let per_event = crate::parallel::map_parallel(list, |(key, listed, description)| {
+        let summary = Arc::new(summary(key, &listed, &settings.site, run));
+        let mut html = sanitizer.render(&description);
+        drop(description);
         let mut text = html_to_text(&html);
         // Both are kept until the page is rendered: room grown for more than they hold would
         // be kept with them.
@@ -148,7 +174,7 @@ pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
             (settings, run),
         );
         page.excerpt = excerpt;
-        Ok((*key, summary, page))
+        Ok((key, summary, page))
     })
     .expect("building the view cannot fail");
     let mut summaries: BTreeMap<EventKey, Arc<EventSummary>> = BTreeMap::new();

@@ -95,7 +95,7 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
         texts: view::Texts::english(),
         previous: None,
     };
-    let mut site_view = view::build(data, &example_settings()?, &run);
+    let mut site_view = view::build(data.clone(), &example_settings()?, &run);
     let mut content = site_files::demo_content();
     content.push(ContentFile {
         path: "guides/_index.md".into(),
