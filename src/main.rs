@@ -15,7 +15,26 @@ fn release_freed() {
     unsafe { libmimalloc_sys::mi_collect(true) }
 }
 
+/// mimalloc's options by their numbers in mimalloc.h's `mi_option_e` (the same in its v2 and
+/// v3; libmimalloc-sys names only some of them).
+const ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
+const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// By default mimalloc commits the memory it reserves for its arenas up front and keeps freed
+/// pages for 10 ms before handing them back. A build frees on one core what another made (an
+/// event's page is made in the view and dropped once rendered), so both kept a large build's
+/// memory long after it was freed: measured at N = 10,000, a peak of 227 to 252 MiB with the
+/// defaults, 178 to 179 MiB with both off, and the same CPU time.
+fn hand_memory_back_soon() {
+    // SAFETY: mi_option_set only sets a number mimalloc reads; called before any thread.
+    unsafe {
+        libmimalloc_sys::mi_option_set(ARENA_EAGER_COMMIT, 0);
+        libmimalloc_sys::mi_option_set(PURGE_DELAY, 0);
+    }
+}
+
 fn main() -> std::process::ExitCode {
+    hand_memory_back_soon();
     vatcar_site::memory::on_release(release_freed);
     vatcar_site::cmd::run()
 }
