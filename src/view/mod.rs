@@ -161,11 +161,14 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
         let mut html = sanitizer.render(&description);
         drop(description);
         let mut text = html_to_text(&html);
-        // Both are kept until the page is rendered: room grown for more than they hold would
-        // be kept with them.
+        // Kept until the page is rendered (the excerpt longer): room grown for more than they
+        // hold would be kept with them.
         html.shrink_to_fit();
         text.shrink_to_fit();
-        let excerpt = events::excerpt(&text, 200);
+        let excerpt = events::excerpt(&text, 200).map(|mut excerpt| {
+            excerpt.shrink_to_fit();
+            excerpt
+        });
         let mut page = event_page(
             listed.event,
             Arc::clone(&summary),
