@@ -340,8 +340,10 @@ pub(super) fn event_lists(
     }
 }
 
+/// An event's page, from its model and its positions (taken out of the model, see
+/// `view::take_from_events`).
 pub(super) fn event_page(
-    event: &Event,
+    (event, positions): (&Event, &[Value]),
     summary: Arc<EventSummary>,
     (description_html, text): (String, String),
     names: &HashMap<u64, String>,
@@ -376,8 +378,7 @@ pub(super) fn event_page(
         } else {
             event.arrival.clone()
         },
-        positions: event
-            .positions
+        positions: positions
             .iter()
             .filter_map(|p| position(p, names, &run.texts))
             .collect(),

@@ -105,22 +105,33 @@ fn in_sections(data: &mut SiteData, sections: Sections) {
     }
 }
 
-/// Every event's description, taken out of the models: the first record of each id in each
-/// list (the one [`index_events`] keeps), by whether it is the facility's list and its id.
-/// They are the models' largest part, and the view only sanitizes each, once.
-fn take_descriptions(data: &mut SiteData) -> HashMap<(bool, u64), String> {
-    let mut descriptions = HashMap::new();
+/// What the view reads of an event's model once, on the core that makes its page.
+#[derive(Default)]
+struct Taken {
+    /// Markdown or HTML, sanitized once.
+    description: String,
+    /// Kept by the models as JSON objects, 600 bytes each; the page shows them as text.
+    positions: Vec<serde_json::Value>,
+}
+
+/// Every event's description and positions, taken out of the models: the first record of
+/// each id in each list (the one [`index_events`] keeps), by whether it is the facility's
+/// list and its id. They are the models' largest part, and each is dropped once its page is
+/// made.
+fn take_from_events(data: &mut SiteData) -> HashMap<(bool, u64), Taken> {
+    let mut taken = HashMap::new();
     for (facility, list) in [
         (true, &mut data.facility_events),
         (false, &mut data.division_events),
     ] {
         for event in list {
-            descriptions
-                .entry((facility, event.id))
-                .or_insert_with(|| std::mem::take(&mut event.description));
+            taken.entry((facility, event.id)).or_insert_with(|| Taken {
+                description: std::mem::take(&mut event.description),
+                positions: std::mem::take(&mut event.positions),
+            });
         }
     }
-    descriptions
+    taken
 }
 
 /// The frames wide tables and code blocks scroll in, named in the site's language: in event
@@ -133,10 +144,11 @@ fn scroll_frames(texts: &Texts) -> Frames {
 }
 
 /// The site's views from the data, the webmaster's settings and what this run decided. The
-/// data is the view's to take from, so that each description is dropped once sanitized.
+/// data is the view's to take from, so that each description is dropped once sanitized (see
+/// [`take_from_events`]).
 pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
     in_sections(&mut data, settings.site.sections);
-    let mut descriptions = take_descriptions(&mut data);
+    let mut taken = take_from_events(&mut data);
     let data = &data;
     let frames = scroll_frames(&run.texts);
     let sanitizer = Sanitizer::new(&run.base_url).with_frames(frames.clone());
@@ -148,15 +160,18 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
     // text) is made on every core; sanitizing is the costliest step of the view. What the
     // page's Google Calendar link and the event's calendar make of the text is made as the
     // page is rendered: held for every event, they were the larger part of the view.
-    let list: Vec<(EventKey, Listed, String)> = (events.iter())
+    let list: Vec<(EventKey, Listed, Taken)> = (events.iter())
         .map(|(key, listed)| {
             let record = (listed.facility, listed.event.id);
-            let description = descriptions.remove(&record).unwrap_or_default();
-            (*key, *listed, description)
+            (*key, *listed, taken.remove(&record).unwrap_or_default())
         })
         .collect();
-    drop(descriptions);
-    let per_event = crate::parallel::map_parallel(list, |(key, listed, description)| {
+    drop(taken);
+    let per_event = crate::parallel::map_parallel(list, |(key, listed, taken)| {
+        let Taken {
+            description,
+            positions,
+        } = taken;
         let summary = Arc::new(summary(key, &listed, &settings.site, run));
         let mut html = sanitizer.render(&description);
         drop(description);
@@ -170,7 +185,7 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
             excerpt
         });
         let mut page = event_page(
-            listed.event,
+            (listed.event, &positions),
             Arc::clone(&summary),
             (html, text),
             &names,
