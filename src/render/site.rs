@@ -7,10 +7,11 @@ use crate::parallel::map_parallel;
 use crate::render::Theme;
 use crate::render::ical;
 use crate::view::outputs::{self, Kind, Output};
-use crate::view::{EventKey, EventPage, SiteView};
+use crate::view::{EventKey, EventPage, EventStatus, SiteView};
 use anyhow::Result;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
 
 /// Where a page sits and what the templates need to link from it.
 struct Page<'a> {
@@ -127,35 +128,99 @@ const SECTION_PAGES: [SectionPage; 6] = [
 /// Renders every file of the site and hands each to `sink` as soon as it is made.
 ///
 /// Per-event files (each event's page and its `event.ics`) are most of a large site and are
-/// made on every core. Everything else (the section pages, the 404 page, the sitemap, the
-/// feeds) is made on a thread of its own beside them: an event list or a feed is one long
-/// file, and a core would otherwise wait for it at the end. Each event's page is taken from
-/// the view and dropped once its files are made: only its VEVENT stays, for the calendar
-/// feeds, which are assembled when every event has been.
+/// made on every core. Everything else (the section pages, the 404 page, the sitemap) is made
+/// on a thread of its own beside them: an event list is one long file, and a core would
+/// otherwise wait for it at the end. Each event's page is taken from the view, made whole
+/// ([`SiteView::describe`]: its description sanitized) and dropped once its files are made:
+/// what stays of it is its VEVENT, for the calendar feeds, and the opening of its text for
+/// the Atom feed and events.json, which are made when every event has been.
 pub fn render(mut view: SiteView, theme: &Theme, sink: Sink) -> Result<()> {
     let event_pages = std::mem::take(&mut view.event_pages);
-    let view = &view;
     let site = serde_json::to_value(&view.site)?;
     // For the sitemap, which is made beside the event pages.
     let event_urls: Vec<String> = event_pages.iter().map(|e| event_page(e).url()).collect();
-    std::thread::scope(|scope| {
+    let in_feed: HashSet<EventKey> = view.feed.iter().filter_map(|entry| entry.event).collect();
+    let made = std::thread::scope(|scope| {
+        let view = &view;
         let site_wide = scope.spawn(|| site_wide_files(view, theme, &site, &event_urls, sink));
-        let blocks = map_parallel(event_pages, |event| {
+        let made = map_parallel(event_pages, |mut event| {
+            view.describe(&mut event);
             let page = event_page(&event);
             let html = render_page(theme, &site, view, &page, "event", event.context()?)?;
             sink(Rendered::new(&outputs::EVENT_PAGE, page.path, html))?;
-            single_calendar(&view.calendars, &event, sink)
-        });
-        let feeds = blocks.and_then(|blocks| {
-            let calendars = Calendars {
-                feeds: &view.calendars,
-                blocks: blocks.into_iter().flatten().collect(),
-            };
-            calendars.feeds(view, sink)
+            let key = event.summary.key;
+            Ok(MadeEvent {
+                key,
+                block: single_calendar(&view.calendars, &event, sink)?,
+                feed_part: (in_feed.contains(&key))
+                    .then(|| crate::view::FeedEntry::description_part(&event.text)),
+                excerpt: (event.summary.status != EventStatus::Past)
+                    .then_some(event.excerpt)
+                    .flatten(),
+            })
         });
         let site_wide = site_wide.join().expect("rendering does not panic");
-        site_wide.and(feeds)
-    })
+        site_wide.and(made)
+    })?;
+    let mut blocks = HashMap::with_capacity(made.len());
+    let mut feed_parts = HashMap::new();
+    let mut excerpts = HashMap::new();
+    for event in made {
+        if let Some(part) = event.feed_part {
+            feed_parts.insert(event.key, part);
+        }
+        if let Some(excerpt) = event.excerpt {
+            excerpts.insert(event.key, excerpt);
+        }
+        if let Some(block) = event.block {
+            blocks.insert(event.key, block);
+        }
+    }
+    for entry in &mut view.feed {
+        if let Some(part) = entry.event.and_then(|key| feed_parts.get(&key)) {
+            entry.summary.push_str(part);
+        }
+    }
+    if let Some(events) = &mut view.public.events {
+        for item in &mut events.items {
+            if let Some(excerpt) = excerpts.remove(&item.event) {
+                item.content_text = excerpt;
+            }
+        }
+    }
+    if view.site.site_url.is_some() {
+        atom_feed(&view, theme, &site, sink)?;
+    }
+    super::data::events_feed(&view, sink)?;
+    let calendars = Calendars {
+        feeds: &view.calendars,
+        blocks,
+    };
+    calendars.feeds(&view, sink)
+}
+
+/// What stays of an event once its page and its calendar are made.
+struct MadeEvent {
+    key: EventKey,
+    /// Its VEVENT, for the calendar feeds.
+    block: Option<ical::VEvent>,
+    /// The end of its Atom feed entry, when the feed lists it.
+    feed_part: Option<String>,
+    /// Its excerpt, for events.json, when it is not over.
+    excerpt: Option<String>,
+}
+
+/// The Atom feed of the upcoming events.
+fn atom_feed(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -> Result<()> {
+    let mut context = tera::Context::new();
+    context.insert("site", site);
+    context.insert("entries", &view.feed);
+    context.insert("updated", &view.feed_updated);
+    sink(Rendered::new(
+        &outputs::FEED,
+        outputs::FEED.path,
+        theme.render("feed.xml", &context)?,
+    ))
 }
 
 fn site_wide_files(
@@ -218,16 +283,6 @@ fn site_wide_files(
             &outputs::SITEMAP,
             outputs::SITEMAP.path,
             theme.render("sitemap.xml", &context)?,
-        ))?;
-
-        let mut context = tera::Context::new();
-        context.insert("site", site);
-        context.insert("entries", &view.feed);
-        context.insert("updated", &view.feed_updated);
-        sink(Rendered::new(
-            &outputs::FEED,
-            outputs::FEED.path,
-            theme.render("feed.xml", &context)?,
         ))?;
     } else {
         log::warn!(
@@ -301,7 +356,7 @@ fn event_page(event: &EventPage) -> Page<'static> {
 /// and its own file for "Add to calendar".
 struct Calendars<'v> {
     feeds: &'v crate::view::CalendarFeeds,
-    blocks: std::collections::HashMap<EventKey, ical::VEvent>,
+    blocks: HashMap<EventKey, ical::VEvent>,
 }
 
 /// One event's own calendar, beside its page; and its VEVENT, for the feeds.
@@ -309,7 +364,7 @@ fn single_calendar(
     feeds: &crate::view::CalendarFeeds,
     event: &EventPage,
     sink: Sink,
-) -> Result<Option<(EventKey, ical::VEvent)>> {
+) -> Result<Option<ical::VEvent>> {
     let key = event.summary.key;
     let Some(entry) = feeds.entries.get(&key) else {
         return Ok(None);
@@ -333,7 +388,7 @@ fn single_calendar(
         entry.path.clone(),
         ical::assemble(&single, &[&block], &Calendars::context(feeds)),
     ))?;
-    Ok(Some((key, block)))
+    Ok(Some(block))
 }
 
 impl<'v> Calendars<'v> {

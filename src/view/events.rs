@@ -46,6 +46,10 @@ pub struct EventPage {
     /// Shared with the event lists.
     #[serde(flatten)]
     pub summary: Arc<EventSummary>,
+    /// The description as the API sent it (markdown or HTML, untrusted), until
+    /// [`super::SiteView::describe`] makes `description_html`, `text` and `excerpt` of it.
+    #[serde(skip)]
+    pub(super) description: String,
     pub description_html: String,
     /// The description's opening as plain text, for link previews (`og:description`).
     pub excerpt: Option<String>,
@@ -59,9 +63,8 @@ pub struct EventPage {
     pub updated: Option<Instant>,
     /// Absolute URL of this page, when the site URL is known.
     pub canonical: Option<String>,
-    /// The description as plain text, for the event's calendar and its Google Calendar link:
-    /// both are made as the page is rendered ([`EventPage::context`]), so that a large site
-    /// never holds them all at once.
+    /// The description as plain text, for the event's calendar and its Google Calendar link
+    /// ([`EventPage::context`]).
     #[serde(skip)]
     pub text: String,
     /// When the event starts and ends, for the Google Calendar link.
@@ -345,7 +348,7 @@ pub(super) fn event_lists(
 pub(super) fn event_page(
     (event, positions): (&Event, &[Value]),
     summary: Arc<EventSummary>,
-    (description_html, text): (String, String),
+    description: String,
     names: &HashMap<u64, String>,
     (settings, run): (&Settings, &Run),
 ) -> EventPage {
@@ -358,10 +361,11 @@ pub(super) fn event_page(
         .map(|u| u.to_string());
     EventPage {
         canonical,
-        text,
+        description,
+        description_html: String::new(),
+        text: String::new(),
         span: (event.start, event.effective_end()),
         summary,
-        description_html,
         excerpt: None,
         airports: if same {
             event.departure.clone()

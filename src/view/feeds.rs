@@ -8,12 +8,16 @@ use crate::model::Event;
 use crate::settings::Feeds;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// An entry of the Atom feed.
 #[derive(Clone, Debug, Serialize)]
 pub struct FeedEntry {
+    /// The event it is, whose description's opening ends `summary` once its page is rendered
+    /// ([`FeedEntry::description_part`]).
+    #[serde(skip)]
+    pub event: Option<EventKey>,
     pub id: String,
     pub url: String,
     pub title: String,
@@ -71,8 +75,21 @@ impl CalendarEntry {
     }
 }
 
-/// Each event's description as plain text, for the Atom feed.
-pub(super) type Descriptions<'p> = HashMap<EventKey, &'p str>;
+impl FeedEntry {
+    /// What an event's description adds to the end of its entry's `summary`: its first 280
+    /// characters of plain text, and "…" when there are more.
+    pub fn description_part(text: &str) -> String {
+        if text.is_empty() {
+            return String::new();
+        }
+        let short: String = text.chars().take(280).collect();
+        let mut part = format!("\n\n{short}");
+        if short.len() < text.len() {
+            part.push('…');
+        }
+        part
+    }
+}
 
 pub(super) fn calendar_feeds(
     (facility_keys, division_keys): (&[EventKey], &[EventKey]),
@@ -161,7 +178,6 @@ pub(super) fn calendar_feeds(
 pub(super) fn feed(
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
-    descriptions: &Descriptions,
     settings: &crate::settings::Site,
     feeds: &Feeds,
 ) -> (Vec<FeedEntry>, String) {
@@ -194,16 +210,8 @@ pub(super) fn feed(
             if !summary.route.is_empty() {
                 text.push_str(&format!(" · {}", summary.route));
             }
-            let body = descriptions[&key];
-            if !body.is_empty() {
-                let short: String = body.chars().take(280).collect();
-                text.push_str("\n\n");
-                text.push_str(&short);
-                if short.len() < body.len() {
-                    text.push('…');
-                }
-            }
             FeedEntry {
+                event: Some(key),
                 id: url.clone(),
                 url,
                 title: summary.name.clone(),

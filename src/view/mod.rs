@@ -47,7 +47,7 @@ use crate::model::SiteData;
 use crate::sanitize::description::{Sanitizer, html_to_text};
 use crate::sanitize::frames::Frames;
 use events::{Listed, event_lists, event_page, index_events, roster_names, summary};
-use feeds::{Descriptions, calendar_feeds, feed};
+use feeds::{calendar_feeds, feed};
 use serde::Serialize;
 use site::site_view;
 use std::collections::{BTreeMap, HashMap};
@@ -70,6 +70,8 @@ pub struct HomePage {
 
 /// The whole site's views, built once.
 pub struct SiteView {
+    /// Each event's description is sanitized as its page is rendered ([`SiteView::describe`]).
+    sanitizer: Sanitizer,
     pub site: Site,
     pub home: HomePage,
     pub roster: RosterPage,
@@ -92,6 +94,19 @@ pub struct SiteView {
     /// descriptions got theirs in [`build`], the webmaster's pages get theirs in
     /// [`add_content`].
     pub frames: Frames,
+}
+
+impl SiteView {
+    /// Makes an event's page whole: its description sanitized to HTML, as plain text, and the
+    /// opening of that text (`excerpt`). Called as each page is rendered, on every core, so
+    /// that no more than a page's worth of each is held at a time.
+    pub fn describe(&self, page: &mut EventPage) {
+        let description = std::mem::take(&mut page.description);
+        page.description_html = self.sanitizer.render(&description);
+        drop(description);
+        page.text = html_to_text(&page.description_html);
+        page.excerpt = events::excerpt(&page.text, 200);
+    }
 }
 
 /// The data the sections show: one that is switched off contributes no pages, no events
@@ -156,10 +171,10 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
     let site = site_view(data, &settings.site, &settings.feeds, run);
 
     let (events, facility_keys, division_keys) = index_events(data);
-    // Everything made per event (its summary, its page, its description as safe HTML and as
-    // text) is made on every core; sanitizing is the costliest step of the view. What the
-    // page's Google Calendar link and the event's calendar make of the text is made as the
-    // page is rendered: held for every event, they were the larger part of the view.
+    // Each event's summary and page are made on every core. Its description is sanitized,
+    // the costliest step per event, as its page is rendered ([`SiteView::describe`]): what
+    // is made of it (its HTML, its text, the Google Calendar link, the calendar), held for
+    // every event, was most of a large site's memory.
     let list: Vec<(EventKey, Listed, Taken)> = (events.iter())
         .map(|(key, listed)| {
             let record = (listed.facility, listed.event.id);
@@ -173,25 +188,13 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
             positions,
         } = taken;
         let summary = Arc::new(summary(key, &listed, &settings.site, run));
-        let mut html = sanitizer.render(&description);
-        drop(description);
-        let mut text = html_to_text(&html);
-        // Kept until the page is rendered (the excerpt longer): room grown for more than they
-        // hold would be kept with them.
-        html.shrink_to_fit();
-        text.shrink_to_fit();
-        let excerpt = events::excerpt(&text, 200).map(|mut excerpt| {
-            excerpt.shrink_to_fit();
-            excerpt
-        });
-        let mut page = event_page(
+        let page = event_page(
             (listed.event, &positions),
             Arc::clone(&summary),
-            (html, text),
+            description,
             &names,
             (settings, run),
         );
-        page.excerpt = excerpt;
         Ok((key, summary, page))
     })
     .expect("building the view cannot fail");
@@ -201,11 +204,6 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
         summaries.insert(key, summary);
         event_pages.push(page);
     }
-    let descriptions: Descriptions = event_pages
-        .iter()
-        .map(|page| (page.summary.key, page.text.as_str()))
-        .collect();
-
     let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, &settings.events, run);
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
@@ -247,14 +245,7 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
         .collect(),
     };
 
-    let (feed, feed_updated) = feed(
-        &events,
-        &summaries,
-        &descriptions,
-        &settings.site,
-        &settings.feeds,
-    );
-    drop(descriptions);
+    let (feed, feed_updated) = feed(&events, &summaries, &settings.site, &settings.feeds);
     let calendars = calendar_feeds(
         (&facility_keys, &division_keys),
         &events,
@@ -265,6 +256,7 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
 
     let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, run);
     SiteView {
+        sanitizer,
         site,
         home,
         roster,
