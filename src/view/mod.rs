@@ -159,8 +159,8 @@ fn scroll_frames(texts: &Texts) -> Frames {
 }
 
 /// The site's views from the data, the webmaster's settings and what this run decided. The
-/// data is the view's to take from, so that each description is dropped once sanitized (see
-/// [`take_from_events`]).
+/// data is the view's to take from: each event's description and positions leave the models
+/// for its page (see [`take_from_events`]), and the rest goes when the view is made.
 pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
     in_sections(&mut data, settings.site.sections);
     let mut taken = take_from_events(&mut data);
