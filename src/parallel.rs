@@ -14,6 +14,15 @@ pub fn in_parallel<T: Sync, R: Send>(
     items.par_iter().map(&work).collect()
 }
 
+/// `work` on every item, each item dropped as soon as its work is done (so that what it
+/// holds is not held until the last is done), results in the items' order.
+pub fn map_parallel<T: Send, R: Send>(
+    items: Vec<T>,
+    work: impl Fn(T) -> Result<R> + Sync + Send,
+) -> Result<Vec<R>> {
+    items.into_par_iter().map(work).collect()
+}
+
 /// `work` on every item, in no particular order. Stops at the first error, which it returns.
 pub fn for_each_parallel<T: Sync>(
     items: &[T],

@@ -146,7 +146,9 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     // The raw bodies are saved by now; the view needs only the models.
     drop(snapshot);
     crate::memory::release_freed();
-    let (mut view, staging) = view_while_reading_output(&data, options, &run, how);
+    // The view takes the models, and drops each part once it has made what it needs of it.
+    let (mut view, staging) = view_while_reading_output(data, options, &run, how);
+    crate::memory::release_freed();
     stages.done("view", 0);
     // Read by the content pages' links and by the check that no page overwrites a static file.
     let static_paths: HashSet<&str> = static_files.iter().map(|f| f.path.as_str()).collect();
@@ -161,9 +163,6 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     )?;
     let staging =
         staging.with_context(|| format!("could not publish to {}", options.output.display()))?;
-    // The view owns all it needs; the models can go before rendering.
-    drop(data);
-    crate::memory::release_freed();
     // Rendered even when there are problems already: the anchors of the pages vatcar-site
     // writes are known only then, and a mistake in one is reported with the others. Such a
     // render is for those pages alone (the webmaster's may be where they cannot go).
@@ -175,7 +174,8 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     }
     let wanted: HashSet<&str> = anchors.iter().map(|a| a.file.as_str()).collect();
     let ids = Mutex::new(HashMap::new());
-    let rendered = render(&view, &theme, &staging, &static_paths, options, &|file| {
+    let events = view.event_pages.len();
+    let rendered = render(view, &theme, &staging, &static_paths, options, &|file| {
         if wanted.contains(file.path.as_str()) {
             let found = view::ids_in(&String::from_utf8_lossy(&file.contents));
             let mut ids = ids.lock().unwrap_or_else(|e| e.into_inner());
@@ -207,7 +207,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         files: files + static_files.len(),
         pages,
         calendars,
-        events: view.event_pages.len(),
+        events,
         publish: report,
     })
 }
@@ -407,7 +407,7 @@ fn data_base_url(options: &BuildOptions, snapshot: &Snapshot) -> Result<Url> {
 /// The view, built while the output folder is read (its lock taken, its listing scanned:
 /// 60,000 entries for a large site).
 fn view_while_reading_output(
-    data: &SiteData,
+    data: SiteData,
     options: &BuildOptions,
     run: &view::Run,
     how: publish::Publish,
@@ -428,7 +428,7 @@ fn view_while_reading_output(
 /// changes only at the commit, and a failed render drops the staging folder with it); how
 /// many files, pages and calendars.
 fn render(
-    view: &view::SiteView,
+    view: view::SiteView,
     theme: &Theme,
     staging: &publish::Staging,
     static_paths: &HashSet<&str>,

@@ -159,7 +159,7 @@ impl Snapshot {
             if name == MANIFEST || name.starts_with('.') || !name.ends_with(".json") {
                 continue;
             }
-            let body = read_capped(&entry.path(), MAX_BODY_BYTES)?;
+            let body = read_capped(&entry.path(), MAX_FILE_BYTES)?;
             snapshot.bodies.insert(name, body);
         }
         Ok(snapshot)
@@ -189,8 +189,13 @@ impl Snapshot {
     }
 }
 
-/// The most a snapshot file may hold: the same cap as a body fetched over HTTP.
-const MAX_BODY_BYTES: u64 = crate::fetch::client::MAX_BODY_BYTES;
+/// The most a snapshot file may hold: 512 MiB, eight times what a body fetched over HTTP may
+/// (`client::MAX_BODY_BYTES`). That cap guards against a server that sends without end; a
+/// snapshot is a file on the webmaster's own disk, whose size is known before it is read, so
+/// its cap only catches a file that cannot be a body (a disk image named `x.json`) and lets a
+/// large facility's saved data, or the benchmark's 50,000 events, be built. A body of 512 MiB
+/// would need a few GiB of memory to build.
+pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
 
 /// The manifest is a few lines; a large one is not a manifest.
 const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
@@ -220,6 +225,18 @@ fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>> {
             kind_of(&meta.file_type())
         );
     }
+    let too_large = || {
+        anyhow::anyhow!(
+            "{} is larger than {} MiB, the most this tool reads of one snapshot file; a snapshot \
+             holds each endpoint's response body, so check that this file is one",
+            path.display(),
+            limit / (1024 * 1024)
+        )
+    };
+    // Refused before reading: there is no use in reading it to refuse it.
+    if meta.len() > limit {
+        return Err(too_large());
+    }
     let file =
         fs::File::open(path).with_context(|| format!("could not read {}", path.display()))?;
     // Sized from the start: grown by doubling, a large body would be copied several times
@@ -228,12 +245,9 @@ fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>> {
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .with_context(|| format!("could not read {}", path.display()))?;
+    // It may have grown since its size was read.
     if bytes.len() as u64 > limit {
-        bail!(
-            "{} is larger than {} MiB, the most this tool reads of one body",
-            path.display(),
-            limit / (1024 * 1024)
-        );
+        return Err(too_large());
     }
     Ok(bytes)
 }

@@ -40,8 +40,7 @@ pub fn decode_division_events(body: &[u8]) -> Result<Vec<Event>, ApiError> {
 fn events(endpoint: Endpoint, body: &[u8]) -> Result<Vec<Event>, ApiError> {
     let data = envelope(endpoint, body, "data")?;
     let wire: Vec<WireEvent> = shape(endpoint, "data", data)?;
-    wire.into_iter()
-        .enumerate()
+    let mut events: Vec<Event> = (wire.into_iter().enumerate())
         .map(|(index, event)| {
             let place = Place {
                 endpoint,
@@ -49,7 +48,11 @@ fn events(endpoint: Endpoint, body: &[u8]) -> Result<Vec<Event>, ApiError> {
             };
             event.into_model(&place)
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    // Collected in the wire records' place, which are larger: the room left over would be
+    // held as long as the models are.
+    events.shrink_to_fit();
+    Ok(events)
 }
 
 /// Documents are a bare array (spec 4.5); a wrapped `{"data": [...]}` is read too.

@@ -9,16 +9,14 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
-/// Every data file the settings and the site's URL call for, handed to `sink`.
+/// Every data file the settings and the site's URL call for but events.json
+/// ([`events_feed`]), handed to `sink`.
 pub(super) fn render(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -> Result<()> {
     let written = |output: &Output| output.is_written(&view.site.sections, view.site.has_feed);
     let public = &view.public;
     sink(json(&outputs::CHANGES_JSON, &public.changes)?)?;
     if written(&outputs::ROSTER_JSON) {
         sink(json(&outputs::ROSTER_JSON, &public.roster)?)?;
-    }
-    if let Some(events) = &public.events {
-        sink(json(&outputs::EVENTS_JSON, events)?)?;
     }
     if written(&outputs::WHATS_NEW_FEED) {
         let mut context = tera::Context::new();
@@ -32,6 +30,15 @@ pub(super) fn render(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -
         ))?;
     }
     Ok(())
+}
+
+/// events.json, with the site's URL: made once every event's page is, since each item's
+/// text is its event's excerpt.
+pub(super) fn events_feed(view: &SiteView, sink: Sink) -> Result<()> {
+    match &view.public.events {
+        Some(events) => sink(json(&outputs::EVENTS_JSON, events)?),
+        None => Ok(()),
+    }
 }
 
 /// Indented, keys in the order of the view's fields, ending with a line break: the same

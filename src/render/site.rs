@@ -3,15 +3,16 @@
 //! stage's job.
 
 use crate::output::OutputFile;
-use crate::parallel::{for_each_parallel, in_parallel};
+use crate::parallel::map_parallel;
 use crate::render::Theme;
 use crate::render::frame::{self, Frame, FrameKey, Frames};
 use crate::render::ical;
 use crate::view::outputs::{self, Kind, Output};
-use crate::view::{EventKey, SiteView};
+use crate::view::{EventKey, EventPage, EventStatus, SiteView};
 use anyhow::Result;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
 
 /// Where a page sits and what the templates need to link from it.
 struct Page<'a> {
@@ -128,33 +129,109 @@ const SECTION_PAGES: [SectionPage; 6] = [
 /// Renders every file of the site and hands each to `sink` as soon as it is made.
 ///
 /// Per-event files (each event's page and its `event.ics`) are most of a large site and are
-/// made on every core. Everything else (the section pages, the 404 page, the sitemap, the
-/// feeds) is made on a thread of its own beside them: an event list or a feed is one long
-/// file, and a core would otherwise wait for it at the end.
-pub fn render(view: &SiteView, theme: &Theme, sink: Sink) -> Result<()> {
+/// made on every core. Everything else (the section pages, the 404 page, the sitemap) is made
+/// on a thread of its own beside them: an event list is one long file, and a core would
+/// otherwise wait for it at the end. Each event's page is taken from the view, made whole
+/// ([`SiteView::describe`]: its description sanitized) and dropped once its files are made:
+/// what stays of it is its VEVENT, for the calendar feeds, and the opening of its text for
+/// the Atom feed and events.json, which are made when every event has been.
+pub fn render(mut view: SiteView, theme: &Theme, sink: Sink) -> Result<()> {
+    let event_pages = std::mem::take(&mut view.event_pages);
     let site = SiteContext {
         value: serde_json::to_value(&view.site)?,
         frames: Frames::default(),
     };
-    let calendars = Calendars::new(view)?;
-    std::thread::scope(|scope| {
-        let site_wide = scope.spawn(|| site_wide_files(view, theme, &site, &calendars, sink));
-        let events = for_each_parallel(&view.event_pages, |event| {
-            let page = event_page(event);
-            let html = render_page(theme, &site, view, &page, "event", to_value(event)?)?;
+    // For the sitemap, which is made beside the event pages.
+    let event_urls: Vec<String> = event_pages.iter().map(|e| event_page(e).url()).collect();
+    let in_feed: HashSet<EventKey> = view.feed.iter().filter_map(|entry| entry.event).collect();
+    let made = std::thread::scope(|scope| {
+        let view = &view;
+        let site_wide = scope.spawn(|| site_wide_files(view, theme, &site, &event_urls, sink));
+        let made = map_parallel(event_pages, |mut event| {
+            view.describe(&mut event);
+            let page = event_page(&event);
+            let html = render_page(theme, &site, view, &page, "event", event.context()?)?;
             sink(Rendered::new(&outputs::EVENT_PAGE, page.path, html))?;
-            calendars.single(event.summary.key, sink)
+            let key = event.summary.key;
+            Ok(MadeEvent {
+                key,
+                block: single_calendar(&view.calendars, &event, sink)?,
+                feed_part: (in_feed.contains(&key))
+                    .then(|| crate::view::FeedEntry::description_part(&event.text)),
+                excerpt: (event.summary.status != EventStatus::Past)
+                    .then_some(event.excerpt)
+                    .flatten(),
+            })
         });
         let site_wide = site_wide.join().expect("rendering does not panic");
-        site_wide.and(events)
-    })
+        site_wide.and(made)
+    })?;
+    let mut blocks = HashMap::with_capacity(made.len());
+    let mut feed_parts = HashMap::new();
+    let mut excerpts = HashMap::new();
+    for event in made {
+        if let Some(part) = event.feed_part {
+            feed_parts.insert(event.key, part);
+        }
+        if let Some(excerpt) = event.excerpt {
+            excerpts.insert(event.key, excerpt);
+        }
+        if let Some(block) = event.block {
+            blocks.insert(event.key, block);
+        }
+    }
+    for entry in &mut view.feed {
+        if let Some(part) = entry.event.and_then(|key| feed_parts.get(&key)) {
+            entry.summary.push_str(part);
+        }
+    }
+    if let Some(events) = &mut view.public.events {
+        for item in &mut events.items {
+            if let Some(excerpt) = excerpts.remove(&item.event) {
+                item.content_text = excerpt;
+            }
+        }
+    }
+    if view.site.site_url.is_some() {
+        atom_feed(&view, theme, &site, sink)?;
+    }
+    super::data::events_feed(&view, sink)?;
+    let calendars = Calendars {
+        feeds: &view.calendars,
+        blocks,
+    };
+    calendars.feeds(&view, sink)
+}
+
+/// What stays of an event once its page and its calendar are made.
+struct MadeEvent {
+    key: EventKey,
+    /// Its VEVENT, for the calendar feeds.
+    block: Option<ical::VEvent>,
+    /// The end of its Atom feed entry, when the feed lists it.
+    feed_part: Option<String>,
+    /// Its excerpt, for events.json, when it is not over.
+    excerpt: Option<String>,
+}
+
+/// The Atom feed of the upcoming events.
+fn atom_feed(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -> Result<()> {
+    let mut context = tera::Context::new();
+    context.insert("site", site);
+    context.insert("entries", &view.feed);
+    context.insert("updated", &view.feed_updated);
+    sink(Rendered::new(
+        &outputs::FEED,
+        outputs::FEED.path,
+        theme.render("feed.xml", &context)?,
+    ))
 }
 
 fn site_wide_files(
     view: &SiteView,
     theme: &Theme,
     site: &SiteContext,
-    calendars: &Calendars,
+    event_urls: &[String],
     sink: Sink,
 ) -> Result<()> {
     let section_pages: Vec<(Page, &SectionPage)> = SECTION_PAGES
@@ -200,7 +277,7 @@ fn site_wide_files(
             .iter()
             .map(|(page, _)| page.url())
             .chain(view.content.pages.iter().map(|c| c.url.clone()))
-            .chain(view.event_pages.iter().map(|event| event_page(event).url()))
+            .chain(event_urls.iter().cloned())
             .map(|u| format!("{site_url}{u}"))
             .collect();
         let mut context = tera::Context::new();
@@ -211,16 +288,6 @@ fn site_wide_files(
             outputs::SITEMAP.path,
             theme.render("sitemap.xml", &context)?,
         ))?;
-
-        let mut context = tera::Context::new();
-        context.insert("site", site);
-        context.insert("entries", &view.feed);
-        context.insert("updated", &view.feed_updated);
-        sink(Rendered::new(
-            &outputs::FEED,
-            outputs::FEED.path,
-            theme.render("feed.xml", &context)?,
-        ))?;
     } else {
         log::warn!(
             "no --site-url: sitemap.xml, feed.xml and calendar subscribe links are left out, since they need absolute addresses"
@@ -228,7 +295,6 @@ fn site_wide_files(
     }
 
     super::data::render(view, theme, site, sink)?;
-    calendars.feeds(view, sink)?;
     for (name, bytes) in theme.static_files() {
         sink(Rendered::new(
             &outputs::STATIC,
@@ -271,7 +337,7 @@ fn not_found_page(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -> R
     Ok(())
 }
 
-fn event_page(event: &crate::view::EventPage) -> Page<'static> {
+fn event_page(event: &EventPage) -> Page<'static> {
     Page {
         path: format!("{}index.html", event.summary.url),
         template: "event.html",
@@ -290,34 +356,46 @@ fn event_page(event: &crate::view::EventPage) -> Page<'static> {
     }
 }
 
-/// Every event's VEVENT, written once (on every core) and shared by its feed and its own
-/// file for "Add to calendar".
+/// Every event's VEVENT, written once (on every core, with its page) and shared by its feed
+/// and its own file for "Add to calendar".
 struct Calendars<'v> {
     feeds: &'v crate::view::CalendarFeeds,
-    blocks: std::collections::HashMap<EventKey, ical::VEvent>,
+    blocks: HashMap<EventKey, ical::VEvent>,
+}
+
+/// One event's own calendar, beside its page; and its VEVENT, for the feeds.
+fn single_calendar(
+    feeds: &crate::view::CalendarFeeds,
+    event: &EventPage,
+    sink: Sink,
+) -> Result<Option<ical::VEvent>> {
+    let key = event.summary.key;
+    let Some(entry) = feeds.entries.get(&key) else {
+        return Ok(None);
+    };
+    let block = ical::vevent(&ical::FeedEvent {
+        event: &entry.event,
+        name: &entry.name,
+        description: entry.description(&event.text),
+        location: entry.location.clone(),
+        uid: &entry.uid,
+        url: entry.url.as_deref(),
+    });
+    let single = ical::FeedSettings {
+        name: entry.name.clone(),
+        description: String::new(),
+        refresh_minutes: feeds.facility.refresh_minutes,
+        empty: feeds.facility.empty.clone(),
+    };
+    sink(Rendered::new(
+        &outputs::EVENT_CALENDAR,
+        entry.path.clone(),
+        ical::assemble(&single, &[&block], &Calendars::context(feeds)),
+    ))?;
+    Ok(Some(block))
 }
 
 impl<'v> Calendars<'v> {
-    fn new(view: &'v SiteView) -> Result<Self> {
-        let feeds = &view.calendars;
-        let entries: Vec<(&EventKey, &crate::view::CalendarEntry)> = feeds.entries.iter().collect();
-        let blocks = in_parallel(&entries, |(key, entry)| {
-            let item = ical::FeedEvent {
-                event: &entry.event,
-                name: &entry.name,
-                description: entry.description.clone(),
-                location: entry.location.clone(),
-                uid: &entry.uid,
-                url: entry.url.as_deref(),
-            };
-            Ok((**key, ical::vevent(&item)))
-        })?;
-        Ok(Self {
-            feeds,
-            blocks: blocks.into_iter().collect(),
-        })
-    }
-
     fn context(feeds: &crate::view::CalendarFeeds) -> ical::EventContext<'_> {
         ical::EventContext {
             uid_host: &feeds.uid_host,
@@ -354,25 +432,6 @@ impl<'v> Calendars<'v> {
             ))?;
         }
         Ok(())
-    }
-
-    /// One event's own calendar, beside its page.
-    fn single(&self, key: EventKey, sink: Sink) -> Result<()> {
-        let (Some(entry), Some(block)) = (self.feeds.entries.get(&key), self.blocks.get(&key))
-        else {
-            return Ok(());
-        };
-        let single = ical::FeedSettings {
-            name: entry.name.clone(),
-            description: String::new(),
-            refresh_minutes: self.feeds.facility.refresh_minutes,
-            empty: self.feeds.facility.empty.clone(),
-        };
-        sink(Rendered::new(
-            &outputs::EVENT_CALENDAR,
-            entry.path.clone(),
-            ical::assemble(&single, &[block], &Self::context(self.feeds)),
-        ))
     }
 }
 

@@ -46,6 +46,10 @@ pub struct EventPage {
     /// Shared with the event lists.
     #[serde(flatten)]
     pub summary: Arc<EventSummary>,
+    /// The description as the API sent it (markdown or HTML, untrusted), until
+    /// [`super::SiteView::describe`] makes `description_html`, `text` and `excerpt` of it.
+    #[serde(skip)]
+    pub(super) description: String,
     pub description_html: String,
     /// The description's opening as plain text, for link previews (`og:description`).
     pub excerpt: Option<String>,
@@ -59,9 +63,40 @@ pub struct EventPage {
     pub updated: Option<Instant>,
     /// Absolute URL of this page, when the site URL is known.
     pub canonical: Option<String>,
-    /// Opens Google Calendar's new-event form filled in with this event; none once the
-    /// event is over.
-    pub google_calendar: Option<String>,
+    /// The description as plain text, for the event's calendar and its Google Calendar link
+    /// ([`EventPage::context`]).
+    #[serde(skip)]
+    pub text: String,
+    /// When the event starts and ends, for the Google Calendar link.
+    #[serde(skip)]
+    span: (DateTime<Utc>, DateTime<Utc>),
+}
+
+impl EventPage {
+    /// What the event's template gets: the page, and the link that opens Google Calendar's
+    /// new-event form filled in with this event (`google_calendar`; none once the event is
+    /// over). The link is 2 to 3 KB, made here rather than kept with the page.
+    pub fn context(&self) -> serde_json::Result<Value> {
+        let mut context = serde_json::to_value(self)?;
+        if let Value::Object(fields) = &mut context {
+            fields.insert("google_calendar".into(), self.google_calendar().into());
+        }
+        Ok(context)
+    }
+
+    fn google_calendar(&self) -> Option<String> {
+        let summary = &self.summary;
+        (summary.status != EventStatus::Past).then(|| {
+            google_event(&EventText {
+                name: &summary.name,
+                start: self.span.0,
+                end: self.span.1,
+                description: &self.text,
+                location: &summary.route,
+                page: self.canonical.as_deref(),
+            })
+        })
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -308,10 +343,12 @@ pub(super) fn event_lists(
     }
 }
 
+/// An event's page, from its model and its positions (taken out of the model, see
+/// `view::take_from_events`).
 pub(super) fn event_page(
-    event: &Event,
+    (event, positions): (&Event, &[Value]),
     summary: Arc<EventSummary>,
-    (description_html, description_text): (String, &str),
+    description: String,
     names: &HashMap<u64, String>,
     (settings, run): (&Settings, &Run),
 ) -> EventPage {
@@ -322,21 +359,13 @@ pub(super) fn event_page(
         .as_ref()
         .and_then(|u| u.join(&summary.url).ok())
         .map(|u| u.to_string());
-    let google_calendar = (summary.status != EventStatus::Past).then(|| {
-        google_event(&EventText {
-            name: &summary.name,
-            start: event.start,
-            end: event.effective_end(),
-            description: description_text,
-            location: &summary.route,
-            page: canonical.as_deref(),
-        })
-    });
     EventPage {
         canonical,
-        google_calendar,
+        description,
+        description_html: String::new(),
+        text: String::new(),
+        span: (event.start, event.effective_end()),
         summary,
-        description_html,
         excerpt: None,
         airports: if same {
             event.departure.clone()
@@ -353,8 +382,7 @@ pub(super) fn event_page(
         } else {
             event.arrival.clone()
         },
-        positions: event
-            .positions
+        positions: positions
             .iter()
             .filter_map(|p| position(p, names, &run.texts))
             .collect(),

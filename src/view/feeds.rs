@@ -8,12 +8,16 @@ use crate::model::Event;
 use crate::settings::Feeds;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// An entry of the Atom feed.
 #[derive(Clone, Debug, Serialize)]
 pub struct FeedEntry {
+    /// The event it is, whose description's opening ends `summary` once its page is rendered
+    /// ([`FeedEntry::description_part`]).
+    #[serde(skip)]
+    pub event: Option<EventKey>,
     pub id: String,
     pub url: String,
     pub title: String,
@@ -38,7 +42,8 @@ pub struct CalendarEntry {
     pub event: Event,
     /// The name shown: the event's, or "Event <id>".
     pub name: String,
-    pub description: String,
+    /// The line that links to the event's page, below its description (with the site URL).
+    page_line: Option<String>,
     pub location: String,
     /// The same on every build (see [`EventKey::uid`]).
     pub uid: String,
@@ -54,14 +59,42 @@ pub struct CalendarEntry {
 /// again on every refresh, and calendar apps show a description in a small pane.
 pub const CALENDAR_TEXT_CHARS: usize = 64 * 1024;
 
-/// Each event's description as plain text, for the feeds.
-pub(super) type Descriptions = HashMap<EventKey, String>;
+impl CalendarEntry {
+    /// The event's description in its calendars: its plain text (the event page's
+    /// [`super::EventPage::text`]), cut at [`CALENDAR_TEXT_CHARS`], and a line linking to
+    /// its page. Made as each event is rendered, not kept for every event.
+    pub fn description(&self, text: &str) -> String {
+        let mut description = shortened(text, CALENDAR_TEXT_CHARS);
+        if let Some(line) = &self.page_line {
+            if !description.is_empty() {
+                description.push_str("\n\n");
+            }
+            description.push_str(line);
+        }
+        description
+    }
+}
+
+impl FeedEntry {
+    /// What an event's description adds to the end of its entry's `summary`: its first 280
+    /// characters of plain text, and "…" when there are more.
+    pub fn description_part(text: &str) -> String {
+        if text.is_empty() {
+            return String::new();
+        }
+        let short: String = text.chars().take(280).collect();
+        let mut part = format!("\n\n{short}");
+        if short.len() < text.len() {
+            part.push('…');
+        }
+        part
+    }
+}
 
 pub(super) fn calendar_feeds(
     (facility_keys, division_keys): (&[EventKey], &[EventKey]),
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
-    mut descriptions: Descriptions,
     site: &Site,
     (settings, feeds, run): (&crate::settings::Site, &Feeds, &Run),
 ) -> CalendarFeeds {
@@ -76,15 +109,10 @@ pub(super) fn calendar_feeds(
     let entries = events
         .iter()
         .map(|(key, listed)| {
-            let description = descriptions.remove(key).unwrap_or_default();
-            let mut description = shortened(&description, CALENDAR_TEXT_CHARS);
             let url = page(key);
-            if let Some(url) = &url {
-                if !description.is_empty() {
-                    description.push_str("\n\n");
-                }
-                description.push_str(&run.texts.text("calendar.event_page", &[("url", url)]));
-            }
+            let page_line = url
+                .as_ref()
+                .map(|url| run.texts.text("calendar.event_page", &[("url", url)]));
             let entry = CalendarEntry {
                 // The calendar needs no description markdown or positions: leaving them out
                 // keeps a large site's view small.
@@ -97,7 +125,7 @@ pub(super) fn calendar_feeds(
                     departure: Vec::new(),
                     ..*listed.event
                 },
-                description,
+                page_line,
                 location: summaries[key].route.clone(),
                 name: summaries[key].name.clone(),
                 uid: key.uid(&uid_host),
@@ -150,7 +178,6 @@ pub(super) fn calendar_feeds(
 pub(super) fn feed(
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
-    descriptions: &Descriptions,
     settings: &crate::settings::Site,
     feeds: &Feeds,
 ) -> (Vec<FeedEntry>, String) {
@@ -183,16 +210,8 @@ pub(super) fn feed(
             if !summary.route.is_empty() {
                 text.push_str(&format!(" · {}", summary.route));
             }
-            let body = &descriptions[&key];
-            if !body.is_empty() {
-                let short: String = body.chars().take(280).collect();
-                text.push_str("\n\n");
-                text.push_str(&short);
-                if short.len() < body.len() {
-                    text.push('…');
-                }
-            }
             FeedEntry {
+                event: Some(key),
                 id: url.clone(),
                 url,
                 title: summary.name.clone(),

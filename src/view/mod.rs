@@ -47,10 +47,10 @@ use crate::model::SiteData;
 use crate::sanitize::description::{Sanitizer, html_to_text};
 use crate::sanitize::frames::Frames;
 use events::{Listed, event_lists, event_page, index_events, roster_names, summary};
-use feeds::{Descriptions, calendar_feeds, feed};
+use feeds::{calendar_feeds, feed};
 use serde::Serialize;
 use site::site_view;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 #[derive(Clone, Debug, Serialize)]
@@ -70,6 +70,8 @@ pub struct HomePage {
 
 /// The whole site's views, built once.
 pub struct SiteView {
+    /// Each event's description is sanitized as its page is rendered ([`SiteView::describe`]).
+    sanitizer: Sanitizer,
     pub site: Site,
     pub home: HomePage,
     pub roster: RosterPage,
@@ -94,19 +96,57 @@ pub struct SiteView {
     pub frames: Frames,
 }
 
-/// The site's views from the data, the webmaster's settings and what this run decided.
+impl SiteView {
+    /// Makes an event's page whole: its description sanitized to HTML, as plain text, and the
+    /// opening of that text (`excerpt`). Called as each page is rendered, on every core, so
+    /// that no more than a page's worth of each is held at a time.
+    pub fn describe(&self, page: &mut EventPage) {
+        let description = std::mem::take(&mut page.description);
+        page.description_html = self.sanitizer.render(&description);
+        drop(description);
+        page.text = html_to_text(&page.description_html);
+        page.excerpt = events::excerpt(&page.text, 200);
+    }
+}
+
 /// The data the sections show: one that is switched off contributes no pages, no events
 /// and no calendar.
-fn in_sections(data: &SiteData, sections: Sections) -> std::borrow::Cow<'_, SiteData> {
-    if sections.events && sections.division {
-        return std::borrow::Cow::Borrowed(data);
+fn in_sections(data: &mut SiteData, sections: Sections) {
+    if !sections.events {
+        data.facility_events = Vec::new();
     }
-    let events = |on: bool, events: &Vec<_>| if on { events.clone() } else { Vec::new() };
-    std::borrow::Cow::Owned(SiteData {
-        facility_events: events(sections.events, &data.facility_events),
-        division_events: events(sections.division, &data.division_events),
-        ..data.clone()
-    })
+    if !sections.division {
+        data.division_events = Vec::new();
+    }
+}
+
+/// What the view reads of an event's model once, on the core that makes its page.
+#[derive(Default)]
+struct Taken {
+    /// Markdown or HTML, sanitized once.
+    description: String,
+    /// Kept by the models as JSON objects, 600 bytes each; the page shows them as text.
+    positions: Vec<serde_json::Value>,
+}
+
+/// Every event's description and positions, taken out of the models: the first record of
+/// each id in each list (the one [`index_events`] keeps), by whether it is the facility's
+/// list and its id. They are the models' largest part, and each is dropped once its page is
+/// made.
+fn take_from_events(data: &mut SiteData) -> HashMap<(bool, u64), Taken> {
+    let mut taken = HashMap::new();
+    for (facility, list) in [
+        (true, &mut data.facility_events),
+        (false, &mut data.division_events),
+    ] {
+        for event in list {
+            taken.entry((facility, event.id)).or_insert_with(|| Taken {
+                description: std::mem::take(&mut event.description),
+                positions: std::mem::take(&mut event.positions),
+            });
+        }
+    }
+    taken
 }
 
 /// The frames wide tables and code blocks scroll in, named in the site's language: in event
@@ -118,41 +158,52 @@ fn scroll_frames(texts: &Texts) -> Frames {
     )
 }
 
-pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
-    let data = &*in_sections(data, settings.site.sections);
+/// The site's views from the data, the webmaster's settings and what this run decided. The
+/// data is the view's to take from: each event's description and positions leave the models
+/// for its page (see [`take_from_events`]), and the rest goes when the view is made.
+pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
+    in_sections(&mut data, settings.site.sections);
+    let mut taken = take_from_events(&mut data);
+    let data = &data;
     let frames = scroll_frames(&run.texts);
     let sanitizer = Sanitizer::new(&run.base_url).with_frames(frames.clone());
     let names = roster_names(&data.roster);
     let site = site_view(data, &settings.site, &settings.feeds, run);
 
     let (events, facility_keys, division_keys) = index_events(data);
-    // Everything made per event (its summary, its page, its description as safe HTML and as
-    // text) is made on every core; sanitizing is the costliest step of the view.
-    let list: Vec<(EventKey, Listed)> = events.iter().map(|(k, l)| (*k, *l)).collect();
-    let per_event = crate::parallel::in_parallel(&list, |(key, listed)| {
-        let summary = Arc::new(summary(*key, listed, &settings.site, run));
-        let html = sanitizer.render(&listed.event.description);
-        let text = html_to_text(&html);
-        let mut page = event_page(
-            listed.event,
+    // Each event's summary and page are made on every core. Its description is sanitized,
+    // the costliest step per event, as its page is rendered ([`SiteView::describe`]): what
+    // is made of it (its HTML, its text, the Google Calendar link, the calendar), held for
+    // every event, was most of a large site's memory.
+    let list: Vec<(EventKey, Listed, Taken)> = (events.iter())
+        .map(|(key, listed)| {
+            let record = (listed.facility, listed.event.id);
+            (*key, *listed, taken.remove(&record).unwrap_or_default())
+        })
+        .collect();
+    drop(taken);
+    let per_event = crate::parallel::map_parallel(list, |(key, listed, taken)| {
+        let Taken {
+            description,
+            positions,
+        } = taken;
+        let summary = Arc::new(summary(key, &listed, &settings.site, run));
+        let page = event_page(
+            (listed.event, &positions),
             Arc::clone(&summary),
-            (html, &text),
+            description,
             &names,
             (settings, run),
         );
-        page.excerpt = events::excerpt(&text, 200);
-        Ok((*key, summary, page, text))
+        Ok((key, summary, page))
     })
     .expect("building the view cannot fail");
     let mut summaries: BTreeMap<EventKey, Arc<EventSummary>> = BTreeMap::new();
-    let mut descriptions = Descriptions::with_capacity(per_event.len());
     let mut event_pages = Vec::with_capacity(per_event.len());
-    for (key, summary, page, text) in per_event {
-        descriptions.insert(key, text);
+    for (key, summary, page) in per_event {
         summaries.insert(key, summary);
         event_pages.push(page);
     }
-
     let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, &settings.events, run);
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
@@ -194,24 +245,18 @@ pub fn build(data: &SiteData, settings: &Settings, run: &Run) -> SiteView {
         .collect(),
     };
 
-    let (feed, feed_updated) = feed(
-        &events,
-        &summaries,
-        &descriptions,
-        &settings.site,
-        &settings.feeds,
-    );
+    let (feed, feed_updated) = feed(&events, &summaries, &settings.site, &settings.feeds);
     let calendars = calendar_feeds(
         (&facility_keys, &division_keys),
         &events,
         &summaries,
-        descriptions,
         &site,
         (&settings.site, &settings.feeds, run),
     );
 
     let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, run);
     SiteView {
+        sanitizer,
         site,
         home,
         roster,

@@ -3,7 +3,7 @@
 //! docs/schemas/ holds their schemas. The next build reads changes.json and roster.json back
 //! as its previous state (`model::previous`).
 
-use super::events::{EventPage, EventStatus};
+use super::events::{EventKey, EventPage, EventStatus};
 use super::whats_new::{State, WhatsNew};
 use super::{FeedEntry, PersonRow, RosterPage, Run, Site, StaffRow};
 use crate::model::StaffRole;
@@ -95,6 +95,10 @@ pub struct FeedExtension {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct EventItem {
+    /// The event it is: `content_text` is its excerpt, set once its page is rendered (the
+    /// event's name until then, and for an event without a description).
+    #[serde(skip)]
+    pub event: EventKey,
     pub id: String,
     pub url: String,
     pub title: String,
@@ -169,6 +173,7 @@ pub(super) fn public_data(
         Some(site_url) => {
             let entries: Vec<FeedEntry> = (whats_new.changes.iter())
                 .map(|c| FeedEntry {
+                    event: None,
                     id: format!("{site_url}whats-new/#{}", c.id),
                     url: absolute(&c.url),
                     title: c.title.clone(),
@@ -240,10 +245,11 @@ fn events_feed(event_pages: &[EventPage], site: &Site, run: &Run) -> Option<Even
                 (page.airports.clone(), page.airports.clone())
             };
             EventItem {
+                event: summary.key,
                 id: url.clone(),
                 url,
                 title: summary.name.clone(),
-                content_text: page.excerpt.clone().unwrap_or_else(|| summary.name.clone()),
+                content_text: summary.name.clone(),
                 date_modified: page.updated.as_ref().map(|u| u.iso.clone()),
                 vatcar: EventExtension {
                     about: ABOUT,

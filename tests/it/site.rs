@@ -675,6 +675,36 @@ fn an_event_page_that_fails_while_others_are_written_leaves_the_site_alone() {
     assert_no_staging_beside(&site.out);
 }
 
+/// A snapshot file on the webmaster's disk may hold more than the 64 MiB an API response may
+/// (a large facility's saved data, the benchmark's 50,000 events): one of 65 MiB builds. One
+/// over 512 MiB is refused before it is read, naming the file and the cap.
+#[test]
+fn a_snapshot_file_may_be_larger_than_a_response_up_to_its_own_cap() {
+    let snapshot = crate::support::demo_snapshot_copy();
+    let events = snapshot.path().join("facility-events.json");
+    let mut body = fs::read(&events).unwrap();
+    // JSON allows any whitespace after a value: the demo's events, padded past 64 MiB.
+    body.resize(65 * 1024 * 1024, b' ');
+    fs::write(&events, &body).unwrap();
+    drop(body);
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    let (code, stderr) = build_from(snapshot.path(), &site, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let page = fs::read_to_string(site.join("events/426/index.html")).unwrap();
+    assert!(page.contains("Holiday Lights over San Juan"), "{page}");
+
+    // A sparse file: its size is on disk, its bytes are not.
+    let file = fs::OpenOptions::new().write(true).open(&events).unwrap();
+    file.set_len(512 * 1024 * 1024 + 1).unwrap();
+    let (code, stderr) = build_from(snapshot.path(), &out.path().join("other"), &[]);
+    assert_ne!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("facility-events.json is larger than 512 MiB"),
+        "{stderr}"
+    );
+}
+
 /// A snapshot folder holding the demo data, with `edit` applied to the named file's JSON.
 fn demo_snapshot_with(file: &str, edit: impl FnOnce(&mut Value)) -> tempfile::TempDir {
     let tmp = crate::support::demo_snapshot_copy();

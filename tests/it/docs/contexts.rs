@@ -34,7 +34,7 @@ pub fn rendered() -> Result<Vec<(String, Value)>> {
     let demo = Snapshot::demo();
     let data = demo_data(&demo)?;
     let files = Mutex::new(Vec::new());
-    site::render(&site_view(&data, &demo, &theme)?, &theme, &|rendered| {
+    site::render(site_view(&data, &demo, &theme)?, &theme, &|rendered| {
         files.lock().unwrap().push(rendered.file.contents);
         Ok(())
     })?;
@@ -95,7 +95,7 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
         texts: view::Texts::english(),
         previous: None,
     };
-    let mut site_view = view::build(data, &example_settings()?, &run);
+    let mut site_view = view::build(data.clone(), &example_settings()?, &run);
     let mut content = site_files::demo_content();
     content.push(ContentFile {
         path: "guides/_index.md".into(),
