@@ -175,13 +175,23 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     let wanted: HashSet<&str> = anchors.iter().map(|a| a.file.as_str()).collect();
     let ids = Mutex::new(HashMap::new());
     let events = view.event_pages.len();
-    let rendered = render(view, &theme, &staging, &static_paths, options, &|file| {
+    let look = |file: &crate::output::OutputFile| {
         if wanted.contains(file.path.as_str()) {
             let found = view::ids_in(&String::from_utf8_lossy(&file.contents));
             let mut ids = ids.lock().unwrap_or_else(|e| e.into_inner());
             ids.insert(file.path.clone(), found);
         }
-    });
+    };
+    let may_keep = |path: &str| !wanted.contains(path);
+    let rendered = render(
+        view,
+        &theme,
+        &staging,
+        &static_paths,
+        options,
+        &look,
+        &may_keep,
+    );
     let [files, pages, calendars] = match rendered {
         Ok(counts) => counts,
         Err(e) if problems.is_empty() => return Err(e),
@@ -434,9 +444,23 @@ fn render(
     static_paths: &HashSet<&str>,
     options: &BuildOptions,
     look: &(dyn Fn(&crate::output::OutputFile) + Sync),
+    may_keep: &(dyn Fn(&str) -> bool + Sync),
 ) -> Result<[usize; 3]> {
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
-    site::render(view, theme, &|site::Rendered { kind, file }| {
+    let kept = AtomicUsize::new(0);
+    // An event page kept as the last build made it: not one the webmaster's pages link into
+    // (its ids are read from what is made) nor one a static file would take the place of.
+    let keep = |path: &str, input: u128| {
+        let keep =
+            !static_paths.contains(path) && may_keep(path) && staging.keep_made_from(path, input);
+        if keep {
+            for count in [&files, &pages, &kept] {
+                count.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        keep
+    };
+    let sink = |site::Rendered { kind, file, input }| {
         look(&file);
         files.fetch_add(1, Ordering::Relaxed);
         if kind.is_page() {
@@ -451,8 +475,14 @@ fn render(
                 file.path
             );
         }
-        staging.add(&file.path, &file.contents)
-    })?;
+        staging.add_made_from(&file.path, &file.contents, input)
+    };
+    let keep: Option<site::Keep> = staging.may_keep_pages().then_some(&keep);
+    site::render_keeping(view, theme, &sink, keep)?;
+    log::debug!(
+        "{} event pages kept without being made again: their inputs and files are as the last build left them",
+        kept.into_inner()
+    );
     Ok([files, pages, calendars].map(AtomicUsize::into_inner))
 }
 

@@ -296,6 +296,47 @@ impl Staging {
     /// Stages one file, unless the output folder has these bytes already. Safe to call from
     /// several threads at once: the file system work happens outside the lock.
     pub fn add(&self, path: &str, contents: &[u8]) -> Result<()> {
+        self.add_made_from(path, contents, None)
+    }
+
+    /// Whether [`Staging::keep_made_from`] can keep anything: the folder holds a build of
+    /// this tool, and no API key is in play. Otherwise the hash of a page's inputs is not
+    /// worth making (a CI job builds into an empty folder).
+    pub fn may_keep_pages(&self) -> bool {
+        self.secret.is_none() && !self.previous.is_empty()
+    }
+
+    /// Keeps the output folder's page at `path` if the last build made it from inputs that
+    /// hash to `input` and it still looks as that build left it ([`stamp`]): then the page
+    /// need not be made again, and `true` says so. Never with an API key: the page was
+    /// scanned for the key of its own build, which need not be this one.
+    pub fn keep_made_from(&self, path: &str, input: u128) -> bool {
+        if self.secret.is_some()
+            || check_relative(path).is_err()
+            || !self.previous.contains(path)
+            || !self.old.is_file(path)
+        {
+            return false;
+        }
+        let (Some(recorded), Some(seen)) = (self.stamps.get(path), self.old.seen(path)) else {
+            return false;
+        };
+        if recorded.seen != seen || recorded.input != Some(input) {
+            return false;
+        }
+        let mut added = self.lock();
+        if path == MARKER || !added.names.insert(path.to_owned()) {
+            return false;
+        }
+        added.unchanged.push(path.to_owned());
+        added.vouched += 1;
+        added.stamps.insert(path.to_owned(), *recorded);
+        true
+    }
+
+    /// [`Staging::add`] for a page made from inputs that hash to `input`, recorded in its
+    /// stamp for [`Staging::keep_made_from`].
+    pub fn add_made_from(&self, path: &str, contents: &[u8], input: Option<u128>) -> Result<()> {
         check_interrupt()?;
         check_relative(path)?;
         if let Some(key) = &self.secret {
@@ -328,9 +369,13 @@ impl Staging {
         if let Some((seen, vouched)) = self.kept(path, contents, hash) {
             let mut added = self.lock();
             added.unchanged.push(path.to_owned());
-            added.vouched += usize::from(vouched);
+            // A stamp that gains the hash of the page's inputs changes the marker.
+            let same_input = self.stamps.get(path).is_some_and(|s| s.input == input);
+            added.vouched += usize::from(vouched && same_input);
             if let Some(seen) = seen {
-                added.stamps.insert(path.to_owned(), Stamp { seen, hash });
+                added
+                    .stamps
+                    .insert(path.to_owned(), Stamp { seen, hash, input });
             }
             return Ok(());
         }
@@ -349,7 +394,9 @@ impl Staging {
         let mut added = self.lock();
         added.changed.push(path.to_owned());
         if let Some(seen) = seen {
-            added.stamps.insert(path.to_owned(), Stamp { seen, hash });
+            added
+                .stamps
+                .insert(path.to_owned(), Stamp { seen, hash, input });
         }
         Ok(())
     }

@@ -20,6 +20,10 @@ use std::fs::Metadata;
 pub(super) struct Stamp {
     pub seen: Seen,
     pub hash: u128,
+    /// For a page made from inputs the render stage hashed, that hash: a rebuild whose
+    /// inputs hash the same, over a file that still looks as recorded, need not make the
+    /// page at all. In the marker, a sixth field.
+    pub input: Option<u128>,
 }
 
 /// A file as the file system shows it, without reading it.
@@ -63,7 +67,13 @@ impl Stamp {
             mtime_ns,
             inode,
         } = self.seen;
-        format!("{len} {mtime} {mtime_ns} {inode} {:032x}", self.hash)
+        match self.input {
+            Some(input) => format!(
+                "{len} {mtime} {mtime_ns} {inode} {:032x} {input:032x}",
+                self.hash
+            ),
+            None => format!("{len} {mtime} {mtime_ns} {inode} {:032x}", self.hash),
+        }
     }
 
     /// The stamp written by [`Stamp::encode`]; anything else (an empty string where a file has
@@ -79,17 +89,28 @@ impl Stamp {
             mtime_ns: i64::try_from(number()?).ok()?,
             inode: number()?,
         };
-        let hash = fields.next()?;
-        if hash.len() != 32 || fields.next().is_some() {
+        let hash = hex128(fields.next()?)?;
+        let input = match fields.next() {
+            Some(input) => Some(hex128(input)?),
+            None => None,
+        };
+        if fields.next().is_some() {
             return None;
         }
-        let hash = hash.iter().try_fold(0u128, |hash, &digit| {
-            let value = (digit as char).to_digit(16)?;
-            // Only the digits `encode` writes: an upper-case one is not a stamp of ours.
-            (!digit.is_ascii_uppercase()).then_some(hash << 4 | u128::from(value))
-        })?;
-        Some(Stamp { seen, hash })
+        Some(Stamp { seen, hash, input })
     }
+}
+
+/// 32 lower-case hex digits, as `encode` writes a hash.
+fn hex128(digits: &[u8]) -> Option<u128> {
+    if digits.len() != 32 {
+        return None;
+    }
+    digits.iter().try_fold(0u128, |hash, &digit| {
+        let value = (digit as char).to_digit(16)?;
+        // Only the digits `encode` writes: an upper-case one is not a stamp of ours.
+        (!digit.is_ascii_uppercase()).then_some(hash << 4 | u128::from(value))
+    })
 }
 
 /// A number of decimal digits only, as `encode` writes it.
@@ -117,9 +138,20 @@ mod tests {
                 inode: 4_242,
             },
             hash: hash(b"<p>hello</p>"),
+            input: None,
         };
         let text = stamp.encode();
         assert_eq!(Stamp::decode(&text), Some(stamp));
+        let made_from = Stamp {
+            input: Some(hash(b"inputs")),
+            ..stamp
+        };
+        assert_eq!(Stamp::decode(&made_from.encode()), Some(made_from));
+        assert_eq!(
+            Stamp::decode(&format!("{} 7", made_from.encode())),
+            None,
+            "a seventh field"
+        );
         assert_eq!(text.rsplit(' ').next().unwrap().len(), 32);
         let damaged = [
             String::new(),

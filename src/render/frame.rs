@@ -378,6 +378,8 @@ pub struct Frame {
     tail: String,
     /// The length of all the frame's own text.
     length: usize,
+    /// A hash of the frame's text, for what a page is made from.
+    fingerprint: u128,
 }
 
 impl Frame {
@@ -410,7 +412,13 @@ impl Frame {
             parts,
             tail,
             length,
+            fingerprint: xxhash_rust::xxh3::xxh3_128(text.as_bytes()),
         })
+    }
+
+    /// A hash of the frame's text.
+    pub fn fingerprint(&self) -> u128 {
+        self.fingerprint
     }
 
     /// The page: the frame with `content` and `page`'s values in place, without the

@@ -44,6 +44,10 @@ impl Page<'_> {
 pub struct Rendered {
     pub kind: Kind,
     pub file: OutputFile,
+    /// For a page made in two parts ([`frame`]), the hash of all it was made from: the
+    /// program's version, the theme, the frame and the page's own values. Recorded, it lets
+    /// the next build keep the page without making it ([`Keep`]).
+    pub input: Option<u128>,
 }
 
 impl Rendered {
@@ -55,12 +59,18 @@ impl Rendered {
         Self {
             kind: output.kind,
             file: OutputFile::new(path, contents),
+            input: None,
         }
     }
 }
 
 /// Where rendered files go as they are made: called from every rendering thread.
 pub type Sink<'s> = &'s (dyn Fn(Rendered) -> Result<()> + Sync);
+
+/// Asked before a page made in two parts is rendered: whether the output folder holds it as
+/// the last build made it from inputs of the same hash, and keeps it. Called from every
+/// rendering thread; a page kept this way is not handed to the sink.
+pub type Keep<'s> = &'s (dyn Fn(&str, u128) -> bool + Sync);
 
 /// A page of its own for each section.
 struct SectionPage {
@@ -135,7 +145,18 @@ const SECTION_PAGES: [SectionPage; 6] = [
 /// ([`SiteView::describe`]: its description sanitized) and dropped once its files are made:
 /// what stays of it is its VEVENT, for the calendar feeds, and the opening of its text for
 /// the Atom feed and events.json, which are made when every event has been.
-pub fn render(mut view: SiteView, theme: &Theme, sink: Sink) -> Result<()> {
+pub fn render(view: SiteView, theme: &Theme, sink: Sink) -> Result<()> {
+    render_keeping(view, theme, sink, None)
+}
+
+/// [`render`], keeping the event pages `keep` vouches for instead of making them again, and
+/// handing the sink the hash of each one's inputs (none without `keep`).
+pub fn render_keeping(
+    mut view: SiteView,
+    theme: &Theme,
+    sink: Sink,
+    keep: Option<Keep>,
+) -> Result<()> {
     let event_pages = std::mem::take(&mut view.event_pages);
     let site = SiteContext {
         value: serde_json::to_value(&view.site)?,
@@ -150,8 +171,11 @@ pub fn render(mut view: SiteView, theme: &Theme, sink: Sink) -> Result<()> {
         let made = map_parallel(event_pages, |mut event| {
             view.describe(&mut event);
             let page = event_page(&event);
-            let html = render_page(theme, &site, view, &page, "event", event.context()?)?;
-            sink(Rendered::new(&outputs::EVENT_PAGE, page.path, html))?;
+            let made = make_page(theme, &site, view, &page, "event", event.context()?, keep)?;
+            if let Made::Page { html, input } = made {
+                let rendered = Rendered::new(&outputs::EVENT_PAGE, page.path, html);
+                sink(Rendered { input, ..rendered })?;
+            }
             let key = event.summary.key;
             Ok(MadeEvent {
                 key,
@@ -466,6 +490,28 @@ fn render_page(
     name: &str,
     data: Value,
 ) -> Result<String> {
+    match make_page(theme, site, view, page, name, data, None)? {
+        Made::Page { html, .. } => Ok(html),
+        Made::Kept => anyhow::bail!("internal error: {} kept unasked", page.path),
+    }
+}
+
+/// A page made, with the hash of its inputs when it was made in two parts; or kept.
+enum Made {
+    Page { html: String, input: Option<u128> },
+    Kept,
+}
+
+/// [`render_page`], asking `keep` first for a page made in two parts.
+fn make_page(
+    theme: &Theme,
+    site: &SiteContext,
+    view: &SiteView,
+    page: &Page,
+    name: &str,
+    data: Value,
+    keep: Option<Keep>,
+) -> Result<Made> {
     // Link previews need absolute addresses: the logo is one only where the site's is known.
     // Discord, Facebook and X show no SVG in a card, so only a bitmap logo is offered.
     let logo = || {
@@ -518,17 +564,46 @@ fn render_page(
                 values.insert("page".into(), page_value.clone());
             }
             values.insert(name.into(), data);
+            let input = match keep {
+                Some(keep) => {
+                    let input = made_from(theme, &frame, &page_value, &values)?;
+                    if keep(&page.path, input) {
+                        return Ok(Made::Kept);
+                    }
+                    Some(input)
+                }
+                None => None,
+            };
             let context = tera::Context::from_value(Value::Object(values))?;
-            match theme.render_part(&split.content, &context) {
-                Ok(content) => return Ok(frame.fill(content, &page_value)),
+            let html = match theme.render_part(&split.content, &context) {
+                Ok(content) => frame.fill(content, &page_value),
                 Err(_) => {
                     let data = context.get(name).cloned().unwrap_or(Value::Null);
-                    return theme.render(page.template, &whole(page_value, data)?);
+                    theme.render(page.template, &whole(page_value, data)?)?
                 }
-            }
+            };
+            return Ok(Made::Page { html, input });
         }
     }
-    theme.render(page.template, &whole(page_value, data)?)
+    let html = theme.render(page.template, &whole(page_value, data)?)?;
+    Ok(Made::Page { html, input: None })
+}
+
+/// The hash of everything a page made in two parts is made from: the program and the theme
+/// (templates and texts, [`Theme::fingerprint`]), the frame's text, and the page's own
+/// values, those the frame shows and those its content reads.
+fn made_from(
+    theme: &Theme,
+    frame: &Frame,
+    page: &Value,
+    content: &serde_json::Map<String, Value>,
+) -> Result<u128> {
+    let mut bytes = Vec::with_capacity(4096);
+    bytes.extend_from_slice(&theme.fingerprint().to_le_bytes());
+    bytes.extend_from_slice(&frame.fingerprint().to_le_bytes());
+    serde_json::to_writer(&mut bytes, page)?;
+    serde_json::to_writer(&mut bytes, content)?;
+    Ok(xxhash_rust::xxh3::xxh3_128(&bytes))
 }
 
 fn to_value(value: &impl Serialize) -> Result<Value> {

@@ -81,6 +81,9 @@ pub struct Theme {
     texts: Arc<Texts>,
     /// The page templates rendered in two parts, frame and content ([`frame`]), by name.
     splits: HashMap<String, Split>,
+    /// A hash of the program's version, every template and the texts: what a page is made
+    /// with, besides its data.
+    fingerprint: u128,
 }
 
 /// A template's text and where it came from.
@@ -234,12 +237,22 @@ impl Theme {
                 split_names.join(", ")
             }
         );
+        let mut made_with = format!("{}\n{texts:?}\n", env!("CARGO_PKG_VERSION")).into_bytes();
+        for source in &sources {
+            made_with.extend_from_slice(
+                format!("{}\n{}\n", source.name.len(), source.text.len()).as_bytes(),
+            );
+            made_with.extend_from_slice(source.name.as_bytes());
+            made_with.extend_from_slice(source.text.as_bytes());
+        }
+        let fingerprint = xxhash_rust::xxh3::xxh3_128(&made_with);
         Ok(Self {
             tera,
             static_files,
             sources,
             texts,
             splits,
+            fingerprint,
         })
     }
 
@@ -258,6 +271,11 @@ impl Theme {
                 rendered
             },
         )
+    }
+
+    /// A hash of the program's version, the templates and the texts.
+    pub fn fingerprint(&self) -> u128 {
+        self.fingerprint
     }
 
     /// How `template` is rendered in two parts, if it can be ([`frame`]).

@@ -174,3 +174,180 @@ fn a_layout_that_shows_a_pages_own_value_gets_each_pages_own_value() {
     }
     assert!(checked >= 5, "only {checked} event pages");
 }
+
+/// How many event pages a `build -vv` says it kept without making them again.
+fn kept(printed: &str) -> usize {
+    let line = printed
+        .lines()
+        .find(|line| line.contains("event pages kept without being made again"))
+        .unwrap_or_else(|| panic!("-vv does not say how many pages it kept: {printed}"));
+    line.split_whitespace()
+        .find_map(|word| word.parse().ok())
+        .unwrap()
+}
+
+/// `build -vv --snapshot snapshot` into `out`, with `config` when given; what it printed.
+fn build_snapshot(snapshot: &Path, out: &Path, config: Option<&Path>) -> String {
+    let mut command = vatcar(&["build", "-vv", "--snapshot"]);
+    command
+        .arg(snapshot)
+        .arg("--output")
+        .arg(out)
+        .env("SOURCE_DATE_EPOCH", "1795176000");
+    if let Some(config) = config {
+        command.arg("--config").arg(config);
+    }
+    let output = command.output().unwrap();
+    let printed = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{printed}");
+    printed
+}
+
+#[test]
+fn a_rebuild_keeps_the_event_pages_made_from_the_same_inputs_and_remakes_the_others() {
+    let tmp = tempfile::tempdir().unwrap();
+    let snapshot = tmp.path().join("snapshot");
+    fs::create_dir_all(&snapshot).unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    for entry in fs::read_dir(&demo).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            fs::copy(&path, snapshot.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let out = tmp.path().join("site");
+    let first = build_snapshot(&snapshot, &out, None);
+    assert_eq!(kept(&first), 0);
+    let made = tree(&out);
+    let events = made
+        .keys()
+        .filter(|p| {
+            p.starts_with("events/") && p.ends_with("/index.html") && p.matches('/').count() == 2
+        })
+        .count();
+    assert!(events >= 5, "{events} event pages");
+
+    // A build over a build of ours records what each page is made from (a build into an empty
+    // folder, as in CI, does not spend the time), so the next one keeps them all: the same
+    // bytes. (What's new, which compares with the build before, differs from the first's.)
+    let second = build_snapshot(&snapshot, &out, None);
+    assert_eq!(kept(&second), 0);
+    let second = build_snapshot(&snapshot, &out, None);
+    assert_eq!(kept(&second), events);
+    let in_events = |files: &std::collections::BTreeMap<String, Vec<u8>>| {
+        files
+            .iter()
+            .filter(|(p, _)| p.starts_with("events/"))
+            .map(|(p, b)| (p.clone(), b.clone()))
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    assert_same_files(&in_events(&made), &in_events(&tree(&out)));
+
+    // One event renamed, and one page edited by hand: both are made again.
+    let events_file = snapshot.join("facility-events.json");
+    let text = fs::read_to_string(&events_file).unwrap();
+    fs::write(
+        &events_file,
+        text.replacen(
+            "Holiday Lights over San Juan",
+            "Holiday Lights over Ponce",
+            1,
+        ),
+    )
+    .unwrap();
+    let edited = made
+        .iter()
+        .find(|(p, bytes)| {
+            p.starts_with("events/")
+                && p.ends_with("/index.html")
+                && p.matches('/').count() == 2
+                && !String::from_utf8_lossy(bytes).contains("Holiday Lights over San Juan")
+        })
+        .unwrap()
+        .0
+        .clone();
+    let mut hand = fs::read_to_string(out.join(&edited)).unwrap();
+    hand.push_str("<!-- edited -->");
+    fs::write(out.join(&edited), &hand).unwrap();
+    let third = build_snapshot(&snapshot, &out, None);
+    assert_eq!(kept(&third), events - 2, "{third}");
+    let after = tree(&out);
+    assert_eq!(
+        after[&edited], made[&edited],
+        "the page edited by hand is made again"
+    );
+    let renamed: Vec<&String> = after
+        .iter()
+        .filter(|(p, bytes)| {
+            p.ends_with("/index.html")
+                && p.matches('/').count() == 2
+                && String::from_utf8_lossy(bytes).contains("Holiday Lights over Ponce")
+        })
+        .map(|(p, _)| p)
+        .collect();
+    assert_eq!(
+        renamed.len(),
+        1,
+        "the renamed event's page shows its new name"
+    );
+
+    // A theme's macro that the content calls (the frame does not): every page is made again.
+    let theme = tmp.path().join("theme");
+    fs::create_dir_all(&theme).unwrap();
+    let macros = include_str!("../../templates/macros.html");
+    assert!(macros.contains(r#"<span class="when">"#));
+    fs::write(
+        theme.join("macros.html"),
+        macros.replace(r#"<span class="when">"#, r#"<span class="when changed">"#),
+    )
+    .unwrap();
+    let mut command = vatcar(&["build", "-vv", "--snapshot"]);
+    let output = command
+        .arg(&snapshot)
+        .arg("--output")
+        .arg(&out)
+        .arg("--templates")
+        .arg(&theme)
+        .env("SOURCE_DATE_EPOCH", "1795176000")
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{printed}");
+    assert_eq!(kept(&printed), 0);
+    let page = String::from_utf8_lossy(&tree(&out)[&edited]).into_owned();
+    assert!(
+        page.contains("when changed"),
+        "the pages were not remade with the theme's macro"
+    );
+
+    // Another language changes every page's words: none is kept.
+    let config = tmp.path().join("vatcar-site.toml");
+    fs::write(&config, "language = \"es\"\n").unwrap();
+    let spanish = build_snapshot(&snapshot, &out, Some(&config));
+    assert_eq!(kept(&spanish), 0);
+    let page = String::from_utf8_lossy(&tree(&out)[&edited]).into_owned();
+    assert!(
+        page.contains("lang=\"es\""),
+        "the kept pages were not remade in Spanish"
+    );
+}
+
+#[test]
+fn with_an_api_key_every_page_is_made_and_scanned_again() {
+    use crate::support::{AgainstMock, demo_api};
+    // A kept page was scanned for the key of its own build, which need not be this one's.
+    let server = demo_api();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    for _ in 0..2 {
+        let output = vatcar(&["build", "-vv", "--output"])
+            .arg(&out)
+            .against(&server)
+            .env("SOURCE_DATE_EPOCH", "1795176000")
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{printed}");
+        assert_eq!(kept(&printed), 0);
+    }
+}
