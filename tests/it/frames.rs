@@ -351,3 +351,40 @@ fn with_an_api_key_every_page_is_made_and_scanned_again() {
         assert_eq!(kept(&printed), 0);
     }
 }
+
+#[test]
+fn an_event_page_linked_by_anchor_is_made_again_for_its_anchors_to_be_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir_all(tmp.path().join("content")).unwrap();
+    let config = tmp.path().join("vatcar-site.toml");
+    fs::write(&config, "").unwrap();
+    let out = tmp.path().join("site");
+    let build = |anchor: &str| {
+        fs::write(
+            tmp.path().join("content/join.md"),
+            format!("+++\ntitle = \"Join\"\n+++\nSee [the event](@/events/384#{anchor}).\n"),
+        )
+        .unwrap();
+        vatcar(&["build", "-vv", "--demo", "--config"])
+            .arg(&config)
+            .arg("--output")
+            .arg(&out)
+            .env("SOURCE_DATE_EPOCH", "1795176000")
+            .output()
+            .unwrap()
+    };
+    for _ in 0..2 {
+        let output = build("about");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    // The other event pages are kept; the one linked is made, so a wrong anchor is found.
+    let output = build("nope");
+    let printed = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{printed}");
+    assert!(printed.contains("nope"), "{printed}");
+    assert!(kept(&printed) > 0, "{printed}");
+}
