@@ -1110,6 +1110,7 @@ fn files_of_yours_added_or_saved_while_a_build_publishes_are_kept() {
     assert_eq!(litter_beside(&out), ["resume"]);
 }
 
+#[cfg(unix)]
 /// How many files a build wrote, from its summary line (`... (3 written, 40 unchanged, ...)`).
 fn written(stderr: &str) -> usize {
     let (before, _) = stderr
@@ -1118,6 +1119,7 @@ fn written(stderr: &str) -> usize {
     before.rsplit('(').next().unwrap().parse().unwrap()
 }
 
+#[cfg(unix)]
 /// Builds the demo into `out` again and returns how many files it wrote.
 fn rebuild_demo(out: &Path) -> usize {
     let out = out.to_str().unwrap();
@@ -1129,6 +1131,7 @@ fn rebuild_demo(out: &Path) -> usize {
     )
 }
 
+#[cfg(unix)]
 /// Edits `page` where it is (same inode) to bytes of the same length, and puts its mtime
 /// back: only its bytes tell it apart from what the last build wrote.
 fn edit_keeping_length_and_mtime(page: &Path) {
@@ -1140,6 +1143,7 @@ fn edit_keeping_length_and_mtime(page: &Path) {
     set_mtime(page, mtime);
 }
 
+#[cfg(unix)]
 fn set_mtime(path: &Path, mtime: std::time::SystemTime) {
     fs::File::options()
         .write(true)
@@ -1149,10 +1153,12 @@ fn set_mtime(path: &Path, mtime: std::time::SystemTime) {
         .unwrap();
 }
 
+#[cfg(unix)]
 fn read_marker(out: &Path) -> Value {
     serde_json::from_slice(&fs::read(out.join(".vatcar-site.json")).unwrap()).unwrap()
 }
 
+#[cfg(unix)]
 fn write_marker(out: &Path, marker: &Value) {
     fs::write(
         out.join(".vatcar-site.json"),
