@@ -364,9 +364,15 @@ impl Staging {
             }
             added.folders.contains(folder)
         };
+        // Stamps serve the next build over this one. A folder that held no build of ours (a CI
+        // job's) most likely gets none, so there nothing is hashed or stamped: the next build
+        // compares the files byte by byte and stamps them then.
+        let stamping = !self.previous.is_empty();
         // Hashed while the bytes are still in the cache from the key scan (or from rendering).
-        let hash = stamp::hash(contents);
-        if let Some((seen, vouched)) = self.kept(path, contents, hash) {
+        let hash = stamping.then(|| stamp::hash(contents));
+        if let Some(hash) = hash
+            && let Some((seen, vouched)) = self.kept(path, contents, hash)
+        {
             let mut added = self.lock();
             added.unchanged.push(path.to_owned());
             // A stamp that gains the hash of the page's inputs changes the marker.
@@ -387,13 +393,13 @@ impl Staging {
                 .with_context(|| format!("could not create {}", parent.display()))?;
             self.lock().folders.insert(folder.to_owned());
         }
-        let seen = write_staged(&target, contents)
+        let seen = write_staged(&target, contents, stamping)
             .with_context(|| format!("could not write {}", target.display()))?;
         self.bytes_written
             .fetch_add(contents.len() as u64, Ordering::Relaxed);
         let mut added = self.lock();
         added.changed.push(path.to_owned());
-        if let Some(seen) = seen {
+        if let (Some(seen), Some(hash)) = (seen, hash) {
             added
                 .stamps
                 .insert(path.to_owned(), Stamp { seen, hash, input });
@@ -651,11 +657,16 @@ fn same_bytes(path: &Path, contents: &[u8]) -> Option<fs::Metadata> {
 }
 
 /// Writes a new file of the staged tree, and tells how it looks once written, for its stamp.
-fn write_staged(path: &Path, contents: &[u8]) -> std::io::Result<Option<Seen>> {
+/// Writes a staged file; how it looks after, for its stamp, when `stamping`.
+fn write_staged(path: &Path, contents: &[u8], stamping: bool) -> std::io::Result<Option<Seen>> {
     use std::io::Write;
     let mut file = fs::File::create(path)?;
     file.write_all(contents)?;
-    Ok(Seen::of(&file.metadata()?))
+    Ok(if stamping {
+        Seen::of(&file.metadata()?)
+    } else {
+        None
+    })
 }
 
 fn write_file(path: &Path, contents: &[u8]) -> Result<()> {

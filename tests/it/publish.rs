@@ -1215,6 +1215,8 @@ fn a_file_that_looks_as_the_last_build_left_it_is_not_read_again() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
     run_ok(&mut demo(&out, &[]));
+    // A build into an empty folder stamps nothing; the build over it stamps every file.
+    run_ok(&mut demo(&out, &[]));
     let page = out.join("index.html");
     let original = fs::read(&page).unwrap();
     edit_keeping_length_and_mtime(&page);
@@ -1240,6 +1242,8 @@ fn a_file_that_looks_as_the_last_build_left_it_is_not_read_again() {
 fn a_marker_without_stamps_still_works_and_gains_them() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    // A build into an empty folder stamps nothing; the build over it stamps every file.
     run_ok(&mut demo(&out, &[]));
     let mut marker = read_marker(&out);
     let files = marker["files"].as_array().unwrap().len();
@@ -1279,6 +1283,8 @@ fn a_marker_without_stamps_still_works_and_gains_them() {
 fn a_damaged_stamp_is_not_trusted() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    // A build into an empty folder stamps nothing; the build over it stamps every file.
     run_ok(&mut demo(&out, &[]));
     let page = out.join("index.html");
     let original = fs::read(&page).unwrap();
@@ -1334,4 +1340,22 @@ fn a_rebuild_that_only_adds_stamps_replaces_the_marker_alone() {
     let files = marker["files"].as_array().unwrap().len();
     assert_eq!(read_marker(&out)["stamps"].as_array().unwrap().len(), files);
     assert!(litter_beside(&out).is_empty(), "{:?}", litter_beside(&out));
+}
+
+/// A build into an empty folder (a CI job's) spends nothing on stamps, which only a build over
+/// it could use; that build stamps every file.
+#[cfg(unix)]
+#[test]
+fn only_a_build_over_a_build_of_ours_stamps_its_files() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut demo(&out, &[]));
+    let first = read_marker(&out);
+    assert!(first.get("stamps").is_none(), "{first}");
+    run_ok(&mut demo(&out, &[]));
+    let second = read_marker(&out);
+    let files = second["files"].as_array().unwrap().len();
+    let stamps = second["stamps"].as_array().unwrap();
+    assert_eq!(stamps.len(), files);
+    assert!(stamps.iter().all(|s| !s.as_str().unwrap().is_empty()));
 }
