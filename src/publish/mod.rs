@@ -25,12 +25,18 @@
 //! sites and private folders (reports, snapshots) are never nested in each other.
 
 mod carry;
+mod files;
 mod marker;
 mod mounts;
 mod place;
+mod signals;
 mod stamp;
 mod swap;
 mod tree;
+
+use files::{check_relative, same_bytes, write_file, write_staged};
+use signals::{Active, check_interrupt};
+pub use signals::{Interrupted, interrupt, interrupted};
 
 use crate::output::OutputFile;
 use crate::secret::ApiKey;
@@ -42,9 +48,9 @@ use place::{Mode, Place};
 use stamp::{Seen, Stamp};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use tree::{Entry, OldTree, below};
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -93,39 +99,6 @@ impl<'a> Publish<'a> {
 
     pub fn waiting(self, wait: bool) -> Self {
         Self { wait, ..self }
-    }
-}
-
-/// A publication stopped by a signal before the output folder changed.
-#[derive(Debug, thiserror::Error)]
-#[error("stopped by signal {0} before the output folder changed; it is as it was")]
-pub struct Interrupted(pub i32);
-
-/// The signal that asked this process to stop, 0 for none.
-static STOP_SIGNAL: AtomicI32 = AtomicI32::new(0);
-/// Publications under way (staging begun, not yet dropped).
-static ACTIVE: AtomicUsize = AtomicUsize::new(0);
-
-/// Asks every publication under way to stop: one that has not begun its swap removes what it
-/// staged and returns [`Interrupted`]; one that has, finishes. Returns whether any is under
-/// way (if none, the caller may exit at once: nothing is half-written).
-pub fn interrupt(signal: i32) -> bool {
-    STOP_SIGNAL.store(signal, Ordering::SeqCst);
-    ACTIVE.load(Ordering::SeqCst) > 0
-}
-
-/// The signal [`interrupt`] was given, if any.
-pub fn interrupted() -> Option<i32> {
-    match STOP_SIGNAL.load(Ordering::SeqCst) {
-        0 => None,
-        signal => Some(signal),
-    }
-}
-
-fn check_interrupt() -> Result<()> {
-    match interrupted() {
-        Some(signal) => Err(Interrupted(signal).into()),
-        None => Ok(()),
     }
 }
 
@@ -216,22 +189,6 @@ struct Added {
     /// Folders made in the staging tree so far: an event's page and its calendar share one,
     /// and asking the file system again costs a failed `mkdir` and a `stat` per file.
     folders: HashSet<String>,
-}
-
-/// Decrements [`ACTIVE`] however a publication ends.
-struct Active;
-
-impl Active {
-    fn enter() -> Active {
-        ACTIVE.fetch_add(1, Ordering::SeqCst);
-        Active
-    }
-}
-
-impl Drop for Active {
-    fn drop(&mut self) {
-        ACTIVE.fetch_sub(1, Ordering::SeqCst);
-    }
 }
 
 impl Staging {
@@ -605,76 +562,6 @@ pub(crate) fn pause_for_tests(point: &str) {
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-}
-
-fn check_relative(path: &str) -> Result<()> {
-    let p = Path::new(path);
-    let ok = !path.is_empty()
-        && p.components().all(|c| matches!(c, Component::Normal(_)))
-        && !path.contains('\\');
-    if !ok {
-        bail!("internal error: output path {path:?} is not a plain relative path");
-    }
-    Ok(())
-}
-
-/// Whether the file at `path` holds exactly `contents`, with its metadata (read before its
-/// bytes) if it does; its length is checked before its bytes are read, and they are read and
-/// compared a block at a time, into a buffer each thread keeps: a rebuild compares every file
-/// whose stamp does not vouch for it.
-fn same_bytes(path: &Path, contents: &[u8]) -> Option<fs::Metadata> {
-    use std::io::Read;
-    const BLOCK: usize = 64 * 1024;
-    thread_local! {
-        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    let mut file = fs::File::open(path).ok()?;
-    let meta = file.metadata().ok()?;
-    if meta.len() != contents.len() as u64 {
-        return None;
-    }
-    let same = BUFFER.with_borrow_mut(|buffer| {
-        buffer.resize(BLOCK, 0);
-        let mut rest = contents;
-        loop {
-            let want = rest.len().min(BLOCK) + 1;
-            // One byte more than is left, to see a file that grew since its length was read.
-            let read = match file.read(&mut buffer[..want.min(BLOCK)]) {
-                Ok(read) => read,
-                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => return false,
-            };
-            if read == 0 {
-                return rest.is_empty();
-            }
-            if read > rest.len() || buffer[..read] != rest[..read] {
-                return false;
-            }
-            rest = &rest[read..];
-        }
-    });
-    same.then_some(meta)
-}
-
-/// Writes a new file of the staged tree, and tells how it looks once written, for its stamp.
-/// Writes a staged file; how it looks after, for its stamp, when `stamping`.
-fn write_staged(path: &Path, contents: &[u8], stamping: bool) -> std::io::Result<Option<Seen>> {
-    use std::io::Write;
-    let mut file = fs::File::create(path)?;
-    file.write_all(contents)?;
-    Ok(if stamping {
-        Seen::of(&file.metadata()?)
-    } else {
-        None
-    })
-}
-
-fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent)
-            .with_context(|| format!("could not create {}", parent.display()))?;
-    }
-    fs::write(path, contents).with_context(|| format!("could not write {}", path.display()))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ mod data;
 pub mod frame;
 pub mod ical;
 pub mod limits;
+mod page;
 pub mod reports;
 pub mod site;
 mod tera_errors;
