@@ -13,6 +13,7 @@
 //! A theme that replaces any template of the chain renders every page whole, as before.
 
 use crate::render::escape_html;
+use crate::render::limits::calls_of;
 use crate::sanitize::chars::strip_forbidden;
 use crate::view::MenuItem;
 use serde_json::Value;
@@ -138,166 +139,34 @@ pub fn splittable(template: &tera::Template) -> bool {
 /// say) leaves the frame the same for every page: it reads nothing but `site` and `root`
 /// (and its own loop and `set` names), calls no function but the catalogue's (`t`,
 /// `language`, `locale`), includes no template and calls no macro, whose output this file
-/// cannot see, and has no filter section, which would filter the content too. `page` and the page's data are out of its reach, so the frame's only
-/// per-page values stay those of the built-in `base.html` that [`FrameKey`] knows.
+/// cannot see, and has no filter section, which would filter the content too. `page` and the
+/// page's data are out of its reach, so the frame's only per-page values stay those of the
+/// built-in `base.html` that [`FrameKey`] knows.
 pub fn reads_only_the_site(template: &tera::Template) -> bool {
-    use tera::ast::Node;
-    let mut reads = Reads::default();
-    collect_nodes(&template.ast, &mut reads);
-    !reads.includes
-        && !reads.macro_calls
-        && !reads.filter_sections
-        && reads.roots.iter().all(|root| {
-            matches!(root.as_str(), "site" | "root" | "loop") || reads.local.contains(root)
+    let uses = calls_of(&template.ast);
+    uses.includes.is_empty()
+        && uses.macros.is_empty()
+        && !uses.macro_definitions
+        && !uses.filter_sections
+        && uses.roots.iter().all(|root| {
+            matches!(root.as_str(), "site" | "root" | "loop") || uses.local.contains(root)
         })
-        && reads
+        && uses
             .functions
             .iter()
             .all(|f| matches!(f.as_str(), "t" | "language" | "locale"))
-        && template.macros.is_empty()
-        && !template
-            .ast
-            .iter()
-            .any(|node| matches!(node, Node::Include(..)))
-}
-
-/// What a template's expressions read and call.
-#[derive(Default)]
-struct Reads {
-    /// The first name of each variable read: `site` of `site.title`.
-    roots: BTreeSet<String>,
-    /// Names the template binds itself: loop variables, `set`.
-    local: BTreeSet<String>,
-    functions: Vec<String>,
-    /// What these render is not seen here: an included template sees every name, a macro
-    /// only its arguments (which are read here).
-    includes: bool,
-    macro_calls: bool,
-    /// A filter section filters all it holds, the content block too if it holds it.
-    filter_sections: bool,
 }
 
 /// The names a template reads from the context, or `None` when it may read any (it includes
-/// another template, or dumps the context with `__tera_context`).
+/// another template, or dumps the context with `__tera_context`). A macro it calls sees only
+/// its arguments, which are read here.
 pub fn names_read(template: &tera::Template) -> Option<BTreeSet<String>> {
-    let mut reads = Reads::default();
-    collect_nodes(&template.ast, &mut reads);
-    if reads.includes || reads.roots.contains("__tera_context") {
+    let uses = calls_of(&template.ast);
+    if !uses.includes.is_empty() || uses.roots.contains("__tera_context") {
         return None;
     }
     // A name the template also sets is kept: it may be read before it is set.
-    Some(reads.roots)
-}
-
-fn collect_nodes(body: &[tera::ast::Node], reads: &mut Reads) {
-    use tera::ast::Node;
-    for node in body {
-        match node {
-            Node::VariableBlock(_, e) => collect_expr(e, reads),
-            Node::Set(_, set) => {
-                reads.local.insert(set.key.clone());
-                collect_expr(&set.value, reads);
-            }
-            // A filter over the content block would change the content, not its placeholder.
-            Node::FilterSection(_, section, _) => {
-                reads.filter_sections = true;
-                collect_call(&section.filter, reads);
-                collect_nodes(&section.body, reads);
-            }
-            Node::Block(_, block, _) => collect_nodes(&block.body, reads),
-            Node::Forloop(_, forloop, _) => {
-                reads.local.insert(forloop.value.clone());
-                reads.local.extend(forloop.key.clone());
-                collect_expr(&forloop.container, reads);
-                collect_nodes(&forloop.body, reads);
-                if let Some(empty) = &forloop.empty_body {
-                    collect_nodes(empty, reads);
-                }
-            }
-            Node::If(branches, _) => {
-                for (_, condition, body) in &branches.conditions {
-                    collect_expr(condition, reads);
-                    collect_nodes(body, reads);
-                }
-                if let Some((_, body)) = &branches.otherwise {
-                    collect_nodes(body, reads);
-                }
-            }
-            Node::Include(..) => reads.includes = true,
-            // Its body is the macro's, which sees only its arguments.
-            Node::MacroDefinition(..) => reads.macro_calls = true,
-            Node::Super
-            | Node::Text(_)
-            | Node::Extends(..)
-            | Node::ImportMacro(..)
-            | Node::Raw(..)
-            | Node::Break(_)
-            | Node::Continue(_)
-            | Node::Comment(..) => {}
-        }
-    }
-}
-
-fn collect_call(call: &tera::ast::FunctionCall, reads: &mut Reads) {
-    call.args.values().for_each(|a| collect_expr(a, reads));
-}
-
-fn collect_expr(e: &tera::ast::Expr, reads: &mut Reads) {
-    e.filters.iter().for_each(|f| collect_call(f, reads));
-    collect_value(&e.val, reads);
-}
-
-fn collect_value(v: &tera::ast::ExprVal, reads: &mut Reads) {
-    use tera::ast::ExprVal;
-    match v {
-        ExprVal::Ident(name) => {
-            let root = name.split(['.', '[']).next().unwrap_or(name);
-            reads.roots.insert(root.to_owned());
-            // `site[page.section]`: what is read inside the brackets.
-            for inner in name.split('[').skip(1) {
-                let inner = inner.split(']').next().unwrap_or("");
-                if !inner.starts_with(['"', '\'', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
-                {
-                    reads
-                        .roots
-                        .insert(inner.split('.').next().unwrap_or(inner).to_owned());
-                }
-            }
-        }
-        ExprVal::Math(m) => {
-            collect_expr(&m.lhs, reads);
-            collect_expr(&m.rhs, reads);
-        }
-        ExprVal::Logic(l) => {
-            collect_expr(&l.lhs, reads);
-            collect_expr(&l.rhs, reads);
-        }
-        ExprVal::In(i) => {
-            collect_expr(&i.lhs, reads);
-            collect_expr(&i.rhs, reads);
-        }
-        ExprVal::Test(t) => {
-            reads.roots.insert(
-                t.ident
-                    .split(['.', '['])
-                    .next()
-                    .unwrap_or(&t.ident)
-                    .to_owned(),
-            );
-            t.args.iter().for_each(|a| collect_expr(a, reads));
-        }
-        ExprVal::MacroCall(call) => {
-            reads.macro_calls = true;
-            call.args.values().for_each(|a| collect_expr(a, reads));
-        }
-        ExprVal::FunctionCall(f) => {
-            reads.functions.push(f.name.clone());
-            collect_call(f, reads);
-        }
-        ExprVal::Array(items) => items.iter().for_each(|a| collect_expr(a, reads)),
-        ExprVal::StringConcat(concat) => concat.values.iter().for_each(|v| collect_value(v, reads)),
-        ExprVal::String(_) | ExprVal::Int(_) | ExprVal::Float(_) | ExprVal::Bool(_) => {}
-    }
+    Some(uses.roots)
 }
 
 /// What a frame may differ by from one page to the next, as base.html uses `page` and

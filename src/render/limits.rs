@@ -83,13 +83,22 @@ impl std::fmt::Display for Target {
     }
 }
 
-/// What one body of nodes calls.
+/// What one body of nodes calls and reads: for the recursion check here, and for whether a
+/// theme's template leaves a page's frame the same on every page ([`super::frame`]).
 #[derive(Default)]
-struct Calls {
-    includes: Vec<String>,
+pub(super) struct Calls {
+    pub includes: Vec<String>,
     /// (namespace, macro name)
-    macros: Vec<(String, String)>,
-    functions: Vec<String>,
+    pub macros: Vec<(String, String)>,
+    pub functions: Vec<String>,
+    /// The first name of each variable read (`site` of `site.title`), and of each read inside
+    /// brackets (`page` of `site[page.section]`).
+    pub roots: BTreeSet<String>,
+    /// Names the body binds itself: loop variables, `set`.
+    pub local: BTreeSet<String>,
+    /// Whether it defines a macro, or holds a filter section.
+    pub macro_definitions: bool,
+    pub filter_sections: bool,
 }
 
 /// Refuses a theme in which a template would include itself or a macro call itself, directly
@@ -208,7 +217,7 @@ fn find_cycle(graph: &BTreeMap<Target, BTreeSet<Target>>) -> Option<Vec<Target>>
         .find_map(|node| visit(node, graph, &mut marks, &mut Vec::new()))
 }
 
-fn calls_of(body: &[Node]) -> Calls {
+pub(super) fn calls_of(body: &[Node]) -> Calls {
     let mut calls = Calls::default();
     nodes(body, &mut calls);
     calls
@@ -219,13 +228,19 @@ fn nodes(body: &[Node], calls: &mut Calls) {
         match node {
             Node::VariableBlock(_, e) => expr(e, calls),
             Node::Include(_, names, _) => calls.includes.extend(names.iter().cloned()),
-            Node::Set(_, set) => expr(&set.value, calls),
+            Node::Set(_, set) => {
+                calls.local.insert(set.key.clone());
+                expr(&set.value, calls);
+            }
             Node::FilterSection(_, section, _) => {
+                calls.filter_sections = true;
                 filter(&section.filter, calls);
                 nodes(&section.body, calls);
             }
             Node::Block(_, block, _) => nodes(&block.body, calls),
             Node::Forloop(_, forloop, _) => {
+                calls.local.insert(forloop.value.clone());
+                calls.local.extend(forloop.key.clone());
                 expr(&forloop.container, calls);
                 nodes(&forloop.body, calls);
                 if let Some(empty) = &forloop.empty_body {
@@ -242,8 +257,8 @@ fn nodes(body: &[Node], calls: &mut Calls) {
                 }
             }
             // Macro bodies are checked from the template's macro table.
-            Node::MacroDefinition(..)
-            | Node::Super
+            Node::MacroDefinition(..) => calls.macro_definitions = true,
+            Node::Super
             | Node::Text(_)
             | Node::Extends(..)
             | Node::ImportMacro(..)
@@ -282,7 +297,10 @@ fn value(v: &ExprVal, calls: &mut Calls) {
             expr(&i.lhs, calls);
             expr(&i.rhs, calls);
         }
-        ExprVal::Test(t) => t.args.iter().for_each(|a| expr(a, calls)),
+        ExprVal::Test(t) => {
+            read(&t.ident, calls);
+            t.args.iter().for_each(|a| expr(a, calls));
+        }
         ExprVal::MacroCall(m) => {
             calls.macros.push((m.namespace.clone(), m.name.clone()));
             m.args.values().for_each(|a| expr(a, calls));
@@ -293,11 +311,20 @@ fn value(v: &ExprVal, calls: &mut Calls) {
         }
         ExprVal::Array(items) => items.iter().for_each(|a| expr(a, calls)),
         ExprVal::StringConcat(concat) => concat.values.iter().for_each(|v| value(v, calls)),
-        ExprVal::String(_)
-        | ExprVal::Int(_)
-        | ExprVal::Float(_)
-        | ExprVal::Bool(_)
-        | ExprVal::Ident(_) => {}
+        ExprVal::Ident(name) => read(name, calls),
+        ExprVal::String(_) | ExprVal::Int(_) | ExprVal::Float(_) | ExprVal::Bool(_) => {}
+    }
+}
+
+/// The names a variable reads: its first, and the first of each read inside its brackets.
+fn read(name: &str, calls: &mut Calls) {
+    let first = |name: &str| name.split(['.', '[']).next().unwrap_or(name).to_owned();
+    calls.roots.insert(first(name));
+    for inner in name.split('[').skip(1) {
+        let inner = inner.split(']').next().unwrap_or("");
+        if !inner.starts_with(|c: char| c == '"' || c == '\'' || c.is_ascii_digit()) {
+            calls.roots.insert(first(inner));
+        }
     }
 }
 
