@@ -3,6 +3,7 @@
 //! the public data files and the reports' contexts.
 
 mod data;
+mod event_content;
 pub mod frame;
 pub mod ical;
 pub mod limits;

@@ -152,6 +152,10 @@ pub(super) fn make_page(
                 }
                 None => None,
             };
+            if let Some(content) = theme.content_by_hand(page.template, &values) {
+                let html = frame.fill(content, &page_value);
+                return Ok(Made::Page { html, input });
+            }
             let context = tera::Context::from_value(Value::Object(values))?;
             let html = match theme.render_part(&split.content, &context) {
                 Ok(content) => frame.fill(content, &page_value),

@@ -12,6 +12,7 @@ mod ignored;
 
 use crate::i18n::{self as texts, Texts};
 use crate::problems::{Problem, Problems};
+use crate::render::event_content::EventContent;
 use crate::render::frame::{self, Split};
 use crate::render::tera_errors;
 use crate::sanitize::quote;
@@ -83,6 +84,9 @@ pub struct Theme {
     texts: Arc<Texts>,
     /// The page templates rendered in two parts, frame and content ([`frame`]), by name.
     splits: HashMap<String, Split>,
+    /// The event page's content written without Tera, where the theme keeps the built-in
+    /// templates it is written after ([`event_content`]).
+    event_content: Option<EventContent>,
     /// A hash of the program's version, every template and the texts: what a page is made
     /// with, besides its data.
     fingerprint: u128,
@@ -229,6 +233,28 @@ impl Theme {
                 split.read_by(content);
             }
         }
+        let event_content = (splits.contains_key("event.html")
+            && built_in("event.html")
+            && built_in("macros.html"))
+        .then(|| {
+            let translate = Translate(Arc::clone(&texts));
+            EventContent::new(|key| {
+                let args = HashMap::from([("key".to_owned(), tera::Value::from(key))]);
+                match tera::Function::call(&translate, &args) {
+                    Ok(tera::Value::String(text)) => Some(text),
+                    _ => None,
+                }
+            })
+        })
+        .flatten();
+        log::debug!(
+            "event pages' content written {}",
+            if event_content.is_some() {
+                "without Tera: the theme keeps the built-in event.html and macros.html"
+            } else {
+                "by Tera, from the theme's event.html or macros.html"
+            }
+        );
         let mut split_names: Vec<&str> = splits.keys().map(String::as_str).collect();
         split_names.sort_unstable();
         log::debug!(
@@ -254,6 +280,7 @@ impl Theme {
             sources,
             texts,
             splits,
+            event_content,
             fingerprint,
         })
     }
@@ -283,6 +310,24 @@ impl Theme {
     /// How `template` is rendered in two parts, if it can be ([`frame`]).
     pub fn split(&self, template: &str) -> Option<&Split> {
         self.splits.get(template)
+    }
+
+    /// The content of a page of `template` made without Tera from its context, where that
+    /// is how it is made ([`event_content`]); `None`: [`Theme::render_part`] makes it.
+    pub fn content_by_hand(
+        &self,
+        template: &str,
+        context: &serde_json::Map<String, tera::Value>,
+    ) -> Option<String> {
+        match template {
+            "event.html" => self.event_content.as_ref()?.write(context),
+            _ => None,
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn event_content(&self) -> Option<&EventContent> {
+        self.event_content.as_ref()
     }
 
     /// A part of a page ([`Theme::split`]), as Tera renders it: its forbidden characters are
@@ -535,8 +580,14 @@ fn check_text_keys(sources: &[TemplateSource], texts: &Texts) -> Result<()> {
 /// Every value a template prints passes through here, 90 times a page: runs without a
 /// markup character are found with memchr's vector search, not byte by byte.
 pub fn escape_html(text: &str) -> String {
-    let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len() + text.len() / 8);
+    escape_html_into(&mut out, text);
+    out
+}
+
+/// [`escape_html`], onto the end of `out`.
+pub fn escape_html_into(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
     let mut run = 0;
     let mut tags = memchr::memchr3_iter(b'&', b'<', b'>', bytes).peekable();
     let mut quotes = memchr::memchr2_iter(b'"', b'\'', bytes).peekable();
@@ -560,7 +611,6 @@ pub fn escape_html(text: &str) -> String {
         run = i + 1;
     }
     out.push_str(&text[run..]);
-    out
 }
 
 /// Tera's error when the templates load, in the theme's words. A syntax error (pest's message

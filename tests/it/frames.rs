@@ -22,24 +22,37 @@ const SPLIT: &str = "templates whose frame is rendered once for the pages that s
 /// `build -vv` with `args`, into `out`, with a theme folder of `layout.html` when given; what
 /// it says of the templates it splits (`event.html`, `none`).
 fn build(args: &[&str], layout: Option<&str>, out: &Path) -> String {
+    let theme: Vec<_> = layout
+        .map(|text| ("layout.html", text))
+        .into_iter()
+        .collect();
+    let printed = build_with_theme(args, &theme, out);
+    let said = printed.lines().find_map(|line| line.split_once(SPLIT));
+    said.map(|(_, names)| names.trim().to_owned())
+        .unwrap_or_else(|| panic!("-vv does not say which templates are split: {printed}"))
+}
+
+/// `build -vv` with `args`, into `out`, with a theme folder of `theme`'s files when given;
+/// what it prints.
+fn build_with_theme(args: &[&str], theme: &[(&str, &str)], out: &Path) -> String {
     let mut command = vatcar(&["build", "-vv"]);
     command
         .args(args)
         .arg("--output")
         .arg(out)
         .env("SOURCE_DATE_EPOCH", "1795176000");
-    let theme = out.with_extension("theme");
-    if let Some(layout) = layout {
-        fs::create_dir_all(&theme).unwrap();
-        fs::write(theme.join("layout.html"), layout).unwrap();
-        command.arg("--templates").arg(&theme);
+    let folder = out.with_extension("theme");
+    if !theme.is_empty() {
+        fs::create_dir_all(&folder).unwrap();
+        for (name, text) in theme {
+            fs::write(folder.join(name), text).unwrap();
+        }
+        command.arg("--templates").arg(&folder);
     }
     let output = command.output().unwrap();
-    let printed = String::from_utf8_lossy(&output.stderr);
+    let printed = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{printed}");
-    let said = printed.lines().find_map(|line| line.split_once(SPLIT));
-    said.map(|(_, names)| names.trim().to_owned())
-        .unwrap_or_else(|| panic!("-vv does not say which templates are split: {printed}"))
+    printed
 }
 
 /// The site built by `args` is the same whether its event pages are split or whole.
@@ -387,4 +400,59 @@ fn an_event_page_linked_by_anchor_is_made_again_for_its_anchors_to_be_checked() 
     assert!(!output.status.success(), "{printed}");
     assert!(printed.contains("nope"), "{printed}");
     assert!(kept(&printed) > 0, "{printed}");
+}
+
+const BY_HAND: &str = "event pages' content written without Tera";
+
+/// The built-in event page's content is written without Tera (src/render/event_content.rs),
+/// unless the theme has its own event.html or macros.html. A theme holding copies of the
+/// built-in ones gets Tera's rendering of the very same templates: every file is the same.
+#[test]
+fn event_pages_written_without_tera_are_the_bytes_tera_renders_of_the_same_templates() {
+    let hostile = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/hostile");
+    let spanish = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/facility-es/vatcar-site.toml"
+    );
+    let sites: [&[&str]; 2] = [
+        &[
+            "--snapshot",
+            hostile,
+            "--site-url",
+            "https://hostile.example/",
+        ],
+        &[
+            "--demo",
+            "--config",
+            spanish,
+            "--site-url",
+            "https://es.example/",
+        ],
+    ];
+    for args in sites {
+        for copied in ["event.html", "macros.html"] {
+            let tmp = tempfile::tempdir().unwrap();
+            let (by_hand, tera) = (tmp.path().join("by-hand"), tmp.path().join("tera"));
+            let printed = build_with_theme(args, &[], &by_hand);
+            assert!(printed.contains(BY_HAND), "{printed}");
+            let built_in = vatcar_site::render::TEMPLATES
+                .iter()
+                .find(|(name, _)| *name == copied)
+                .unwrap()
+                .1;
+            let printed = build_with_theme(args, &[(copied, built_in)], &tera);
+            assert!(!printed.contains(BY_HAND), "{printed}");
+            assert!(
+                printed.contains("event pages' content written by Tera"),
+                "{printed}"
+            );
+            let (by_hand, tera) = (tree(&by_hand), tree(&tera));
+            let events = by_hand
+                .keys()
+                .filter(|path| path.ends_with("/index.html") && path.matches('/').count() == 2)
+                .count();
+            assert!(events >= 5, "only {events} event pages were built");
+            assert_same_files(&by_hand, &tera);
+        }
+    }
 }
