@@ -169,6 +169,20 @@ fn stamp(t: DateTime<Utc>) -> String {
     )
 }
 
+/// The bytes [`escape_text`] may escape or drop: controls, `\\`, `;`, `,`, DEL, and 0xC2,
+/// which begins a C1 control.
+const MAY_ESCAPE: [bool; 256] = {
+    let mut may = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        may[b] = b < 0x20 || b == 0x7F || b == 0xC2 || b == b'\\' as usize;
+        b += 1;
+    }
+    may[b';' as usize] = true;
+    may[b',' as usize] = true;
+    may
+};
+
 /// RFC 5545 3.3.11: backslash, semicolon, comma and newline escaped; other control
 /// characters dropped (they are not allowed in a content line).
 ///
@@ -184,6 +198,11 @@ pub fn escape_text(text: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
+        // One look-up for the bytes that are never escaped: most of them.
+        if !MAY_ESCAPE[usize::from(b)] {
+            i += 1;
+            continue;
+        }
         let c1 = b == 0xC2 && bytes.get(i + 1).is_some_and(|n| (0x80..=0x9F).contains(n));
         if !(b < 0x20 || matches!(b, b'\\' | b';' | b',' | 0x7F) || c1) {
             i += 1;

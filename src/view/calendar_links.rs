@@ -5,6 +5,7 @@
 //! is percent-encoded whole, so that text from the API cannot add or change a parameter, and
 //! the same data always gives the same link.
 
+use super::time::{push_digits, push_year};
 use chrono::{DateTime, Datelike, Timelike, Utc};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
@@ -25,17 +26,24 @@ fn encoded(value: &str) -> impl std::fmt::Display + '_ {
     utf8_percent_encode(value, QUERY_VALUE)
 }
 
-/// `20261121T230000Z`, the form Google's `dates` takes.
-fn google_time(t: DateTime<Utc>) -> String {
-    format!(
-        "{:04}{:02}{:02}T{:02}{:02}{:02}Z",
-        t.year(),
-        t.month(),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second()
-    )
+/// [`encoded`], onto the end of `link`: the encoder's pieces pushed as they come, not
+/// through a formatter, which cost twenty times the encoding on 20,000 event pages.
+fn push_encoded(link: &mut String, value: &str) {
+    for piece in utf8_percent_encode(value, QUERY_VALUE) {
+        link.push_str(piece);
+    }
+}
+
+/// `20261121T230000Z`, the form Google's `dates` takes, onto the end of `link`.
+fn push_google_time(link: &mut String, t: DateTime<Utc>) {
+    push_year(link, t.year());
+    push_digits(link, t.month(), 2);
+    push_digits(link, t.day(), 2);
+    link.push('T');
+    push_digits(link, t.hour(), 2);
+    push_digits(link, t.minute(), 2);
+    push_digits(link, t.second(), 2);
+    link.push('Z');
 }
 
 /// What an event is, for [`google_event`]: plain text, as the calendars carry it.
@@ -56,19 +64,23 @@ pub(super) fn google_event(event: &EventText) -> String {
         if !details.is_empty() {
             details.push_str("\n\n");
         }
-        details.push_str(&format!("Event page: {page}"));
+        details.push_str("Event page: ");
+        details.push_str(page);
     }
-    let mut link = format!(
-        "https://calendar.google.com/calendar/render?action=TEMPLATE&text={}&dates={}/{}",
-        encoded(event.name),
-        google_time(event.start),
-        google_time(event.end),
-    );
+    let mut link = String::with_capacity(128 + 3 * (event.name.len() + details.len()));
+    link.push_str("https://calendar.google.com/calendar/render?action=TEMPLATE&text=");
+    push_encoded(&mut link, event.name);
+    link.push_str("&dates=");
+    push_google_time(&mut link, event.start);
+    link.push('/');
+    push_google_time(&mut link, event.end);
     if !details.is_empty() {
-        link.push_str(&format!("&details={}", encoded(&details)));
+        link.push_str("&details=");
+        push_encoded(&mut link, &details);
     }
     if !event.location.is_empty() {
-        link.push_str(&format!("&location={}", encoded(event.location)));
+        link.push_str("&location=");
+        push_encoded(&mut link, event.location);
     }
     link
 }
@@ -93,9 +105,17 @@ pub(super) fn outlook_subscribe(https: &str, name: &str) -> String {
 
 /// The first `limit` characters of `text`, with "…" when some were left out.
 pub(super) fn shortened(text: &str, limit: usize) -> String {
-    match text.char_indices().nth(limit) {
+    // Where the character after the first `limit` starts: counted on the bytes that start a
+    // character, without decoding them.
+    let cut = text
+        .bytes()
+        .enumerate()
+        .filter(|(_, byte)| (*byte as i8) >= -0x40)
+        .nth(limit)
+        .map(|(at, _)| at);
+    match cut {
         None => text.to_owned(),
-        Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
+        Some(cut) => format!("{}…", text[..cut].trim_end()),
     }
 }
 
@@ -142,6 +162,39 @@ mod tests {
         assert_eq!(details.len(), 1000 * 6 + 9);
         let link = google_event(&event("Night ops", "  ", None));
         assert!(!link.contains("details="), "{link}");
+    }
+
+    #[test]
+    fn pieces_pushed_are_the_encoding_and_dates_are_googles_form() {
+        for value in [
+            "",
+            "plain-text_1.0~",
+            "a b&c=d/e?f#g+h%",
+            "é → ✈ 𝄞\u{0}\n\"'<>",
+        ] {
+            let mut pushed = String::from("x=");
+            push_encoded(&mut pushed, value);
+            assert_eq!(pushed, format!("x={}", encoded(value)));
+        }
+        let mut link = String::new();
+        for (y, mo, d, h, mi, s) in [
+            (2026, 1, 2, 3, 4, 5),
+            (987, 12, 31, 23, 59, 59),
+            (10000, 6, 7, 0, 0, 0),
+        ] {
+            push_google_time(&mut link, Utc.with_ymd_and_hms(y, mo, d, h, mi, s).unwrap());
+            link.push(' ');
+        }
+        assert_eq!(link, "20260102T030405Z 09871231T235959Z 100000607T000000Z ");
+    }
+
+    #[test]
+    fn shortening_counts_characters_not_bytes() {
+        assert_eq!(shortened("héllo wörld", 11), "héllo wörld");
+        assert_eq!(shortened("héllo wörld", 6), "héllo…");
+        assert_eq!(shortened("✈✈✈✈", 2), "✈✈…");
+        assert_eq!(shortened("𝄞𝄞𝄞", 3), "𝄞𝄞𝄞");
+        assert_eq!(shortened("", 0), "");
     }
 
     #[test]
