@@ -105,17 +105,25 @@ pub(super) fn outlook_subscribe(https: &str, name: &str) -> String {
 
 /// The first `limit` characters of `text`, with "…" when some were left out.
 pub(super) fn shortened(text: &str, limit: usize) -> String {
-    // Where the character after the first `limit` starts: counted on the bytes that start a
-    // character, without decoding them.
-    let cut = text
-        .bytes()
-        .enumerate()
-        .filter(|(_, byte)| (*byte as i8) >= -0x40)
-        .nth(limit)
-        .map(|(at, _)| at);
-    match cut {
-        None => text.to_owned(),
-        Some(cut) => format!("{}…", text[..cut].trim_end()),
+    // Where the character after the first `limit` starts. The next `left` characters take
+    // `left` bytes at least: each step counts those bytes' characters with the standard
+    // library's word-at-a-time count, and most descriptions are done in one.
+    let (mut at, mut left) = (0, limit);
+    while left > 0 {
+        if at == text.len() {
+            return text.to_owned();
+        }
+        let mut end = (at + left).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        left -= text[at..end].chars().count();
+        at = end;
+    }
+    if at == text.len() {
+        text.to_owned()
+    } else {
+        format!("{}…", text[..at].trim_end())
     }
 }
 
@@ -195,6 +203,16 @@ mod tests {
         assert_eq!(shortened("✈✈✈✈", 2), "✈✈…");
         assert_eq!(shortened("𝄞𝄞𝄞", 3), "𝄞𝄞𝄞");
         assert_eq!(shortened("", 0), "");
+        assert_eq!(shortened("abc", 0), "…");
+        // Against counting one character at a time, on mixed widths and lengths.
+        let text = "aé✈𝄞 b".repeat(40);
+        for limit in 0..=text.chars().count() + 2 {
+            let slow = match text.char_indices().nth(limit) {
+                None => text.clone(),
+                Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
+            };
+            assert_eq!(shortened(&text, limit), slow, "limit {limit}");
+        }
     }
 
     #[test]
