@@ -1,18 +1,27 @@
-//! The content of the built-in event page written by hand: the same bytes Tera makes of
-//! `templates/event.html` and the `when` macro of `templates/macros.html`, in a tenth of the
-//! work. Tera 1 spends about 3,000 instructions on each variable it looks up (it copies every
-//! segment of a dotted name), and an event page's content, 20,000 times on a large site, was
-//! a fifth of a build.
+//! The content of the built-in event page, and the built-in event card of the event lists,
+//! written by hand: the same bytes Tera makes of `templates/event.html`, and of the
+//! `event_card` and `when` macros of `templates/macros.html`, in a tenth of the work. Tera 1
+//! spends about 3,000 instructions on each variable it looks up (it copies every segment of a
+//! dotted name), and an event page's content, 20,000 times on a large site, was a fifth of a
+//! build; the two event lists' cards, as many again, a tenth.
 //!
-//! It reads the very context Tera would be given, and follows Tera's rules where they matter:
+//! It reads the very values Tera would be given, and follows Tera's rules where they matter:
 //! what is true in an `if`, how a value prints, what is escaped. Anything it does not expect
-//! (a value missing or of another shape) makes it give up, and Tera renders the page, errors
-//! and all. A theme that overrides `event.html` or `macros.html` gets Tera, as before: the
-//! templates stay the source, and tests hold the two together (the tests below, over every
-//! branch of the template, and tests/it/frames.rs over whole sites).
+//! (a value missing or of another shape) makes it give up: an event page is then rendered by
+//! Tera, errors and all, and a card names the value. A theme that overrides `event.html` or
+//! `macros.html` (or, for the cards, `event_lists.html`) gets Tera, as before: the templates
+//! stay the source, and tests hold the two together (the tests below, over every branch of
+//! the templates, and tests/it/frames.rs over whole sites).
 
 use crate::render::theme::escape_html_into;
 use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+use tera::ast::{ExprVal, FunctionCall, Node};
+
+/// The function the built-in `event_lists.html` calls in place of `m::event_card`
+/// ([`call_the_card_function`]).
+pub const CARD_FUNCTION: &str = "__event_card";
 
 /// The catalogue's texts the content shows, each escaped once for every page.
 pub struct EventContent {
@@ -34,6 +43,9 @@ pub struct EventContent {
     positions: String,
     last_updated: String,
     end_not_given: String,
+    airports_label: String,
+    facility: String,
+    division_badge: String,
 }
 
 impl EventContent {
@@ -60,6 +72,9 @@ impl EventContent {
             positions: escaped("event.positions")?,
             last_updated: escaped("event.last_updated")?,
             end_not_given: escaped("event.end_not_given")?,
+            airports_label: escaped("event.airports_label")?,
+            facility: escaped("event.facility")?,
+            division_badge: escaped("event.division")?,
         })
     }
 
@@ -185,6 +200,56 @@ impl EventContent {
         Some(out)
     }
 
+    /// macros.html's `event_card(event, root, heading)`.
+    pub fn write_card(&self, event: &Value, root: &Value, heading: &Value) -> Option<String> {
+        let mut out = String::with_capacity(1024);
+        let o = &mut out;
+        let ongoing = field(event, "status")? == "ongoing";
+        let when = field(event, "when")?;
+        o.push_str("\n<article class=\"event-card");
+        if ongoing {
+            o.push_str(" is-ongoing");
+        }
+        o.push_str(
+            "\">\n  <div class=\"event-date\" aria-hidden=\"true\"><span class=\"event-month\">",
+        );
+        print(o, field(when, "month"))?;
+        o.push_str("</span><span class=\"event-day\">");
+        print(o, field(when, "day"))?;
+        o.push_str("</span></div>\n  <div class=\"event-body\">\n    <");
+        print(o, Some(heading))?;
+        o.push_str(" class=\"event-title\"><a href=\"");
+        print(o, Some(root))?;
+        print(o, field(event, "url"))?;
+        o.push_str("\">");
+        print(o, field(event, "name"))?;
+        o.push_str("</a></");
+        print(o, Some(heading))?;
+        o.push_str(">\n    <p class=\"event-meta\">");
+        self.when_macro(o, when)?;
+        o.push_str("</p>");
+        let route = field(event, "route");
+        if truthy(route) {
+            o.push_str("\n    <p class=\"event-route\"><span class=\"visually-hidden\">");
+            o.push_str(&self.airports_label);
+            o.push_str("</span>");
+            print(o, route)?;
+            o.push_str("</p>");
+        }
+        o.push_str("\n    <p class=\"badges\">");
+        if ongoing {
+            badge(o, " badge-live", &self.happening_now);
+        }
+        if truthy(field(event, "facility")) {
+            badge(o, "", &self.facility);
+        }
+        if truthy(field(event, "division")) {
+            badge(o, " badge-division", &self.division_badge);
+        }
+        o.push_str("</p>\n  </div>\n</article>\n");
+        Some(out)
+    }
+
     /// macros.html's `when(when)`.
     fn when_macro(&self, o: &mut String, when: &Value) -> Option<()> {
         let start = field(when, "start")?;
@@ -221,6 +286,78 @@ impl EventContent {
         o.push_str("\" hidden></span>\n");
         Some(())
     }
+}
+
+/// [`EventContent::write_card`] as the Tera function [`CARD_FUNCTION`]: its text is markup,
+/// escaped as the macro escapes it.
+pub struct CardFunction(pub Arc<EventContent>);
+
+impl tera::Function for CardFunction {
+    fn call(&self, args: &HashMap<String, Value>) -> tera::Result<Value> {
+        let arg = |name: &str| {
+            args.get(name).ok_or_else(|| {
+                tera::Error::msg(format!(
+                    "macros.html's event_card needs the argument `{name}`"
+                ))
+            })
+        };
+        let card = self
+            .0
+            .write_card(arg("event")?, arg("root")?, arg("heading")?);
+        card.map(Value::String).ok_or_else(|| {
+            tera::Error::msg(
+                "macros.html's event_card: an event without the name, url, status or when it shows",
+            )
+        })
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+/// Makes each `{{ namespace::event_card(...) }}` of `nodes` a call of [`CARD_FUNCTION`]
+/// with the same arguments; how many it changed.
+pub fn call_the_card_function(nodes: &mut [Node], namespace: &str) -> usize {
+    let mut changed = 0;
+    for node in nodes {
+        match node {
+            Node::VariableBlock(_, expr) if expr.filters.is_empty() && !expr.negated => {
+                if let ExprVal::MacroCall(call) = &expr.val
+                    && call.namespace == namespace
+                    && call.name == "event_card"
+                {
+                    expr.val = ExprVal::FunctionCall(FunctionCall {
+                        name: CARD_FUNCTION.to_owned(),
+                        args: call.args.clone(),
+                    });
+                    changed += 1;
+                }
+            }
+            Node::Forloop(_, forloop, _) => {
+                changed += call_the_card_function(&mut forloop.body, namespace);
+                if let Some(body) = &mut forloop.empty_body {
+                    changed += call_the_card_function(body, namespace);
+                }
+            }
+            Node::If(branches, _) => {
+                for (_, _, body) in &mut branches.conditions {
+                    changed += call_the_card_function(body, namespace);
+                }
+                if let Some((_, body)) = &mut branches.otherwise {
+                    changed += call_the_card_function(body, namespace);
+                }
+            }
+            Node::Block(_, block, _) => {
+                changed += call_the_card_function(&mut block.body, namespace)
+            }
+            Node::FilterSection(_, section, _) => {
+                changed += call_the_card_function(&mut section.body, namespace)
+            }
+            _ => {}
+        }
+    }
+    changed
 }
 
 fn badge(o: &mut String, class: &str, text: &str) {
@@ -376,6 +513,55 @@ mod tests {
                 assert_eq!(by_hand, tera, "{language}, case {n}: {context:#?}");
             }
         }
+    }
+
+    #[test]
+    fn writes_the_cards_tera_renders_for_every_branch_of_the_macro() {
+        const CARD: &str = r#"{% import "macros.html" as m %}{{ m::event_card(event=event, root=root, heading=heading) }}"#;
+        for language in ["en", "es", "fr", "nl"] {
+            let mut theme = theme(language);
+            theme.add_template("card.html", CARD).unwrap();
+            let content = Arc::new(
+                EventContent::new(|key| {
+                    let texts = Texts::load(language, None).unwrap();
+                    texts.get(key).map(str::to_owned)
+                })
+                .unwrap(),
+            );
+            for n in (0..2000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) {
+                let mut context = context(n);
+                let heading = if n % 2 == 0 { json!("h3") } else { json!("h2") };
+                let event = &mut context["event"];
+                if n % 3 == 0 {
+                    event["route"] = json!("");
+                }
+                let by_hand = content
+                    .write_card(&context["event"], &context["root"], &heading)
+                    .expect("an event of the view's shape");
+                context.insert("heading".into(), heading);
+                let tera = theme
+                    .render_part(
+                        "card.html",
+                        &tera::Context::from_value(Value::Object(context.clone())).unwrap(),
+                    )
+                    .unwrap();
+                assert_eq!(by_hand, tera, "{language}, case {n}: {context:#?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_built_in_lists_call_the_card_function_and_a_theme_of_its_own_the_macro() {
+        let mut nodes = tera::Template::new(
+            "lists.html",
+            None,
+            r#"{% import "macros.html" as m %}{% if a %}{% for e in l %}{{ m::event_card(event=e, root=r, heading="h3") }}{% endfor %}{% else %}{{ m::event_card(event=e, root=r, heading="h3") | upper }}{{ x::event_card(event=e) }}{% endif %}"#,
+        )
+        .unwrap()
+        .ast;
+        // Only the bare call of `m`'s macro: a filtered one or another namespace's stays.
+        assert_eq!(call_the_card_function(&mut nodes, "m"), 1);
+        assert_eq!(call_the_card_function(&mut nodes, "m"), 0);
     }
 
     #[test]

@@ -12,7 +12,9 @@ mod ignored;
 
 use crate::i18n::{self as texts, Texts};
 use crate::problems::{Problem, Problems};
-use crate::render::event_content::EventContent;
+use crate::render::event_content::{
+    CARD_FUNCTION, CardFunction, EventContent, call_the_card_function,
+};
 use crate::render::frame::{self, Split};
 use crate::render::tera_errors;
 use crate::sanitize::quote;
@@ -86,7 +88,7 @@ pub struct Theme {
     splits: HashMap<String, Split>,
     /// The event page's content written without Tera, where the theme keeps the built-in
     /// templates it is written after ([`event_content`]).
-    event_content: Option<EventContent>,
+    event_content: Option<Arc<EventContent>>,
     /// A hash of the program's version, every template and the texts: what a page is made
     /// with, besides its data.
     fingerprint: u128,
@@ -233,26 +235,59 @@ impl Theme {
                 split.read_by(content);
             }
         }
-        let event_content = (splits.contains_key("event.html")
-            && built_in("event.html")
-            && built_in("macros.html"))
-        .then(|| {
-            let translate = Translate(Arc::clone(&texts));
-            EventContent::new(|key| {
-                let args = HashMap::from([("key".to_owned(), tera::Value::from(key))]);
-                match tera::Function::call(&translate, &args) {
-                    Ok(tera::Value::String(text)) => Some(text),
-                    _ => None,
-                }
+        // The event page's content and the lists' event cards, written without Tera where
+        // the theme keeps the built-in templates they are written after.
+        let written = built_in("macros.html")
+            .then(|| {
+                let translate = Translate(Arc::clone(&texts));
+                EventContent::new(|key| {
+                    let args = HashMap::from([("key".to_owned(), tera::Value::from(key))]);
+                    match tera::Function::call(&translate, &args) {
+                        Ok(tera::Value::String(text)) => Some(text),
+                        _ => None,
+                    }
+                })
             })
-        })
-        .flatten();
+            .flatten()
+            .map(Arc::new);
+        let event_content = written
+            .clone()
+            .filter(|_| splits.contains_key("event.html") && built_in("event.html"));
+        // Tera 1 finds an included template's macros among the imports of the template that
+        // includes it: every one that includes event_lists.html must import macros.html as
+        // `m` for `m::event_card` to be the built-in macro.
+        let cards_by_hand = written.filter(|_| {
+            built_in("event_lists.html")
+                && tera.templates.values().all(|template| {
+                    !crate::render::limits::calls_of(&template.ast)
+                        .includes
+                        .iter()
+                        .any(|name| name == "event_lists.html")
+                        || template
+                            .imported_macro_files
+                            .iter()
+                            .any(|(file, namespace)| file == "macros.html" && namespace == "m")
+                })
+        });
+        let cards_rewritten = match (cards_by_hand, tera.templates.get_mut("event_lists.html")) {
+            (Some(content), Some(lists)) => {
+                let calls = call_the_card_function(&mut lists.ast, "m");
+                tera.register_function(CARD_FUNCTION, CardFunction(content));
+                calls
+            }
+            _ => 0,
+        };
         log::debug!(
-            "event pages' content written {}",
+            "event pages' content written {}; event cards of the lists written {}",
             if event_content.is_some() {
-                "without Tera: the theme keeps the built-in event.html and macros.html"
+                "without Tera (the built-in event.html and macros.html)"
             } else {
                 "by Tera, from the theme's event.html or macros.html"
+            },
+            if cards_rewritten > 0 {
+                "without Tera (the built-in event_lists.html and macros.html)"
+            } else {
+                "by Tera"
             }
         );
         let mut split_names: Vec<&str> = splits.keys().map(String::as_str).collect();
@@ -327,7 +362,13 @@ impl Theme {
 
     #[cfg(test)]
     pub(crate) fn event_content(&self) -> Option<&EventContent> {
-        self.event_content.as_ref()
+        self.event_content.as_deref()
+    }
+
+    /// `text` added as the template `name` beside the theme's own, for tests.
+    #[cfg(test)]
+    pub(crate) fn add_template(&mut self, name: &str, text: &str) -> Result<()> {
+        Ok(self.tera.add_raw_template(name, text)?)
     }
 
     /// A part of a page ([`Theme::split`]), as Tera renders it: its forbidden characters are

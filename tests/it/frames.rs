@@ -402,13 +402,15 @@ fn an_event_page_linked_by_anchor_is_made_again_for_its_anchors_to_be_checked() 
     assert!(kept(&printed) > 0, "{printed}");
 }
 
-const BY_HAND: &str = "event pages' content written without Tera";
+const PAGES_BY_HAND: &str = "event pages' content written without Tera";
+const CARDS_BY_HAND: &str = "event cards of the lists written without Tera";
 
-/// The built-in event page's content is written without Tera (src/render/event_content.rs),
-/// unless the theme has its own event.html or macros.html. A theme holding copies of the
-/// built-in ones gets Tera's rendering of the very same templates: every file is the same.
+/// The built-in event page's content and the event lists' cards are written without Tera
+/// (src/render/event_content.rs), unless the theme has its own event.html, macros.html or
+/// event_lists.html. A theme holding copies of the built-in ones gets Tera's rendering of the
+/// very same templates: every file is the same.
 #[test]
-fn event_pages_written_without_tera_are_the_bytes_tera_renders_of_the_same_templates() {
+fn event_pages_and_cards_written_without_tera_are_the_bytes_tera_renders_of_the_same_templates() {
     let hostile = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/hostile");
     let spanish = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -429,30 +431,43 @@ fn event_pages_written_without_tera_are_the_bytes_tera_renders_of_the_same_templ
             "https://es.example/",
         ],
     ];
+    // The copied template, and whether pages and cards are then still written by hand.
+    let copies = [
+        ("event.html", false, true),
+        ("macros.html", false, false),
+        ("event_lists.html", true, false),
+    ];
     for args in sites {
-        for copied in ["event.html", "macros.html"] {
-            let tmp = tempfile::tempdir().unwrap();
-            let (by_hand, tera) = (tmp.path().join("by-hand"), tmp.path().join("tera"));
-            let printed = build_with_theme(args, &[], &by_hand);
-            assert!(printed.contains(BY_HAND), "{printed}");
+        let tmp = tempfile::tempdir().unwrap();
+        let by_hand = tmp.path().join("by-hand");
+        let printed = build_with_theme(args, &[], &by_hand);
+        assert!(printed.contains(PAGES_BY_HAND), "{printed}");
+        assert!(printed.contains(CARDS_BY_HAND), "{printed}");
+        let by_hand = tree(&by_hand);
+        let events = by_hand
+            .keys()
+            .filter(|path| path.ends_with("/index.html") && path.matches('/').count() == 2)
+            .count();
+        assert!(events >= 5, "only {events} event pages were built");
+        for (copied, pages, cards) in copies {
+            let tera = tmp.path().join(copied);
             let built_in = vatcar_site::render::TEMPLATES
                 .iter()
                 .find(|(name, _)| *name == copied)
                 .unwrap()
                 .1;
             let printed = build_with_theme(args, &[(copied, built_in)], &tera);
-            assert!(!printed.contains(BY_HAND), "{printed}");
-            assert!(
-                printed.contains("event pages' content written by Tera"),
-                "{printed}"
+            assert_eq!(
+                printed.contains(PAGES_BY_HAND),
+                pages,
+                "{copied}: {printed}"
             );
-            let (by_hand, tera) = (tree(&by_hand), tree(&tera));
-            let events = by_hand
-                .keys()
-                .filter(|path| path.ends_with("/index.html") && path.matches('/').count() == 2)
-                .count();
-            assert!(events >= 5, "only {events} event pages were built");
-            assert_same_files(&by_hand, &tera);
+            assert_eq!(
+                printed.contains(CARDS_BY_HAND),
+                cards,
+                "{copied}: {printed}"
+            );
+            assert_same_files(&by_hand, &tree(&tera));
         }
     }
 }

@@ -215,7 +215,8 @@ Good to know:
   of events. `build -vv` names the templates that share their frame.
 - While your folder has no `event.html` and no `macros.html`, an event page's content is
   written by vatcar-site itself, byte for byte what the built-in templates make, in a tenth
-  of the time. With your own copy of either, Tera renders it from yours: on a site of
+  of the time; so are the event cards of the event lists while it has no `macros.html` and
+  no `event_lists.html`. With your own copy, Tera renders them from yours: on a site of
   thousands of events the build takes a third to a half longer. `build -vv` says which.
 - An empty hook adds nothing to the page: the blocks are placed with `{%-`. What you put in a
   block is printed as written, line breaks included.
