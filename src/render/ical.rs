@@ -157,16 +157,9 @@ pub fn sequence(event: &Event) -> i64 {
 }
 
 fn stamp(t: DateTime<Utc>) -> String {
-    use chrono::{Datelike, Timelike};
-    format!(
-        "{:04}{:02}{:02}T{:02}{:02}{:02}Z",
-        t.year(),
-        t.month(),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second()
-    )
+    let mut out = String::with_capacity(16);
+    crate::view::push_basic_utc(&mut out, t);
+    out
 }
 
 /// The bytes [`escape_text`] may escape or drop: controls, `\\`, `;`, `,`, DEL, and 0xC2,

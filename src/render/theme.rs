@@ -360,6 +360,12 @@ impl Theme {
         }
     }
 
+    /// Whether pages of `template` are written without Tera ([`Theme::content_by_hand`]):
+    /// making one costs less than hashing what it is made from, so none is kept.
+    pub fn writes_by_hand(&self, template: &str) -> bool {
+        template == "event.html" && self.event_content.is_some()
+    }
+
     #[cfg(test)]
     pub(crate) fn event_content(&self) -> Option<&EventContent> {
         self.event_content.as_deref()

@@ -5,8 +5,8 @@
 //! is percent-encoded whole, so that text from the API cannot add or change a parameter, and
 //! the same data always gives the same link.
 
-use super::time::{push_digits, push_year};
-use chrono::{DateTime, Datelike, Timelike, Utc};
+use super::time::push_basic_utc;
+use chrono::{DateTime, Utc};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 /// Everything but RFC 3986's unreserved characters is encoded; a space is `%20`, never `+`,
@@ -34,18 +34,6 @@ fn push_encoded(link: &mut String, value: &str) {
     }
 }
 
-/// `20261121T230000Z`, the form Google's `dates` takes, onto the end of `link`.
-fn push_google_time(link: &mut String, t: DateTime<Utc>) {
-    push_year(link, t.year());
-    push_digits(link, t.month(), 2);
-    push_digits(link, t.day(), 2);
-    link.push('T');
-    push_digits(link, t.hour(), 2);
-    push_digits(link, t.minute(), 2);
-    push_digits(link, t.second(), 2);
-    link.push('Z');
-}
-
 /// What an event is, for [`google_event`]: plain text, as the calendars carry it.
 pub(super) struct EventText<'a> {
     pub name: &'a str,
@@ -71,9 +59,9 @@ pub(super) fn google_event(event: &EventText) -> String {
     link.push_str("https://calendar.google.com/calendar/render?action=TEMPLATE&text=");
     push_encoded(&mut link, event.name);
     link.push_str("&dates=");
-    push_google_time(&mut link, event.start);
+    push_basic_utc(&mut link, event.start);
     link.push('/');
-    push_google_time(&mut link, event.end);
+    push_basic_utc(&mut link, event.end);
     if !details.is_empty() {
         link.push_str("&details=");
         push_encoded(&mut link, &details);
@@ -190,7 +178,7 @@ mod tests {
             (987, 12, 31, 23, 59, 59),
             (10000, 6, 7, 0, 0, 0),
         ] {
-            push_google_time(&mut link, Utc.with_ymd_and_hms(y, mo, d, h, mi, s).unwrap());
+            push_basic_utc(&mut link, Utc.with_ymd_and_hms(y, mo, d, h, mi, s).unwrap());
             link.push(' ');
         }
         assert_eq!(link, "20260102T030405Z 09871231T235959Z 100000607T000000Z ");

@@ -21,6 +21,7 @@ mod roster;
 mod settings;
 mod site;
 mod time;
+pub use time::push_basic_utc;
 mod whats_new;
 
 pub use crate::i18n::Texts;

@@ -57,6 +57,20 @@ impl Instant {
     }
 }
 
+/// `20261121T230000Z`: RFC 5545's UTC date-time, the form Google Calendar's `dates` takes
+/// too, onto the end of `out`.
+pub fn push_basic_utc(out: &mut String, t: DateTime<Utc>) {
+    use chrono::Timelike;
+    push_year(out, t.year());
+    push_digits(out, t.month(), 2);
+    push_digits(out, t.day(), 2);
+    out.push('T');
+    push_digits(out, t.hour(), 2);
+    push_digits(out, t.minute(), 2);
+    push_digits(out, t.second(), 2);
+    out.push('Z');
+}
+
 /// `year` as `{:04}` writes it.
 pub(super) fn push_year(out: &mut String, year: i32) {
     match u32::try_from(year) {

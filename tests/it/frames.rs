@@ -199,13 +199,31 @@ fn kept(printed: &str) -> usize {
         .unwrap()
 }
 
-/// `build -vv --snapshot snapshot` into `out`, with `config` when given; what it printed.
+/// A theme folder beside `out` holding a copy of the built-in macros.html: its event pages'
+/// content is rendered by Tera over the shared frame, and kept when its inputs are unchanged.
+/// (The built-in templates' pages are written by hand, for less than their inputs take to
+/// hash, and never kept.)
+fn tera_event_theme(out: &Path) -> std::path::PathBuf {
+    let theme = out.with_extension("tera-theme");
+    fs::create_dir_all(&theme).unwrap();
+    fs::write(
+        theme.join("macros.html"),
+        include_str!("../../templates/macros.html"),
+    )
+    .unwrap();
+    theme
+}
+
+/// `build -vv --snapshot snapshot` into `out` with [`tera_event_theme`], with `config` when
+/// given; what it printed.
 fn build_snapshot(snapshot: &Path, out: &Path, config: Option<&Path>) -> String {
     let mut command = vatcar(&["build", "-vv", "--snapshot"]);
     command
         .arg(snapshot)
         .arg("--output")
         .arg(out)
+        .arg("--templates")
+        .arg(tera_event_theme(out))
         .env("SOURCE_DATE_EPOCH", "1795176000");
     if let Some(config) = config {
         command.arg("--config").arg(config);
@@ -346,6 +364,38 @@ fn a_rebuild_keeps_the_event_pages_made_from_the_same_inputs_and_remakes_the_oth
 }
 
 #[test]
+fn event_pages_written_by_hand_are_made_every_time_and_an_unchanged_one_is_not_rewritten() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let build = || {
+        let output = vatcar(&["build", "-vv", "--demo", "--output"])
+            .arg(&out)
+            .env("SOURCE_DATE_EPOCH", "1795176000")
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{printed}");
+        printed
+    };
+    build();
+    let made = tree(&out);
+    for _ in 0..2 {
+        let printed = build();
+        assert!(printed.contains(PAGES_BY_HAND), "{printed}");
+        assert_eq!(kept(&printed), 0, "{printed}");
+        assert!(printed.contains("(0 written,"), "{printed}");
+    }
+    let events_of = |files: &std::collections::BTreeMap<String, Vec<u8>>| {
+        files
+            .iter()
+            .filter(|(p, _)| p.starts_with("events/") && p.ends_with("/index.html"))
+            .map(|(p, b)| (p.clone(), b.clone()))
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    assert_same_files(&events_of(&made), &events_of(&tree(&out)));
+}
+
+#[test]
 fn with_an_api_key_every_page_is_made_and_scanned_again() {
     use crate::support::{AgainstMock, demo_api};
     // A kept page was scanned for the key of its own build, which need not be this one's.
@@ -355,6 +405,8 @@ fn with_an_api_key_every_page_is_made_and_scanned_again() {
     for _ in 0..2 {
         let output = vatcar(&["build", "-vv", "--output"])
             .arg(&out)
+            .arg("--templates")
+            .arg(tera_event_theme(&out))
             .against(&server)
             .env("SOURCE_DATE_EPOCH", "1795176000")
             .output()
@@ -382,6 +434,8 @@ fn an_event_page_linked_by_anchor_is_made_again_for_its_anchors_to_be_checked() 
             .arg(&config)
             .arg("--output")
             .arg(&out)
+            .arg("--templates")
+            .arg(tera_event_theme(&out))
             .env("SOURCE_DATE_EPOCH", "1795176000")
             .output()
             .unwrap()
