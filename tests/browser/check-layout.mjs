@@ -334,7 +334,17 @@ mkdirSync(opt.out, { recursive: true });
 const urlOf = (path) => `${origin}/${path.replace(/(^|\/)index\.html$/, '$1').split('/').map(encodeURIComponent).join('/')}`;
 const open = async (p, url, width) => {
   await p.setViewportSize({ width, height: HEIGHTS[width] });
-  const response = await p.goto(url, { waitUntil: 'load' });
+  // A page of the loopback server loads in well under a second: a load that times out is the
+  // machine (a runner under load, once in CI), so it is tried once more, with more time,
+  // before it counts.
+  let response;
+  try {
+    response = await p.goto(url, { waitUntil: 'load' });
+  } catch (e) {
+    if (e.name !== 'TimeoutError') throw e;
+    console.error(`check-layout: ${url} did not load in 30 s; trying once more`);
+    response = await p.goto(url, { waitUntil: 'load', timeout: 90000 });
+  }
   if (!response || response.status() !== 200) throw new Error(`${url}: HTTP ${response?.status()}`);
 };
 
