@@ -17,6 +17,7 @@ use crate::render::theme::escape_html_into;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
+use tera::Tera;
 use tera::ast::{ExprVal, FunctionCall, Node};
 
 /// The function the built-in `event_lists.html` calls in place of `m::event_card`
@@ -117,12 +118,7 @@ impl EventContent {
         } else if status == "past" {
             badge(o, " badge-past", &self.past);
         }
-        if truthy(field(event, "facility")) {
-            badge(o, "", &self.facility_event);
-        }
-        if truthy(field(event, "division")) {
-            badge(o, " badge-division", &self.division_event);
-        }
+        source_badges(o, event, &self.facility_event, &self.division_event);
         o.push_str("</p>\n  <dl class=\"facts\">\n    <div><dt>");
         o.push_str(&self.when);
         o.push_str("</dt><dd>");
@@ -240,12 +236,7 @@ impl EventContent {
         if ongoing {
             badge(o, " badge-live", &self.happening_now);
         }
-        if truthy(field(event, "facility")) {
-            badge(o, "", &self.facility);
-        }
-        if truthy(field(event, "division")) {
-            badge(o, " badge-division", &self.division_badge);
-        }
+        source_badges(o, event, &self.facility, &self.division_badge);
         o.push_str("</p>\n  </div>\n</article>\n");
         Some(out)
     }
@@ -288,9 +279,67 @@ impl EventContent {
     }
 }
 
+/// Writes by hand, for the theme loaded into `tera`, what it keeps of the built-in templates
+/// these are written after (`built_in(name)`: the theme has no template of that name): the
+/// lists' event cards, through [`CARD_FUNCTION`], and the event page's content, when its
+/// template is split (`event_split`), which is returned for [`EventContent::write`]. `text` is
+/// the template's `t(key=...)`, unescaped.
+pub fn install(
+    tera: &mut Tera,
+    built_in: impl Fn(&str) -> bool,
+    event_split: bool,
+    text: impl Fn(&str) -> Option<String>,
+) -> Option<Arc<EventContent>> {
+    let written = built_in("macros.html")
+        .then(|| EventContent::new(text))
+        .flatten()
+        .map(Arc::new);
+    let event_content = written
+        .clone()
+        .filter(|_| event_split && built_in("event.html"));
+    // Tera 1 finds an included template's macros among the imports of the template that
+    // includes it: every one that includes event_lists.html must import macros.html as `m`
+    // for `m::event_card` to be the built-in macro.
+    let cards_by_hand = written.filter(|_| {
+        built_in("event_lists.html")
+            && tera.templates.values().all(|template| {
+                !crate::render::limits::calls_of(&template.ast)
+                    .includes
+                    .iter()
+                    .any(|name| name == "event_lists.html")
+                    || template
+                        .imported_macro_files
+                        .iter()
+                        .any(|(file, namespace)| file == "macros.html" && namespace == "m")
+            })
+    });
+    let cards_rewritten = match (cards_by_hand, tera.templates.get_mut("event_lists.html")) {
+        (Some(content), Some(lists)) => {
+            let calls = call_the_card_function(&mut lists.ast, "m");
+            tera.register_function(CARD_FUNCTION, CardFunction(content));
+            calls
+        }
+        _ => 0,
+    };
+    log::debug!(
+        "event pages' content written {}; event cards of the lists written {}",
+        if event_content.is_some() {
+            "without Tera (the built-in event.html and macros.html)"
+        } else {
+            "by Tera, from the theme's event.html or macros.html"
+        },
+        if cards_rewritten > 0 {
+            "without Tera (the built-in event_lists.html and macros.html)"
+        } else {
+            "by Tera"
+        }
+    );
+    event_content
+}
+
 /// [`EventContent::write_card`] as the Tera function [`CARD_FUNCTION`]: its text is markup,
 /// escaped as the macro escapes it.
-pub struct CardFunction(pub Arc<EventContent>);
+struct CardFunction(Arc<EventContent>);
 
 impl tera::Function for CardFunction {
     fn call(&self, args: &HashMap<String, Value>) -> tera::Result<Value> {
@@ -358,6 +407,16 @@ pub fn call_the_card_function(nodes: &mut [Node], namespace: &str) -> usize {
         }
     }
     changed
+}
+
+/// The badges of a facility's and of a division's event, in the page's or the card's words.
+fn source_badges(o: &mut String, event: &Value, facility: &str, division: &str) {
+    if truthy(field(event, "facility")) {
+        badge(o, "", facility);
+    }
+    if truthy(field(event, "division")) {
+        badge(o, " badge-division", division);
+    }
 }
 
 fn badge(o: &mut String, class: &str, text: &str) {
@@ -521,13 +580,8 @@ mod tests {
         for language in ["en", "es", "fr", "nl"] {
             let mut theme = theme(language);
             theme.add_template("card.html", CARD).unwrap();
-            let content = Arc::new(
-                EventContent::new(|key| {
-                    let texts = Texts::load(language, None).unwrap();
-                    texts.get(key).map(str::to_owned)
-                })
-                .unwrap(),
-            );
+            // The texts the theme writes the pages with, and so the cards.
+            let content = theme.event_content().unwrap();
             for n in (0..2000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) {
                 let mut context = context(n);
                 let heading = if n % 2 == 0 { json!("h3") } else { json!("h2") };

@@ -9,12 +9,11 @@
 use crate::fetch::site_files::read_plain;
 mod export;
 mod ignored;
+mod translate;
 
 use crate::i18n::{self as texts, Texts};
 use crate::problems::{Problem, Problems};
-use crate::render::event_content::{
-    CARD_FUNCTION, CardFunction, EventContent, call_the_card_function,
-};
+use crate::render::event_content::{self, EventContent};
 use crate::render::frame::{self, Split};
 use crate::render::tera_errors;
 use crate::sanitize::quote;
@@ -27,6 +26,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 use tera::Tera;
+use translate::{Translate, UNKNOWN_KEY};
 
 /// Built-in templates, by name.
 macro_rules! embedded {
@@ -235,60 +235,12 @@ impl Theme {
                 split.read_by(content);
             }
         }
-        // The event page's content and the lists' event cards, written without Tera where
-        // the theme keeps the built-in templates they are written after.
-        let written = built_in("macros.html")
-            .then(|| {
-                let translate = Translate(Arc::clone(&texts));
-                EventContent::new(|key| {
-                    let args = HashMap::from([("key".to_owned(), tera::Value::from(key))]);
-                    match tera::Function::call(&translate, &args) {
-                        Ok(tera::Value::String(text)) => Some(text),
-                        _ => None,
-                    }
-                })
-            })
-            .flatten()
-            .map(Arc::new);
-        let event_content = written
-            .clone()
-            .filter(|_| splits.contains_key("event.html") && built_in("event.html"));
-        // Tera 1 finds an included template's macros among the imports of the template that
-        // includes it: every one that includes event_lists.html must import macros.html as
-        // `m` for `m::event_card` to be the built-in macro.
-        let cards_by_hand = written.filter(|_| {
-            built_in("event_lists.html")
-                && tera.templates.values().all(|template| {
-                    !crate::render::limits::calls_of(&template.ast)
-                        .includes
-                        .iter()
-                        .any(|name| name == "event_lists.html")
-                        || template
-                            .imported_macro_files
-                            .iter()
-                            .any(|(file, namespace)| file == "macros.html" && namespace == "m")
-                })
-        });
-        let cards_rewritten = match (cards_by_hand, tera.templates.get_mut("event_lists.html")) {
-            (Some(content), Some(lists)) => {
-                let calls = call_the_card_function(&mut lists.ast, "m");
-                tera.register_function(CARD_FUNCTION, CardFunction(content));
-                calls
-            }
-            _ => 0,
-        };
-        log::debug!(
-            "event pages' content written {}; event cards of the lists written {}",
-            if event_content.is_some() {
-                "without Tera (the built-in event.html and macros.html)"
-            } else {
-                "by Tera, from the theme's event.html or macros.html"
-            },
-            if cards_rewritten > 0 {
-                "without Tera (the built-in event_lists.html and macros.html)"
-            } else {
-                "by Tera"
-            }
+        let translate = Translate(Arc::clone(&texts));
+        let event_content = event_content::install(
+            &mut tera,
+            built_in,
+            splits.contains_key("event.html"),
+            |key| translate.plain(key),
         );
         let mut split_names: Vec<&str> = splits.keys().map(String::as_str).collect();
         split_names.sort_unstable();
@@ -440,62 +392,6 @@ impl Theme {
 
     pub fn static_files(&self) -> &[(String, Vec<u8>)] {
         &self.static_files
-    }
-}
-
-const UNKNOWN_KEY: &str = "unknown text key `";
-
-/// `t(key="...", n=..., name=value...)`: the text of `key` in the site's language, `{name}`
-/// filled from the arguments; with `n`, the form of the key that count takes (`key.one` or
-/// `key.other`). The text is plain and escaped like any value, except under keys ending in
-/// `_html`: those are markup from the catalogue, with their arguments escaped here, printed
-/// with `| safe`. The catalogue stays in the function: no page's context carries it.
-struct Translate(Arc<Texts>);
-
-impl tera::Function for Translate {
-    fn call(&self, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
-        let Some(key) = args.get("key").and_then(tera::Value::as_str) else {
-            return Err(tera::Error::msg(
-                "t() needs the text's key as text: t(key=\"nav.home\")",
-            ));
-        };
-        let count = match args.get("n") {
-            None => None,
-            Some(n) => Some(n.as_i64().ok_or_else(|| {
-                tera::Error::msg(format!(
-                    "t(key=\"{key}\"): n must be a whole number, found {n}"
-                ))
-            })?),
-        };
-        let full = match count {
-            Some(n) => self.0.plural_key(key, n),
-            None => key.to_owned(),
-        };
-        let Some(text) = self.0.get(&full) else {
-            return Err(tera::Error::msg(format!(
-                "{UNKNOWN_KEY}{key}`{}",
-                if count.is_some() {
-                    " (with n: `.one` and `.other`)"
-                } else {
-                    ""
-                }
-            )));
-        };
-        let html = key.ends_with("_html");
-        let filled = texts::fill(text, |name| {
-            let value = match args.get(name)? {
-                tera::Value::String(text) => text.clone(),
-                tera::Value::Null => String::new(),
-                other => other.to_string(),
-            };
-            Some(if html { escape_html(&value) } else { value })
-        })
-        .map_err(|missing| {
-            tera::Error::msg(format!(
-                "t(key=\"{key}\"): the text {text:?} needs the argument `{missing}`"
-            ))
-        })?;
-        Ok(tera::Value::String(filled))
     }
 }
 

@@ -203,7 +203,7 @@ fn kept(printed: &str) -> usize {
 /// content is rendered by Tera over the shared frame, and kept when its inputs are unchanged.
 /// (The built-in templates' pages are written by hand, for less than their inputs take to
 /// hash, and never kept.)
-fn tera_event_theme(out: &Path) -> std::path::PathBuf {
+fn tera_macros_theme(out: &Path) -> std::path::PathBuf {
     let theme = out.with_extension("tera-theme");
     fs::create_dir_all(&theme).unwrap();
     fs::write(
@@ -214,7 +214,7 @@ fn tera_event_theme(out: &Path) -> std::path::PathBuf {
     theme
 }
 
-/// `build -vv --snapshot snapshot` into `out` with [`tera_event_theme`], with `config` when
+/// `build -vv --snapshot snapshot` into `out` with [`tera_macros_theme`], with `config` when
 /// given; what it printed.
 fn build_snapshot(snapshot: &Path, out: &Path, config: Option<&Path>) -> String {
     let mut command = vatcar(&["build", "-vv", "--snapshot"]);
@@ -223,7 +223,7 @@ fn build_snapshot(snapshot: &Path, out: &Path, config: Option<&Path>) -> String 
         .arg("--output")
         .arg(out)
         .arg("--templates")
-        .arg(tera_event_theme(out))
+        .arg(tera_macros_theme(out))
         .env("SOURCE_DATE_EPOCH", "1795176000");
     if let Some(config) = config {
         command.arg("--config").arg(config);
@@ -406,7 +406,7 @@ fn with_an_api_key_every_page_is_made_and_scanned_again() {
         let output = vatcar(&["build", "-vv", "--output"])
             .arg(&out)
             .arg("--templates")
-            .arg(tera_event_theme(&out))
+            .arg(tera_macros_theme(&out))
             .against(&server)
             .env("SOURCE_DATE_EPOCH", "1795176000")
             .output()
@@ -435,7 +435,7 @@ fn an_event_page_linked_by_anchor_is_made_again_for_its_anchors_to_be_checked() 
             .arg("--output")
             .arg(&out)
             .arg("--templates")
-            .arg(tera_event_theme(&out))
+            .arg(tera_macros_theme(&out))
             .env("SOURCE_DATE_EPOCH", "1795176000")
             .output()
             .unwrap()
