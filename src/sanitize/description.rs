@@ -262,15 +262,34 @@ fn escape_attribute(text: &str) -> String {
 
 /// The length of the tag `text` starts with, up to its `>` outside quotes.
 fn tag_end(text: &str) -> usize {
+    // Bytes, not characters: `"` and `>` are ASCII, and no byte of a longer character is.
     let mut quoted = false;
-    text.char_indices()
-        .find(|&(_, c)| {
-            if c == '"' {
+    text.bytes()
+        .position(|b| {
+            if b == b'"' {
                 quoted = !quoted;
             }
-            c == '>' && !quoted
+            b == b'>' && !quoted
         })
-        .map_or(text.len(), |(i, _)| i + 1)
+        .map_or(text.len(), |i| i + 1)
+}
+
+/// A tag's name as [`html_to_text`] reads it: after its `<`s, up to whitespace or `>`.
+/// Bytes are read while they are ASCII (whitespace there is tab to carriage return, and space, as
+/// for `char::is_whitespace`); a longer character ends the name only if it is whitespace, and a name holding one is none the caller knows, so it reads as `""`.
+fn tag_name(tag: &str) -> &str {
+    let name = tag.trim_start_matches('<');
+    match name
+        .bytes()
+        .position(|b| matches!(b, b'\t'..=b'\r' | b' ' | b'>') || !b.is_ascii())
+    {
+        None => name,
+        Some(at) if name.as_bytes()[at].is_ascii() => &name[..at],
+        Some(at) => match name[at..].chars().next() {
+            Some(c) if c.is_whitespace() => &name[..at],
+            _ => "",
+        },
+    }
 }
 
 /// An image in a report: its alt text and address as text, loading nothing. Both arguments
@@ -449,12 +468,7 @@ pub fn html_to_text(html: &str) -> String {
         let tag_and_after = &rest[open..];
         let end = tag_end(tag_and_after);
         let tag = &tag_and_after[..end];
-        let name = tag
-            .trim_start_matches('<')
-            .split(|c: char| c.is_whitespace() || c == '>')
-            .next()
-            .unwrap_or("");
-        text.push_str(match name {
+        text.push_str(match tag_name(tag) {
             "/p" | "/h3" | "/blockquote" | "/pre" => "\n\n",
             "/ul" | "/ol" | "/table" | "/div" | "/li" | "/tr" | "br" => "\n",
             "li" => "- ",
@@ -508,6 +522,36 @@ fn decode_entities(text: &str, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// A tag's end and name read by bytes are where reading characters put them, for the
+        /// names the text cares about, with quotes, ASCII and other whitespace, and longer
+        /// characters in and around the name.
+        #[test]
+        fn a_tag_is_read_by_bytes_as_by_characters(
+            tag in "<{1,2}/?(p|li|br|td|h3|blockquote|x)?[ \t\n\x0b\x0c\r\u{a0}\u{2003}é✈\"=a>/]{0,8}[a-z\"> ]{0,6}",
+        ) {
+            let end = tag
+                .char_indices()
+                .scan(false, |quoted, (i, c)| {
+                    if c == '"' {
+                        *quoted = !*quoted;
+                    }
+                    Some((i, c == '>' && !*quoted))
+                })
+                .find(|&(_, closes)| closes)
+                .map_or(tag.len(), |(i, _)| i + 1);
+            proptest::prop_assert_eq!(tag_end(&tag), end);
+            let by_chars = tag
+                .trim_start_matches('<')
+                .split(|c: char| c.is_whitespace() || c == '>')
+                .next()
+                .unwrap_or("");
+            let known = |name: &str| if name.is_ascii() { name.to_owned() } else { String::new() };
+            proptest::prop_assert_eq!(known(tag_name(&tag)), known(by_chars));
+        }
+    }
 
     fn render(text: &str) -> String {
         Sanitizer::new(&Url::parse("https://vatcar.net").unwrap()).render(text)

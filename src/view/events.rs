@@ -494,12 +494,20 @@ pub(super) fn excerpt(text: &str, limit: usize) -> Option<String> {
     if chars <= limit {
         return Some(joined);
     }
-    let cut: String = joined.chars().take(limit).collect();
+    let end = joined
+        .char_indices()
+        .nth(limit)
+        .map_or(joined.len(), |(at, _)| at);
+    let cut = &joined[..end];
     let cut = match cut.rfind(' ') {
         Some(space) if space > limit / 2 => &cut[..space],
-        _ => &cut,
+        _ => cut,
     };
-    Some(format!("{}…", cut.trim_end_matches([',', '.', ';', ':'])))
+    let cut = cut.trim_end_matches([',', '.', ';', ':']);
+    let mut shown = String::with_capacity(cut.len() + '…'.len_utf8());
+    shown.push_str(cut);
+    shown.push('…');
+    Some(shown)
 }
 
 #[cfg(test)]
