@@ -63,6 +63,9 @@ pub const TEMPLATES: &[(&str, &str)] = embedded!(
     "report-index.html",
 );
 
+/// How the names of the reports' templates begin (`report.css`, `report-roster.html`).
+const REPORT_PREFIX: &str = "report";
+
 /// The folder the built-in templates are also found under, whatever the theme replaces:
 /// `{% extends "builtin/index.html" %}`.
 pub const BUILTIN_PREFIX: &str = "builtin/";
@@ -115,14 +118,26 @@ impl Theme {
     /// The templates of `user_dir` over the built-in ones, speaking the language of `texts`
     /// (loaded by the command, which hands the same texts to the view).
     pub fn load(user_dir: Option<&Path>, texts: Arc<Texts>) -> Result<Self> {
-        Self::load_with(user_dir, texts, &[])
+        Self::load_for(user_dir, texts, &[], true)
     }
 
-    /// [`Theme::load`], with the further templates that content pages name.
+    /// [`Theme::load`] for a site's build, with the further templates that content pages
+    /// name, and without the built-in reports' templates: parsing them was a fifth of the
+    /// parse, which a build on one core waits for. A theme's own report templates are still
+    /// read and checked, and a theme template that names a report's keeps them all.
     pub fn load_with(
         user_dir: Option<&Path>,
         texts: Arc<Texts>,
         page_templates: &[PageTemplate],
+    ) -> Result<Self> {
+        Self::load_for(user_dir, texts, page_templates, false)
+    }
+
+    fn load_for(
+        user_dir: Option<&Path>,
+        texts: Arc<Texts>,
+        page_templates: &[PageTemplate],
+        reports: bool,
     ) -> Result<Self> {
         let mut tera = Tera::default();
         crate::render::limits::restrict(&mut tera);
@@ -145,9 +160,14 @@ impl Theme {
             None => Vec::new(),
         };
         check_page_templates(page_templates, &user_templates, user_dir)?;
+        let reports = reports
+            || user_templates
+                .iter()
+                .any(|user| user.text.contains(REPORT_PREFIX));
         let builtin: Vec<TemplateSource> = TEMPLATES
             .iter()
             .filter(|(name, _)| !user_templates.iter().any(|user| user.name == *name))
+            .filter(|(name, _)| reports || !name.starts_with(REPORT_PREFIX))
             .map(|(name, text)| TemplateSource {
                 name: name.to_string(),
                 text: text.to_string(),
@@ -584,6 +604,47 @@ fn load_error(error: &tera::Error, sources: &[TemplateSource]) -> String {
 #[cfg(test)]
 mod tests {
     use super::escape_html;
+
+    /// Whether each of the reports' templates is in a theme.
+    fn reports_held(theme: &super::Theme) -> Vec<bool> {
+        [
+            "report.css",
+            "report-training.html",
+            "report-roster.html",
+            "report-index.html",
+        ]
+        .iter()
+        .map(|name| theme.tera.get_template(name).is_ok())
+        .collect()
+    }
+
+    #[test]
+    fn a_site_build_leaves_the_reports_templates_out_unless_its_theme_names_one() {
+        use super::{Texts, Theme};
+        use std::sync::Arc;
+        let texts = || Arc::new(Texts::load("en", None).unwrap());
+        let reports = Theme::load(None, texts()).unwrap();
+        assert_eq!(reports_held(&reports), [true; 4]);
+        let site = Theme::load_with(None, texts(), &[]).unwrap();
+        assert_eq!(reports_held(&site), [false; 4]);
+        assert!(site.tera.get_template("event.html").is_ok());
+
+        // A theme's own report template is still parsed (so a build reports its errors),
+        // and one that includes a built-in report's keeps them all.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("report-roster.html"), "{{ broken").unwrap();
+        let error = Theme::load_with(Some(dir.path()), texts(), &[])
+            .err()
+            .expect("a broken report template fails the site's build");
+        assert!(error.to_string().contains("report-roster.html"), "{error}");
+        std::fs::write(
+            dir.path().join("report-roster.html"),
+            "{% include \"report.css\" %}",
+        )
+        .unwrap();
+        let site = Theme::load_with(Some(dir.path()), texts(), &[]).unwrap();
+        assert_eq!(reports_held(&site), [true; 4]);
+    }
 
     #[test]
     fn escapes_markup_characters_and_keeps_urls_readable() {
