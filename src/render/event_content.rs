@@ -5,16 +5,19 @@
 //! dotted name), and an event page's content, 20,000 times on a large site, was a fifth of a
 //! build; the two event lists' cards, as many again, a tenth.
 //!
-//! It reads the very values Tera would be given, and follows Tera's rules where they matter:
-//! what is true in an `if`, how a value prints, what is escaped. Anything it does not expect
-//! (a value missing or of another shape) makes it give up: an event page is then rendered by
-//! Tera, errors and all, and a card names the value. A theme that overrides `event.html` or
-//! `macros.html` (or, for the cards, `event_lists.html`) gets Tera, as before: the templates
-//! stay the source, and tests hold the two together (the tests below, over every branch of
-//! the templates, and tests/it/frames.rs over whole sites).
+//! The page is written from the view's [`EventPage`], whose values have one shape, and the
+//! context Tera would get is not made at all (making and dropping it cost twice the
+//! writing). A card is written from the values Tera hands the lists' template, following
+//! Tera's rules where they matter (what is true in an `if`, how a value prints, what is
+//! escaped); a value it does not expect (missing, or of another shape) makes it name the
+//! value. A theme that overrides `event.html` or `macros.html` (or, for the cards,
+//! `event_lists.html`) gets Tera, as before: the templates stay the source, and tests hold
+//! the two together (the tests below, over every branch of the templates, and
+//! tests/it/frames.rs over whole sites).
 
 use crate::render::theme::escape_html_into;
-use serde_json::{Map, Value};
+use crate::view::{EventPage, EventStatus, When};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 use tera::Tera;
@@ -79,121 +82,128 @@ impl EventContent {
         })
     }
 
-    /// The content block of the page whose context is `context` (`root` and `event`), or
-    /// `None` for Tera to render.
-    pub fn write(&self, context: &Map<String, Value>) -> Option<String> {
-        let root = context.get("root")?;
-        let event = context.get("event")?;
-        let description = field(event, "description_html");
-        let mut out =
-            String::with_capacity(3072 + description.and_then(Value::as_str).map_or(0, str::len));
+    /// The content block of `event`'s page, `root` the way back to the site's root and
+    /// `google` its Google Calendar link: what Tera makes of the built-in `event.html` over
+    /// [`EventPage::context`], written from the view itself, whose values have the one shape
+    /// the context's do (`bool` for `facility`, text for `name`, a list of texts for
+    /// `airports`), without making the context at all (making it and dropping it took twice
+    /// the writing).
+    pub fn write_page(&self, event: &EventPage, root: &str, google: Option<&str>) -> String {
+        let summary = &event.summary;
+        let description = &event.description_html;
+        let mut out = String::with_capacity(3072 + description.len());
         let o = &mut out;
         o.push_str("\n<article class=\"event\">\n  <nav class=\"breadcrumb\" aria-label=\"");
         o.push_str(&self.breadcrumb_label);
         o.push_str("\"><ol><li>");
-        let (section, name) = if truthy(field(event, "facility")) {
+        let (section, name) = if summary.facility {
             ("events/", &self.events)
         } else {
             ("division/", &self.division)
         };
         o.push_str("<a href=\"");
-        print(o, Some(root))?;
+        escape_html_into(o, root);
         o.push_str(section);
         o.push_str("\">");
         o.push_str(name);
         o.push_str("</a></li><li><span aria-current=\"page\">");
-        print(o, field(event, "name"))?;
+        escape_html_into(o, &summary.name);
         o.push_str("</span></li></ol></nav>");
-        if let Some(banner) = field(event, "banner").filter(|b| truthy(Some(b))) {
+        // A banner is an object of three fields, true in an `if`.
+        if let Some(banner) = &summary.banner {
             o.push_str("\n  <img class=\"event-banner\" src=\"");
-            print(o, field(banner, "href"))?;
+            escape_html_into(o, &banner.href);
             o.push_str("\" alt=\"\" width=\"1200\" height=\"400\">");
         }
         o.push_str("\n  <h1>");
-        print(o, field(event, "name"))?;
+        escape_html_into(o, &summary.name);
         o.push_str("</h1>\n  <p class=\"badges\">");
-        let status = field(event, "status")?;
-        if status == "ongoing" {
-            badge(o, " badge-live", &self.happening_now);
-        } else if status == "past" {
-            badge(o, " badge-past", &self.past);
+        match summary.status {
+            EventStatus::Ongoing => badge(o, " badge-live", &self.happening_now),
+            EventStatus::Past => badge(o, " badge-past", &self.past),
+            EventStatus::Upcoming => {}
         }
-        source_badges(o, event, &self.facility_event, &self.division_event);
+        source_badges(
+            o,
+            summary.facility,
+            summary.division,
+            (&self.facility_event, &self.division_event),
+        );
         o.push_str("</p>\n  <dl class=\"facts\">\n    <div><dt>");
         o.push_str(&self.when);
         o.push_str("</dt><dd>");
-        self.when_macro(o, field(event, "when")?)?;
+        self.when_macro(o, &summary.when);
         o.push_str("</dd></div>");
-        for (key, term) in [
-            ("airports", &self.airports),
-            ("departure", &self.departures),
-            ("arrival", &self.arrivals),
-            ("participants", &self.participating),
+        for (list, term) in [
+            (&event.airports, &self.airports),
+            (&event.departure, &self.departures),
+            (&event.arrival, &self.arrivals),
+            (&event.participants, &self.participating),
         ] {
-            let list = field(event, key);
-            if truthy(list) {
+            if !list.is_empty() {
                 o.push_str("\n    <div><dt>");
                 o.push_str(term);
                 o.push_str("</dt><dd>");
-                join(o, list?)?;
+                for (i, item) in list.iter().enumerate() {
+                    if i > 0 {
+                        o.push_str(", ");
+                    }
+                    escape_html_into(o, item);
+                }
                 o.push_str("</dd></div>");
             }
         }
         o.push_str("\n  </dl>");
-        if status != "past" {
+        if summary.status != EventStatus::Past {
             o.push_str("\n  <p class=\"actions\"><a class=\"button\" href=\"event.ics\" download>");
             o.push_str(&self.add_to_calendar);
             o.push_str("</a>");
-            let google = field(event, "google_calendar");
-            if truthy(google) {
+            if let Some(google) = google.filter(|google| !google.is_empty()) {
                 o.push_str("\n    <a class=\"button button-quiet\" href=\"");
-                print(o, google)?;
+                escape_html_into(o, google);
                 o.push_str("\" rel=\"noopener noreferrer\">");
                 o.push_str(&self.add_to_google);
                 o.push_str("</a>");
             }
             o.push_str("</p>");
         }
-        if truthy(description) {
+        if !description.is_empty() {
             o.push_str("\n  <section aria-labelledby=\"about\">\n    <h2 id=\"about\">");
             o.push_str(&self.about);
             o.push_str("</h2>\n    <div class=\"description\">");
             // `| safe`: sanitized by the view.
-            print_raw(o, description)?;
+            o.push_str(description);
             o.push_str("</div>\n  </section>");
         }
-        let positions = field(event, "positions");
-        if truthy(positions) {
+        if !event.positions.is_empty() {
             o.push_str("\n  <section aria-labelledby=\"positions\">\n    <h2 id=\"positions\">");
             o.push_str(&self.positions);
             o.push_str("</h2>\n    <ul class=\"positions\">");
-            for position in positions?.as_array()? {
+            for position in &event.positions {
                 o.push_str("\n      <li><strong>");
-                print(o, field(position, "label"))?;
+                escape_html_into(o, &position.label);
                 o.push_str("</strong>");
-                let detail = field(position, "detail");
-                if truthy(detail) {
+                if let Some(detail) = position.detail.as_deref().filter(|d| !d.is_empty()) {
                     o.push_str(" <span>");
-                    print(o, detail)?;
+                    escape_html_into(o, detail);
                     o.push_str("</span>");
                 }
                 o.push_str("</li>");
             }
             o.push_str("\n    </ul>\n  </section>");
         }
-        let updated = field(event, "updated");
-        if truthy(updated) {
-            let updated = updated?;
+        // An instant is an object of four fields, true in an `if`.
+        if let Some(updated) = &event.updated {
             o.push_str("\n  <p class=\"updated\">");
             o.push_str(&self.last_updated);
             o.push_str("\n    <time datetime=\"");
-            print(o, field(updated, "iso"))?;
+            escape_html_into(o, &updated.iso);
             o.push_str("\">");
-            print(o, field(updated, "zulu"))?;
+            escape_html_into(o, &updated.zulu);
             o.push_str("</time>.</p>");
         }
         o.push_str("\n</article>\n");
-        Some(out)
+        out
     }
 
     /// macros.html's `event_card(event, root, heading)`.
@@ -236,53 +246,131 @@ impl EventContent {
         if ongoing {
             badge(o, " badge-live", &self.happening_now);
         }
-        source_badges(o, event, &self.facility, &self.division_badge);
+        source_badges(
+            o,
+            truthy(field(event, "facility")),
+            truthy(field(event, "division")),
+            (&self.facility, &self.division_badge),
+        );
         o.push_str("</p>\n  </div>\n</article>\n");
         Some(out)
     }
 
     /// macros.html's `when(when)`.
-    fn when_macro(&self, o: &mut String, when: &Value) -> Option<()> {
-        let start = field(when, "start")?;
-        let end = field(when, "end")?;
+    fn when_macro(&self, o: &mut String, when: &impl WhenSource) -> Option<()> {
         o.push_str("\n<span class=\"when\"><time datetime=\"");
-        print(o, field(start, "iso"))?;
+        when.print(o, WhenText::StartIso)?;
         o.push_str("\">");
-        print(o, field(start, "zulu"))?;
+        when.print(o, WhenText::StartZulu)?;
         o.push_str("</time> – <time datetime=\"");
-        print(o, field(end, "iso"))?;
+        when.print(o, WhenText::EndIso)?;
         o.push_str("\">");
-        if truthy(field(when, "same_day")) {
-            print(o, field(end, "time"))?;
+        if when.same_day() {
+            when.print(o, WhenText::EndTime)?;
         } else {
-            print(o, field(end, "zulu"))?;
+            when.print(o, WhenText::EndZulu)?;
         }
         o.push_str("</time>");
-        if truthy(field(when, "end_assumed")) {
+        if when.end_assumed() {
             o.push_str(" <span class=\"note\">");
             o.push_str(&self.end_not_given);
             o.push_str("</span>");
         }
         o.push_str("</span>");
-        let local = field(when, "local");
-        if truthy(local) {
+        if when.has_local() {
             o.push_str("<span class=\"when-local\">");
-            print(o, local)?;
+            when.print(o, WhenText::Local)?;
             o.push_str("</span>");
         }
         o.push_str("\n<span class=\"reader-time\" data-start=\"");
-        print(o, field(start, "iso"))?;
+        when.print(o, WhenText::StartIso)?;
         o.push_str("\" data-end=\"");
-        print(o, field(end, "iso"))?;
+        when.print(o, WhenText::EndIso)?;
         o.push_str("\" hidden></span>\n");
         Some(())
+    }
+}
+
+/// The texts of an event's times that macros.html's `when` prints.
+#[derive(Clone, Copy)]
+enum WhenText {
+    StartIso,
+    StartZulu,
+    EndIso,
+    EndTime,
+    EndZulu,
+    Local,
+}
+
+/// What macros.html's `when` reads: from a card's values, which may be of any shape, or from
+/// a page's view, which has the one.
+trait WhenSource {
+    /// `{{ text }}`, escaped; `None` where Tera is to print it.
+    fn print(&self, o: &mut String, text: WhenText) -> Option<()>;
+    fn same_day(&self) -> bool;
+    fn end_assumed(&self) -> bool;
+    fn has_local(&self) -> bool;
+}
+
+impl WhenSource for Value {
+    fn print(&self, o: &mut String, text: WhenText) -> Option<()> {
+        let (instant, key) = match text {
+            WhenText::StartIso => ("start", "iso"),
+            WhenText::StartZulu => ("start", "zulu"),
+            WhenText::EndIso => ("end", "iso"),
+            WhenText::EndTime => ("end", "time"),
+            WhenText::EndZulu => ("end", "zulu"),
+            WhenText::Local => return print(o, field(self, "local")),
+        };
+        print(o, field(field(self, instant)?, key))
+    }
+
+    fn same_day(&self) -> bool {
+        truthy(field(self, "same_day"))
+    }
+
+    fn end_assumed(&self) -> bool {
+        truthy(field(self, "end_assumed"))
+    }
+
+    fn has_local(&self) -> bool {
+        truthy(field(self, "local"))
+    }
+}
+
+impl WhenSource for When {
+    fn print(&self, o: &mut String, text: WhenText) -> Option<()> {
+        escape_html_into(
+            o,
+            match text {
+                WhenText::StartIso => &self.start.iso,
+                WhenText::StartZulu => &self.start.zulu,
+                WhenText::EndIso => &self.end.iso,
+                WhenText::EndTime => &self.end.time,
+                WhenText::EndZulu => &self.end.zulu,
+                WhenText::Local => self.local.as_deref().unwrap_or_default(),
+            },
+        );
+        Some(())
+    }
+
+    fn same_day(&self) -> bool {
+        self.same_day
+    }
+
+    fn end_assumed(&self) -> bool {
+        self.end_assumed
+    }
+
+    fn has_local(&self) -> bool {
+        self.local.as_deref().is_some_and(|local| !local.is_empty())
     }
 }
 
 /// Writes by hand, for the theme loaded into `tera`, what it keeps of the built-in templates
 /// these are written after (`built_in(name)`: the theme has no template of that name): the
 /// lists' event cards, through [`CARD_FUNCTION`], and the event page's content, when its
-/// template is split (`event_split`), which is returned for [`EventContent::write`]. `text` is
+/// template is split (`event_split`), which is returned for [`EventContent::write_page`]. `text` is
 /// the template's `t(key=...)`, unescaped.
 pub fn install(
     tera: &mut Tera,
@@ -410,12 +498,12 @@ pub fn call_the_card_function(nodes: &mut [Node], namespace: &str) -> usize {
 }
 
 /// The badges of a facility's and of a division's event, in the page's or the card's words.
-fn source_badges(o: &mut String, event: &Value, facility: &str, division: &str) {
-    if truthy(field(event, "facility")) {
-        badge(o, "", facility);
+fn source_badges(o: &mut String, facility: bool, division: bool, texts: (&str, &str)) {
+    if facility {
+        badge(o, "", texts.0);
     }
-    if truthy(field(event, "division")) {
-        badge(o, " badge-division", division);
+    if division {
+        badge(o, " badge-division", texts.1);
     }
 }
 
@@ -457,23 +545,6 @@ fn print(o: &mut String, value: Option<&Value>) -> Option<()> {
     Some(())
 }
 
-/// `{{ value | safe }}` for a value that is text.
-fn print_raw(o: &mut String, value: Option<&Value>) -> Option<()> {
-    o.push_str(value?.as_str()?);
-    Some(())
-}
-
-/// `{{ list | join(sep=", ") }}`, escaped, for a list of texts.
-fn join(o: &mut String, list: &Value) -> Option<()> {
-    for (i, item) in list.as_array()?.iter().enumerate() {
-        if i > 0 {
-            o.push_str(", ");
-        }
-        escape_html_into(o, item.as_str()?);
-    }
-    Some(())
-}
-
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     escape_html_into(&mut out, text);
@@ -485,7 +556,9 @@ mod tests {
     use super::*;
     use crate::i18n::Texts;
     use crate::render::Theme;
-    use serde_json::json;
+    use crate::sanitize::links::SafeLink;
+    use crate::view::{EventKey, EventSummary, Instant, Position};
+    use serde_json::{Map, json};
     use std::sync::Arc;
 
     /// The content of the built-in event template as Tera renders it over a split frame.
@@ -504,46 +577,116 @@ mod tests {
         choices[i].clone()
     }
 
-    fn context(n: u64) -> Map<String, Value> {
-        let hostile = r#"<script>alert("x")</script> & 'quotes' ☃"#;
+    const HOSTILE: &str = r#"<script>alert("x")</script> & 'quotes' ☃"#;
+
+    fn instant(iso: &str) -> Instant {
+        Instant {
+            iso: iso.to_owned(),
+            zulu: format!("{iso} Z<"),
+            date: "d".to_owned(),
+            time: "19:00Z".to_owned(),
+        }
+    }
+
+    /// An event's page, and the way back to the root, for case `n`: each field's choice
+    /// picked by bits of `n`. The Google link is the page's (the view makes it from the
+    /// event's times and text, which it is not worth varying here).
+    fn event_page(n: u64) -> (EventPage, String, Option<String>) {
         let s = &mut 0;
-        let instant = |iso: &str| json!({"iso": iso, "zulu": format!("{iso} Z<"), "date": "d", "time": "19:00Z"});
-        let when = json!({
-            "start": instant("2026-11-05T19:00:00Z"),
-            "end": instant("2026-11-05T22:00:00Z&"),
-            "same_day": pick(n, s, &[true, false]),
-            "end_assumed": pick(n, s, &[false, true]),
-            "local": pick(n, s, &[Value::Null, json!("Thu 5 Nov 15:00–18:00 <AST>")]),
-            "weekday": "Thursday", "day": "5", "month": "Nov",
-        });
-        let lists = [json!([]), json!(["TJSJ"]), json!(["TJSJ", hostile])];
-        let event = json!({
-            "id": 412,
-            "name": pick(n, s, &[json!("Caribbean Crossfire"), json!(hostile)]),
-            "url": "events/412/",
-            "when": when,
-            "route": "TJSJ → TNCM",
-            "banner": pick(n, s, &[Value::Null, json!({"href": "https://cdn.example/b&c\"d.png"})]),
-            "status": pick(n, s, &["upcoming", "ongoing", "past", "something <else>"]),
-            "facility": pick(n, s, &[true, false]),
-            "division": pick(n, s, &[false, true]),
-            "description_html": pick(n, s, &[json!(""), json!("<p>Fly <strong>in</strong> &amp; out</p>")]),
-            "excerpt": "Fly in",
-            "airports": pick(n, s, &lists),
-            "departure": pick(n, s, &lists),
-            "arrival": pick(n, s, &lists),
-            "participants": pick(n, s, &lists),
-            "positions": pick(n, s, &[json!([]), json!([
-                {"label": "TJSJ_APP", "detail": null},
-                {"label": hostile, "detail": "from 19:00 & <later>"},
-                {"label": "TNCM_TWR", "detail": ""},
-            ])]),
-            "updated": pick(n, s, &[Value::Null, instant("2026-11-01T10:00:00Z\"")]),
-            "canonical": null,
-            "google_calendar": pick(n, s, &[json!(""), json!("https://calendar.google.com/calendar/render?action=TEMPLATE&text=a%20b&x=<y>")]),
-        });
-        let root = pick(n, s, &["../../", "../\"<'&>/"]);
+        let when = When {
+            start: instant("2026-11-05T19:00:00Z"),
+            end: instant("2026-11-05T22:00:00Z&"),
+            same_day: pick(n, s, &[true, false]),
+            end_assumed: pick(n, s, &[false, true]),
+            local: pick(
+                n,
+                s,
+                &[
+                    None,
+                    Some("Thu 5 Nov 15:00–18:00 <AST>".to_owned()),
+                    Some(String::new()),
+                ],
+            ),
+            weekday: "Thursday".to_owned(),
+            day: "5".to_owned(),
+            month: "Nov".to_owned(),
+        };
+        let banner = SafeLink {
+            href: "https://cdn.example/b&c\"d.png".to_owned(),
+            host: "cdn.example".to_owned(),
+            external: true,
+        };
+        let summary = EventSummary {
+            key: EventKey::shared(412),
+            id: 412,
+            name: pick(n, s, &["Caribbean Crossfire", HOSTILE]).to_owned(),
+            url: "events/412/".to_owned(),
+            when,
+            route: "TJSJ → TNCM".to_owned(),
+            banner: pick(n, s, &[None, Some(banner)]),
+            status: pick(
+                n,
+                s,
+                &[
+                    EventStatus::Upcoming,
+                    EventStatus::Ongoing,
+                    EventStatus::Past,
+                ],
+            ),
+            facility: pick(n, s, &[true, false]),
+            division: pick(n, s, &[false, true]),
+        };
+        let mut page = EventPage::of_summary(summary);
+        page.description_html =
+            pick(n, s, &["", "<p>Fly <strong>in</strong> &amp; out</p>"]).to_owned();
+        page.excerpt = Some("Fly in".to_owned());
+        let lists: [Vec<String>; 3] = [
+            vec![],
+            vec!["TJSJ".to_owned()],
+            vec!["TJSJ".to_owned(), HOSTILE.to_owned()],
+        ];
+        page.airports = pick(n, s, &lists);
+        page.departure = pick(n, s, &lists);
+        page.arrival = pick(n, s, &lists);
+        page.participants = pick(n, s, &lists);
+        let position = |label: &str, detail: Option<&str>| Position {
+            label: label.to_owned(),
+            detail: detail.map(str::to_owned),
+        };
+        page.positions = pick(
+            n,
+            s,
+            &[
+                vec![],
+                vec![
+                    position("TJSJ_APP", None),
+                    position(HOSTILE, Some("from 19:00 & <later>")),
+                    position("TNCM_TWR", Some("")),
+                ],
+            ],
+        );
+        page.updated = pick(n, s, &[None, Some(instant("2026-11-01T10:00:00Z\""))]);
+        let google = pick(
+            n,
+            s,
+            &[
+                None,
+                Some(String::new()),
+                Some(
+                    "https://calendar.google.com/calendar/render?action=TEMPLATE&text=a%20b&x=<y>"
+                        .to_owned(),
+                ),
+            ],
+        );
+        let root = pick(n, s, &["../../", "../\"<'&>/"]).to_owned();
         assert!(*s <= 40);
+        (page, root, google)
+    }
+
+    /// What Tera is given for the page: its context, with the case's Google link.
+    fn context(page: &EventPage, root: &str, google: Option<&str>) -> Map<String, Value> {
+        let mut event = page.context().unwrap();
+        event["google_calendar"] = json!(google);
         let mut context = Map::new();
         context.insert("root".into(), json!(root));
         context.insert("event".into(), event);
@@ -554,21 +697,20 @@ mod tests {
     fn writes_the_bytes_tera_renders_for_every_branch_of_the_template() {
         for language in ["en", "es", "fr", "nl"] {
             let theme = theme(language);
-            let content = theme
-                .event_content()
+            let writer = theme
+                .event_writer()
                 .expect("the built-in theme writes events by hand");
             // Every field's every choice, many of them together: bits of a stepping counter.
             for n in (0..4000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) {
-                let context = context(n);
+                let (page, root, google) = event_page(n);
+                let context = context(&page, &root, google.as_deref());
                 let tera = theme
                     .render_part(
                         CONTENT,
                         &tera::Context::from_value(Value::Object(context.clone())).unwrap(),
                     )
                     .unwrap();
-                let by_hand = content
-                    .write(&context)
-                    .expect("a context of the view's shape");
+                let by_hand = writer.write_page(&page, &root, google.as_deref());
                 assert_eq!(by_hand, tera, "{language}, case {n}: {context:#?}");
             }
         }
@@ -581,9 +723,10 @@ mod tests {
             let mut theme = theme(language);
             theme.add_template("card.html", CARD).unwrap();
             // The texts the theme writes the pages with, and so the cards.
-            let content = theme.event_content().unwrap();
+            let content = theme.event_writer().unwrap();
             for n in (0..2000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) {
-                let mut context = context(n);
+                let (page, root, google) = event_page(n);
+                let mut context = context(&page, &root, google.as_deref());
                 let heading = if n % 2 == 0 { json!("h3") } else { json!("h2") };
                 let event = &mut context["event"];
                 if n % 3 == 0 {
@@ -619,34 +762,37 @@ mod tests {
     }
 
     #[test]
-    fn leaves_to_tera_what_it_does_not_expect() {
+    fn a_card_gives_up_on_values_it_does_not_expect() {
         let theme = theme("en");
-        let content = theme.event_content().unwrap();
+        let writer = theme.event_writer().unwrap();
+        let (page, root, google) = event_page(0);
+        let context = context(&page, &root, google.as_deref());
+        let card = |event: &Value| writer.write_card(event, &json!(root), &json!("h3"));
+        assert!(card(&context["event"]).is_some());
         let without = |path: &[&str]| {
-            let mut context = context(0);
+            let mut event = context["event"].clone();
             let (last, parents) = path.split_last().unwrap();
-            let mut value = context.get_mut(parents[0]).unwrap();
-            for key in &parents[1..] {
+            let mut value = &mut event;
+            for key in parents {
                 value = value.get_mut(*key).unwrap();
             }
             value.as_object_mut().unwrap().remove(*last);
-            content.write(&context)
+            card(&event)
         };
-        assert!(content.write(&context(0)).is_some());
         for path in [
-            &["event", "name"][..],
-            &["event", "status"],
-            &["event", "when"],
-            &["event", "when", "start"],
-            &["event", "when", "end", "iso"],
+            &["name"][..],
+            &["status"],
+            &["when"],
+            &["when", "start"],
+            &["when", "end", "iso"],
         ] {
             assert_eq!(without(path), None, "without {path:?}");
         }
-        let mut odd = context(0);
-        odd["event"]["airports"] = json!([["nested"]]);
-        assert_eq!(content.write(&odd), None);
-        odd["event"]["airports"] = json!({"not": "a list"});
-        assert_eq!(content.write(&odd), None);
+        let mut odd = context["event"].clone();
+        odd["name"] = json!(["a", "list"]);
+        assert_eq!(card(&odd), None);
+        odd["name"] = json!({"an": "object"});
+        assert_eq!(card(&odd), None);
     }
 
     #[test]
@@ -661,8 +807,8 @@ mod tests {
             std::fs::write(dir.path().join(overridden), builtin).unwrap();
             let texts = Arc::new(Texts::load("en", None).unwrap());
             let theme = Theme::load(Some(dir.path()), texts).unwrap();
-            assert!(theme.event_content().is_none(), "{overridden}");
+            assert!(theme.event_writer().is_none(), "{overridden}");
         }
-        assert!(theme("en").event_content().is_some());
+        assert!(theme("en").event_writer().is_some());
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::render::Theme;
 use crate::render::frame::{self, Frame, FrameKey, Frames};
-use crate::view::SiteView;
+use crate::view::{EventPage, SiteView};
 use anyhow::Result;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -80,16 +80,46 @@ pub(super) enum Made {
     Kept,
 }
 
-/// [`render_page`], asking `keep` first for a page made in two parts.
-pub(super) fn make_page(
+/// An event's page. Where the theme writes the event page's content by hand
+/// ([`Theme::event_writer`]) it is written from the view, without the page's context
+/// (which is made only for the frame's first page and for an error); otherwise
+/// [`make_page`] over the context.
+pub(super) fn make_event_page(
     theme: &Theme,
     site: &SiteContext,
     view: &SiteView,
     page: &Page,
-    name: &str,
-    data: Value,
+    event: &EventPage,
     keep: Option<Keep>,
 ) -> Result<Made> {
+    if let (Some(writer), Some(split)) = (theme.event_writer(), theme.split(page.template)) {
+        let page_value = page_value(view, page);
+        let root = page.root();
+        let frame = frame(
+            theme,
+            site,
+            view,
+            page,
+            split,
+            &page_value,
+            &root,
+            "event",
+            || Ok(event.context()?),
+        );
+        // A frame that fails is rendered whole by make_page, for the error to name the
+        // template.
+        if let Ok(Some(frame)) = frame {
+            let google = event.google_calendar();
+            let content = writer.write_page(event, &root, google.as_deref());
+            let html = frame.fill(content, &page_value);
+            return Ok(Made::Page { html, input: None });
+        }
+    }
+    make_page(theme, site, view, page, "event", event.context()?, keep)
+}
+
+/// What every page's template has of it as `page`.
+fn page_value(view: &SiteView, page: &Page) -> Value {
     // Link previews need absolute addresses: the logo is one only where the site's is known.
     // Discord, Facebook and X show no SVG in a card, so only a bitmap logo is offered.
     let logo = || {
@@ -102,7 +132,7 @@ pub(super) fn make_page(
         bitmap.then(|| (format!("{site_url}{logo}"), false))
     };
     let image = page.image.clone().or_else(logo);
-    let page_value = json!({
+    json!({
         "section": page.section,
         "title": page.title,
         "url": page.url(),
@@ -110,25 +140,75 @@ pub(super) fn make_page(
         "description": page.description.as_ref().or(view.site.description.as_ref()),
         "image": image.as_ref().map(|(href, _)| href),
         "image_wide": image.is_some_and(|(_, wide)| wide),
-    });
+    })
+}
+
+/// A whole page's context: the site's values, the way back to the root, the page's own
+/// facts, and its data under `name`. Built as one JSON object and moved into the context:
+/// `Context::insert` would copy `data` once more, and for a list of 10,000 events that copy
+/// is the build's peak memory.
+fn whole_context(
+    site: &SiteContext,
+    root: &str,
+    page: Value,
+    name: &str,
+    data: Value,
+) -> tera::Result<tera::Context> {
+    let mut values = serde_json::Map::new();
+    values.insert("site".into(), site.value.clone());
+    values.insert("root".into(), Value::String(root.to_owned()));
+    values.insert("page".into(), page);
+    values.insert(name.into(), data);
+    tera::Context::from_value(Value::Object(values))
+}
+
+/// The shared frame of a page of a split template, made from the page's data (`name`, and
+/// `data` makes its value) the first time its key is asked for; `None` when it cannot be
+/// used.
+#[allow(clippy::too_many_arguments)]
+fn frame(
+    theme: &Theme,
+    site: &SiteContext,
+    view: &SiteView,
+    page: &Page,
+    split: &frame::Split,
+    page_value: &Value,
+    root: &str,
+    name: &str,
+    data: impl FnOnce() -> Result<Value>,
+) -> Result<Option<std::sync::Arc<Frame>>> {
+    let key = FrameKey::new(page.template, root, page_value, &view.site.menu);
+    site.frames.get(key, || {
+        let placeholders = frame::placeholder_page(page_value);
+        let context = whole_context(site, root, placeholders, name, data()?)?;
+        Ok(Frame::parse(&theme.render_part(&split.frame, &context)?))
+    })
+}
+
+/// [`render_page`], asking `keep` first for a page made in two parts.
+pub(super) fn make_page(
+    theme: &Theme,
+    site: &SiteContext,
+    view: &SiteView,
+    page: &Page,
+    name: &str,
+    data: Value,
+    keep: Option<Keep>,
+) -> Result<Made> {
+    let page_value = page_value(view, page);
     let root = page.root();
-    // Built as one JSON object and moved into the context: `Context::insert` would copy
-    // `data` once more, and for a list of 10,000 events that copy is the build's peak memory.
-    let whole = |page: Value, data: Value| {
-        let mut values = serde_json::Map::new();
-        values.insert("site".into(), site.value.clone());
-        values.insert("root".into(), Value::String(root.clone()));
-        values.insert("page".into(), page);
-        values.insert(name.into(), data);
-        tera::Context::from_value(Value::Object(values))
-    };
     if let Some(split) = theme.split(page.template) {
-        let key = FrameKey::new(page.template, &root, &page_value, &view.site.menu);
-        let frame = site.frames.get(key, || {
-            let placeholders = frame::placeholder_page(&page_value);
-            let context = whole(placeholders, data.clone())?;
-            Ok(Frame::parse(&theme.render_part(&split.frame, &context)?))
-        });
+        let frame = frame(
+            theme,
+            site,
+            view,
+            page,
+            split,
+            &page_value,
+            &root,
+            name,
+            || Ok(data.clone()),
+        );
         // A part that fails is rendered whole below, for the error to name the template.
         if let Ok(Some(frame)) = frame {
             // Only what the content reads: the site's values are the same on every page,
@@ -142,9 +222,6 @@ pub(super) fn make_page(
                 values.insert("page".into(), page_value.clone());
             }
             values.insert(name.into(), data);
-            // A page written by hand is made in less than its inputs take to hash (17,000
-            // instructions against 45,000): it is made, and its file compared, every time.
-            let keep = keep.filter(|_| !theme.writes_by_hand(page.template));
             let input = match keep {
                 Some(keep) => {
                     let input = made_from(theme, &frame, &page_value, &values)?;
@@ -155,22 +232,24 @@ pub(super) fn make_page(
                 }
                 None => None,
             };
-            if let Some(content) = theme.content_by_hand(page.template, &values) {
-                let html = frame.fill(content, &page_value);
-                return Ok(Made::Page { html, input });
-            }
             let context = tera::Context::from_value(Value::Object(values))?;
             let html = match theme.render_part(&split.content, &context) {
                 Ok(content) => frame.fill(content, &page_value),
                 Err(_) => {
                     let data = context.get(name).cloned().unwrap_or(Value::Null);
-                    theme.render(page.template, &whole(page_value, data)?)?
+                    theme.render(
+                        page.template,
+                        &whole_context(site, &root, page_value, name, data)?,
+                    )?
                 }
             };
             return Ok(Made::Page { html, input });
         }
     }
-    let html = theme.render(page.template, &whole(page_value, data)?)?;
+    let html = theme.render(
+        page.template,
+        &whole_context(site, &root, page_value, name, data)?,
+    )?;
     Ok(Made::Page { html, input: None })
 }
 

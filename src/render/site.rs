@@ -7,7 +7,7 @@ use crate::parallel::map_parallel;
 use crate::render::Theme;
 use crate::render::frame::Frames;
 use crate::render::ical;
-use crate::render::page::{Made, Page, SiteContext, make_page, render_page};
+use crate::render::page::{Made, Page, SiteContext, make_event_page, render_page};
 use crate::view::outputs::{self, Kind, Output};
 use crate::view::{EventKey, EventPage, EventStatus, SiteView};
 use anyhow::Result;
@@ -146,7 +146,7 @@ pub fn render_keeping(
         let made = map_parallel(event_pages, |mut event| {
             view.describe(&mut event);
             let page = event_page(&event);
-            let made = make_page(theme, &site, view, &page, "event", event.context()?, keep)?;
+            let made = make_event_page(theme, &site, view, &page, &event, keep)?;
             if let Made::Page { html, input } = made {
                 let rendered = Rendered::new(&outputs::EVENT_PAGE, page.path, html);
                 sink(Rendered { input, ..rendered })?;

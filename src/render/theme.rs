@@ -319,27 +319,11 @@ impl Theme {
         self.splits.get(template)
     }
 
-    /// The content of a page of `template` made without Tera from its context, where that
-    /// is how it is made ([`event_content`]); `None`: [`Theme::render_part`] makes it.
-    pub fn content_by_hand(
-        &self,
-        template: &str,
-        context: &serde_json::Map<String, tera::Value>,
-    ) -> Option<String> {
-        match template {
-            "event.html" => self.event_content.as_ref()?.write(context),
-            _ => None,
-        }
-    }
-
-    /// Whether pages of `template` are written without Tera ([`Theme::content_by_hand`]):
-    /// making one costs less than hashing what it is made from, so none is kept.
-    pub fn writes_by_hand(&self, template: &str) -> bool {
-        template == "event.html" && self.event_content.is_some()
-    }
-
-    #[cfg(test)]
-    pub(crate) fn event_content(&self) -> Option<&EventContent> {
+    /// The event page's content written without Tera, where the theme keeps the built-in
+    /// templates it is written after and renders `event.html` over a shared frame
+    /// ([`event_content`]); `None`: Tera renders it. Such a page is never kept: making it
+    /// costs less than hashing what it is made from.
+    pub fn event_writer(&self) -> Option<&EventContent> {
         self.event_content.as_deref()
     }
 

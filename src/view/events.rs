@@ -84,7 +84,9 @@ impl EventPage {
         Ok(context)
     }
 
-    fn google_calendar(&self) -> Option<String> {
+    /// The link that opens Google Calendar's new-event form filled in with this event; none
+    /// once it is over.
+    pub fn google_calendar(&self) -> Option<String> {
         let summary = &self.summary;
         (summary.status != EventStatus::Past).then(|| {
             google_event(&EventText {
@@ -96,6 +98,29 @@ impl EventPage {
                 page: self.canonical.as_deref(),
             })
         })
+    }
+}
+
+#[cfg(test)]
+impl EventPage {
+    /// The page of `summary` with nothing else on it, for tests of what is made of pages
+    /// (whose fields they then set).
+    pub fn of_summary(summary: EventSummary) -> Self {
+        Self {
+            summary: Arc::new(summary),
+            description: String::new(),
+            description_html: String::new(),
+            excerpt: None,
+            airports: Vec::new(),
+            departure: Vec::new(),
+            arrival: Vec::new(),
+            positions: Vec::new(),
+            participants: Vec::new(),
+            updated: None,
+            canonical: None,
+            text: String::new(),
+            span: (DateTime::UNIX_EPOCH, DateTime::UNIX_EPOCH),
+        }
     }
 }
 
