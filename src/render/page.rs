@@ -93,29 +93,38 @@ pub(super) fn make_event_page(
     keep: Option<Keep>,
 ) -> Result<Made> {
     if let (Some(writer), Some(split)) = (theme.event_writer(), theme.split(page.template)) {
-        let page_value = page_value(view, page);
-        let root = page.root();
-        let frame = frame(
-            theme,
-            site,
-            view,
-            page,
-            split,
-            &page_value,
-            &root,
-            "event",
-            || Ok(event.context()?),
-        );
+        let placed = Placed::new(view, page);
+        let frame = frame(theme, site, view, &placed, split, "event", || {
+            Ok(event.context()?)
+        });
         // A frame that fails is rendered whole by make_page, for the error to name the
         // template.
         if let Ok(Some(frame)) = frame {
             let google = event.google_calendar();
-            let content = writer.write_page(event, &root, google.as_deref());
-            let html = frame.fill(content, &page_value);
+            let content = writer.write_page(event, &placed.root, google.as_deref());
+            let html = frame.fill(content, &placed.value);
             return Ok(Made::Page { html, input: None });
         }
     }
     make_page(theme, site, view, page, "event", event.context()?, keep)
+}
+
+/// A page with what every template has of it: its `page` value and the way back to the
+/// root, made once for its frame and its content.
+struct Placed<'p> {
+    page: &'p Page<'p>,
+    value: Value,
+    root: String,
+}
+
+impl<'p> Placed<'p> {
+    fn new(view: &SiteView, page: &'p Page<'p>) -> Self {
+        Self {
+            page,
+            value: page_value(view, page),
+            root: page.root(),
+        }
+    }
 }
 
 /// What every page's template has of it as `page`.
@@ -165,21 +174,19 @@ fn whole_context(
 /// The shared frame of a page of a split template, made from the page's data (`name`, and
 /// `data` makes its value) the first time its key is asked for; `None` when it cannot be
 /// used.
-#[allow(clippy::too_many_arguments)]
 fn frame(
     theme: &Theme,
     site: &SiteContext,
     view: &SiteView,
-    page: &Page,
+    placed: &Placed,
     split: &frame::Split,
-    page_value: &Value,
-    root: &str,
     name: &str,
     data: impl FnOnce() -> Result<Value>,
 ) -> Result<Option<std::sync::Arc<Frame>>> {
-    let key = FrameKey::new(page.template, root, page_value, &view.site.menu);
+    let (template, root) = (placed.page.template, placed.root.as_str());
+    let key = FrameKey::new(template, root, &placed.value, &view.site.menu);
     site.frames.get(key, || {
-        let placeholders = frame::placeholder_page(page_value);
+        let placeholders = frame::placeholder_page(&placed.value);
         let context = whole_context(site, root, placeholders, name, data()?)?;
         Ok(Frame::parse(&theme.render_part(&split.frame, &context)?))
     })
@@ -195,20 +202,9 @@ pub(super) fn make_page(
     data: Value,
     keep: Option<Keep>,
 ) -> Result<Made> {
-    let page_value = page_value(view, page);
-    let root = page.root();
+    let placed = Placed::new(view, page);
     if let Some(split) = theme.split(page.template) {
-        let frame = frame(
-            theme,
-            site,
-            view,
-            page,
-            split,
-            &page_value,
-            &root,
-            name,
-            || Ok(data.clone()),
-        );
+        let frame = frame(theme, site, view, &placed, split, name, || Ok(data.clone()));
         // A part that fails is rendered whole below, for the error to name the template.
         if let Ok(Some(frame)) = frame {
             // Only what the content reads: the site's values are the same on every page,
@@ -217,14 +213,14 @@ pub(super) fn make_page(
             if split.reads("site") {
                 values.insert("site".into(), site.value.clone());
             }
-            values.insert("root".into(), Value::String(root.clone()));
+            values.insert("root".into(), Value::String(placed.root.clone()));
             if split.reads("page") {
-                values.insert("page".into(), page_value.clone());
+                values.insert("page".into(), placed.value.clone());
             }
             values.insert(name.into(), data);
             let input = match keep {
                 Some(keep) => {
-                    let input = made_from(theme, &frame, &page_value, &values)?;
+                    let input = made_from(theme, &frame, &placed.value, &values)?;
                     if keep(&page.path, input) {
                         return Ok(Made::Kept);
                     }
@@ -234,12 +230,12 @@ pub(super) fn make_page(
             };
             let context = tera::Context::from_value(Value::Object(values))?;
             let html = match theme.render_part(&split.content, &context) {
-                Ok(content) => frame.fill(content, &page_value),
+                Ok(content) => frame.fill(content, &placed.value),
                 Err(_) => {
                     let data = context.get(name).cloned().unwrap_or(Value::Null);
                     theme.render(
                         page.template,
-                        &whole_context(site, &root, page_value, name, data)?,
+                        &whole_context(site, &placed.root, placed.value, name, data)?,
                     )?
                 }
             };
@@ -248,7 +244,7 @@ pub(super) fn make_page(
     }
     let html = theme.render(
         page.template,
-        &whole_context(site, &root, page_value, name, data)?,
+        &whole_context(site, &placed.root, placed.value, name, data)?,
     )?;
     Ok(Made::Page { html, input: None })
 }
