@@ -40,6 +40,19 @@ impl Frames {
         &self.code
     }
 
+    /// `event` added to `out` in its frame: a table or code block opened after its frame's
+    /// opening tag, and closed before its frame's close. [`Frames::around`] for events
+    /// already collected, without an iterator per event.
+    pub fn push<'a, 'f: 'a>(&'f self, out: &mut Vec<Event<'a>>, event: Event<'a>) {
+        let html = |text: &'f str| Event::Html(CowStr::Borrowed(text));
+        match &event {
+            Event::Start(Tag::Table(_)) => out.extend([html(&self.table), event]),
+            Event::Start(Tag::CodeBlock(_)) => out.extend([html(&self.code), event]),
+            Event::End(TagEnd::Table | TagEnd::CodeBlock) => out.extend([event, html(CLOSE)]),
+            _ => out.push(event),
+        }
+    }
+
     /// Markdown events with every table and code block in its frame. Markdown nests neither
     /// in the other, so no depth is kept.
     pub fn around<'a, 'f: 'a>(
@@ -70,6 +83,26 @@ fn escape_attribute(text: &str) -> String {
 mod tests {
     use super::*;
     use pulldown_cmark::{Options, Parser};
+
+    #[test]
+    fn events_pushed_one_at_a_time_are_framed_as_around_frames_them() {
+        let frames = Frames::new("Scrollable table", "Scrollable code");
+        let markdown = "| a |\n|---|\n| 1 |\n\n```\ncode\n```\n\n    indented\n\n> quote\n";
+        let events = || Parser::new_ext(markdown, Options::ENABLE_TABLES);
+        let around: Vec<Event> = frames.around(events()).collect();
+        let mut pushed = Vec::new();
+        for event in events() {
+            frames.push(&mut pushed, event);
+        }
+        assert_eq!(pushed, around);
+        assert_eq!(
+            pushed
+                .iter()
+                .filter(|e| **e == Event::Html(CLOSE.into()))
+                .count(),
+            3
+        );
+    }
 
     #[test]
     fn tables_and_code_blocks_are_framed_and_named_and_nothing_else_is() {

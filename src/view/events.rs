@@ -499,19 +499,46 @@ pub(super) fn roster_names(roster: &Roster) -> HashMap<u64, String> {
 /// an ellipsis when cut; `None` for empty text.
 pub(super) fn excerpt(text: &str, limit: usize) -> Option<String> {
     // Words are joined only until the limit is passed: a description may be long, and every
-    // event's page has an excerpt.
-    let mut joined = String::new();
+    // event's page has an excerpt. They are read by bytes, as `split_whitespace` reads them:
+    // an ASCII byte is whitespace by a match, and only a longer character is decoded to ask.
+    let bytes = text.as_bytes();
+    let mut joined = String::with_capacity(text.len().min(limit.saturating_mul(4) + 8));
     let mut chars = 0;
-    for word in text.split_whitespace() {
-        if chars > limit {
+    // The word being read: where it starts, and its characters so far.
+    let mut word: Option<(usize, usize)> = None;
+    let mut at = 0;
+    loop {
+        let (space, length) = match bytes.get(at) {
+            None => (true, 0),
+            Some(&b) if b.is_ascii() => (matches!(b, b'\t'..=b'\r' | b' '), 1),
+            Some(_) => text[at..]
+                .chars()
+                .next()
+                .map_or((true, 1), |c| (c.is_whitespace(), c.len_utf8())),
+        };
+        match (&mut word, space) {
+            (Some((_, count)), false) => *count += 1,
+            (None, false) => {
+                if chars > limit {
+                    break;
+                }
+                word = Some((at, 1));
+            }
+            (Some((start, count)), true) => {
+                if !joined.is_empty() {
+                    joined.push(' ');
+                    chars += 1;
+                }
+                joined.push_str(&text[*start..at]);
+                chars += *count;
+                word = None;
+            }
+            (None, true) => {}
+        }
+        if length == 0 {
             break;
         }
-        if !joined.is_empty() {
-            joined.push(' ');
-            chars += 1;
-        }
-        joined.push_str(word);
-        chars += word.chars().count();
+        at += length;
     }
     if joined.is_empty() {
         return None;
@@ -528,11 +555,10 @@ pub(super) fn excerpt(text: &str, limit: usize) -> Option<String> {
         Some(space) if space > limit / 2 => &cut[..space],
         _ => cut,
     };
-    let cut = cut.trim_end_matches([',', '.', ';', ':']);
-    let mut shown = String::with_capacity(cut.len() + '…'.len_utf8());
-    shown.push_str(cut);
-    shown.push('…');
-    Some(shown)
+    let shown = cut.trim_end_matches([',', '.', ';', ':']).len();
+    joined.truncate(shown);
+    joined.push('…');
+    Some(joined)
 }
 
 #[cfg(test)]
@@ -562,7 +588,7 @@ mod tests {
         /// and just around it.
         #[test]
         fn the_excerpt_is_cut_where_the_whole_text_would_be(
-            text in "([a-zé✈,.]{0,12}[ \n\t]{1,3}){0,30}",
+            text in "([a-zé✈,.]{0,12}[ \n\t\r\x0b\x0c\u{85}\u{a0}\u{2003}\u{3000}]{1,3}){0,30}",
             limit in 0usize..60,
         ) {
             proptest::prop_assert_eq!(excerpt(&text, limit), excerpt_of_whole_text(&text, limit));
