@@ -75,7 +75,8 @@ impl Slot {
 /// The two templates a page template is split into, registered beside it by the theme.
 #[derive(Clone, Debug)]
 pub struct Split {
-    /// Extends the page template, with its content block replaced by the content placeholder.
+    /// Extends `layout.html`, as the page template does, with the content placeholder for its
+    /// content block: the page template fills no other block, so this is its frame.
     pub frame: String,
     /// The page template's own text over a parent that is its content block alone.
     pub content: String,
@@ -107,13 +108,21 @@ const EXTENDS_LAYOUT: &str = r#"{% extends "layout.html" %}"#;
 /// split (it fills no block but `content`) is [`splittable`]'s question.
 pub fn split_sources(name: &str, text: &str) -> Option<(Split, [(String, String); 2])> {
     let rest = text.strip_prefix(EXTENDS_LAYOUT)?;
+    // A template with more than one block (404.html's `intro` inside its content) cannot be
+    // split, and its copies need not be parsed to learn it. Counted in the text, this may
+    // also refuse one whose comment says `endblock`: that page is only rendered whole.
+    if rest.matches("endblock").count() != 1 {
+        return None;
+    }
     let split = Split {
         frame: format!("__split__/frame/{name}"),
         content: format!("__split__/content/{name}"),
         reads: None,
     };
+    // Over layout.html, not the page template: the frame needs nothing of the page
+    // template's own text, which then is parsed only where a page is rendered whole.
     let frame_text = format!(
-        r#"{{% extends "{name}" %}}{{% block content %}}{}{{% endblock content %}}"#,
+        r#"{EXTENDS_LAYOUT}{{% block content %}}{}{{% endblock content %}}"#,
         Slot::Content.marker()
     );
     let content_text = format!(r#"{{% extends "{CONTENT_PARENT}" %}}{rest}"#);

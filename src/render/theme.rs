@@ -24,7 +24,7 @@ use ignored::warn_ignored;
 pub use ignored::{Ignored, ignored_files};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use tera::Tera;
 use translate::{Translate, UNKNOWN_KEY};
 
@@ -95,6 +95,11 @@ pub struct Theme {
     /// A hash of the program's version, every template and the texts: what a page is made
     /// with, besides its data.
     fingerprint: u128,
+    /// The split page templates whose whole text `tera` does not hold ([`Theme::tera_for`]).
+    deferred: Vec<(String, String)>,
+    /// `tera` with the deferred templates, made the first time a page of one is rendered
+    /// whole.
+    whole: OnceLock<std::result::Result<Tera, String>>,
 }
 
 /// A template's text and where it came from.
@@ -215,8 +220,24 @@ impl Theme {
             .chain(builtin)
             .chain(aliases)
             .collect();
+        // A split page template is parsed as its content, and its frame extends layout.html:
+        // its whole text is needed only to render a page whole, which a build does only when
+        // a frame cannot be used or to name a template in an error. It is left unparsed then
+        // (a tenth of the parse), unless another template names it (`section.html` extends
+        // `page.html`), or the split is not kept (below).
+        let mut deferred: Vec<(String, String)> = sources
+            .iter()
+            .filter(|source| splits.contains_key(&source.name))
+            .filter(|source| {
+                let quoted = format!("\"{}\"", source.name);
+                !(sources.iter())
+                    .any(|other| other.name != source.name && other.text.contains(&quoted))
+            })
+            .map(|source| (source.name.clone(), source.text.clone()))
+            .collect();
         let all = sources
             .iter()
+            .filter(|source| !deferred.iter().any(|(name, _)| *name == source.name))
             .map(|source| (source.name.as_str(), source.text.as_str()))
             .chain(
                 split_sources
@@ -239,17 +260,30 @@ impl Theme {
         // A theme's own template in the chain (a layout.html filling hooks) keeps the split
         // when it reads nothing a page has of its own.
         let built_in = |name: &str| sources.iter().any(|s| s.name == name && s.built_in);
-        splits.retain(|name, _| {
-            tera.get_template(name).is_ok_and(|template| {
-                frame::splittable(template)
-                    && template.parents.iter().all(|parent| {
+        // The content holds the page template's blocks, and the frame its chain.
+        splits.retain(|_, split| {
+            let content = tera.get_template(&split.content);
+            let frame = tera.get_template(&split.frame);
+            content.is_ok_and(frame::splittable)
+                && frame.is_ok_and(|frame| {
+                    frame.parents.iter().all(|parent| {
                         built_in(parent)
                             || tera
                                 .get_template(parent)
                                 .is_ok_and(frame::reads_only_the_site)
                     })
-            })
+                })
         });
+        // A page of a split not kept is rendered whole every time.
+        let (kept, whole_now): (Vec<_>, Vec<_>) = deferred
+            .into_iter()
+            .partition(|(name, _)| splits.contains_key(name));
+        deferred = kept;
+        if !whole_now.is_empty()
+            && let Err(error) = tera.add_raw_templates(whole_now)
+        {
+            anyhow::bail!(load_error(&error, &sources));
+        }
         for split in splits.values_mut() {
             if let Ok(content) = tera.get_template(&split.content) {
                 split.read_by(content);
@@ -289,7 +323,24 @@ impl Theme {
             splits,
             event_content,
             fingerprint,
+            deferred,
+            whole: OnceLock::new(),
         })
+    }
+
+    /// The templates with every deferred page template parsed whole: `tera` itself when none
+    /// is deferred or `template` is not one.
+    fn tera_for(&self, template: &str) -> Result<&Tera> {
+        if !self.deferred.iter().any(|(name, _)| name == template) {
+            return Ok(&self.tera);
+        }
+        let whole = self.whole.get_or_init(|| {
+            let mut tera = self.tera.clone();
+            tera.add_raw_templates(self.deferred.clone())
+                .map_err(|error| load_error(&error, &self.sources))?;
+            Ok(tera)
+        });
+        whole.as_ref().map_err(|error| anyhow::anyhow!("{error}"))
     }
 
     /// The words of the pages, for what the view writes itself.
@@ -340,18 +391,20 @@ impl Theme {
     }
 
     fn render_unchecked(&self, template: &str, context: &tera::Context) -> Result<String> {
-        self.tera.render(template, context).map_err(|error| {
-            let message = tera_errors::full_text(&error);
-            let located = self
-                .locate(&message)
-                .or_else(|| self.locate_text_key(&message));
-            // Tera's message may quote a line of the template or a value from a catalogue.
-            let message = quote::cut_lines(&message);
-            match located {
-                Some(place) => anyhow::anyhow!("{}: {message}", quote::short(&place)),
-                None => anyhow::anyhow!("could not render template {template}: {message}"),
-            }
-        })
+        self.tera_for(template)?
+            .render(template, context)
+            .map_err(|error| {
+                let message = tera_errors::full_text(&error);
+                let located = self
+                    .locate(&message)
+                    .or_else(|| self.locate_text_key(&message));
+                // Tera's message may quote a line of the template or a value from a catalogue.
+                let message = quote::cut_lines(&message);
+                match located {
+                    Some(place) => anyhow::anyhow!("{}: {message}", quote::short(&place)),
+                    None => anyhow::anyhow!("could not render template {template}: {message}"),
+                }
+            })
     }
 
     /// For an undefined variable, the file and line where the variable is used (Tera's render
@@ -611,7 +664,7 @@ mod tests {
         assert_eq!(reports_held(&reports), [true; 4]);
         let site = Theme::load_with(None, texts(), &[]).unwrap();
         assert_eq!(reports_held(&site), [false; 4]);
-        assert!(site.tera.get_template("event.html").is_ok());
+        assert!(site.split("event.html").is_some());
 
         // A theme's own report template is still parsed (so a build reports its errors),
         // and one that includes a built-in report's keeps them all.
@@ -628,6 +681,56 @@ mod tests {
         .unwrap();
         let site = Theme::load_with(Some(dir.path()), texts(), &[]).unwrap();
         assert_eq!(reports_held(&site), [true; 4]);
+    }
+
+    #[test]
+    fn a_split_page_template_is_parsed_whole_only_when_a_page_needs_it() {
+        use super::{PageTemplate, Texts, Theme};
+        use std::sync::Arc;
+        let texts = || Arc::new(Texts::load("en", None).unwrap());
+        let parsed = |theme: &Theme, name: &str| theme.tera.get_template(name).is_ok();
+        let site = Theme::load_with(None, texts(), &[]).unwrap();
+        assert!(site.split("event.html").is_some());
+        assert!(!parsed(&site, "event.html"), "event.html was parsed whole");
+        // A template of more than one block is not split, and its parts are not parsed.
+        for name in ["404.html", "documents.html", "whats-new.html", "page.html"] {
+            assert!(site.split(name).is_none(), "{name}");
+            assert!(parsed(&site, name), "{name}");
+            assert!(
+                !parsed(&site, &format!("__split__/content/{name}")),
+                "{name}"
+            );
+        }
+        // A page rendered whole (its frame unusable, or an error to name) gets the template.
+        let context = tera::Context::from_value(serde_json::json!({
+            "site": {"name": "Test", "menu": [], "languages": []},
+            "root": "../",
+            "page": {"title": "Lost", "url": "404.html", "section": ""},
+        }))
+        .unwrap();
+        assert!(site.whole.get().is_none());
+        // The page's values are missing here, not the template: it renders as far as base.html.
+        let error = site.render("event.html", &context).unwrap_err().to_string();
+        assert!(error.contains("Variable `site."), "{error}");
+        assert!(
+            !error.contains("Template 'event.html' not found"),
+            "{error}"
+        );
+        assert!(site.whole.get().is_some_and(Result::is_ok));
+
+        // A theme's template that extends one keeps it whole.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("special.html"),
+            "{% extends \"event.html\" %}",
+        )
+        .unwrap();
+        let named = [PageTemplate {
+            name: "special.html".to_owned(),
+            origin: "content/special.md:2".to_owned(),
+        }];
+        let themed = Theme::load_with(Some(dir.path()), texts(), &named).unwrap();
+        assert!(parsed(&themed, "event.html"));
     }
 
     #[test]
