@@ -15,7 +15,7 @@
 //! the two together (the tests below, over every branch of the templates, and
 //! tests/it/frames.rs over whole sites).
 
-use crate::render::theme::escape_html_into;
+use crate::render::escape::escape_html_into;
 use crate::view::{EventPage, EventStatus, When};
 use serde_json::Value;
 use std::collections::HashMap;

@@ -3,6 +3,7 @@
 //! the public data files and the reports' contexts.
 
 mod data;
+pub mod escape;
 mod event_content;
 pub mod frame;
 pub mod ical;
@@ -13,4 +14,5 @@ pub mod site;
 mod tera_errors;
 pub mod theme;
 
-pub use theme::{STATIC_FILES, TEMPLATES, Theme, escape_html, export, exported_files};
+pub use escape::escape_html;
+pub use theme::{STATIC_FILES, TEMPLATES, Theme, export, exported_files};

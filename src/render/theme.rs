@@ -6,13 +6,13 @@
 //! the user has none, so a user file always wins, one file at a time. For a user file that
 //! names one, every built-in is also loaded as `builtin/<name>`, for it to extend.
 
-use crate::fetch::site_files::read_plain;
 mod export;
+mod folder;
 mod ignored;
 mod translate;
 
-use crate::i18n::{self as texts, Texts};
-use crate::problems::{Problem, Problems};
+use crate::i18n::Texts;
+use crate::render::escape::escape_html;
 use crate::render::event_content::{self, EventContent};
 use crate::render::frame::{self, Split};
 use crate::render::tera_errors;
@@ -20,9 +20,9 @@ use crate::sanitize::quote;
 use crate::view::outputs;
 use anyhow::Result;
 pub use export::{export, exported_files};
-use ignored::warn_ignored;
+use folder::{check_page_templates, read_theme_folder};
 pub use ignored::{Ignored, ignored_files};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use tera::Tera;
@@ -452,92 +452,6 @@ impl Theme {
     }
 }
 
-/// The templates and static files of the user's templates folder: the built-in names, and
-/// the templates content pages name; each static file read replaces the built-in one.
-fn read_theme_folder(
-    dir: &Path,
-    page_templates: &[PageTemplate],
-    static_files: &mut [(String, Vec<u8>)],
-) -> Result<Vec<TemplateSource>> {
-    let mut user_templates = Vec::new();
-    if !dir.is_dir() {
-        anyhow::bail!("templates folder {} does not exist", dir.display());
-    }
-    // Read besides the built-in names: the templates content pages name, and the
-    // catalogues.
-    let named: BTreeSet<String> = page_templates.iter().map(|t| t.name.clone()).collect();
-    let catalogues: BTreeSet<String> = texts::theme_catalogues(Some(dir))
-        .into_iter()
-        .map(|(language, _)| format!("i18n/{language}.toml"))
-        .collect();
-    warn_ignored(dir, &named.union(&catalogues).cloned().collect());
-    // Links are left out (`warn_ignored` has named them): the built-in file stands in.
-    let builtin_names = TEMPLATES.iter().map(|(name, _)| name.to_string());
-    let extra_names = named
-        .iter()
-        .filter(|name| !TEMPLATES.iter().any(|(builtin, _)| builtin == *name))
-        .cloned();
-    for name in extra_names.chain(builtin_names) {
-        if let Some(bytes) = read_plain(dir, &name)? {
-            let path = dir.join(&name);
-            let text = String::from_utf8(bytes).map_err(|_| {
-                anyhow::anyhow!(
-                    "could not read template {}: it is not UTF-8 text",
-                    path.display()
-                )
-            })?;
-            user_templates.push(TemplateSource {
-                name,
-                text,
-                origin: path.display().to_string(),
-                built_in: false,
-            });
-        }
-    }
-    for (name, bytes) in static_files.iter_mut() {
-        if let Some(theirs) = read_plain(dir, &format!("static/{name}"))? {
-            *bytes = theirs;
-        }
-    }
-    Ok(user_templates)
-}
-
-/// Every template a content page names is a built-in one or a file of the templates folder;
-/// each that is not is a problem of the page naming it, all reported together.
-fn check_page_templates(
-    page_templates: &[PageTemplate],
-    user_templates: &[TemplateSource],
-    user_dir: Option<&Path>,
-) -> Result<()> {
-    let mut problems = Vec::new();
-    for template in page_templates {
-        let known = TEMPLATES.iter().any(|(name, _)| *name == template.name)
-            || user_templates.iter().any(|user| user.name == template.name);
-        if !known {
-            let names = TEMPLATES
-                .iter()
-                .map(|(name, _)| *name)
-                .chain(user_templates.iter().map(|user| user.name.as_str()));
-            let near = crate::suggest::nearest(&template.name, names)
-                .map(|near| format!("; did you mean {near:?}?"))
-                .unwrap_or_default();
-            let message = match user_dir {
-                Some(dir) => format!(
-                    "template = {:?}: there is no such file in the templates folder {}{near}",
-                    template.name,
-                    dir.display()
-                ),
-                None => format!(
-                    "template = {:?}: no templates folder is set (templates = \"templates\" in vatcar-site.toml){near}",
-                    template.name
-                ),
-            };
-            problems.push(Problem::from_origin(&template.origin, message));
-        }
-    }
-    Problems::check(problems)
-}
-
 /// Every `t(key="...")` with a literal key names a text the catalogues have: a mistyped key
 /// stops the build when the theme loads, naming the file and line, even in a template the
 /// build would render only for some data.
@@ -574,45 +488,6 @@ fn check_text_keys(sources: &[TemplateSource], texts: &Texts) -> Result<()> {
     Ok(())
 }
 
-/// Escapes what HTML and XML need escaped, and no more: Tera's default also escapes `/`,
-/// which makes every URL in the output unreadable without making it safer.
-///
-/// Every value a template prints passes through here, 90 times a page: runs without a
-/// markup character are found with memchr's vector search, not byte by byte.
-pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    escape_html_into(&mut out, text);
-    out
-}
-
-/// [`escape_html`], onto the end of `out`.
-pub fn escape_html_into(out: &mut String, text: &str) {
-    let bytes = text.as_bytes();
-    let mut run = 0;
-    let mut tags = memchr::memchr3_iter(b'&', b'<', b'>', bytes).peekable();
-    let mut quotes = memchr::memchr2_iter(b'"', b'\'', bytes).peekable();
-    loop {
-        let i = match (tags.peek(), quotes.peek()) {
-            (Some(&t), Some(&q)) if t < q => tags.next(),
-            (Some(_), None) => tags.next(),
-            (_, Some(_)) => quotes.next(),
-            (None, None) => None,
-        };
-        let Some(i) = i else { break };
-        let entity = match bytes[i] {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            _ => "&#39;",
-        };
-        out.push_str(&text[run..i]);
-        out.push_str(entity);
-        run = i + 1;
-    }
-    out.push_str(&text[run..]);
-}
-
 /// Tera's error when the templates load, in the theme's words. A syntax error (pest's message
 /// quotes the whole line, however long) becomes `file:line:column`, what was expected, and the
 /// part of the line around the column; anything else is Tera's message, naming the file,
@@ -640,8 +515,6 @@ fn load_error(error: &tera::Error, sources: &[TemplateSource]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::escape_html;
-
     /// Whether each of the reports' templates is in a theme.
     fn reports_held(theme: &super::Theme) -> Vec<bool> {
         [
@@ -731,39 +604,5 @@ mod tests {
         }];
         let themed = Theme::load_with(Some(dir.path()), texts(), &named).unwrap();
         assert!(parsed(&themed, "event.html"));
-    }
-
-    #[test]
-    fn escapes_markup_characters_and_keeps_urls_readable() {
-        assert_eq!(
-            escape_html(r#"<a href="x">Tom & 'Jerry'</a> https://a.example/b?c=1"#),
-            "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt; https://a.example/b?c=1"
-        );
-        assert_eq!(escape_html("Ünïcödé → ok"), "Ünïcödé → ok");
-    }
-
-    /// The rule, one character at a time.
-    fn escape_slowly(text: &str) -> String {
-        text.chars()
-            .map(|c| match c {
-                '&' => "&amp;".to_owned(),
-                '<' => "&lt;".to_owned(),
-                '>' => "&gt;".to_owned(),
-                '"' => "&quot;".to_owned(),
-                '\'' => "&#39;".to_owned(),
-                other => other.to_string(),
-            })
-            .collect()
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
-        /// Markup characters at any offset, among other text.
-        #[test]
-        fn escaping_agrees_with_the_rule(
-            text in "([a-zé✈ ]{0,40}[&<>\"']{1,4}[a-z]{0,3}){0,8}[a-zé ]{0,70}"
-        ) {
-            proptest::prop_assert_eq!(escape_html(&text), escape_slowly(&text));
-        }
     }
 }
