@@ -476,13 +476,7 @@ pub fn html_to_text(html: &str) -> String {
         } else {
             let tag_and_after = &html[at..];
             let end = tag_end(tag_and_after);
-            text.push_str(match tag_name(&tag_and_after[..end]) {
-                "/p" | "/h3" | "/blockquote" | "/pre" => "\n\n",
-                "/ul" | "/ol" | "/table" | "/div" | "/li" | "/tr" | "br" => "\n",
-                "li" => "- ",
-                "/td" | "/th" => " ",
-                _ => "",
-            });
+            text.push_str(tag_text(tag_name(&tag_and_after[..end])));
             from = at + end;
             if bytes.get(from) == Some(&b'\n') {
                 from += 1;
@@ -507,6 +501,18 @@ pub fn html_to_text(html: &str) -> String {
         out.push_str(line);
     }
     out
+}
+
+/// What a tag of sanitized HTML stands for in its text: the line breaks a block's end makes,
+/// a list item's `- `, the space between table cells.
+fn tag_text(name: &str) -> &'static str {
+    match name {
+        "/p" | "/h3" | "/blockquote" | "/pre" => "\n\n",
+        "/ul" | "/ol" | "/table" | "/div" | "/li" | "/tr" | "br" => "\n",
+        "li" => "- ",
+        "/td" | "/th" => " ",
+        _ => "",
+    }
 }
 
 /// The entity `text` starts with (at its `&`), as a serializer of sanitized HTML writes it,
@@ -579,13 +585,7 @@ mod tests {
             decode(&rest[..open], &mut text);
             let tag_and_after = &rest[open..];
             let end = tag_end(tag_and_after);
-            text.push_str(match tag_name(&tag_and_after[..end]) {
-                "/p" | "/h3" | "/blockquote" | "/pre" => "\n\n",
-                "/ul" | "/ol" | "/table" | "/div" | "/li" | "/tr" | "br" => "\n",
-                "li" => "- ",
-                "/td" | "/th" => " ",
-                _ => "",
-            });
+            text.push_str(tag_text(tag_name(&tag_and_after[..end])));
             rest = &tag_and_after[end..];
             rest = rest.strip_prefix('\n').unwrap_or(rest);
         }

@@ -44,29 +44,32 @@ impl Frames {
     /// opening tag, and closed before its frame's close. [`Frames::around`] for events
     /// already collected, without an iterator per event.
     pub fn push<'a, 'f: 'a>(&'f self, out: &mut Vec<Event<'a>>, event: Event<'a>) {
-        let html = |text: &'f str| Event::Html(CowStr::Borrowed(text));
-        match &event {
-            Event::Start(Tag::Table(_)) => out.extend([html(&self.table), event]),
-            Event::Start(Tag::CodeBlock(_)) => out.extend([html(&self.code), event]),
-            Event::End(TagEnd::Table | TagEnd::CodeBlock) => out.extend([event, html(CLOSE)]),
-            _ => out.push(event),
+        let (before, after) = self.tags_around(&event);
+        out.extend(before);
+        out.push(event);
+        out.extend(after);
+    }
+
+    /// What goes before and after `event`: a frame's opening tag before a table or code
+    /// block starts, its close after one ends. Markdown nests neither in the other, so no
+    /// depth is kept.
+    fn tags_around<'a, 'f: 'a>(&'f self, event: &Event) -> (Option<Event<'a>>, Option<Event<'a>>) {
+        let html = |text: &'f str| Some(Event::Html(CowStr::Borrowed(text)));
+        match event {
+            Event::Start(Tag::Table(_)) => (html(&self.table), None),
+            Event::Start(Tag::CodeBlock(_)) => (html(&self.code), None),
+            Event::End(TagEnd::Table | TagEnd::CodeBlock) => (None, html(CLOSE)),
+            _ => (None, None),
         }
     }
 
-    /// Markdown events with every table and code block in its frame. Markdown nests neither
-    /// in the other, so no depth is kept.
+    /// Markdown events with every table and code block in its frame.
     pub fn around<'a, 'f: 'a>(
         &'f self,
         events: impl Iterator<Item = Event<'a>>,
     ) -> impl Iterator<Item = Event<'a>> {
         events.flat_map(move |event| {
-            let html = |text: &'f str| Some(Event::Html(CowStr::Borrowed(text)));
-            let (before, after) = match &event {
-                Event::Start(Tag::Table(_)) => (html(&self.table), None),
-                Event::Start(Tag::CodeBlock(_)) => (html(&self.code), None),
-                Event::End(TagEnd::Table | TagEnd::CodeBlock) => (None, html(CLOSE)),
-                _ => (None, None),
-            };
+            let (before, after) = self.tags_around(&event);
             before.into_iter().chain([event]).chain(after)
         })
     }
