@@ -240,6 +240,12 @@ pub fn decode_previous(changes: &[u8], roster: Option<&[u8]>) -> Result<Previous
 }
 
 fn from_json<'a, T: Deserialize<'a>>(bytes: &'a [u8], file: &str) -> Result<T, String> {
+    // Only a file that does not read needs the path, and tracking it on every value was most
+    // of reading a large site's previous build (callgrind): that file is read again, path
+    // tracked, for the error.
+    if let Ok(value) = serde_json::from_slice(bytes) {
+        return Ok(value);
+    }
     let deserializer = &mut serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(deserializer).map_err(|error| {
         let path = error.path().to_string();
