@@ -5,6 +5,7 @@
 //! is the API saying no, even with HTTP 200. Bodies may be huge or hostile; nothing here
 //! panics, and every error names the endpoint and where in the JSON it went wrong.
 
+use super::json_path::from_str_with_path;
 use super::wire::{Place, WireCategory, WireEvent, WireNote, WireRoster, WireUser, record_label};
 use super::{DocumentCategory, Event, Roster, TrainingNote, User};
 use crate::fetch::endpoint::Endpoint;
@@ -187,14 +188,7 @@ fn shape<T: for<'de> Deserialize<'de>>(
     prefix: &str,
     raw: &RawValue,
 ) -> Result<T, ApiError> {
-    // Only a body that does not fit needs the path, and tracking it on every value cost 11%
-    // of decoding an event list (callgrind): that body is read again, path tracked, for the
-    // error.
-    if let Ok(value) = serde_json::from_str(raw.get()) {
-        return Ok(value);
-    }
-    let mut json = serde_json::Deserializer::from_str(raw.get());
-    serde_path_to_error::deserialize(&mut json).map_err(|error| {
+    from_str_with_path(raw.get()).map_err(|error| {
         let inner = error.path().to_string();
         let path = match (prefix, inner.as_str()) {
             (p, ".") => {

@@ -10,6 +10,7 @@
 
 pub mod content;
 mod decode;
+mod json_path;
 mod lenient;
 pub mod previous;
 mod rating;

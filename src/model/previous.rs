@@ -240,14 +240,9 @@ pub fn decode_previous(changes: &[u8], roster: Option<&[u8]>) -> Result<Previous
 }
 
 fn from_json<'a, T: Deserialize<'a>>(bytes: &'a [u8], file: &str) -> Result<T, String> {
-    // Only a file that does not read needs the path, and tracking it on every value was most
-    // of reading a large site's previous build (callgrind): that file is read again, path
-    // tracked, for the error.
-    if let Ok(value) = serde_json::from_slice(bytes) {
-        return Ok(value);
-    }
-    let deserializer = &mut serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(deserializer).map_err(|error| {
+    // Bytes that are not UTF-8 are no JSON either, as serde_json would say of them.
+    let text = std::str::from_utf8(bytes).map_err(|_| format!("{file} is not valid JSON"))?;
+    super::json_path::from_str_with_path(text).map_err(|error| {
         let path = error.path().to_string();
         // serde's message can quote a value of the file: only its kind is said.
         let what = match error.inner().classify() {
@@ -333,6 +328,10 @@ mod tests {
         );
         assert!(!error.contains("img"), "{error}");
         let error = decode_previous(b"{\"version\": 1,", None).unwrap_err();
+        assert_eq!(error, "data/changes.json is not valid JSON");
+        // Bytes that are not UTF-8, anywhere in the file.
+        let not_utf8 = b"{\"version\":1,\"changes\":[{\"id\":\"new_member:\xff\",\"date\":\"2026-01-01T00:00:00Z\"}],\"state\":{\"events\":{},\"documents\":{}}}";
+        let error = decode_previous(not_utf8, None).unwrap_err();
         assert_eq!(error, "data/changes.json is not valid JSON");
     }
 }
