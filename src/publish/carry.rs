@@ -4,9 +4,9 @@
 
 use super::marker::MARKER;
 use super::tree::{Entry, below};
-use super::{Staging, tree};
+use super::{Staged, Staging, tree};
 use anyhow::{Context, Result, bail};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::fs;
 use std::io::ErrorKind;
@@ -15,14 +15,17 @@ use std::path::{Component, Path};
 impl Staging {
     /// Paths of the webmaster's that this publication would overwrite (allowed with `force`,
     /// and listed), and the errors no flag overrides: a link, or a folder holding their files,
-    /// where a path of ours must go.
-    pub(super) fn check_ownership(&self, names: &BTreeSet<String>) -> Result<Vec<String>> {
+    /// where a path of ours must go. `names` are the files this publication writes.
+    pub(super) fn check_ownership<'n>(
+        &self,
+        names: impl Iterator<Item = &'n str>,
+    ) -> Result<Vec<String>> {
         let mut overwritten = Vec::new();
         let mut problems = Vec::new();
         let dir = &self.place.dir;
         let mut checked_folders = HashSet::new();
         for name in names {
-            let mut folder = name.as_str();
+            let mut folder = name;
             while let Some((parent, _)) = folder.rsplit_once('/') {
                 folder = parent;
                 if !checked_folders.insert(folder) {
@@ -36,7 +39,7 @@ impl Staging {
                         below(dir, folder).display()
                     )),
                     Some(_) => {
-                        if !self.previous.contains(folder) {
+                        if !self.previous.contains_key(folder) {
                             problems.push(format!(
                                 "{} is a file of yours where vatcar-site needs a folder: move it",
                                 below(dir, folder).display()
@@ -45,7 +48,7 @@ impl Staging {
                     }
                 }
             }
-            let ours = self.previous.contains(name.as_str());
+            let ours = self.previous.contains_key(name);
             // Made only for a message: a rebuild checks every file it publishes.
             let path = || below(dir, name);
             match self.old.get(name) {
@@ -59,7 +62,9 @@ impl Staging {
                 Some(Entry::Folder) => {
                     let theirs = self.old.under(name).any(|(inner, entry)| {
                         entry == Entry::Folder
-                            || !inner.to_str().is_some_and(|p| self.previous.contains(p))
+                            || !inner
+                                .to_str()
+                                .is_some_and(|p| self.previous.contains_key(p))
                     });
                     if theirs {
                         problems.push(format!(
@@ -68,7 +73,7 @@ impl Staging {
                         ));
                     }
                 }
-                Some(_) if self.force => overwritten.push(name.clone()),
+                Some(_) if self.force => overwritten.push(name.to_owned()),
                 Some(_) => problems.push(format!(
                     "{} was not written by vatcar-site (its marker does not list it); pass \
                      --force to overwrite it, or move it",
@@ -76,6 +81,9 @@ impl Staging {
                 )),
             }
         }
+        // The names come in no order; what is reported comes in the paths' order.
+        overwritten.sort_unstable();
+        problems.sort_unstable();
         match problems.len() {
             0 => Ok(overwritten),
             n => {
@@ -107,21 +115,21 @@ impl Staging {
 
     /// Everything in the old tree that is not ours goes into the new tree as it is: files and
     /// links hard-linked, folders made.
-    pub(super) fn carry_webmasters_files(&self, names: &BTreeSet<String>) -> Result<()> {
-        for (path, (entry, _)) in &self.old.entries {
+    pub(super) fn carry_webmasters_files(&self, names: &HashMap<String, Staged>) -> Result<()> {
+        let mut listed: Vec<&str> = self.previous.keys().map(String::as_str).collect();
+        listed.sort_unstable();
+        for (path, entry) in self.old.in_order() {
             let ours = path
                 .to_str()
-                .is_some_and(|p| self.previous.contains(p) || names.contains(p));
+                .is_some_and(|p| self.previous.contains_key(p) || names.contains_key(p));
             match entry {
                 _ if ours => {}
                 Entry::Folder => {
                     // Folders that held only our files are made again only where needed.
                     let held_ours = path.to_str().is_some_and(|p| {
                         let prefix = format!("{p}/");
-                        self.previous
-                            .range(prefix.clone()..)
-                            .next()
-                            .is_some_and(|f| f.starts_with(&prefix))
+                        let first = listed.partition_point(|f| *f < prefix.as_str());
+                        listed.get(first).is_some_and(|f| f.starts_with(&prefix))
                     });
                     if !held_ours {
                         let target = below(&self.new_dir, path);
@@ -141,10 +149,11 @@ impl Staging {
     /// or folder made after the scan, or a file of theirs replaced since (an editor saves by
     /// renaming a new file over the old one). The swap took those into the old tree at
     /// `old_tree`, which is removed next. A path the new site took meanwhile is left as it is.
-    pub(super) fn rescue_late_files(&self, old_tree: &Path, names: &BTreeSet<String>) {
+    pub(super) fn rescue_late_files(&self, old_tree: &Path, names: &HashMap<String, Staged>) {
         let ours = |key: &OsStr| {
-            key.to_str()
-                .is_some_and(|k| k == MARKER || self.previous.contains(k) || names.contains(k))
+            key.to_str().is_some_and(|k| {
+                k == MARKER || self.previous.contains_key(k) || names.contains_key(k)
+            })
         };
         let mut walk = walkdir::WalkDir::new(old_tree)
             .min_depth(1)

@@ -4,7 +4,8 @@
 
 use super::stamp::Stamp;
 use anyhow::Context;
-use std::collections::{BTreeMap, BTreeSet};
+use serde::de::IgnoredAny;
+use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
 
@@ -30,33 +31,126 @@ pub(super) struct Marker {
     /// What the folder holds.
     #[serde(default = "site_kind")]
     pub kind: FolderKind,
-    pub files: BTreeSet<String>,
+    /// Sorted as [`Marker::new`] writes them. Read as they are listed: a marker edited by hand
+    /// may repeat one.
+    pub files: Vec<String>,
     /// The stamp of each file in `files`, in the same order, `""` for none. A marker written
     /// before stamps has none, and one whose count differs from the files' is not trusted.
     #[serde(
         default,
         skip_serializing_if = "Vec::is_empty",
+        serialize_with = "write_stamps",
         deserialize_with = "any_stamps"
     )]
-    pub stamps: Vec<String>,
+    pub stamps: Vec<Option<Stamp>>,
 }
 
-/// Stamps only spare work: a `stamps` that is not a list of strings (a marker edited by hand)
-/// reads as none, an entry that is not a string as that file's none, and the marker is still
-/// read, where any other damage makes it unreadable.
-fn any_stamps<'de, D: serde::Deserializer<'de>>(stamps: D) -> Result<Vec<String>, D::Error> {
-    use serde::Deserialize;
-    use serde_json::Value;
-    Ok(match Value::deserialize(stamps)? {
-        Value::Array(items) => items
-            .into_iter()
-            .map(|item| match item {
-                Value::String(stamp) => stamp,
-                _ => String::new(),
-            })
-            .collect(),
-        _ => Vec::new(),
-    })
+fn write_stamps<S: serde::Serializer>(
+    stamps: &[Option<Stamp>],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(
+        stamps
+            .iter()
+            .map(|stamp| stamp.map_or_else(String::new, |stamp| stamp.encode())),
+    )
+}
+
+/// Stamps only spare work: a `stamps` that is not a list (a marker edited by hand) reads as
+/// none, an entry that is not a stamp as that file's none, and the marker is still read,
+/// where any other damage makes it unreadable. Each stamp is decoded from the marker's text
+/// as it is read, without a copy (a large site's marker holds 40,000).
+fn any_stamps<'de, D: serde::Deserializer<'de>>(stamps: D) -> Result<Vec<Option<Stamp>>, D::Error> {
+    stamps.deserialize_any(StampList)
+}
+
+/// Reads the list of stamps.
+struct StampList;
+
+/// Reads one entry of the list: a stamp if it is one.
+struct StampEntry;
+
+impl<'de> serde::Deserialize<'de> for StampOrNone {
+    fn deserialize<D: serde::Deserializer<'de>>(entry: D) -> Result<Self, D::Error> {
+        entry.deserialize_any(StampEntry).map(StampOrNone)
+    }
+}
+
+struct StampOrNone(Option<Stamp>);
+
+/// The visits of any other JSON value than the one a visitor reads: it stands for nothing
+/// (`Default`), and a list or an object in it is read through, unlooked at.
+macro_rules! anything_else_is_nothing {
+    () => {
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(Self::Value::default())
+        }
+
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(Self::Value::default())
+        }
+
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(Self::Value::default())
+        }
+
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(Self::Value::default())
+        }
+
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(Self::Value::default())
+        }
+
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(Self::Value::default())
+        }
+    };
+}
+
+impl<'de> serde::de::Visitor<'de> for StampList {
+    type Value = Vec<Option<Stamp>>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut stamps = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(StampOrNone(stamp)) = seq.next_element()? {
+            stamps.push(stamp);
+        }
+        Ok(stamps)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+
+    anything_else_is_nothing!();
+}
+
+impl<'de> serde::de::Visitor<'de> for StampEntry {
+    type Value = Option<Stamp>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(Stamp::decode(text))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    anything_else_is_nothing!();
 }
 
 fn site_kind() -> FolderKind {
@@ -64,17 +158,14 @@ fn site_kind() -> FolderKind {
 }
 
 impl Marker {
-    /// A marker listing `files`, with `stamp` giving the stamp of each (or none).
-    pub fn new(
-        kind: FolderKind,
-        files: BTreeSet<String>,
-        stamp: impl Fn(&str) -> Option<Stamp>,
-    ) -> Self {
-        let mut stamps: Vec<String> = files
-            .iter()
-            .map(|file| stamp(file).map_or_else(String::new, |s| s.encode()))
-            .collect();
-        if stamps.iter().all(String::is_empty) {
+    /// A marker listing `files`, each with its stamp (or none). They come sorted, each once.
+    pub fn new(kind: FolderKind, files: impl Iterator<Item = (String, Option<Stamp>)>) -> Self {
+        let (files, mut stamps): (Vec<String>, Vec<Option<Stamp>>) = files.unzip();
+        debug_assert!(
+            files.is_sorted_by(|a, b| a < b),
+            "listed in order, each once"
+        );
+        if stamps.iter().all(Option::is_none) {
             stamps.clear();
         }
         Self {
@@ -85,25 +176,24 @@ impl Marker {
         }
     }
 
-    /// Whether this version wrote the marker: one that lists the same files with the same
-    /// stamps would be written again byte for byte.
-    pub fn written_by_this_version(&self) -> bool {
-        self.generator == GENERATOR
-    }
-
-    /// The stamps that read, by file (a map built in one pass from the files' order, without
-    /// hashing). Stamps that do not pair with the files one to one (a marker edited by hand)
+    /// The files listed, each with its stamp if one reads, and whether every file is listed
+    /// once with a stamp: a marker this version would write again byte for byte if nothing
+    /// changed. Stamps that do not pair with the files one to one (a marker edited by hand)
     /// are all ignored.
-    pub fn take_stamps(&mut self) -> BTreeMap<String, Stamp> {
-        let stamps = std::mem::take(&mut self.stamps);
-        if stamps.len() != self.files.len() {
-            return BTreeMap::new();
-        }
-        self.files
-            .iter()
-            .zip(&stamps)
-            .filter_map(|(file, text)| Some((file.clone(), Stamp::decode(text)?)))
-            .collect()
+    pub fn into_files(self) -> (HashMap<String, Option<Stamp>>, bool) {
+        let count = self.files.len();
+        let paired = self.stamps.len() == count;
+        let mut stamps = self.stamps.into_iter();
+        let files: HashMap<String, Option<Stamp>> = self
+            .files
+            .into_iter()
+            .map(|file| (file, stamps.next().flatten().filter(|_| paired)))
+            .collect();
+        let whole = paired
+            && self.generator == GENERATOR
+            && files.len() == count
+            && files.values().all(Option::is_some);
+        (files, whole)
     }
 
     /// The marker of `dir`, if it has one. A marker that does not read is an error: the folder
@@ -174,8 +264,7 @@ mod tests {
             (FolderKind::Reports, "reports"),
             (FolderKind::Snapshot, "snapshot"),
         ] {
-            let json =
-                String::from_utf8(Marker::new(kind, BTreeSet::new(), |_| None).to_json()).unwrap();
+            let json = String::from_utf8(Marker::new(kind, std::iter::empty()).to_json()).unwrap();
             assert!(json.contains(&format!("\"kind\": \"{word}\",")), "{json}");
             let old = format!(
                 r#"{{"generator": "vatcar-site 0.1.0", "kind": "{word}", "files": ["a.html"]}}"#
@@ -196,10 +285,15 @@ mod tests {
                 r#"{{"generator": "vatcar-site 0.1.0", "kind": "site",
                     "files": ["a.html", "b.html", "c.html"], "stamps": {stamps}}}"#
             );
-            let mut marker: Marker = serde_json::from_str(&json).unwrap();
+            let marker: Marker = serde_json::from_str(&json).unwrap();
             assert_eq!(marker.files.len(), 3);
-            let mut stamps: Vec<_> = marker.take_stamps().into_keys().collect();
+            let (files, whole) = marker.into_files();
+            let mut stamps: Vec<_> = files
+                .into_iter()
+                .filter_map(|(file, stamp)| stamp.map(|_| file))
+                .collect();
             stamps.sort();
+            assert_eq!(whole, stamps.len() == 3);
             stamps
         };
         let whole = format!(r#"["{stamp}", "{stamp}", "{stamp}"]"#);
@@ -216,6 +310,21 @@ mod tests {
             read(&format!(r#"["{stamp}", 7, "{stamp}"]"#)),
             ["a.html", "c.html"]
         );
+        for other in [
+            "null",
+            "true",
+            "-1.5",
+            "[]",
+            r#"["{stamp}"]"#,
+            r#"{"stamp": "{stamp}"}"#,
+        ] {
+            let other = other.replace("{stamp}", stamp);
+            assert_eq!(
+                read(&format!(r#"["{stamp}", {other}, "{stamp}"]"#)),
+                ["a.html", "c.html"],
+                "{other}"
+            );
+        }
         // One entry missing: which stamp is whose is lost, and so are all.
         assert!(read(&format!(r#"["{stamp}", "{stamp}"]"#)).is_empty());
         assert!(read(r#"{"a.html": 1}"#).is_empty());

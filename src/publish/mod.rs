@@ -40,13 +40,13 @@ pub use signals::{Interrupted, interrupt, interrupted};
 
 use crate::output::OutputFile;
 use crate::secret::ApiKey;
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use marker::Marker;
 pub use marker::{FolderKind, MARKER};
 pub use place::Nested;
 use place::{Mode, Place};
 use stamp::{Seen, Stamp};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -161,13 +161,14 @@ pub struct Staging {
     prune: bool,
     force: bool,
     secret: Option<ApiKey>,
-    previous: BTreeSet<String>,
-    /// The stamps the marker recorded of the files in `previous`, those that read.
-    stamps: BTreeMap<String, Stamp>,
+    /// The files the marker lists, each with the stamp it recorded, if that reads. Looked
+    /// up for every file a rebuild publishes, so hashed.
+    previous: HashMap<String, Option<Stamp>>,
     /// Whether the marker is as this version writes it, with a stamp that reads for each file.
     marker_as_written: bool,
-    /// The marker's bytes as they are on disk, to tell whether it changes.
-    previous_marker: Option<Vec<u8>>,
+    /// The hash of the marker's bytes as they are on disk, to tell whether it changes (a large
+    /// site's marker is 4 MB, not worth holding through the build).
+    previous_marker: Option<u128>,
     old: OldTree,
     /// What has been staged so far; `add` is called from every rendering thread.
     added: Mutex<Added>,
@@ -179,11 +180,8 @@ pub struct Staging {
 
 #[derive(Default)]
 struct Added {
-    names: BTreeSet<String>,
-    changed: Vec<String>,
-    unchanged: Vec<String>,
-    /// The stamp of each file staged, written or kept, for the next marker.
-    stamps: HashMap<String, Stamp>,
+    /// Each file staged so far, written or kept.
+    files: HashMap<String, Staged>,
     /// Files kept on their stamp's word: their stamps stay as they were.
     vouched: usize,
     /// Folders made in the staging tree so far: an event's page and its calendar share one,
@@ -191,12 +189,21 @@ struct Added {
     folders: HashSet<String>,
 }
 
+/// One file of the publication.
+#[derive(Clone, Copy)]
+struct Staged {
+    /// Written into the staging folder; otherwise the output folder's file stays.
+    written: bool,
+    /// Its stamp, for the next marker.
+    stamp: Option<Stamp>,
+}
+
 impl Staging {
     pub fn begin(dir: &Path, how: Publish) -> Result<Self> {
         let place = open(dir, how)?;
         let active = Active::enter();
         check_interrupt()?;
-        let (previous, stamps, marker_as_written, previous_marker) =
+        let (previous, marker_as_written, previous_marker) =
             match Marker::read_with_bytes(&place.dir)? {
                 Some((marker, _)) if marker.kind != how.kind => bail!(
                     "{} holds a vatcar-site {}, not a {}; choose another folder",
@@ -204,18 +211,19 @@ impl Staging {
                     marker.kind.in_words(),
                     how.kind.in_words()
                 ),
-                Some((mut marker, bytes)) => {
-                    let stamps = marker.take_stamps();
-                    let as_written =
-                        marker.written_by_this_version() && stamps.len() == marker.files.len();
-                    (marker.files, stamps, as_written, Some(bytes))
+                Some((marker, bytes)) => {
+                    let (files, as_written) = marker.into_files();
+                    (files, as_written, Some(stamp::hash(&bytes)))
                 }
-                None => (BTreeSet::new(), BTreeMap::new(), false, None),
+                None => (HashMap::new(), false, None),
             };
         let skip = (place.mode == Mode::InPlace).then_some(place::IN_PLACE_STAGING);
         let scanning = std::time::Instant::now();
         // Without stamps to check them against, the files' own `stat`s would be wasted.
-        let old = OldTree::scan(&place.dir, how.kind, skip, !stamps.is_empty())?;
+        let stamped = previous.values().any(Option::is_some);
+        // Our sites hold about one folder for every two files.
+        let expected = previous.len().saturating_add(previous.len() / 2);
+        let old = OldTree::scan(&place.dir, how.kind, skip, stamped, expected)?;
         log::debug!(
             "read {} entries of {} in {} ms",
             old.entries.len(),
@@ -230,6 +238,8 @@ impl Staging {
             );
         }
         let staging = place.staging();
+        // A rebuild stages about as many files as the last build listed.
+        let previous_count = previous.len();
         Ok(Self {
             new_dir: staging.join("new"),
             staging,
@@ -238,11 +248,13 @@ impl Staging {
             force: how.force,
             secret: how.secret.cloned(),
             previous,
-            stamps,
             marker_as_written,
             previous_marker,
             old,
-            added: Mutex::default(),
+            added: Mutex::new(Added {
+                files: HashMap::with_capacity(previous_count),
+                ..Added::default()
+            }),
             bytes_written: AtomicU64::new(0),
             committed: false,
             place,
@@ -268,26 +280,27 @@ impl Staging {
     /// need not be made again, and `true` says so. Never with an API key: the page was
     /// scanned for the key of its own build, which need not be this one.
     pub fn keep_made_from(&self, path: &str, input: u128) -> bool {
-        if self.secret.is_some()
-            || check_relative(path).is_err()
-            || !self.previous.contains(path)
-            || !self.old.is_file(path)
-        {
+        if self.secret.is_some() || path == MARKER || check_relative(path).is_err() {
             return false;
         }
-        let (Some(recorded), Some(seen)) = (self.stamps.get(path), self.old.seen(path)) else {
+        let (Some(Some(recorded)), Some((Entry::File, Some(seen)))) =
+            (self.previous.get(path), self.old.lookup(path))
+        else {
             return false;
         };
         if recorded.seen != seen || recorded.input != Some(input) {
             return false;
         }
         let mut added = self.lock();
-        if path == MARKER || !added.names.insert(path.to_owned()) {
+        let std::collections::hash_map::Entry::Vacant(place) = added.files.entry(path.to_owned())
+        else {
             return false;
-        }
-        added.unchanged.push(path.to_owned());
+        };
+        place.insert(Staged {
+            written: false,
+            stamp: Some(*recorded),
+        });
         added.vouched += 1;
-        added.stamps.insert(path.to_owned(), *recorded);
         true
     }
 
@@ -312,36 +325,47 @@ impl Staging {
                 );
             }
         }
-        // "" is the staging tree's top, which does not exist before the first file.
-        let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
-        let folder_made = {
-            let mut added = self.lock();
-            if path == MARKER || !added.names.insert(path.to_owned()) {
-                bail!("internal error: output path {path:?} is reserved or given twice");
-            }
-            added.folders.contains(folder)
-        };
+        let given_twice =
+            || anyhow!("internal error: output path {path:?} is reserved or given twice");
+        if path == MARKER {
+            return Err(given_twice());
+        }
         // Stamps serve the next build over this one. A folder that held no build of ours (a CI
         // job's) most likely gets none, so there nothing is hashed or stamped: the next build
         // compares the files byte by byte and stamps them then.
         let stamping = !self.previous.is_empty();
         // Hashed while the bytes are still in the cache from the key scan (or from rendering).
         let hash = stamping.then(|| stamp::hash(contents));
-        if let Some(hash) = hash
-            && let Some((seen, vouched)) = self.kept(path, contents, hash)
-        {
+        // Asked before the lock is taken: it may read the old file.
+        let kept = hash.and_then(|hash| Some((hash, self.kept(path, contents, hash)?)));
+        // "" is the staging tree's top, which does not exist before the first file.
+        let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+        let folder_made = {
             let mut added = self.lock();
-            added.unchanged.push(path.to_owned());
-            // A stamp that gains the hash of the page's inputs changes the marker.
-            let same_input = self.stamps.get(path).is_some_and(|s| s.input == input);
-            added.vouched += usize::from(vouched && same_input);
-            if let Some(seen) = seen {
-                added
-                    .stamps
-                    .insert(path.to_owned(), Stamp { seen, hash, input });
+            let std::collections::hash_map::Entry::Vacant(place) =
+                added.files.entry(path.to_owned())
+            else {
+                return Err(given_twice());
+            };
+            if let Some((hash, (seen, vouched))) = kept {
+                place.insert(Staged {
+                    written: false,
+                    stamp: seen.map(|seen| Stamp { seen, hash, input }),
+                });
+                // A stamp that gains the hash of the page's inputs changes the marker.
+                let same_input = self
+                    .previous
+                    .get(path)
+                    .is_some_and(|recorded| recorded.is_some_and(|s| s.input == input));
+                added.vouched += usize::from(vouched && same_input);
+                return Ok(());
             }
-            return Ok(());
-        }
+            place.insert(Staged {
+                written: true,
+                stamp: None,
+            });
+            added.folders.contains(folder)
+        };
         let target = below(&self.new_dir, path);
         if !folder_made {
             // Two threads may make the same folder at once; `create_dir_all` allows that.
@@ -354,12 +378,10 @@ impl Staging {
             .with_context(|| format!("could not write {}", target.display()))?;
         self.bytes_written
             .fetch_add(contents.len() as u64, Ordering::Relaxed);
-        let mut added = self.lock();
-        added.changed.push(path.to_owned());
-        if let (Some(seen), Some(hash)) = (seen, hash) {
-            added
-                .stamps
-                .insert(path.to_owned(), Stamp { seen, hash, input });
+        if let (Some(seen), Some(hash)) = (seen, hash)
+            && let Some(staged) = self.lock().files.get_mut(path)
+        {
+            staged.stamp = Some(Stamp { seen, hash, input });
         }
         Ok(())
     }
@@ -371,10 +393,11 @@ impl Staging {
     /// nothing is read or kept through a link. A file that still looks as its stamp recorded
     /// it, with the hash recorded, is not read; any other is compared byte by byte.
     fn kept(&self, path: &str, contents: &[u8], hash: u128) -> Option<(Option<Seen>, bool)> {
-        if !self.previous.contains(path) || !self.old.is_file(path) {
+        let recorded = self.previous.get(path)?;
+        let Some((Entry::File, seen)) = self.old.lookup(path) else {
             return None;
-        }
-        if let (Some(recorded), Some(seen)) = (self.stamps.get(path), self.old.seen(path))
+        };
+        if let (Some(recorded), Some(seen)) = (recorded, seen)
             && recorded.seen == seen
         {
             if recorded.hash == hash {
@@ -403,55 +426,69 @@ impl Staging {
     /// gone. The webmaster's own files stay.
     pub fn commit(mut self) -> Result<PublishReport> {
         check_interrupt()?;
-        let Added {
-            names,
-            mut changed,
-            unchanged,
-            mut stamps,
-            vouched,
-            ..
-        } = std::mem::take(&mut *self.lock());
-        let overwritten = self.check_ownership(&names)?;
-        if self.marker_as_written && vouched == names.len() && names.len() == self.previous.len() {
+        let Added { files, vouched, .. } = std::mem::take(&mut *self.lock());
+        // A file kept is one the marker lists and the scan saw as a regular file, reached
+        // through real folders: nothing in the old tree stands in its way.
+        let overwritten = self.check_ownership(
+            files
+                .iter()
+                .filter(|(_, staged)| staged.written)
+                .map(|(path, _)| path.as_str()),
+        )?;
+        if self.marker_as_written && vouched == files.len() && files.len() == self.previous.len() {
             // Every file was kept on its stamp's word, and they are the files listed: the
             // marker would be written again as it is, so it is neither made nor compared.
             self.finish();
             return Ok(PublishReport {
-                unchanged: unchanged.len(),
+                unchanged: files.len(),
                 ..PublishReport::default()
             });
         }
-        // Reports keep what earlier runs wrote: it stays listed, and in place.
-        let kept: Vec<String> = if self.prune {
-            Vec::new()
-        } else {
-            self.previous
-                .difference(&names)
-                .filter(|p| self.old.is_file(p))
-                .cloned()
-                .collect()
-        };
-        let listed: BTreeSet<String> = names.iter().chain(&kept).cloned().collect();
-        let stale: Vec<String> = self
-            .previous
-            .difference(&listed)
-            .filter(|p| self.old.is_file(p))
-            .cloned()
-            .collect();
-        for path in &kept {
-            // A file kept from an earlier run keeps its stamp while it looks as recorded.
-            if let Some(recorded) = self.stamps.get(path)
-                && self.old.seen(path) == Some(recorded.seen)
-            {
-                stamps.insert(path.clone(), *recorded);
+        // What the marker lists and this run did not make: kept where reports keep what
+        // earlier runs wrote (in place, and listed, with its stamp while it looks as
+        // recorded), removed where a site prunes it.
+        let mut stale: Vec<&String> = Vec::new();
+        let mut kept: Vec<(&String, Staged)> = Vec::new();
+        for (path, recorded) in &self.previous {
+            if files.contains_key(path) || !self.old.is_file(path) {
+                continue;
+            }
+            if self.prune {
+                stale.push(path);
+            } else {
+                let stamp = recorded.filter(|r| self.old.seen(path) == Some(r.seen));
+                kept.push((
+                    path,
+                    Staged {
+                        written: false,
+                        stamp,
+                    },
+                ));
             }
         }
-        let marker_json =
-            Marker::new(self.kind, listed, |path| stamps.get(path).copied()).to_json();
-        let marker_changed = self.previous_marker.as_deref() != Some(&marker_json[..]);
+        // Everything the new marker lists, put in order below.
+        let mut listed: Vec<(&String, &Staged)> = files
+            .iter()
+            .chain(kept.iter().map(|(path, staged)| (*path, staged)))
+            .collect();
+        listed.sort_unstable_by_key(|(path, _)| *path);
+        stale.sort_unstable();
+        let changed: Vec<&String> = listed
+            .iter()
+            .filter(|(_, staged)| staged.written)
+            .map(|(path, _)| *path)
+            .collect();
+        let marker_json = Marker::new(
+            self.kind,
+            listed
+                .iter()
+                .map(|(path, staged)| ((*path).clone(), staged.stamp)),
+        )
+        .to_json();
+        let marker_changed = self.previous_marker != Some(stamp::hash(&marker_json));
         let mut report = PublishReport {
             written: changed.len(),
-            unchanged: unchanged.len(),
+            unchanged: files.len() - changed.len(),
             removed: stale.len(),
             overwritten,
             bytes_written: self.bytes_written(),
@@ -475,13 +512,17 @@ impl Staging {
             self.finish();
             return Ok(report);
         }
-        changed.sort_unstable();
         write_file(&self.new_dir.join(MARKER), &marker_json)?;
         report.bytes_written += marker_json.len() as u64;
         match self.place.mode {
             Mode::Exchange => {
-                self.link_unchanged(unchanged.iter().chain(&kept))?;
-                self.carry_webmasters_files(&names)?;
+                self.link_unchanged(
+                    listed
+                        .iter()
+                        .filter(|(_, staged)| !staged.written)
+                        .map(|(path, _)| *path),
+                )?;
+                self.carry_webmasters_files(&files)?;
                 pause_for_tests("staged");
                 check_interrupt()?;
                 if self.place.dir.exists() {
@@ -489,7 +530,7 @@ impl Staging {
                         swap::exchange(&self.new_dir, &self.place.dir, &self.staging.join("old"))?;
                     pause_for_tests("swapped");
                     let rescuing = std::time::Instant::now();
-                    self.rescue_late_files(&old_tree, &names);
+                    self.rescue_late_files(&old_tree, &files);
                     log::debug!(
                         "looked for files changed while publishing in {} ms",
                         rescuing.elapsed().as_millis()
@@ -509,11 +550,13 @@ impl Staging {
                 check_interrupt()?;
                 let mut steps: Vec<swap::Step> = stale
                     .iter()
-                    .map(|path| swap::Step::Remove { path: path.clone() })
+                    .map(|path| swap::Step::Remove {
+                        path: (*path).clone(),
+                    })
                     .collect();
                 for path in &changed {
                     steps.push(swap::Step::Replace {
-                        path: path.clone(),
+                        path: (*path).clone(),
                         had_old: matches!(self.old.get(path), Some(Entry::File | Entry::Other)),
                     });
                 }

@@ -322,7 +322,7 @@ mod tests {
         fs::write(volume.join("precious.txt"), "kept").unwrap();
 
         let error =
-            super::super::tree::OldTree::scan(&top, super::super::FolderKind::Site, None, false)
+            super::super::tree::OldTree::scan(&top, super::super::FolderKind::Site, None, false, 0)
                 .unwrap_err();
         assert!(
             error.to_string().contains(&format!(

@@ -101,16 +101,37 @@ impl Stamp {
     }
 }
 
-/// 32 lower-case hex digits, as `encode` writes a hash.
+/// 32 lower-case hex digits, as `encode` writes a hash. Read by table, in two halves: a
+/// rebuild reads one or two a file, and `char::to_digit` into a `u128` was most of the cost.
 fn hex128(digits: &[u8]) -> Option<u128> {
-    if digits.len() != 32 {
-        return None;
+    let (high, low) = digits
+        .split_at_checked(16)
+        .filter(|(_, low)| low.len() == 16)?;
+    Some(u128::from(hex64(high)?) << 64 | u128::from(hex64(low)?))
+}
+
+/// The value of each byte as a lower-case hex digit, or `NOT_HEX` (an upper-case one is not a
+/// digit `encode` writes, so not a stamp of ours).
+const HEX_VALUE: [u8; 256] = {
+    let mut table = [NOT_HEX; 256];
+    let mut digit = 0;
+    while digit < 16 {
+        table[b"0123456789abcdef"[digit] as usize] = digit as u8;
+        digit += 1;
     }
-    digits.iter().try_fold(0u128, |hash, &digit| {
-        let value = (digit as char).to_digit(16)?;
-        // Only the digits `encode` writes: an upper-case one is not a stamp of ours.
-        (!digit.is_ascii_uppercase()).then_some(hash << 4 | u128::from(value))
-    })
+    table
+};
+const NOT_HEX: u8 = 0xff;
+
+fn hex64(digits: &[u8]) -> Option<u64> {
+    let mut value = 0u64;
+    let mut bad = 0u8;
+    for &digit in digits {
+        let nibble = HEX_VALUE[usize::from(digit)];
+        bad |= nibble & 0xf0;
+        value = value << 4 | u64::from(nibble & 0x0f);
+    }
+    (bad == 0).then_some(value)
 }
 
 /// A number of decimal digits only, as `encode` writes it.
@@ -169,5 +190,29 @@ mod tests {
         for text in damaged {
             assert_eq!(Stamp::decode(&text), None, "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_hash_reads_from_its_lower_case_digits_only() {
+        for value in [
+            0,
+            1,
+            u128::MAX,
+            u128::MAX >> 1,
+            0x0123_4567_89ab_cdef_fedc_ba98_7654_3210,
+        ] {
+            assert_eq!(hex128(format!("{value:032x}").as_bytes()), Some(value));
+        }
+        let digits = format!("{:032x}", 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210u128);
+        for at in [0, 15, 16, 31] {
+            for byte in 0..=u8::MAX {
+                let mut changed = digits.clone().into_bytes();
+                changed[at] = byte;
+                let expected = b"0123456789abcdef".contains(&byte);
+                assert_eq!(hex128(&changed).is_some(), expected, "{byte} at {at}");
+            }
+        }
+        assert_eq!(hex128(&digits.as_bytes()[1..]), None);
+        assert_eq!(hex128(format!("{digits}0").as_bytes()), None);
     }
 }

@@ -11,7 +11,7 @@ use super::mounts::{device, device_of, mount_advice};
 use super::place::Nested;
 use super::stamp::Seen;
 use anyhow::{Context, Result, bail};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -26,14 +26,16 @@ pub(super) enum Entry {
     Other,
 }
 
-/// Every entry under the output folder, by relative path (`/`-separated). Keys are the
-/// paths' bytes, compared as bytes: a large site has 60,000 entries, and comparing `Path`s
-/// component by component made the lookups a visible part of a rebuild.
+/// Every entry under the output folder, by relative path (`/`-separated). A rebuild looks up
+/// each file it publishes (a large site has 60,000 entries), so they are hashed; the few
+/// questions that need them in order ([`OldTree::in_order`], [`OldTree::under`]) sort them
+/// once, when first asked.
 #[derive(Debug, Default)]
 pub(super) struct OldTree {
     /// Each entry, with how a regular file looked (its length, mtime and inode) when the
     /// scan was asked to look.
-    pub entries: BTreeMap<OsString, (Entry, Option<Seen>)>,
+    pub entries: HashMap<OsString, (Entry, Option<Seen>)>,
+    sorted: std::sync::OnceLock<Vec<OsString>>,
 }
 
 impl OldTree {
@@ -43,17 +45,21 @@ impl OldTree {
     /// only with `stat_files` (for their stamps), each by its name in the listing's open
     /// folder, which costs no walk down the path; and a marker below the top is read. A folder
     /// of a kind that must stay apart from `kind` is an error, and so is a folder on another
-    /// device: a volume mounted inside.
+    /// device: a volume mounted inside. `expected` is about how many entries there are, if
+    /// known: room for them is made at once, not by growing the table (rehashing every key)
+    /// ten times over.
     pub fn scan(
         dir: &Path,
         kind: FolderKind,
         skip: Option<&str>,
         stat_files: bool,
+        expected: usize,
     ) -> Result<OldTree> {
         let mut tree = OldTree::default();
         if !dir.is_dir() {
             return Ok(tree);
         }
+        tree.entries.reserve(expected);
         let top_device = device(dir);
         let mut folders = vec![(dir.to_path_buf(), OsString::new())];
         while let Some((folder, folder_key)) = folders.pop() {
@@ -110,11 +116,14 @@ impl OldTree {
         Ok(tree)
     }
 
+    /// The entry at `path`, and how it looked if it is a regular file the scan `stat`ed.
+    pub fn lookup(&self, path: &str) -> Option<(Entry, Option<Seen>)> {
+        self.entries.get(OsStr::new(path)).copied()
+    }
+
     /// How the regular file at `path` looked to the scan, if it was asked to look.
     pub fn seen(&self, path: &str) -> Option<Seen> {
-        self.entries
-            .get(OsStr::new(path))
-            .and_then(|(_, seen)| *seen)
+        self.lookup(path).and_then(|(_, seen)| seen)
     }
 
     pub fn get(&self, path: impl AsRef<OsStr>) -> Option<Entry> {
@@ -125,16 +134,31 @@ impl OldTree {
         self.get(path) == Some(Entry::File)
     }
 
+    /// The paths of the entries, sorted by their bytes: a folder comes before what it holds.
+    fn sorted(&self) -> &[OsString] {
+        self.sorted.get_or_init(|| {
+            let mut paths: Vec<OsString> = self.entries.keys().cloned().collect();
+            paths.sort_unstable_by(|a, b| a.as_encoded_bytes().cmp(b.as_encoded_bytes()));
+            paths
+        })
+    }
+
+    /// Every entry, a folder before what it holds.
+    pub fn in_order(&self) -> impl Iterator<Item = (&OsString, Entry)> {
+        self.sorted()
+            .iter()
+            .map(|path| (path, self.entries[path.as_os_str()].0))
+    }
+
     /// The entries below `folder`.
     pub fn under<'a>(&'a self, folder: &'a str) -> impl Iterator<Item = (&'a OsString, Entry)> {
         let prefix = format!("{folder}/");
-        self.entries
-            .range::<OsStr, _>((
-                std::ops::Bound::Included(OsStr::new(&prefix)),
-                std::ops::Bound::Unbounded,
-            ))
-            .take_while(move |(path, _)| path.as_encoded_bytes().starts_with(prefix.as_bytes()))
-            .map(|(path, (entry, _))| (path, *entry))
+        let sorted = self.sorted();
+        let start = sorted.partition_point(|path| path.as_encoded_bytes() < prefix.as_bytes());
+        sorted[start..]
+            .iter()
+            .take_while(move |path| path.as_encoded_bytes().starts_with(prefix.as_bytes()))
+            .map(|path| (path, self.entries[path.as_os_str()].0))
     }
 }
 
@@ -214,16 +238,21 @@ mod tests {
         std::fs::create_dir_all(dir.join("events").join("7")).unwrap();
         std::fs::write(dir.join("events").join("7").join("index.html"), "x").unwrap();
         std::fs::write(dir.join(MARKER), "{}").unwrap();
-        let tree = OldTree::scan(dir, FolderKind::Site, None, true).unwrap();
-        let keys: Vec<_> = tree.entries.keys().cloned().collect();
-        assert_eq!(keys, ["events", "events/7", "events/7/index.html"]);
+        // Sorts between `events` and `events/7`: not below `events`.
+        std::fs::write(dir.join("events-x"), "y").unwrap();
+        let tree = OldTree::scan(dir, FolderKind::Site, None, true, 0).unwrap();
+        let keys: Vec<_> = tree.in_order().map(|(path, _)| path.clone()).collect();
+        assert_eq!(
+            keys,
+            ["events", "events-x", "events/7", "events/7/index.html"]
+        );
         assert!(tree.is_file("events/7/index.html"));
         assert_eq!(tree.get("events/7"), Some(Entry::Folder));
         assert_eq!(tree.under("events").count(), 2);
         #[cfg(unix)]
         assert!(tree.seen("events/7/index.html").is_some());
         assert_eq!(tree.seen("events/7"), None);
-        let unstated = OldTree::scan(dir, FolderKind::Site, None, false).unwrap();
+        let unstated = OldTree::scan(dir, FolderKind::Site, None, false, 3).unwrap();
         assert_eq!(unstated.seen("events/7/index.html"), None);
     }
 }
