@@ -100,10 +100,20 @@ pub(super) fn make_event_page(
         // A frame that fails is rendered whole by make_page, for the error to name the
         // template.
         if let Ok(Some(frame)) = frame {
+            let input = match keep {
+                Some(keep) => {
+                    let input = event_made_from(theme, &frame, &placed, event)?;
+                    if keep(&page.path, input) {
+                        return Ok(Made::Kept);
+                    }
+                    Some(input)
+                }
+                None => None,
+            };
             let google = event.google_calendar();
             let content = writer.write_page(event, &placed.root, google.as_deref());
             let html = frame.fill(content, &placed.value);
-            return Ok(Made::Page { html, input: None });
+            return Ok(Made::Page { html, input });
         }
     }
     make_page(theme, site, view, page, "event", event.context()?, keep)
@@ -247,6 +257,25 @@ pub(super) fn make_page(
         &whole_context(site, &placed.root, placed.value, name, data)?,
     )?;
     Ok(Made::Page { html, input: None })
+}
+
+/// [`made_from`] for an event page whose content is written by hand: the program and the
+/// theme, the frame's text, the page's values the frame shows, the way back to the root, and
+/// everything the event's page shows ([`EventPage::page_inputs`]).
+fn event_made_from(
+    theme: &Theme,
+    frame: &Frame,
+    placed: &Placed,
+    event: &EventPage,
+) -> Result<u128> {
+    use std::hash::{Hash, Hasher};
+    let mut state = xxhash_rust::xxh3::Xxh3Default::new();
+    state.write_u128(theme.fingerprint());
+    state.write_u128(frame.fingerprint());
+    state.write(&serde_json::to_vec(&placed.value)?);
+    placed.root.hash(&mut state);
+    event.hash_what_the_page_shows(&mut state);
+    Ok(state.digest128())
 }
 
 /// The hash of everything a page made in two parts is made from: the program and the theme

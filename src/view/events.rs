@@ -11,10 +11,11 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// Where an event stands at the build time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EventStatus {
     Upcoming,
@@ -22,7 +23,7 @@ pub enum EventStatus {
     Past,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Hash, Serialize)]
 pub struct EventSummary {
     /// Which page this is (templates have `id` and `url`).
     #[serde(skip)]
@@ -86,6 +87,41 @@ impl EventPage {
 
     /// The link that opens Google Calendar's new-event form filled in with this event; none
     /// once it is over.
+    /// Feeds `state` everything this event's page can show: every field but the description
+    /// as the API sent it (what the page shows of it is made from it), the text and times
+    /// included, which its Google Calendar link is made from. A rebuild hashes them to tell
+    /// that the page would come out as the last build made it, without making it: cheaper
+    /// than the link alone. Every field is named, so that a new one must be decided here.
+    pub fn hash_what_the_page_shows(&self, state: &mut impl Hasher) {
+        let EventPage {
+            summary,
+            description: _,
+            description_html,
+            excerpt,
+            airports,
+            departure,
+            arrival,
+            positions,
+            participants,
+            updated,
+            canonical,
+            text,
+            span,
+        } = self;
+        summary.hash(state);
+        description_html.hash(state);
+        excerpt.hash(state);
+        airports.hash(state);
+        departure.hash(state);
+        arrival.hash(state);
+        positions.hash(state);
+        participants.hash(state);
+        updated.hash(state);
+        canonical.hash(state);
+        text.hash(state);
+        span.hash(state);
+    }
+
     pub fn google_calendar(&self) -> Option<String> {
         let summary = &self.summary;
         (summary.status != EventStatus::Past).then(|| {
@@ -124,7 +160,7 @@ impl EventPage {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Hash, Serialize)]
 pub struct Position {
     pub label: String,
     pub detail: Option<String>,

@@ -200,9 +200,8 @@ fn kept(printed: &str) -> usize {
 }
 
 /// A theme folder beside `out` holding a copy of the built-in macros.html: its event pages'
-/// content is rendered by Tera over the shared frame, and kept when its inputs are unchanged.
-/// (The built-in templates' pages are written by hand, for less than their inputs take to
-/// hash, and never kept.)
+/// content is rendered by Tera over the shared frame (the built-in templates' is written by
+/// hand), and kept when its inputs are unchanged, as the built-in templates' pages are.
 fn tera_macros_theme(out: &Path) -> std::path::PathBuf {
     let theme = out.with_extension("tera-theme");
     fs::create_dir_all(&theme).unwrap();
@@ -214,28 +213,46 @@ fn tera_macros_theme(out: &Path) -> std::path::PathBuf {
     theme
 }
 
-/// `build -vv --snapshot snapshot` into `out` with [`tera_macros_theme`], with `config` when
+/// `build -vv --snapshot snapshot` into `out`, with [`tera_macros_theme`] when `tera` (else
+/// the built-in templates, whose event pages' content is written by hand), with `config` when
 /// given; what it printed.
-fn build_snapshot(snapshot: &Path, out: &Path, config: Option<&Path>) -> String {
+fn build_snapshot(snapshot: &Path, out: &Path, tera: bool, config: Option<&Path>) -> String {
     let mut command = vatcar(&["build", "-vv", "--snapshot"]);
     command
         .arg(snapshot)
         .arg("--output")
         .arg(out)
-        .arg("--templates")
-        .arg(tera_macros_theme(out))
         .env("SOURCE_DATE_EPOCH", "1795176000");
+    if tera {
+        command.arg("--templates").arg(tera_macros_theme(out));
+    }
     if let Some(config) = config {
         command.arg("--config").arg(config);
     }
     let output = command.output().unwrap();
     let printed = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{printed}");
+    assert_eq!(
+        printed.contains(PAGES_BY_HAND),
+        !tera,
+        "the event pages' content is written by hand only with the built-in templates: {printed}"
+    );
     printed
 }
 
 #[test]
 fn a_rebuild_keeps_the_event_pages_made_from_the_same_inputs_and_remakes_the_others() {
+    rebuild_keeps_the_pages_made_from_the_same_inputs(true);
+}
+
+#[test]
+fn a_rebuild_keeps_the_event_pages_written_by_hand_from_the_same_inputs_and_remakes_the_others() {
+    rebuild_keeps_the_pages_made_from_the_same_inputs(false);
+}
+
+/// Builds over one folder again and again, with the event pages' content rendered by Tera
+/// (`tera`) or written by hand: kept when nothing they show changed, made again when it did.
+fn rebuild_keeps_the_pages_made_from_the_same_inputs(tera: bool) {
     let tmp = tempfile::tempdir().unwrap();
     let snapshot = tmp.path().join("snapshot");
     fs::create_dir_all(&snapshot).unwrap();
@@ -247,7 +264,7 @@ fn a_rebuild_keeps_the_event_pages_made_from_the_same_inputs_and_remakes_the_oth
         }
     }
     let out = tmp.path().join("site");
-    let first = build_snapshot(&snapshot, &out, None);
+    let first = build_snapshot(&snapshot, &out, tera, None);
     assert_eq!(kept(&first), 0);
     let made = tree(&out);
     let events = made
@@ -261,9 +278,9 @@ fn a_rebuild_keeps_the_event_pages_made_from_the_same_inputs_and_remakes_the_oth
     // A build over a build of ours records what each page is made from (a build into an empty
     // folder, as in CI, does not spend the time), so the next one keeps them all: the same
     // bytes. (What's new, which compares with the build before, differs from the first's.)
-    let second = build_snapshot(&snapshot, &out, None);
+    let second = build_snapshot(&snapshot, &out, tera, None);
     assert_eq!(kept(&second), 0);
-    let second = build_snapshot(&snapshot, &out, None);
+    let second = build_snapshot(&snapshot, &out, tera, None);
     assert_eq!(kept(&second), events);
     let in_events = |files: &std::collections::BTreeMap<String, Vec<u8>>| {
         files
@@ -300,7 +317,7 @@ fn a_rebuild_keeps_the_event_pages_made_from_the_same_inputs_and_remakes_the_oth
     let mut hand = fs::read_to_string(out.join(&edited)).unwrap();
     hand.push_str("<!-- edited -->");
     fs::write(out.join(&edited), &hand).unwrap();
-    let third = build_snapshot(&snapshot, &out, None);
+    let third = build_snapshot(&snapshot, &out, tera, None);
     assert_eq!(kept(&third), events - 2, "{third}");
     let after = tree(&out);
     assert_eq!(
@@ -354,7 +371,7 @@ fn a_rebuild_keeps_the_event_pages_made_from_the_same_inputs_and_remakes_the_oth
     // Another language changes every page's words: none is kept.
     let config = tmp.path().join("vatcar-site.toml");
     fs::write(&config, "language = \"es\"\n").unwrap();
-    let spanish = build_snapshot(&snapshot, &out, Some(&config));
+    let spanish = build_snapshot(&snapshot, &out, tera, Some(&config));
     assert_eq!(kept(&spanish), 0);
     let page = String::from_utf8_lossy(&tree(&out)[&edited]).into_owned();
     assert!(
@@ -364,7 +381,7 @@ fn a_rebuild_keeps_the_event_pages_made_from_the_same_inputs_and_remakes_the_oth
 }
 
 #[test]
-fn event_pages_written_by_hand_are_made_every_time_and_an_unchanged_one_is_not_rewritten() {
+fn event_pages_written_by_hand_are_kept_by_an_unchanged_rebuild_with_the_same_bytes() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
     let build = || {
@@ -379,12 +396,6 @@ fn event_pages_written_by_hand_are_made_every_time_and_an_unchanged_one_is_not_r
     };
     build();
     let made = tree(&out);
-    for _ in 0..2 {
-        let printed = build();
-        assert!(printed.contains(PAGES_BY_HAND), "{printed}");
-        assert_eq!(kept(&printed), 0, "{printed}");
-        assert!(printed.contains("(0 written,"), "{printed}");
-    }
     let events_of = |files: &std::collections::BTreeMap<String, Vec<u8>>| {
         files
             .iter()
@@ -392,6 +403,15 @@ fn event_pages_written_by_hand_are_made_every_time_and_an_unchanged_one_is_not_r
             .map(|(p, b)| (p.clone(), b.clone()))
             .collect::<std::collections::BTreeMap<_, _>>()
     };
+    let pages = events_of(&made).len() - 1;
+    assert!(pages >= 5, "{pages} event pages");
+    // The first rebuild records what each page was made from; the next keeps them all.
+    for expected in [0, pages] {
+        let printed = build();
+        assert!(printed.contains(PAGES_BY_HAND), "{printed}");
+        assert_eq!(kept(&printed), expected, "{printed}");
+        assert!(printed.contains("(0 written,"), "{printed}");
+    }
     assert_same_files(&events_of(&made), &events_of(&tree(&out)));
 }
 
