@@ -261,7 +261,7 @@ pub(super) fn make_page(
 
 /// [`made_from`] for an event page whose content is written by hand: the program and the
 /// theme, the frame's text, the page's values the frame shows, the way back to the root, and
-/// everything the event's page shows ([`EventPage::page_inputs`]).
+/// everything the event's page shows ([`EventPage::hash_what_the_page_shows`]).
 fn event_made_from(
     theme: &Theme,
     frame: &Frame,
