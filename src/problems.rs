@@ -66,9 +66,10 @@ impl Problem {
         Problem::in_file("", message)
     }
 
-    /// Where it is, as compilers write it: `content/join.md:12:5`, or empty.
+    /// Where it is, as compilers write it: `content/join.md:12:5`, or empty. A file's name
+    /// that could end or start a line is quoted (`"content/nl\n::x.md":3`).
     pub fn place(&self) -> String {
-        let mut place = self.file.clone();
+        let mut place = crate::sanitize::quote::path(&self.file).into_owned();
         for number in [self.line, self.column].into_iter().map_while(|n| n) {
             place.push_str(&format!(":{number}"));
         }

@@ -50,8 +50,8 @@ pub(crate) fn run(
     // A decoding error may quote the body, and the body may echo the key.
     for line in &lines {
         match key {
-            Some(key) => println!("{}", key.redact(line)),
-            None => println!("{line}"),
+            Some(key) => super::console::print_lines(&key.redact(line)),
+            None => super::console::print_lines(line),
         }
     }
     if failures > 0 {

@@ -4,9 +4,10 @@
 //! the file in the pull request's diff, and the build's outcome is added to the job's summary
 //! page (`$GITHUB_STEP_SUMMARY`).
 //!
-//! What is printed or written here has been scrubbed of the API key like every other message.
+//! What is printed here passes the console's door like every other line; the summary's
+//! lines are made safe the same way.
 
-use super::logger::scrub;
+use super::console;
 use crate::problems::{CAP, Problem, Problems};
 use std::io::Write;
 use std::path::Path;
@@ -40,13 +41,7 @@ pub fn annotate(level: Level, problem: &Problem) {
         Level::Error => "error",
         Level::Warning => "warning",
     };
-    // Workflow commands are read from standard output.
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
-        "::{command} {properties}::{}",
-        data(&scrub(&problem.message))
-    );
+    console::workflow_command(command, &properties, &problem.message);
 }
 
 /// Annotates every problem an error holds (as many as it prints), or the error itself when
@@ -118,16 +113,11 @@ fn workspace_path(file: &str) -> String {
         .to_owned()
 }
 
-/// A workflow command's message, escaped as GitHub's runner reads it.
-fn data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
 /// A workflow command's property value, escaped: also `:` and `,`, which end it.
 fn property(text: &str) -> String {
-    data(text).replace(':', "%3A").replace(',', "%2C")
+    console::command_data(text)
+        .replace(':', "%3A")
+        .replace(',', "%2C")
 }
 
 /// What a build's summary says.
@@ -146,7 +136,7 @@ pub fn summarize(summary: &Summary) {
     let Some(file) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|f| !f.is_empty()) else {
         return;
     };
-    let text = scrub(&summary_text(summary));
+    let text = console::safe(&summary_text(summary));
     let written = std::fs::OpenOptions::new()
         .append(true)
         .create(true)
@@ -203,8 +193,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn messages_and_properties_are_escaped_as_github_reads_them() {
-        assert_eq!(data("100% done\r\nnext"), "100%25 done%0D%0Anext");
+    fn properties_are_escaped_as_github_reads_them() {
         assert_eq!(property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
     }
 

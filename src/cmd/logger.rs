@@ -1,18 +1,14 @@
-//! What this run prints on stderr, scrubbed of every API key it knows: log lines through the
-//! logger, and every other message (errors, clap's usage errors, progress and summary lines,
-//! a panic's message) through [`scrub`].
+//! Log lines (`error:`, `warning:`, `info:`), counted and printed through the console's door
+//! ([`super::console`]), which scrubs every key the run knows and makes each line safe; in
+//! GitHub Actions a warning with a place is also annotated on its file.
 //!
 //! Keys are known as early as they can be: the ones in the environment and on the command
 //! line before the command line is parsed (clap's errors quote the values they refuse), the
 //! one in a config file once it is read.
-//!
-//! While progress bars are drawn, a log line is printed through them ([`print_above_bars`]):
-//! the bars are cleared, the line printed on its own, and the bars drawn again below it.
 
+use super::console;
 use crate::secret::ApiKey;
-use indicatif::MultiProgress;
 use std::ffi::OsString;
-use std::sync::RwLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The warnings printed so far, for a build's summary.
@@ -23,46 +19,17 @@ pub fn warnings() -> usize {
     WARNINGS.load(Ordering::Relaxed)
 }
 
-/// Every key this run knows of.
-static KEYS: RwLock<Vec<ApiKey>> = RwLock::new(Vec::new());
-
-/// The progress bars on the terminal, once a command draws some.
-static BARS: RwLock<Option<MultiProgress>> = RwLock::new(None);
-
-/// Prints log lines through `bars` from now on, so that none is written into a bar's line.
-pub fn print_above_bars(bars: MultiProgress) {
-    *BARS.write().unwrap_or_else(|e| e.into_inner()) = Some(bars);
-}
-
-/// Adds `key` to those scrubbed from what is printed.
-pub fn know(key: ApiKey) {
-    let mut keys = KEYS.write().unwrap_or_else(|e| e.into_inner());
-    if !keys.contains(&key) {
-        keys.push(key);
-    }
-}
-
-/// `text` with every known key replaced by `[REDACTED]`.
-pub fn scrub(text: &str) -> String {
-    let keys = KEYS.read().unwrap_or_else(|e| e.into_inner());
-    let mut text = text.to_owned();
-    for key in keys.iter() {
-        text = key.redact(&text);
-    }
-    text
-}
-
-/// A panic's message is scrubbed too (it may quote a path or a value holding the key). One
-/// that holds no key is printed as Rust prints it, with its backtrace if one is asked for.
+/// A panic's message passes the door too (it may quote a path or a value holding the key, or
+/// untrusted text). One that is safe as it is is printed as Rust prints it, with its
+/// backtrace if one is asked for.
 pub fn scrub_panics() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let plain = info.to_string();
-        let scrubbed = scrub(&plain);
-        if scrubbed == plain {
+        if console::safe(&plain) == plain {
             default(info);
         } else {
-            eprintln!("{scrubbed}");
+            console::eprint_lines(&plain);
         }
     }));
 }
@@ -111,7 +78,7 @@ impl log::Log for Logger {
         if !self.enabled(record.metadata()) {
             return;
         }
-        let text = scrub(&record.args().to_string());
+        let text = console::scrub(&record.args().to_string());
         let label = match record.level() {
             log::Level::Error => "error",
             log::Level::Warn => "warning",
@@ -126,11 +93,7 @@ impl log::Log for Logger {
                 super::github::annotate(super::github::Level::Warning, &problem);
             }
         }
-        let bars = BARS.read().unwrap_or_else(|e| e.into_inner());
-        match bars.as_ref() {
-            Some(bars) => bars.suspend(|| eprintln!("{label}: {text}")),
-            None => eprintln!("{label}: {text}"),
-        }
+        console::eprint_lines(&format!("{label}: {text}"));
     }
 
     fn flush(&self) {}

@@ -7,6 +7,7 @@ mod args;
 pub mod build;
 mod check;
 mod completions;
+mod console;
 mod fetch;
 mod github;
 pub mod init;
@@ -49,7 +50,7 @@ impl Failure {
 pub fn run() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     for key in logger::keys_in(std::env::var_os("VATCAR_API_KEY"), &args) {
-        logger::know(key);
+        console::know(key);
     }
     announce::Webhook::know_default();
     logger::scrub_panics();
@@ -81,7 +82,7 @@ pub fn run() -> ExitCode {
             // would send it; a demo build does not need one.
             let known = command_api(&cli.command).and_then(|api| api.key(&config).ok().flatten());
             if let Some(key) = &known {
-                logger::know(key.clone());
+                console::know(key.clone());
             }
             let result = execute(&cli, &config, known);
             (Some(config), result)
@@ -111,13 +112,14 @@ pub fn run() -> ExitCode {
                     });
                 }
             }
-            eprintln!("error: {}", logger::scrub(&error.to_string()));
+            let mut text = format!("error: {error}");
             for cause in error.chain().skip(1) {
-                eprintln!("  caused by: {}", logger::scrub(&cause.to_string()));
+                text.push_str(&format!("\n  caused by: {cause}"));
             }
             if let Some(hint) = hint(&error) {
-                eprintln!("  hint: {hint}");
+                text.push_str(&format!("\n  hint: {hint}"));
             }
+            console::eprint_lines(&text);
             match stopped {
                 Some(signal) => ExitCode::from(128 + signal as u8),
                 None => ExitCode::from(Failure(error).exit_code()),
@@ -127,17 +129,14 @@ pub fn run() -> ExitCode {
 }
 
 /// Prints clap's message (help and version on stdout, a usage error on stderr) and returns
-/// its exit code. clap quotes the values it refuses, so an error that holds a known key is
-/// printed scrubbed (and then without colours).
+/// its exit code. clap quotes the values it refuses, so an error that holds a known key or a
+/// line that is not safe as it is is printed through the door (and then without colours).
 fn usage_error(error: &clap::Error) -> ExitCode {
     let plain = error.to_string();
-    let scrubbed = logger::scrub(&plain);
-    if scrubbed == plain {
+    if console::safe(&plain) == plain {
         let _ = error.print();
-    } else if error.use_stderr() {
-        eprint!("{scrubbed}");
     } else {
-        print!("{scrubbed}");
+        console::print_text(&plain, error.use_stderr());
     }
     ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }

@@ -30,7 +30,7 @@ impl Progress {
             Mode::Quiet
         } else if std::io::stderr().is_terminal() && std::env::var_os("CI").is_none() {
             let multi = MultiProgress::new();
-            super::logger::print_above_bars(multi.clone());
+            super::console::print_above_bars(multi.clone());
             Mode::Bars {
                 multi,
                 bars: Mutex::new(HashMap::new()),
@@ -42,26 +42,20 @@ impl Progress {
     }
 
     /// One step of a command: a line in CI, above the bars on a terminal. Lines name the
-    /// user's paths, which may hold the key: each is scrubbed.
+    /// user's paths, which may hold the key or anything else: each passes the door.
     pub fn step(&self, text: &str) {
-        let text = super::logger::scrub(text);
-        match &self.mode {
-            Mode::Quiet => {}
-            Mode::Lines => eprintln!("{text}"),
-            Mode::Bars { multi, .. } => {
-                let _ = multi.println(text);
-            }
+        if !matches!(self.mode, Mode::Quiet) {
+            super::console::eprint_lines(text);
         }
     }
 
     /// Prints the closing summary line, whatever the mode but quiet.
     pub fn done(&self, text: &str) {
-        let text = super::logger::scrub(text);
         if let Mode::Bars { multi, .. } = &self.mode {
             let _ = multi.clear();
         }
         if !matches!(self.mode, Mode::Quiet) {
-            eprintln!("{text}");
+            super::console::eprint_lines(text);
         }
     }
 }
@@ -82,7 +76,10 @@ impl FetchObserver for Progress {
         if let Mode::Bars { multi, bars } = &self.mode {
             let bar = multi.add(ProgressBar::new_spinner());
             bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
-            bar.set_message(format!("fetching {}", endpoint.label()));
+            bar.set_message(super::console::safe(&format!(
+                "fetching {}",
+                endpoint.label()
+            )));
             bar.enable_steady_tick(Duration::from_millis(100));
             bars.lock().expect("not poisoned").insert(endpoint, bar);
         }
@@ -100,12 +97,12 @@ impl FetchObserver for Progress {
         };
         match &self.mode {
             Mode::Quiet => {}
-            Mode::Lines => eprintln!("{text}"),
+            Mode::Lines => super::console::eprint_lines(&text),
             Mode::Bars { bars, .. } => {
                 if let Some(bar) = bars.lock().expect("not poisoned").get(&endpoint) {
                     bar.set_style(ProgressStyle::with_template("{msg}").expect("valid template"));
                     let mark = if outcome.is_ok() { "✓" } else { "✗" };
-                    bar.finish_with_message(format!("{mark} {text}"));
+                    bar.finish_with_message(super::console::safe(&format!("{mark} {text}")));
                 }
             }
         }

@@ -2,8 +2,14 @@
 //! `_redirects`, `.well-known/`), read as they are, to be copied into the site byte for byte;
 //! and `content/`, the Markdown pages.
 
+use crate::sanitize::quote::{breaks_lines, path as quoted_path};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
+
+/// A path as a message names it: quoted when its name could end or start a line.
+fn shown(path: &Path) -> String {
+    quoted_path(&path.display().to_string()).into_owned()
+}
 
 pub use crate::plain_files::read_plain;
 
@@ -34,6 +40,18 @@ pub fn read_static(dir: &Path) -> Result<Vec<StaticFile>> {
     }
     files_below(dir, "static")?
         .into_iter()
+        .filter(|(path, file)| {
+            // A name that could end a printed line or move a terminal's cursor makes no
+            // address either: no link could be written to it.
+            let plain = !path.chars().any(breaks_lines);
+            if !plain {
+                log::warn!(
+                    "{}: a file's name becomes its address, and this one holds control characters; rename it (it is left out)",
+                    shown(file)
+                );
+            }
+            plain
+        })
         .map(|(path, file)| {
             let bytes = std::fs::read(&file)
                 .with_context(|| format!("could not read {}", file.display()))?;
@@ -57,7 +75,7 @@ pub fn read_content(dir: &Path) -> Result<Vec<ContentFile>> {
         if !path.ends_with(".md") {
             log::warn!(
                 "{} is not a page (pages are .md files); images and other files belong in the static folder, so it is left out",
-                file.display()
+                shown(&file)
             );
             continue;
         }
@@ -123,7 +141,7 @@ fn files_below(dir: &Path, what: &str) -> Result<Vec<(String, PathBuf)>> {
             log::warn!(
                 "{} is a link or a special file; only plain files in the {what} folder are \
                  read, so it is left out",
-                entry.path().display()
+                shown(entry.path())
             );
             continue;
         }

@@ -24,6 +24,7 @@ enum Top<'a> {
 }
 
 pub fn decode_roster(body: &[u8]) -> Result<Roster, ApiError> {
+    let body = &*lone_surrogates_replaced(body);
     let endpoint = Endpoint::FacilityRoster;
     let data = envelope(endpoint, body, "data")?;
     let roster: WireRoster = shape(endpoint, "data", data)?;
@@ -39,6 +40,7 @@ pub fn decode_division_events(body: &[u8]) -> Result<Vec<Event>, ApiError> {
 }
 
 fn events(endpoint: Endpoint, body: &[u8]) -> Result<Vec<Event>, ApiError> {
+    let body = &*lone_surrogates_replaced(body);
     let data = envelope(endpoint, body, "data")?;
     let wire: Vec<WireEvent> = shape(endpoint, "data", data)?;
     let mut events: Vec<Event> = (wire.into_iter().enumerate())
@@ -58,6 +60,7 @@ fn events(endpoint: Endpoint, body: &[u8]) -> Result<Vec<Event>, ApiError> {
 
 /// Documents are a bare array (spec 4.5); a wrapped `{"data": [...]}` is read too.
 pub fn decode_documents(body: &[u8]) -> Result<Vec<DocumentCategory>, ApiError> {
+    let body = &*lone_surrogates_replaced(body);
     let endpoint = Endpoint::FacilityDocuments;
     let (path, data) = match parse(endpoint, body)? {
         Top::Array(items) => ("", items),
@@ -71,6 +74,7 @@ pub fn decode_documents(body: &[u8]) -> Result<Vec<DocumentCategory>, ApiError> 
 }
 
 pub fn decode_user(cid: u64, body: &[u8]) -> Result<User, ApiError> {
+    let body = &*lone_surrogates_replaced(body);
     let endpoint = Endpoint::User(cid);
     let data = envelope(endpoint, body, "data")?;
     let user: WireUser = shape(endpoint, "data", data)?;
@@ -80,6 +84,7 @@ pub fn decode_user(cid: u64, body: &[u8]) -> Result<User, ApiError> {
 /// Notes come under `notes` (spec 4.2); `data` is read too. The order is not trusted here;
 /// the report sorts them.
 pub fn decode_notes(cid: u64, body: &[u8]) -> Result<Vec<TrainingNote>, ApiError> {
+    let body = &*lone_surrogates_replaced(body);
     let endpoint = Endpoint::UserNotes(cid);
     let object = match parse(endpoint, body)? {
         Top::Object(object) => object,
@@ -102,6 +107,68 @@ pub fn decode_notes(cid: u64, body: &[u8]) -> Result<Vec<TrainingNote>, ApiError
             note.into_model(&place)
         })
         .collect()
+}
+
+/// `body` with every lone UTF-16 surrogate escape (`\ud800` without its pair, or a `\udc00`
+/// alone) replaced by `\ufffd`, the replacement character: JSON allows them, Rust's strings
+/// cannot hold them, and serde_json refuses the whole body for one, when one garbled event
+/// name should cost that name a character, not the site its build. The same length, so
+/// positions in errors stay true; the body as it is, not copied, when it has none.
+fn lone_surrogates_replaced(body: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let mut fixed: Option<Vec<u8>> = None;
+    let mut pending_high: Option<usize> = None;
+    let mut last_end = 0;
+    for at in memchr::memmem::find_iter(body, b"\\u") {
+        // An escape only where the backslash is not itself escaped: an odd run of them.
+        let run = body[..=at]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count();
+        let Some(unit) = (run % 2 == 1)
+            .then(|| hex_unit(body.get(at + 2..at + 6)))
+            .flatten()
+        else {
+            continue;
+        };
+        // A high surrogate is whole only with a low one right after it.
+        let high = pending_high.take();
+        let follows_high = high.filter(|_| at == last_end);
+        if let (Some(alone), None) = (high, follows_high) {
+            replace_escape(&mut fixed, body, alone);
+        }
+        match (unit, follows_high) {
+            (0xD800..=0xDBFF, before) => {
+                if let Some(alone) = before {
+                    replace_escape(&mut fixed, body, alone);
+                }
+                pending_high = Some(at);
+            }
+            (0xDC00..=0xDFFF, Some(_)) => {}
+            (0xDC00..=0xDFFF, None) => replace_escape(&mut fixed, body, at),
+            (_, Some(alone)) => replace_escape(&mut fixed, body, alone),
+            (_, None) => {}
+        }
+        last_end = at + 6;
+    }
+    if let Some(high) = pending_high {
+        replace_escape(&mut fixed, body, high);
+    }
+    match fixed {
+        Some(fixed) => fixed.into(),
+        None => body.into(),
+    }
+}
+
+/// The UTF-16 code unit four hex digits write.
+fn hex_unit(digits: Option<&[u8]>) -> Option<u16> {
+    u16::from_str_radix(std::str::from_utf8(digits?).ok()?, 16).ok()
+}
+
+/// The escape at `at` of `body` written `\ufffd` in `fixed` (a copy made on the first).
+fn replace_escape(fixed: &mut Option<Vec<u8>>, body: &[u8], at: usize) {
+    let copy = fixed.get_or_insert_with(|| body.to_vec());
+    copy[at..at + 6].copy_from_slice(b"\\ufffd");
 }
 
 /// Parses the body's top level, telling apart "this is not JSON at all" (an HTML error page
@@ -222,5 +289,36 @@ fn without_position(message: &str) -> &str {
             head
         }
         _ => message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lone_surrogates_replaced;
+
+    #[test]
+    fn lone_surrogates_become_the_replacement_character_and_pairs_stay() {
+        let cases = [
+            (r#"["\ud800"]"#, "\u{fffd}"),
+            (r#"["a\udc00b"]"#, "a\u{fffd}b"),
+            (r#"["\ud83d\ude00"]"#, "😀"),
+            (r#"["\ud83d\ud83d\ude00"]"#, "\u{fffd}😀"),
+            (r#"["\ud800x\udc00"]"#, "\u{fffd}x\u{fffd}"),
+            (r#"["\ud800\u0041"]"#, "\u{fffd}A"),
+            (r#"["\\ud800"]"#, "\\ud800"),
+            (r#"["\\\ud800", "\u00e9"]"#, "\\\u{fffd}"),
+        ];
+        for (body, first) in cases {
+            let fixed = lone_surrogates_replaced(body.as_bytes());
+            assert_eq!(fixed.len(), body.len(), "{body}");
+            let read: Vec<String> =
+                serde_json::from_slice(&fixed).unwrap_or_else(|e| panic!("{body}: {e}"));
+            assert_eq!(read[0], first, "{body}");
+        }
+        let clean = br#"{"name": "caf\u00e9 \\u"}"#;
+        assert!(matches!(
+            lone_surrogates_replaced(clean),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 }

@@ -5,7 +5,7 @@
 
 use super::Rating;
 use crate::sanitize::chars;
-use crate::sanitize::quote::excerpt;
+use crate::sanitize::quote::{excerpt, is_bidi_control};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
@@ -172,18 +172,29 @@ pub(super) fn positions<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D
 }
 
 /// Removes control characters other than tab and newline (they are invalid in HTML and iCal
-/// and can move a terminal's cursor) and noncharacters such as U+FFFE (XML forbids them; see
-/// [`crate::sanitize::chars`]), and turns CRLF into LF.
+/// and can move a terminal's cursor), noncharacters such as U+FFFE (XML forbids them; see
+/// [`crate::sanitize::chars`]) and the bidi embedding, override and isolate controls (a
+/// right-to-left override in a name would show the text around it reversed, on the page, in
+/// a calendar, in Discord and on a terminal), and turns CRLF into LF.
 pub(super) fn clean(text: String) -> String {
     // Most text has nothing to remove; it is kept as it came, without a copy.
     let bytes = text.as_bytes();
-    if !bytes.contains(&b'\r') && !chars::may_hold_forbidden(bytes) {
+    if !bytes.contains(&b'\r') && !chars::may_hold_forbidden(bytes) && !may_hold_bidi(bytes) {
         return text;
     }
     text.replace("\r\n", "\n")
         .chars()
-        .filter(|&c| c == '\n' || c == '\t' || !(c.is_control() || chars::is_noncharacter(c)))
+        .filter(|&c| {
+            c == '\n'
+                || c == '\t'
+                || !(c.is_control() || chars::is_noncharacter(c) || is_bidi_control(c))
+        })
         .collect()
+}
+
+/// Whether UTF-8 `bytes` may hold a bidi control: all of them start `E2 80` or `E2 81`.
+fn may_hold_bidi(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(0xE2, bytes).any(|at| matches!(bytes.get(at + 1), Some(0x80 | 0x81)))
 }
 
 /// [`clean`], with blank text read as absent.
@@ -211,7 +222,8 @@ mod tests {
             .filter(|&c| {
                 let noncharacter =
                     (0xFDD0..=0xFDEF).contains(&(c as u32)) || (c as u32) & 0xFFFE == 0xFFFE;
-                c == '\n' || c == '\t' || !(c.is_control() || noncharacter)
+                let bidi = matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+                c == '\n' || c == '\t' || !(c.is_control() || noncharacter || bidi)
             })
             .collect()
     }
@@ -224,6 +236,13 @@ mod tests {
         );
         assert_eq!(clean("Ünïcödé 😀 text\n".into()), "Ünïcödé 😀 text\n");
         assert_eq!(
+            clean(
+                "\u{202e}Zed\u{202c} \u{2066}x\u{2069} \u{202a}\u{202b}\u{202d}\u{2067}\u{2068}’"
+                    .into()
+            ),
+            "Zed x ’"
+        );
+        assert_eq!(
             clean("Bad \u{fffe}and\u{ffff} \u{fdd0}x\u{10ffff}".into()),
             "Bad and x"
         );
@@ -232,7 +251,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn cleaning_matches_the_rule_on_any_text(
-            text in "(\\PC|[\r\n\t\u{0}-\u{1f}\u{7f}-\u{a0}\u{fdcf}-\u{fdf0}\u{fffd}-\u{ffff}\u{1fffe}\u{10ffff}]){0,80}"
+            text in "(\\PC|[\r\n\t\u{0}-\u{1f}\u{7f}-\u{a0}\u{fdcf}-\u{fdf0}\u{fffd}-\u{ffff}\u{1fffe}\u{10ffff}\u{2020}-\u{2070}]){0,80}"
         ) {
             proptest::prop_assert_eq!(clean(text.clone()), clean_slowly(&text));
         }

@@ -30,8 +30,8 @@ pub fn excerpt(text: &str, max: usize) -> String {
             out.push('…');
             break;
         }
-        if c.is_control() {
-            out.extend(c.escape_default());
+        if breaks_lines(c) {
+            out.extend(c.escape_debug());
         } else {
             out.push(c);
         }
@@ -88,10 +88,85 @@ fn visible(chars: impl Iterator<Item = char>) -> String {
     chars
         .map(|c| match c {
             '\t' => ' ',
-            c if c.is_control() => '\u{FFFD}',
+            c if breaks_lines(c) => '\u{FFFD}',
             c => c,
         })
         .collect()
+}
+
+/// Whether `c`, printed as itself, could end a line, act on a terminal or reorder the text
+/// around it: a control other than tab (a newline, CR, NEL, an escape), a line or paragraph
+/// separator (U+2028, U+2029), or a bidi embedding, override or isolate (U+202A to U+202E,
+/// U+2066 to U+2069).
+pub fn breaks_lines(c: char) -> bool {
+    (c.is_control() && c != '\t') || matches!(c, '\u{2028}' | '\u{2029}') || is_bidi_control(c)
+}
+
+/// The bidi embedding, override and isolate controls, which make a right-to-left override
+/// show text in another order than it is read.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Untrusted text on one line of a message, after a label of ours: each character that
+/// [`breaks_lines`] shown as its escape (`\n`, `\u{1b}`), the rest as it is. Unchanged, and
+/// not copied, when it has none.
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(breaks_lines) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if breaks_lines(c) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
+/// Untrusted text that stands alone in a message (a title, a name, a value refused): in
+/// double quotes, with quotes, backslashes and every character that [`breaks_lines`] escaped,
+/// so that it can neither end the line nor start one.
+pub fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if breaks_lines(c) => out.extend(c.escape_debug()),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// [`quoted`], cut to `max` characters, `…` after the closing quote where anything is left
+/// out: a name from the API, which may be huge.
+pub fn quoted_cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => quoted(&text[..end]) + "…",
+        None => quoted(text),
+    }
+}
+
+/// A path where a message starts with it (`content/join.md:12: ...`): as it is when it is
+/// plain, [`quoted`] when it holds a character that [`breaks_lines`], a quote, or starts
+/// with a blank or a `:`, so that a file's name can neither end the line nor start it with
+/// something else.
+pub fn path(text: &str) -> std::borrow::Cow<'_, str> {
+    let plain = !text.starts_with(|c: char| c.is_whitespace() || c == ':')
+        && !text.chars().any(|c| breaks_lines(c) || c == '"');
+    if plain {
+        text.into()
+    } else {
+        quoted(text).into()
+    }
 }
 
 #[cfg(test)]
@@ -117,6 +192,31 @@ mod tests {
         assert_eq!(pointing(&text, 4, 1), None);
         assert_eq!(pointing("x", 0, 1), None);
         assert_eq!(pointing("ab", 1, 1).unwrap(), "  1 | ab\n    | ^");
+    }
+
+    #[test]
+    fn untrusted_text_can_neither_end_a_line_nor_start_one() {
+        let hostile = "a\nb\rc\u{85}d\u{2028}e\u{2029}f\u{1b}[2Jg\u{202e}h\u{2066}i\u{7}j\tk";
+        let shown = one_line(hostile);
+        assert!(!shown.chars().any(breaks_lines), "{shown}");
+        assert_eq!(
+            shown,
+            "a\\nb\\rc\\u{85}d\\u{2028}e\\u{2029}f\\u{1b}[2Jg\\u{202e}h\\u{2066}i\\u{7}j\tk"
+        );
+        assert!(matches!(
+            one_line("plain: café ✈"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert_eq!(quoted("::error::x\n\"y\\"), r#""::error::x\n\"y\\""#);
+        assert_eq!(quoted_cut("Fly-in\n##[x]", 9), r#""Fly-in\n##"…"#);
+        assert_eq!(quoted_cut("short", 9), r#""short""#);
+        assert_eq!(path("content/join.md"), "content/join.md");
+        assert_eq!(
+            path("content/nl\n::error::x.md"),
+            r#""content/nl\n::error::x.md""#
+        );
+        assert_eq!(path("::x.md"), r#""::x.md""#);
+        assert_eq!(path(" x.md"), r#"" x.md""#);
     }
 
     #[test]

@@ -23,6 +23,7 @@ use super::settings::{MenuEntry, MenuTarget};
 use crate::model::content::{ContentPage, PageKind};
 use crate::problems::Problem;
 use crate::sanitize::frames::Frames;
+use crate::sanitize::quote::one_line;
 use anyhow::Result;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag};
 use serde::Serialize;
@@ -503,7 +504,7 @@ fn markdown_to_html(
                                         &page.origin,
                                         page.line_of(range.start),
                                         Some(page.column_of(range.start)),
-                                        format!("link {dest_url}"),
+                                        format!("link {}", one_line(dest_url)),
                                     ),
                                     file,
                                     fragment,
@@ -517,7 +518,7 @@ fn markdown_to_html(
                             &page.origin,
                             page.line_of(range.start),
                             Some(page.column_of(range.start)),
-                            format!("link {dest_url}: {why}"),
+                            format!("link {}: {why}", one_line(dest_url)),
                         )),
                     }
                 }

@@ -253,11 +253,11 @@ pub(super) fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, V
         let keep = before_the_horizon(event);
         if !keep && warned.insert((event.id, event.start, event.name.clone())) {
             log::warn!(
-                "event {} \"{}\" starts {} and ends {}: events reaching year {} or later are \
+                "event {} {} starts {} and ends {}: events reaching year {} or later are \
                  left out of the site and its calendars (calendar apps cannot work with dates \
                  so close to the end of year 9999); correct the event's date",
                 event.id,
-                crate::sanitize::quote::excerpt(&event.name, 80),
+                crate::sanitize::quote::quoted_cut(&event.name, 80),
                 event.start.format("%Y-%m-%d %H:%MZ"),
                 event.effective_end().format("%Y-%m-%d %H:%MZ"),
                 timestamp::CALENDAR_HORIZON_YEAR,
@@ -298,12 +298,12 @@ pub(super) fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, V
                     division_copy: true,
                 };
                 log::warn!(
-                    "event {}: the facility lists \"{}\" starting {} and the division \"{}\" starting {}; \
+                    "event {}: the facility lists {} starting {} and the division {} starting {}; \
                      both are kept, the division's at {}",
                     event.id,
-                    crate::sanitize::quote::excerpt(&own.event.name, 80),
+                    crate::sanitize::quote::quoted_cut(&own.event.name, 80),
                     own.event.start.format("%Y-%m-%d %H:%MZ"),
-                    crate::sanitize::quote::excerpt(&event.name, 80),
+                    crate::sanitize::quote::quoted_cut(&event.name, 80),
                     event.start.format("%Y-%m-%d %H:%MZ"),
                     key.url()
                 );

@@ -461,10 +461,10 @@ fn a_dry_run_prints_the_posts_and_sends_nothing() {
     assert_eq!(
         ran.stdout,
         "message 1 of 1 (2 embeds, colour #d35400):\n\
-         \x20 FNO \\*San Juan\\*\n\
-         \x20   new_event  2026-11-19T14:30:00Z  https://tjzs.example.org/events/4/\n\
-         \x20 SOP 2026\n\
-         \x20   new_document  2026-11-19T14:30:00Z  (no link: the site was built without --site-url)\n"
+         \x20 1. FNO \\*San Juan\\*\n\
+         \x20    new_event  2026-11-19T14:30:00Z  https://tjzs.example.org/events/4/\n\
+         \x20 2. SOP 2026\n\
+         \x20    new_document  2026-11-19T14:30:00Z  (no link: the site was built without --site-url)\n"
     );
     assert!(
         ran.stderr

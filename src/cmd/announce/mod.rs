@@ -133,11 +133,15 @@ fn accent(config: &Settings) -> Result<u32> {
     embeds::colour(chosen).map_err(anyhow::Error::msg)
 }
 
-/// What would be posted, message by message, on stdout: each title as Discord would get it
-/// (escaped), the change's kind, its time and its link.
+/// What would be posted, message by message, on stdout: each change numbered, its title as
+/// Discord would get it (escaped), its kind, time and link. The number starts the line: a
+/// title is text from the API and the site folder, and shown on one line after it, it can
+/// neither start a line nor end one.
 fn print_dry_run(messages: &[embeds::Message], new: &[&Change], colour: u32) {
+    use crate::sanitize::quote::one_line;
     let mut text = String::new();
     let mut changes = new.iter();
+    let mut number = 0;
     for (index, message) in messages.iter().enumerate() {
         text.push_str(&format!(
             "message {} of {} ({}, colour #{colour:06x}):\n",
@@ -146,19 +150,21 @@ fn print_dry_run(messages: &[embeds::Message], new: &[&Change], colour: u32) {
             count(message.embeds.len(), "embed")
         ));
         for (embed, change) in message.embeds.iter().zip(&mut changes) {
+            number += 1;
+            let indent = " ".repeat(number.to_string().len() + 4);
             text.push_str(&format!(
-                "  {}\n    {}  {}  {}\n",
-                embed.title,
+                "  {number}. {}\n{indent}{}  {}  {}\n",
+                one_line(&embed.title),
                 change.kind.name(),
                 embed.timestamp,
-                embed
-                    .url
-                    .as_deref()
-                    .unwrap_or("(no link: the site was built without --site-url)")
+                embed.url.as_deref().map_or(
+                    "(no link: the site was built without --site-url)".into(),
+                    one_line
+                )
             ));
         }
     }
-    print!("{}", super::logger::scrub(&text));
+    super::console::print_lines(text.trim_end_matches('\n'));
 }
 
 /// `n` things, in the singular or the plural.

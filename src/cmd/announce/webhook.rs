@@ -106,7 +106,7 @@ impl Webhook {
 /// a secret (`ApiKey` refuses under 16 characters) could not be told from ordinary words.
 fn know(secret: &str) {
     if let Ok(secret) = ApiKey::new(secret) {
-        super::super::logger::know(secret);
+        super::super::console::know(secret);
     }
 }
 

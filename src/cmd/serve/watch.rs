@@ -166,10 +166,12 @@ impl Watcher {
         if let Some(key) = &self.key {
             text = key.redact(&text);
         }
-        let text = crate::cmd::logger::scrub(&text);
+        let text = crate::cmd::console::scrub(&text);
         // The pages are told first: once the terminal says so, they know.
         self.changes.fail(text.clone());
-        eprintln!("error: {text} (still serving the last good build)");
+        crate::cmd::console::eprint_lines(&format!(
+            "error: {text} (still serving the last good build)"
+        ));
     }
 }
 

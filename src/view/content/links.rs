@@ -3,6 +3,7 @@
 use super::Generated;
 use super::ids::PageIds;
 use crate::model::content::ContentPage;
+use crate::sanitize::quote::one_line;
 use percent_encoding::{AsciiSet, CONTROLS, percent_decode_str, utf8_percent_encode};
 use std::collections::{HashMap, HashSet};
 
@@ -95,7 +96,8 @@ impl Targets<'_> {
             return Ok((folder, None));
         }
         Err(format!(
-            "the site has no page or file @/{target}{}{}",
+            "the site has no page or file @/{}{}{}",
+            one_line(&target),
             did_you_mean(&target, self.site_names(), "@/"),
             if target.starts_with("events/") {
                 " (is the event in the data, and its section on?)"
@@ -138,13 +140,14 @@ impl Targets<'_> {
                 .ok_or_else(|| format!("{path} is outside the site"))?;
             if !self.holds(&joined) && !self.holds(&format!("{joined}/")) {
                 return Err(format!(
-                    "the site has no page or file {joined} (a relative link starts from the page's address, {}/); to link from the site's root write @/{}",
+                    "the site has no page or file {} (a relative link starts from the page's address, {}/); to link from the site's root write @/{}",
+                    one_line(&joined),
                     if page.url.is_empty() {
                         "."
                     } else {
                         page.url.trim_end_matches('/')
                     },
-                    path.trim_start_matches("./")
+                    one_line(path.trim_start_matches("./"))
                 ));
             }
             // Right as written; an anchor on a page vatcar-site writes is checked once it is.
