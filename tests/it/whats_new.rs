@@ -514,3 +514,22 @@ fn the_roster_json_is_the_roster_page_without_any_address() {
     assert_eq!(roster["staff"][0]["code"], "ATM");
     assert_eq!(roster["staff"][0]["names"][0], "Marisol Vega-Torres");
 }
+
+#[test]
+fn trailing_junk_after_a_previous_changes_json_makes_it_a_first_build() {
+    let today = today();
+    let out = tempfile::tempdir().unwrap();
+    build(today.path(), out.path(), -1, &[]);
+    let path = out.path().join("data/changes.json");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes.extend_from_slice(b"<html>");
+    std::fs::write(&path, bytes).unwrap();
+    let ran = build(today.path(), out.path(), 0, &[]);
+    assert!(
+        ran.stderr.contains("data/changes.json is not valid JSON")
+            && ran.stderr.contains("no previous build"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(changes(out.path())["first_build"], true);
+}
