@@ -515,6 +515,22 @@ fn the_roster_json_is_the_roster_page_without_any_address() {
     assert_eq!(roster["staff"][0]["names"][0], "Marisol Vega-Torres");
 }
 
+/// `build`, without asserting that it succeeded.
+fn build_any(snapshot: &Path, out: &Path, days: i64, extra: &[&str]) -> Ran {
+    let epoch = demo_epoch().parse::<i64>().unwrap() + days * 86_400;
+    let mut args = vec![
+        "build",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--site-url",
+        SITE_URL,
+    ];
+    args.extend_from_slice(extra);
+    run(vatcar(&args).env("SOURCE_DATE_EPOCH", epoch.to_string()))
+}
+
 #[test]
 fn trailing_junk_after_a_previous_changes_json_makes_it_a_first_build() {
     let today = today();
@@ -532,4 +548,29 @@ fn trailing_junk_after_a_previous_changes_json_makes_it_a_first_build() {
         ran.stderr
     );
     assert_eq!(changes(out.path())["first_build"], true);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_previous_file_that_is_a_link_is_named_as_one_and_not_followed() {
+    let today = today();
+    for file in ["data/changes.json", "data/roster.json"] {
+        let out = tempfile::tempdir().unwrap();
+        let site = out.path().join("site");
+        build(today.path(), &site, -1, &[]);
+        let elsewhere = out.path().join("elsewhere.json");
+        std::fs::rename(site.join(file), &elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, site.join(file)).unwrap();
+        // The build then stops, as it never replaces a link in the output folder; what it
+        // says of the previous build comes first.
+        let ran = build_any(today.path(), &site, 0, &[]);
+        assert!(
+            ran.stderr
+                .contains(&format!("{file} is a link, which is not followed"))
+                && ran.stderr.contains("no previous build"),
+            "{file}: {}",
+            ran.stderr
+        );
+        assert!(!ran.stderr.contains("has no"), "{file}: {}", ran.stderr);
+    }
 }
