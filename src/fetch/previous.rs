@@ -35,7 +35,7 @@ impl std::fmt::Display for Place {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Place::Folder(dir) => write!(f, "{}", dir.display()),
-            Place::Site(url) => write!(f, "{url}"),
+            Place::Site(url) => f.write_str(&shown(url)),
             Place::Demo => f.write_str("the demo's previous build"),
         }
     }
@@ -115,7 +115,8 @@ type Pair = (Option<Vec<u8>>, Option<Vec<u8>>);
 fn from_site(site: &Url) -> Result<Pair, String> {
     if !(site.scheme() == "https" || site.scheme() == "http" && is_loopback(site)) {
         return Err(format!(
-            "{site}: the previous site is read over https (http only on this machine)"
+            "{}: the previous site is read over https (http only on this machine)",
+            shown(site)
         ));
     }
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -129,7 +130,10 @@ fn from_site(site: &Url) -> Result<Pair, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("could not start the I/O runtime: {e}"))?;
-    let url = |file: &str| site.join(file).map_err(|e| format!("{site}{file}: {e}"));
+    let url = |file: &str| {
+        site.join(file)
+            .map_err(|e| format!("{}{file}: {e}", shown(site)))
+    };
     let (changes, roster) = (url(CHANGES)?, url(ROSTER)?);
     runtime.block_on(async {
         let both = async {
@@ -141,7 +145,8 @@ fn from_site(site: &Url) -> Result<Pair, String> {
             .await
             .unwrap_or_else(|_| {
                 Err(format!(
-                    "{site} did not answer within {} s",
+                    "{} did not answer within {} s",
+                    shown(site),
                     TIMEOUT.as_secs()
                 ))
             })
@@ -150,11 +155,16 @@ fn from_site(site: &Url) -> Result<Pair, String> {
 
 /// One file's body; `None` on 404 (a site that has no such file).
 async fn get(http: &reqwest::Client, url: &Url) -> Result<Option<Vec<u8>>, String> {
+    let shown_url = shown(url);
     let failed = |e: reqwest::Error| {
         if e.is_timeout() {
-            format!("{url} did not answer within {} s", TIMEOUT.as_secs())
+            format!("{shown_url} did not answer within {} s", TIMEOUT.as_secs())
         } else {
-            format!("could not read {url}: {}", innermost(&e))
+            // Without its address: reqwest's own text names the address whole.
+            format!(
+                "could not read {shown_url}: {}",
+                innermost(&e.without_url())
+            )
         }
     };
     let mut response = http.get(url.clone()).send().await.map_err(failed)?;
@@ -163,19 +173,29 @@ async fn get(http: &reqwest::Client, url: &Url) -> Result<Option<Vec<u8>>, Strin
         return Ok(None);
     }
     if !status.is_success() {
-        return Err(format!("{url} answered {}", status.as_u16()));
+        return Err(format!("{shown_url} answered {}", status.as_u16()));
     }
     if response.content_length().is_some_and(|len| len > MAX_BYTES) {
-        return Err(too_large(url.as_str()));
+        return Err(too_large(&shown_url));
     }
     let mut body = Vec::new();
     while let Some(chunk) = response.chunk().await.map_err(failed)? {
         if (body.len() + chunk.len()) as u64 > MAX_BYTES {
-            return Err(too_large(url.as_str()));
+            return Err(too_large(&shown_url));
         }
         body.extend_from_slice(&chunk);
     }
     Ok(Some(body))
+}
+
+/// `url` as it may be printed: a user name and password in it (`https://user:pass@host/`) are
+/// a secret of the webmaster's, and a warning goes to CI logs that others read.
+fn shown(url: &Url) -> String {
+    let mut url = url.clone();
+    // Both fail only for an address that cannot have them (`data:`), which has none to hide.
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    url.to_string()
 }
 
 fn is_loopback(url: &Url) -> bool {

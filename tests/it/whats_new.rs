@@ -574,3 +574,25 @@ fn a_previous_file_that_is_a_link_is_named_as_one_and_not_followed() {
         assert!(!ran.stderr.contains("has no"), "{file}: {}", ran.stderr);
     }
 }
+
+#[test]
+fn a_previous_address_with_a_password_is_printed_without_it() {
+    let today = today();
+    let server = MockServer::start();
+    server.route_path("/site/data/changes.json", vec![Reply::status(500)]);
+    let port = server.url().rsplit(':').next().unwrap().to_owned();
+    for port in [closed_port().to_string(), port] {
+        let out = tempfile::tempdir().unwrap();
+        let previous = format!("http://webmaster:s3cretpw@127.0.0.1:{port}/site/");
+        let ran = build(today.path(), out.path(), 0, &["--previous", &previous]);
+        assert!(
+            ran.stderr.contains("no previous build")
+                && ran.stderr.contains(&format!("127.0.0.1:{port}/site/")),
+            "{}",
+            ran.stderr
+        );
+        assert!(!ran.text().contains("s3cretpw"), "{}", ran.text());
+        assert!(!ran.text().contains("webmaster"), "{}", ran.text());
+    }
+    assert_eq!(server.log().len(), 1, "the second address was asked");
+}
