@@ -113,17 +113,26 @@ type Pair = (Option<Vec<u8>>, Option<Vec<u8>>);
 
 /// Both files from the published site, within [`TIMEOUT`].
 fn from_site(site: &Url) -> Result<Pair, String> {
-    if !(site.scheme() == "https" || site.scheme() == "http" && is_loopback(site)) {
-        return Err(format!(
-            "{}: the previous site is read over https (http only on this machine)",
-            shown(site)
-        ));
+    if !may_read(site) {
+        return Err(format!("{}: {READ_OVER}", shown(site)));
     }
     let _ = rustls::crypto::ring::default_provider().install_default();
+    // Each redirect is held to the rule of the first address, before it is followed: else an
+    // https site, or one on this machine, could send the request over plain http elsewhere.
+    let redirects = reqwest::redirect::Policy::custom(|attempt| {
+        if attempt.previous().len() > MAX_REDIRECTS {
+            attempt.error("too many redirects")
+        } else if may_read(attempt.url()) {
+            attempt.follow()
+        } else {
+            let error = format!("redirected to {}: {READ_OVER}", shown(attempt.url()));
+            attempt.error(error)
+        }
+    });
     let http = reqwest::Client::builder()
         .user_agent(super::client::USER_AGENT)
         .timeout(TIMEOUT)
-        .redirect(reqwest::redirect::Policy::limited(5))
+        .redirect(redirects)
         .build()
         .map_err(|e| format!("could not set up the HTTP client: {e}"))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -198,6 +207,18 @@ fn shown(url: &Url) -> String {
     url.to_string()
 }
 
+/// How many redirects are followed from each file's address.
+const MAX_REDIRECTS: usize = 5;
+
+/// The rule [`may_read`] holds every address to, as a warning says it.
+const READ_OVER: &str = "the previous site is read over https (http only on this machine)";
+
+/// Whether the previous site may be read at `url`: the address given, and each one it
+/// redirects to. Plain http could be read, or answered, by anyone on the way.
+fn may_read(url: &Url) -> bool {
+    url.scheme() == "https" || url.scheme() == "http" && is_loopback(url)
+}
+
 fn is_loopback(url: &Url) -> bool {
     match url.host() {
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
@@ -213,4 +234,42 @@ fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
         cause = next;
     }
     cause.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{may_read, shown};
+    use url::Url;
+
+    #[test]
+    fn the_previous_site_is_read_over_https_or_over_http_on_this_machine_only() {
+        for yes in [
+            "https://example.org/",
+            "https://192.0.2.2/x/",
+            "http://127.0.0.1:8080/",
+            "http://127.0.0.2/",
+            "http://[::1]:8080/",
+            "http://localhost/",
+        ] {
+            assert!(may_read(&Url::parse(yes).unwrap()), "{yes}");
+        }
+        for no in [
+            "http://example.org/",
+            "http://192.0.2.2:8080/",
+            "http://[2001:db8::1]/",
+            "http://localhost.example.org/",
+            "ftp://127.0.0.1/",
+            "file:///etc/passwd",
+        ] {
+            assert!(!may_read(&Url::parse(no).unwrap()), "{no}");
+        }
+    }
+
+    #[test]
+    fn an_address_is_shown_without_its_user_name_and_password() {
+        let url = Url::parse("https://webmaster:s3cret@example.org:8443/site/").unwrap();
+        assert_eq!(shown(&url), "https://example.org:8443/site/");
+        let url = Url::parse("https://token@example.org/").unwrap();
+        assert_eq!(shown(&url), "https://example.org/");
+    }
 }

@@ -596,3 +596,114 @@ fn a_previous_address_with_a_password_is_printed_without_it() {
     }
     assert_eq!(server.log().len(), 1, "the second address was asked");
 }
+
+/// A site that answers `/x/data/changes.json` with a redirect to `to`, and a proxy for
+/// [`build_through`].
+fn redirecting(to: &str) -> (MockServer, MockServer) {
+    let (site, proxy) = (MockServer::start(), MockServer::start());
+    site.route_path(
+        "/x/data/changes.json",
+        vec![Reply::status(302).header("Location", to)],
+    );
+    (site, proxy)
+}
+
+/// A build reading the previous site at `previous`, told to reach every address but
+/// 127.0.0.1 and localhost through `proxy`: a request that would leave this machine reaches
+/// the proxy instead, and is logged there, never the network.
+fn build_through(proxy: &MockServer, today: &Path, out: &Path, previous: &str) -> Ran {
+    let epoch = demo_epoch();
+    let args = [
+        "build",
+        "--snapshot",
+        today.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--previous",
+        previous,
+    ];
+    let mut command = vatcar(&args);
+    command.env("SOURCE_DATE_EPOCH", epoch);
+    for name in [
+        "http_proxy",
+        "HTTP_PROXY",
+        "https_proxy",
+        "HTTPS_PROXY",
+        "all_proxy",
+        "ALL_PROXY",
+    ] {
+        command.env(name, proxy.url());
+    }
+    for name in ["no_proxy", "NO_PROXY"] {
+        command.env(name, "127.0.0.1,localhost");
+    }
+    run_ok(&mut command)
+}
+
+#[test]
+fn a_previous_site_redirecting_off_this_machine_over_http_is_refused_before_connecting() {
+    let today = today();
+    let forged = json!({"version": 1, "changes": [], "state": {"events": {}, "documents": {}}});
+    let (site, proxy) = redirecting("http://mallory:hunter2@192.0.2.2:8080/x/data/changes.json");
+    // Were the redirect followed, the proxy would answer for 192.0.2.2, and be used.
+    for target in [
+        "http://192.0.2.2:8080/x/data/changes.json",
+        "http://mallory:hunter2@192.0.2.2:8080/x/data/changes.json",
+    ] {
+        proxy.route_path(target, vec![Reply::ok(forged.to_string())]);
+    }
+    let out = tempfile::tempdir().unwrap();
+    let previous = format!("{}/x/", site.url());
+    let ran = build_through(&proxy, today.path(), out.path(), &previous);
+    assert!(
+        ran.stderr.contains(
+            "redirected to http://192.0.2.2:8080/x/data/changes.json: the previous site is read over https (http only on this machine)"
+        ) && ran.stderr.contains("no previous build"),
+        "{}\nthe proxy was asked: {:?}",
+        ran.stderr,
+        proxy.log()
+    );
+    assert!(!ran.stderr.contains("hunter2"), "{}", ran.stderr);
+    assert_eq!(changes(out.path())["first_build"], true);
+    assert_eq!(site.log().len(), 1);
+    // Refused by the rule, before any connection: nothing reached the proxy either.
+    assert!(proxy.log().is_empty(), "{:?}", proxy.log());
+}
+
+#[test]
+fn a_previous_site_may_redirect_to_another_address_of_this_machine() {
+    let (before, today) = (before(), today());
+    let published = tempfile::tempdir().unwrap();
+    build(before.path(), published.path(), -1, &[]);
+    let (site, proxy) = (MockServer::start(), MockServer::start());
+    for file in ["data/changes.json", "data/roster.json"] {
+        let bytes = std::fs::read(published.path().join(file)).unwrap();
+        site.route_path(&format!("/y/{file}"), vec![Reply::ok(bytes)]);
+        let moved = format!("{}/y/{file}", site.url().replace("127.0.0.1", "localhost"));
+        site.route_path(
+            &format!("/x/{file}"),
+            vec![Reply::status(302).header("Location", &moved)],
+        );
+    }
+    let out = tempfile::tempdir().unwrap();
+    let previous = format!("{}/x/", site.url());
+    let ran = build_through(&proxy, today.path(), out.path(), &previous);
+    assert!(!ran.stderr.contains("no previous build"), "{}", ran.stderr);
+    assert!(ids(out.path()).contains(&("promotion:1617058:S2".to_owned(), true)));
+    assert!(proxy.log().is_empty(), "{:?}", proxy.log());
+}
+
+#[test]
+fn a_previous_site_redirecting_in_a_loop_is_given_up_after_five_redirects() {
+    let today = today();
+    let (site, proxy) = redirecting("/x/data/changes.json");
+    let out = tempfile::tempdir().unwrap();
+    let previous = format!("{}/x/", site.url());
+    let ran = build_through(&proxy, today.path(), out.path(), &previous);
+    assert!(
+        ran.stderr.contains("too many redirects") && ran.stderr.contains("no previous build"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(site.log().len(), 6, "the first request and five redirects");
+}
