@@ -246,19 +246,22 @@ fn changes_roll_on_for_the_window_and_go_with_their_subject() {
     let out = tempfile::tempdir().unwrap();
     build(before.path(), out.path(), -1, &[]);
     build(today.path(), out.path(), 0, &[]);
-    let promotion = ("promotion:1617058:S2".to_owned(), false);
+    // José Martínez has no join date: his arrival is dated by the build that found it.
+    let jose = ("new_member:1476093".to_owned(), false);
 
-    // Ten days on, the same data: everything is carried on, and nothing is new.
+    // Ten days on, the same data: everything is carried on (but the promotion, see
+    // a_promotion_is_listed_only_by_the_build_that_finds_it), and nothing is new.
     build(today.path(), out.path(), 10, &[]);
     let later = ids(out.path());
-    assert!(later.contains(&promotion), "{later:?}");
+    assert!(later.contains(&jose), "{later:?}");
+    assert_eq!(later.len(), 7, "{later:?}");
     assert!(later.iter().all(|(_, new)| !new), "{later:?}");
     let date = |out: &Path| {
         changes(out)["changes"]
             .as_array()
             .unwrap()
             .iter()
-            .find(|c| c["id"] == "promotion:1617058:S2")
+            .find(|c| c["id"] == "new_member:1476093")
             .map(|c| c["date"].as_str().unwrap().to_owned())
     };
     assert_eq!(date(out.path()).as_deref(), Some("2026-11-20T12:00:00Z"));
@@ -271,11 +274,11 @@ fn changes_roll_on_for_the_window_and_go_with_their_subject() {
     build(without_kevin.path(), out.path(), 11, &[]);
     let ids_now = ids(out.path());
     assert!(!ids_now.iter().any(|(id, _)| id == "new_member:1696748"));
-    assert!(ids_now.contains(&promotion));
+    assert!(ids_now.contains(&jose));
 
-    // Thirty-one days after the promotion was found, it is out of the window.
+    // Thirty-one days after he was found, he is out of the window.
     build(without_kevin.path(), out.path(), 31, &[]);
-    assert!(!ids(out.path()).contains(&promotion));
+    assert!(!ids(out.path()).contains(&jose));
 }
 
 #[test]
@@ -529,6 +532,93 @@ fn build_any(snapshot: &Path, out: &Path, days: i64, extra: &[&str]) -> Ran {
     ];
     args.extend_from_slice(extra);
     run(vatcar(&args).env("SOURCE_DATE_EPOCH", epoch.to_string()))
+}
+
+/// The files What's new is published in.
+const WHATS_NEW_FILES: [&str; 4] = [
+    "whats-new/index.html",
+    "index.html",
+    "whats-new.xml",
+    "data/changes.json",
+];
+
+#[test]
+fn a_tampered_previous_build_never_publishes_a_suspension_or_a_promotion_nobody_had() {
+    // Today: Tyrone Gumbs suspended, Kieran Lake inactive, Jada Hughes an observer (as in
+    // the demo), and Gabriel Pagán at C1, as he has been all along.
+    let today = snapshot(|roster, _, _| {
+        for c in roster["data"]["controllers"].as_array_mut().unwrap() {
+            if c["cid"] == 1590318 {
+                c["rating"] = json!(0);
+            }
+            if c["cid"] == 1595527 {
+                c["rating"] = json!(-1);
+            }
+        }
+    });
+    let out = tempfile::tempdir().unwrap();
+    build(today.path(), out.path(), -1, &[]);
+    // The previous build claims a promotion to each of today's ratings, and its roster
+    // puts the suspended and the observer one step lower than today, as numbers go.
+    let mut changes_json = changes(out.path());
+    for id in [
+        "promotion:1590318:SUS",
+        "promotion:1595527:INA",
+        "promotion:1684319:OBS",
+        "promotion:1463548:C1",
+    ] {
+        let entry = json!({"id": id, "kind": "promotion", "date": "2026-11-19T12:00:00Z",
+                           "title": "x", "url": "roster/", "new": true});
+        changes_json["changes"].as_array_mut().unwrap().push(entry);
+    }
+    std::fs::write(
+        out.path().join("data/changes.json"),
+        serde_json::to_vec(&changes_json).unwrap(),
+    )
+    .unwrap();
+    let roster_path = out.path().join("data/roster.json");
+    let mut roster: Value = serde_json::from_slice(&std::fs::read(&roster_path).unwrap()).unwrap();
+    for c in roster["controllers"].as_array_mut().unwrap() {
+        if c["cid"] == 1590318 {
+            c["rating"] = json!("INA");
+        }
+        if c["cid"] == 1684319 {
+            c["rating"] = json!("SUS");
+        }
+    }
+    std::fs::write(&roster_path, serde_json::to_vec(&roster).unwrap()).unwrap();
+
+    let ran = build(today.path(), out.path(), 0, &[]);
+    assert!(!ran.stderr.contains("no previous build"), "{}", ran.stderr);
+    assert_eq!(changes(out.path())["first_build"], false);
+    let promotions: Vec<(String, bool)> = ids(out.path())
+        .into_iter()
+        .filter(|(id, _)| id.starts_with("promotion:"))
+        .collect();
+    assert_eq!(promotions, [], "no promotion at all");
+    for file in WHATS_NEW_FILES {
+        let text = std::fs::read_to_string(out.path().join(file)).unwrap();
+        for words in ["was promoted", "Suspended", "Inactive", "Observer"] {
+            assert!(!text.contains(words), "{file}: {words}");
+        }
+    }
+}
+
+#[test]
+fn a_promotion_is_listed_only_by_the_build_that_finds_it() {
+    let (before, today) = (before(), today());
+    let out = tempfile::tempdir().unwrap();
+    build(before.path(), out.path(), -1, &[]);
+    build(today.path(), out.path(), 0, &[]);
+    assert!(ids(out.path()).contains(&("promotion:1617058:S2".to_owned(), true)));
+    // The next build's previous roster already shows her at S2: nothing left proves the
+    // promotion, which a tampered changes.json could claim as well.
+    build(today.path(), out.path(), 1, &[]);
+    let next = ids(out.path());
+    assert!(
+        !next.iter().any(|(id, _)| id.starts_with("promotion:")),
+        "{next:?}"
+    );
 }
 
 #[test]
