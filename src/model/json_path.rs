@@ -13,7 +13,14 @@ pub(super) fn from_str_with_path<'a, T: Deserialize<'a>>(
     if let Ok(value) = serde_json::from_str(text) {
         return Ok(value);
     }
-    serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(text))
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut reader)?;
+    // What `from_str` refused may be a value that fits with more after it (`{...}<html>`),
+    // which a Deserializer alone never looks at.
+    reader.end().map_err(|error| {
+        serde_path_to_error::Error::new(serde_path_to_error::Track::new().path(), error)
+    })?;
+    Ok(value)
 }
 
 #[cfg(test)]
@@ -28,5 +35,21 @@ mod tests {
         assert_eq!(read["a"], [1, 2]);
         let error = from_str_with_path::<Shape>(r#"{"a": [1, "two"]}"#).unwrap_err();
         assert_eq!(error.path().to_string(), "a[1]");
+    }
+
+    #[test]
+    fn a_value_that_fits_with_more_after_it_is_refused() {
+        type Shape = BTreeMap<String, Vec<u32>>;
+        let read: Shape = from_str_with_path("{\"a\": [1]} \n").unwrap();
+        assert_eq!(read["a"], [1]);
+        for text in [r#"{"a": [1]}<html>"#, r#"{"a": [1]}{}"#, r#"{"a": [1]} x"#] {
+            let error = from_str_with_path::<Shape>(text).unwrap_err();
+            assert_eq!(
+                error.inner().classify(),
+                serde_json::error::Category::Syntax,
+                "{text}"
+            );
+            assert_eq!(error.path().to_string(), ".", "{text}");
+        }
     }
 }

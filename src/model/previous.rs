@@ -86,8 +86,11 @@ impl ChangeId {
         let id = match (kind, second) {
             ("new_member", None) => ChangeId::NewMember(cid()?),
             ("new_visitor", None) => ChangeId::NewVisitor(cid()?),
+            // A build lists promotions to controller ratings only: one to SUS, INA or OBS
+            // is a tampered id, and would say a private fact.
             ("promotion", Some(code)) => {
-                let rating = Rating::from_code(code).filter(|r| r.code() == code)?;
+                let rating =
+                    Rating::from_code(code).filter(|r| r.code() == code && r.is_controller())?;
                 ChangeId::Promotion(cid()?, rating)
             }
             ("new_event", None) if is_event_folder(first) => ChangeId::NewEvent(first.into()),
@@ -298,6 +301,9 @@ mod tests {
         for bad in [
             "promotion:1:s2",
             "promotion:1:<b>",
+            "promotion:1:SUS",
+            "promotion:1:INA",
+            "promotion:1:OBS",
             "new_member:+1",
             "new_member:1:2",
             "new_event:<script>",

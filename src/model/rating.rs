@@ -69,6 +69,13 @@ impl Rating {
         }
     }
 
+    /// A rating to control with: S1 and up, the network's staff ratings with them. Not
+    /// inactive, suspended or observer, which are no promotion to announce (the first two
+    /// are private), nor a number the network has not defined.
+    pub fn is_controller(self) -> bool {
+        matches!(self.number(), 2..=12) && !matches!(self, Rating::Unknown(_))
+    }
+
     /// `C1`, or `Unknown (13)`.
     pub fn code(self) -> Cow<'static, str> {
         match self.entry() {
@@ -127,6 +134,16 @@ mod tests {
             assert_eq!(rating.number(), n);
             assert_eq!(Rating::from_code(&short.to_lowercase()), Some(rating));
         }
+    }
+
+    #[test]
+    fn controller_ratings_are_s1_and_up_and_nothing_else() {
+        let controllers: Vec<i64> = (-1..=12)
+            .filter(|n| Rating::from_number(*n).is_controller())
+            .collect();
+        assert_eq!(controllers, (2..=12).collect::<Vec<_>>());
+        assert!(!Rating::Unknown(13).is_controller());
+        assert!(!Rating::Unknown(5).is_controller());
     }
 
     #[test]

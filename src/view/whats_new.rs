@@ -7,11 +7,12 @@
 //! still in today's data. Only ids and dates come from the previous build; every title is
 //! written from today's data, so nothing of its text is ever published. Private facts
 //! (a rating lowered, a suspension, a member who left) make no change at all, and a change
-//! whose subject has gone (a promotion now undone, a member who left) is dropped.
+//! whose subject has gone (a member who left) is dropped. Promotions are not carried: see
+//! [`describe`].
 
 use super::events::{EventIndex, EventStatus, EventSummary};
 use super::{DocumentGroup, EventKey, Run, Texts};
-use crate::model::previous::{ChangeId, Previous};
+use crate::model::previous::{ChangeId, Previous, PreviousMember};
 use crate::model::{Member, Rating, Roster};
 use crate::settings::Settings;
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
@@ -82,6 +83,8 @@ struct DocumentRef<'v> {
 struct Today<'d> {
     /// By CID: the member and whether a visitor. `None` when the roster is not published.
     members: Option<HashMap<u64, (&'d Member, bool)>>,
+    /// The previous build's roster, by CID, if it had one.
+    before: Option<&'d HashMap<u64, PreviousMember>>,
     events: HashMap<String, (&'d EventSummary, &'d crate::model::Event)>,
     documents: HashMap<String, DocumentRef<'d>>,
     texts: &'d Texts,
@@ -235,6 +238,7 @@ fn today<'d>(
     }
     Today {
         members,
+        before: run.previous.as_deref().and_then(|p| p.members.as_ref()),
         events,
         documents: by_id,
         texts: &run.texts,
@@ -339,14 +343,16 @@ fn detect(
     found
 }
 
-/// A rating up from one a controller holds (an inactive or suspended account coming back is
-/// not a promotion, and says what it was).
+/// A controller rating reached from a lower one an active account held: an observer's first
+/// S1, or a controller's next rating. Never to inactive, suspended or observer, whatever the
+/// numbers say (INA is -1, SUS 0), and never from inactive or suspended: an account coming
+/// back says what it was.
 fn is_promotion(was: Option<Rating>, now: Rating) -> bool {
-    let held = |r: Rating| matches!(r.number(), 1..=12) && !matches!(r, Rating::Unknown(_));
-    match was {
-        Some(was) => held(was) && held(now) && now.number() > was.number(),
-        None => false,
-    }
+    was.is_some_and(|was| {
+        (was == Rating::Observer || was.is_controller())
+            && now.is_controller()
+            && now.number() > was.number()
+    })
 }
 
 /// The change's title and page from today's data; `None` when its subject is gone or no
@@ -374,9 +380,16 @@ fn describe(id: &ChangeId, today: &Today) -> Option<(String, String)> {
                 roster(),
             )
         }
+        // Listed only while the two rosters show it: the rating today, and a lower one in the
+        // previous build's roster. A promotion a previous changes.json lists is not taken on
+        // its word: a tampered file could claim one for anybody at the rating they have held
+        // all along, and nothing in it tells a forged entry from one that a build found
+        // several builds ago (the roster since then shows the new rating in both cases). So
+        // a promotion is listed by the build that finds it, and goes with the next.
         ChangeId::Promotion(cid, rating) => {
             let member = anyone(cid)?;
-            if member.rating?.number() < rating.number() {
+            let was = today.before?.get(cid)?.rating;
+            if member.rating != Some(*rating) || !is_promotion(was, *rating) {
                 return None;
             }
             let (code, rating_name) = super::rating_names(*rating, texts);
@@ -444,6 +457,12 @@ mod tests {
         assert!(!is_promotion(Some(Rating::Inactive), Rating::S2));
         assert!(!is_promotion(None, Rating::S2));
         assert!(!is_promotion(Some(Rating::S1), Rating::Unknown(40)));
+        assert!(is_promotion(Some(Rating::Observer), Rating::S1));
+        assert!(!is_promotion(Some(Rating::Observer), Rating::Observer));
+        // Up as numbers go, and no promotion: to a suspension, to observer.
+        assert!(!is_promotion(Some(Rating::Inactive), Rating::Suspended));
+        assert!(!is_promotion(Some(Rating::Inactive), Rating::Observer));
+        assert!(!is_promotion(Some(Rating::Suspended), Rating::Observer));
     }
 
     #[test]

@@ -246,19 +246,22 @@ fn changes_roll_on_for_the_window_and_go_with_their_subject() {
     let out = tempfile::tempdir().unwrap();
     build(before.path(), out.path(), -1, &[]);
     build(today.path(), out.path(), 0, &[]);
-    let promotion = ("promotion:1617058:S2".to_owned(), false);
+    // José Martínez has no join date: his arrival is dated by the build that found it.
+    let jose = ("new_member:1476093".to_owned(), false);
 
-    // Ten days on, the same data: everything is carried on, and nothing is new.
+    // Ten days on, the same data: everything is carried on (but the promotion, see
+    // a_promotion_is_listed_only_by_the_build_that_finds_it), and nothing is new.
     build(today.path(), out.path(), 10, &[]);
     let later = ids(out.path());
-    assert!(later.contains(&promotion), "{later:?}");
+    assert!(later.contains(&jose), "{later:?}");
+    assert_eq!(later.len(), 7, "{later:?}");
     assert!(later.iter().all(|(_, new)| !new), "{later:?}");
     let date = |out: &Path| {
         changes(out)["changes"]
             .as_array()
             .unwrap()
             .iter()
-            .find(|c| c["id"] == "promotion:1617058:S2")
+            .find(|c| c["id"] == "new_member:1476093")
             .map(|c| c["date"].as_str().unwrap().to_owned())
     };
     assert_eq!(date(out.path()).as_deref(), Some("2026-11-20T12:00:00Z"));
@@ -271,11 +274,11 @@ fn changes_roll_on_for_the_window_and_go_with_their_subject() {
     build(without_kevin.path(), out.path(), 11, &[]);
     let ids_now = ids(out.path());
     assert!(!ids_now.iter().any(|(id, _)| id == "new_member:1696748"));
-    assert!(ids_now.contains(&promotion));
+    assert!(ids_now.contains(&jose));
 
-    // Thirty-one days after the promotion was found, it is out of the window.
+    // Thirty-one days after he was found, he is out of the window.
     build(without_kevin.path(), out.path(), 31, &[]);
-    assert!(!ids(out.path()).contains(&promotion));
+    assert!(!ids(out.path()).contains(&jose));
 }
 
 #[test]
@@ -513,4 +516,284 @@ fn the_roster_json_is_the_roster_page_without_any_address() {
     assert!(page.contains(first["name"].as_str().unwrap()));
     assert_eq!(roster["staff"][0]["code"], "ATM");
     assert_eq!(roster["staff"][0]["names"][0], "Marisol Vega-Torres");
+}
+
+/// `build`, without asserting that it succeeded.
+fn build_any(snapshot: &Path, out: &Path, days: i64, extra: &[&str]) -> Ran {
+    let epoch = demo_epoch().parse::<i64>().unwrap() + days * 86_400;
+    let mut args = vec![
+        "build",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--site-url",
+        SITE_URL,
+    ];
+    args.extend_from_slice(extra);
+    run(vatcar(&args).env("SOURCE_DATE_EPOCH", epoch.to_string()))
+}
+
+/// The files What's new is published in.
+const WHATS_NEW_FILES: [&str; 4] = [
+    "whats-new/index.html",
+    "index.html",
+    "whats-new.xml",
+    "data/changes.json",
+];
+
+#[test]
+fn a_tampered_previous_build_never_publishes_a_suspension_or_a_promotion_nobody_had() {
+    // Today: Tyrone Gumbs suspended, Kieran Lake inactive, Jada Hughes an observer (as in
+    // the demo), and Gabriel Pagán at C1, as he has been all along.
+    let today = snapshot(|roster, _, _| {
+        for c in roster["data"]["controllers"].as_array_mut().unwrap() {
+            if c["cid"] == 1590318 {
+                c["rating"] = json!(0);
+            }
+            if c["cid"] == 1595527 {
+                c["rating"] = json!(-1);
+            }
+        }
+    });
+    let out = tempfile::tempdir().unwrap();
+    build(today.path(), out.path(), -1, &[]);
+    // The previous build claims a promotion to each of today's ratings, and its roster
+    // puts the suspended and the observer one step lower than today, as numbers go.
+    let mut changes_json = changes(out.path());
+    for id in [
+        "promotion:1590318:SUS",
+        "promotion:1595527:INA",
+        "promotion:1684319:OBS",
+        "promotion:1463548:C1",
+    ] {
+        let entry = json!({"id": id, "kind": "promotion", "date": "2026-11-19T12:00:00Z",
+                           "title": "x", "url": "roster/", "new": true});
+        changes_json["changes"].as_array_mut().unwrap().push(entry);
+    }
+    std::fs::write(
+        out.path().join("data/changes.json"),
+        serde_json::to_vec(&changes_json).unwrap(),
+    )
+    .unwrap();
+    let roster_path = out.path().join("data/roster.json");
+    let mut roster: Value = serde_json::from_slice(&std::fs::read(&roster_path).unwrap()).unwrap();
+    for c in roster["controllers"].as_array_mut().unwrap() {
+        if c["cid"] == 1590318 {
+            c["rating"] = json!("INA");
+        }
+        if c["cid"] == 1684319 {
+            c["rating"] = json!("SUS");
+        }
+    }
+    std::fs::write(&roster_path, serde_json::to_vec(&roster).unwrap()).unwrap();
+
+    let ran = build(today.path(), out.path(), 0, &[]);
+    assert!(!ran.stderr.contains("no previous build"), "{}", ran.stderr);
+    assert_eq!(changes(out.path())["first_build"], false);
+    let promotions: Vec<(String, bool)> = ids(out.path())
+        .into_iter()
+        .filter(|(id, _)| id.starts_with("promotion:"))
+        .collect();
+    assert_eq!(promotions, [], "no promotion at all");
+    for file in WHATS_NEW_FILES {
+        let text = std::fs::read_to_string(out.path().join(file)).unwrap();
+        for words in ["was promoted", "Suspended", "Inactive", "Observer"] {
+            assert!(!text.contains(words), "{file}: {words}");
+        }
+    }
+}
+
+#[test]
+fn a_promotion_is_listed_only_by_the_build_that_finds_it() {
+    let (before, today) = (before(), today());
+    let out = tempfile::tempdir().unwrap();
+    build(before.path(), out.path(), -1, &[]);
+    build(today.path(), out.path(), 0, &[]);
+    assert!(ids(out.path()).contains(&("promotion:1617058:S2".to_owned(), true)));
+    // The next build's previous roster already shows her at S2: nothing left proves the
+    // promotion, which a tampered changes.json could claim as well.
+    build(today.path(), out.path(), 1, &[]);
+    let next = ids(out.path());
+    assert!(
+        !next.iter().any(|(id, _)| id.starts_with("promotion:")),
+        "{next:?}"
+    );
+}
+
+#[test]
+fn trailing_junk_after_a_previous_changes_json_makes_it_a_first_build() {
+    let today = today();
+    let out = tempfile::tempdir().unwrap();
+    build(today.path(), out.path(), -1, &[]);
+    let path = out.path().join("data/changes.json");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes.extend_from_slice(b"<html>");
+    std::fs::write(&path, bytes).unwrap();
+    let ran = build(today.path(), out.path(), 0, &[]);
+    assert!(
+        ran.stderr.contains("data/changes.json is not valid JSON")
+            && ran.stderr.contains("no previous build"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(changes(out.path())["first_build"], true);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_previous_file_that_is_a_link_is_named_as_one_and_not_followed() {
+    let today = today();
+    for file in ["data/changes.json", "data/roster.json"] {
+        let out = tempfile::tempdir().unwrap();
+        let site = out.path().join("site");
+        build(today.path(), &site, -1, &[]);
+        let elsewhere = out.path().join("elsewhere.json");
+        std::fs::rename(site.join(file), &elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, site.join(file)).unwrap();
+        // The build then stops, as it never replaces a link in the output folder; what it
+        // says of the previous build comes first.
+        let ran = build_any(today.path(), &site, 0, &[]);
+        assert!(
+            ran.stderr
+                .contains(&format!("{file} is a link, which is not followed"))
+                && ran.stderr.contains("no previous build"),
+            "{file}: {}",
+            ran.stderr
+        );
+        assert!(!ran.stderr.contains("has no"), "{file}: {}", ran.stderr);
+    }
+}
+
+#[test]
+fn a_previous_address_with_a_password_is_printed_without_it() {
+    let today = today();
+    let server = MockServer::start();
+    server.route_path("/site/data/changes.json", vec![Reply::status(500)]);
+    let port = server.url().rsplit(':').next().unwrap().to_owned();
+    for port in [closed_port().to_string(), port] {
+        let out = tempfile::tempdir().unwrap();
+        let previous = format!("http://webmaster:s3cretpw@127.0.0.1:{port}/site/");
+        let ran = build(today.path(), out.path(), 0, &["--previous", &previous]);
+        assert!(
+            ran.stderr.contains("no previous build")
+                && ran.stderr.contains(&format!("127.0.0.1:{port}/site/")),
+            "{}",
+            ran.stderr
+        );
+        assert!(!ran.text().contains("s3cretpw"), "{}", ran.text());
+        assert!(!ran.text().contains("webmaster"), "{}", ran.text());
+    }
+    assert_eq!(server.log().len(), 1, "the second address was asked");
+}
+
+/// A site that answers `/x/data/changes.json` with a redirect to `to`, and a proxy for
+/// [`build_through`].
+fn redirecting(to: &str) -> (MockServer, MockServer) {
+    let (site, proxy) = (MockServer::start(), MockServer::start());
+    site.route_path(
+        "/x/data/changes.json",
+        vec![Reply::status(302).header("Location", to)],
+    );
+    (site, proxy)
+}
+
+/// A build reading the previous site at `previous`, told to reach every address but
+/// 127.0.0.1 and localhost through `proxy`: a request that would leave this machine reaches
+/// the proxy instead, and is logged there, never the network.
+fn build_through(proxy: &MockServer, today: &Path, out: &Path, previous: &str) -> Ran {
+    let epoch = demo_epoch();
+    let args = [
+        "build",
+        "--snapshot",
+        today.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--previous",
+        previous,
+    ];
+    let mut command = vatcar(&args);
+    command.env("SOURCE_DATE_EPOCH", epoch);
+    for name in [
+        "http_proxy",
+        "HTTP_PROXY",
+        "https_proxy",
+        "HTTPS_PROXY",
+        "all_proxy",
+        "ALL_PROXY",
+    ] {
+        command.env(name, proxy.url());
+    }
+    for name in ["no_proxy", "NO_PROXY"] {
+        command.env(name, "127.0.0.1,localhost");
+    }
+    run_ok(&mut command)
+}
+
+#[test]
+fn a_previous_site_redirecting_off_this_machine_over_http_is_refused_before_connecting() {
+    let today = today();
+    let forged = json!({"version": 1, "changes": [], "state": {"events": {}, "documents": {}}});
+    let (site, proxy) = redirecting("http://mallory:hunter2@192.0.2.2:8080/x/data/changes.json");
+    // Were the redirect followed, the proxy would answer for 192.0.2.2, and be used.
+    for target in [
+        "http://192.0.2.2:8080/x/data/changes.json",
+        "http://mallory:hunter2@192.0.2.2:8080/x/data/changes.json",
+    ] {
+        proxy.route_path(target, vec![Reply::ok(forged.to_string())]);
+    }
+    let out = tempfile::tempdir().unwrap();
+    let previous = format!("{}/x/", site.url());
+    let ran = build_through(&proxy, today.path(), out.path(), &previous);
+    assert!(
+        ran.stderr.contains(
+            "redirected to http://192.0.2.2:8080/x/data/changes.json: the previous site is read over https (http only on this machine)"
+        ) && ran.stderr.contains("no previous build"),
+        "{}\nthe proxy was asked: {:?}",
+        ran.stderr,
+        proxy.log()
+    );
+    assert!(!ran.stderr.contains("hunter2"), "{}", ran.stderr);
+    assert_eq!(changes(out.path())["first_build"], true);
+    assert_eq!(site.log().len(), 1);
+    // Refused by the rule, before any connection: nothing reached the proxy either.
+    assert!(proxy.log().is_empty(), "{:?}", proxy.log());
+}
+
+#[test]
+fn a_previous_site_may_redirect_to_another_address_of_this_machine() {
+    let (before, today) = (before(), today());
+    let published = tempfile::tempdir().unwrap();
+    build(before.path(), published.path(), -1, &[]);
+    let (site, proxy) = (MockServer::start(), MockServer::start());
+    for file in ["data/changes.json", "data/roster.json"] {
+        let bytes = std::fs::read(published.path().join(file)).unwrap();
+        site.route_path(&format!("/y/{file}"), vec![Reply::ok(bytes)]);
+        let moved = format!("{}/y/{file}", site.url().replace("127.0.0.1", "localhost"));
+        site.route_path(
+            &format!("/x/{file}"),
+            vec![Reply::status(302).header("Location", &moved)],
+        );
+    }
+    let out = tempfile::tempdir().unwrap();
+    let previous = format!("{}/x/", site.url());
+    let ran = build_through(&proxy, today.path(), out.path(), &previous);
+    assert!(!ran.stderr.contains("no previous build"), "{}", ran.stderr);
+    assert!(ids(out.path()).contains(&("promotion:1617058:S2".to_owned(), true)));
+    assert!(proxy.log().is_empty(), "{:?}", proxy.log());
+}
+
+#[test]
+fn a_previous_site_redirecting_in_a_loop_is_given_up_after_five_redirects() {
+    let today = today();
+    let (site, proxy) = redirecting("/x/data/changes.json");
+    let out = tempfile::tempdir().unwrap();
+    let previous = format!("{}/x/", site.url());
+    let ran = build_through(&proxy, today.path(), out.path(), &previous);
+    assert!(
+        ran.stderr.contains("too many redirects") && ran.stderr.contains("no previous build"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(site.log().len(), 6, "the first request and five redirects");
 }
