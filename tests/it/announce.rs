@@ -511,6 +511,42 @@ fn hostile_titles_are_escaped_and_cut_to_discords_limits() {
     assert!(characters <= 6000);
 }
 
+/// A character that Discord, a client or a later step could drop, sat between `@` and the
+/// word, must not leave a working mention once it is gone: controls are removed before
+/// mentions are looked for, and invisible characters are looked through.
+#[test]
+fn a_mention_with_an_invisible_character_inside_is_still_broken() {
+    let titles_given = [
+        "@\u{0007}everyone",
+        "@\u{0085}everyone",
+        "@\u{00AD}here",
+        "@\u{202E}everyone",
+        "@\u{2066}\u{200D}Here",
+        "<\u{0007}@123456789>",
+    ];
+    let site = Site::new(
+        false,
+        (titles_given.iter().enumerate())
+            .map(|(i, title)| new_change(i, title))
+            .collect(),
+    );
+    let hook = Webhook::accepting();
+    let ran = site.announce(Some(&hook), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let posts = hook.delivered();
+    assert_eq!(
+        titles(&posts[0]),
+        [
+            "@\u{200B}everyone",
+            "@\u{200B}everyone",
+            "@\u{200B}\u{00AD}here",
+            "@\u{200B}\u{202E}everyone",
+            "@\u{200B}\u{2066}\u{200D}Here",
+            "\\<@123456789>",
+        ]
+    );
+}
+
 fn refused(site: &Site) -> String {
     let hook = Webhook::accepting();
     let ran = site.announce(Some(&hook), &[]);
