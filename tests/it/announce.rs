@@ -812,3 +812,75 @@ fn the_webhook_address_beside_another_command_is_scrubbed_too() {
     assert!(ran.stderr.contains("[REDACTED]"), "{}", ran.stderr);
     assert!(!ran.text().contains(webhook::TOKEN), "{}", ran.text());
 }
+
+/// A webhook address in the environment of a build, as in a workflow that sets the secret for
+/// every job: no page may hold its token, nor the address, any more than the API key.
+fn webhook_beside_a_build() -> String {
+    format!(
+        "http://127.0.0.1:{}{}",
+        crate::support::mock::closed_port(),
+        webhook::PATH
+    )
+}
+
+/// What a refused run printed: that it was refused, naming a file (whichever page or
+/// calendar was made first), and not the secret.
+fn assert_refused_for_the_webhook(ran: &Ran, url: &str) {
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    let refusal = " would contain the Discord webhook's address (DISCORD_WEBHOOK_URL), so nothing was written";
+    let named = (ran.stderr.split_once(refusal))
+        .and_then(|(before, _)| before.split_whitespace().next_back());
+    assert!(
+        named.is_some_and(|file| file.ends_with(".html") || file.ends_with(".ics")),
+        "{}",
+        ran.stderr
+    );
+    for secret in [url, webhook::PATH, webhook::TOKEN] {
+        assert!(!ran.text().contains(secret), "{}", ran.text());
+    }
+}
+
+#[test]
+fn a_build_whose_pages_would_hold_the_webhook_token_fails_without_printing_it() {
+    let url = webhook_beside_a_build();
+    for title in [format!("x {}", webhook::TOKEN), format!("x {url}")] {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        let ran = run(crate::support::vatcar_at_demo_time(&[
+            "build",
+            "--demo",
+            "--output",
+            out.to_str().unwrap(),
+            "--title",
+            &title,
+        ])
+        .env("DISCORD_WEBHOOK_URL", &url));
+        assert_refused_for_the_webhook(&ran, &url);
+        assert!(!out.exists(), "nothing is published");
+    }
+}
+
+/// `serve` builds as `build` does, and stops on the same refusal (the test gives up after a
+/// minute rather than wait on a server that would serve the token).
+#[test]
+fn serve_refuses_to_build_pages_that_would_hold_the_webhook_token() {
+    let url = webhook_beside_a_build();
+    let tmp = tempfile::tempdir().unwrap();
+    let ran = run_within(
+        crate::support::vatcar_at_demo_time(&[
+            "serve",
+            "--demo",
+            "--port",
+            "0",
+            "--output",
+            "site",
+            "--title",
+            &format!("x {}", webhook::TOKEN),
+        ])
+        .current_dir(tmp.path())
+        .env("DISCORD_WEBHOOK_URL", &url),
+        std::time::Duration::from_secs(60),
+    );
+    assert_refused_for_the_webhook(&ran, &url);
+    assert!(!tmp.path().join("site/index.html").exists());
+}
