@@ -1,5 +1,6 @@
 //! The API key: checked once, never printed, scrubbed from what people see, and searched for
-//! in every file before it is published.
+//! in every file before it is published, with any other secret of the run ([`Secrets`]: the
+//! Discord webhook's address).
 //!
 //! The key is wrapped so that it cannot be printed by accident: `Debug` and `Display` show a
 //! placeholder. Two different jobs use it:
@@ -112,22 +113,75 @@ impl ApiKey {
     /// it: raw, JSON or iCal backslash escapes (`\/`, `\u0061`, `\,`), percent-encoding, HTML
     /// character references, folded iCal lines, and up to three such layers on one another.
     pub fn leaks_into(&self, bytes: &[u8]) -> bool {
-        let finder = memmem::Finder::new(self.0.as_bytes());
-        if finder.find(bytes).is_some() {
-            return true;
+        first_leaked([self], bytes).is_some()
+    }
+}
+
+/// Which of `secrets` `bytes` hold in any form [`ApiKey::leaks_into`] finds: its index (the
+/// first in their order, of those found with the fewest layers decoded). Each layer is
+/// decoded once, whatever the number of secrets.
+fn first_leaked<'k>(secrets: impl IntoIterator<Item = &'k ApiKey>, bytes: &[u8]) -> Option<usize> {
+    let finders: Vec<memmem::Finder> = (secrets.into_iter())
+        .map(|secret| memmem::Finder::new(secret.0.as_bytes()))
+        .collect();
+    let found = |bytes: &[u8]| finders.iter().position(|f| f.find(bytes).is_some());
+    if let Some(index) = found(bytes) {
+        return Some(index);
+    }
+    let mut current: Option<Vec<u8>> = None;
+    for _ in 0..DECODE_LAYERS {
+        let input = current.as_deref().unwrap_or(bytes);
+        let next = decode_layer(input)?;
+        if let Some(index) = found(&next) {
+            return Some(index);
         }
-        let mut current: Option<Vec<u8>> = None;
-        for _ in 0..DECODE_LAYERS {
-            let input = current.as_deref().unwrap_or(bytes);
-            let Some(next) = decode_layer(input) else {
-                return false;
-            };
-            if finder.find(&next).is_some() {
-                return true;
-            }
-            current = Some(next);
+        current = Some(next);
+    }
+    None
+}
+
+/// The secrets a run keeps out of every file it publishes (the API key, the Discord
+/// webhook's address), each with what an error calls it. An error names the file, never the
+/// secret.
+#[derive(Clone, Default)]
+pub struct Secrets(Vec<(ApiKey, String)>);
+
+impl Secrets {
+    /// None at all, for a publication that guards nothing.
+    pub fn none() -> &'static Secrets {
+        static NONE: Secrets = Secrets(Vec::new());
+        &NONE
+    }
+
+    /// Adds `secret`, called `what` ("the API key") where a file would hold it.
+    pub fn guard(&mut self, secret: ApiKey, what: &str) {
+        if !self.0.iter().any(|(known, _)| *known == secret) {
+            self.0.push((secret, what.to_owned()));
         }
-        false
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// What the secret that `bytes` hold is called, if they hold one in any form
+    /// [`ApiKey::leaks_into`] finds.
+    pub fn found_in(&self, bytes: &[u8]) -> Option<&str> {
+        let secrets = self.0.iter().map(|(secret, _)| secret);
+        first_leaked(secrets, bytes).map(|index| self.0[index].1.as_str())
+    }
+
+    /// `text` with every secret replaced by [`REDACTED`].
+    pub fn redact(&self, text: &str) -> String {
+        (self.0.iter()).fold(text.to_owned(), |text, (secret, _)| secret.redact(&text))
+    }
+}
+
+impl fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|(_, what)| what))
+            .finish()
     }
 }
 
@@ -484,6 +538,38 @@ mod tests {
         assert_eq!(
             decode_layer(text.as_bytes()).unwrap(),
             format!("{}&xA", "a\r".repeat(2_000)).into_bytes()
+        );
+    }
+
+    #[test]
+    fn secrets_are_found_in_any_form_and_named_never_shown() {
+        let mut secrets = Secrets::default();
+        assert!(secrets.found_in(KEY.as_bytes()).is_none());
+        secrets.guard(key(), "the API key");
+        let token = "webhook-token-0123456789";
+        secrets.guard(ApiKey::new(token).unwrap(), "the webhook's address");
+        secrets.guard(key(), "the same key again");
+        assert_eq!(
+            secrets.found_in(format!("<p>{}</p>", unicode_escaped(token)).as_bytes()),
+            Some("the webhook's address")
+        );
+        assert_eq!(
+            secrets.found_in(format!("{token} {KEY}").as_bytes()),
+            Some("the API key"),
+            "the first in the order they were guarded"
+        );
+        assert!(
+            secrets
+                .found_in(b"webhook-token-012345678 (one short)")
+                .is_none()
+        );
+        assert_eq!(
+            secrets.redact(&format!("{KEY} and {token}")),
+            "[REDACTED] and [REDACTED]"
+        );
+        assert_eq!(
+            format!("{secrets:?}"),
+            "[\"the API key\", \"the webhook's address\"]"
         );
     }
 

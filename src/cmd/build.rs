@@ -114,8 +114,9 @@ fn tell_github_actions(output: &Path) {
 
 /// The site pipeline, step by step; each step is a function below.
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
+    let secrets = super::guarded(options.key.as_ref());
     let how = publish::Publish::new(publish::FolderKind::Site, options.force)
-        .guarding(options.key.as_ref())
+        .guarding(&secrets)
         .waiting(options.wait);
     publish::tidy(&options.output, how)
         .with_context(|| format!("could not publish to {}", options.output.display()))?;

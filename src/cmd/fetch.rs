@@ -64,15 +64,16 @@ pub fn save_snapshot(
     dir: &Path,
     force: bool,
     wait: bool,
-    secret: Option<&ApiKey>,
+    key: Option<&ApiKey>,
 ) -> Result<()> {
     let files: Vec<OutputFile> = snapshot
         .files()
         .into_iter()
         .map(|(name, bytes)| OutputFile::new(name, bytes))
         .collect();
+    let secrets = super::guarded(key);
     let how = publish::Publish::new(publish::FolderKind::Snapshot, force)
-        .guarding(secret)
+        .guarding(&secrets)
         .waiting(wait);
     let report = publish::publish(dir, &files, how)
         .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;

@@ -20,7 +20,7 @@ pub mod serve;
 mod settings;
 mod templates;
 
-use crate::secret::ApiKey;
+use crate::secret::{ApiKey, Secrets};
 use crate::settings::Settings;
 use anyhow::Result;
 use args::{ApiArgs, Cli, Command, ReportArgs, ReportKind, TemplatesArgs};
@@ -163,6 +163,18 @@ fn stop_on_signals() {
             }
         });
     }
+}
+
+/// The secrets no file of this run may hold, whatever it publishes (a site, reports, a
+/// snapshot): the API key it uses, and the Discord webhook's address in the environment,
+/// which any command may run beside.
+pub(crate) fn guarded(key: Option<&ApiKey>) -> Secrets {
+    let mut secrets = Secrets::default();
+    if let Some(key) = key {
+        secrets.guard(key.clone(), "the API key");
+    }
+    announce::Webhook::guard_default(&mut secrets);
+    secrets
 }
 
 fn command_api(command: &Command) -> Option<&ApiArgs> {

@@ -93,6 +93,7 @@ pub const REPORT_CONCURRENCY: usize = 4;
 /// Students whose data cannot be read are reported in the outcome; the others are written.
 pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<TrainingOutcome> {
     tidy(options)?;
+    let secrets = super::guarded(options.key.as_ref());
     let endpoints: Vec<Endpoint> = cids
         .iter()
         .flat_map(|&cid| [Endpoint::User(cid), Endpoint::UserNotes(cid)])
@@ -151,10 +152,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
                     name: None,
                     file: None,
                     sessions: None,
-                    error: Some(match &options.key {
-                        Some(key) => key.redact(&message),
-                        None => message,
-                    }),
+                    error: Some(secrets.redact(&message)),
                 });
                 outcome.failed.push((cid, error));
             }
@@ -180,7 +178,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
     let how = publish::Publish {
         prune: false,
         ..publish::Publish::new(publish::FolderKind::Reports, options.force)
-            .guarding(options.key.as_ref())
+            .guarding(&secrets)
             .waiting(options.wait)
     };
     let published = publish::publish(&options.output, &files, how).with_context(|| {
@@ -196,6 +194,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
 /// `roster.html`: the roster on one printed page.
 pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     tidy(options)?;
+    let secrets = super::guarded(options.key.as_ref());
     let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
     let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
     let texts = Arc::new(Texts::load(
@@ -218,7 +217,7 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     let how = publish::Publish {
         prune: false,
         ..publish::Publish::new(publish::FolderKind::Reports, options.force)
-            .guarding(options.key.as_ref())
+            .guarding(&secrets)
             .waiting(options.wait)
     };
     let published = publish::publish(

@@ -222,7 +222,7 @@ fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>> {
         bail!(
             "{} is {via}{}, not a regular file; a snapshot holds only files",
             path.display(),
-            kind_of(&meta.file_type())
+            crate::plain_files::kind_of(&meta.file_type())
         );
     }
     let too_large = || {
@@ -250,30 +250,6 @@ fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>> {
         return Err(too_large());
     }
     Ok(bytes)
-}
-
-fn kind_of(kind: &fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_char_device() {
-            return "a character device";
-        }
-        if kind.is_block_device() {
-            return "a block device";
-        }
-        if kind.is_fifo() {
-            return "a named pipe";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    if kind.is_dir() {
-        "a folder"
-    } else {
-        "not a file"
-    }
 }
 
 /// What a snapshot folder's `snapshot.json` says, checked; `None` when there is none.

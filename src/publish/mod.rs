@@ -40,7 +40,7 @@ use signals::{Active, check_interrupt};
 pub use signals::{Interrupted, interrupt, interrupted};
 
 use crate::output::OutputFile;
-use crate::secret::ApiKey;
+use crate::secret::Secrets;
 use anyhow::{Context, Result, anyhow, bail};
 use marker::Marker;
 pub use marker::{FolderKind, MARKER};
@@ -78,9 +78,10 @@ pub struct Publish<'a> {
     pub prune: bool,
     /// Wait for another run publishing to the same folder, instead of failing at once.
     pub wait: bool,
-    /// The API key, when there is one: a file that contains it in any form stops the whole
-    /// publication, the last line of defence behind everything that keeps it out.
-    pub secret: Option<&'a ApiKey>,
+    /// The run's secrets (the API key, a webhook's address): a file that contains one in any
+    /// form stops the whole publication, the last line of defence behind everything that
+    /// keeps them out.
+    pub secrets: &'a Secrets,
 }
 
 impl<'a> Publish<'a> {
@@ -90,12 +91,12 @@ impl<'a> Publish<'a> {
             force,
             prune: true,
             wait: false,
-            secret: None,
+            secrets: Secrets::none(),
         }
     }
 
-    pub fn guarding(self, secret: Option<&'a ApiKey>) -> Self {
-        Self { secret, ..self }
+    pub fn guarding(self, secrets: &'a Secrets) -> Self {
+        Self { secrets, ..self }
     }
 
     pub fn waiting(self, wait: bool) -> Self {
@@ -161,7 +162,7 @@ pub struct Staging {
     kind: FolderKind,
     prune: bool,
     force: bool,
-    secret: Option<ApiKey>,
+    secrets: Secrets,
     /// The files the marker lists, each with the stamp it recorded, if that reads. Looked
     /// up for every file a rebuild publishes, so hashed.
     previous: HashMap<String, Option<Stamp>>,
@@ -247,7 +248,7 @@ impl Staging {
             kind: how.kind,
             prune: how.prune,
             force: how.force,
-            secret: how.secret.cloned(),
+            secrets: how.secrets.clone(),
             previous,
             marker_as_written,
             previous_marker,
@@ -270,18 +271,18 @@ impl Staging {
     }
 
     /// Whether [`Staging::keep_made_from`] can keep anything: the folder holds a build of
-    /// this tool, and no API key is in play. Otherwise the hash of a page's inputs is not
+    /// this tool, and no secret is in play. Otherwise the hash of a page's inputs is not
     /// worth making (a CI job builds into an empty folder).
     pub fn may_keep_pages(&self) -> bool {
-        self.secret.is_none() && !self.previous.is_empty()
+        self.secrets.is_empty() && !self.previous.is_empty()
     }
 
     /// Keeps the output folder's page at `path` if the last build made it from inputs that
     /// hash to `input` and it still looks as that build left it ([`stamp`]): then the page
-    /// need not be made again, and `true` says so. Never with an API key: the page was
-    /// scanned for the key of its own build, which need not be this one.
+    /// need not be made again, and `true` says so. Never with a secret: the page was scanned
+    /// for the secrets of its own build, which need not be this one's.
     pub fn keep_made_from(&self, path: &str, input: u128) -> bool {
-        if self.secret.is_some() || path == MARKER || check_relative(path).is_err() {
+        if !self.secrets.is_empty() || path == MARKER || check_relative(path).is_err() {
             return false;
         }
         let (Some(Some(recorded)), Some((Entry::File, Some(seen)))) =
@@ -310,19 +311,19 @@ impl Staging {
     pub fn add_made_from(&self, path: &str, contents: &[u8], input: Option<u128>) -> Result<()> {
         check_interrupt()?;
         check_relative(path)?;
-        if let Some(key) = &self.secret {
+        if !self.secrets.is_empty() {
             // A name is published as surely as a file's bytes; the error names it scrubbed.
-            if key.leaks_into(path.as_bytes()) {
+            if let Some(what) = self.secrets.found_in(path.as_bytes()) {
                 bail!(
-                    "{} would contain the API key in its name, so nothing was written; \
+                    "{} would contain {what} in its name, so nothing was written; \
                      rename the file or folder of yours it comes from (in static/ or content/)",
-                    key.redact(path)
+                    self.secrets.redact(path)
                 );
             }
-            if key.leaks_into(contents) {
+            if let Some(what) = self.secrets.found_in(contents) {
                 bail!(
-                    "{path} would contain the API key, so nothing was written; \
-                     a template or the API's data put it there"
+                    "{path} would contain {what}, so nothing was written; take it out of \
+                     what put it there (the config, a flag, a template or the API's data)"
                 );
             }
         }

@@ -4,7 +4,7 @@
 //! (`data/changes.json`), so that each test says exactly what the build recorded.
 
 use crate::support::webhook::{self, Webhook, too_many_requests};
-use crate::support::{Ran, Reply, run, run_ok, tree, vatcar};
+use crate::support::{Ran, Reply, run, run_ok, run_within, tree, vatcar};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -511,6 +511,162 @@ fn hostile_titles_are_escaped_and_cut_to_discords_limits() {
     assert!(characters <= 6000);
 }
 
+/// A character that Discord, a client or a later step could drop, sat between `@` and the
+/// word, must not leave a working mention once it is gone: controls are removed before
+/// mentions are looked for, and invisible characters are looked through.
+#[test]
+fn a_mention_with_an_invisible_character_inside_is_still_broken() {
+    let titles_given = [
+        "@\u{0007}everyone",
+        "@\u{0085}everyone",
+        "@\u{00AD}here",
+        "@\u{202E}everyone",
+        "@\u{2066}\u{200D}Here",
+        "<\u{0007}@123456789>",
+    ];
+    let site = Site::new(
+        false,
+        (titles_given.iter().enumerate())
+            .map(|(i, title)| new_change(i, title))
+            .collect(),
+    );
+    let hook = Webhook::accepting();
+    let ran = site.announce(Some(&hook), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let posts = hook.delivered();
+    assert_eq!(
+        titles(&posts[0]),
+        [
+            "@\u{200B}everyone",
+            "@\u{200B}everyone",
+            "@\u{200B}\u{00AD}here",
+            "@\u{200B}\u{202E}everyone",
+            "@\u{200B}\u{2066}\u{200D}Here",
+            "\\<@123456789>",
+        ]
+    );
+}
+
+#[test]
+fn a_changes_file_with_text_after_its_json_is_refused_naming_the_file() {
+    let file = json!({
+        "version": 1, "generated": "2026-11-20T06:17:00Z", "site_url": SITE,
+        "language": "en", "first_build": false, "changes": [new_change(1, "change 1")],
+    });
+    let mut bytes = serde_json::to_vec_pretty(&file).unwrap();
+    bytes.extend_from_slice(b"\ngarbage");
+    let stderr = refused(&Site::with_file(&bytes));
+    let path = std::path::Path::new("public").join("data/changes.json");
+    assert!(
+        stderr.starts_with(&format!(
+            "error: {} is not a changes file this vatcar-site can read, so nothing was posted",
+            path.display()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("caused by: line 18: text after the end of the JSON"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_change_listed_three_times_is_posted_once_with_a_warning_naming_it() {
+    let site = Site::new(
+        false,
+        vec![
+            new_change(1, "Cy Lee is now S2"),
+            new_change(2, "Ana Ruiz is now S2"),
+            new_change(1, "Cy Lee is now S2, again"),
+            new_change(1, "Cy Lee is now S2, thrice"),
+        ],
+    );
+    let hook = Webhook::accepting();
+    let ran = site.announce(Some(&hook), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let posts = hook.delivered();
+    assert_eq!(posts.len(), 1);
+    assert_eq!(
+        titles(&posts[0]),
+        ["Cy Lee is now S2", "Ana Ruiz is now S2"]
+    );
+    assert!(
+        ran.stderr.contains(&format!(
+            "warning: {} lists the same change more than once (\"promotion:1:S2\" 3 times); only the first entry of each is read",
+            std::path::Path::new("public")
+                .join("data/changes.json")
+                .display()
+        )),
+        "{}",
+        ran.stderr
+    );
+    assert!(
+        ran.stderr.contains("posted 2 changes in 1 message"),
+        "{}",
+        ran.stderr
+    );
+}
+
+/// Reading a named pipe waits for a writer, for ever: the run must refuse it at once (the
+/// test gives up after a minute rather than hang).
+#[cfg(unix)]
+#[test]
+fn a_changes_file_that_is_a_named_pipe_is_refused_without_waiting() {
+    let site = Site::new(false, vec![new_change(1, "change 1")]);
+    let file = site.output().join("data/changes.json");
+    std::fs::remove_file(&file).unwrap();
+    let name = std::ffi::CString::new(file.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    let hook = Webhook::accepting();
+    let ran = run_within(
+        vatcar(&["announce"])
+            .current_dir(site.dir.path())
+            .env("DISCORD_WEBHOOK_URL", hook.url()),
+        std::time::Duration::from_secs(60),
+    );
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(hook.posts().is_empty());
+    assert!(
+        ran.stderr.starts_with(
+            "error: public/data/changes.json is a named pipe, not a plain file; announce reads only the file `vatcar-site build` wrote there"
+        ),
+        "{}",
+        ran.stderr
+    );
+}
+
+/// A link could lead to any file on the machine; the build does not follow one to its own
+/// files, and neither does announce, whether the file or its folder is the link.
+#[cfg(unix)]
+#[test]
+fn a_changes_file_reached_through_a_link_is_refused() {
+    use std::os::unix::fs::symlink;
+    let elsewhere = Site::new(false, vec![new_change(1, "change 1")]);
+    let real = elsewhere.output().join("data");
+
+    let file_linked = Site::new(false, vec![]);
+    let file = file_linked.output().join("data/changes.json");
+    std::fs::remove_file(&file).unwrap();
+    symlink(real.join("changes.json"), &file).unwrap();
+    let stderr = refused(&file_linked);
+    assert!(
+        stderr.starts_with(
+            "error: public/data/changes.json is a symbolic link, not a plain file; announce reads only the file `vatcar-site build` wrote there"
+        ),
+        "{stderr}"
+    );
+
+    let folder_linked = Site::new(false, vec![]);
+    let folder = folder_linked.output().join("data");
+    std::fs::remove_dir_all(&folder).unwrap();
+    symlink(&real, &folder).unwrap();
+    let stderr = refused(&folder_linked);
+    assert!(
+        stderr.starts_with("error: public/data is a symbolic link, not a plain folder"),
+        "{stderr}"
+    );
+}
+
 fn refused(site: &Site) -> String {
     let hook = Webhook::accepting();
     let ran = site.announce(Some(&hook), &[]);
@@ -655,4 +811,76 @@ fn the_webhook_address_beside_another_command_is_scrubbed_too() {
     assert_eq!(ran.code(), Some(2), "{}", ran.text());
     assert!(ran.stderr.contains("[REDACTED]"), "{}", ran.stderr);
     assert!(!ran.text().contains(webhook::TOKEN), "{}", ran.text());
+}
+
+/// A webhook address in the environment of a build, as in a workflow that sets the secret for
+/// every job: no page may hold its token, nor the address, any more than the API key.
+fn webhook_beside_a_build() -> String {
+    format!(
+        "http://127.0.0.1:{}{}",
+        crate::support::mock::closed_port(),
+        webhook::PATH
+    )
+}
+
+/// What a refused run printed: that it was refused, naming a file (whichever page or
+/// calendar was made first), and not the secret.
+fn assert_refused_for_the_webhook(ran: &Ran, url: &str) {
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    let refusal = " would contain the Discord webhook's address (DISCORD_WEBHOOK_URL), so nothing was written";
+    let named = (ran.stderr.split_once(refusal))
+        .and_then(|(before, _)| before.split_whitespace().next_back());
+    assert!(
+        named.is_some_and(|file| file.ends_with(".html") || file.ends_with(".ics")),
+        "{}",
+        ran.stderr
+    );
+    for secret in [url, webhook::PATH, webhook::TOKEN] {
+        assert!(!ran.text().contains(secret), "{}", ran.text());
+    }
+}
+
+#[test]
+fn a_build_whose_pages_would_hold_the_webhook_token_fails_without_printing_it() {
+    let url = webhook_beside_a_build();
+    for title in [format!("x {}", webhook::TOKEN), format!("x {url}")] {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        let ran = run(crate::support::vatcar_at_demo_time(&[
+            "build",
+            "--demo",
+            "--output",
+            out.to_str().unwrap(),
+            "--title",
+            &title,
+        ])
+        .env("DISCORD_WEBHOOK_URL", &url));
+        assert_refused_for_the_webhook(&ran, &url);
+        assert!(!out.exists(), "nothing is published");
+    }
+}
+
+/// `serve` builds as `build` does, and stops on the same refusal (the test gives up after a
+/// minute rather than wait on a server that would serve the token).
+#[test]
+fn serve_refuses_to_build_pages_that_would_hold_the_webhook_token() {
+    let url = webhook_beside_a_build();
+    let tmp = tempfile::tempdir().unwrap();
+    let ran = run_within(
+        crate::support::vatcar_at_demo_time(&[
+            "serve",
+            "--demo",
+            "--port",
+            "0",
+            "--output",
+            "site",
+            "--title",
+            &format!("x {}", webhook::TOKEN),
+        ])
+        .current_dir(tmp.path())
+        .env("DISCORD_WEBHOOK_URL", &url),
+        std::time::Duration::from_secs(60),
+    );
+    assert_refused_for_the_webhook(&ran, &url);
+    assert!(!tmp.path().join("site/index.html").exists());
 }

@@ -6,12 +6,12 @@
 //! Fields this version does not know are ignored, so that a newer build's additions do not
 //! stop an older announce.
 
+use crate::plain_files::{Plain, read_plain_at_most};
 use crate::sanitize::quote::excerpt;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Where the build writes the file, below the output folder.
 pub const PATH: &str = "data/changes.json";
@@ -97,41 +97,80 @@ fn rfc3339<'de, D: serde::Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::E
         })
 }
 
-/// The changes file of the site built into `output`.
+/// The changes file of the site built into `output`, each change once.
 pub fn read(output: &Path) -> Result<Changes> {
     let path = output.join(PATH);
-    let bytes = read_capped(&path)?;
-    parse(&bytes).with_context(|| {
+    let bytes = read_capped(output)?;
+    let mut read = parse(&bytes).with_context(|| {
         format!(
             "{} is not a changes file this vatcar-site can read, so nothing was posted; it is written by `vatcar-site build`: build the site again with this version",
             path.display()
         )
-    })
+    })?;
+    let (once, repeated) = first_of_each(std::mem::take(&mut read.changes));
+    read.changes = once;
+    if !repeated.is_empty() {
+        let mut named: Vec<String> = (repeated.iter().take(10))
+            .map(|(id, times)| format!("{:?} {times} times", excerpt(id, 80)))
+            .collect();
+        if repeated.len() > named.len() {
+            named.push(format!("and {} more", repeated.len() - named.len()));
+        }
+        log::warn!(
+            "{} lists the same change more than once ({}); only the first entry of each is read: a build lists each change once, so build the site again to replace the file",
+            path.display(),
+            named.join(", ")
+        );
+    }
+    Ok(read)
 }
 
-fn read_capped(path: &PathBuf) -> Result<Vec<u8>> {
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => bail!(
-            "{} does not exist: announce posts what `vatcar-site build` recorded there; build the site into that folder first (or pass the folder it was built into with --output)",
-            path.display()
-        ),
-        Err(error) => {
-            return Err(error).with_context(|| format!("could not read {}", path.display()));
+/// `changes` with only the first entry of each id, and the ids listed more than once, each
+/// with how many times, in the order they first appear. A change is one thing that happened:
+/// posting it twice in one run would announce it twice.
+fn first_of_each(changes: Vec<Change>) -> (Vec<Change>, Vec<(String, usize)>) {
+    let mut times: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut once = Vec::with_capacity(changes.len());
+    let mut repeated = Vec::new();
+    for change in changes {
+        let seen = times.entry(change.id.clone()).or_insert(0);
+        *seen += 1;
+        match *seen {
+            1 => once.push(change),
+            2 => repeated.push(change.id),
+            _ => {}
         }
-    };
-    let mut bytes = Vec::new();
-    file.take(MAX_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("could not read {}", path.display()))?;
-    if bytes.len() as u64 > MAX_BYTES {
-        bail!(
+    }
+    let repeated = (repeated.into_iter())
+        .map(|id| {
+            let count = times[&id];
+            (id, count)
+        })
+        .collect();
+    (once, repeated)
+}
+
+/// The file's bytes, read as the build reads the files it reads back: never through a link
+/// (which could lead to any file on the machine) nor from a named pipe or a device (which
+/// would never end).
+fn read_capped(output: &Path) -> Result<Vec<u8>> {
+    let path = output.join(PATH);
+    match read_plain_at_most(output, PATH, MAX_BYTES + 1)? {
+        Plain::File(bytes) if bytes.len() as u64 > MAX_BYTES => bail!(
             "{} is over {} MiB, far more than a build writes; nothing was posted: build the site again to replace it",
             path.display(),
             MAX_BYTES / (1024 * 1024)
-        );
+        ),
+        Plain::File(bytes) => Ok(bytes),
+        Plain::Missing => bail!(
+            "{} does not exist: announce posts what `vatcar-site build` recorded there; build the site into that folder first (or pass the folder it was built into with --output)",
+            path.display()
+        ),
+        Plain::NotPlain { path, is, expected } => bail!(
+            "{} is {is}, not a plain {expected}; announce reads only the file `vatcar-site build` wrote there, never through a link or from a special file, so nothing was posted: build the site again into this folder, or pass the folder it was built into with --output",
+            path.display()
+        ),
     }
-    Ok(bytes)
 }
 
 /// The file's bytes checked against the schema; an error names the field and the line.
@@ -151,6 +190,13 @@ fn parse(bytes: &[u8]) -> Result<Changes> {
             anyhow::anyhow!("{place}: {field}: {reason}")
         }
     })?;
+    // A build writes one JSON value and nothing after it; more is another program's doing.
+    if let Err(error) = json.end() {
+        bail!(
+            "line {}: text after the end of the JSON; a changes file holds one JSON object and nothing after it",
+            error.line()
+        );
+    }
     if file.version != VERSION {
         bail!(
             "version: {} is not a version this vatcar-site reads (it reads {VERSION}); use the same vatcar-site version for build and announce",
@@ -226,6 +272,41 @@ mod tests {
         let no_flag = file(ONE).replace("\"first_build\": false,", "");
         let message = format!("{:#}", parse(no_flag.as_bytes()).unwrap_err());
         assert!(message.contains("missing field `first_build`"), "{message}");
+    }
+
+    #[test]
+    fn a_change_listed_again_is_kept_once_as_first_listed() {
+        let entry = |id: &str, title: &str| {
+            ONE.replace("promotion:1:S2", id)
+                .replace("A is now S2", title)
+        };
+        let listed = [
+            entry("a", "first"),
+            entry("b", "b"),
+            entry("a", "second"),
+            entry("c", "c"),
+            entry("b", "b again"),
+            entry("a", "third"),
+        ];
+        let read = parse(file(&listed.join(",")).as_bytes()).unwrap();
+        let (once, repeated) = first_of_each(read.changes);
+        let titles: Vec<&str> = once.iter().map(|c| c.title.as_str()).collect();
+        assert_eq!(titles, ["first", "b", "c"]);
+        assert_eq!(repeated, [("a".to_owned(), 3), ("b".to_owned(), 2)]);
+    }
+
+    #[test]
+    fn text_after_the_json_is_refused_naming_its_line() {
+        // The object ends on line 4.
+        for (after, line) in [("garbage", 4), ("{}", 4), ("\n\n,", 6)] {
+            let message = format!("{:#}", parse((file(ONE) + after).as_bytes()).unwrap_err());
+            assert!(
+                message.starts_with(&format!("line {line}: text after the end of the JSON")),
+                "{after:?}: {message}"
+            );
+        }
+        // White space after it is no text.
+        assert!(parse((file(ONE) + "\n \t\r\n").as_bytes()).is_ok());
     }
 
     #[test]

@@ -86,29 +86,29 @@ fn absolute(url: &str) -> Option<String> {
 /// markdown and mentions escaped, and cut to [`TITLE_LIMIT`] (counted in UTF-16 units, as
 /// Discord counts) with `…` where it was cut. The cut falls between escapes, never inside one.
 pub fn title(text: &str) -> String {
+    // Characters are removed before mentions are looked for: `@`, a control, `everyone` would
+    // otherwise pass the look and then close up into a mention.
+    let clean: Vec<char> = text
+        .chars()
+        .filter_map(|c| match c {
+            '\n' | '\r' | '\t' | '\u{2028}' | '\u{2029}' => Some(' '),
+            c if crate::sanitize::chars::is_forbidden(c) => None,
+            c => Some(c),
+        })
+        .collect();
     let mut out = String::new();
     let mut length = 0;
-    let mut chars = text.chars().peekable();
     let mut cut = false;
     let mut at_start = true;
-    while let Some(c) = chars.next() {
+    for (index, &c) in clean.iter().enumerate() {
         let piece = match c {
-            '\n' | '\r' | '\t' => " ".to_owned(),
-            c if crate::sanitize::chars::is_forbidden(c) => continue,
             c if is_markdown(c) || (at_start && starts_a_block(c)) => format!("\\{c}"),
-            '@' => {
-                let rest: String = chars.clone().take(8).collect::<String>().to_lowercase();
-                if rest.starts_with("everyone") || rest.starts_with("here") {
-                    "@\u{200B}".to_owned()
-                } else {
-                    "@".to_owned()
-                }
-            }
+            '@' if starts_a_mention(&clean[index + 1..]) => "@\u{200B}".to_owned(),
             c => c.to_string(),
         };
         let units = piece.encode_utf16().count();
         // Room is kept for the `…` unless this is the last piece.
-        let last = chars.peek().is_none();
+        let last = index + 1 == clean.len();
         if length + units > TITLE_LIMIT - usize::from(!last) {
             cut = true;
             break;
@@ -121,6 +121,57 @@ pub fn title(text: &str) -> String {
         out.push('…');
     }
     out
+}
+
+/// Whether what follows an `@` makes a mention of everyone (`everyone`, `here`, in any case),
+/// looking through the characters a reader does not see: Discord, a client or a later
+/// cleaning may drop them and close the mention up, so the `@` is broken either way.
+fn starts_a_mention(after: &[char]) -> bool {
+    let seen = after.iter().filter(|c| !is_invisible(**c));
+    ["everyone", "here"].iter().any(|word| {
+        let mut seen = seen.clone();
+        word.chars()
+            .all(|w| seen.next().is_some_and(|c| c.to_lowercase().eq([w])))
+    })
+}
+
+/// Characters that show nothing: controls, Unicode's format characters (Cf: the soft hyphen,
+/// zero-width spaces and joiners, bidi embeddings, overrides and isolates, the BOM, tags) and
+/// its other default-ignorable code points (variation selectors, Hangul fillers), as of
+/// Unicode 16.
+fn is_invisible(c: char) -> bool {
+    const RANGES: &[(u32, u32)] = &[
+        (0x00AD, 0x00AD),
+        (0x034F, 0x034F),
+        (0x0600, 0x0605),
+        (0x061C, 0x061C),
+        (0x06DD, 0x06DD),
+        (0x070F, 0x070F),
+        (0x0890, 0x0891),
+        (0x08E2, 0x08E2),
+        (0x115F, 0x1160),
+        (0x17B4, 0x17B5),
+        (0x180B, 0x180F),
+        (0x200B, 0x200F),
+        (0x202A, 0x202E),
+        (0x2060, 0x206F),
+        (0x3164, 0x3164),
+        (0xFE00, 0xFE0F),
+        (0xFEFF, 0xFEFF),
+        (0xFFA0, 0xFFA0),
+        (0xFFF0, 0xFFFB),
+        (0x110BD, 0x110BD),
+        (0x110CD, 0x110CD),
+        (0x13430, 0x1343F),
+        (0x1BCA0, 0x1BCA3),
+        (0x1D173, 0x1D17A),
+        (0xE0000, 0xE0FFF),
+    ];
+    let code = c as u32;
+    c.is_control()
+        || RANGES
+            .iter()
+            .any(|&(low, high)| (low..=high).contains(&code))
 }
 
 /// Characters that format text wherever they are: emphasis, strike-through, code, spoilers,
@@ -159,6 +210,87 @@ mod tests {
             "FNO: San Juan - Piarco (TJZS/TTZP) > 50 pilots"
         );
         assert_eq!(title("line\none\u{0007}\ttab"), "line one tab");
+    }
+
+    /// Characters that a reader may not see, and that this program, another engineer's
+    /// cleaning or Discord's client may drop: controls (C0, C1), format characters (soft
+    /// hyphen, zero-width ones, bidi embeddings and isolates, the BOM, tags) and the other
+    /// default-ignorable ones (Hangul fillers, variation selectors).
+    const INVISIBLE: &[char] = &[
+        '\u{0000}',
+        '\u{0007}',
+        '\u{001B}',
+        '\u{007F}',
+        '\u{0085}',
+        '\u{009F}',
+        '\u{00AD}',
+        '\u{034F}',
+        '\u{061C}',
+        '\u{115F}',
+        '\u{180E}',
+        '\u{200B}',
+        '\u{200C}',
+        '\u{200D}',
+        '\u{200E}',
+        '\u{200F}',
+        '\u{202A}',
+        '\u{202B}',
+        '\u{202C}',
+        '\u{202D}',
+        '\u{202E}',
+        '\u{2060}',
+        '\u{2061}',
+        '\u{2066}',
+        '\u{2067}',
+        '\u{2068}',
+        '\u{2069}',
+        '\u{206F}',
+        '\u{3164}',
+        '\u{FE0F}',
+        '\u{FEFF}',
+        '\u{FFA0}',
+        '\u{FFF9}',
+        '\u{FFFE}',
+        '\u{1D173}',
+        '\u{E0001}',
+        '\u{E0041}',
+        '\u{E0100}',
+    ];
+
+    /// `text` as a reader that drops every invisible character but the zero-width space
+    /// (which Discord keeps: it is how mentions are broken) would take it.
+    fn seen(text: &str) -> String {
+        text.chars()
+            .filter(|c| *c == '\u{200B}' || !INVISIBLE.contains(c))
+            .collect::<String>()
+            .to_lowercase()
+    }
+
+    #[test]
+    fn a_mention_stays_broken_whatever_invisible_characters_sit_inside_it() {
+        for &c in INVISIBLE {
+            for &d in INVISIBLE {
+                for word in ["everyone", "here", "Everyone"] {
+                    let given = format!("@{c}{d}{word} and <{c}@123>");
+                    let posted = seen(&title(&given));
+                    assert!(
+                        !posted.contains("@everyone") && !posted.contains("@here"),
+                        "{given:?} became {posted:?}"
+                    );
+                    // Every `<` escaped: no `<@…>` mention can start.
+                    assert_eq!(
+                        posted.matches('<').count(),
+                        posted.matches("\\<").count(),
+                        "{given:?} became {posted:?}"
+                    );
+                }
+            }
+        }
+        // Only a mention is broken: an address and a word after a space are left alone.
+        assert_eq!(
+            title("a@\u{00AD}b.c @ everyone"),
+            "a@\u{00AD}b.c @ everyone"
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //!   growing pauses. A timeout or a connection broken off after the post was sent is not:
 //!   the post may have arrived, and a second one would post it twice.
 
-use crate::secret::ApiKey;
+use crate::secret::{ApiKey, Secrets};
 use crate::usage::UsageError;
 use anyhow::{Result, anyhow, bail};
 use reqwest::header::{self, HeaderMap};
@@ -49,7 +49,23 @@ impl Webhook {
     pub fn know_default() {
         if let Ok(raw) = std::env::var(DEFAULT_VARIABLE) {
             know(&raw);
-            let _ = Self::parse(&raw);
+        }
+    }
+
+    /// Adds the address in `DISCORD_WEBHOOK_URL`, if there is one, to the secrets no
+    /// published file may hold: a page holding it would hand the channel to every visitor.
+    /// That variable is the one workflows set; a build cannot know which other one a later
+    /// `announce --webhook-env` will read.
+    pub fn guard_default(secrets: &mut Secrets) {
+        if let Ok(raw) = std::env::var(DEFAULT_VARIABLE) {
+            for part in secret_parts(&raw) {
+                if let Ok(part) = ApiKey::new(&part) {
+                    secrets.guard(
+                        part,
+                        &format!("the Discord webhook's address ({DEFAULT_VARIABLE})"),
+                    );
+                }
+            }
         }
     }
 
@@ -86,12 +102,6 @@ impl Webhook {
         let url = reqwest::Url::parse(raw.trim()).map_err(|_| {
             "is not a web address (the webhook's address starts with https://)".to_owned()
         })?;
-        for part in [url.as_str(), url.path()] {
-            know(part);
-        }
-        if let Some(token) = url.path_segments().and_then(|mut s| s.next_back()) {
-            know(token);
-        }
         let loopback = url.host_str() == Some("127.0.0.1");
         match url.scheme() {
             "https" if url.host().is_some() => Ok(Self(url)),
@@ -102,12 +112,29 @@ impl Webhook {
     }
 }
 
-/// Makes `secret` known to the logger, so that no message prints it. Text too short to hold
-/// a secret (`ApiKey` refuses under 16 characters) could not be told from ordinary words.
-fn know(secret: &str) {
-    if let Ok(secret) = ApiKey::new(secret) {
-        super::super::console::know(secret);
+/// Makes the address `raw` ([`secret_parts`]) known to the logger, so that no message prints
+/// it. Text too short to hold a secret (`ApiKey` refuses under 16 characters) could not be
+/// told from ordinary words.
+fn know(raw: &str) {
+    for part in secret_parts(raw) {
+        if let Ok(secret) = ApiKey::new(&part) {
+            super::super::console::know(secret);
+        }
     }
+}
+
+/// What of an address must stay secret, each part alone: the whole address, as given and as
+/// parsed (which may differ in case and escapes), its path, its last segment (Discord's
+/// token, which alone lets anyone post) and its query (where a relay may take its key).
+fn secret_parts(raw: &str) -> Vec<String> {
+    let mut parts = vec![raw.trim().to_owned()];
+    if let Ok(url) = reqwest::Url::parse(raw.trim()) {
+        parts.push(url.as_str().to_owned());
+        parts.push(url.path().to_owned());
+        parts.extend((url.path_segments().and_then(|mut s| s.next_back())).map(str::to_owned));
+        parts.extend(url.query().map(str::to_owned));
+    }
+    parts
 }
 
 /// Posts to one webhook, one message at a time.

@@ -95,6 +95,50 @@ pub fn run(command: &mut Command) -> Ran {
     }
 }
 
+/// Runs `command` to the end, or fails the test (the process killed) if it has not ended
+/// within `patience`: for a run that a bug would make wait forever (a named pipe read, a
+/// server that should have stopped). A safety bound, not a speed target.
+pub fn run_within(command: &mut Command, patience: std::time::Duration) -> Ran {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read on threads of their own, so that a full pipe never blocks the child.
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let deadline = std::time::Instant::now() + patience;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "still running after {patience:?}, so killed; it printed: {}",
+                stderr.join().unwrap()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Ran {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
 /// Runs `command` to the end and asserts that it succeeded, showing what it printed if not.
 pub fn run_ok(command: &mut Command) -> Ran {
     let ran = run(command);
