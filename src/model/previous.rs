@@ -39,6 +39,9 @@ pub struct Previous {
 pub struct PreviousMember {
     pub visitor: bool,
     pub rating: Option<Rating>,
+    /// The rating the previous build listed this member as promoted from (to `rating`), if
+    /// it listed a promotion of theirs.
+    pub promoted_from: Option<Rating>,
 }
 
 /// A change's stable id: the same change gets the same id on every build, so that a reader
@@ -89,8 +92,7 @@ impl ChangeId {
             // A build lists promotions to controller ratings only: one to SUS, INA or OBS
             // is a tampered id, and would say a private fact.
             ("promotion", Some(code)) => {
-                let rating =
-                    Rating::from_code(code).filter(|r| r.code() == code && r.is_controller())?;
+                let rating = exact_rating(code).filter(|r| r.is_controller())?;
                 ChangeId::Promotion(cid()?, rating)
             }
             ("new_event", None) if is_event_folder(first) => ChangeId::NewEvent(first.into()),
@@ -120,6 +122,12 @@ impl std::fmt::Display for ChangeId {
             }
         }
     }
+}
+
+/// A rating as a build writes its code (`S2`, never `s2` nor ` S2`): a code spelt otherwise
+/// was not written by a build.
+fn exact_rating(code: &str) -> Option<Rating> {
+    Rating::from_code(code).filter(|r| r.code() == code)
 }
 
 fn is_digits(text: &str) -> bool {
@@ -158,6 +166,8 @@ struct RosterFile {
 struct PersonFile {
     cid: u64,
     rating: Option<String>,
+    #[serde(default)]
+    promoted_from: Option<String>,
 }
 
 /// data/changes.json, as far as it is read.
@@ -228,13 +238,27 @@ pub fn decode_previous(changes: &[u8], roster: Option<&[u8]>) -> Result<Previous
         let roster: RosterFile = from_json(roster, "data/roster.json")?;
         check_version(roster.version, "data/roster.json")?;
         let mut members = HashMap::with_capacity(roster.controllers.len() + roster.visitors.len());
-        let lists = [(false, roster.controllers), (true, roster.visitors)];
-        for (visitor, people) in lists {
-            for person in people {
+        let lists = [
+            ("controllers", false, roster.controllers),
+            ("visitors", true, roster.visitors),
+        ];
+        for (list, visitor, people) in lists {
+            for (n, person) in people.into_iter().enumerate() {
                 let rating = person.rating.as_deref().and_then(Rating::from_code);
-                members
-                    .entry(person.cid)
-                    .or_insert(PreviousMember { visitor, rating });
+                // Kept strict, unlike `rating` (which a build writes as `Unknown (13)` for a
+                // number the network has not defined): a build writes it only beside a
+                // promotion it lists, and the next build trusts it to carry that promotion.
+                let promoted_from = match person.promoted_from.as_deref() {
+                    None => None,
+                    Some(code) => Some(exact_rating(code).ok_or_else(|| {
+                        format!("data/roster.json: {list}[{n}].promoted_from is not a rating")
+                    })?),
+                };
+                members.entry(person.cid).or_insert(PreviousMember {
+                    visitor,
+                    rating,
+                    promoted_from,
+                });
             }
         }
         previous.members = Some(members);
@@ -339,5 +363,38 @@ mod tests {
         let not_utf8 = b"{\"version\":1,\"changes\":[{\"id\":\"new_member:\xff\",\"date\":\"2026-01-01T00:00:00Z\"}],\"state\":{\"events\":{},\"documents\":{}}}";
         let error = decode_previous(not_utf8, None).unwrap_err();
         assert_eq!(error, "data/changes.json is not valid JSON");
+    }
+
+    #[test]
+    fn a_promoted_from_is_a_rating_as_a_build_writes_it_or_the_roster_is_refused() {
+        let changes = br#"{"version":1,"changes":[],"state":{"events":{},"documents":{}}}"#;
+        let roster = |from: &str| {
+            format!(
+                r#"{{"version":1,"controllers":[{{"cid":1,"rating":"C1"}}],
+                    "visitors":[{{"cid":2,"rating":"S3","promoted_from":{from}}}]}}"#
+            )
+        };
+        let read = decode_previous(changes, Some(roster(r#""S2""#).as_bytes())).unwrap();
+        let members = read.members.unwrap();
+        assert_eq!(members[&1].promoted_from, None);
+        assert_eq!(members[&2].promoted_from, Some(Rating::S2));
+        // Read as any rating: which ones make a promotion is view::whats_new's rule.
+        let read = decode_previous(changes, Some(roster(r#""SUS""#).as_bytes())).unwrap();
+        assert_eq!(
+            read.members.unwrap()[&2].promoted_from,
+            Some(Rating::Suspended)
+        );
+        for bad in [r#""s2""#, r#"" S2""#, r#""Unknown (13)""#, r#""<b>x</b>""#] {
+            let error = decode_previous(changes, Some(roster(bad).as_bytes())).unwrap_err();
+            assert_eq!(
+                error, "data/roster.json: visitors[0].promoted_from is not a rating",
+                "{bad}"
+            );
+        }
+        let error = decode_previous(changes, Some(roster("5").as_bytes())).unwrap_err();
+        assert!(
+            error.starts_with("data/roster.json: visitors[0].promoted_from "),
+            "{error}"
+        );
     }
 }

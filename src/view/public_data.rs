@@ -4,11 +4,12 @@
 //! as its previous state (`model::previous`).
 
 use super::events::{EventKey, EventPage, EventStatus};
-use super::whats_new::{State, WhatsNew};
+use super::whats_new::{Promoted, State, WhatsNew};
 use super::{FeedEntry, PersonRow, RosterPage, Run, Site, StaffRow};
 use crate::model::StaffRole;
 use crate::model::previous::DATA_VERSION;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// data/changes.json: the What's new history, and what the next build compares with.
 #[derive(Clone, Debug, Serialize)]
@@ -63,6 +64,11 @@ pub struct PersonEntry {
     /// `C1`; `null` without a rating.
     pub rating: Option<String>,
     pub rating_name: Option<String>,
+    /// `S3` beside `C1`: the rating from which What's new lists this member's promotion to
+    /// `rating`, while it lists one. The next build carries that promotion on only if this
+    /// shows it (`view::whats_new`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub promoted_from: Option<String>,
     /// `YYYY-MM-DD`; home controllers only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub joined: Option<String>,
@@ -192,19 +198,29 @@ pub(super) fn public_data(
     };
     PublicData {
         changes,
-        roster: roster_file(roster, site, generated),
+        roster: roster_file(roster, &whats_new.promotions, site, generated),
         events: events_feed(event_pages, site, run),
         whats_new_feed,
         whats_new_updated,
     }
 }
 
-fn roster_file(roster: &RosterPage, site: &Site, generated: String) -> RosterFile {
+fn roster_file(
+    roster: &RosterPage,
+    promotions: &BTreeMap<u64, Promoted>,
+    site: &Site,
+    generated: String,
+) -> RosterFile {
     let person = |row: &PersonRow| PersonEntry {
         cid: row.cid,
         name: row.name.clone(),
         rating: (!row.rating_code.is_empty()).then(|| row.rating_code.clone()),
         rating_name: (!row.rating_name.is_empty()).then(|| row.rating_name.clone()),
+        // On a row at the rating reached only: a CID the API lists twice (a home controller
+        // and a visitor, at two ratings) has one promotion, not one on each row.
+        promoted_from: (promotions.get(&row.cid))
+            .filter(|p| p.to.code() == row.rating_code)
+            .map(|p| p.from.code().into_owned()),
         joined: row.joined.clone(),
         home_facility: row.home_facility.clone(),
         visit_start: row.visit_start.clone(),

@@ -7,8 +7,8 @@
 //! still in today's data. Only ids and dates come from the previous build; every title is
 //! written from today's data, so nothing of its text is ever published. Private facts
 //! (a rating lowered, a suspension, a member who left) make no change at all, and a change
-//! whose subject has gone (a member who left) is dropped. Promotions are not carried: see
-//! [`describe`].
+//! whose subject has gone (a member who left, a promotion undone or followed by another) is
+//! dropped. A promotion is carried only while the rosters show it: see [`promoted_from`].
 
 use super::events::{EventIndex, EventStatus, EventSummary};
 use super::{DocumentGroup, EventKey, Run, Texts};
@@ -60,6 +60,17 @@ pub struct WhatsNew {
     pub days: u32,
     #[serde(skip)]
     pub state: State,
+    /// Each promotion listed, by CID. data/roster.json records where it was from, so that
+    /// the next build can check the promotion it carries on.
+    #[serde(skip)]
+    pub promotions: BTreeMap<u64, Promoted>,
+}
+
+/// A promotion listed: the rating reached, and the one it was from.
+#[derive(Clone, Copy, Debug)]
+pub struct Promoted {
+    pub from: Rating,
+    pub to: Rating,
 }
 
 /// What the next build needs to find changed events and documents: fingerprints and dates,
@@ -171,12 +182,12 @@ pub(super) fn whats_new(
         .map(|(id, (date, _))| (date, id))
         .collect();
     listed.sort_by_cached_key(|(date, id)| (std::cmp::Reverse(*date), id.to_string()));
-    let changes = listed
+    let (ids, changes): (Vec<ChangeId>, Vec<Change>) = listed
         .into_iter()
         .filter_map(|(date, id)| {
             let (title, url) = describe(&id, &today)?;
             let text = id.to_string();
-            Some(Change {
+            let change = Change {
                 new: previous.is_none_or(|p| !p.listed.contains(&text)),
                 id: text,
                 kind: id.kind(),
@@ -185,15 +196,27 @@ pub(super) fn whats_new(
                 day: super::time::date(&run.texts, date),
                 title,
                 url,
-            })
+            };
+            Some((id, change))
         })
         .take(MAX_CHANGES)
+        .unzip();
+    let promotions = ids
+        .iter()
+        .filter_map(|id| match id {
+            ChangeId::Promotion(cid, to) => {
+                let from = promoted_from(*cid, *to, &today)?;
+                Some((*cid, Promoted { from, to: *to }))
+            }
+            _ => None,
+        })
         .collect();
     WhatsNew {
         changes,
         first_build: previous.is_none(),
         days,
         state,
+        promotions,
     }
 }
 
@@ -355,6 +378,29 @@ fn is_promotion(was: Option<Rating>, now: Rating) -> bool {
     })
 }
 
+/// The rating `cid` was promoted from to `rating`, when the two rosters show that promotion:
+/// `rating` is theirs today, and the previous build's roster shows a lower one (a promotion
+/// this build finds), or shows `rating` with the rating it was reached from (a promotion a
+/// build found before, which that build's roster recorded). A previous changes.json is not
+/// taken on its word: a tampered one could claim a promotion for anybody at the rating they
+/// have held all along, and only the roster tells the two apart. The same [`is_promotion`]
+/// as [`detect`]'s, so that no file makes a suspension, inactivity or observer a promotion.
+/// Both files rewritten to agree can still claim one (docs/whats-new.md says so): whoever
+/// can rewrite the published site can write anything on it.
+fn promoted_from(cid: u64, rating: Rating, today: &Today) -> Option<Rating> {
+    let (member, _) = today.members.as_ref()?.get(&cid)?;
+    if member.rating != Some(rating) {
+        return None;
+    }
+    let before = today.before?.get(&cid)?;
+    let from = if before.rating == Some(rating) {
+        before.promoted_from?
+    } else {
+        before.rating?
+    };
+    is_promotion(Some(from), rating).then_some(from)
+}
+
 /// The change's title and page from today's data; `None` when its subject is gone or no
 /// longer shows it (a promotion undone, an event over), which drops the change.
 fn describe(id: &ChangeId, today: &Today) -> Option<(String, String)> {
@@ -380,18 +426,9 @@ fn describe(id: &ChangeId, today: &Today) -> Option<(String, String)> {
                 roster(),
             )
         }
-        // Listed only while the two rosters show it: the rating today, and a lower one in the
-        // previous build's roster. A promotion a previous changes.json lists is not taken on
-        // its word: a tampered file could claim one for anybody at the rating they have held
-        // all along, and nothing in it tells a forged entry from one that a build found
-        // several builds ago (the roster since then shows the new rating in both cases). So
-        // a promotion is listed by the build that finds it, and goes with the next.
         ChangeId::Promotion(cid, rating) => {
+            promoted_from(*cid, *rating, today)?;
             let member = anyone(cid)?;
-            let was = today.before?.get(cid)?.rating;
-            if member.rating != Some(*rating) || !is_promotion(was, *rating) {
-                return None;
-            }
             let (code, rating_name) = super::rating_names(*rating, texts);
             let title = texts.text(
                 "whats_new.title_promotion",

@@ -131,6 +131,24 @@ fn files_holding(out: &Path, text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Each member data/roster.json records a promotion of: their CID, the rating reached and
+/// the one it was from.
+fn promoted_from(out: &Path) -> Vec<(u64, String, String)> {
+    let roster: Value =
+        serde_json::from_slice(&std::fs::read(out.join("data/roster.json")).unwrap()).unwrap();
+    let lists = [&roster["controllers"], &roster["visitors"]];
+    lists
+        .into_iter()
+        .flat_map(|list| list.as_array().unwrap())
+        .filter(|person| person.get("promoted_from").is_some())
+        .map(|person| {
+            let text = |field: &str| person[field].as_str().unwrap().to_owned();
+            let cid = person["cid"].as_u64().unwrap();
+            (cid, text("rating"), text("promoted_from"))
+        })
+        .collect()
+}
+
 #[test]
 fn each_kind_of_change_is_found_and_private_facts_appear_nowhere() {
     let (before, today) = (before(), today());
@@ -246,22 +264,20 @@ fn changes_roll_on_for_the_window_and_go_with_their_subject() {
     let out = tempfile::tempdir().unwrap();
     build(before.path(), out.path(), -1, &[]);
     build(today.path(), out.path(), 0, &[]);
-    // José Martínez has no join date: his arrival is dated by the build that found it.
-    let jose = ("new_member:1476093".to_owned(), false);
+    let promotion = ("promotion:1617058:S2".to_owned(), false);
 
-    // Ten days on, the same data: everything is carried on (but the promotion, see
-    // a_promotion_is_listed_only_by_the_build_that_finds_it), and nothing is new.
+    // Ten days on, the same data: everything is carried on, and nothing is new.
     build(today.path(), out.path(), 10, &[]);
     let later = ids(out.path());
-    assert!(later.contains(&jose), "{later:?}");
-    assert_eq!(later.len(), 7, "{later:?}");
+    assert!(later.contains(&promotion), "{later:?}");
+    assert_eq!(later.len(), 8, "{later:?}");
     assert!(later.iter().all(|(_, new)| !new), "{later:?}");
     let date = |out: &Path| {
         changes(out)["changes"]
             .as_array()
             .unwrap()
             .iter()
-            .find(|c| c["id"] == "new_member:1476093")
+            .find(|c| c["id"] == "promotion:1617058:S2")
             .map(|c| c["date"].as_str().unwrap().to_owned())
     };
     assert_eq!(date(out.path()).as_deref(), Some("2026-11-20T12:00:00Z"));
@@ -274,11 +290,13 @@ fn changes_roll_on_for_the_window_and_go_with_their_subject() {
     build(without_kevin.path(), out.path(), 11, &[]);
     let ids_now = ids(out.path());
     assert!(!ids_now.iter().any(|(id, _)| id == "new_member:1696748"));
-    assert!(ids_now.contains(&jose));
+    assert!(ids_now.contains(&promotion));
 
-    // Thirty-one days after he was found, he is out of the window.
+    // Thirty-one days after the promotion was found, it is out of the window, and the
+    // roster no longer records it.
     build(without_kevin.path(), out.path(), 31, &[]);
-    assert!(!ids(out.path()).contains(&jose));
+    assert!(!ids(out.path()).contains(&promotion));
+    assert_eq!(promoted_from(out.path()), []);
 }
 
 #[test]
@@ -544,11 +562,12 @@ const WHATS_NEW_FILES: [&str; 4] = [
 
 #[test]
 fn a_tampered_previous_build_never_publishes_a_suspension_or_a_promotion_nobody_had() {
-    // Today: Tyrone Gumbs suspended, Kieran Lake inactive, Jada Hughes an observer (as in
-    // the demo), and Gabriel Pagán at C1, as he has been all along.
+    // Today: Tyrone Gumbs and Diego Santiago suspended, Kieran Lake inactive, Jada Hughes and
+    // Lucía Irizarry observers (as in the demo), Gabriel Pagán at C1 as he has been all
+    // along, Emmanuel Joseph and Camila Rivera at S2, Isabela Cruz at S3.
     let today = snapshot(|roster, _, _| {
         for c in roster["data"]["controllers"].as_array_mut().unwrap() {
-            if c["cid"] == 1590318 {
+            if c["cid"] == 1590318 || c["cid"] == 1648207 {
                 c["rating"] = json!(0);
             }
             if c["cid"] == 1595527 {
@@ -558,14 +577,18 @@ fn a_tampered_previous_build_never_publishes_a_suspension_or_a_promotion_nobody_
     });
     let out = tempfile::tempdir().unwrap();
     build(today.path(), out.path(), -1, &[]);
-    // The previous build claims a promotion to each of today's ratings, and its roster
-    // puts the suspended and the observer one step lower than today, as numbers go.
+    // The previous build claims a promotion to each of today's ratings.
     let mut changes_json = changes(out.path());
     for id in [
         "promotion:1590318:SUS",
+        "promotion:1648207:SUS",
         "promotion:1595527:INA",
         "promotion:1684319:OBS",
+        "promotion:1690263:OBS",
         "promotion:1463548:C1",
+        "promotion:1608894:S2",
+        "promotion:1603412:S2",
+        "promotion:1579031:S3",
     ] {
         let entry = json!({"id": id, "kind": "promotion", "date": "2026-11-19T12:00:00Z",
                            "title": "x", "url": "roster/", "new": true});
@@ -576,14 +599,32 @@ fn a_tampered_previous_build_never_publishes_a_suspension_or_a_promotion_nobody_
         serde_json::to_vec(&changes_json).unwrap(),
     )
     .unwrap();
+    // Its roster puts Tyrone and Jada one step lower than today, as numbers go, and backs
+    // the others' claims with a promoted_from that is no promotion: up as numbers go to a
+    // suspension or observer, the same rating, back from a suspension or inactivity, down;
+    // Gabriel's has none at all.
+    let lower = [(1590318, "INA"), (1684319, "SUS")];
+    let carried = [
+        (1648207, "SUS", "INA"),
+        (1595527, "INA", "INA"),
+        (1690263, "OBS", "SUS"),
+        (1608894, "S2", "SUS"),
+        (1603412, "S2", "INA"),
+        (1579031, "S3", "C1"),
+    ];
     let roster_path = out.path().join("data/roster.json");
     let mut roster: Value = serde_json::from_slice(&std::fs::read(&roster_path).unwrap()).unwrap();
     for c in roster["controllers"].as_array_mut().unwrap() {
-        if c["cid"] == 1590318 {
-            c["rating"] = json!("INA");
+        for (cid, rating) in lower {
+            if c["cid"] == cid {
+                c["rating"] = json!(rating);
+            }
         }
-        if c["cid"] == 1684319 {
-            c["rating"] = json!("SUS");
+        for (cid, rating, from) in carried {
+            if c["cid"] == cid {
+                c["rating"] = json!(rating);
+                c["promoted_from"] = json!(from);
+            }
         }
     }
     std::fs::write(&roster_path, serde_json::to_vec(&roster).unwrap()).unwrap();
@@ -602,23 +643,62 @@ fn a_tampered_previous_build_never_publishes_a_suspension_or_a_promotion_nobody_
             assert!(!text.contains(words), "{file}: {words}");
         }
     }
+    assert_eq!(promoted_from(out.path()), [], "nothing for the next build");
 }
 
 #[test]
-fn a_promotion_is_listed_only_by_the_build_that_finds_it() {
+fn a_promotion_stays_listed_by_the_builds_that_follow_until_another_replaces_it() {
     let (before, today) = (before(), today());
     let out = tempfile::tempdir().unwrap();
     build(before.path(), out.path(), -1, &[]);
     build(today.path(), out.path(), 0, &[]);
-    assert!(ids(out.path()).contains(&("promotion:1617058:S2".to_owned(), true)));
-    // The next build's previous roster already shows her at S2: nothing left proves the
-    // promotion, which a tampered changes.json could claim as well.
-    build(today.path(), out.path(), 1, &[]);
-    let next = ids(out.path());
-    assert!(
-        !next.iter().any(|(id, _)| id.starts_with("promotion:")),
-        "{next:?}"
-    );
+    let found = ("promotion:1617058:S2".to_owned(), true);
+    assert!(ids(out.path()).contains(&found));
+    let recorded = |rating: &str, from: &str| vec![(1617058, rating.to_owned(), from.to_owned())];
+    assert_eq!(promoted_from(out.path()), recorded("S2", "S1"));
+
+    // The next builds' previous roster shows her at S2, promoted from S1: the promotion is
+    // carried on, with the date it was found, wherever What's new is published.
+    for days in [1, 2] {
+        build(today.path(), out.path(), days, &[]);
+        let entry = changes(out.path())["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "promotion:1617058:S2")
+            .cloned();
+        let entry = entry.unwrap_or_else(|| panic!("day {days}: {:?}", ids(out.path())));
+        assert_eq!(entry["date"], "2026-11-20T12:00:00Z", "day {days}");
+        assert_eq!(entry["new"], false, "day {days}");
+        for file in WHATS_NEW_FILES {
+            let text = std::fs::read_to_string(out.path().join(file)).unwrap();
+            assert!(
+                text.contains("Ana Sofía Maldonado was promoted to S2 (Tower Controller)"),
+                "day {days}: {file}"
+            );
+        }
+        assert_eq!(
+            promoted_from(out.path()),
+            recorded("S2", "S1"),
+            "day {days}"
+        );
+    }
+
+    // Promoted again, to S3: the new promotion is listed, and the one to S2 goes.
+    let promoted_again = snapshot(|roster, _, _| {
+        for c in roster["data"]["controllers"].as_array_mut().unwrap() {
+            if c["cid"] == 1617058 {
+                c["rating"] = json!(4);
+            }
+        }
+    });
+    build(promoted_again.path(), out.path(), 3, &[]);
+    let promotions: Vec<(String, bool)> = ids(out.path())
+        .into_iter()
+        .filter(|(id, _)| id.starts_with("promotion:"))
+        .collect();
+    assert_eq!(promotions, [("promotion:1617058:S3".to_owned(), true)]);
+    assert_eq!(promoted_from(out.path()), recorded("S3", "S2"));
 }
 
 #[test]
