@@ -59,7 +59,7 @@ case "$target" in
     ;;
 esac
 
-binary="target/$target/release/$exe"
+binary="${CARGO_TARGET_DIR:-target}/$target/release/$exe"
 case "$target" in
   *-linux-gnu)
     # readelf reads any architecture's ELF (objdump only the host's).

@@ -22,8 +22,8 @@
 // geometry and colours, never pixels, so a restyle that keeps the goals passes.
 //
 // Options:
-//   --tools DIR         the shared validators (playwright-core, axe-core, the static server);
-//                       default ../shared/tools beside the repository
+//   --tools DIR         the validators (playwright-core, axe-core, the static server);
+//                       default tests/validators (scripts/ci/install-tools.sh installs them)
 //   --out DIR           where screenshots go (default target/ci/screenshots)
 //   --page KIND=PATH    the page of a kind, a path in SITE (repeatable); content and section
 //                       have no default and are left out without it, the others default to
@@ -31,7 +31,7 @@
 //                       (else the first), roster/index.html, documents/index.html, 404.html
 //   --menu-entries N    the number of menu entries the site has; another count is a failure
 //   --logo-colour HEX   the logo's own colour (#rrggbb), checked as well as the accent
-//   --chromium PATH     default /usr/bin/chromium (never a downloaded browser)
+//   --chromium PATH     default $CHROMIUM, or /usr/bin/chromium (never a downloaded browser)
 //   -v                  print every measurement, not only failures
 //
 // Output: one line per failure, naming the page kind, its path, the width, the scheme and the
@@ -67,8 +67,8 @@ function usage(message) {
   process.exit(2);
 }
 
-const opt = { tools: resolve(HERE, '../../../shared/tools'), out: 'target/ci/screenshots', pages: {}, menuEntries: null,
-  logoColour: null, chromium: '/usr/bin/chromium', verbose: false };
+const opt = { tools: resolve(HERE, '../validators'), out: 'target/ci/screenshots', pages: {}, menuEntries: null,
+  logoColour: null, chromium: process.env.CHROMIUM || '/usr/bin/chromium', verbose: false };
 let site = null;
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
@@ -127,7 +127,7 @@ try {
   ({ startServer } = await import(pathToFileURL(join(opt.tools, 'lib/static-server.mjs')).href));
 } catch (e) {
   console.error(`check-layout: the validators in ${opt.tools} are not installed (${e.message.split('\n')[0]}); ` +
-    `run ${opt.tools}/install-validators.sh or pass --tools`);
+    `run scripts/ci/install-tools.sh or pass --tools`);
   process.exit(2);
 }
 

@@ -2,7 +2,7 @@
 // serve-overlay.mjs VATCAR_SITE TOOLS CHROMIUM
 //
 // `vatcar-site serve` in a browser: a page open in headless Chromium (playwright-core from
-// the shared TOOLS folder, the system's CHROMIUM, never a downloaded one) shows a failed
+// the validators' TOOLS folder (tests/validators), the system's CHROMIUM, never a downloaded one) shows a failed
 // rebuild's errors over the page, as text, with the last good site one click away; a page
 // opened while the build is broken shows them at once; the next good build reloads both
 // pages without them. Run by tests/it/serve_errors.rs.

@@ -6,6 +6,7 @@
 mod announce;
 mod calendar;
 mod calendar_links;
+mod ci;
 mod cli;
 mod client;
 mod completions;

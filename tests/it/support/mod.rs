@@ -10,7 +10,7 @@ pub use mock::{MockServer, Reply};
 
 use chrono::DateTime;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 use vatcar_site::fetch::endpoint::Endpoint;
 use vatcar_site::fetch::snapshot::DEMO_FETCHED_AT;
@@ -289,4 +289,35 @@ pub fn demo_snapshot_copy() -> tempfile::TempDir {
         }
     }
     tmp
+}
+
+/// What the tests that drive Chromium need: the validators' folder (`tests/validators`, whose
+/// node_modules hold playwright-core and axe-core) and the browser.
+pub struct BrowserTools {
+    pub tools: PathBuf,
+    pub chromium: PathBuf,
+}
+
+/// [`BrowserTools`] when node, the browser (`$CHROMIUM`, or `/usr/bin/chromium`) and the
+/// validators (`bash scripts/ci/install-tools.sh`) are all there. Elsewhere the test `name`
+/// skips, saying so; with `VATCAR_REQUIRE_BROWSER` set (CI, once the tools are installed) it
+/// fails instead, so that CI never passes a browser test it did not run.
+pub fn browser_tools(name: &str) -> Option<BrowserTools> {
+    let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/validators");
+    let chromium = std::env::var_os("CHROMIUM")
+        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    let node = Command::new("node").arg("--version").output();
+    if tools.join("node_modules/playwright-core").is_dir() && chromium.exists() && node.is_ok() {
+        return Some(BrowserTools { tools, chromium });
+    }
+    let missing = format!(
+        "{name} needs node, {} and playwright-core in tests/validators (bash scripts/ci/install-tools.sh)",
+        chromium.display()
+    );
+    assert!(
+        std::env::var_os("VATCAR_REQUIRE_BROWSER").is_none(),
+        "{missing}"
+    );
+    eprintln!("skipped: {missing}; .ci/run runs it");
+    None
 }

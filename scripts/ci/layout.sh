@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# scripts/ci/layout.sh: the layout goals, measured in Chromium by tests/browser/check-layout.mjs
+# at 320, 390, 768 and 1280 px in both colour schemes, on every page kind of the Spanish
+# facility's site and the demo (scripts/ci/sites.sh): no horizontal overflow, a header of at
+# most 96 px on phones and 140 px on a laptop, every menu entry reached by Tab and present with
+# JavaScript off, the logo's backdrop at 3:1 or more against the accent, and axe. Geometry and
+# colours, never pixels. First the checker itself, on two pages of its own. Screenshots of
+# every page kind x width x scheme go to target/ci/screenshots/<site>/. Needs
+# scripts/ci/install-tools.sh.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+tools=tests/validators
+bash tests/browser/selftest.sh "$tools"
+# The logo is drawn in the accent, so the accent is the logo's colour in both schemes.
+logo_colour=$(sed -n 's/^accent = "\(#[0-9a-fA-F]\{6\}\)"$/\1/p' tests/fixtures/facility-es/vatcar-site.toml)
+rm -rf target/ci/screenshots
+failed=0
+node tests/browser/check-layout.mjs target/ci/facility-es --tools "$tools" --out target/ci/screenshots/facility-es \
+  --page content=formacion/radar/index.html --page section=formacion/index.html \
+  --menu-entries 9 --logo-colour "$logo_colour" | tee target/ci/layout-facility-es.log || failed=1
+# The demo has no section; its content page is join.md, with a table.
+node tests/browser/check-layout.mjs target/ci/demo --tools "$tools" --out target/ci/screenshots/demo \
+  --page content=join/index.html --menu-entries 7 | tee target/ci/layout-demo.log || failed=1
+if [ "$failed" != 0 ]; then
+  echo "error: a layout goal is not met (target/ci/layout-*.log; screenshots in target/ci/screenshots)" >&2
+  exit 1
+fi

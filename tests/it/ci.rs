@@ -1,0 +1,87 @@
+//! Issue 37: one CI, in the repository. `.ci/run` (here) and `.github/workflows/ci.yml` (on
+//! GitHub) run the same scripts, so a contributor's pull request is checked as our own commits
+//! are; and no check reaches outside the repository for its tools or its data.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The check scripts a file runs: every `scripts/ci/*.sh` and `tests/action/*.sh` it names.
+fn scripts_run_by(file: &str) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
+    let mut found = BTreeSet::new();
+    for prefix in ["scripts/ci/", "tests/action/"] {
+        for (at, _) in text.match_indices(prefix) {
+            let name: String = text[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'))
+                .collect();
+            if name.ends_with(".sh") {
+                found.insert(name);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn github_and_ci_run_call_the_same_scripts_and_every_script_is_called() {
+    let local = scripts_run_by(".ci/run");
+    let github = scripts_run_by(".github/workflows/ci.yml");
+    assert_eq!(
+        local, github,
+        ".ci/run and .github/workflows/ci.yml must run the same check scripts"
+    );
+    let mut written: BTreeSet<String> = std::fs::read_dir(Path::new(ROOT).join("scripts/ci"))
+        .unwrap()
+        .map(|e| format!("scripts/ci/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|name| name.ends_with(".sh"))
+        .collect();
+    written.insert("tests/action/rehearse.sh".into());
+    assert_eq!(
+        local, written,
+        "every script of scripts/ci/ is a check that both CIs run"
+    );
+}
+
+/// Every file of the folders that hold the checks, with its text.
+fn check_files() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for folder in [".ci", "tests", "scripts", ".github"] {
+        for entry in walkdir::WalkDir::new(Path::new(ROOT).join(folder))
+            .into_iter()
+            .filter_entry(|e| !matches!(e.file_name().to_str(), Some("node_modules" | ".venv")))
+        {
+            let entry = entry.unwrap();
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            if let Ok(text) = std::fs::read_to_string(entry.path()) {
+                let name = entry.path().strip_prefix(ROOT).unwrap();
+                files.push((name.to_string_lossy().replace('\\', "/"), text));
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn no_check_reaches_outside_the_repository() {
+    // What sits beside a checkout on one machine and not in a fork's: a workspace's shared
+    // folder of tools.
+    let outside = ["../shared", "shared/tools", "SHARED_TOOLS"];
+    let mut reaching = Vec::new();
+    for (name, text) in check_files() {
+        // This file names them to look for them.
+        if name == "tests/it/ci.rs" {
+            continue;
+        }
+        for pattern in outside {
+            if text.contains(pattern) {
+                reaching.push(format!("{name}: {pattern}"));
+            }
+        }
+    }
+    assert!(reaching.is_empty(), "{reaching:#?}");
+}
