@@ -196,7 +196,7 @@ pub struct FrameKey {
 }
 
 /// The sections base.html has a menu entry for, in its order.
-const SECTION_ENTRIES: [&str; 4] = ["roster", "events", "division", "documents"];
+const SECTION_ENTRIES: [&str; 5] = ["roster", "events", "division", "documents", "live"];
 
 impl FrameKey {
     /// `page` is the page's object as the template gets it.

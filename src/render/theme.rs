@@ -57,6 +57,8 @@ pub const TEMPLATES: &[(&str, &str)] = embedded!(
     "whats-new.html",
     "whats-new-home.html",
     "whats-new.xml",
+    "live.html",
+    "live-home.html",
     "report.css",
     "report-training.html",
     "report-roster.html",

@@ -101,6 +101,7 @@ fn every_menu_entry_is_a_link_in_the_markup_and_the_button_only_folds_it() {
                 "Controladores",
                 "Eventos",
                 "Documentos",
+                "En vivo",
                 "Formación",
                 "Visitantes",
                 "Normas de la dependencia",

@@ -44,6 +44,7 @@ pub(crate) fn run(
     // Before anything is fetched or built: a port that is taken is known at once.
     let listener = listen(args.port)?;
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
+    options.bookings = build::bookings_for_serve(&options);
     options.source = Source::Loaded(Arc::new(snapshot));
 
     let reconfigure: watch::Reconfigure = Box::new({
@@ -65,6 +66,7 @@ pub(crate) fn run(
                 source: first.source.clone(),
                 output: first.output.clone(),
                 key: first.key.clone(),
+                bookings: first.bookings.clone(),
                 // The data is the same as at startup, and so is the moment it was built from.
                 build_time: first.build_time,
                 ..fresh

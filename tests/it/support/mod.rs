@@ -3,6 +3,7 @@
 //! folders and pages.
 
 pub mod http;
+pub mod live;
 pub mod mock;
 pub mod webhook;
 
@@ -29,11 +30,28 @@ pub fn demo_epoch() -> String {
         .to_string()
 }
 
-/// The real binary, with none of the environment that would change what it does.
+/// An empty ATC bookings list on 127.0.0.1, shared by every run of the binary: a build from
+/// the API reads the bookings list, and no test may reach VATSIM's. A test of the bookings
+/// points `VATCAR_BOOKINGS_URL` (or `[live] bookings`, or `--bookings-url`) at its own mock.
+pub fn no_bookings() -> &'static MockServer {
+    static SERVER: std::sync::OnceLock<MockServer> = std::sync::OnceLock::new();
+    SERVER.get_or_init(|| {
+        let server = MockServer::start();
+        server.route_path(mock::BOOKINGS_PATH, vec![Reply::ok("[]")]);
+        server
+    })
+}
+
+/// The real binary, with none of the environment that would change what it does, and the
+/// bookings list read from [`no_bookings`].
 pub fn vatcar(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
     command
         .args(args)
+        .env(
+            "VATCAR_BOOKINGS_URL",
+            format!("{}{}", no_bookings().url(), mock::BOOKINGS_PATH),
+        )
         .env_remove("VATCAR_API_KEY")
         .env_remove("VATCAR_BASE_URL")
         .env_remove("SOURCE_DATE_EPOCH")
