@@ -484,6 +484,7 @@ mod tests {
     fn base_html_uses_page_only_as_the_frame_key_knows() {
         let known = [
             r#"if page.section == "home""#,
+            r#"if site.live_connect_src and page.section in ["home", "live"]"#,
             "page.title",
             "if page.description",
             "page.description",

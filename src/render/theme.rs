@@ -79,6 +79,7 @@ pub const STATIC_FILES: &[(&str, &[u8])] = embedded!(
     "style.css",
     "local-time.js",
     "menu.js",
+    "live.js",
     "icon.svg",
 );
 

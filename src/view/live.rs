@@ -1,6 +1,6 @@
 //! The live page and the home page's live block: the bookings of our positions, read at
 //! build time, and what the browser script that shows who is on now reads (our callsign
-//! prefixes, our airports, the feed's address, the roster's names and ratings, its words).
+//! prefixes, our airports, the feed's address, its words).
 
 use super::Texts;
 use super::time::{Instant, When, between, day_title};
@@ -36,8 +36,8 @@ pub struct LivePage {
     pub next: Vec<BookingRow>,
     /// How many bookings `days` holds.
     pub count: usize,
-    /// What the browser script reads, as JSON made safe to sit in a
-    /// `<script type="application/json">` element (no `<`, `>` or `&` in it).
+    /// What the browser script reads, as JSON, for an attribute of the block
+    /// (`data-live-config`).
     pub script_data: String,
 }
 
@@ -243,7 +243,7 @@ pub(super) fn live_page(
         }
     }
     let page = LivePage {
-        script_data: script_data(&prefixes, live, &people, texts),
+        script_data: script_data(&prefixes, live, texts),
         callsigns: prefixes,
         airports: live.airports.clone(),
         sample_feed: live.sample_feed,
@@ -271,15 +271,12 @@ fn booking_uid(booking: &Booking, host: &str) -> String {
     }
 }
 
-/// What the browser script reads: the feed's address, our prefixes and airports, the
-/// roster's names and ratings by CID, and its words in the site's language (with their
-/// `{placeholders}` left for it to fill).
-fn script_data(
-    prefixes: &[String],
-    live: &Live,
-    people: &BTreeMap<u64, (Option<String>, Option<String>)>,
-    texts: &Texts,
-) -> String {
+/// What the browser script reads: the feed's address, our prefixes and airports, and its
+/// words in the site's language (with their `{placeholders}` left for it to fill). The
+/// roster's names and ratings it reads from the site's own `data/roster.json`, which the
+/// template names (none with the roster page off), so that no page but the roster's carries
+/// the whole roster.
+fn script_data(prefixes: &[String], live: &Live, texts: &Texts) -> String {
     let feed = if live.sample_feed {
         SAMPLE_FEED_PATH.to_owned()
     } else {
@@ -304,35 +301,17 @@ fn script_data(
         "controllers_one": keep("live.controllers_online.one", &["n"]),
         "controllers_other": keep("live.controllers_online.other", &["n"]),
         "atis_text": keep("live.atis_text", &["callsign"]),
+        "loading": keep("live.loading", &[]),
     });
-    let roster: BTreeMap<String, (Option<&String>, Option<&String>)> = people
-        .iter()
-        .map(|(cid, (name, rating))| (cid.to_string(), (name.as_ref(), rating.as_ref())))
-        .collect();
-    let data = serde_json::json!({
+    serde_json::json!({
         "feed": feed,
         "callsigns": prefixes,
         "airports": live.airports,
-        "roster": roster,
         "text": text,
         "one": texts.one_counts(),
-    });
-    safe_in_script(&data.to_string())
-}
-
-/// JSON that cannot end the `<script>` element it sits in, nor be read as markup: `<`, `>`
-/// and `&` written as `\u` escapes, which JSON reads back as the same characters.
-fn safe_in_script(json: &str) -> String {
-    let mut out = String::with_capacity(json.len() + 16);
-    for c in json.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            c => out.push(c),
-        }
-    }
-    out
+        "sample": live.sample_feed,
+    })
+    .to_string()
 }
 
 #[cfg(test)]
@@ -400,14 +379,6 @@ mod tests {
             .filter_map(|b| b.id)
             .collect();
         assert_eq!(kept, [3, 7, 4]);
-    }
-
-    #[test]
-    fn the_script_data_cannot_end_its_script_element() {
-        let json = safe_in_script(r#"{"name":"</script><img src=x onerror=alert(1)>&amp;"}"#);
-        assert!(!json.contains('<') && !json.contains('>') && !json.contains('&'));
-        let back: serde_json::Value = serde_json::from_str(&json).unwrap();
-        assert_eq!(back["name"], "</script><img src=x onerror=alert(1)>&amp;");
     }
 
     #[test]

@@ -99,7 +99,7 @@ fn the_spanish_facility_site_builds_with_what_the_layout_check_measures() {
         })
         .map(|a| a.text().collect::<String>().trim().to_owned())
         .collect();
-    assert_eq!(menu.len(), 10, "{menu:?}");
+    assert_eq!(menu.len(), 9, "{menu:?}");
     for name in [
         "Formación",
         "Normas de la dependencia",

@@ -93,10 +93,10 @@ fn our_bookings_that_have_not_ended_are_shown_by_day_with_the_rosters_names() {
 
     let (text, html) = page(&out.join("live/index.html"));
     assert_eq!(
-        texts(&html, "main h3"),
+        texts(&html, ".live-bookings h3"),
         ["Friday 20 Nov", "Saturday 21 Nov", "Sunday 22 Nov"]
     );
-    let rows = texts(&html, "main tbody tr");
+    let rows = texts(&html, ".live-bookings tbody tr");
     assert_eq!(rows.len(), 4, "{rows:#?}");
     assert!(
         rows[0].starts_with("TJSJ_APP online now 2026-11-20 11:00Z – 14:00Z"),
@@ -212,7 +212,7 @@ fn a_bookings_list_that_cannot_be_read_is_a_warning_and_the_page_says_so() {
         );
         let (_, html) = page(&out.join("live/index.html"));
         assert_eq!(
-            texts(&html, "main .notice"),
+            texts(&html, ".live-bookings .notice"),
             ["Bookings are unavailable right now."]
         );
         let (_, home) = page(&out.join("index.html"));
@@ -275,7 +275,7 @@ fn records_that_cannot_be_read_are_left_out_with_a_warning_counting_them() {
         ran.stderr
     );
     let (_, html) = page(&out.join("live/index.html"));
-    assert_eq!(texts(&html, "main tbody tr").len(), 4);
+    assert_eq!(texts(&html, ".live-bookings tbody tr").len(), 4);
 }
 
 #[test]
@@ -331,7 +331,7 @@ fn hostile_bookings_are_shown_as_text_and_written_escaped() {
         "markup got through"
     );
     assert!(!text.contains('\u{202e}'));
-    let rows = texts(&html, "main tbody tr");
+    let rows = texts(&html, ".live-bookings tbody tr");
     assert_eq!(rows.len(), 3, "{rows:#?}");
     assert!(
         rows.iter()
@@ -424,7 +424,7 @@ fn the_bookings_address_is_https_or_http_to_this_machine_only() {
     );
     let (_, html) = page(&out.join("live/index.html"));
     assert_eq!(
-        texts(&html, "main .notice"),
+        texts(&html, ".live-bookings .notice"),
         ["Bookings are unavailable right now."]
     );
 }
@@ -456,7 +456,7 @@ fn a_snapshot_build_reads_its_bookings_json_and_never_the_network() {
         ran.text()
     );
     let (_, html) = page(&out.path().join("site/live/index.html"));
-    assert_eq!(texts(&html, "main tbody tr").len(), 4);
+    assert_eq!(texts(&html, ".live-bookings tbody tr").len(), 4);
 
     fs::remove_file(snapshot.path().join("bookings.json")).unwrap();
     let (ran, out) = build(snapshot.path());
@@ -472,7 +472,7 @@ fn a_snapshot_build_reads_its_bookings_json_and_never_the_network() {
     );
     let (_, html) = page(&out.path().join("site/live/index.html"));
     assert_eq!(
-        texts(&html, "main .notice"),
+        texts(&html, ".live-bookings .notice"),
         ["Bookings are unavailable right now."]
     );
     assert!(bookings.log().is_empty(), "{:?}", bookings.log());
@@ -521,11 +521,95 @@ fn the_demo_builds_its_own_sample_bookings_offline() {
         ran.text()
     );
     let (_, html) = page(&out.path().join("site/live/index.html"));
-    let rows = texts(&html, "main tbody tr");
+    let rows = texts(&html, ".live-bookings tbody tr");
     assert_eq!(rows.len(), 7, "{rows:#?}");
     assert!(
         rows.iter()
             .all(|r| !r.contains("TNCM") && !r.contains("TJSJX"))
     );
     assert!(bookings.log().is_empty());
+}
+
+/// What the page tells its script: the live block's `data-live-config`, and the address of
+/// the roster it reads (`data-live-roster`).
+fn script_data(html: &scraper::Html) -> Value {
+    let selector = scraper::Selector::parse("[data-live]").unwrap();
+    let block = html
+        .select(&selector)
+        .next()
+        .expect("the page has a live block");
+    let mut data: Value =
+        serde_json::from_str(block.value().attr("data-live-config").unwrap()).unwrap();
+    data["roster"] = json!(block.value().attr("data-live-roster"));
+    data
+}
+
+/// The page's Content-Security-Policy.
+fn csp(html: &scraper::Html) -> Vec<String> {
+    let selector = scraper::Selector::parse("meta[http-equiv=Content-Security-Policy]").unwrap();
+    html.select(&selector)
+        .filter_map(|m| m.value().attr("content").map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn the_pages_tell_the_script_what_to_read_and_let_it_reach_the_feed_only() {
+    let bookings = bookings_server(Reply::ok(listed().to_string()));
+    let config = format!("{CONFIG}feed = \"https://feed.example.org/v3/vatsim-data.json?x=1\"\n");
+    let (ran, out, _site) = build_with(&config, &bookings, &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    for file in ["live/index.html", "index.html"] {
+        let (text, html) = page(&out.join(file));
+        assert_eq!(
+            csp(&html),
+            ["connect-src 'self' https://feed.example.org"],
+            "{file}"
+        );
+        let data = script_data(&html);
+        assert_eq!(
+            data["feed"],
+            "https://feed.example.org/v3/vatsim-data.json?x=1"
+        );
+        assert_eq!(data["callsigns"], json!(["TJSJ", "TJZS"]));
+        assert_eq!(data["airports"], json!(["TJSJ"]));
+        // The roster's names come from the site's own public roster, not the page.
+        let roster = if file == "index.html" {
+            "data/roster.json"
+        } else {
+            "../data/roster.json"
+        };
+        assert_eq!(data["roster"], roster);
+        // A member with no booking is not named on the page.
+        assert!(!text.contains("Jada Hughes"), "{file}");
+        assert_eq!(
+            data["text"]["unavailable"],
+            "Live data is unavailable right now."
+        );
+        assert_eq!(
+            data["text"]["flights_other"],
+            "{n} flights to or from our airports"
+        );
+        // Names only: no address of anyone's.
+        assert!(!text.contains("@example."), "{file} holds an address");
+        assert!(text.contains("static/live.js"), "{file}");
+        // What the list would show, said without JavaScript.
+        let noscript = texts(&html, "noscript").concat();
+        assert!(
+            noscript.contains("With JavaScript on, this page also shows who is controlling our positions right now, the ATIS at our airports and the flights in and out of them, read from VATSIM’s data feed."),
+            "{file}: {noscript}"
+        );
+    }
+    // Pages without the list carry no policy of their own.
+    let (_, roster) = page(&out.join("roster/index.html"));
+    assert!(csp(&roster).is_empty());
+    assert!(out.join("static/live.js").is_file());
+
+    // With the roster page off, the script is given no roster to read either.
+    let config = format!("{config}[sections]\nroster = false\n");
+    let (ran, out, _site) = build_with(&config, &bookings, &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    for file in ["live/index.html", "index.html"] {
+        let (_, html) = page(&out.join(file));
+        assert_eq!(script_data(&html)["roster"], Value::Null, "{file}");
+    }
 }

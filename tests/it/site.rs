@@ -523,7 +523,9 @@ fn hostile_data_is_escaped_and_sanitized() {
         for script in select(&html, "script") {
             let src = script.value().attr("src").unwrap_or("(inline)");
             assert!(
-                src.ends_with("static/local-time.js") || src.ends_with("static/menu.js"),
+                src.ends_with("static/local-time.js")
+                    || src.ends_with("static/menu.js")
+                    || src.ends_with("static/live.js"),
                 "{path}: script {src}"
             );
         }
