@@ -613,3 +613,78 @@ fn the_pages_tell_the_script_what_to_read_and_let_it_reach_the_feed_only() {
         assert_eq!(script_data(&html)["roster"], Value::Null, "{file}");
     }
 }
+
+#[test]
+fn serve_demo_feeds_the_pages_its_own_sample_and_build_demo_reads_the_real_feed() {
+    use crate::support::http::{Serving, get};
+    let tmp = tempfile::tempdir().unwrap();
+    let serving = Serving::start(
+        vatcar(&["serve", "--demo", "--port", "0", "--output", "site"]).current_dir(tmp.path()),
+    );
+    let sample = get(serving.port, "/__vatcar-site/live/vatsim-data.json");
+    assert_eq!(sample.status, 200, "{}", sample.text);
+    assert_eq!(sample.header("content-type"), Some("application/json"));
+    let body: Value = serde_json::from_str(sample.text.split_once("\r\n\r\n").unwrap().1).unwrap();
+    assert_eq!(
+        body["general"]["update_timestamp"],
+        "2026-11-20T12:00:00.0000000Z"
+    );
+    assert!(body["controllers"].as_array().unwrap().len() > 2);
+    let live = get(serving.port, "/live/");
+    let html = scraper::Html::parse_document(live.text.split_once("\r\n\r\n").unwrap().1);
+    assert_eq!(
+        script_data(&html)["feed"],
+        "/__vatcar-site/live/vatsim-data.json"
+    );
+    assert_eq!(csp(&html), ["connect-src 'self'"]);
+    assert_eq!(
+        texts(&html, ".live-now .notice"),
+        ["This preview reads a built-in sample of VATSIM’s data feed, not the network."]
+    );
+    drop(serving);
+
+    // A site published from the demo reads the network's feed, and says nothing of a sample.
+    let out = tmp.path().join("built");
+    crate::support::run_ok(&mut vatcar(&[
+        "build",
+        "--demo",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    let (_, html) = page(&out.join("live/index.html"));
+    assert_eq!(
+        script_data(&html)["feed"],
+        "https://data.vatsim.net/v3/vatsim-data.json"
+    );
+    assert_eq!(csp(&html), ["connect-src 'self' https://data.vatsim.net"]);
+    assert!(texts(&html, ".live-now .notice").is_empty());
+}
+
+#[test]
+fn serve_serves_no_sample_feed_but_for_the_demo() {
+    use crate::support::http::{Serving, get};
+    let snapshot = demo_snapshot_copy();
+    let tmp = tempfile::tempdir().unwrap();
+    let serving = Serving::start(
+        vatcar_at_demo_time(&[
+            "serve",
+            "--snapshot",
+            snapshot.path().to_str().unwrap(),
+            "--port",
+            "0",
+            "--output",
+            "site",
+        ])
+        .current_dir(tmp.path()),
+    );
+    assert_eq!(
+        get(serving.port, "/__vatcar-site/live/vatsim-data.json").status,
+        404
+    );
+    let live = get(serving.port, "/live/");
+    let html = scraper::Html::parse_document(live.text.split_once("\r\n\r\n").unwrap().1);
+    assert_eq!(
+        script_data(&html)["feed"],
+        "https://data.vatsim.net/v3/vatsim-data.json"
+    );
+}
