@@ -688,3 +688,26 @@ fn serve_serves_no_sample_feed_but_for_the_demo() {
         "https://data.vatsim.net/v3/vatsim-data.json"
     );
 }
+
+/// tests/browser/live.mjs: the live page and the home block in headless Chromium, against a
+/// mock data feed on 127.0.0.1; skipped, saying so, where the tools are missing.
+#[test]
+fn the_live_list_in_chromium() {
+    use crate::support::browser::{Browser, browser_or_skip};
+    let Some(Browser { tools, chromium }) = browser_or_skip() else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ran = run(std::process::Command::new("node")
+        .arg(root.join("tests/browser/live.mjs"))
+        .arg(env!("CARGO_BIN_EXE_vatcar-site"))
+        .arg(&tools)
+        .arg(chromium)
+        .arg(root)
+        .env(
+            "VATCAR_BOOKINGS_URL",
+            bookings_url(crate::support::no_bookings()),
+        ));
+    assert!(ran.status.success(), "{}", ran.text());
+    assert!(ran.stdout.contains("live: ok"), "{}", ran.text());
+}

@@ -3,11 +3,12 @@
 //! pages until the next good build. The page's side runs in Chromium
 //! (tests/browser/serve-overlay.mjs), skipped with a message where Chromium is absent.
 
+use crate::support::browser::{Browser, browser_or_skip};
 use crate::support::http::{Serving, connect, get, parse};
 use crate::support::{run, vatcar};
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 #[test]
@@ -124,35 +125,9 @@ fn a_failed_rebuild_is_signalled_with_its_errors_and_the_next_good_build_clears_
     assert_eq!(body(port, "/__vatcar-site/errors"), "");
 }
 
-/// The shared tools' folder (`../shared/tools` beside the repository, or
-/// `VATCAR_SHARED_TOOLS`) if playwright-core is installed in it.
-fn playwright_tools() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        std::env::var_os("VATCAR_SHARED_TOOLS").map(PathBuf::from),
-        Some(root.join("../shared/tools")),
-        Some(root.join("../../shared/tools")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|tools| tools.join("node_modules/playwright-core").is_dir())
-}
-
 #[test]
 fn the_open_page_shows_a_failed_rebuilds_errors_and_clears_them_in_chromium() {
-    let chromium = Path::new("/usr/bin/chromium");
-    let node = std::process::Command::new("node").arg("--version").output();
-    let tools = playwright_tools();
-    let (Some(tools), true, Ok(_)) = (tools, chromium.exists(), node) else {
-        let missing = "needs node, /usr/bin/chromium and playwright-core in ../shared/tools \
-                       (bash ../shared/tools/install-validators.sh)";
-        // .ci/run asks for it once the validators are installed: there it must not skip.
-        assert!(
-            std::env::var_os("VATCAR_REQUIRE_BROWSER").is_none(),
-            "{missing}"
-        );
-        eprintln!("skipped: {missing}; .ci/run runs it");
+    let Some(Browser { tools, chromium }) = browser_or_skip() else {
         return;
     };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/serve-overlay.mjs");

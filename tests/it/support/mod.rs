@@ -2,6 +2,7 @@
 //! mock API ([`mock`]) and a raw HTTP client for `serve` ([`http`]), and checks on output
 //! folders and pages.
 
+pub mod browser;
 pub mod http;
 pub mod live;
 pub mod mock;
