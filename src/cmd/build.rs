@@ -375,6 +375,14 @@ fn bookings_or_warn(
         (None, None) => (crate::fetch::bookings::from_snapshot(snapshot), None),
     };
     let decoded = body.and_then(|body| crate::model::bookings::decode_bookings(&body));
+    // Only a list that reads goes into a saved snapshot.
+    let fetched = fetched.filter(|_| decoded.is_ok());
+    let what_to_do = match (&options.source, &options.bookings) {
+        (Source::Api(_), _) | (_, Some(_)) => {
+            "Check [live] bookings in vatcar-site.toml (or --bookings-url), or build again later"
+        }
+        _ => "`vatcar-site fetch` saves the list in a snapshot, beside the API's answers",
+    };
     match &decoded {
         Ok(bookings) => {
             if let Some(first) = &bookings.first_unreadable {
@@ -385,7 +393,7 @@ fn bookings_or_warn(
             }
         }
         Err(reason) => log::warn!(
-            "Live: bookings are unavailable ({reason}); the site is built without them and the live page says so. Check [live] bookings in vatcar-site.toml, or build again later"
+            "Live: bookings are unavailable ({reason}); the site is built without them and the live page says so. {what_to_do}"
         ),
     }
     (Some(Arc::new(decoded)), fetched)

@@ -48,9 +48,6 @@ pub fn from_snapshot(snapshot: &Snapshot) -> Result<Vec<u8>, String> {
             MAX_BYTES,
         )),
         Some(body) => Ok(body.to_vec()),
-        None => Err(format!(
-            "{} holds no {FILE}; `vatcar-site fetch` saves one beside the API's answers",
-            snapshot.origin()
-        )),
+        None => Err(format!("{} holds no {FILE}", snapshot.origin())),
     }
 }

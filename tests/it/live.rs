@@ -206,7 +206,7 @@ fn a_bookings_list_that_cannot_be_read_is_a_warning_and_the_page_says_so() {
                 && ran.stderr.contains(reason)
                 && ran
                     .stderr
-                    .contains("Check [live] bookings in vatcar-site.toml, or build again later"),
+                    .contains("Check [live] bookings in vatcar-site.toml (or --bookings-url), or build again later"),
             "{reason}: {}",
             ran.stderr
         );
@@ -465,7 +465,7 @@ fn a_snapshot_build_reads_its_bookings_json_and_never_the_network() {
         ran.stderr
             .contains("Live: bookings are unavailable (snapshot folder")
             && ran.stderr.contains(
-                "holds no bookings.json; `vatcar-site fetch` saves one beside the API's answers)"
+                "holds no bookings.json); the site is built without them and the live page says so. `vatcar-site fetch` saves the list in a snapshot, beside the API's answers"
             ),
         "{}",
         ran.stderr
