@@ -292,6 +292,7 @@ def mock_api_memory(n, work, shm, runs):
         url = mock.stdout.readline().split()[-1]
         out = os.path.join(shm or work, f"out-mock-{n}")
         wall, peak, _ = measure([BIN, "build", "--base-url", url, "--api-key", "bench-key-0123456789",
+                                 "--bookings-url", f"{url}/api/booking",
                                  "--output", out, "--site-url", "https://bench.example.org/"],
                                 env_with(), prepare=lambda: rm(out), runs=runs)
         rm(out)
@@ -458,7 +459,8 @@ def main():
                             stdout=subprocess.PIPE, text=True)
     url = mock.stdout.readline().split()[-1]
     out = os.path.join(args.work, "out-mock")
-    net, net_peak, _ = measure([BIN, "build", "--base-url", url, "--api-key", "bench-key-0123456789", "--output", out],
+    net, net_peak, _ = measure([BIN, "build", "--base-url", url, "--api-key", "bench-key-0123456789",
+                                "--bookings-url", f"{url}/api/booking", "--output", out],
                                env_with(), prepare=lambda: rm(out), runs=args.runs)
     mock.kill()
     demo_out = os.path.join(args.work, "out-demo")

@@ -2,8 +2,9 @@
 """A local stand-in for the API with a fixed latency on every response, for the benchmark.
 
 Usage: mock_api.py SNAPSHOT_DIR [--latency 0.3] [--port 0]
-Prints "listening on http://127.0.0.1:PORT" and serves the snapshot's four site endpoints
-until killed. Only 127.0.0.1 is ever bound.
+Prints "listening on http://127.0.0.1:PORT" and serves the snapshot's four site endpoints,
+and an empty ATC bookings list at /api/booking (so that a build from it reads no bookings
+from VATSIM), until killed. Only 127.0.0.1 is ever bound.
 """
 import argparse
 import http.server
@@ -26,6 +27,7 @@ def main():
     ap.add_argument("--port", type=int, default=0)
     args = ap.parse_args()
     bodies = {path: open(os.path.join(args.snapshot, f), "rb").read() for path, f in ROUTES.items()}
+    bodies["/api/booking"] = b"[]"
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"

@@ -110,6 +110,11 @@ pub(crate) struct ApiArgs {
     #[arg(long = "api-key", env = "VATCAR_API_KEY", hide_env_values = true)]
     pub(crate) api_key: Option<String>,
 
+    /// Where the ATC bookings list is read, for the live page (default: `bookings` under
+    /// [live] in the config file, else https://atc-bookings.vatsim.net/api/booking).
+    #[arg(long = "bookings-url", env = "VATCAR_BOOKINGS_URL", value_parser = crate::settings::parse_live_url)]
+    pub(crate) bookings_url: Option<url::Url>,
+
     /// Seconds one request may take, from connecting to the last byte (default 30).
     #[arg(long = "timeout", value_parser = positive_seconds)]
     pub(crate) timeout: Option<f64>,

@@ -122,6 +122,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         .with_context(|| format!("could not publish to {}", options.output.display()))?;
     let mut stages = Stages::start();
     let previous = read_previous_meanwhile(options);
+    let bookings = fetch_bookings_meanwhile(options);
     // Every mistake in the webmaster's files, from every step, reported together at the end.
     let mut problems = Vec::new();
     let content = content_pages(options, &mut problems)?;
@@ -130,7 +131,13 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     let static_files = static_files(options)?;
     stages.done("load", 0);
     let data = decode(&snapshot, progress)?;
+    let (bookings, fetched) = bookings_or_warn(options, bookings, &snapshot);
     stages.done("decode", 0);
+    // The bookings list goes into a saved snapshot beside the API's answers, as it came.
+    let mut snapshot = snapshot;
+    if let Some(body) = fetched {
+        snapshot.insert_file(crate::fetch::bookings::FILE, body);
+    }
     if save_snapshot(options, &snapshot, progress)? {
         stages.done("save snapshot", snapshot.bytes());
     }
@@ -143,6 +150,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         build_time: options.build_time,
         texts,
         previous: previous_or_warn(previous),
+        bookings,
     };
     // The raw bodies are saved by now; the view needs only the models.
     drop(snapshot);
@@ -310,6 +318,85 @@ fn read_previous_meanwhile(options: &BuildOptions) -> Option<JoinHandle<Result<P
                 .map_err(|reason| format!("{place}: {reason}"))
         })
     }))
+}
+
+/// The bookings list decoded, or why it could not be read.
+type ReadBookings = Arc<Result<crate::model::bookings::Bookings, String>>;
+
+/// The ATC bookings list, fetched while the API's data is (from VATSIM's bookings API, never
+/// with the facility's key): only for a build from the API with the live page on. Other
+/// sources hold the list in their snapshot ([`bookings_or_warn`]).
+fn fetch_bookings_meanwhile(options: &BuildOptions) -> Option<JoinHandle<Result<Vec<u8>, String>>> {
+    if !options.settings.site.sections.live
+        || options.bookings.is_some()
+        || !matches!(options.source, Source::Api(_))
+    {
+        return None;
+    }
+    let url = options.settings.live.bookings.url.clone();
+    Some(std::thread::spawn(move || {
+        crate::fetch::bookings::fetch(&url)
+    }))
+}
+
+/// The bookings list from the bookings API, for `serve`, which reads it once when it starts
+/// (as it reads the API) and builds every rebuild with it; `None` where the build takes it
+/// from its snapshot or the live page is off.
+pub(crate) fn bookings_for_serve(options: &BuildOptions) -> Option<Arc<Result<Vec<u8>, String>>> {
+    fetch_bookings_meanwhile(options).map(|fetching| {
+        Arc::new(
+            fetching
+                .join()
+                .expect("fetching the bookings does not panic"),
+        )
+    })
+}
+
+/// The bookings list, decoded, or why there is none (said in a warning that names what to
+/// do, and on the live page); and the body as fetched, for a saved snapshot. `None` with the
+/// live page off.
+fn bookings_or_warn(
+    options: &BuildOptions,
+    fetching: Option<JoinHandle<Result<Vec<u8>, String>>>,
+    snapshot: &Snapshot,
+) -> (Option<ReadBookings>, Option<Vec<u8>>) {
+    if !options.settings.site.sections.live {
+        return (None, None);
+    }
+    let (body, fetched) = match (fetching, &options.bookings) {
+        (_, Some(read)) => (read.as_ref().clone(), None),
+        (Some(fetching), None) => {
+            let body = fetching
+                .join()
+                .expect("fetching the bookings does not panic");
+            let fetched = body.as_ref().ok().cloned();
+            (body, fetched)
+        }
+        (None, None) => (crate::fetch::bookings::from_snapshot(snapshot), None),
+    };
+    let decoded = body.and_then(|body| crate::model::bookings::decode_bookings(&body));
+    // Only a list that reads goes into a saved snapshot.
+    let fetched = fetched.filter(|_| decoded.is_ok());
+    let what_to_do = match (&options.source, &options.bookings) {
+        (Source::Api(_), _) | (_, Some(_)) => {
+            "Check [live] bookings in vatcar-site.toml (or --bookings-url), or build again later"
+        }
+        _ => "`vatcar-site fetch` saves the list in a snapshot, beside the API's answers",
+    };
+    match &decoded {
+        Ok(bookings) => {
+            if let Some(first) = &bookings.first_unreadable {
+                log::warn!(
+                    "Live: {} of the bookings list's records could not be read and are left out (the first, {first}); the others are listed",
+                    bookings.unreadable
+                );
+            }
+        }
+        Err(reason) => log::warn!(
+            "Live: bookings are unavailable ({reason}); the site is built without them and the live page says so. {what_to_do}"
+        ),
+    }
+    (Some(Arc::new(decoded)), fetched)
 }
 
 /// The previous build's state; a warning, once the data is in, when it could not be read.

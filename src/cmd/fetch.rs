@@ -33,7 +33,22 @@ pub(crate) fn run(
         .iter()
         .flat_map(|&cid| [Endpoint::User(cid), Endpoint::UserNotes(cid)]);
     let endpoints: Vec<Endpoint> = Endpoint::SITE.into_iter().chain(students).collect();
-    let snapshot: Snapshot = load::raw(&source, &endpoints)?;
+    let mut snapshot: Snapshot = load::raw(&source, &endpoints)?;
+    // The bookings list too, for the live page of a build from this snapshot.
+    if config.site.sections.live {
+        let url = (args.api.bookings_url.as_ref()).unwrap_or(&config.live.bookings.url);
+        let fetched = match crate::fetch::public::may_read(url) {
+            true => crate::fetch::bookings::fetch(url),
+            false => Err(crate::fetch::public::read_over("the bookings list")),
+        };
+        match fetched.and_then(|body| crate::model::bookings::decode_bookings(&body).map(|_| body))
+        {
+            Ok(body) => snapshot.insert_file(crate::fetch::bookings::FILE, body),
+            Err(reason) => log::warn!(
+                "Live: the bookings list was not saved ({reason}); a build from this snapshot says bookings are unavailable. Check [live] bookings in vatcar-site.toml, or fetch again later"
+            ),
+        }
+    }
     // Decoding now means a snapshot that cannot build (or report) is found today, not at
     // the next build.
     crate::model::decode_site(&snapshot).context("the fetched data would not build")?;

@@ -9,6 +9,7 @@ use crate::settings::Settings;
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use std::path::PathBuf;
+use std::sync::Arc;
 use url::Url;
 
 #[derive(Clone, Debug)]
@@ -37,6 +38,9 @@ pub struct BuildOptions {
     pub language: String,
     /// The API key, wherever it came from: no file that contains it is published.
     pub key: Option<ApiKey>,
+    /// The ATC bookings list (or why it could not be read) as `serve` read it once, when it
+    /// started, for every rebuild; `None`: each build reads it.
+    pub bookings: Option<Arc<Result<Vec<u8>, String>>>,
 }
 
 /// What a report run needs besides the CIDs.

@@ -11,7 +11,7 @@ use crate::fetch::load::Source;
 use crate::fetch::site_files::DEMO_LOGO;
 use crate::fetch::snapshot;
 use crate::secret::{ApiKey, KeyError};
-use crate::settings::{Settings, SiteFile};
+use crate::settings::{LiveAddress, Settings, SiteFile};
 use crate::usage::UsageError;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
@@ -120,18 +120,35 @@ pub(crate) fn templates_folder(flag: Option<&PathBuf>, config: &Settings) -> Opt
 
 /// How to build the site, for `build` and `serve` alike.
 pub(crate) fn site_options(
-    source: &SourceArgs,
+    source_args: &SourceArgs,
     site: &SiteArgs,
     config: &Settings,
     progress: Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<BuildOptions> {
-    let source = source.source(config, Some(progress))?;
+    let source = source_args.source(config, Some(progress))?;
     let build_time = build_time(&source)?;
     // Bare `build --demo` shows the demo facility's own site folder; with a config file, the
     // webmaster previews theirs over the demo data.
     let demo_site_files = matches!(source, Source::Demo) && config.path.is_none();
     let mut settings = site.over(config);
+    if let Some(url) = &source_args.api.bookings_url {
+        settings.live.bookings = LiveAddress {
+            url: url.clone(),
+            origin: bookings_url_origin().to_owned(),
+        };
+    }
+    check_live_addresses(&settings)?;
+    if matches!(source, Source::Demo) {
+        // The demo's data is the demo facility's, whose roster gives no code.
+        let live = &mut settings.live;
+        if live.callsigns.is_empty() {
+            live.callsigns = snapshot::DEMO_CALLSIGNS.map(str::to_owned).to_vec();
+        }
+        if live.airports.is_empty() {
+            live.airports = snapshot::DEMO_AIRPORTS.map(str::to_owned).to_vec();
+        }
+    }
     if demo_site_files {
         settings.site.logo = Some(SiteFile {
             path: DEMO_LOGO.to_owned(),
@@ -154,7 +171,43 @@ pub(crate) fn site_options(
         settings,
         build_time,
         key,
+        bookings: None,
     })
+}
+
+/// Where `--bookings-url` came from, for errors.
+pub(crate) fn bookings_url_origin() -> &'static str {
+    if std::env::var_os("VATCAR_BOOKINGS_URL").is_some() {
+        "--bookings-url (or VATCAR_BOOKINGS_URL)"
+    } else {
+        "--bookings-url"
+    }
+}
+
+/// `[live] feed` and `bookings` are read over https, or over http on this machine only
+/// ([`crate::fetch::public::may_read`], the rule `--previous` is held to): the feed by every
+/// visitor's browser, the bookings by the build. A mistake in the config file: exit code 2.
+fn check_live_addresses(settings: &Settings) -> Result<()> {
+    use crate::fetch::public::{may_read, read_over, shown};
+    if !settings.site.sections.live {
+        return Ok(());
+    }
+    let live = &settings.live;
+    for (address, what) in [
+        (&live.feed, "VATSIM's data feed"),
+        (&live.bookings, "the bookings list"),
+    ] {
+        if !may_read(&address.url) {
+            return Err(UsageError(format!(
+                "{}: {} is not read over plain http: {}; write its https address",
+                address.origin,
+                shown(&address.url),
+                read_over(what)
+            ))
+            .into());
+        }
+    }
+    Ok(())
 }
 
 pub(crate) fn report_options(

@@ -3,10 +3,12 @@
 //! ([`site_files`]). The API key that fetching needs, and every later stage must keep out of
 //! sight, is [`crate::secret`]'s.
 
+pub mod bookings;
 pub mod client;
 pub mod endpoint;
 pub mod error;
 pub mod load;
 pub mod previous;
+pub mod public;
 pub mod site_files;
 pub mod snapshot;

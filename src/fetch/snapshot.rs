@@ -43,8 +43,10 @@ macro_rules! demo_files {
     };
 }
 
-/// The sample data shipped in the binary: a fictional Caribbean facility.
-const DEMO: [(&str, &[u8]); 10] = demo_files![
+/// The sample data shipped in the binary: a fictional Caribbean facility, and a sample of
+/// the ATC bookings list for its live page.
+const DEMO: [(&str, &[u8]); 11] = demo_files![
+    "bookings.json",
     "facility-roster.json",
     "facility-events.json",
     "facility-documents.json",
@@ -60,6 +62,11 @@ const DEMO: [(&str, &[u8]); 10] = demo_files![
 /// When the demo data was "fetched": demo builds use it as their build time, so that the
 /// sample's upcoming events stay upcoming.
 pub const DEMO_FETCHED_AT: &str = "2026-11-20T12:00:00Z";
+
+/// The demo facility's callsign prefixes and airports, for its live page where `[live]` names
+/// none: its roster names the facility by a bare name, with no code to take them from.
+pub const DEMO_CALLSIGNS: [&str; 3] = ["TJSJ", "TJZS", "TJBQ"];
+pub const DEMO_AIRPORTS: [&str; 2] = ["TJSJ", "TJBQ"];
 
 impl Snapshot {
     pub fn new(fetched_at: DateTime<Utc>, base_url: &str) -> Self {
@@ -131,6 +138,21 @@ impl Snapshot {
     /// The bodies' size in bytes, all together.
     pub fn bytes(&self) -> u64 {
         self.bodies.values().map(|body| body.len() as u64).sum()
+    }
+
+    /// A file that is no endpoint's body (the bookings list), by name.
+    pub fn file(&self, name: &str) -> Option<&[u8]> {
+        self.bodies.get(name).map(Vec::as_slice)
+    }
+
+    /// Adds a file that is no endpoint's body (the bookings list).
+    pub fn insert_file(&mut self, name: &str, body: Vec<u8>) {
+        self.bodies.insert(name.to_owned(), body);
+    }
+
+    /// Where it came from, for messages: "snapshot folder snap", "the built-in demo data".
+    pub fn origin(&self) -> &str {
+        &self.origin
     }
 
     pub fn contains(&self, endpoint: Endpoint) -> bool {

@@ -317,6 +317,12 @@ impl Texts {
         self.entries.get(key).map(String::as_str)
     }
 
+    /// The counts that take a key's `one` form (the browser's live script picks forms by
+    /// them).
+    pub fn one_counts(&self) -> &[i64] {
+        &self.one
+    }
+
     /// The key of the form of `key` that a count of `n` takes: `key.one` or `key.other`.
     pub fn plural_key(&self, key: &str, n: i64) -> String {
         let form = if self.one.contains(&n) {

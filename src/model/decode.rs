@@ -114,7 +114,7 @@ pub fn decode_notes(cid: u64, body: &[u8]) -> Result<Vec<TrainingNote>, ApiError
 /// cannot hold them, and serde_json refuses the whole body for one, when one garbled event
 /// name should cost that name a character, not the site its build. The same length, so
 /// positions in errors stay true; the body as it is, not copied, when it has none.
-fn lone_surrogates_replaced(body: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+pub(super) fn lone_surrogates_replaced(body: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let mut fixed: Option<Vec<u8>> = None;
     let mut pending_high: Option<usize> = None;
     let mut last_end = 0;

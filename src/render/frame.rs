@@ -196,7 +196,7 @@ pub struct FrameKey {
 }
 
 /// The sections base.html has a menu entry for, in its order.
-const SECTION_ENTRIES: [&str; 4] = ["roster", "events", "division", "documents"];
+const SECTION_ENTRIES: [&str; 5] = ["roster", "events", "division", "documents", "live"];
 
 impl FrameKey {
     /// `page` is the page's object as the template gets it.
@@ -484,6 +484,7 @@ mod tests {
     fn base_html_uses_page_only_as_the_frame_key_knows() {
         let known = [
             r#"if page.section == "home""#,
+            r#"if site.live_connect_src and page.section in ["home", "live"]"#,
             "page.title",
             "if page.description",
             "page.description",

@@ -146,6 +146,47 @@ pub fn vevent(item: &FeedEvent) -> VEvent {
     }
 }
 
+/// One booking of a position, ready to write ([`booking_vevent`]).
+pub struct BookedPosition<'a> {
+    pub uid: &'a str,
+    /// `TJSJ_APP: Name (S2)`.
+    pub summary: &'a str,
+    /// Plain text, no markup.
+    pub description: &'a str,
+    pub start: DateTime<Utc>,
+    pub end: DateTime<Utc>,
+    /// Absolute address of the live page, when known.
+    pub url: Option<&'a str>,
+}
+
+/// A booking's VEVENT. The bookings list has no change times: DTSTAMP is the booking's
+/// start, so that nothing depends on the clock and the same list gives the same bytes. The
+/// view keeps only bookings whose end is after their start and before the calendar horizon.
+pub fn booking_vevent(booking: &BookedPosition) -> VEvent {
+    let mut out = Writer {
+        out: String::with_capacity(300 + booking.description.len()),
+    };
+    out.line("BEGIN", "VEVENT");
+    out.text("UID", booking.uid);
+    out.line("DTSTAMP", &stamp(booking.start));
+    out.line("DTSTART", &stamp(booking.start));
+    out.line("DTEND", &stamp(booking.end));
+    out.text("SUMMARY", booking.summary);
+    if !booking.description.is_empty() {
+        out.text("DESCRIPTION", booking.description);
+    }
+    if let Some(url) = booking.url {
+        out.line("URL", url);
+    }
+    out.line("STATUS", "CONFIRMED");
+    out.line("TRANSP", "TRANSPARENT");
+    out.line("END", "VEVENT");
+    VEvent {
+        uid: booking.uid.to_owned(),
+        text: out.finish(),
+    }
+}
+
 /// Minutes from 2020-01-01 to the event's last change: it grows with every edit (clients
 /// take a higher SEQUENCE as the newer version), never goes backwards, and fits in the 31
 /// bits clients allow for centuries.

@@ -60,7 +60,7 @@ struct SectionPage {
     data: fn(&SiteView) -> Result<Value>,
 }
 
-const SECTION_PAGES: [SectionPage; 6] = [
+const SECTION_PAGES: [SectionPage; 7] = [
     SectionPage {
         output: &outputs::HOME,
         template: "index.html",
@@ -100,6 +100,14 @@ const SECTION_PAGES: [SectionPage; 6] = [
         title: Some("page.documents"),
         name: "documents",
         data: |v| to_value(&v.documents),
+    },
+    SectionPage {
+        output: &outputs::LIVE,
+        template: "live.html",
+        section: "live",
+        title: Some("page.live"),
+        name: "live",
+        data: |v| to_value(&v.live),
     },
     SectionPage {
         output: &outputs::WHATS_NEW,
@@ -419,6 +427,13 @@ impl<'v> Calendars<'v> {
                 ),
             ))?;
         }
+        if written(&outputs::BOOKINGS_CALENDAR) {
+            sink(Rendered::new(
+                &outputs::BOOKINGS_CALENDAR,
+                outputs::BOOKINGS_CALENDAR.path,
+                bookings_calendar(view, &context),
+            ))?;
+        }
         if written(&outputs::DIVISION_CALENDAR) {
             sink(Rendered::new(
                 &outputs::DIVISION_CALENDAR,
@@ -432,6 +447,24 @@ impl<'v> Calendars<'v> {
         }
         Ok(())
     }
+}
+
+/// The bookings of our positions.
+fn bookings_calendar(view: &SiteView, context: &ical::EventContext) -> String {
+    let blocks: Vec<ical::VEvent> = (view.bookings_calendar.entries.iter())
+        .map(|entry| {
+            ical::booking_vevent(&ical::BookedPosition {
+                uid: &entry.uid,
+                summary: &entry.summary,
+                description: &entry.description,
+                start: entry.start,
+                end: entry.end,
+                url: entry.url.as_deref(),
+            })
+        })
+        .collect();
+    let blocks: Vec<&ical::VEvent> = blocks.iter().collect();
+    ical::assemble(&view.calendars.bookings, &blocks, context)
 }
 
 fn to_value(value: &impl Serialize) -> Result<Value> {

@@ -57,6 +57,8 @@ pub const TEMPLATES: &[(&str, &str)] = embedded!(
     "whats-new.html",
     "whats-new-home.html",
     "whats-new.xml",
+    "live.html",
+    "live-home.html",
     "report.css",
     "report-training.html",
     "report-roster.html",
@@ -77,6 +79,7 @@ pub const STATIC_FILES: &[(&str, &[u8])] = embedded!(
     "style.css",
     "local-time.js",
     "menu.js",
+    "live.js",
     "icon.svg",
 );
 

@@ -15,12 +15,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 use values::{
-    BaseUrl, BitValue, Colour, Email, FeedLimit, KeyText, RecentDays, RefreshMinutes, SiteUrl,
-    StaticPath, Timeout, WhatsNewDays, Zone,
+    BaseUrl, BitValue, Colour, Email, FeedLimit, KeyText, LiveFile, LiveTable, RecentDays,
+    RefreshMinutes, SiteUrl, StaticPath, Timeout, WhatsNewDays, Zone,
 };
 pub use values::{
     HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, check_base_url, parse_colour,
-    parse_site_url,
+    parse_live_url, parse_site_url,
 };
 
 /// The file looked for in the working folder when `--config` is not given.
@@ -38,6 +38,12 @@ pub const DEFAULT_TIMEOUT: f64 = 30.0;
 /// (6.7 MB at 10,000 upcoming events) while a reader shows the first few dozen entries.
 pub const DEFAULT_FEED_LIMIT: usize = 50;
 
+/// VATSIM's data feed, which the visitor's browser reads for who is on now.
+pub const DEFAULT_LIVE_FEED: &str = "https://data.vatsim.net/v3/vatsim-data.json";
+
+/// VATSIM's ATC bookings list, read at build time.
+pub const DEFAULT_BOOKINGS: &str = "https://atc-bookings.vatsim.net/api/booking";
+
 /// Everything a run is configured with, before the command line's flags are laid over it.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -52,6 +58,43 @@ pub struct Settings {
     pub feeds: Feeds,
     pub roster: Roster,
     pub whats_new: WhatsNew,
+    /// The live page and its bookings (on unless `live = false`: `site.sections.live`).
+    pub live: Live,
+}
+
+/// The live page: who is on now (read by the visitor's browser) and who is booked (read at
+/// build time).
+#[derive(Clone, Debug)]
+pub struct Live {
+    /// Callsign prefixes that are ours (before the first `_`), upper-cased; empty for the
+    /// facility's code from the roster.
+    pub callsigns: Vec<String>,
+    /// ICAO codes whose departures and arrivals are listed; none leaves the traffic out.
+    pub airports: Vec<String>,
+    /// VATSIM's data feed.
+    pub feed: LiveAddress,
+    /// The ATC bookings list.
+    pub bookings: LiveAddress,
+    /// `serve --demo`: the pages read the server's built-in sample of the feed instead, and
+    /// say so. Never set from the file.
+    pub sample_feed: bool,
+}
+
+/// An address of `[live]`, and where it was set, for errors.
+#[derive(Clone, Debug)]
+pub struct LiveAddress {
+    pub url: url::Url,
+    /// `vatcar-site.toml:14: live.feed`, or `the default live.feed`.
+    pub origin: String,
+}
+
+impl LiveAddress {
+    fn default_for(key: &str, url: &str) -> Self {
+        Self {
+            url: url::Url::parse(url).expect("the default addresses parse"),
+            origin: format!("the default live.{key}"),
+        }
+    }
 }
 
 /// How the API is reached.
@@ -188,6 +231,13 @@ impl Default for Settings {
                 days: 30,
                 previous: None,
             },
+            live: Live {
+                callsigns: Vec::new(),
+                airports: Vec::new(),
+                feed: LiveAddress::default_for("feed", DEFAULT_LIVE_FEED),
+                bookings: LiveAddress::default_for("bookings", DEFAULT_BOOKINGS),
+                sample_feed: false,
+            },
         }
     }
 }
@@ -234,6 +284,8 @@ struct File {
     /// What's new: the published site to compare with (its data/roster.json and
     /// data/changes.json), for CI runs that start from an empty output folder.
     previous: Option<SiteUrl>,
+    /// The live page: `false`, or the `[live]` table.
+    live: Option<LiveFile>,
 }
 
 /// A `[[menu]]` entry: a name, and an address elsewhere or a page of the site.
@@ -324,6 +376,13 @@ impl Settings {
             })
         };
         let emails = file.staff_emails;
+        let (live_on, live) = match file.live {
+            None | Some(LiveFile::Switch(true)) => (true, LiveTable::default()),
+            Some(LiveFile::Switch(false)) => (false, LiveTable::default()),
+            Some(LiveFile::Table(table)) => (true, *table),
+        };
+        let mut sections = file.sections;
+        sections.live = live_on;
         Ok(Self {
             path: Some(path.to_path_buf()),
             api: Api {
@@ -346,7 +405,7 @@ impl Settings {
                 tagline: file.tagline,
                 site_url: file.site_url.map(|u| u.0),
                 display_zone: file.display_zone.map(|z| z.0),
-                sections: file.sections,
+                sections,
                 menu: menu(file.menu, at)?,
                 logo: site_file("logo", file.logo),
                 favicon: site_file("favicon", file.favicon),
@@ -386,8 +445,40 @@ impl Settings {
                 days: file.whats_new_days.map_or(defaults.whats_new.days, |d| d.0),
                 previous: file.previous.map(|u| u.0),
             },
+            live: live_settings(live, defaults.live, at)?,
         })
     }
+}
+
+/// The `[live]` table over the defaults.
+fn live_settings(
+    table: LiveTable,
+    defaults: Live,
+    at: &dyn Fn(std::ops::Range<usize>) -> String,
+) -> Result<Live, String> {
+    let callsigns = match table.callsigns {
+        Some(list) if list.get_ref().0.is_empty() => {
+            return Err(format!(
+                "{}: live.callsigns: the list is empty; name the callsign prefixes that are yours, or leave callsigns out for the facility's code",
+                at(list.span())
+            ));
+        }
+        Some(list) => list.into_inner().0,
+        None => defaults.callsigns,
+    };
+    let address = |key: &str, value: Option<Spanned<values::LiveUrl>>, default: LiveAddress| {
+        value.map_or(default, |value| LiveAddress {
+            origin: format!("{}: live.{key}", at(value.span())),
+            url: value.into_inner().0,
+        })
+    };
+    Ok(Live {
+        callsigns,
+        airports: table.airports.map_or(defaults.airports, |a| a.0),
+        feed: address("feed", table.feed, defaults.feed),
+        bookings: address("bookings", table.bookings, defaults.bookings),
+        sample_feed: false,
+    })
 }
 
 /// The `[[menu]]` entries: each a name and exactly one of an address or a page.
@@ -441,6 +532,7 @@ mod tests {
             ("[calendar]\n", "calendar."),
             ("[staff_emails]\n", "staff_emails."),
             ("[sections]\n", "sections."),
+            ("[live]\n", "live."),
             ("[[menu]]\nname = \"Discord\"\n", "menu."),
         ];
         let mut rows = 0;
@@ -523,6 +615,30 @@ documents = false
             parse("").unwrap().feeds.feed_limit,
             Some(DEFAULT_FEED_LIMIT)
         );
+    }
+
+    #[test]
+    fn the_live_table_reads_and_live_false_turns_the_page_off() {
+        let loaded = parse(
+            "[live]\ncallsigns = [\" tjsj\", \"TJZS\", \"TJSJ\"]\nairports = [\"TJSJ\"]\nfeed = \"http://127.0.0.1:9/feed.json\"\n",
+        )
+        .unwrap();
+        assert!(loaded.site.sections.live);
+        assert_eq!(loaded.live.callsigns, ["TJSJ", "TJZS"]);
+        assert_eq!(loaded.live.airports, ["TJSJ"]);
+        assert_eq!(
+            loaded.live.feed.url.as_str(),
+            "http://127.0.0.1:9/feed.json"
+        );
+        assert_eq!(loaded.live.feed.origin, "vatcar-site.toml:4: live.feed");
+        assert_eq!(loaded.live.bookings.url.as_str(), DEFAULT_BOOKINGS);
+        let off = parse("live = false\n").unwrap();
+        assert!(!off.site.sections.live && off.site.sections.roster);
+        let defaults = parse("").unwrap();
+        assert!(defaults.site.sections.live && defaults.live.callsigns.is_empty());
+        assert_eq!(defaults.live.feed.url.as_str(), DEFAULT_LIVE_FEED);
+        // Not a key of [sections]: `live = false` is.
+        assert!(parse("[sections]\nlive = false\n").is_err());
     }
 
     #[test]
@@ -641,6 +757,34 @@ documents = false
             (
                 "header = true\n",
                 "vatcar-site.toml:1: header: expected text in quotes, found true",
+            ),
+            (
+                "[live]\ncallsigns = [\"TJSJ_APP\"]\n",
+                "vatcar-site.toml:2: live.callsigns: \"TJSJ_APP\" holds a _; write the part before the first _ (\"TJSJ\" for \"TJSJ_APP\")",
+            ),
+            (
+                "[live]\nairports = [\"TJ SJ\"]\n",
+                "vatcar-site.toml:2: live.airports: \"TJ SJ\" is not a code of letters and digits",
+            ),
+            (
+                "\n[live]\ncallsigns = []\n",
+                "vatcar-site.toml:3: live.callsigns: the list is empty; name the callsign prefixes",
+            ),
+            (
+                "live = \"off\"\n",
+                "vatcar-site.toml:1: live: expected false (no live page) or a [live] table, found the text \"off\"",
+            ),
+            (
+                "[live]\nfeed = \"ftp://x.org/feed.json\"\n",
+                "vatcar-site.toml:2: live.feed: \"ftp://x.org/feed.json\" is not an http(s) address",
+            ),
+            (
+                "[live]\nbookings = \"https://me:s3cret@x.org/\"\n",
+                "vatcar-site.toml:2: live.bookings: the address holds a user name or password",
+            ),
+            (
+                "[live]\ncalsigns = [\"TJSJ\"]\n",
+                "vatcar-site.toml:2: unknown key `calsigns` in [live]: did you mean `callsigns`?",
             ),
             (
                 "colour = \"blue\"\n",

@@ -355,6 +355,10 @@ pub struct Sections {
     pub events: bool,
     pub division: bool,
     pub documents: bool,
+    /// The live page, its bookings calendar and the home page's live block: `live = false`
+    /// at the top of the file turns them off, not a key of `[sections]`.
+    #[serde(skip_deserializing)]
+    pub live: bool,
 }
 
 impl Default for Sections {
@@ -364,8 +368,114 @@ impl Default for Sections {
             events: true,
             division: true,
             documents: true,
+            live: true,
         }
     }
+}
+
+/// `live`: `false` (or `true`), or the `[live]` table.
+#[derive(Debug)]
+pub enum LiveFile {
+    Switch(bool),
+    Table(Box<LiveTable>),
+}
+
+/// The `[live]` table, as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LiveTable {
+    /// Callsign prefixes that are ours (before the first `_`).
+    pub callsigns: Option<toml::Spanned<Codes>>,
+    /// ICAO codes whose departures and arrivals are listed.
+    pub airports: Option<Codes>,
+    /// VATSIM's data feed, read by the visitor's browser.
+    pub feed: Option<toml::Spanned<LiveUrl>>,
+    /// The ATC bookings list, read at build time.
+    pub bookings: Option<toml::Spanned<LiveUrl>>,
+}
+
+impl<'de> Deserialize<'de> for LiveFile {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = LiveFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("false (no live page) or a [live] table")
+            }
+            fn visit_bool<E: serde::de::Error>(self, on: bool) -> Result<LiveFile, E> {
+                Ok(LiveFile::Switch(on))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<LiveFile, A::Error> {
+                LiveTable::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(|table| LiveFile::Table(Box::new(table)))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+/// `live.callsigns` and `live.airports`: codes of letters and digits, upper-cased; a
+/// callsign's prefix is the part before its first `_`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "Vec<String>")]
+pub struct Codes(pub Vec<String>);
+
+impl TryFrom<Vec<String>> for Codes {
+    type Error = Invalid;
+    fn try_from(list: Vec<String>) -> Result<Self, Invalid> {
+        let mut codes: Vec<String> = Vec::with_capacity(list.len());
+        for text in list {
+            let code = text.trim().to_ascii_uppercase();
+            if let Some((prefix, _)) = code.split_once('_') {
+                return invalid(format!(
+                    "{text:?} holds a _; write the part before the first _ ({prefix:?} for {code:?})"
+                ));
+            }
+            if code.is_empty()
+                || code.len() > 12
+                || !code.chars().all(|c| c.is_ascii_alphanumeric())
+            {
+                return invalid(format!(
+                    "{text:?} is not a code of letters and digits (such as \"TJSJ\")"
+                ));
+            }
+            if !codes.contains(&code) {
+                codes.push(code);
+            }
+        }
+        Ok(Self(codes))
+    }
+}
+
+/// `live.feed` and `live.bookings`: an http(s) address with a host and no user name or
+/// password (the feed's address is published in the pages). Where it may be read from
+/// (https, or http to this machine) is `fetch::public`'s rule, held by the command.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "String")]
+pub struct LiveUrl(pub url::Url);
+
+impl TryFrom<String> for LiveUrl {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        parse_live_url(&text).map(Self).map_err(Invalid)
+    }
+}
+
+/// An address of `[live]`, or `--bookings-url`: http(s), with a host, and no user name or
+/// password.
+pub fn parse_live_url(text: &str) -> Result<url::Url, String> {
+    let url = match url::Url::parse(text.trim()) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => url,
+        _ => return Err(format!("{text:?} is not an http(s) address")),
+    };
+    if !url.username().is_empty() || url.password().is_some() {
+        // Not quoted: the password is a secret.
+        return Err(
+            "the address holds a user name or password, which would be published; leave them out"
+                .into(),
+        );
+    }
+    Ok(url)
 }
 
 /// A file of the webmaster's static folder that a setting names (`logo = "logo.svg"`).

@@ -18,7 +18,7 @@ mod ids;
 mod links;
 
 use super::SiteView;
-use super::outputs::{self, OUTPUTS, Output};
+use super::outputs::{self, OUTPUTS, Output, Written};
 use super::settings::{MenuEntry, MenuTarget};
 use crate::model::content::{ContentPage, PageKind};
 use crate::problems::Problem;
@@ -251,10 +251,11 @@ fn place_pages(
                 format!(
                     "would be published at {file}, where vatcar-site writes {}; rename it{}",
                     there.what,
-                    if there.output.is_switchable_page() {
-                        ", or turn that page off under [sections] in vatcar-site.toml"
-                    } else {
-                        ""
+                    match there.output.written {
+                        Written::UnlessOff(section) if there.output.is_switchable_page() => {
+                            format!(", or turn that page off {}", section.switch())
+                        }
+                        _ => String::new(),
                     }
                 ),
             ));

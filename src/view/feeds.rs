@@ -30,6 +30,8 @@ pub struct FeedEntry {
 pub struct CalendarFeeds {
     pub facility: FeedSettings,
     pub division: FeedSettings,
+    /// The bookings of our positions ([`super::LivePage`]).
+    pub bookings: FeedSettings,
     /// Every event once, with its plain-text description and location.
     pub entries: BTreeMap<EventKey, CalendarEntry>,
     /// The events of each feed, by start time.
@@ -163,6 +165,15 @@ pub(super) fn calendar_feeds(
             description: described(&texts.text("calendar.division_description", &[])),
             refresh_minutes: feeds.refresh_minutes,
             empty: texts.text("calendar.empty", &[]),
+        },
+        bookings: FeedSettings {
+            name: site.calendars.bookings_name.clone(),
+            description: described(&texts.text(
+                "calendar.bookings_description",
+                &[("facility", &site.facility.name)],
+            )),
+            refresh_minutes: feeds.refresh_minutes,
+            empty: texts.text("calendar.no_bookings", &[]),
         },
         entries,
         facility_ids: by_start(facility_keys),

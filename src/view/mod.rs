@@ -14,6 +14,7 @@ mod documents;
 mod events;
 mod feeds;
 mod identity;
+mod live;
 pub mod outputs;
 mod public_data;
 pub mod report;
@@ -35,6 +36,10 @@ pub use events::{
 };
 pub use feeds::{CalendarEntry, CalendarFeeds, FeedEntry};
 pub use identity::{AccentView, HeaderColours, HeaderView, accent, header};
+pub use live::{
+    BookingDay, BookingEntry, BookingRow, BookingsCalendar, LivePage, SAMPLE_FEED_PATH, is_ours,
+    our_prefixes, ours_not_ended,
+};
 pub use public_data::PublicData;
 pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, roster_page};
 pub use settings::{
@@ -67,6 +72,9 @@ pub struct HomePage {
     pub intro: Option<HomeIntro>,
     /// The latest few changes (the What's new page has them all).
     pub whats_new: Vec<Change>,
+    /// The live block: who is on now (shown by the browser script) and the bookings of the
+    /// next 24 hours; `None` with the live page off.
+    pub live: Option<LivePage>,
 }
 
 /// The whole site's views, built once.
@@ -89,6 +97,10 @@ pub struct SiteView {
     pub content: ContentView,
     /// The changes since earlier builds, for the What's new page.
     pub whats_new: WhatsNew,
+    /// The live page: the bookings, and what its script reads.
+    pub live: LivePage,
+    /// The bookings calendar's entries.
+    pub bookings_calendar: BookingsCalendar,
     /// The public JSON files and the What's new feed.
     pub public: PublicData,
     /// The frames wide tables and code blocks scroll in, named in the site's language: the
@@ -169,7 +181,10 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
     let frames = scroll_frames(&run.texts);
     let sanitizer = Sanitizer::new(&run.base_url).with_frames(frames.clone());
     let names = roster_names(&data.roster);
-    let site = site_view(data, &settings.site, &settings.feeds, run);
+    let mut site = site_view(data, &settings.site, &settings.feeds, run);
+    if settings.site.sections.live {
+        site.live_connect_src = Some(live_connect_src(&settings.live));
+    }
 
     let (events, facility_keys, division_keys) = index_events(data);
     // Each event's summary and page are made on every core. Its description is sanitized,
@@ -238,6 +253,7 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
         upcoming_facility: facility_events.upcoming.len(),
         upcoming_division: division_events.upcoming.len(),
         intro: None,
+        live: None,
         whats_new: (whats_new
             .changes
             .iter()
@@ -255,6 +271,16 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
         (&settings.site, &settings.feeds, run),
     );
 
+    let (live, bookings_calendar) = live::live_page(
+        run.bookings.as_deref(),
+        &data.roster,
+        (&settings.live, &settings.site),
+        (run.build_time, &run.texts, &calendars.uid_host),
+    );
+    let mut home = home;
+    if settings.site.sections.live {
+        home.live = Some(live.clone());
+    }
     let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, run);
     SiteView {
         sanitizer,
@@ -270,8 +296,21 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
         calendars,
         content: ContentView::default(),
         whats_new,
+        live,
+        bookings_calendar,
         public,
         frames,
+    }
+}
+
+/// What the pages that show who is on now may connect to: their own origin (the server's
+/// sample feed in `serve --demo`) and the data feed's.
+fn live_connect_src(live: &crate::settings::Live) -> String {
+    let origin = live.feed.url.origin();
+    if live.sample_feed || !origin.is_tuple() {
+        "'self'".to_owned()
+    } else {
+        format!("'self' {}", origin.ascii_serialization())
     }
 }
 

@@ -61,6 +61,8 @@ pub enum Section {
     Events,
     Division,
     Documents,
+    /// Not under `[sections]`: `live = false` at the top of the file.
+    Live,
 }
 
 impl Section {
@@ -71,6 +73,15 @@ impl Section {
             Section::Events => "events",
             Section::Division => "division",
             Section::Documents => "documents",
+            Section::Live => "live",
+        }
+    }
+
+    /// How the webmaster turns it off, as a message says it.
+    pub fn switch(self) -> String {
+        match self {
+            Section::Live => "with live = false in vatcar-site.toml".to_owned(),
+            _ => "under [sections] in vatcar-site.toml".to_owned(),
         }
     }
 
@@ -80,6 +91,7 @@ impl Section {
             Section::Events => sections.events,
             Section::Division => sections.division,
             Section::Documents => sections.documents,
+            Section::Live => sections.live,
         }
     }
 }
@@ -242,6 +254,18 @@ pub const ROSTER_JSON: Output = Output {
     written: Written::UnlessOff(Section::Roster),
     what: "the roster as JSON",
 };
+pub const LIVE: Output = Output {
+    path: "live/index.html",
+    kind: Kind::Page,
+    written: Written::UnlessOff(Section::Live),
+    what: "the live page",
+};
+pub const BOOKINGS_CALENDAR: Output = Output {
+    path: "calendar/bookings.ics",
+    kind: Kind::Calendar,
+    written: Written::UnlessOff(Section::Live),
+    what: "the bookings calendar",
+};
 pub const EVENTS_JSON: Output = Output {
     path: "events.json",
     kind: Kind::Data,
@@ -250,7 +274,7 @@ pub const EVENTS_JSON: Output = Output {
 };
 
 /// Everything the site writes besides the webmaster's own static files.
-pub const OUTPUTS: [&Output; 19] = [
+pub const OUTPUTS: [&Output; 21] = [
     &HOME,
     &ROSTER,
     &EVENTS,
@@ -260,6 +284,8 @@ pub const OUTPUTS: [&Output; 19] = [
     &DOCUMENTS,
     &FACILITY_CALENDAR,
     &DIVISION_CALENDAR,
+    &LIVE,
+    &BOOKINGS_CALENDAR,
     &CONTENT_PAGE,
     &NOT_FOUND,
     &STATIC,

@@ -4,7 +4,7 @@ use super::Run;
 use super::Sections;
 use super::calendar_links::{google_subscribe, outlook_subscribe};
 use super::content::encode;
-use super::outputs::{DIVISION_CALENDAR, FACILITY_CALENDAR};
+use super::outputs::{BOOKINGS_CALENDAR, DIVISION_CALENDAR, FACILITY_CALENDAR};
 use crate::model::SiteData;
 use crate::sanitize::links::{SafeLink, safe_link};
 use crate::settings::{Feeds, Site as SiteSettings};
@@ -35,6 +35,10 @@ pub struct Site {
     pub accent: Option<super::AccentView>,
     /// The header's colours, and whether the logo sits on a plate.
     pub header: super::HeaderView,
+    /// The pages that show who is on now (the live page, the home page) limit what their
+    /// script may connect to: `'self'` and the data feed's origin, for their
+    /// Content-Security-Policy. `None` with the live page off.
+    pub live_connect_src: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -62,6 +66,12 @@ pub struct Calendars {
     pub facility_outlook: Option<String>,
     pub division_google: Option<String>,
     pub division_outlook: Option<String>,
+    /// The bookings of our positions (with the live page on).
+    pub bookings: &'static str,
+    pub bookings_webcal: Option<String>,
+    pub bookings_name: String,
+    pub bookings_google: Option<String>,
+    pub bookings_outlook: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -111,8 +121,12 @@ pub(super) fn site_view(
         .division_calendar_name
         .clone()
         .unwrap_or_else(|| run.texts.text("calendar.division_name", &[]));
+    let bookings_name = run
+        .texts
+        .text("calendar.bookings_name", &[("site", &title)]);
     const FACILITY: &str = FACILITY_CALENDAR.path;
     const DIVISION: &str = DIVISION_CALENDAR.path;
+    const BOOKINGS: &str = BOOKINGS_CALENDAR.path;
     let calendars = Calendars {
         facility: FACILITY,
         division: DIVISION,
@@ -122,8 +136,13 @@ pub(super) fn site_view(
         facility_outlook: absolute(FACILITY).map(|u| outlook_subscribe(&u, &facility_name)),
         division_google: webcal(DIVISION).map(|w| google_subscribe(&w)),
         division_outlook: absolute(DIVISION).map(|u| outlook_subscribe(&u, &division_name)),
+        bookings: BOOKINGS,
+        bookings_webcal: webcal(BOOKINGS),
+        bookings_google: webcal(BOOKINGS).map(|w| google_subscribe(&w)),
+        bookings_outlook: absolute(BOOKINGS).map(|u| outlook_subscribe(&u, &bookings_name)),
         facility_name,
         division_name,
+        bookings_name,
     };
     // Checked as the settings were read: a colour.
     let accent = (settings.accent.as_deref()).and_then(|c| super::accent(c).ok());
@@ -159,6 +178,7 @@ pub(super) fn site_view(
         }),
         header: super::header(settings.header, accent.as_ref()),
         accent,
+        live_connect_src: None,
     }
 }
 

@@ -136,6 +136,19 @@ fn local_date(texts: &Texts, date: impl Datelike) -> String {
     )
 }
 
+/// A day as the live page heads its bookings: `Friday 20 Nov` (`time.local_date`, with the
+/// day's whole name).
+pub(super) fn day_title(texts: &Texts, date: impl Datelike) -> String {
+    texts.text(
+        "time.local_date",
+        &[
+            ("weekday", &weekday_name(texts, "weekdays", date.weekday())),
+            ("day", &date.day().to_string()),
+            ("month", &month_name(texts, date.month0())),
+        ],
+    )
+}
+
 /// A date as a document's is shown: `5 Nov 2025` (`time.date`).
 pub fn date(texts: &Texts, date: impl Datelike) -> String {
     texts.text(
@@ -149,7 +162,18 @@ pub fn date(texts: &Texts, date: impl Datelike) -> String {
 }
 
 pub fn when(event: &Event, zone: Option<Tz>, texts: &Texts) -> When {
-    let (start, end) = (event.start, event.effective_end());
+    let mut when = between(event.start, event.effective_end(), zone, texts);
+    when.end_assumed = !event.has_valid_end();
+    when
+}
+
+/// From `start` to `end` (after it), in the forms the pages use.
+pub(super) fn between(
+    start: DateTime<Utc>,
+    end: DateTime<Utc>,
+    zone: Option<Tz>,
+    texts: &Texts,
+) -> When {
     let local = zone.map(|zone| {
         let (ls, le) = (start.with_timezone(&zone), end.with_timezone(&zone));
         if ls.date_naive() == le.date_naive() {
@@ -175,7 +199,7 @@ pub fn when(event: &Event, zone: Option<Tz>, texts: &Texts) -> When {
         same_day: start.date_naive() == end.date_naive(),
         start: Instant::new(start),
         end: Instant::new(end),
-        end_assumed: !event.has_valid_end(),
+        end_assumed: false,
         local,
         weekday: weekday_name(texts, "weekdays", start.weekday()),
         day: start.day().to_string(),

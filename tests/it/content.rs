@@ -352,6 +352,7 @@ fn the_menu_holds_config_entries_and_pages_that_opt_in() {
             "Events",
             "Division",
             "Documents",
+            "Live",
             "Join or visit",
             "Pilot resources",
             "Discord (external site) ↗",
@@ -359,7 +360,7 @@ fn the_menu_holds_config_entries_and_pages_that_opt_in() {
         ]
     );
     assert_eq!(
-        hrefs(&join, ".site-nav a")[5..],
+        hrefs(&join, ".site-nav a")[6..],
         [
             "../join/",
             "../pilots/",

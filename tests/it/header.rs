@@ -101,6 +101,7 @@ fn every_menu_entry_is_a_link_in_the_markup_and_the_button_only_folds_it() {
                 "Controladores",
                 "Eventos",
                 "Documentos",
+                "En vivo",
                 "Formación",
                 "Visitantes",
                 "Normas de la dependencia",
@@ -178,6 +179,7 @@ fn the_current_page_and_the_section_a_page_is_in_carry_aria_current() {
         ("formacion/index.html", vec!["Formación=page"]),
         ("formacion/s1/index.html", vec!["Formación=true"]),
         ("visitantes/index.html", vec!["Visitantes=page"]),
+        ("live/index.html", vec!["En vivo=page"]),
         ("404.html", vec![]),
     ] {
         let (_, html) = page(&out.join(file));

@@ -27,6 +27,7 @@ mod init;
 mod languages;
 mod layers;
 mod layout;
+mod live;
 mod printed_lines;
 mod publish;
 mod report;

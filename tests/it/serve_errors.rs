@@ -3,6 +3,7 @@
 //! pages until the next good build. The page's side runs in Chromium
 //! (tests/browser/serve-overlay.mjs), skipped with a message where Chromium is absent.
 
+use crate::support::browser::{Browser, browser_or_skip};
 use crate::support::http::{Serving, connect, get, parse};
 use crate::support::{run, vatcar};
 use std::fs;
@@ -126,9 +127,7 @@ fn a_failed_rebuild_is_signalled_with_its_errors_and_the_next_good_build_clears_
 
 #[test]
 fn the_open_page_shows_a_failed_rebuilds_errors_and_clears_them_in_chromium() {
-    let Some(crate::support::BrowserTools { tools, chromium }) =
-        crate::support::browser_tools("the_open_page_shows_a_failed_rebuilds_errors")
-    else {
+    let Some(Browser { tools, chromium }) = browser_or_skip() else {
         return;
     };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/serve-overlay.mjs");

@@ -523,7 +523,9 @@ fn hostile_data_is_escaped_and_sanitized() {
         for script in select(&html, "script") {
             let src = script.value().attr("src").unwrap_or("(inline)");
             assert!(
-                src.ends_with("static/local-time.js") || src.ends_with("static/menu.js"),
+                src.ends_with("static/local-time.js")
+                    || src.ends_with("static/menu.js")
+                    || src.ends_with("static/live.js"),
                 "{path}: script {src}"
             );
         }
@@ -1134,25 +1136,37 @@ fn footer_links_have_separators_only_between_them() {
     let no_calendars = snapshot.path().join("no-calendars.toml");
     fs::write(
         &no_calendars,
-        "[sections]\nevents = false\ndivision = false\n",
+        "live = false\n[sections]\nevents = false\ndivision = false\n",
     )
     .unwrap();
     let no_calendars = no_calendars.to_str().unwrap();
+    let only_bookings = snapshot.path().join("only-bookings.toml");
+    fs::write(
+        &only_bookings,
+        "[sections]\nevents = false\ndivision = false\n",
+    )
+    .unwrap();
+    let only_bookings = only_bookings.to_str().unwrap();
     let plain = crate::support::demo_snapshot_copy();
-    let cases: [(&Path, &[&str], &[&str]); 6] = [
+    let cases: [(&Path, &[&str], &[&str]); 7] = [
         (
             plain.path(),
             &["--site-url", SITE_URL],
             &[
                 "Facility calendar (iCal)",
                 "Division calendar (iCal)",
+                "Bookings calendar (iCal)",
                 "Atom feed",
             ],
         ),
         (
             plain.path(),
             &[],
-            &["Facility calendar (iCal)", "Division calendar (iCal)"],
+            &[
+                "Facility calendar (iCal)",
+                "Division calendar (iCal)",
+                "Bookings calendar (iCal)",
+            ],
         ),
         (
             snapshot.path(),
@@ -1160,6 +1174,7 @@ fn footer_links_have_separators_only_between_them() {
             &[
                 "Facility calendar (iCal)",
                 "Division calendar (iCal)",
+                "Bookings calendar (iCal)",
                 "Atom feed",
                 "tjzs.example.org",
             ],
@@ -1170,6 +1185,7 @@ fn footer_links_have_separators_only_between_them() {
             &[
                 "Facility calendar (iCal)",
                 "Division calendar (iCal)",
+                "Bookings calendar (iCal)",
                 "tjzs.example.org",
             ],
         ),
@@ -1179,6 +1195,11 @@ fn footer_links_have_separators_only_between_them() {
             &["tjzs.example.org"],
         ),
         (plain.path(), &["--config", no_calendars], &[]),
+        (
+            snapshot.path(),
+            &["--config", only_bookings],
+            &["Bookings calendar (iCal)", "tjzs.example.org"],
+        ),
     ];
     for (snapshot, extra, links) in cases {
         let tmp = tempfile::tempdir().unwrap();

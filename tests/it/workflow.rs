@@ -359,11 +359,11 @@ fn completions_quiet_and_the_summary_line() {
     ));
     let last = stderr.lines().last().unwrap();
     assert!(
-        last.starts_with("built 23 pages, 14 of them event pages, and 16 calendars into b in "),
+        last.starts_with("built 24 pages, 14 of them event pages, and 17 calendars into b in "),
         "{last}"
     );
     assert!(
-        last.ends_with("(46 written, 0 unchanged, 0 removed)"),
+        last.ends_with("(49 written, 0 unchanged, 0 removed)"),
         "{last}"
     );
     // A site without events does not mention them.
@@ -384,5 +384,5 @@ fn completions_quiet_and_the_summary_line() {
         ],
     ));
     let last = stderr.lines().last().unwrap();
-    assert!(last.starts_with("built 5 pages and "), "{last}");
+    assert!(last.starts_with("built 6 pages and "), "{last}");
 }

@@ -20,6 +20,10 @@ pub(super) const RESERVED: &str = "__vatcar-site";
 const SCRIPT_PATH: &str = "/__vatcar-site/live-reload.js";
 const SCRIPT: &str = include_str!("live-reload.js");
 
+/// `serve --demo`'s sample of VATSIM's data feed, for the demo's live page and home block to
+/// read offline, at `view::SAMPLE_FEED_PATH` (`/__vatcar-site/live/vatsim-data.json`).
+const SAMPLE_FEED: &[u8] = include_bytes!("../../../demo/vatsim-data.json");
+
 /// How long a poll waits for a change before answering that there was none. Short enough that
 /// a browser's connection is not held for long, long enough that an idle page costs little.
 pub(super) const POLL_WAIT: Duration = Duration::from_secs(20);
@@ -95,6 +99,8 @@ pub(super) enum Route {
     },
     /// The errors of the last rebuild, empty when it did not fail.
     Errors,
+    /// The sample data feed (with `--demo` only; else not found).
+    SampleFeed,
     Unknown,
 }
 
@@ -104,6 +110,7 @@ pub(super) fn route(names: &[String], query: &str) -> Route {
     match names {
         [name] if name == "live-reload.js" => Route::Script,
         [name] if name == "errors" => Route::Errors,
+        [folder, name] if folder == "live" && name == "vatsim-data.json" => Route::SampleFeed,
         [name] if name == "changes" => Route::Changes {
             since: query
                 .split('&')
@@ -115,9 +122,10 @@ pub(super) fn route(names: &[String], query: &str) -> Route {
 }
 
 /// The answer to a reserved path; a poll from the generation being served waits for the next
-/// one, for [`POLL_WAIT`] at most.
-pub(super) async fn respond(changes: &Changes, route: &Route) -> Response<Body> {
+/// one, for [`POLL_WAIT`] at most. `sample` serves the sample data feed (`serve --demo`).
+pub(super) async fn respond(changes: &Changes, route: &Route, sample: bool) -> Response<Body> {
     match route {
+        Route::SampleFeed if sample => text(SAMPLE_FEED, "application/json"),
         Route::Script => text(SCRIPT, "text/javascript; charset=utf-8"),
         Route::Changes { since } => {
             let generation = match since {
@@ -127,7 +135,7 @@ pub(super) async fn respond(changes: &Changes, route: &Route) -> Response<Body> 
             text(generation.to_string(), "text/plain; charset=utf-8")
         }
         Route::Errors => text(changes.failure(), "text/plain; charset=utf-8"),
-        Route::Unknown => {
+        Route::SampleFeed | Route::Unknown => {
             let mut response = Response::new(Body::bytes("not found"));
             *response.status_mut() = StatusCode::NOT_FOUND;
             response
@@ -192,6 +200,14 @@ mod tests {
             Route::Changes { since: None }
         );
         assert_eq!(route(&names("errors"), ""), Route::Errors);
+        assert_eq!(
+            route(&names("live/vatsim-data.json"), ""),
+            Route::SampleFeed
+        );
+        assert_eq!(
+            format!("/{RESERVED}/live/vatsim-data.json"),
+            crate::view::SAMPLE_FEED_PATH
+        );
         assert_eq!(route(&names("other"), ""), Route::Unknown);
         assert_eq!(route(&names("changes/more"), ""), Route::Unknown);
         assert_eq!(route(&[], ""), Route::Unknown);

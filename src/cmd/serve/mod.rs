@@ -41,9 +41,13 @@ pub(crate) fn run(
     key: Option<ApiKey>,
 ) -> Result<()> {
     let mut options = site_options(&args.source, &args.site, config, progress.clone(), key)?;
+    // The demo's pages read the server's own sample of the data feed, offline.
+    let sample = args.source.demo;
+    options.settings.live.sample_feed = sample;
     // Before anything is fetched or built: a port that is taken is known at once.
     let listener = listen(args.port)?;
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
+    options.bookings = build::bookings_for_serve(&options);
     options.source = Source::Loaded(Arc::new(snapshot));
 
     let reconfigure: watch::Reconfigure = Box::new({
@@ -54,7 +58,8 @@ pub(crate) fn run(
         move || {
             // Read as at startup: the file given, or `vatcar-site.toml` if there is one now.
             let config = Settings::load(explicit.as_deref())?;
-            let fresh = site_options(&source, &site, &config, progress.clone(), None)?;
+            let mut fresh = site_options(&source, &site, &config, progress.clone(), None)?;
+            fresh.settings.live.sample_feed = sample;
             if fresh.output != first.output {
                 log::warn!(
                     "the output folder is still {}: a new one takes effect when serve is started again",
@@ -65,6 +70,7 @@ pub(crate) fn run(
                 source: first.source.clone(),
                 output: first.output.clone(),
                 key: first.key.clone(),
+                bookings: first.bookings.clone(),
                 // The data is the same as at startup, and so is the moment it was built from.
                 build_time: first.build_time,
                 ..fresh
@@ -82,7 +88,7 @@ pub(crate) fn run(
         progress: progress.clone(),
         changes: Changes::new(),
     };
-    serve(watcher, listener, args.port)
+    serve(watcher, listener, args.port, sample)
 }
 
 /// The server's socket on 127.0.0.1:`port`; a port that is taken is refused naming `--port`.
@@ -101,7 +107,12 @@ fn listen(port: u16) -> Result<std::net::TcpListener> {
     })
 }
 
-fn serve(watcher: watch::Watcher, listener: std::net::TcpListener, port: u16) -> Result<()> {
+fn serve(
+    watcher: watch::Watcher,
+    listener: std::net::TcpListener,
+    port: u16,
+    sample: bool,
+) -> Result<()> {
     let options = &watcher.options;
     let progress = &watcher.progress;
     build::build(options, progress)?;
@@ -134,7 +145,7 @@ fn serve(watcher: watch::Watcher, listener: std::net::TcpListener, port: u16) ->
     // Runs until the process is stopped (Ctrl-C: see `cmd::stop_on_signals`).
     runtime
         .block_on(net::accept(listener, move |request| {
-            answer(Arc::clone(&root), Arc::clone(&changes), request)
+            answer(Arc::clone(&root), Arc::clone(&changes), sample, request)
         }))
         .with_context(|| format!("could not listen on 127.0.0.1:{port}"))
 }
@@ -178,6 +189,7 @@ fn route(path: &str, query: Option<&str>, head: usize) -> Routed {
 async fn answer(
     root: Arc<Path>,
     changes: Arc<Changes>,
+    sample: bool,
     request: Request<Incoming>,
 ) -> Response<Body> {
     let head: usize = request
@@ -188,7 +200,7 @@ async fn answer(
     let uri = request.uri();
     let mut response = match route(uri.path(), uri.query(), head) {
         Routed::Status(code) => files::status(code),
-        Routed::Live(route) => live::respond(&changes, &route).await,
+        Routed::Live(route) => live::respond(&changes, &route, sample).await,
         Routed::Files(target) => {
             // Read before the file is: a page read during a rebuild then carries the older
             // generation and reloads once more, rather than missing the change.

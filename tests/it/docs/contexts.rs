@@ -83,6 +83,12 @@ fn example_settings() -> Result<Settings> {
         origin: String::new(),
     });
     settings.site.accent = Some("#0b5d7a".into());
+    settings.live.callsigns = vatcar_site::fetch::snapshot::DEMO_CALLSIGNS
+        .map(str::to_owned)
+        .to_vec();
+    settings.live.airports = vatcar_site::fetch::snapshot::DEMO_AIRPORTS
+        .map(str::to_owned)
+        .to_vec();
     Ok(settings)
 }
 
@@ -94,6 +100,10 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
         build_time: demo.fetched_at.context("the demo has a capture time")?,
         texts: view::Texts::english(),
         previous: None,
+        bookings: Some(std::sync::Arc::new(model::bookings::decode_bookings(
+            demo.file(vatcar_site::fetch::bookings::FILE)
+                .context("the demo has bookings")?,
+        ))),
     };
     let mut site_view = view::build(data.clone(), &example_settings()?, &run);
     let mut content = site_files::demo_content();

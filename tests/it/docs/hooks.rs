@@ -82,8 +82,14 @@ const HOOKS: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "index.html",
+        "live",
+        "after `introduction`: who is on now and the next 24 hours' bookings (`live-home.html`)",
+        "the live block, or none (it is there unless `live = false`)",
+    ),
+    (
+        "index.html",
         "whats_new",
-        "after `introduction`: the latest changes (`whats-new-home.html`)",
+        "after `live`: the latest changes (`whats-new-home.html`)",
         "promotions, new members, events and documents",
     ),
     (
@@ -139,6 +145,24 @@ const HOOKS: &[(&str, &str, &str, &str)] = &[
         "intro",
         "after the `<h1>`: the lead paragraph and the feed's link",
         "the What's new page's introduction",
+    ),
+    (
+        "live.html",
+        "intro",
+        "after the `<h1>`: the lead paragraph",
+        "the live page's introduction",
+    ),
+    (
+        "live.html",
+        "now",
+        "after `intro`: who is on now, filled by `static/live.js` from the data feed",
+        "the live list, moved or left out",
+    ),
+    (
+        "live.html",
+        "bookings",
+        "after `now`: the bookings by day, and the bookings calendar's links",
+        "the bookings, moved or left out",
     ),
     (
         "404.html",

@@ -25,8 +25,8 @@ pub const HOME_PAGE_BLOCKS: &str = r##"
 ### Changing one block of the home page
 
 The home page is made of blocks, in this order: `hero` (the tagline and the facts),
-`introduction` (your `content/_index.md`), `whats_new` (the latest changes), `upcoming_events`
-(the next events), `staff` and `links`.
+`introduction` (your `content/_index.md`), `live` (who is on now, and the next bookings),
+`whats_new` (the latest changes), `upcoming_events` (the next events), `staff` and `links`.
 Every built-in template is also known as `builtin/<name>`, so an `index.html` in your templates
 folder can extend the built-in one and replace, extend or empty a single block; the rest of the
 page stays built in and keeps getting the fixes of later versions. A home page with an

@@ -234,6 +234,9 @@ fn send(mut stream: TcpStream, reply: &Reply) -> std::io::Result<()> {
     stream.flush()
 }
 
+/// Where the mocks serve the ATC bookings list, as VATSIM's bookings API does.
+pub const BOOKINGS_PATH: &str = "/api/booking";
+
 /// A port on 127.0.0.1 where nothing listens.
 pub fn closed_port() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();

@@ -2,7 +2,9 @@
 //! mock API ([`mock`]) and a raw HTTP client for `serve` ([`http`]), and checks on output
 //! folders and pages.
 
+pub mod browser;
 pub mod http;
+pub mod live;
 pub mod mock;
 pub mod webhook;
 
@@ -10,7 +12,7 @@ pub use mock::{MockServer, Reply};
 
 use chrono::DateTime;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, ExitStatus};
 use vatcar_site::fetch::endpoint::Endpoint;
 use vatcar_site::fetch::snapshot::DEMO_FETCHED_AT;
@@ -29,11 +31,28 @@ pub fn demo_epoch() -> String {
         .to_string()
 }
 
-/// The real binary, with none of the environment that would change what it does.
+/// An empty ATC bookings list on 127.0.0.1, shared by every run of the binary: a build from
+/// the API reads the bookings list, and no test may reach VATSIM's. A test of the bookings
+/// points `VATCAR_BOOKINGS_URL` (or `[live] bookings`, or `--bookings-url`) at its own mock.
+pub fn no_bookings() -> &'static MockServer {
+    static SERVER: std::sync::OnceLock<MockServer> = std::sync::OnceLock::new();
+    SERVER.get_or_init(|| {
+        let server = MockServer::start();
+        server.route_path(mock::BOOKINGS_PATH, vec![Reply::ok("[]")]);
+        server
+    })
+}
+
+/// The real binary, with none of the environment that would change what it does, and the
+/// bookings list read from [`no_bookings`].
 pub fn vatcar(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
     command
         .args(args)
+        .env(
+            "VATCAR_BOOKINGS_URL",
+            format!("{}{}", no_bookings().url(), mock::BOOKINGS_PATH),
+        )
         .env_remove("VATCAR_API_KEY")
         .env_remove("VATCAR_BASE_URL")
         .env_remove("SOURCE_DATE_EPOCH")
@@ -289,35 +308,4 @@ pub fn demo_snapshot_copy() -> tempfile::TempDir {
         }
     }
     tmp
-}
-
-/// What the tests that drive Chromium need: the validators' folder (`tests/validators`, whose
-/// node_modules hold playwright-core and axe-core) and the browser.
-pub struct BrowserTools {
-    pub tools: PathBuf,
-    pub chromium: PathBuf,
-}
-
-/// [`BrowserTools`] when node, the browser (`$CHROMIUM`, or `/usr/bin/chromium`) and the
-/// validators (`bash scripts/ci/install-tools.sh`) are all there. Elsewhere the test `name`
-/// skips, saying so; with `VATCAR_REQUIRE_BROWSER` set (CI, once the tools are installed) it
-/// fails instead, so that CI never passes a browser test it did not run.
-pub fn browser_tools(name: &str) -> Option<BrowserTools> {
-    let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/validators");
-    let chromium = std::env::var_os("CHROMIUM")
-        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
-    let node = Command::new("node").arg("--version").output();
-    if tools.join("node_modules/playwright-core").is_dir() && chromium.exists() && node.is_ok() {
-        return Some(BrowserTools { tools, chromium });
-    }
-    let missing = format!(
-        "{name} needs node, {} and playwright-core in tests/validators (bash scripts/ci/install-tools.sh)",
-        chromium.display()
-    );
-    assert!(
-        std::env::var_os("VATCAR_REQUIRE_BROWSER").is_none(),
-        "{missing}"
-    );
-    eprintln!("skipped: {missing}; .ci/run runs it");
-    None
 }

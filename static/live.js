@@ -1,0 +1,429 @@
+// Who is on now, from VATSIM's data feed, on the live page and the home page's live block
+// (templates/live.html, templates/live-home.html). The page is complete without it: the
+// bookings are written by the build, and a <noscript> says what this list would show.
+//
+// - What it reads is in the page: the [data-live] element's data-live-config holds the
+//   feed's address, our callsign prefixes and airports, and the words in the page's
+//   language; its data-live-roster names the site's own data/roster.json, read once for the
+//   roster's names and ratings by CID (none with the roster page off: then the feed's
+//   names, and no one is marked visiting).
+// - When: once on load. On the live page (data-live-refresh="SECONDS" on its [data-live]
+//   element) again about once a minute while the page is visible (the Page Visibility API),
+//   never while it is hidden, never twice within 30 seconds; after a failure, later each
+//   time. The home block loads once. The feed is large: no page asks for it more often.
+// - A feed that cannot be read (offline, blocked, an error, JSON of a shape this script does
+//   not know, a time more than 15 minutes old) shows one calm line and no list: nothing old
+//   is shown as live. No error escapes.
+// - Every value from the feed is put in the page as text (textContent), inside <bdi> where
+//   it is a name, never as markup. The page's Content-Security-Policy lets it connect to its
+//   own origin and the feed's only.
+(function () {
+  "use strict";
+
+  var MIN_GAP = 30 * 1000;
+  var MAX_BACKOFF = 15 * 60 * 1000;
+  var TOO_OLD = 15 * 60 * 1000;
+  var TIMEOUT = 20 * 1000;
+  var LONGEST = 120;
+  // A controller may log on a little before the booking starts.
+  var EARLY = 15 * 60 * 1000;
+
+  var roots = document.querySelectorAll("[data-live]");
+  if (!roots.length) { return; }
+  var config;
+  try { config = JSON.parse(roots[0].getAttribute("data-live-config")); } catch (e) { return; }
+  if (!config || typeof config.feed !== "string") { return; }
+  var text = config.text || {};
+  var prefixes = upperList(config.callsigns);
+  var airports = upperList(config.airports);
+  var one = Array.isArray(config.one) ? config.one : [1];
+  var rosterAddress = roots[0].getAttribute("data-live-roster");
+  // The roster's names and ratings by CID, once read; null while unknown.
+  var roster = null;
+  var rosterAsked = null;
+
+  var refresh = 0;
+  for (var r = 0; r < roots.length; r++) {
+    var seconds = parseInt(roots[r].getAttribute("data-live-refresh") || "0", 10);
+    if (seconds > 0) { refresh = Math.max(refresh, seconds * 1000, MIN_GAP); }
+  }
+
+  var lastAsked = 0;
+  var failures = 0;
+  var timer = null;
+  var inFlight = false;
+
+  function upperList(list) {
+    var out = [];
+    if (!Array.isArray(list)) { return out; }
+    for (var i = 0; i < list.length; i++) {
+      if (typeof list[i] === "string") { out.push(list[i].toUpperCase()); }
+    }
+    return out;
+  }
+
+  // The same rule as the build's (src/view/live.rs, is_ours): the part before the first
+  // "_" is one of ours, and something follows the "_".
+  function isOurs(callsign, list) {
+    var at = callsign.indexOf("_");
+    if (at <= 0 || at === callsign.length - 1) { return false; }
+    return list.indexOf(callsign.slice(0, at).toUpperCase()) >= 0;
+  }
+
+  function fill(template, values) {
+    return String(template || "").replace(/\{([a-z_]+)\}/g, function (whole, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
+
+  function counted(key, n) {
+    return fill(text[key + (one.indexOf(n) >= 0 ? "_one" : "_other")], { n: n });
+  }
+
+  // Text from the feed as it is shown: a string (or a number), without control characters,
+  // cut short; anything else is none.
+  function plain(value) {
+    if (typeof value === "number" && isFinite(value)) { value = String(value); }
+    if (typeof value !== "string") { return ""; }
+    // eslint-disable-next-line no-control-regex
+    var cleaned = value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, " ").trim();
+    return cleaned.length > LONGEST ? cleaned.slice(0, LONGEST) + "…" : cleaned;
+  }
+
+  function time(value) {
+    if (typeof value !== "string") { return NaN; }
+    return Date.parse(value);
+  }
+
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+
+  function onlineFor(logon, now) {
+    var minutes = Math.floor((now - logon) / 60000);
+    if (!(minutes >= 0)) { return ""; }
+    if (minutes < 60) { return fill(text.online_minutes, { minutes: minutes }); }
+    return fill(text.online_hours, { hours: Math.floor(minutes / 60), minutes: two(minutes % 60) });
+  }
+
+  // What the feed holds that the page shows, or null for a shape this script does not know.
+  function read(feed) {
+    if (!feed || typeof feed !== "object" || !feed.general || typeof feed.general !== "object") {
+      return null;
+    }
+    var updated = time(feed.general.update_timestamp);
+    if (isNaN(updated) || !Array.isArray(feed.controllers) || !Array.isArray(feed.atis) ||
+        !Array.isArray(feed.pilots)) {
+      return null;
+    }
+    var ratings = {};
+    if (Array.isArray(feed.ratings)) {
+      for (var k = 0; k < feed.ratings.length; k++) {
+        var rating = feed.ratings[k];
+        if (rating && typeof rating.id === "number") { ratings[rating.id] = plain(rating.short_name); }
+      }
+    }
+    var controllers = [];
+    for (var i = 0; i < feed.controllers.length; i++) {
+      var c = feed.controllers[i];
+      if (!c || typeof c !== "object") { continue; }
+      var callsign = plain(c.callsign).toUpperCase();
+      // Observers are not on a position: facility 0, or a callsign ending _OBS.
+      if (!callsign || c.facility === 0 || /_OBS$/.test(callsign) || !isOurs(callsign, prefixes)) {
+        continue;
+      }
+      var cid = typeof c.cid === "number" || typeof c.cid === "string" ? String(c.cid) : "";
+      var known = roster && Object.prototype.hasOwnProperty.call(roster, cid) ? roster[cid] : null;
+      controllers.push({
+        callsign: callsign,
+        frequency: plain(c.frequency),
+        name: known ? plain(known[0]) || cid : plain(c.name) || cid,
+        rating: known ? plain(known[1]) : (ratings[c.rating] || ""),
+        // Visiting: not on the roster, as far as the roster is known.
+        visiting: !!roster && !known,
+        online: onlineFor(time(c.logon_time), updated)
+      });
+    }
+    controllers.sort(function (a, b) { return a.callsign < b.callsign ? -1 : a.callsign > b.callsign ? 1 : 0; });
+    var atis = [];
+    var places = airports.concat(prefixes);
+    for (var j = 0; j < feed.atis.length; j++) {
+      var a = feed.atis[j];
+      if (!a || typeof a !== "object") { continue; }
+      var station = plain(a.callsign).toUpperCase();
+      if (!station || !isOurs(station, places)) { continue; }
+      var lines = [];
+      if (Array.isArray(a.text_atis)) {
+        for (var l = 0; l < a.text_atis.length && l < 40; l++) {
+          var line = plain(a.text_atis[l]);
+          if (line) { lines.push(line); }
+        }
+      }
+      atis.push({ callsign: station, letter: plain(a.atis_code).slice(0, 2) || "–", lines: lines });
+    }
+    atis.sort(function (x, y) { return x.callsign < y.callsign ? -1 : x.callsign > y.callsign ? 1 : 0; });
+    var flights = [];
+    if (airports.length) {
+      for (var p = 0; p < feed.pilots.length; p++) {
+        var pilot = feed.pilots[p];
+        var plan = pilot && typeof pilot === "object" ? pilot.flight_plan : null;
+        if (!plan || typeof plan !== "object") { continue; }
+        var from = plain(plan.departure).toUpperCase();
+        var to = plain(plan.arrival).toUpperCase();
+        if (airports.indexOf(from) < 0 && airports.indexOf(to) < 0) { continue; }
+        flights.push({
+          callsign: plain(pilot.callsign).toUpperCase(),
+          aircraft: plain(plan.aircraft_short) || plain(plan.aircraft).split("/")[0],
+          from: from,
+          to: to
+        });
+      }
+      flights.sort(function (x, y) { return x.callsign < y.callsign ? -1 : x.callsign > y.callsign ? 1 : 0; });
+    }
+    return { updated: updated, controllers: controllers, atis: atis, flights: flights };
+  }
+
+  function element(name, value, className) {
+    var node = document.createElement(name);
+    if (value !== undefined && value !== null) { node.textContent = value; }
+    if (className) { node.className = className; }
+    return node;
+  }
+
+  // A name from outside: isolated, so that right-to-left text cannot turn what is around it.
+  function isolated(value) { return element("bdi", value); }
+
+  // A cell of a stacked table, labelled with its column's heading.
+  function cell(row, table, index) {
+    var td = element("td");
+    var head = table && table.tHead && table.tHead.rows[0] && table.tHead.rows[0].cells[index];
+    if (head) { td.setAttribute("data-label", head.textContent.trim()); }
+    row.appendChild(td);
+    return td;
+  }
+
+  function controllerParts(c, into) {
+    into.appendChild(isolated(c.name));
+    if (c.rating) { into.appendChild(document.createTextNode(" ")); into.appendChild(element("span", c.rating, "rating")); }
+    if (c.visiting) { into.appendChild(document.createTextNode(" ")); into.appendChild(element("span", text.visiting, "badge badge-visiting")); }
+  }
+
+  function replaceRows(list, rows) {
+    while (list.firstChild) { list.removeChild(list.firstChild); }
+    for (var i = 0; i < rows.length; i++) { list.appendChild(rows[i]); }
+  }
+
+  function showList(root, name, items, make) {
+    var list = root.querySelector('[data-live-list="' + name + '"]');
+    var empty = root.querySelector('[data-live-empty="' + name + '"]');
+    if (!list) { return; }
+    var table = list.closest ? list.closest("table") : null;
+    var rows = [];
+    for (var i = 0; i < items.length; i++) { rows.push(make(items[i], list.tagName === "TBODY", table)); }
+    replaceRows(list, rows);
+    var frame = table && table.parentNode && table.parentNode.classList && table.parentNode.classList.contains("table-wrap")
+      ? table.parentNode : table || list;
+    frame.hidden = items.length === 0;
+    if (empty) { empty.hidden = items.length !== 0; }
+  }
+
+  function controllerRow(c, tabular, table) {
+    if (!tabular) {
+      var li = element("li");
+      li.appendChild(element("strong", c.callsign, "callsign"));
+      if (c.frequency) { li.appendChild(document.createTextNode(" " + c.frequency)); }
+      li.appendChild(document.createTextNode(" · "));
+      controllerParts(c, li);
+      return li;
+    }
+    var tr = element("tr");
+    cell(tr, table, 0).appendChild(element("strong", c.callsign, "callsign"));
+    cell(tr, table, 1).textContent = c.frequency;
+    controllerParts(c, cell(tr, table, 2));
+    cell(tr, table, 3).textContent = c.online;
+    return tr;
+  }
+
+  function atisRow(a, tabular, table) {
+    if (!tabular) {
+      var li = element("li", null, "chip");
+      li.appendChild(element("strong", a.callsign));
+      li.appendChild(document.createTextNode(" " + a.letter));
+      return li;
+    }
+    var tr = element("tr");
+    cell(tr, table, 0).appendChild(element("strong", a.callsign, "callsign"));
+    cell(tr, table, 1).appendChild(element("span", a.letter, "atis-letter"));
+    var td = cell(tr, table, 2);
+    if (a.lines.length) {
+      var details = element("details");
+      details.appendChild(element("summary", fill(text.atis_text, { callsign: a.callsign })));
+      var body = element("p", null, "atis-text");
+      body.appendChild(isolated(a.lines.join("\n")));
+      details.appendChild(body);
+      td.appendChild(details);
+    }
+    return tr;
+  }
+
+  function flightRow(f, tabular, table) {
+    var tr = element("tr");
+    cell(tr, table, 0).appendChild(element("strong", f.callsign, "callsign"));
+    cell(tr, table, 1).textContent = f.aircraft;
+    cell(tr, table, 2).textContent = f.from;
+    cell(tr, table, 3).textContent = f.to;
+    return tr;
+  }
+
+  // Announced (aria-live=polite) only when what it says changes.
+  function say(root, words) {
+    var status = root.querySelector("[data-live-status]");
+    if (status && status.textContent !== words) { status.textContent = words; }
+  }
+
+  function setWhen(root, words) {
+    var when = root.querySelector("[data-live-when]");
+    if (when) { when.textContent = words; when.hidden = !words; }
+  }
+
+  function markBookings(online, now) {
+    var rows = document.querySelectorAll("[data-booking]");
+    for (var i = 0; i < rows.length; i++) {
+      var row = rows[i];
+      var callsign = (row.getAttribute("data-booking") || "").toUpperCase();
+      var start = Date.parse(row.getAttribute("data-start") || "");
+      var end = Date.parse(row.getAttribute("data-end") || "");
+      // Online now: its callsign is on, and it is going on (or about to start).
+      var on = !!online && Object.prototype.hasOwnProperty.call(online, callsign) &&
+        start - EARLY <= now && now < end;
+      var badge = row.querySelector("[data-online-now]");
+      if (badge) { badge.hidden = !on; }
+      // Over by the feed's time: the build listed it, the feed says it has ended.
+      if (online && !isNaN(end) && end <= now) { row.hidden = true; }
+    }
+  }
+
+  function show(state) {
+    var online = {};
+    for (var i = 0; i < state.controllers.length; i++) { online[state.controllers[i].callsign] = true; }
+    var at = new Date(state.updated);
+    var asOf = fill(text.as_of, { time: two(at.getUTCHours()) + ":" + two(at.getUTCMinutes()) + "Z" });
+    for (var r = 0; r < roots.length; r++) {
+      var root = roots[r];
+      showList(root, "controllers", state.controllers, controllerRow);
+      showList(root, "atis", state.atis, atisRow);
+      showList(root, "traffic", state.flights, flightRow);
+      var lists = root.querySelectorAll("[data-live-lists]");
+      for (var l = 0; l < lists.length; l++) { lists[l].hidden = false; }
+      setWhen(root, asOf);
+      var summary = counted("controllers", state.controllers.length);
+      if (airports.length) { summary += " · " + counted("flights", state.flights.length); }
+      say(root, summary);
+    }
+    markBookings(online, state.updated);
+  }
+
+  function unavailable() {
+    for (var r = 0; r < roots.length; r++) {
+      var root = roots[r];
+      var lists = root.querySelectorAll("[data-live-lists]");
+      for (var l = 0; l < lists.length; l++) { lists[l].hidden = true; }
+      // Nothing older is kept to be shown again as if it were live.
+      var filled = root.querySelectorAll("[data-live-list]");
+      for (var f = 0; f < filled.length; f++) { replaceRows(filled[f], []); }
+      setWhen(root, "");
+      say(root, text.unavailable);
+    }
+    markBookings(null, 0);
+  }
+
+  function schedule(delay) {
+    if (timer) { clearTimeout(timer); timer = null; }
+    if (!refresh || document.visibilityState === "hidden") { return; }
+    timer = setTimeout(ask, Math.max(delay, 0));
+  }
+
+  function next() {
+    if (!refresh) { return; }
+    var wait = failures ? Math.min(refresh * Math.pow(2, failures), MAX_BACKOFF) : refresh;
+    schedule(lastAsked + wait - Date.now());
+  }
+
+  // The site's data/roster.json (docs/data.md), read once: its controllers and visitors by
+  // CID. A roster that cannot be read leaves the feed's names, and no one marked visiting.
+  function readRoster() {
+    if (!rosterAddress) { return Promise.resolve(); }
+    if (!rosterAsked) {
+      rosterAsked = fetch(rosterAddress, { credentials: "same-origin" }).then(function (response) {
+        return response.ok ? response.json() : null;
+      }).then(function (data) {
+        if (!data || typeof data !== "object") { return; }
+        var people = {};
+        var lists = [data.controllers, data.visitors];
+        for (var l = 0; l < lists.length; l++) {
+          if (!Array.isArray(lists[l])) { continue; }
+          for (var i = 0; i < lists[l].length; i++) {
+            var member = lists[l][i];
+            if (member && (typeof member.cid === "number" || typeof member.cid === "string")) {
+              people[String(member.cid)] = [member.name, member.rating];
+            }
+          }
+        }
+        roster = people;
+      }).catch(function () { return undefined; });
+    }
+    return rosterAsked;
+  }
+
+  function ask() {
+    timer = null;
+    if (inFlight || (refresh && document.visibilityState === "hidden")) { return; }
+    var since = Date.now() - lastAsked;
+    if (lastAsked && since < MIN_GAP) { schedule(MIN_GAP - since); return; }
+    inFlight = true;
+    lastAsked = Date.now();
+    var controller = typeof AbortController === "function" ? new AbortController() : null;
+    var stop = controller ? setTimeout(function () { controller.abort(); }, TIMEOUT) : null;
+    var done = function (state) {
+      if (stop) { clearTimeout(stop); }
+      inFlight = false;
+      if (state) { failures = 0; show(state); } else { failures += 1; unavailable(); }
+      next();
+    };
+    var request;
+    try {
+      request = fetch(config.feed, {
+        cache: "no-store",
+        credentials: "omit",
+        referrerPolicy: "no-referrer",
+        signal: controller ? controller.signal : undefined
+      });
+    } catch (e) {
+      done(null);
+      return;
+    }
+    Promise.all([request, readRoster()]).then(function (both) {
+      var response = both[0];
+      if (!response.ok) { return null; }
+      return response.json();
+    }).then(function (feed) {
+      var state = feed ? read(feed) : null;
+      if (state && !config.sample && Date.now() - state.updated > TOO_OLD) { state = null; }
+      done(state);
+    }).catch(function () { done(null); });
+  }
+
+  for (var s = 0; s < roots.length; s++) { setWhen(roots[s], text.loading || ""); }
+  if (refresh) {
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "hidden") {
+        if (timer) { clearTimeout(timer); timer = null; }
+      } else if (!timer && !inFlight) {
+        next();
+      }
+    });
+  }
+  if (document.visibilityState === "hidden" && refresh) {
+    // Opened in a background tab: the first look waits until it is seen.
+    return;
+  }
+  ask();
+})();

@@ -1,0 +1,418 @@
+#!/usr/bin/env node
+// live.mjs VATCAR_SITE TOOLS CHROMIUM REPO
+//
+// The live page and the home page's live block in a browser (issue 39): headless Chromium
+// (playwright-core and axe-core from the TOOLS folder, the system's CHROMIUM, never a
+// downloaded one) against a site built by VATCAR_SITE from the demo's data (REPO/demo), whose
+// [live] feed is a mock of VATSIM's data feed on 127.0.0.1, written from its published shape
+// and sent with the real feed's CORS header. Checked:
+//
+// - ours are shown (controllers on our callsigns, named from the roster, visitors marked;
+//   the ATIS of our airports, its text on demand; the traffic in and out of them, counted on
+//   the home page), and no observer and no other facility's controller;
+// - bookings going on with their callsign online are marked "online now";
+// - hostile names (markup, a right-to-left override, 10,000 characters) are shown as text;
+// - a feed that cannot be read (5xx, bad JSON, an unknown shape, a refused connection, data an
+//   hour old) shows the calm line, no list and no page error;
+// - no request goes to any host but the site's and the feed's;
+// - the refresh rule: once on load; on the live page again after about a minute while
+//   visible, never while hidden, never twice within 30 s, later after a failure; the home
+//   block once; the status is announced (aria-live) only when it changes;
+// - without JavaScript the bookings and the sentence saying what the list would show;
+// - axe-core finds nothing serious or critical; the words are the site's language.
+//
+// Prints "live: ok" and exits 0, or says what failed and exits 1. Run by tests/it/live.rs.
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+
+const [given, tools, chromiumPath, repo] = process.argv.slice(2);
+if (!given || !tools || !chromiumPath || !repo) {
+  console.error('usage: live.mjs VATCAR_SITE TOOLS CHROMIUM REPO');
+  process.exit(2);
+}
+const binary = resolve(given);
+const toolsRequire = createRequire(join(tools, 'package.json'));
+const { chromium } = toolsRequire('playwright-core');
+const axePath = toolsRequire.resolve('axe-core/axe.min.js');
+
+const fail = (message) => {
+  throw new Error(message);
+};
+const check = (ok, message) => ok || fail(message);
+
+// ---- The mock data feed, from the published shape (data.vatsim.net/v3/vatsim-data.json) ----
+
+const iso = (ms) => new Date(ms).toISOString().replace('Z', '0000Z');
+const controller = (cid, name, callsign, frequency, facility, logon) => ({
+  cid, name, callsign, frequency, facility, rating: 5, server: 'USA-EAST', visual_range: 150,
+  text_atis: ['Online until 2300z'], last_updated: iso(NOW), logon_time: iso(logon),
+});
+const atis = (callsign, code, lines) => ({
+  cid: 1400000, name: 'ATIS Operator', callsign, frequency: '127.650', facility: 4, rating: 3,
+  server: 'USA-EAST', visual_range: 0, atis_code: code, text_atis: lines,
+  last_updated: iso(NOW), logon_time: iso(NOW - 3600e3),
+});
+const pilot = (cid, callsign, aircraft, departure, arrival) => ({
+  cid, name: 'A Pilot', callsign, server: 'USA-EAST', pilot_rating: 0, military_rating: 0,
+  latitude: 18.43, longitude: -66.0, altitude: 3500, groundspeed: 180, transponder: '2200',
+  heading: 80, qnh_i_hg: 29.92, qnh_mb: 1013,
+  flight_plan: departure === null ? null : {
+    flight_rules: 'I', aircraft: `${aircraft}/M-SDE3FGHIRWY/LB1`, aircraft_faa: `H/${aircraft}/L`,
+    aircraft_short: aircraft, departure, arrival, alternate: '', cruise_tas: '450',
+    altitude: '35000', deptime: '1200', enroute_time: '0330', fuel_time: '0500', remarks: '/V/',
+    route: 'DCT', revision_id: 1, assigned_transponder: '4521',
+  },
+  logon_time: iso(NOW - 3600e3), last_updated: iso(NOW),
+});
+const feed = (updated, controllers, stations, pilots) => ({
+  general: {
+    version: 3, reload: 1, update: '20261120120000', update_timestamp: iso(updated),
+    connected_clients: 9, unique_users: 9,
+  },
+  pilots, controllers, atis: stations, servers: [], prefiles: [],
+  facilities: ['OBS', 'FSS', 'DEL', 'GND', 'TWR', 'APP', 'CTR'].map((short, id) => ({ id, short, long_name: short })),
+  ratings: [{ id: 5, short_name: 'C1', long_name: 'Enroute Controller' }],
+  pilot_ratings: [], military_ratings: [],
+});
+
+const NOW = Date.now();
+const MEMBER = 1590318; // Tyrone Gumbs, S2, on the demo's roster.
+const ours = () => feed(NOW, [
+  controller(MEMBER, 'Tyrone Gumbs', 'TJSJ_APP', '119.400', 5, NOW - 75 * 60e3),
+  controller(1487720, 'Visiting Controller', 'TJZS_CTR', '134.050', 6, NOW - 20 * 60e3),
+  controller(1684319, 'Jada Hughes', 'TJSJ_OBS', '199.998', 0, NOW),
+  controller(1612745, 'Valentina Ortiz', 'TJSJ_TWR', '199.998', 0, NOW),
+  controller(1234567, 'Elsewhere Controller', 'TNCM_TWR', '118.700', 4, NOW),
+  controller(1234568, 'Lookalike Controller', 'TJSJX_TWR', '118.300', 4, NOW),
+], [
+  atis('TJSJ_ATIS', 'B', ['LUIS MUNOZ MARIN INFORMATION BRAVO', '08012KT 10SM FEW025 28/22 A3001']),
+  atis('TNCM_ATIS', 'K', ['PRINCESS JULIANA INFORMATION KILO']),
+], [
+  pilot(1700101, 'AAL1234', 'B738', 'KJFK', 'TJSJ'),
+  pilot(1700102, 'JBU789', 'A320', 'TJSJ', 'KMCO'),
+  pilot(1700103, 'N172SP', 'C172', 'TJIG', 'TJBQ'),
+  pilot(1700104, 'UAL2', 'B77W', 'KJFK', 'KLAX'),
+  pilot(1700105, 'CXP44', 'B738', null, null),
+]);
+const HOSTILE_LONG = 'W'.repeat(10000);
+const hostile = () => feed(NOW, [
+  controller(1000001, '<img src=x onerror="window.hacked=1">Mallory', 'TJSJ_APP', '119.400', 5, NOW),
+  controller(1000002, 'Eve \u202Eesrever\u202C Smith', 'TJSJ_TWR', '118.300', 4, NOW),
+  controller(1000003, HOSTILE_LONG, 'TJSJ_GND', '121.700', 3, NOW),
+], [atis('TJSJ_ATIS', '<b>C</b>', ['<script>window.hacked=2</script>', 'RWY 8'])], []);
+
+let reply = { status: 200, body: JSON.stringify(ours()) };
+const feedLog = [];
+const feedServer = createServer((request, response) => {
+  feedLog.push({ url: request.url, at: Date.now() });
+  if (reply.drop) {
+    request.socket.destroy();
+    return;
+  }
+  response.writeHead(reply.status, {
+    'Content-Type': 'application/json',
+    'Access-Control-Allow-Origin': '*',
+    'Cache-Control': 'no-store',
+  });
+  response.end(reply.body);
+});
+await new Promise((done) => feedServer.listen(0, '127.0.0.1', done));
+const feedOrigin = `http://127.0.0.1:${feedServer.address().port}`;
+
+// ---- The site: the demo's data, bookings around now, [live] on the mock feed ----
+
+const work = mkdtempSync(join(tmpdir(), 'vatcar-live-'));
+const snapshot = join(work, 'snapshot');
+mkdirSync(snapshot);
+for (const name of readdirSync(join(repo, 'demo'))) {
+  if (name.endsWith('.json') && name !== 'bookings.json' && name !== 'vatsim-data.json') {
+    copyFileSync(join(repo, 'demo', name), join(snapshot, name));
+  }
+}
+const stamp = (ms) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+const hour = 3600e3;
+writeFileSync(join(snapshot, 'bookings.json'), JSON.stringify([
+  { id: 1, cid: MEMBER, type: 'booking', callsign: 'TJSJ_APP', start: stamp(NOW - hour), end: stamp(NOW + hour), division: 'CAR', subdivision: null },
+  { id: 2, cid: 1382214, type: 'event', callsign: 'TJZS_CTR', start: stamp(NOW + 5 * hour), end: stamp(NOW + 7 * hour), division: 'CAR', subdivision: null },
+  { id: 3, cid: 1234567, type: 'booking', callsign: 'TNCM_TWR', start: stamp(NOW - hour), end: stamp(NOW + hour), division: 'CAR', subdivision: null },
+]));
+
+function build(name, language) {
+  const folder = join(work, name);
+  mkdirSync(folder);
+  writeFileSync(join(folder, 'vatcar-site.toml'), [
+    `language = "${language}"`,
+    '[live]',
+    'callsigns = ["TJSJ", "TJZS"]',
+    'airports = ["TJSJ", "TJBQ"]',
+    `feed = "${feedOrigin}/v3/vatsim-data.json"`,
+    '',
+  ].join('\n'));
+  const out = join(folder, 'public');
+  const ran = spawnSync(binary, ['build', '-q', '--snapshot', snapshot, '--config',
+    join(folder, 'vatcar-site.toml'), '--output', out], { encoding: 'utf8' });
+  check(ran.status === 0, `the build failed: ${ran.stderr}`);
+  return out;
+}
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.ics': 'text/calendar' };
+function serve(root) {
+  const server = createServer((request, response) => {
+    let path = decodeURIComponent(new URL(request.url, 'http://x').pathname);
+    if (path.endsWith('/')) path += 'index.html';
+    const file = resolve(root, '.' + path);
+    if (!file.startsWith(root) || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
+      response.writeHead(404);
+      response.end();
+      return;
+    }
+    response.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' });
+    response.end(readFileSync(file));
+  });
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({
+    server, origin: `http://127.0.0.1:${server.address().port}`,
+  })));
+}
+
+const english = await serve(build('en', 'en'));
+const spanish = await serve(build('es', 'es'));
+
+// ---- The browser ----
+
+const browser = await chromium.launch({ executablePath: chromiumPath });
+let status = 0;
+// What a reader sees of each element: its rendered text (cells apart), white space folded.
+const text = (page, css) => page.$$eval(css, (nodes) => nodes.map((n) => (n.innerText || n.textContent).replace(/\s+/g, ' ').trim()));
+const visibleRows = (page, scope) => page.$$eval(`${scope} [data-live-list] > *`,
+  (nodes) => nodes.filter((n) => n.offsetParent !== null).map((n) => n.innerText.replace(/\s+/g, ' ').trim()));
+
+/// A page of the site, with every request outside the site and the feed recorded (and
+/// stopped), and every uncaught error.
+async function open(site, path, options = {}) {
+  const context = await browser.newContext({ javaScriptEnabled: options.javaScript !== false });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(site.origin + '/') || url.startsWith(feedOrigin + '/')) return route.continue();
+    problems.push(`a request to another host: ${url}`);
+    return route.abort();
+  });
+  if (options.clock) await page.clock.install({ time: NOW });
+  await page.goto(site.origin + path);
+  return { page, context, problems };
+}
+
+async function settled(page, css = '[data-live-status]') {
+  await page.waitForFunction((selector) => {
+    const node = document.querySelector(selector);
+    return node && node.textContent.trim() !== '';
+  }, css, { timeout: 15_000 });
+}
+
+const done = async ({ context, problems }, what) => {
+  check(problems.length === 0, `${what}: ${problems.join('; ')}`);
+  await context.close();
+};
+
+async function axe(page, what) {
+  await page.addScriptTag({ path: axePath });
+  const found = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  check(found.length === 0, `${what}: axe: ${found.join('; ')}`);
+}
+
+try {
+  // Ours, and only ours.
+  reply = { status: 200, body: JSON.stringify(ours()) };
+  let opened = await open(english, '/live/');
+  let page = opened.page;
+  await settled(page);
+  const status = (await text(page, '[data-live-status]'))[0];
+  check(status === '2 controllers online · 3 flights to or from our airports', `status: ${status}`);
+  const asOf = (await text(page, '[data-live-when]'))[0];
+  const at = new Date(NOW);
+  const hhmm = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}Z`;
+  check(asOf === `As of ${hhmm}`, `as of: ${asOf}`);
+  const controllers = await text(page, '[data-live-list="controllers"] tr');
+  check(controllers.length === 2, `controllers: ${controllers.join(' | ')}`);
+  check(/^TJSJ_APP 119\.400 Tyrone Gumbs S2 1 h 15 min$/.test(controllers[0]), `the member: ${controllers[0]}`);
+  check(/^TJZS_CTR 134\.050 Visiting Controller C1 visiting 20 min$/.test(controllers[1]), `the visitor: ${controllers[1]}`);
+  const main = await page.innerText('main');
+  for (const gone of ['TNCM_TWR', 'TJSJX_TWR', 'TJSJ_OBS', 'Jada Hughes', 'Valentina Ortiz', 'TNCM_ATIS', 'UAL2', 'CXP44', 'KLAX']) {
+    check(!main.includes(gone), `${gone} is shown`);
+  }
+  const stations = await text(page, '[data-live-list="atis"] tr');
+  check(stations.length === 1 && stations[0].startsWith('TJSJ_ATIS B Text of TJSJ_ATIS'), `ATIS: ${stations}`);
+  check(!(await page.isVisible('.atis-text')), 'the ATIS text is shown before it is asked for');
+  await page.click('[data-live-list="atis"] summary');
+  check((await page.textContent('.atis-text')).includes('LUIS MUNOZ MARIN INFORMATION BRAVO'), 'no ATIS text');
+  const traffic = await text(page, '[data-live-list="traffic"] tr');
+  check(traffic.join(' | ') === 'AAL1234 B738 KJFK TJSJ | JBU789 A320 TJSJ KMCO | N172SP C172 TJIG TJBQ', `traffic: ${traffic.join(' | ')}`);
+  // The booking going on with its callsign online; not the one tonight, nor another's.
+  const marked = await page.$$eval('[data-booking]', (rows) => rows.map((row) =>
+    `${row.getAttribute('data-booking')}:${!row.querySelector('[data-online-now]').hidden}`));
+  check(marked.join(' ') === 'TJSJ_APP:true TJZS_CTR:false', `online now: ${marked.join(' ')}`);
+  check((await page.getAttribute('[data-live-status]', 'aria-live')) === 'polite', 'not aria-live=polite');
+  await axe(page, 'the live page');
+  await done(opened, 'the live page');
+
+  // The home block: once, with the count.
+  opened = await open(english, '/');
+  page = opened.page;
+  await settled(page);
+  check((await text(page, '.live-home [data-live-status]'))[0] === '2 controllers online · 3 flights to or from our airports', 'the home block');
+  const homeRows = await visibleRows(page, '.live-home');
+  check(homeRows.join(' | ') === 'TJSJ_APP 119.400 · Tyrone Gumbs S2 | TJZS_CTR 134.050 · Visiting Controller C1 visiting | TJSJ_ATIS B',
+    `home rows: ${homeRows.join(' | ')}`);
+  await axe(page, 'the home page');
+  await done(opened, 'the home page');
+
+  // Hostile names: text, never markup; isolated; cut short; the page no wider.
+  reply = { status: 200, body: JSON.stringify(hostile()) };
+  opened = await open(english, '/live/');
+  page = opened.page;
+  await settled(page);
+  await page.click('[data-live-list="atis"] summary');
+  check((await page.$$('.live-now img, .live-now script:not([id]):not([src]), .live-now b')).length === 0, 'feed markup became elements');
+  check((await page.evaluate(() => window.hacked)) === undefined, 'a script from the feed ran');
+  const names = await text(page, '[data-live-list="controllers"] bdi');
+  check(names.some((n) => n.startsWith('<img src=x onerror="window.hacked=1">Mallory')), `markup not shown as text: ${names}`);
+  check(names.every((n) => !/[\u202A-\u202E\u2066-\u2069]/.test(n)), 'a bidi control was kept');
+  const long = names.find((n) => n.startsWith('WWW'));
+  check(long && long.length <= 121 && long.endsWith('…'), `the long name: ${long && long.length}`);
+  check((await page.textContent('.atis-text')).includes('<script>window.hacked=2</script>'), 'the ATIS text is not text');
+  check(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the page got wider');
+  await done(opened, 'hostile names');
+
+  // A feed that cannot be read: the calm line, no list, no error.
+  const broken = [
+    ['503', { status: 503, body: 'Service Unavailable' }],
+    ['bad JSON', { status: 200, body: '{"general": {' }],
+    ['an unknown shape', { status: 200, body: JSON.stringify({ data: { pilots: [] } }) }],
+    ['no arrays', { status: 200, body: JSON.stringify({ general: { update_timestamp: iso(NOW) }, controllers: 'none' }) }],
+    ['a refused connection', { drop: true }],
+    ['data an hour old', { status: 200, body: JSON.stringify(feed(NOW - hour, [controller(MEMBER, 'x', 'TJSJ_APP', '1', 5, NOW)], [], [])) }],
+  ];
+  for (const [what, broke] of broken) {
+    reply = broke;
+    for (const path of ['/live/', '/']) {
+      opened = await open(english, path);
+      page = opened.page;
+      await settled(page);
+      const line = (await text(page, '[data-live-status]'))[0];
+      check(line === 'Live data is unavailable right now.', `${what} on ${path}: ${line}`);
+      check((await visibleRows(page, 'main')).length === 0, `${what} on ${path}: a list is shown`);
+      check(!(await page.isVisible('[data-live-when]')), `${what} on ${path}: a time is shown`);
+      check((await page.$$('[data-online-now]:not([hidden])')).length === 0, `${what}: marked online`);
+      await done(opened, `${what} on ${path}`);
+    }
+  }
+
+  // The refresh rule, on a clock of the test's: the live page.
+  reply = { status: 200, body: JSON.stringify(ours()) };
+  const asked = () => feedLog.length;
+  let before = asked();
+  // Time jumps ahead by `ms`, firing what is due once (so a request's own time limit, 20 s
+  // after it starts, is not reached by the jump that starts it); then the requests so far
+  // must be `expected`. A request expected is waited for, answered and read.
+  const tick = async (page, ms, expected, message) => {
+    const answered = expected > asked() - before
+      ? page.waitForResponse((r) => r.url().startsWith(feedOrigin), { timeout: 15_000 })
+      : null;
+    await page.clock.fastForward(ms);
+    if (answered) await answered;
+    await page.waitForTimeout(answered ? 300 : 500);
+    check(asked() - before === expected, `${message}: asked ${asked() - before} times, not ${expected}`);
+  };
+  opened = await open(english, '/live/', { clock: true });
+  page = opened.page;
+  await settled(page);
+  check(asked() - before === 1, 'not asked once on load');
+  let changes = 0;
+  await page.exposeFunction('statusChanged', () => { changes += 1; });
+  await page.evaluate(() => new MutationObserver(() => window.statusChanged())
+    .observe(document.querySelector('[data-live-status]'), { childList: true, characterData: true, subtree: true }));
+  await tick(page, 50_000, 1, 'within a minute');
+  await tick(page, 15_000, 2, 'after a minute');
+  check(changes === 0, 'the same data was announced again');
+  // Hidden: never asked.
+  const visibility = (state) => page.evaluate((s) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => s });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => s === 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, state);
+  await visibility('hidden');
+  for (let i = 0; i < 5; i++) await tick(page, 60_000, 2, 'while hidden');
+  // Seen again: at once, more than a minute having passed; then never within 30 s, however
+  // often it is hidden and seen.
+  await visibility('visible');
+  await tick(page, 100, 3, 'when seen again');
+  for (let i = 0; i < 5; i++) {
+    await visibility('hidden');
+    await visibility('visible');
+    await tick(page, 2_000, 3, 'within 30 s');
+  }
+  // Changed data is announced, once.
+  const changed = ours();
+  changed.controllers.splice(1, 1);
+  reply = { status: 200, body: JSON.stringify(changed) };
+  await tick(page, 60_000, 4, 'a minute later');
+  check(changes === 1, `a change was announced ${changes} times`);
+  check((await text(page, '[data-live-status]'))[0].startsWith('1 controller online'), 'the change is not shown');
+  // A failure: later each time (two minutes, then four).
+  reply = { status: 503, body: '' };
+  await tick(page, 60_000, 5, 'a minute later');
+  await tick(page, 90_000, 5, 'before backing off');
+  await tick(page, 35_000, 6, 'two minutes after a failure');
+  await tick(page, 200_000, 6, 'before four minutes');
+  await tick(page, 45_000, 7, 'four minutes after a second failure');
+  await done(opened, 'the refresh rule');
+
+  // The home block loads once, however long it stays open.
+  reply = { status: 200, body: JSON.stringify(ours()) };
+  before = asked();
+  opened = await open(english, '/', { clock: true });
+  page = opened.page;
+  await settled(page);
+  check(asked() - before === 1, 'the home block did not ask once');
+  for (let i = 0; i < 3; i++) await tick(page, 10 * 60_000, 1, 'the home block, later');
+  await done(opened, 'the home block, once');
+
+  // Without JavaScript: the bookings and one sentence.
+  opened = await open(english, '/live/', { javaScript: false });
+  page = opened.page;
+  const noscript = await page.textContent('noscript');
+  check(noscript.includes('With JavaScript on, this page also shows who is controlling our positions right now'), `noscript: ${noscript}`);
+  check((await text(page, '.live-bookings tbody tr')).length === 2, 'no bookings without JavaScript');
+  await done(opened, 'without JavaScript');
+
+  // In the site's language.
+  opened = await open(spanish, '/live/');
+  page = opened.page;
+  await settled(page);
+  const dicho = (await text(page, '[data-live-status]'))[0];
+  check(dicho === '2 controladores conectados · 3 vuelos desde o hacia nuestros aeropuertos', `es: ${dicho}`);
+  check((await text(page, '[data-live-when]'))[0].startsWith('Datos de las '), 'es: as of');
+  check((await page.textContent('[data-live-list="controllers"]')).includes('visitante'), 'es: visiting');
+  await done(opened, 'Spanish');
+
+  console.log('live: ok');
+} catch (error) {
+  console.error(`live: FAILED: ${error.message}`);
+  status = 1;
+} finally {
+  await browser.close();
+  for (const site of [english, spanish]) site.server.close();
+  feedServer.close();
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit(status);
