@@ -15,4 +15,4 @@ mod tera_errors;
 pub mod theme;
 
 pub use escape::escape_html;
-pub use theme::{STATIC_FILES, TEMPLATES, Theme, export, exported_files};
+pub use theme::{STATIC_FILES, TEMPLATES, Theme, exported_files};

@@ -19,7 +19,7 @@ use crate::render::tera_errors;
 use crate::sanitize::quote;
 use crate::view::outputs;
 use anyhow::Result;
-pub use export::{export, exported_files};
+pub use export::exported_files;
 use folder::{check_page_templates, read_theme_folder};
 pub use ignored::{Ignored, ignored_files};
 use std::collections::HashMap;
