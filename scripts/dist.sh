@@ -72,6 +72,13 @@ case "$target" in
     ;;
 esac
 
+# The kill tests' pause (src/publish/test_pause.rs) is compiled into debug builds only: a
+# release whose environment could stop a publication half-way must never ship.
+if grep -q -a 'VATCAR_SITE_TEST_' "$binary"; then
+  echo "error: $binary names the test pause's variables (VATCAR_SITE_TEST_*), which only debug builds may have" >&2
+  exit 1
+fi
+
 stage="$dist/stage/$name"
 rm -rf "$stage"
 mkdir -p "$stage"

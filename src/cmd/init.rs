@@ -7,11 +7,11 @@
 //! cannot disagree.
 
 use super::args::InitArgs;
+use super::new_files::{self, NewFiles};
 use super::progress::Progress;
 use crate::publish::MARKER;
-use anyhow::{Context, Result, bail};
-use std::fs;
-use std::path::{Path, PathBuf};
+use anyhow::Result;
+use std::path::Path;
 
 /// Where the workflow goes, relative to the site folder.
 pub const WORKFLOW_PATH: &str = ".github/workflows/site.yml";
@@ -108,125 +108,22 @@ fn action_repository() -> &'static str {
 }
 
 pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
-    let dir = &args.dir;
-    if dir.is_file() {
-        bail!("{} is a file; name a folder for the site", dir.display());
-    }
-    let files: Vec<(&str, PathBuf, String)> = files(&args.language)
-        .into_iter()
-        .map(|(name, text)| (name, place(dir, name), text))
-        .collect();
-    let static_dir = place(dir, "static");
-    // Every path is checked before the first file is written, so that a refused init leaves
-    // the folder as it was.
-    let linked = check_folders(dir, &files, &static_dir, args.force)?;
-    let present = present_files(&files, args.force)?;
-    for link in &linked {
-        progress.step(&format!(
-            "  writing through the link {} (--force)",
-            link.display()
-        ));
-    }
-    write_files(&files, &static_dir)?;
-    report(args, &files, &static_dir, present.len(), progress);
+    let files = files(&args.language);
+    let new = new_files::check("init", &args.dir, &files, &[STATIC], args.force)?;
+    new.write(progress)?;
+    report(args, &new, progress);
     Ok(())
 }
 
-/// Where `name` goes in the site folder `dir`. In the working folder, the names alone:
-/// `vatcar-site.toml` rather than `./vatcar-site.toml`.
-fn place(dir: &Path, name: &str) -> PathBuf {
-    if dir == Path::new(".") {
-        PathBuf::from(name)
-    } else {
-        dir.join(name)
-    }
-}
-
-/// Refuses a folder of the site that is a file or, without --force, a link; returns the
-/// links --force lets init write through. The folders inside the site are checked, not the
-/// site folder itself: the user named it, and it may well be reached through a link.
-fn check_folders(
-    dir: &Path,
-    files: &[(&str, PathBuf, String)],
-    static_dir: &Path,
-    force: bool,
-) -> Result<Vec<PathBuf>> {
-    let mut linked: Vec<PathBuf> = Vec::new();
-    for (name, _, _) in files {
-        let folders: Vec<&str> = name.split('/').collect();
-        for depth in 1..folders.len() {
-            let folder = folders[..depth].join("/");
-            check_folder(&place(dir, &folder), name, force, &mut linked)?;
-        }
-    }
-    // static/ is made, never written into: a link to a folder there is no harm.
-    if !(fs::symlink_metadata(static_dir).is_ok_and(|m| m.is_symlink()) && static_dir.is_dir()) {
-        check_folder(static_dir, "static/", force, &mut linked)?;
-    }
-    Ok(linked)
-}
-
-/// The files of `files` that exist already: refused without --force, and a folder always.
-fn present_files<'f>(files: &'f [(&str, PathBuf, String)], force: bool) -> Result<Vec<&'f Path>> {
-    // symlink_metadata, not exists(): a link, even a dangling one, is a file of the user's,
-    // and writing through it would put the file somewhere else.
-    let mut present: Vec<&Path> = Vec::new();
-    for (_, path, _) in files {
-        match fs::symlink_metadata(path) {
-            Ok(meta) if meta.is_dir() => bail!(
-                "{} is a folder, where init writes a file: move it away (init never replaces a folder)",
-                path.display()
-            ),
-            Ok(_) => present.push(path),
-            Err(_) => {}
-        }
-    }
-    if !present.is_empty() && !force {
-        let names: Vec<String> = present.iter().map(|p| p.display().to_string()).collect();
-        bail!(
-            "these files exist already and were kept: {}; pass --force to overwrite them",
-            names.join(", ")
-        );
-    }
-    Ok(present)
-}
-
-/// Makes static/ and writes the files. What this run makes is removed again if a write fails
-/// part-way (a full disk): the folder is left as it was, but for files --force has already
-/// overwritten.
-fn write_files(files: &[(&str, PathBuf, String)], static_dir: &Path) -> Result<()> {
-    let mut made = Made::default();
-    made.folder(static_dir)?;
-    for (_, path, text) in files {
-        if let Some(parent) = path.parent() {
-            made.folder(parent)?;
-        }
-        if fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink()) {
-            fs::remove_file(path)
-                .with_context(|| format!("could not replace the link {}", path.display()))?;
-        } else if fs::symlink_metadata(path).is_err() {
-            made.files.push(path.clone());
-        }
-        fs::write(path, text).with_context(|| format!("could not write {}", path.display()))?;
-    }
-    made.keep();
-    Ok(())
-}
+/// The folder init makes empty, for the webmaster's logo and files.
+const STATIC: &str = "static";
 
 /// What was written, and what to do next.
-fn report(
-    args: &InitArgs,
-    files: &[(&str, PathBuf, String)],
-    static_dir: &Path,
-    overwritten: usize,
-    progress: &Progress,
-) {
+fn report(args: &InitArgs, new: &NewFiles, progress: &Progress) {
     let dir = &args.dir;
-    let mut written: Vec<String> = files
-        .iter()
-        .map(|(_, p, _)| p.display().to_string())
-        .collect();
-    written.push(format!("{}/", static_dir.display()));
+    let mut written: Vec<String> = new.paths().map(|p| p.display().to_string()).collect();
+    let files = written.len();
+    written.push(format!("{}/", new_files::place(dir, STATIC).display()));
     for line in &written {
         progress.step(&format!("  wrote {line}"));
     }
@@ -242,90 +139,16 @@ fn report(
          publish: push the folder to GitHub (the workflow must be at the repository's top: \
          {WORKFLOW_PATH}), add the secret VATCAR_API_KEY and set Pages to \"GitHub Actions\""
     ));
+    let overwritten = new.overwritten();
     let overwritten = if args.force && overwritten > 0 {
         format!(" ({overwritten} overwritten)")
     } else {
         String::new()
     };
     progress.done(&format!(
-        "wrote a site folder into {}: {} files and static/{overwritten}",
+        "wrote a site folder into {}: {files} files and static/{overwritten}",
         dir.display(),
-        files.len()
     ));
-}
-
-/// Checks that `folder`, where init will write `file`, is a folder or can be made one: a file
-/// there is an error, and so is a link unless `force` (then it is written through, and added
-/// to `linked`).
-fn check_folder(folder: &Path, file: &str, force: bool, linked: &mut Vec<PathBuf>) -> Result<()> {
-    let Ok(meta) = fs::symlink_metadata(folder) else {
-        return Ok(());
-    };
-    if meta.is_dir() {
-        return Ok(());
-    }
-    if !meta.is_symlink() {
-        bail!(
-            "{} is a file, where init needs a folder (for {file}): move it away",
-            folder.display()
-        );
-    }
-    if !folder.is_dir() {
-        bail!(
-            "{} is a link that leads to no folder, where init needs one (for {file}): remove the link",
-            folder.display()
-        );
-    }
-    if !force {
-        bail!(
-            "{} is a link to another folder; init does not write through it: remove the link, or pass --force to write through it",
-            folder.display()
-        );
-    }
-    if !linked.iter().any(|l| l == folder) {
-        linked.push(folder.to_path_buf());
-    }
-    Ok(())
-}
-
-/// The files and folders a run of init made, removed again when it is dropped before
-/// [`Made::keep`].
-#[derive(Default)]
-struct Made {
-    folders: Vec<PathBuf>,
-    files: Vec<PathBuf>,
-}
-
-impl Made {
-    /// Makes `folder` and the folders above it that are missing, noting each.
-    fn folder(&mut self, folder: &Path) -> Result<()> {
-        let missing: Vec<&Path> = folder
-            .ancestors()
-            .take_while(|f| !f.as_os_str().is_empty() && fs::symlink_metadata(f).is_err())
-            .collect();
-        for folder in missing.into_iter().rev() {
-            fs::create_dir(folder)
-                .with_context(|| format!("could not create {}", folder.display()))?;
-            self.folders.push(folder.to_path_buf());
-        }
-        Ok(())
-    }
-
-    fn keep(mut self) {
-        self.folders.clear();
-        self.files.clear();
-    }
-}
-
-impl Drop for Made {
-    fn drop(&mut self) {
-        for file in self.files.iter().rev() {
-            let _ = fs::remove_file(file);
-        }
-        for folder in self.folders.iter().rev() {
-            let _ = fs::remove_dir(folder);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -431,30 +254,6 @@ mod tests {
                 starter.language
             );
         }
-    }
-
-    /// A run that fails part-way removes the files and folders it made, and only those.
-    #[test]
-    fn what_a_failed_run_made_is_removed_again() {
-        let tmp = tempfile::tempdir().unwrap();
-        fs::write(tmp.path().join("mine.txt"), "mine").unwrap();
-        let deep = tmp.path().join("a/b");
-        {
-            let mut made = Made::default();
-            made.folder(&deep).unwrap();
-            fs::write(deep.join("file"), "x").unwrap();
-            made.files.push(deep.join("file"));
-            assert!(deep.join("file").is_file());
-        }
-        let left: Vec<_> = fs::read_dir(tmp.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(left, ["mine.txt"]);
-        let mut made = Made::default();
-        made.folder(&deep).unwrap();
-        made.keep();
-        assert!(deep.is_dir());
     }
 
     /// The example pages' front matter is TOML between `+++` lines, with a title.

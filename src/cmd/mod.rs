@@ -12,6 +12,7 @@ mod fetch;
 mod github;
 pub mod init;
 mod logger;
+mod new_files;
 pub mod options;
 pub mod progress;
 mod published;

@@ -2,6 +2,7 @@
 //! `--templates`; all of it, or the files `--only` names.
 
 use super::args::TemplatesAction;
+use super::new_files;
 use super::progress::Progress;
 use crate::render;
 use crate::suggest::nearest;
@@ -12,7 +13,8 @@ pub(crate) fn run(action: &TemplatesAction, progress: &Progress) -> Result<()> {
     match action {
         TemplatesAction::Export { dir, force, only } => {
             let files = chosen(render::exported_files(), only)?;
-            let written = render::export(dir, &files, *force)?;
+            new_files::check("templates export", dir, &files, &[], *force)?.write(progress)?;
+            let written = files.len();
             // A copy replaces the built-in file for good: say so while the choice is fresh.
             progress.step(
                 "a copied file no longer gets the fixes and improvements of later vatcar-site versions: \

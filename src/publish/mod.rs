@@ -33,6 +33,10 @@ mod place;
 mod signals;
 mod stamp;
 mod swap;
+// The kill tests' hook, for the builds `cargo test` makes (scripts/dist.sh checks that a
+// release has none).
+#[cfg(debug_assertions)]
+mod test_pause;
 mod tree;
 
 use files::{check_relative, same_bytes, write_staged};
@@ -52,6 +56,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+#[cfg(debug_assertions)]
+pub(crate) use test_pause::pause_for_tests;
 use tree::{Entry, OldTree, below};
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -433,25 +439,10 @@ impl Drop for Staging {
     }
 }
 
-/// Fault injection for the tests of interrupted runs: with `VATCAR_SITE_TEST_PAUSE=<point>`
-/// the publication says `paused at <point>` on stderr and waits there (until the file named
-/// by `VATCAR_SITE_TEST_RESUME` exists, a signal comes, or a minute passes), so that a test
-/// can send a signal or start a second run at an exact moment. Points: `staged` (everything
-/// staged, the output folder untouched), `swapped` (the new tree in place, the old one not yet
-/// removed), `moving` (in place on a mount point, half the files moved).
-pub(crate) fn pause_for_tests(point: &str) {
-    if std::env::var_os("VATCAR_SITE_TEST_PAUSE").is_none_or(|p| p != point) {
-        return;
-    }
-    eprintln!("paused at {point}");
-    let resume = std::env::var_os("VATCAR_SITE_TEST_RESUME").map(PathBuf::from);
-    for _ in 0..600 {
-        if interrupted().is_some() || resume.as_ref().is_some_and(|r| r.exists()) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-}
+/// Release builds carry no test hook: no variable of the environment can stop a publication
+/// half-way there, and the names of the hook's variables are not in the binary.
+#[cfg(not(debug_assertions))]
+pub(crate) fn pause_for_tests(_point: &str) {}
 
 #[cfg(test)]
 mod tests {

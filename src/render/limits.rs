@@ -12,6 +12,8 @@
 //!   they stay (a theme that uses them gives a build that is not reproducible).
 //! - `throw`, the filters and the tests work only on the values they are given.
 //! - `include`, `import` and `extends` name other templates of the theme, never files.
+//!
+//! How much a render may make (a string doubled in a loop) is limited in [`super::budget`].
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};

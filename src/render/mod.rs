@@ -2,6 +2,7 @@
 //! time, and what a template may not do), the site's pages and feeds, the RFC 5545 writer
 //! the public data files and the reports' contexts.
 
+mod budget;
 mod data;
 pub mod escape;
 mod event_content;
@@ -15,4 +16,4 @@ mod tera_errors;
 pub mod theme;
 
 pub use escape::escape_html;
-pub use theme::{STATIC_FILES, TEMPLATES, Theme, export, exported_files};
+pub use theme::{STATIC_FILES, TEMPLATES, Theme, exported_files};

@@ -12,6 +12,7 @@ mod ignored;
 mod translate;
 
 use crate::i18n::Texts;
+use crate::render::budget;
 use crate::render::escape::escape_html;
 use crate::render::event_content::{self, EventContent};
 use crate::render::frame::{self, Split};
@@ -19,7 +20,7 @@ use crate::render::tera_errors;
 use crate::sanitize::quote;
 use crate::view::outputs;
 use anyhow::Result;
-pub use export::{export, exported_files};
+pub use export::exported_files;
 use folder::{check_page_templates, read_theme_folder};
 pub use ignored::{Ignored, ignored_files};
 use std::collections::HashMap;
@@ -299,6 +300,8 @@ impl Theme {
             splits.contains_key("event.html"),
             |key| translate.plain(key),
         );
+        // Last, once nothing more is registered or analysed: the templates are rewritten.
+        budget::meter(&mut tera);
         let mut split_names: Vec<&str> = splits.keys().map(String::as_str).collect();
         split_names.sort_unstable();
         log::debug!(
@@ -341,6 +344,10 @@ impl Theme {
             let mut tera = self.tera.clone();
             tera.add_raw_templates(self.deferred.clone())
                 .map_err(|error| load_error(&error, &self.sources))?;
+            // Built-in page templates: none renders another into a macro's text or a
+            // filter's, so the others stay rewritten as they are (a test in budget.rs).
+            let names: Vec<String> = self.deferred.iter().map(|(name, _)| name.clone()).collect();
+            budget::meter_templates(&mut tera, &names);
             Ok(tera)
         });
         whole.as_ref().map_err(|error| anyhow::anyhow!("{error}"))
@@ -384,7 +391,9 @@ impl Theme {
     /// `text` added as the template `name` beside the theme's own, for tests.
     #[cfg(test)]
     pub(crate) fn add_template(&mut self, name: &str, text: &str) -> Result<()> {
-        Ok(self.tera.add_raw_template(name, text)?)
+        self.tera.add_raw_template(name, text)?;
+        budget::meter_templates(&mut self.tera, &[name.to_owned()]);
+        Ok(())
     }
 
     /// A part of a page ([`Theme::split`]), as Tera renders it: its forbidden characters are
@@ -394,20 +403,22 @@ impl Theme {
     }
 
     fn render_unchecked(&self, template: &str, context: &tera::Context) -> Result<String> {
-        self.tera_for(template)?
-            .render(template, context)
-            .map_err(|error| {
-                let message = tera_errors::full_text(&error);
-                let located = self
-                    .locate(&message)
-                    .or_else(|| self.locate_text_key(&message));
-                // Tera's message may quote a line of the template or a value from a catalogue.
-                let message = quote::cut_lines(&message);
-                match located {
-                    Some(place) => anyhow::anyhow!("{}: {message}", quote::short(&place)),
-                    None => anyhow::anyhow!("could not render template {template}: {message}"),
-                }
-            })
+        let tera = self.tera_for(template)?;
+        budget::render(tera, template, context).map_err(|error| {
+            let message = tera_errors::full_text(&error);
+            if let Some(whole) = self.made_too_much(&message) {
+                return anyhow::anyhow!(whole);
+            }
+            let located = self
+                .locate(&message)
+                .or_else(|| self.locate_text_key(&message));
+            // Tera's message may quote a line of the template or a value from a catalogue.
+            let message = quote::cut_lines(&message);
+            match located {
+                Some(place) => anyhow::anyhow!("{}: {message}", quote::short(&place)),
+                None => anyhow::anyhow!("could not render template {template}: {message}"),
+            }
+        })
     }
 
     /// For an undefined variable, the file and line where the variable is used (Tera's render
@@ -420,6 +431,19 @@ impl Theme {
         Some(format!(
             "{origin}:{line}: variable `{variable}` is not defined"
         ))
+    }
+
+    /// For a render that made too much, the file of the template rendered and the error,
+    /// without Tera's chain of calls (which names the program's own, the rewritten `~`).
+    fn made_too_much(&self, message: &str) -> Option<String> {
+        let (template, _) = tera_errors::failed_function(message, budget::MADE_TOO_MUCH)?;
+        let origin = self
+            .sources
+            .iter()
+            .find(|source| source.name == template)
+            .map_or(template, |source| source.origin.as_str());
+        let error = &message[message.find(budget::MADE_TOO_MUCH)?..];
+        Some(format!("{}: {error}", quote::short(origin)))
     }
 
     /// For a `t()` call naming a key no catalogue has, the file and line of the call.

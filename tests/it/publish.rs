@@ -4,7 +4,8 @@
 //! are the webmaster's.
 //!
 //! Exact points are reached with the publication's test pause (`VATCAR_SITE_TEST_PAUSE`, see
-//! `publish::pause_for_tests`): the run says `paused at <point>` and waits there.
+//! `src/publish/test_pause.rs`): the run says `paused at <point>` and waits there. Only debug
+//! builds have it; `cargo test --release` skips the tests that need it, saying so.
 //!
 //! The tests that need signals, links, `/proc` or `mount` are for Unix or Linux only; the
 //! others run on every platform.
@@ -131,6 +132,18 @@ fn litter_beside(out: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// Whether the binary has the publication's test pause, saying so when it has not: only debug
+/// builds have it (`cargo test`, as CI runs it, builds one), and the tests are built alike, so
+/// that `cargo test --release` skips the tests that need it.
+fn has_test_pause(test: &str) -> bool {
+    if !cfg!(debug_assertions) {
+        eprintln!(
+            "skipped {test}: the publication's test pause is compiled into debug builds only; run `cargo test` without --release"
+        );
+    }
+    cfg!(debug_assertions)
 }
 
 /// Starts `command` with the test pause at `point` and returns once the run has reached it.
@@ -289,6 +302,11 @@ fn an_unchanged_rebuild_touches_nothing_not_even_the_folder() {
 #[cfg(unix)]
 #[test]
 fn sigterm_or_sigint_before_the_swap_leave_the_old_site_and_after_it_finish_the_new_one() {
+    if !has_test_pause(
+        "sigterm_or_sigint_before_the_swap_leave_the_old_site_and_after_it_finish_the_new_one",
+    ) {
+        return;
+    }
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
     run_ok(&mut demo(&out, &["--title", "Old"]));
@@ -317,6 +335,9 @@ fn sigterm_or_sigint_before_the_swap_leave_the_old_site_and_after_it_finish_the_
 
 #[test]
 fn sigkill_at_any_point_leaves_a_whole_site_and_the_next_run_cleans_up() {
+    if !has_test_pause("sigkill_at_any_point_leaves_a_whole_site_and_the_next_run_cleans_up") {
+        return;
+    }
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
     let reference = |title: &str| {
@@ -357,6 +378,9 @@ fn sigkill_at_any_point_leaves_a_whole_site_and_the_next_run_cleans_up() {
 
 #[test]
 fn a_second_run_fails_at_once_or_waits_and_the_site_is_one_runs() {
+    if !has_test_pause("a_second_run_fails_at_once_or_waits_and_the_site_is_one_runs") {
+        return;
+    }
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
     run_ok(&mut demo(&out, &["--title", "Zero"]));
@@ -583,6 +607,9 @@ impl Drop for Mounted {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_mount_point_as_the_output_works_and_a_killed_run_is_undone() {
+    if !has_test_pause("a_mount_point_as_the_output_works_and_a_killed_run_is_undone") {
+        return;
+    }
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("volume");
     let Some(_mounted) = mount_tmpfs(&out) else {
@@ -1075,6 +1102,9 @@ fn a_second_build_into_one_folder_updates_nested_pages_removes_old_events_and_ke
 /// one before the old tree is removed.
 #[test]
 fn files_of_yours_added_or_saved_while_a_build_publishes_are_kept() {
+    if !has_test_pause("files_of_yours_added_or_saved_while_a_build_publishes_are_kept") {
+        return;
+    }
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
     run_ok(&mut demo(&out, &["--title", "Old"]));
@@ -1358,4 +1388,49 @@ fn only_a_build_over_a_build_of_ours_stamps_its_files() {
     let stamps = second["stamps"].as_array().unwrap();
     assert_eq!(stamps.len(), files);
     assert!(stamps.iter().all(|s| !s.as_str().unwrap().is_empty()));
+}
+
+/// The kill tests' pause is a hook no release may carry: the variables that drive it are read
+/// in `src/publish/test_pause.rs` alone, a module only debug builds compile (`cargo test`
+/// builds one). `scripts/dist.sh` checks each release binary for their names.
+#[test]
+fn the_test_pause_is_compiled_into_debug_builds_only() {
+    fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut readers: Vec<String> = files
+        .iter()
+        .filter(|file| {
+            fs::read_to_string(file)
+                .unwrap()
+                .lines()
+                .filter(|line| !line.trim_start().starts_with("//"))
+                .any(|line| line.contains("VATCAR_SITE_TEST_"))
+        })
+        .map(|file| {
+            let name = file.strip_prefix(&src).unwrap().to_string_lossy();
+            name.replace('\\', "/")
+        })
+        .collect();
+    readers.sort();
+    assert_eq!(
+        readers,
+        ["publish/test_pause.rs"],
+        "the code naming the test pause's variables"
+    );
+    let publish = fs::read_to_string(src.join("publish/mod.rs")).unwrap();
+    assert!(
+        publish.contains("#[cfg(debug_assertions)]\nmod test_pause;"),
+        "src/publish/mod.rs declares test_pause for debug builds only"
+    );
 }

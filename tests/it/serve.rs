@@ -469,12 +469,8 @@ fn served_pages_carry_the_live_reload_script_and_the_built_files_do_not() {
         let built = fs::read_to_string(server.output.join(file)).unwrap();
         // Not in the file: the demo's pages name the server's sample feed, not its script.
         assert!(!built.contains(SCRIPT), "{file}");
-        // The page as built, with the tag before `</body>` and nothing else changed.
-        assert_eq!(
-            body(&answer),
-            built.replace("</body>", &format!("{tag}</body>")),
-            "{target}"
-        );
+        // The page as built, with the tag after it and nothing else changed.
+        assert_eq!(body(&answer), format!("{built}{tag}"), "{target}");
         assert_eq!(
             answer.header("Content-Length"),
             Some(body(&answer).len().to_string().as_str())
@@ -495,6 +491,55 @@ fn served_pages_carry_the_live_reload_script_and_the_built_files_do_not() {
     assert_eq!(get(port, "/__vatcar-site/other").status, 404);
     // Nothing of the server's own is written into the output folder.
     assert!(!server.output.join("__vatcar-site").exists());
+}
+
+/// The tag goes where a browser runs it, whatever text the page holds: never into a comment
+/// or a textarea that happens to hold `</body>` (a page may leave out its own `</body>`, as
+/// HTML allows).
+#[test]
+fn the_live_reload_script_is_never_put_inside_a_comment_or_a_textarea() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::create_dir_all(dir.join("theme")).unwrap();
+    fs::write(
+        dir.join("theme/index.html"),
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><title>Home</title></head>\n<body><form>\
+         <textarea name=\"note\">Pages end in </body></textarea></form>\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("theme/404.html"),
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><title>Lost</title></head>\n\
+         <body><p>Lost.</p></body></html>\n<!-- the old layout ended here: </body> -->\n",
+    )
+    .unwrap();
+    let serving = Serving::start(
+        vatcar(&[
+            "serve",
+            "--demo",
+            "--port",
+            "0",
+            "--output",
+            "site",
+            "--templates",
+            "theme",
+        ])
+        .current_dir(dir),
+    );
+    let port = serving.port;
+    let tag = format!(
+        "<script src=\"{SCRIPT}\" data-generation=\"{}\"></script>",
+        generation(port)
+    );
+    for (target, closes) in [("/", "</textarea>"), ("/no/such/page", "-->")] {
+        let answer = get(port, target);
+        let page = body(&answer);
+        assert_eq!(page.matches(&tag).count(), 1, "{target}: {page}");
+        assert!(
+            page.find(&tag) > page.rfind(closes),
+            "{target}: the script is inside the {closes:?} it comes before: {page}"
+        );
+    }
 }
 
 #[test]

@@ -168,3 +168,135 @@ fn a_whole_export_says_that_copies_no_longer_follow_the_built_in_files() {
         ran.text()
     );
 }
+
+/// Every entry below `dir`, links named as links and never followed: what is really there.
+#[cfg(unix)]
+fn entries(dir: &Path) -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let meta = fs::symlink_metadata(&path).unwrap();
+            if meta.is_symlink() {
+                out.push(format!(
+                    "{name} -> {}",
+                    fs::read_link(&path).unwrap().display()
+                ));
+            } else if meta.is_dir() {
+                out.push(format!("{name}/"));
+                walk(root, &path, out);
+            } else {
+                out.push(name);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// A link where the export writes a file, even one that leads nowhere, is refused like a file
+/// of yours; --force replaces the link itself and leaves what it leads to alone.
+#[cfg(unix)]
+#[test]
+fn export_never_writes_through_a_link_in_a_files_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let theme = tmp.path().join("theme");
+    fs::create_dir(&theme).unwrap();
+    let theirs = tmp.path().join("theirs.html");
+    fs::write(&theirs, "not the theme's").unwrap();
+    let nowhere = tmp.path().join("nowhere.html");
+    std::os::unix::fs::symlink(&theirs, theme.join("roster.html")).unwrap();
+    std::os::unix::fs::symlink(&nowhere, theme.join("base.html")).unwrap();
+    let before = entries(&theme);
+
+    for only in ["roster.html", "base.html"] {
+        let ran = export(&theme, &["--only", only]);
+        assert_eq!(ran.code(), Some(1), "{}", ran.text());
+        let link = theme.join(only).display().to_string();
+        assert!(
+            ran.stderr.contains(&format!("{link} (a link)")) && ran.stderr.contains("--force"),
+            "{}",
+            ran.stderr
+        );
+        assert_eq!(entries(&theme), before, "a refused export wrote something");
+    }
+    assert!(!nowhere.exists(), "the dangling link was followed");
+
+    let ran = export(
+        &theme,
+        &["--force", "--only", "roster.html", "--only", "base.html"],
+    );
+    assert!(ran.status.success(), "{}", ran.text());
+    assert_eq!(fs::read_to_string(&theirs).unwrap(), "not the theme's");
+    assert!(!nowhere.exists(), "written through the dangling link");
+    assert_eq!(entries(&theme), ["base.html", "roster.html"]);
+    assert_eq!(
+        fs::read(theme.join("roster.html")).unwrap(),
+        built_in("templates/roster.html")
+    );
+}
+
+/// `static` or `i18n` of the folder being a link to another folder: the export stops before
+/// writing anything, naming the link and what to do, unless --force says to write through it;
+/// a link that leads to no folder is refused even then.
+#[cfg(unix)]
+#[test]
+fn export_never_writes_through_a_linked_folder_without_force() {
+    for folder in ["static", "i18n"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let theme = tmp.path().join("theme");
+        fs::create_dir(&theme).unwrap();
+        let elsewhere = tmp.path().join("elsewhere");
+        fs::create_dir(&elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, theme.join(folder)).unwrap();
+        let before = entries(&theme);
+
+        let ran = export(&theme, &[]);
+        assert_eq!(ran.code(), Some(1), "{}", ran.text());
+        assert!(
+            ran.stderr.starts_with(&format!(
+                "error: {}/{folder} is a link to another folder; templates export does not write through it: remove the link, or pass --force to write through it",
+                theme.display()
+            )),
+            "{}",
+            ran.stderr
+        );
+        assert!(entries(&elsewhere).is_empty(), "written through the link");
+        assert_eq!(entries(&theme), before, "a refused export wrote something");
+
+        let ran = export(&theme, &["--force"]);
+        assert!(ran.status.success(), "{}", ran.text());
+        assert!(
+            ran.stderr.contains(&format!(
+                "writing through the link {}/{folder} (--force)",
+                theme.display()
+            )),
+            "{}",
+            ran.stderr
+        );
+        assert!(!entries(&elsewhere).is_empty());
+
+        // A link to nothing is no folder to write into, forced or not.
+        fs::remove_file(theme.join(folder)).unwrap();
+        let missing = tmp.path().join("missing");
+        std::os::unix::fs::symlink(&missing, theme.join(folder)).unwrap();
+        let before = entries(&theme);
+        for force in [&[][..], &["--force"][..]] {
+            let ran = export(&theme, force);
+            assert_eq!(ran.code(), Some(1), "{}", ran.text());
+            assert!(
+                ran.stderr.contains("is a link that leads to no folder"),
+                "{}",
+                ran.stderr
+            );
+            assert!(!missing.exists(), "the dangling link was followed");
+            assert_eq!(entries(&theme), before, "a refused export wrote something");
+        }
+    }
+}

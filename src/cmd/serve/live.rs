@@ -154,15 +154,16 @@ fn text(body: impl Into<hyper::body::Bytes>, kind: &'static str) -> Response<Bod
     response
 }
 
-/// `html` with the live-reload script before its last `</body>` (in any case), or at its end
-/// if it has none. The script reads the generation the page was served at from its tag.
+/// `html` with the live-reload script at its very end. The script reads the generation the
+/// page was served at from its tag.
+///
+/// The end, not before the page's `</body>`: the last `</body>` in the text may be in a
+/// comment, a textarea or a script, and a page may leave its own out, as HTML allows. A
+/// browser puts a tag that comes after `</html>` into the body all the same (the HTML
+/// parser's "after after body" mode), and a preview need not please a validator.
 pub(super) fn inject(mut html: Vec<u8>, generation: u64) -> Vec<u8> {
     let tag = format!("<script src=\"{SCRIPT_PATH}\" data-generation=\"{generation}\"></script>");
-    let at = html
-        .windows(b"</body>".len())
-        .rposition(|w| w.eq_ignore_ascii_case(b"</body>"))
-        .unwrap_or(html.len());
-    html.splice(at..at, tag.bytes());
+    html.extend_from_slice(tag.as_bytes());
     html
 }
 
@@ -171,17 +172,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_tag_goes_before_the_last_closing_body() {
-        let page = b"<body><p>a</BODY> said </Body>\n</html>".to_vec();
-        let served = String::from_utf8(inject(page, 7)).unwrap();
-        assert_eq!(
-            served,
-            "<body><p>a</BODY> said <script src=\"/__vatcar-site/live-reload.js\" \
-             data-generation=\"7\"></script></Body>\n</html>"
-        );
-        let bare = String::from_utf8(inject(b"<p>x".to_vec(), 1)).unwrap();
-        assert!(bare.starts_with("<p>x<script "), "{bare}");
-        assert!(bare.ends_with("</script>"), "{bare}");
+    fn the_tag_goes_at_the_end_whatever_the_page_holds() {
+        let tag = "<script src=\"/__vatcar-site/live-reload.js\" data-generation=\"7\"></script>";
+        for page in [
+            "<body><p>a</p></body>\n</html>\n",
+            "<body><textarea></body></textarea>",
+            "<body></body></html><!-- </body> -->",
+            "<p>x",
+            "",
+        ] {
+            let served = String::from_utf8(inject(page.as_bytes().to_vec(), 7)).unwrap();
+            assert_eq!(served, format!("{page}{tag}"));
+        }
     }
 
     fn names(path: &str) -> Vec<String> {
