@@ -81,6 +81,7 @@ pub(crate) fn run(
         options,
         progress: progress.clone(),
         changes: Changes::new(),
+        poll: args.poll,
     };
     serve(watcher, listener, args.port)
 }
@@ -113,10 +114,10 @@ fn serve(watcher: watch::Watcher, listener: std::net::TcpListener, port: u16) ->
         .with_context(|| format!("could not resolve {}", options.output.display()))?
         .into();
 
-    // The first look is taken before the address is announced, so that an edit made the
-    // moment the server is up is seen as a change.
+    // Watched before the address is announced, so that an edit made the moment the server is
+    // up is seen as a change.
     let folders = watcher.folders();
-    let seen = watcher.look(&folders);
+    let watching = watcher.watch();
     let runtime = net::runtime().context("could not start the server")?;
     let address = listener
         .local_addr()
@@ -124,13 +125,14 @@ fn serve(watcher: watch::Watcher, listener: std::net::TcpListener, port: u16) ->
     let mut sources = vec![watcher.config_file.display().to_string()];
     sources.extend(folders.iter().map(|f| f.display().to_string()));
     progress.done(&format!(
-        "serving {} at http://{address}/ (Ctrl-C to stop); rebuilding when {} changes, and reloading open pages",
+        "serving {} at http://{address}/ (Ctrl-C to stop); rebuilding when {} changes{}, and reloading open pages",
         options.output.display(),
-        sources.join(", ")
+        sources.join(", "),
+        watching.how()
     ));
 
     let changes = Arc::clone(&watcher.changes);
-    std::thread::spawn(move || watcher.run(seen));
+    std::thread::spawn(move || watcher.run(watching));
     // Runs until the process is stopped (Ctrl-C: see `cmd::stop_on_signals`).
     runtime
         .block_on(net::accept(listener, move |request| {
