@@ -6,14 +6,6 @@
 use anyhow::Result;
 use rayon::prelude::*;
 
-/// `work` on every item, spread over the machine's cores, results in the items' order.
-pub fn in_parallel<T: Sync, R: Send>(
-    items: &[T],
-    work: impl Fn(&T) -> Result<R> + Sync,
-) -> Result<Vec<R>> {
-    items.par_iter().map(&work).collect()
-}
-
 /// `work` on every item, each item dropped as soon as its work is done (so that what it
 /// holds is not held until the last is done), results in the items' order.
 pub fn map_parallel<T: Send, R: Send>(
@@ -23,16 +15,8 @@ pub fn map_parallel<T: Send, R: Send>(
     items.into_par_iter().map(work).collect()
 }
 
-/// `work` on every item, in no particular order. Stops at the first error, which it returns.
-pub fn for_each_parallel<T: Sync>(
-    items: &[T],
-    work: impl Fn(&T) -> Result<()> + Sync,
-) -> Result<()> {
-    items.par_iter().try_for_each(&work)
-}
-
-// What these wrappers add to rayon, and so what is tested: results in the items' order,
-// and an error that ends the work.
+// What the wrapper adds to rayon, and so what is tested: results in the items' order, and an
+// error that ends the work.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,24 +24,24 @@ mod tests {
 
     #[test]
     fn returns_the_error_and_stops_early() {
-        let items: Vec<usize> = (0..100_000).collect();
+        const ITEMS: usize = 100_000;
         let done = AtomicUsize::new(0);
-        let result = for_each_parallel(&items, |i| {
+        let result = map_parallel((0..ITEMS).collect(), |i| {
             done.fetch_add(1, Ordering::Relaxed);
-            if *i == 10 {
+            if i == 10 {
                 anyhow::bail!("item {i} failed");
             }
-            Ok(())
+            Ok(i)
         });
         assert_eq!(result.unwrap_err().to_string(), "item 10 failed");
-        assert!(done.load(Ordering::Relaxed) < items.len());
+        assert!(done.load(Ordering::Relaxed) < ITEMS);
     }
 
     #[test]
     fn results_keep_the_items_order_however_the_work_is_shared() {
         // Uneven costs, so the threads take runs in an order of their own.
         let items: Vec<u64> = (0..2000).collect();
-        let results = in_parallel(&items, |i| {
+        let results = map_parallel(items.clone(), |i| {
             if i % 97 == 0 {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
@@ -65,10 +49,6 @@ mod tests {
         })
         .unwrap();
         assert_eq!(results, items.iter().map(|i| i * 3).collect::<Vec<_>>());
-        assert!(
-            in_parallel(&Vec::<u64>::new(), |i| Ok(*i))
-                .unwrap()
-                .is_empty()
-        );
+        assert!(map_parallel(Vec::<u64>::new(), Ok).unwrap().is_empty());
     }
 }

@@ -132,6 +132,16 @@ fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
 mod tests {
     use super::*;
 
+    /// A named pipe at `path`, made by mkfifo(1): the standard library has no call for it,
+    /// and libc's is a raw call into C.
+    fn make_fifo(path: &Path) {
+        let made = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success(), "mkfifo {}", path.display());
+    }
+
     #[test]
     fn links_and_special_files_are_named_not_read() {
         let tmp = tempfile::tempdir().unwrap();
@@ -141,8 +151,7 @@ mod tests {
         std::os::unix::fs::symlink(root.join("data/plain.json"), root.join("data/link.json"))
             .unwrap();
         std::os::unix::fs::symlink(root.join("data"), root.join("linked")).unwrap();
-        let pipe = std::ffi::CString::new(root.join("data/pipe.json").to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(pipe.as_ptr(), 0o600) }, 0);
+        make_fifo(&root.join("data/pipe.json"));
 
         assert_eq!(
             read_plain_at_most(root, "data/plain.json", 1).unwrap(),
@@ -182,8 +191,7 @@ mod tests {
         use std::os::unix::fs::FileTypeExt;
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("pipe");
-        let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        make_fifo(&path);
         let (sent, opened) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let _ = sent.send(open_no_follow(&path).map(|file| file.metadata()));

@@ -215,6 +215,12 @@ pub(crate) struct ServeArgs {
     /// Port on 127.0.0.1 (0 picks a free one).
     #[arg(long = "port", default_value_t = 8000)]
     pub(crate) port: u16,
+
+    /// Look for changes three times a second instead of waiting for the system's file
+    /// events (for folders whose events do not arrive, which serve otherwise finds out by
+    /// itself within seconds).
+    #[arg(long = "poll")]
+    pub(crate) poll: bool,
 }
 
 #[derive(Args, Debug)]

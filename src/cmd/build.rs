@@ -154,10 +154,8 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     };
     // The raw bodies are saved by now; the view needs only the models.
     drop(snapshot);
-    crate::memory::release_freed();
     // The view takes the models, and drops each part once it has made what it needs of it.
     let (mut view, staging) = view_while_reading_output(data, options, &run, how);
-    crate::memory::release_freed();
     stages.done("view", 0);
     // Read by the content pages' links and by the check that no page overwrites a static file.
     let static_paths: HashSet<&str> = static_files.iter().map(|f| f.path.as_str()).collect();

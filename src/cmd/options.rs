@@ -57,6 +57,8 @@ pub struct ReportOptions {
     pub generated_at: DateTime<Utc>,
     /// The config file's accent, as the site shows it.
     pub accent: Option<crate::view::AccentView>,
+    /// The config file's `[extra]`, for the templates as `extra`, as the site's get it.
+    pub extra: serde_json::Value,
     /// The API key, wherever it came from: scrubbed from error messages quoted in the index,
     /// and no file that contains it is published.
     pub key: Option<ApiKey>,

@@ -128,7 +128,10 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
             });
         let rendered = decoded.and_then(|(user, notes)| {
             let view = report::training(&user, &notes, &settings);
-            let html = theme.render("report-training.html", &report_context(&view, &style))?;
+            let html = theme.render(
+                "report-training.html",
+                &report_context(&view, &style, &options.extra),
+            )?;
             Ok((view, html))
         });
         match rendered {
@@ -171,7 +174,13 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
             "index.html",
             theme.render(
                 "report-index.html",
-                &index_context(&index, &others, options.generated_at, &style),
+                &index_context(
+                    &index,
+                    &others,
+                    options.generated_at,
+                    &style,
+                    &options.extra,
+                ),
             )?,
         ));
     }
@@ -212,7 +221,7 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     let style = report::style(&settings);
     let html = theme.render(
         "report-roster.html",
-        &report_context(&report::roster(&roster, &settings), &style),
+        &report_context(&report::roster(&roster, &settings), &style, &options.extra),
     )?;
     let how = publish::Publish {
         prune: false,

@@ -2,16 +2,16 @@
 //! new Atom feed, from the views `view::public_data` made.
 
 use super::Theme;
+use super::page::SiteContext;
 use super::site::{Rendered, Sink};
 use crate::view::SiteView;
 use crate::view::outputs::{self, Output};
 use anyhow::Result;
 use serde::Serialize;
-use serde_json::Value;
 
 /// Every data file the settings and the site's URL call for but events.json
 /// ([`events_feed`]), handed to `sink`.
-pub(super) fn render(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -> Result<()> {
+pub(super) fn render(view: &SiteView, theme: &Theme, site: &SiteContext, sink: Sink) -> Result<()> {
     let written = |output: &Output| output.is_written(&view.site.sections, view.site.has_feed);
     let public = &view.public;
     sink(json(&outputs::CHANGES_JSON, &public.changes)?)?;
@@ -19,8 +19,7 @@ pub(super) fn render(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -
         sink(json(&outputs::ROSTER_JSON, &public.roster)?)?;
     }
     if written(&outputs::WHATS_NEW_FEED) {
-        let mut context = tera::Context::new();
-        context.insert("site", site);
+        let mut context = site.context();
         context.insert("entries", &public.whats_new_feed);
         context.insert("updated", &public.whats_new_updated);
         sink(Rendered::new(

@@ -145,8 +145,8 @@ pub fn splittable(template: &tera::Template) -> bool {
 }
 
 /// Whether a theme's template in a page's chain (its own `layout.html` filling hook blocks,
-/// say) leaves the frame the same for every page: it reads nothing but `site` and `root`
-/// (and its own loop and `set` names), calls no function but the catalogue's (`t`,
+/// say) leaves the frame the same for every page: it reads nothing but `site`, `extra` and
+/// `root` (and its own loop and `set` names), calls no function but the catalogue's (`t`,
 /// `language`, `locale`), includes no template and calls no macro, whose output this file
 /// cannot see, and has no filter section, which would filter the content too. `page` and the
 /// page's data are out of its reach, so the frame's only per-page values stay those of the
@@ -158,7 +158,7 @@ pub fn reads_only_the_site(template: &tera::Template) -> bool {
         && !uses.macro_definitions
         && !uses.filter_sections
         && uses.roots.iter().all(|root| {
-            matches!(root.as_str(), "site" | "root" | "loop") || uses.local.contains(root)
+            matches!(root.as_str(), "site" | "extra" | "root" | "loop") || uses.local.contains(root)
         })
         && uses
             .functions
@@ -438,6 +438,10 @@ mod tests {
         ));
         assert!(reads(
             r#"{% set x = site.sections["events"] %}{{ x }}{{ root }}"#
+        ));
+        // `[extra]` of the config file is the same on every page, as `site` is.
+        assert!(reads(
+            "{% if extra.banner %}{{ extra.banner.text }}{% endif %}{{ extra | json_encode() }}"
         ));
         assert!(!reads("{{ page.title }}"));
         assert!(!reads("{% if event %}x{% endif %}"));

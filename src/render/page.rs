@@ -37,11 +37,23 @@ impl Page<'_> {
     }
 }
 
-/// What every page's context shares: the site's values, and the frames of the pages rendered
-/// in two parts ([`frame`]).
+/// What every page's context shares: the site's values (`site`), the config file's
+/// `[extra]` (`extra`), and the frames of the pages rendered in two parts ([`frame`]).
 pub(super) struct SiteContext {
     pub(super) value: Value,
+    pub(super) extra: Value,
     pub(super) frames: Frames,
+}
+
+impl SiteContext {
+    /// A context holding what every template gets, `site` and `extra`, for the rest to be
+    /// added.
+    pub(super) fn context(&self) -> tera::Context {
+        let mut context = tera::Context::new();
+        context.insert("site", &self.value);
+        context.insert("extra", &self.extra);
+        context
+    }
 }
 
 impl std::ops::Deref for SiteContext {
@@ -162,8 +174,8 @@ fn page_value(view: &SiteView, page: &Page) -> Value {
     })
 }
 
-/// A whole page's context: the site's values, the way back to the root, the page's own
-/// facts, and its data under `name`. Built as one JSON object and moved into the context:
+/// A whole page's context: the site's values and `extra`, the way back to the root, the
+/// page's own facts, and its data under `name`. Built as one JSON object and moved into the context:
 /// `Context::insert` would copy `data` once more, and for a list of 10,000 events that copy
 /// is the build's peak memory.
 fn whole_context(
@@ -175,6 +187,7 @@ fn whole_context(
 ) -> tera::Result<tera::Context> {
     let mut values = serde_json::Map::new();
     values.insert("site".into(), site.value.clone());
+    values.insert("extra".into(), site.extra.clone());
     values.insert("root".into(), Value::String(root.to_owned()));
     values.insert("page".into(), page);
     values.insert(name.into(), data);
@@ -222,6 +235,9 @@ pub(super) fn make_page(
             let mut values = serde_json::Map::new();
             if split.reads("site") {
                 values.insert("site".into(), site.value.clone());
+            }
+            if split.reads("extra") {
+                values.insert("extra".into(), site.extra.clone());
             }
             values.insert("root".into(), Value::String(placed.root.clone()));
             if split.reads("page") {

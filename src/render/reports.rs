@@ -1,14 +1,20 @@
 //! The reports' template contexts: a training record or the roster under `report`, and the
-//! index of a multi-student run; each with `style`, what report.css takes from the settings.
+//! index of a multi-student run; each with `style`, what report.css takes from the settings,
+//! and `extra`, the config file's `[extra]`, as the site's templates get it.
 
 use crate::view::report::{IndexEntry, ReportStyle};
 use chrono::{DateTime, Utc};
 
 /// The context of a training or roster report: everything under `report`.
-pub fn report_context(report: &impl serde::Serialize, style: &ReportStyle) -> tera::Context {
+pub fn report_context(
+    report: &impl serde::Serialize,
+    style: &ReportStyle,
+    extra: &serde_json::Value,
+) -> tera::Context {
     let mut context = tera::Context::new();
     context.insert("report", report);
     context.insert("style", style);
+    context.insert("extra", extra);
     context
 }
 
@@ -19,6 +25,7 @@ pub fn index_context(
     others: &[String],
     generated_at: DateTime<Utc>,
     style: &ReportStyle,
+    extra: &serde_json::Value,
 ) -> tera::Context {
     let mut context = tera::Context::new();
     context.insert("entries", entries);
@@ -28,5 +35,6 @@ pub fn index_context(
         &generated_at.format("%Y-%m-%d %H:%MZ").to_string(),
     );
     context.insert("style", style);
+    context.insert("extra", extra);
     context
 }

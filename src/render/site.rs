@@ -143,6 +143,7 @@ pub fn render_keeping(
     let event_pages = std::mem::take(&mut view.event_pages);
     let site = SiteContext {
         value: serde_json::to_value(&view.site)?,
+        extra: view.extra.clone(),
         frames: Frames::default(),
     };
     // For the sitemap, which is made beside the event pages.
@@ -222,9 +223,8 @@ struct MadeEvent {
 }
 
 /// The Atom feed of the upcoming events.
-fn atom_feed(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -> Result<()> {
-    let mut context = tera::Context::new();
-    context.insert("site", site);
+fn atom_feed(view: &SiteView, theme: &Theme, site: &SiteContext, sink: Sink) -> Result<()> {
+    let mut context = site.context();
     context.insert("entries", &view.feed);
     context.insert("updated", &view.feed_updated);
     sink(Rendered::new(
@@ -287,8 +287,7 @@ fn site_wide_files(
             .chain(event_urls.iter().cloned())
             .map(|u| format!("{site_url}{u}"))
             .collect();
-        let mut context = tera::Context::new();
-        context.insert("site", site);
+        let mut context = site.context();
         context.insert("urls", &urls);
         sink(Rendered::new(
             &outputs::SITEMAP,
@@ -313,8 +312,8 @@ fn site_wide_files(
 }
 
 /// The 404 page: served at any depth, so its links start from the site's own path.
-fn not_found_page(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -> Result<()> {
-    let mut context = tera::Context::new();
+fn not_found_page(view: &SiteView, theme: &Theme, site: &SiteContext, sink: Sink) -> Result<()> {
+    let mut context = site.context();
     let root_path = view
         .site
         .site_url
@@ -322,7 +321,6 @@ fn not_found_page(view: &SiteView, theme: &Theme, site: &Value, sink: Sink) -> R
         .and_then(|u| url::Url::parse(u).ok())
         .map(|u| u.path().to_owned())
         .unwrap_or_else(|| "/".into());
-    context.insert("site", site);
     context.insert("root", &root_path);
     context.insert(
         "page",

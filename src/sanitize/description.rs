@@ -447,14 +447,6 @@ fn finish_tag(tag: &str, images: Images) -> String {
     }
 }
 
-impl Sanitizer {
-    /// The description as plain text (for iCal): sanitized first, so that the content of
-    /// scripts and styles is gone, then stripped of tags, with block ends as line breaks.
-    pub fn plain_text(&self, text: &str) -> String {
-        html_to_text(&self.render(text))
-    }
-}
-
 /// The text of HTML that [`Sanitizer::render`] made, with block ends as line breaks and list
 /// items as `- ` lines.
 pub fn html_to_text(html: &str) -> String {
@@ -534,6 +526,12 @@ fn entity(text: &str) -> (&'static str, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A description as the calendars carry it: sanitized first, so that the content of
+    /// scripts and styles is gone, then stripped of tags (as `SiteView::describe` does).
+    fn plain_text(sanitizer: &Sanitizer, text: &str) -> String {
+        html_to_text(&sanitizer.render(text))
+    }
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
@@ -780,16 +778,17 @@ mod tests {
     #[test]
     fn plain_text_has_no_tags_and_keeps_paragraphs() {
         let sanitizer = Sanitizer::new(&Url::parse("https://vatcar.net").unwrap());
-        let text = sanitizer.plain_text(
+        let text = plain_text(
+            &sanitizer,
             "<p>Fly <strong>TJSJ</strong> &amp; TNCM</p><script>x()</script><p>Two</p>",
         );
         assert_eq!(text, "Fly TJSJ & TNCM\n\nTwo");
         assert_eq!(
-            sanitizer.plain_text("**Bold** <b>x</b> 5 < 6"),
+            plain_text(&sanitizer, "**Bold** <b>x</b> 5 < 6"),
             "Bold x 5 < 6"
         );
         assert_eq!(
-            sanitizer.plain_text("# Title\n\n- one\n- two\n\nEnd"),
+            plain_text(&sanitizer, "# Title\n\n- one\n- two\n\nEnd"),
             "Title\n\n- one\n- two\n\nEnd"
         );
     }
@@ -841,11 +840,7 @@ mod tests {
             &html[html.len() - 200..]
         );
         let sanitizer = Sanitizer::new(&Url::parse("https://vatcar.net").unwrap());
-        assert!(
-            sanitizer
-                .plain_text(&long)
-                .ends_with("only the first 4096 KB are shown.")
-        );
+        assert!(plain_text(&sanitizer, &long).ends_with("only the first 4096 KB are shown."));
         let short = "ü".repeat(100);
         assert!(!render(&short).contains("shortened"));
     }

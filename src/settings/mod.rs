@@ -146,6 +146,9 @@ pub struct Site {
     pub accent: Option<String>,
     /// The header's colours: the page's own, or the accent's.
     pub header: HeaderStyle,
+    /// `[extra]`: a theme's own settings, any table, handed to every template as `extra`
+    /// as written (dates as their text); empty when the file has none.
+    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
 /// How events are listed.
@@ -286,6 +289,8 @@ struct File {
     previous: Option<SiteUrl>,
     /// The live page: `false`, or the `[live]` table.
     live: Option<LiveFile>,
+    /// A theme's own settings: any table, no key checked.
+    extra: Option<Spanned<toml::Table>>,
 }
 
 /// A `[[menu]]` entry: a name, and an address elsewhere or a page of the site.
@@ -411,6 +416,7 @@ impl Settings {
                 favicon: site_file("favicon", file.favicon),
                 accent: file.accent.map(|c| c.0),
                 header: file.header.unwrap_or_default(),
+                extra: extra(file.extra, at)?,
             },
             events: Events {
                 recent_days: file
@@ -478,6 +484,55 @@ fn live_settings(
         feed: address("feed", table.feed, defaults.feed),
         bookings: address("bookings", table.bookings, defaults.bookings),
         sample_feed: false,
+    })
+}
+
+/// `[extra]` as the templates get it: TOML's values as JSON's, a date as its text. A float
+/// that is not a number (`nan`, `inf`) has no JSON value, and is refused naming its key.
+fn extra(
+    table: Option<Spanned<toml::Table>>,
+    at: &dyn Fn(std::ops::Range<usize>) -> String,
+) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    let Some(table) = table else {
+        return Ok(serde_json::Map::new());
+    };
+    let origin = at(table.span());
+    as_json_table(table.into_inner(), "extra").map_err(|key| {
+        format!("{origin}: {key}: nan and inf are not numbers a template can show; write them as text, in quotes")
+    })
+}
+
+/// A TOML table's values as JSON's; `Err` names the key (`extra.a.b[2]`) of a float that
+/// JSON cannot hold.
+fn as_json_table(
+    table: toml::Table,
+    path: &str,
+) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    table
+        .into_iter()
+        .map(|(key, value)| {
+            let value = as_json(value, &format!("{path}.{key}"))?;
+            Ok((key, value))
+        })
+        .collect()
+}
+
+fn as_json(value: toml::Value, path: &str) -> Result<serde_json::Value, String> {
+    use serde_json::Value as Json;
+    Ok(match value {
+        toml::Value::String(text) => Json::String(text),
+        toml::Value::Integer(number) => Json::from(number),
+        toml::Value::Float(number) => serde_json::Number::from_f64(number)
+            .map(Json::Number)
+            .ok_or_else(|| path.to_owned())?,
+        toml::Value::Boolean(flag) => Json::Bool(flag),
+        toml::Value::Datetime(time) => Json::String(time.to_string()),
+        toml::Value::Array(items) => Json::Array(
+            (items.into_iter().enumerate())
+                .map(|(i, item)| as_json(item, &format!("{path}[{i}]")))
+                .collect::<Result<_, _>>()?,
+        ),
+        toml::Value::Table(table) => Json::Object(as_json_table(table, path)?),
     })
 }
 
@@ -798,5 +853,29 @@ documents = false
                 "{text:?}\n  gave {error}\n  want {expected}"
             );
         }
+    }
+
+    #[test]
+    fn extra_is_any_table_as_json_and_a_float_json_cannot_hold_is_refused() {
+        let loaded = parse(
+            "title = \"x\"\n[extra]\nbanner = \"<b>hi</b>\"\nopens = 1979-05-27T07:32:00Z\n[extra.social]\nhours = [18, 22.5, true]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            serde_json::Value::Object(loaded.site.extra),
+            serde_json::json!({
+                "banner": "<b>hi</b>",
+                "opens": "1979-05-27T07:32:00Z",
+                "social": {"hours": [18, 22.5, true]},
+            })
+        );
+        assert!(parse("title = \"x\"\n").unwrap().site.extra.is_empty());
+        let error = parse("\n[extra.a]\nb = [1, nan]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("vatcar-site.toml:2: extra.a.b[1]: nan and inf are not numbers"),
+            "{error}"
+        );
     }
 }

@@ -107,6 +107,8 @@ pub struct SiteView {
     /// descriptions got theirs in [`build`], the webmaster's pages get theirs in
     /// [`add_content`].
     pub frames: Frames,
+    /// `[extra]` of the config file, as every template gets it (`extra`): an object.
+    pub extra: serde_json::Value,
 }
 
 impl SiteView {
@@ -300,6 +302,7 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
         bookings_calendar,
         public,
         frames,
+        extra: serde_json::Value::Object(settings.site.extra.clone()),
     }
 }
 

@@ -41,7 +41,11 @@ fn bash_completes_subcommands_and_their_options() {
 
     assert_eq!(bash_offers(&script, "vatcar-site bu"), ["build"]);
     assert_eq!(bash_offers(&script, "vatcar-site build --de"), ["--demo"]);
-    assert_eq!(bash_offers(&script, "vatcar-site serve --po"), ["--port"]);
+    assert_eq!(bash_offers(&script, "vatcar-site serve --por"), ["--port"]);
+    assert_eq!(
+        bash_offers(&script, "vatcar-site serve --po"),
+        ["--port", "--poll"]
+    );
     assert_eq!(bash_offers(&script, "vatcar-site ann"), ["announce"]);
     assert_eq!(
         bash_offers(&script, "vatcar-site announce --"),

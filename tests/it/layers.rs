@@ -29,8 +29,6 @@ const LEAVES: &[&str] = &[
     "output",
     // Running work on every core: no data type of any stage.
     "parallel",
-    // Handing freed memory back between stages: called by cmd, knows no stage.
-    "memory",
     // The webmaster's settings, one typed model read from vatcar-site.toml: cmd lays the
     // flags over it, fetch takes the API's, the view its areas.
     "settings",

@@ -694,6 +694,36 @@ fn a_themes_page_counter_cannot_break_out_of_its_css_string() {
 }
 
 #[test]
+fn reports_see_extra_as_the_sites_templates_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let theme = tmp.path().join("theme");
+    fs::create_dir_all(&theme).unwrap();
+    for name in ["report-roster.html", "report-training.html"] {
+        fs::write(
+            theme.join(name),
+            "<!DOCTYPE html><title>r</title><p class=\"signed\">{{ extra.reports.signed_by }}</p>",
+        )
+        .unwrap();
+    }
+    let config = tmp.path().join("vatcar-site.toml");
+    fs::write(
+        &config,
+        "templates = \"theme\"\n[extra.reports]\nsigned_by = \"The <ATM>\"\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("reports");
+    for what in [&["roster"][..], &["training", "--cid", "1590318"]] {
+        let ran = demo_report(what, &config, &out);
+        assert!(ran.status.success(), "{}", ran.stderr);
+    }
+    for file in ["roster.html", "training-1590318.html"] {
+        let (text, html) = page(&out.join(file));
+        assert_eq!(texts(&html, "p.signed"), ["The <ATM>"], "{file}");
+        assert!(text.contains("The &lt;ATM&gt;"), "{file}");
+    }
+}
+
+#[test]
 fn reports_take_the_sites_accent() {
     let tmp = tempfile::tempdir().unwrap();
     let config = tmp.path().join("vatcar-site.toml");

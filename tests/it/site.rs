@@ -4,8 +4,9 @@
 //! Expected messages spell out `GET /api/v2/...` on purpose: that is what the webmaster reads.
 
 use crate::support::{
-    AgainstMock, KEY, MockServer, Ran, Reply, assert_key_absent, assert_same_files, demo_api,
-    demo_body, run, run_ok, texts, tree, unicode_escaped, vatcar, vatcar_at_demo_time,
+    AgainstMock, KEY, MockServer, Ran, Reply, assert_key_absent, assert_same_files, build_site,
+    demo_api, demo_body, run, run_ok, site_folder, texts, tree, unicode_escaped, vatcar,
+    vatcar_at_demo_time,
 };
 use chrono::{TimeZone, Utc};
 use scraper::{Html, Selector};
@@ -1331,4 +1332,98 @@ fn local_times_are_formatted_in_the_pages_language() {
             .attr("lang"),
         Some("en")
     );
+}
+
+// `[extra]` in vatcar-site.toml: a theme's own settings, with no code (Zola's `config.extra`).
+
+/// A theme's layout.html showing two of `extra`'s values, and the whole of it as JSON, in
+/// every page's footer.
+const EXTRA_LAYOUT: &str = r#"{% extends "base.html" %}{% block footer_extra %}<p class="banner">{{ extra.banner_text }}</p><a class="discord" href="{{ extra.social.discord }}">{{ extra.social.hours | join(sep="-") }}</a><p class="extra-json">{{ extra | json_encode() }}</p>{% endblock footer_extra %}"#;
+
+/// The pages of each kind of a demo build with a site folder.
+const PAGE_KINDS: [&str; 5] = [
+    "index.html",
+    "roster/index.html",
+    "events/421/index.html",
+    "about/index.html",
+    "404.html",
+];
+
+/// A site folder with `config`, a page of its own and `theme/` holding `files`, built.
+fn build_with_theme(config: &str, files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let mut all: Vec<(String, &[u8])> = vec![(
+        "content/about.md".to_owned(),
+        b"+++\ntitle = \"About\"\n+++\nAbout us.\n".as_slice(),
+    )];
+    all.extend(
+        files
+            .iter()
+            .map(|(name, text)| (format!("theme/{name}"), text.as_bytes())),
+    );
+    let listed: Vec<(&str, &[u8])> = all.iter().map(|(n, b)| (n.as_str(), *b)).collect();
+    let site = site_folder(&format!("templates = \"theme\"\n{config}"), &listed);
+    let (ran, out) = build_site(site.path(), &[]);
+    assert_eq!(ran.code(), Some(0), "{}", ran.text());
+    (site, out)
+}
+
+#[test]
+fn extra_in_the_config_file_reaches_every_page_kind_escaped() {
+    let config = r#"
+[extra]
+banner_text = "Controllers wanted <b>tonight</b> & after"
+
+[extra.social]
+discord = "https://discord.example/tjzs"
+hours = [18, 22]
+"#;
+    let (_site, out) = build_with_theme(config, &[("layout.html", EXTRA_LAYOUT)]);
+    for path in PAGE_KINDS {
+        let (text, html) = crate::support::page(&out.join(path));
+        assert_eq!(
+            texts(&html, "p.banner"),
+            ["Controllers wanted <b>tonight</b> & after"],
+            "{path}"
+        );
+        // Escaped as any other value: the markup is text, not an element.
+        assert!(select(&html, "p.banner b").is_empty(), "{path}");
+        assert!(
+            text.contains("Controllers wanted &lt;b&gt;tonight&lt;/b&gt; &amp; after"),
+            "{path}"
+        );
+        let link = select(&html, "a.discord");
+        assert_eq!(link.len(), 1, "{path}");
+        assert_eq!(
+            link[0].value().attr("href"),
+            Some("https://discord.example/tjzs"),
+            "{path}"
+        );
+        assert_eq!(texts(&html, "a.discord"), ["18-22"], "{path}");
+    }
+}
+
+#[test]
+fn without_extra_a_theme_finds_an_empty_map() {
+    let layout = r#"{% extends "base.html" %}{% block footer_extra %}<p class="extra-json">{{ extra | json_encode() }}</p><p class="banner">{{ extra.banner_text | default(value="no banner") }}</p>{% endblock footer_extra %}"#;
+    let (_site, out) = build_with_theme("", &[("layout.html", layout)]);
+    for path in PAGE_KINDS {
+        let (_, html) = crate::support::page(&out.join(path));
+        assert_eq!(texts(&html, "p.extra-json"), ["{}"], "{path}");
+        assert_eq!(texts(&html, "p.banner"), ["no banner"], "{path}");
+    }
+}
+
+#[test]
+fn extra_reaches_a_themes_own_event_page() {
+    let event = r#"{% extends "layout.html" %}{% block content %}<h1>{{ event.name }}</h1><p class="event-extra">{{ extra.signup.label }}</p>{% endblock content %}"#;
+    let config = "[extra.signup]\nlabel = \"Sign up on the forum\"\n";
+    let (_site, out) = build_with_theme(config, &[("event.html", event)]);
+    for id in ids("facility-events.json") {
+        let (_, html) = crate::support::page(&out.join(format!("events/{id}/index.html")));
+        assert_eq!(
+            texts(&html, "p.event-extra"),
+            ["Sign up on the forum"],
+            "event {id}"
+        );
+    }
 }

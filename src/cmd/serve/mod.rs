@@ -87,6 +87,7 @@ pub(crate) fn run(
         options,
         progress: progress.clone(),
         changes: Changes::new(),
+        poll: args.poll,
     };
     serve(watcher, listener, args.port, sample)
 }
@@ -124,10 +125,10 @@ fn serve(
         .with_context(|| format!("could not resolve {}", options.output.display()))?
         .into();
 
-    // The first look is taken before the address is announced, so that an edit made the
-    // moment the server is up is seen as a change.
+    // Watched before the address is announced, so that an edit made the moment the server is
+    // up is seen as a change.
     let folders = watcher.folders();
-    let seen = watcher.look(&folders);
+    let watching = watcher.watch();
     let runtime = net::runtime().context("could not start the server")?;
     let address = listener
         .local_addr()
@@ -135,13 +136,14 @@ fn serve(
     let mut sources = vec![watcher.config_file.display().to_string()];
     sources.extend(folders.iter().map(|f| f.display().to_string()));
     progress.done(&format!(
-        "serving {} at http://{address}/ (Ctrl-C to stop); rebuilding when {} changes, and reloading open pages",
+        "serving {} at http://{address}/ (Ctrl-C to stop); rebuilding when {} changes{}, and reloading open pages",
         options.output.display(),
-        sources.join(", ")
+        sources.join(", "),
+        watching.how()
     ));
 
     let changes = Arc::clone(&watcher.changes);
-    std::thread::spawn(move || watcher.run(seen));
+    std::thread::spawn(move || watcher.run(watching));
     // Runs until the process is stopped (Ctrl-C: see `cmd::stop_on_signals`).
     runtime
         .block_on(net::accept(listener, move |request| {

@@ -89,6 +89,13 @@ fn example_settings() -> Result<Settings> {
     settings.live.airports = vatcar_site::fetch::snapshot::DEMO_AIRPORTS
         .map(str::to_owned)
         .to_vec();
+    settings.site.extra = serde_json::json!({
+        "banner_text": "Controllers wanted for the Friday event",
+        "social": {"discord": "https://discord.gg/your-invite"},
+    })
+    .as_object()
+    .cloned()
+    .unwrap_or_default();
     Ok(settings)
 }
 
@@ -163,12 +170,19 @@ fn reports(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<Vec<Vec<u8
         },
     ];
     let roster = report::roster(&data.roster, &settings);
+    let extra = serde_json::Value::Object(example_settings()?.site.extra);
     Ok(vec![
-        theme.render("report-training.html", &report_context(&training, &style))?,
-        theme.render("report-roster.html", &report_context(&roster, &style))?,
+        theme.render(
+            "report-training.html",
+            &report_context(&training, &style, &extra),
+        )?,
+        theme.render(
+            "report-roster.html",
+            &report_context(&roster, &style, &extra),
+        )?,
         theme.render(
             "report-index.html",
-            &index_context(&entries, &["roster.html".into()], time, &style),
+            &index_context(&entries, &["roster.html".into()], time, &style, &extra),
         )?,
     ]
     .into_iter()

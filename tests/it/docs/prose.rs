@@ -18,7 +18,10 @@ pub const INTRO: &str = "# Templates\n\n\
      except fields ending in `_html` (already sanitized), which templates print with `| safe`.\n\
      Templates that are only extended or included by others (`base.html`, `layout.html`,\n\
      `event_list_page.html`, `macros.html`, `event_lists.html`, `report.css`) see the\n\
-     variables of the page being rendered.\n";
+     variables of the page being rendered.\n\n\
+     Every template also gets `extra`: the `[extra]` table of `vatcar-site.toml`, as written,\n\
+     for a theme's own settings ([more](configuration.md#extra)); an empty table when the file\n\
+     has none. The examples below show one.\n";
 
 /// After the hook blocks: one block of the home page changed through `builtin/index.html`.
 pub const HOME_PAGE_BLOCKS: &str = r##"
