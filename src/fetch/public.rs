@@ -178,7 +178,8 @@ pub fn too_large(what: &str, max_bytes: u64) -> String {
     format!("{what} is larger than {} MiB", max_bytes / (1024 * 1024))
 }
 
-fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
+/// The most specific cause of an error (e.g. "Connection refused (os error 111)").
+pub fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
     let mut cause = error;
     while let Some(next) = cause.source() {
         cause = next;

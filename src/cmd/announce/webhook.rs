@@ -247,14 +247,14 @@ impl Poster {
                 return Err(Attempt::Retry {
                     reason: format!(
                         "could not reach the webhook: {}",
-                        innermost_cause(&error.without_url())
+                        crate::fetch::public::innermost(&error.without_url())
                     ),
                 });
             }
             Err(error) => {
                 return Err(Attempt::Fatal(anyhow!(
                     "the connection to the webhook broke off ({}); the message may or may not have been posted, so it is not sent again",
-                    innermost_cause(&error.without_url())
+                    crate::fetch::public::innermost(&error.without_url())
                 )));
             }
         };
@@ -336,15 +336,6 @@ fn detail(body: &[u8]) -> String {
         ),
         Err(_) => String::new(),
     }
-}
-
-/// The most specific cause (e.g. "Connection refused (os error 111)").
-fn innermost_cause(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut cause = error;
-    while let Some(next) = cause.source() {
-        cause = next;
-    }
-    cause.to_string()
 }
 
 #[cfg(test)]
