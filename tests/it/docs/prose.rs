@@ -144,6 +144,13 @@ For a theme made from templates exported by an earlier vatcar-site (before `layo
   `introduction`, `upcoming_events`, `staff`, `links`) and its `<h1>` is the tagline, not
   the site's name; an older copy keeps working as it was. Every built-in template is also
   `builtin/<name>`, for a template of yours to extend.
+- **Any name and logo, the accent as given (issue 40).** `base.html`'s brand puts the
+  facility's code after the name, both in `<span class="brand-text">`, and its menu ends with
+  a "More" button (`.menu-more`) that `static/menu.js` fills on wide screens; an older
+  `base.html` keeps working, its menu wrapping onto more rows. `--sun` is gone from
+  `style.css`: the focus ring is `--focus`, the code's badge `--accent-surface` with
+  `--accent-ink`, so a stylesheet of yours that reads `var(--sun)` gets nothing from it.
+  `site.accent.ink` is new and `site.accent.chosen` is written `#rrggbb`.
 - **Pages extend `layout.html`** (new) instead of `base.html`. Copies that extend `base.html`
   still work, without what your `layout.html` adds.
 - **`base.html`** has the hook blocks `head_extra`, `header`, `nav`, `nav_extra`, `footer`,
