@@ -150,7 +150,12 @@ For a theme made from templates exported by an earlier vatcar-site (before `layo
   `base.html` keeps working, its menu wrapping onto more rows. `--sun` is gone from
   `style.css`: the focus ring is `--focus`, the code's badge `--accent-surface` with
   `--accent-ink`, so a stylesheet of yours that reads `var(--sun)` gets nothing from it.
-  `site.accent.ink` is new and `site.accent.chosen` is written `#rrggbb`.
+  `site.accent.ink` is new and `site.accent.chosen` is written `#rrggbb`. `home.lead` is the
+  home page's opening paragraph (`content/_index.md`'s `description`, else the API's
+  description unless that file has a text): an `index.html` of yours that prints
+  `site.facility.description` keeps showing the API's. `site.menu` no longer holds a
+  `[[menu]]` entry for a built-in page: it renames that page's entry and title through the
+  catalogue's `nav.*` and `page.*` texts, which your templates print as they are.
 - **Pages extend `layout.html`** (new) instead of `base.html`. Copies that extend `base.html`
   still work, without what your `layout.html` adds.
 - **`base.html`** has the hook blocks `head_extra`, `header`, `nav`, `nav_extra`, `footer`,
