@@ -105,6 +105,7 @@ impl Watcher {
                         self.options = options;
                         config_broken = false;
                         folders = self.folders();
+                        self.speak();
                     }
                     Err(error) => {
                         // Tried again at the next change of anything, so that the error is
@@ -134,6 +135,16 @@ impl Watcher {
             now = again;
         }
         now
+    }
+
+    /// The open pages show a failed rebuild in the site's language: the config's, with the
+    /// theme's catalogue over the built-in one. A catalogue that does not read keeps the
+    /// language they had (the build names its error).
+    pub(super) fn speak(&self) {
+        let templates = self.options.templates.as_deref();
+        if let Ok(texts) = crate::i18n::Texts::load(&self.options.language, templates) {
+            self.changes.speak(&texts);
+        }
     }
 
     fn rebuild(&self, what: &Path) {

@@ -156,6 +156,11 @@ For a theme made from templates exported by an earlier vatcar-site (before `layo
   `site.facility.description` keeps showing the API's. `site.menu` no longer holds a
   `[[menu]]` entry for a built-in page: it renames that page's entry and title through the
   catalogue's `nav.*` and `page.*` texts, which your templates print as they are.
+  `events.local_time` is now `events.local_time_html`, which marks the zone's name for
+  `static/local-time.js` (`site.display_zone_name` is its place, `Curacao`, beside the IANA
+  `site.display_zone`); an `event_list_page.html` of yours that prints `events.local_time`
+  keeps working, and keeps showing the zone's IANA name.
+  `events.google_calendar` names Google's calendar in each language.
 - **Pages extend `layout.html`** (new) instead of `base.html`. Copies that extend `base.html`
   still work, without what your `layout.html` adds.
 - **`base.html`** has the hook blocks `head_extra`, `header`, `nav`, `nav_extra`, `footer`,
