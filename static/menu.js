@@ -1,7 +1,12 @@
-// The header's menu folded behind a "Menu" button on small screens (the stylesheet decides
-// which): the GOV.UK header's pattern. The page is complete without this script: the button
-// stays hidden and the menu is a plain list. Read in <head>, before the page is drawn, so that
-// a folded menu never shows unfolded first.
+// The header's menu, on top of a page that is complete without this script (the menu is then
+// a plain list, wrapping onto as many rows as it needs). Read in <head>, before the page is
+// drawn, so that a folded menu never shows unfolded first.
+// - Small screens: the menu folds behind a "Menu" button (the stylesheet decides which
+//   screens): the GOV.UK header's pattern.
+// - Wide screens: the menu keeps to one row. The entries that do not fit move, in their
+//   order, behind a "More" button at the row's end (the "priority+" pattern): the first ones,
+//   the site's own sections, stay one click away, and the header keeps its height however
+//   long the webmaster's menu is.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -23,5 +28,56 @@
     menu.addEventListener("keydown", function (event) {
       if (event.key === "Escape") { show(false); button.focus(); }
     });
+
+    // "More": a theme's own menu may have none, and then wraps as it does without the script.
+    var more = menu.querySelector(".menu-more");
+    var moreButton = more && more.querySelector("button");
+    var moreList = moreButton && moreButton.nextElementSibling;
+    var list = more && more.previousElementSibling;
+    if (!moreList || !list || list.localName !== "ul") { return; }
+    function open(state) {
+      moreButton.setAttribute("aria-expanded", state ? "true" : "false");
+      more.classList.toggle("is-open", state);
+    }
+    moreButton.addEventListener("click", function () {
+      open(moreButton.getAttribute("aria-expanded") !== "true");
+    });
+    more.addEventListener("keydown", function (event) {
+      // Only "More" closes: the menu's own handler, above, is for its small-screen form.
+      if (event.key === "Escape") { event.stopPropagation(); open(false); moreButton.focus(); }
+    });
+    // Closed when the keyboard or a click goes elsewhere.
+    more.addEventListener("focusout", function (event) {
+      if (!more.contains(event.relatedTarget)) { open(false); }
+    });
+    document.addEventListener("click", function (event) {
+      if (!more.contains(event.target)) { open(false); }
+    });
+    // Whether the row's last entry sits lower than its first: the row has wrapped.
+    function wraps() {
+      var first = list.firstElementChild;
+      return !!first && list.lastElementChild.offsetTop > first.offsetTop;
+    }
+    function fit() {
+      open(false);
+      while (moreList.firstElementChild) { list.appendChild(moreList.firstElementChild); }
+      more.hidden = true;
+      more.classList.remove("has-current");
+      // Folded behind "Menu" (small screens): every entry stays in the one list.
+      if (getComputedStyle(button).display !== "none" || !wraps()) { return; }
+      more.hidden = false;
+      // Keep at least one entry on the row, whatever the width.
+      while (list.children.length > 1 && wraps()) {
+        moreList.insertBefore(list.lastElementChild, moreList.firstElementChild);
+      }
+      more.classList.toggle("has-current", !!moreList.querySelector("[aria-current]"));
+    }
+    var pending = false;
+    window.addEventListener("resize", function () {
+      if (pending) { return; }
+      pending = true;
+      window.requestAnimationFrame(function () { pending = false; fit(); });
+    });
+    fit();
   });
 })();

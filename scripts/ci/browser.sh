@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 chromium=(--chromium "${CHROMIUM:-/usr/bin/chromium}")
-for site in demo hostile hostile-content facility-es; do
+for site in demo hostile hostile-content facility-es facility-nl; do
   echo "== browser: the $site site"
   # Event banners live on vatcar.net, the API's host, and the live block reads VATSIM's data
   # feed: the only requests allowed out (blocked here, so the pages show their calm line).

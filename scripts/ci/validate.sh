@@ -19,6 +19,7 @@ v=tests/validators
 "$v/check-html.sh" target/ci/hostile-content --site-url https://hostile-content.example/
 "$v/check-html.sh" target/ci/reports
 "$v/check-html.sh" target/ci/facility-es --site-url https://facility-es.example/
+"$v/check-html.sh" target/ci/facility-nl --site-url https://facility-nl.example/
 
 # What's new and the public data: changes.json, roster.json and events.json against
 # docs/schemas/ (JSON Feed 1.1's required fields too), whats-new.xml in feedparser; on the demo

@@ -290,8 +290,15 @@ fn load_theme_meanwhile(
         .collect();
     let templates = options.templates.clone();
     let language = options.language.clone();
+    // A [[menu]] entry for a built-in page renames its entry, and the page's title with it.
+    let renames =
+        crate::view::menu_renames(&options.settings.site.menu, &options.settings.site.sections);
     std::thread::spawn(move || {
-        let texts = Arc::new(Texts::load(&language, templates.as_deref())?);
+        let mut texts = Texts::load(&language, templates.as_deref())?;
+        for (key, text) in &renames {
+            texts.rename(key, text);
+        }
+        let texts = Arc::new(texts);
         let theme = Theme::load_with(templates.as_deref(), Arc::clone(&texts), &page_templates);
         Ok((theme, texts))
     })

@@ -132,12 +132,21 @@ fn report(args: &InitArgs, new: &NewFiles, progress: &Progress) {
     } else {
         format!("cd {} && ", dir.display())
     };
+    // The steps in the site's language (the catalogue's [init]); the commands as they are.
+    let texts = crate::i18n::Texts::load(&args.language, None).unwrap_or_else(|error| {
+        log::debug!("the {} catalogue: {error:#}", args.language);
+        crate::i18n::Texts::load(crate::i18n::DEFAULT_LANGUAGE, None)
+            .expect("the built-in English loads")
+    });
+    let say = |key: &str| texts.text(key, &[("workflow", WORKFLOW_PATH)]);
     progress.step(&format!(
-        "next:\n  {cd}vatcar-site serve --demo    preview the site with sample data\n  \
-         edit vatcar-site.toml and content/, put your logo and files in static/\n  \
-         VATCAR_API_KEY=... vatcar-site check    try the facility's key\n  \
-         publish: push the folder to GitHub (the workflow must be at the repository's top: \
-         {WORKFLOW_PATH}), add the secret VATCAR_API_KEY and set Pages to \"GitHub Actions\""
+        "{}\n  {cd}vatcar-site serve --demo    {}\n  {}\n  \
+         VATCAR_API_KEY=... vatcar-site check    {}\n  {}",
+        say("init.next"),
+        say("init.preview"),
+        say("init.edit"),
+        say("init.check"),
+        say("init.publish"),
     ));
     let overwritten = new.overwritten();
     let overwritten = if args.force && overwritten > 0 {

@@ -313,6 +313,12 @@ impl Texts {
         })
     }
 
+    /// `key`'s text replaced by `text` for this build: the webmaster's name for a built-in
+    /// menu entry, which its page's title takes too (`view::menu_renames`).
+    pub fn rename(&mut self, key: &str, text: &str) {
+        self.entries.insert(key.to_owned(), text.to_owned());
+    }
+
     pub fn get(&self, key: &str) -> Option<&str> {
         self.entries.get(key).map(String::as_str)
     }
@@ -391,6 +397,24 @@ mod tests {
     fn catalogue(language: &str) -> Catalogue {
         let text = BUILT_IN.iter().find(|(l, _)| *l == language).unwrap().1;
         Catalogue::parse(text, language).unwrap()
+    }
+
+    /// The menu's name of each built-in page and the page's own title agree in every
+    /// language: the title is the name, or holds it ("Division" and "Division events").
+    /// Dutch called the roster "Verkeersleiders" in the menu and "Ledenlijst" on the page.
+    #[test]
+    fn the_menus_names_and_the_pages_titles_agree() {
+        for (language, _) in BUILT_IN {
+            let texts = Texts::load(language, None).unwrap();
+            for page in ["roster", "events", "division", "documents"] {
+                let name = texts.get(&format!("nav.{page}")).unwrap().to_lowercase();
+                let title = texts.get(&format!("page.{page}")).unwrap().to_lowercase();
+                assert!(
+                    title.contains(&name),
+                    "{language}: the menu's {name:?} is not in the page's title {title:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -1,5 +1,16 @@
-//! How the site shows whose it is: the accent colour, made readable in light and dark mode,
-//! and the header's colours, which keep a logo in that colour legible.
+//! How the site shows whose it is: the accent colour as given where it is a surface, a
+//! readable shade of it where it is text on the page, the text on it, the focus ring, and the
+//! header's colours, which keep a logo in that colour legible.
+//!
+//! The rule (docs/templates.md, "The accent"): where the accent is a surface (the header's
+//! top rule, primary buttons, the accent header in light mode, the facility code's badge) it
+//! is the colour the config gives, in both schemes, and the text on it is dark or white,
+//! whichever reads at 4.5:1 or more (black where neither does). Only where the accent would be
+//! text on the page's own background (links, the current menu entry's underline, the quiet
+//! buttons) is it moved, towards black in light mode and towards white in dark mode, until it
+//! reads at 4.5:1 on the page's tinted paper. The focus ring is that readable shade, which is
+//! at least 3:1 against every background a ring sits on, and the header's text on the accent
+//! header.
 
 use crate::settings::HeaderStyle;
 use serde::Serialize;
@@ -7,13 +18,18 @@ use serde::Serialize;
 /// The theme's colours for one accent, as CSS hex colours.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct AccentView {
-    /// As written in the config.
+    /// The config's colour, as `#rrggbb`: the accent where it is a surface, in both schemes.
     pub chosen: String,
-    /// Light mode: links and the header's background (white text on it).
+    /// Text on `chosen`: the light theme's dark ink or white, whichever contrasts more (black
+    /// where neither reaches 4.5:1).
+    pub ink: String,
+    /// Light mode: the accent as text on the page (links) and the focus ring.
     pub light: String,
+    /// Light mode: a pale tint of the accent, behind text (event dates, badges, notices).
     pub light_soft: String,
-    /// Dark mode: links and the header's background (dark text on it).
+    /// Dark mode: the accent as text on the page (links) and the focus ring.
     pub dark: String,
+    /// Dark mode: a deep tint of the accent, behind text.
     pub dark_soft: String,
 }
 
@@ -35,27 +51,45 @@ const DEFAULT_DARK: Rgb = [92.0, 192.0, 224.0];
 
 /// WCAG's minimum contrast for body text.
 const READABLE: f64 = 4.5;
-/// WCAG's minimum contrast for graphics, a logo among them.
+/// WCAG's minimum contrast for graphics, a logo among them, and for a focus indicator.
 const VISIBLE: f64 = 3.0;
 /// WCAG's enhanced contrast for body text: the dark accent header's, which is a deep shade.
 const RESTFUL: f64 = 7.0;
 
 pub use crate::settings::parse_colour;
 
-/// The accent as chosen where it reads well, else moved towards black (light mode) or white
-/// (dark mode) in small steps until text in it, and white or dark text on it, reach WCAG's
-/// 4.5:1. A webmaster picks a brand colour; the theme keeps it legible.
+/// The accent's colours: as chosen for surfaces, with the text that reads on it; for text on
+/// the page, the chosen colour where it reads well, else moved towards black (light mode) or
+/// white (dark mode) in small steps until it reaches WCAG's 4.5:1 on the page's tinted paper.
+/// A webmaster picks a brand colour; the theme shows it, and keeps its text legible.
 pub fn accent(chosen: &str) -> Result<AccentView, String> {
     let colour = parse_colour(chosen)?;
     let light = towards(colour, BLACK, |c| contrast(c, LIGHT_PAPER) >= READABLE);
     let dark = towards(colour, WHITE, |c| contrast(c, DARK_PAPER) >= READABLE);
     Ok(AccentView {
-        chosen: chosen.trim().to_ascii_lowercase(),
+        chosen: hex(colour),
+        ink: hex(ink_on(colour)),
         light: hex(light),
-        light_soft: hex(mix(light, WHITE, 0.88)),
+        light_soft: hex(mix(colour, WHITE, 0.88)),
         dark: hex(dark),
         dark_soft: hex(mix(dark, DARK_BACKGROUND, 0.78)),
     })
+}
+
+/// The text on a surface of `colour`: the light theme's dark ink or white, whichever
+/// contrasts more; black where neither reaches 4.5:1 (mid tones, #777 among them, where
+/// white reaches 4.48:1), since black always does where white does not.
+fn ink_on(colour: Rgb) -> Rgb {
+    let best = if contrast(DARK_INK, colour) >= contrast(WHITE, colour) {
+        DARK_INK
+    } else {
+        WHITE
+    };
+    if contrast(best, colour) >= READABLE {
+        best
+    } else {
+        BLACK
+    }
 }
 
 /// The header's colours in both schemes.
@@ -83,21 +117,22 @@ pub struct HeaderColours {
 /// `None`). The logo is taken to be in the accent, as a facility's logo usually is: it sits on
 /// a plate whose contrast with the accent is at least 3:1 in both schemes, always on an
 /// accent header, and on a plain one where the page's paper would not reach that. An accent
-/// header is the accent in light mode (white text reads on it: see [`accent`]) and a deep shade
-/// of it in dark mode, where a saturated slab would outshine the page.
+/// header is the accent as chosen in light mode, with the text that reads on it (see
+/// [`accent`]), and a deep shade of it in dark mode, where a saturated slab would outshine
+/// the page.
 pub fn header(style: HeaderStyle, accent: Option<&AccentView>) -> HeaderView {
     let parsed = |text: &str| parse_colour(text).ok();
-    let (chosen, light, dark) = match accent {
+    let (chosen, dark) = match accent {
         Some(view) => (
             parsed(&view.chosen),
-            parsed(&view.light).unwrap_or(DEFAULT_LIGHT),
             parsed(&view.dark).unwrap_or(DEFAULT_DARK),
         ),
-        None => (None, DEFAULT_LIGHT, DEFAULT_DARK),
+        None => (None, DEFAULT_DARK),
     };
     // Without an accent the logo's colour is unknown: the theme's accent stands in for it on
     // an accent header; a plain header leaves the logo as it is.
-    let logo = chosen.unwrap_or(light);
+    let surface = chosen.unwrap_or(DEFAULT_LIGHT);
+    let logo = surface;
     let colours = |background: Rgb, ink: Rgb, plated: bool| HeaderColours {
         background: hex(background),
         ink: hex(ink),
@@ -119,7 +154,10 @@ pub fn header(style: HeaderStyle, accent: Option<&AccentView>) -> HeaderView {
             let deep = towards(mix(dark, DARK_BACKGROUND, 0.6), DARK_BACKGROUND, |c| {
                 contrast(c, LIGHT_INK) >= RESTFUL
             });
-            (colours(light, WHITE, true), colours(deep, LIGHT_INK, true))
+            (
+                colours(surface, ink_on(surface), true),
+                colours(deep, LIGHT_INK, true),
+            )
         }
     };
     HeaderView {
@@ -261,7 +299,9 @@ mod tests {
         for chosen in ["#ff6600", "#ffd700", "#e4002b", "#00a651", "#0b5d7a"] {
             let view = accent(chosen).unwrap();
             let header = header(HeaderStyle::Accent, Some(&view));
-            assert_eq!(header.light.background, view.light, "{chosen}");
+            // Light mode's is the accent itself, its text dark or white to suit.
+            assert_eq!(header.light.background, view.chosen, "{chosen}");
+            assert_eq!(header.light.ink, view.ink, "{chosen}");
             let deep = parse_colour(&header.dark.background).unwrap();
             // Dark enough for the dark theme's text at 7:1, and no brighter than a tenth of
             // white (the saturated accents above are a third to four fifths).
@@ -277,6 +317,122 @@ mod tests {
         let accented = header(HeaderStyle::Accent, None);
         assert_eq!(accented.light.background, "#0b5d7a");
         assert_eq!(accented.light.plate, "#ffffff");
+    }
+
+    /// Orange, navy, yellow, white, black, a mid grey and every `#rgb` colour.
+    fn every_accent() -> impl Iterator<Item = String> {
+        let named = [
+            "#ff6600", "#001f5b", "#f5c400", "#ffffff", "#000000", "#777777",
+        ];
+        named
+            .into_iter()
+            .map(str::to_owned)
+            .chain((0..4096).map(|n| format!("#{n:03x}")))
+    }
+
+    /// Where the accent is a surface it is the colour as given, in both schemes (the page
+    /// sets it for both), and the text on it reads at 4.5:1: on the top rule, the primary
+    /// buttons, the facility code's badge and the light accent header.
+    #[test]
+    fn the_accent_is_a_surface_as_given_with_text_that_reads_on_it() {
+        let mut checked = 0;
+        for chosen in every_accent() {
+            let view = accent(&chosen).unwrap();
+            let surface = parse_colour(&chosen).unwrap();
+            assert_eq!(parse_colour(&view.chosen).unwrap(), surface, "{chosen}");
+            let ink = parse_colour(&view.ink).unwrap();
+            assert!(
+                contrast(ink, surface) >= READABLE,
+                "{chosen}: {} on it is {:.2}:1",
+                view.ink,
+                contrast(ink, surface)
+            );
+            let header = header(HeaderStyle::Accent, Some(&view));
+            assert_eq!(header.light.background, view.chosen, "{chosen}");
+            assert_eq!(header.light.ink, view.ink, "{chosen}");
+            checked += 1;
+        }
+        assert_eq!(checked, 6 + 4096);
+        // Yellow keeps its colour, with dark text; a deep blue takes white; a mid grey, where
+        // white reaches only 4.48:1 and the dark ink less, takes black.
+        let yellow = accent("#f5c400").unwrap();
+        assert_eq!(
+            (yellow.chosen.as_str(), yellow.ink.as_str()),
+            ("#f5c400", "#17212b")
+        );
+        assert_eq!(accent("#0b5d7a").unwrap().ink, "#ffffff");
+        assert_eq!(accent("#777").unwrap().ink, "#000000");
+    }
+
+    /// Where the accent is text on the page (links), in either scheme, it reads at 4.5:1 on
+    /// the page's paper and on its tint; it is the colour as given wherever that already
+    /// does, and only a readable shade of it where it does not.
+    #[test]
+    fn the_accent_as_text_on_the_page_reads_in_both_schemes() {
+        for chosen in every_accent() {
+            let view = accent(&chosen).unwrap();
+            let colour = parse_colour(&chosen).unwrap();
+            let light = parse_colour(&view.light).unwrap();
+            let dark = parse_colour(&view.dark).unwrap();
+            for paper in [WHITE, LIGHT_PAPER] {
+                assert!(contrast(light, paper) >= READABLE, "{chosen}: {view:?}");
+            }
+            for paper in [DARK_BACKGROUND, DARK_PAPER] {
+                assert!(contrast(dark, paper) >= READABLE, "{chosen}: {view:?}");
+            }
+            assert_eq!(
+                light == colour,
+                contrast(colour, LIGHT_PAPER) >= READABLE,
+                "{chosen}"
+            );
+            assert_eq!(
+                dark == colour,
+                contrast(colour, DARK_PAPER) >= READABLE,
+                "{chosen}"
+            );
+        }
+    }
+
+    /// The focus ring (3px, style.css) is the accent's readable shade on the page and the
+    /// header's text on an accent header: at least 3:1 (WCAG 2.2's focus appearance) against
+    /// every background it sits on, in both schemes, whatever the accent: the page, its
+    /// tinted paper, the accent's pale tint, and the header of either style.
+    #[test]
+    fn the_focus_ring_is_seen_against_whatever_is_behind_it() {
+        for chosen in every_accent() {
+            let view = accent(&chosen).unwrap();
+            let ring = [
+                (parse_colour(&view.light).unwrap(), WHITE),
+                (parse_colour(&view.dark).unwrap(), DARK_BACKGROUND),
+            ];
+            let behind = [
+                vec![WHITE, LIGHT_PAPER, parse_colour(&view.light_soft).unwrap()],
+                vec![DARK_BACKGROUND, DARK_PAPER],
+            ];
+            for ((ring, _), backgrounds) in ring.iter().zip(&behind) {
+                for background in backgrounds {
+                    assert!(
+                        contrast(*ring, *background) >= VISIBLE,
+                        "{chosen}: ring {ring:?} on {background:?}"
+                    );
+                }
+            }
+            for style in [HeaderStyle::Plain, HeaderStyle::Accent] {
+                let header = header(style, Some(&view));
+                for (colours, (page_ring, _)) in [&header.light, &header.dark].into_iter().zip(ring)
+                {
+                    let background = parse_colour(&colours.background).unwrap();
+                    let ring = match style {
+                        HeaderStyle::Plain => page_ring,
+                        HeaderStyle::Accent => parse_colour(&colours.ink).unwrap(),
+                    };
+                    assert!(
+                        contrast(ring, background) >= VISIBLE,
+                        "{chosen} {style:?}: ring {ring:?} on {colours:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

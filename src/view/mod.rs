@@ -28,7 +28,7 @@ mod whats_new;
 pub use crate::i18n::Texts;
 pub use content::{
     ContentPageView, ContentView, GeneratedAnchor, HomeIntro, MenuItem, PageLink, add_content,
-    check_generated_anchors, ids_in,
+    check_generated_anchors, ids_in, menu_renames,
 };
 pub use documents::{DocumentGroup, DocumentRow, slug};
 pub use events::{
@@ -68,6 +68,11 @@ pub struct HomePage {
     pub documents: usize,
     pub upcoming_facility: usize,
     pub upcoming_division: usize,
+    /// The paragraph under the home page's heading, in the site's language where the
+    /// webmaster gives one: `content/_index.md`'s `description`; else nothing when that file
+    /// has a text of its own (which then opens the page); else the facility's description
+    /// from the API.
+    pub lead: Option<String>,
     /// `content/_index.md`, when the site folder has one.
     pub intro: Option<HomeIntro>,
     /// The latest few changes (the What's new page has them all).
@@ -254,6 +259,7 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
         documents: data.documents.iter().map(|c| c.files.len()).sum(),
         upcoming_facility: facility_events.upcoming.len(),
         upcoming_division: division_events.upcoming.len(),
+        lead: site.facility.description.clone(),
         intro: None,
         live: None,
         whats_new: (whats_new

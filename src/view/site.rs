@@ -21,7 +21,10 @@ pub struct Site {
     pub facility: FacilityView,
     /// Absolute, with a trailing slash, when known.
     pub site_url: Option<String>,
+    /// The display zone as IANA names it (`America/Curacao`), and its place, as the page
+    /// names it where the browser has no name of its own for the zone (`Curacao`).
     pub display_zone: Option<String>,
+    pub display_zone_name: Option<String>,
     pub has_feed: bool,
     pub calendars: Calendars,
     pub generator: &'static str,
@@ -166,6 +169,7 @@ pub(super) fn site_view(
         has_feed: site_url.is_some(),
         site_url,
         display_zone: settings.display_zone.map(|z| z.name().to_owned()),
+        display_zone_name: settings.display_zone.map(|z| zone_place(z.name())),
         calendars,
         generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")),
         menu: Vec::new(),
@@ -180,6 +184,13 @@ pub(super) fn site_view(
         accent,
         live_connect_src: None,
     }
+}
+
+/// A time zone's place, from its IANA name: the last part, with spaces for underscores
+/// (`America/Argentina/Buenos_Aires` is `Buenos Aires`, `UTC` is `UTC`). The pages show it
+/// where the reader's browser has no name of its own for the zone in the page's language.
+fn zone_place(zone: &str) -> String {
+    zone.rsplit('/').next().unwrap_or(zone).replace('_', " ")
 }
 
 fn media_type(path: &str) -> Option<&'static str> {

@@ -18,6 +18,19 @@
 //                  included, with one, semi-transparent layers composited), at least
 //                  LOGO_MIN_CONTRAST
 //   axe            axe-core at AXE_WIDTHS in both schemes: no violation of AXE_MIN_IMPACT or worse
+// and, since issue 40 (a site it was not tuned on, a long name, a wide logo, a bright accent):
+//   letters        no text of the header, and no heading of the page, set a few letters a line:
+//                  each text of more than one line holds MIN_LETTERS_PER_LINE letters a line or
+//                  more ("Curaçao FIR" one letter a line, a code badge stacked T/J/Z/S)
+//   hyphens        <html lang> is set, and every text of the header and <main> that holds a word
+//                  of LONG_WORD letters or more has hyphens: auto (addresses, code and
+//                  preformatted text aside), so that long words break at syllables, with a hyphen
+//   accent         with --accent: the configured colour itself is a surface of the header (its
+//                  top rule or its background) in both schemes, not a shade of it, and text on
+//                  any surface in that colour reads at ACCENT_INK_MIN_CONTRAST or more
+//   focus ring     every focusable element in view (the first FOCUS_SAMPLE of the header, of
+//                  <main> and of the footer), focused, has an outline of FOCUS_MIN_PX or more
+//                  whose colour is FOCUS_MIN_CONTRAST or more against what is behind the ring
 // and keeps a full-page screenshot of each page kind x width x scheme in --out. It measures
 // geometry and colours, never pixels, so a restyle that keeps the goals passes.
 //
@@ -31,6 +44,8 @@
 //                       (else the first), roster/index.html, documents/index.html, 404.html
 //   --menu-entries N    the number of menu entries the site has; another count is a failure
 //   --logo-colour HEX   the logo's own colour (#rrggbb), checked as well as the accent
+//   --accent HEX        the site's configured accent (#rrggbb): the accent goal is left out
+//                       without it
 //   --chromium PATH     default $CHROMIUM, or /usr/bin/chromium (never a downloaded browser)
 //   -v                  print every measurement, not only failures
 //
@@ -51,6 +66,16 @@ const SCHEMES = ['light', 'dark'];
 const HEADER_MAX_PX = { 320: 96, 390: 96, 1280: 140 };
 const LOGO_MIN_CONTRAST = 3;
 const AXE_WIDTHS = [390, 1280];
+/** A text of several lines with fewer letters a line than this is set letter by letter. */
+const MIN_LETTERS_PER_LINE = 4;
+/** A word this long (in letters) breaks mid-word at a phone's width unless it hyphenates. */
+const LONG_WORD = 10;
+/** WCAG's 4.5:1 for the text on an accent surface, 3:1 (WCAG 2.2) for a focus ring of 2px. */
+const ACCENT_INK_MIN_CONTRAST = 4.5;
+const FOCUS_MIN_CONTRAST = 3;
+const FOCUS_MIN_PX = 2;
+/** Focusable elements measured per part of the page (header, main, footer). */
+const FOCUS_SAMPLE = 12;
 const AXE_IMPACTS = ['minor', 'moderate', 'serious', 'critical'];
 /** Every violation counts, whatever its impact. */
 const AXE_MIN_IMPACT = 'minor';
@@ -63,12 +88,12 @@ const KINDS = ['home', 'events', 'event', 'roster', 'documents', 'content', 'sec
 function usage(message) {
   if (message) console.error(`check-layout: ${message}`);
   console.error('usage: check-layout.mjs SITE [--tools DIR] [--out DIR] [--page KIND=PATH]... [--menu-entries N]\n' +
-    '       [--logo-colour #rrggbb] [--chromium PATH] [-v]');
+    '       [--logo-colour #rrggbb] [--accent #rrggbb] [--chromium PATH] [-v]');
   process.exit(2);
 }
 
 const opt = { tools: resolve(HERE, '../validators'), out: 'target/ci/screenshots', pages: {}, menuEntries: null,
-  logoColour: null, chromium: process.env.CHROMIUM || '/usr/bin/chromium', verbose: false };
+  logoColour: null, accent: null, chromium: process.env.CHROMIUM || '/usr/bin/chromium', verbose: false };
 let site = null;
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
@@ -86,6 +111,9 @@ for (let i = 0; i < args.length; i++) {
   } else if (a === '--logo-colour') {
     opt.logoColour = value();
     if (!/^#[0-9a-fA-F]{6}$/.test(opt.logoColour)) usage('--logo-colour takes #rrggbb');
+  } else if (a === '--accent') {
+    opt.accent = value();
+    if (!/^#[0-9a-fA-F]{6}$/.test(opt.accent)) usage('--accent takes #rrggbb');
   } else if (a === '--chromium') opt.chromium = value();
   else if (a === '-v' || a === '--verbose') opt.verbose = true;
   else if (a === '-h' || a === '--help') usage();
@@ -134,7 +162,7 @@ try {
 const { found, skipped } = pagesOf(site);
 const started = Date.now();
 const failures = [];
-const counts = { width: 0, header: 0, menu: 0, logo: 0, axe: 0 };
+const counts = { width: 0, header: 0, menu: 0, logo: 0, axe: 0, letters: 0, hyphens: 0, accent: 0, focus: 0 };
 let measured = 0;
 let shots = 0;
 /** Milliseconds spent in each phase, for the summary: what to speed up when it grows. */
@@ -239,14 +267,195 @@ function headerAndLogo(logoColour) {
   const backdrop = paint(layers);
   const rgb = (c) => `rgb(${c.join(', ')})`;
   out.logo = { element: name(logo), base, image, backdrop: rgb(backdrop), colours: [] };
+  // The logo is drawn in the accent as given: the page's --accent-surface where it has one
+  // (issue 40), else its --accent.
+  const surface = getComputedStyle(logo).getPropertyValue('--accent-surface').trim() ? 'var(--accent-surface)' : 'var(--accent)';
   if (getComputedStyle(logo).getPropertyValue('--accent').trim()) {
-    const accent = paint([resolved('color', 'var(--accent)', logo.parentElement)]);
+    const accent = paint([resolved('color', surface, logo.parentElement)]);
     out.logo.colours.push({ what: 'accent', colour: rgb(accent), ratio: contrast(accent, backdrop) });
   }
   if (logoColour) {
     const own = paint([logoColour]);
     out.logo.colours.push({ what: 'logo colour', colour: rgb(own), ratio: contrast(own, backdrop) });
   }
+  return out;
+}
+
+// In the page: colours, read and compared as the browser paints them. The checks below run in
+// the page, where nothing of this file is defined: they are handed its source as `kit` and
+// make it there (KIT).
+function colourKit() {
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 1;
+  const ink = canvas.getContext('2d', { willReadFrequently: true });
+  const paint = (colours) => {
+    ink.clearRect(0, 0, 1, 1);
+    for (const c of colours) {
+      ink.fillStyle = '#000';
+      ink.fillStyle = c;
+      ink.fillRect(0, 0, 1, 1);
+    }
+    return [...ink.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+  };
+  const alpha = (c) => {
+    const slash = /\/\s*([\d.]+%?)\s*\)/.exec(c);
+    const parts = c.match(/[\d.]+%?/g) ?? [];
+    const a = slash ? slash[1] : /^rgba?\(/.test(c) && parts.length === 4 ? parts[3] : null;
+    return a === null ? 1 : parseFloat(a) / (a.endsWith('%') ? 100 : 1);
+  };
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.map((v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  // The backdrop of an element: its background and its ancestors', composited, up to the
+  // first opaque one, else the window's canvas.
+  const backdrop = (from) => {
+    const layers = [];
+    for (let el = from; el; el = el.parentElement) {
+      const bg = getComputedStyle(el).backgroundColor;
+      const a = alpha(bg);
+      if (a > 0) {
+        layers.unshift(bg);
+        if (a >= 1) return paint(layers);
+      }
+    }
+    const probe = document.createElement('span');
+    probe.style.backgroundColor = 'Canvas';
+    document.documentElement.append(probe);
+    layers.unshift(getComputedStyle(probe).backgroundColor);
+    probe.remove();
+    return paint(layers);
+  };
+  const rgb = (c) => `rgb(${c.join(', ')})`;
+  const name = (el) => el.localName + (el.id ? `#${el.id}` : '') + [...el.classList].map((c) => `.${c}`).join('');
+  return { paint, alpha, contrast, backdrop, rgb, name };
+}
+
+const KIT = colourKit.toString();
+
+// In the page: texts set a few letters a line (the header's, and the page's headings), and
+// long words that cannot hyphenate (the header's and <main>'s texts).
+function lettersAndHyphens({ minLettersPerLine, longWord }) {
+  const out = { lang: document.documentElement.lang, narrow: [], unhyphenated: [] };
+  const header = document.querySelector('body > header, header.site-header, [role="banner"]');
+  const main = document.querySelector('main');
+  const shown = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const style = getComputedStyle(e);
+      if (style.display === 'none' || style.visibility === 'hidden') return false;
+    }
+    return true;
+  };
+  const letters = (text) => (text.match(/\p{L}/gu) ?? []).length;
+  const seen = new Set();
+  for (const root of [header, main].filter(Boolean)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent.replace(/\s+/g, ' ').trim();
+      const el = node.parentElement;
+      if (!text || !el || el.closest('script, style, pre, code, kbd, samp') || !shown(el)) continue;
+      // Text for screen readers only (a box of a pixel, clipped) is never set in lines.
+      const box = el.getBoundingClientRect();
+      if (box.width <= 1 || box.height <= 1) continue;
+      // Lines: the distinct tops of the text's boxes.
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      const count = letters(text);
+      const heading = el.closest('h1, h2, h3, h4');
+      if ((root === header || heading) && tops.size > 1 && count / tops.size < minLettersPerLine) {
+        out.narrow.push({ text: text.slice(0, 50), lines: tops.size, letters: count,
+          where: el.localName + [...el.classList].map((c) => `.${c}`).join('') });
+      }
+      // A long word: letters only, once the punctuation around it is off (an address, an
+      // e-mail address or a code is no word).
+      const long = text.split(/\s+/).map((w) => w.replace(/^[(«"“‘]+|[.,;:!?)»"”’]+$/gu, ''))
+        .some((w) => /^[\p{L}\p{M}'’-]+$/u.test(w) && letters(w) >= longWord);
+      if (!long) continue;
+      const hyphens = getComputedStyle(el).hyphens;
+      if (hyphens !== 'auto' && !seen.has(el)) {
+        seen.add(el);
+        out.unhyphenated.push({ text: text.slice(0, 50), hyphens, where: el.localName + [...el.classList].map((c) => `.${c}`).join('') });
+      }
+    }
+  }
+  return out;
+}
+
+// In the page: the configured accent on the header's surface, and text on accent surfaces.
+function accentShown({ accent, minInk, kit: source }) {
+  const kit = (0, eval)(`(${source})`)();
+  const want = kit.paint([accent]);
+  const same = (c) => kit.alpha(c) >= 1 && kit.paint([c]).every((v, i) => Math.abs(v - want[i]) <= 1);
+  const header = document.querySelector('body > header, header.site-header, [role="banner"]');
+  const out = { header: null, rule: null, background: null, shown: false, unreadable: [] };
+  if (!header) return out;
+  const style = getComputedStyle(header);
+  out.header = kit.name(header);
+  out.rule = parseFloat(style.borderTopWidth) >= 1 && style.borderTopStyle !== 'none' ? style.borderTopColor : null;
+  out.background = style.backgroundColor;
+  out.shown = (out.rule !== null && same(out.rule)) || same(out.background);
+  // Every element painted in the accent: its own text must read on it.
+  for (const el of document.querySelectorAll('body *')) {
+    const s = getComputedStyle(el);
+    if (!same(s.backgroundColor) || s.display === 'none' || s.visibility === 'hidden') continue;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const ratio = kit.contrast(kit.paint([kit.rgb(want), s.color]), want);
+    if (ratio < minInk) out.unreadable.push({ where: kit.name(el), colour: s.color, ratio });
+  }
+  return out;
+}
+
+// In the page: each focusable element in view, focused, and its ring measured against what is
+// behind it (the elements under the ring's middle line, beside each side).
+function focusRings({ sample, kit: source }) {
+  const kit = (0, eval)(`(${source})`)();
+  const parts = [document.querySelector('body > header, header.site-header, [role="banner"]'),
+    document.querySelector('main'), document.querySelector('body > footer, footer.site-footer')];
+  const focusable = 'a[href], button:not([disabled]), summary, input:not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])';
+  const visible = (el) => {
+    if (!el.getClientRects().length) return false;
+    const s = getComputedStyle(el);
+    return s.visibility !== 'hidden' && !el.closest('[hidden], [inert]');
+  };
+  const chosen = [];
+  const skip = document.querySelector('body > a[href^="#"]');
+  if (skip) chosen.push(skip);
+  for (const part of parts.filter(Boolean)) {
+    chosen.push(...[...part.querySelectorAll(focusable)].filter(visible).slice(0, sample));
+  }
+  const out = [];
+  for (const el of chosen) {
+    el.focus({ preventScroll: false });
+    if (document.activeElement !== el) continue;
+    const s = getComputedStyle(el);
+    const label = `${kit.name(el)} "${(el.textContent || el.getAttribute('aria-label') || '').replace(/\s+/g, ' ').trim().slice(0, 30)}"`;
+    const width = parseFloat(s.outlineWidth) || 0;
+    if (s.outlineStyle === 'none' || s.outlineStyle === 'auto' || width < 0.5) {
+      out.push({ label, style: s.outlineStyle, width, ratio: null });
+      continue;
+    }
+    const offset = parseFloat(s.outlineOffset) || 0;
+    const r = el.getBoundingClientRect();
+    const d = offset + width / 2;
+    let worst = null;
+    const points = [[r.left + r.width / 2, r.top - d], [r.left + r.width / 2, r.bottom + d],
+      [r.left - d, r.top + r.height / 2], [r.right + d, r.top + r.height / 2]];
+    for (const [x, y] of points) {
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      // Drawn inside the element (a negative offset): on its own background.
+      const under = d < 0 ? el : document.elementsFromPoint(x, y).find((e) => e !== el && !el.contains(e));
+      const behind = kit.backdrop(under ?? document.documentElement);
+      const ring = kit.paint([kit.rgb(behind), s.outlineColor]);
+      const ratio = kit.contrast(ring, behind);
+      if (worst === null || ratio < worst.ratio) worst = { ratio, ring: kit.rgb(ring), behind: kit.rgb(behind), under: under ? kit.name(under) : 'the window' };
+    }
+    if (worst) out.push({ label, style: s.outlineStyle, width, ...worst });
+  }
+  document.activeElement?.blur?.();
+  window.scrollTo(0, 0);
   return out;
 }
 
@@ -376,6 +585,38 @@ try {
             else note(where, text);
           }
         }
+        const text = await timed('measure', () => page.evaluate(lettersAndHyphens,
+          { minLettersPerLine: MIN_LETTERS_PER_LINE, longWord: LONG_WORD }));
+        for (const n of text.narrow) {
+          fail('letters', where, `"${n.text}" (${n.where}) is set ${n.lines} lines for ${n.letters} letters: ` +
+            `${(n.letters / n.lines).toFixed(1)} a line < ${MIN_LETTERS_PER_LINE}`);
+        }
+        if (!text.narrow.length) note(where, 'no text set letter by letter');
+        if (!text.lang) fail('hyphens', where, '<html> has no lang: nothing can hyphenate');
+        for (const u of text.unhyphenated.slice(0, 3)) {
+          fail('hyphens', where, `hyphens: ${u.hyphens} on ${u.where} ("${u.text}"): its long words cannot hyphenate`);
+        }
+        if (text.unhyphenated.length > 3) fail('hyphens', where, `... and ${text.unhyphenated.length - 3} more without hyphens: auto`);
+        if (text.lang && !text.unhyphenated.length) note(where, `long words hyphenate (lang="${text.lang}")`);
+        if (opt.accent) {
+          const a = await timed('measure', () => page.evaluate(accentShown, { accent: opt.accent, minInk: ACCENT_INK_MIN_CONTRAST, kit: KIT }));
+          if (a.header && !a.shown) {
+            fail('accent', where, `the accent ${opt.accent} is not the header's top rule (${a.rule ?? 'none'}) or its ` +
+              `background (${a.background}): shown as another colour`);
+          } else if (a.header) note(where, `the accent ${opt.accent} is on the header, as given`);
+          for (const u of a.unreadable.slice(0, 3)) {
+            fail('accent', where, `text ${u.colour} on the accent ${opt.accent} (${u.where}): ${u.ratio.toFixed(2)}:1 < ${ACCENT_INK_MIN_CONTRAST}:1`);
+          }
+        }
+        const rings = await timed('measure', () => page.evaluate(focusRings, { sample: FOCUS_SAMPLE, kit: KIT }));
+        for (const r of rings) {
+          if (r.ratio === null) fail('focus', where, `no focus ring on ${r.label} (outline ${r.style} ${r.width}px)`);
+          else if (r.width < FOCUS_MIN_PX) fail('focus', where, `focus ring of ${r.width}px on ${r.label} < ${FOCUS_MIN_PX}px`);
+          else if (r.ratio < FOCUS_MIN_CONTRAST) {
+            fail('focus', where, `focus ring ${r.ring} on ${r.label}: ${r.ratio.toFixed(2)}:1 against ${r.behind} (${r.under}) ` +
+              `< ${FOCUS_MIN_CONTRAST}:1`);
+          } else note(where, `focus ring on ${r.label}: ${r.width}px, ${r.ratio.toFixed(2)}:1 against ${r.behind}`);
+        }
         if (AXE_WIDTHS.includes(width)) {
           const violations = await timed('axe', async () => {
             await page.evaluate(axeSource);
@@ -432,6 +673,7 @@ const seconds = ((Date.now() - started) / 1000).toFixed(1);
 for (const s of skipped) console.log(`check-layout: left out: ${s}`);
 console.log(`layout: ${Object.keys(found).length} page kinds x ${WIDTHS.length} widths x ${SCHEMES.length} schemes ` +
   `(${measured} views) of ${site}: ${failures.length} failures (page width ${counts.width}, header height ${counts.header}, ` +
-  `menu ${counts.menu}, logo contrast ${counts.logo}, axe ${counts.axe}); ${shots} screenshots in ${opt.out}; ${seconds} s ` +
+  `menu ${counts.menu}, logo contrast ${counts.logo}, axe ${counts.axe}, letters ${counts.letters}, hyphens ${counts.hyphens}, ` +
+  `accent ${counts.accent}, focus ring ${counts.focus}); ${shots} screenshots in ${opt.out}; ${seconds} s ` +
   `(${Object.entries(spent).map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)}`).join(', ')})`);
 process.exit(failures.length ? 1 : 0);

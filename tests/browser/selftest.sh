@@ -10,14 +10,15 @@ out=target/ci/layout-selftest
 mkdir -p "$out"
 check=(node tests/browser/check-layout.mjs tests/browser/selftest --tools "$tools" --menu-entries 3)
 
-if ! "${check[@]}" --out "$out/good" --page home=good.html --logo-colour '#e8590c' >"$out/good.log"; then
+if ! "${check[@]}" --out "$out/good" --page home=good.html --logo-colour '#e8590c' --accent '#e8590c' >"$out/good.log"; then
   cat "$out/good.log" >&2
   echo "error: check-layout.mjs fails a page that meets every goal (tests/browser/selftest/good.html)" >&2
   exit 1
 fi
 
 status=0
-"${check[@]}" --out "$out/bad" --page home=bad.html >"$out/bad.log" || status=$?
+# Configured yellow, shown as orange: a replaced accent.
+"${check[@]}" --out "$out/bad" --page home=bad.html --accent '#f5c400' >"$out/bad.log" || status=$?
 if [ "$status" != 1 ]; then
   cat "$out/bad.log" >&2
   echo "error: check-layout.mjs exits $status on a page that misses every goal, not 1" >&2
@@ -31,7 +32,11 @@ for miss in \
   '390px dark: logo contrast 1.00:1, accent' \
   '390px dark: axe image-alt (critical)' \
   'menu entry "One" is not reached by Tab, JavaScript off (opened: Menu)' \
-  'menu entry "Three" is focused but not visible by Tab (opened: Menu)'; do
+  'menu entry "Three" is focused but not visible by Tab (opened: Menu)' \
+  '320px light: "Curaçao FIR" (a.name) is set' \
+  '390px dark: hyphens: manual on p ("Verkeersleidingsprocedures' \
+  "1280px light: the accent #f5c400 is not the header's top rule" \
+  '768px dark: focus ring rgb(255, 209, 102) on a "Four": 1.'; do
   if ! grep -qF -- "$miss" "$out/bad.log"; then
     cat "$out/bad.log" >&2
     echo "error: check-layout.mjs did not report '$miss' on tests/browser/selftest/bad.html" >&2

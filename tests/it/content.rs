@@ -344,28 +344,33 @@ fn the_menu_holds_config_entries_and_pages_that_opt_in() {
     let (ran, out) = build_site(site.path(), &[]);
     assert!(ran.status.success(), "{}", ran.text());
     let (_, join) = page(&out.join("join/index.html"));
+    // The entry "Staff", page = "roster", renames the roster's own entry in its place rather
+    // than adding a second one at the end (issue 40).
     assert_eq!(
         texts(&join, ".site-nav li"),
         [
             "Home",
-            "Roster",
+            "Staff",
             "Events",
             "Division",
             "Documents",
             "Live",
             "Join or visit",
             "Pilot resources",
-            "Discord (external site) ↗",
-            "Staff"
+            "Discord (external site) ↗"
         ]
     );
     assert_eq!(
-        hrefs(&join, ".site-nav a")[6..],
+        hrefs(&join, ".site-nav a")[1..],
         [
+            "../roster/",
+            "../events/",
+            "../division/",
+            "../documents/",
+            "../live/",
             "../join/",
             "../pilots/",
-            "https://discord.gg/example",
-            "../roster/"
+            "https://discord.gg/example"
         ]
     );
     assert_eq!(

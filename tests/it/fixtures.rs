@@ -5,8 +5,8 @@
 //!
 //! The scripts need Python 3; without a `python3` that runs, the check skips, saying so.
 //!
-//! The Spanish facility site (tests/fixtures/facility-es) is written by hand, as a webmaster
-//! would; its test below builds it.
+//! The Spanish and Dutch facility sites (tests/fixtures/facility-es, facility-nl) are written
+//! by hand, as a webmaster would; their tests below build them.
 
 use crate::support::{assert_same_files, tree};
 use std::path::Path;
@@ -145,4 +145,99 @@ fn the_spanish_facility_site_builds_with_what_the_layout_check_measures() {
         .filter_map(|e| std::fs::read_to_string(e.unwrap().path().join("index.html")).ok())
         .any(|page| page.contains("<table"));
     assert!(event_with_table, "no event page holds a table");
+}
+
+/// The menu as check-layout.mjs finds it: the links of the <nav>s outside <main> and the
+/// footer, as (text, href).
+fn menu_of(home: &scraper::Html) -> Vec<(String, String)> {
+    let links = scraper::Selector::parse("nav a[href]").unwrap();
+    home.select(&links)
+        .filter(|a| {
+            !a.ancestors()
+                .filter_map(scraper::ElementRef::wrap)
+                .any(|e| matches!(e.value().name(), "main" | "footer"))
+        })
+        .map(|a| {
+            let text = a.text().collect::<String>();
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            (text, a.value().attr("href").unwrap_or_default().to_owned())
+        })
+        .collect()
+}
+
+/// tests/fixtures/facility-nl is the second site .ci/run measures in Chromium (issue 40),
+/// unlike the first in every way the layout can break: a long name in Dutch, a wide 4:1 logo
+/// drawn in a bright yellow accent on an accent header, eleven menu entries of long Dutch
+/// words (one renaming the built-in roster's), a display zone. It must keep building, without
+/// a warning, and keep holding what the layout goals are measured on.
+#[test]
+fn the_dutch_facility_site_builds_with_what_the_layout_check_measures() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/facility-nl");
+    let out = tempfile::tempdir().unwrap();
+    let config = fixture.join("vatcar-site.toml");
+    let ran = crate::support::run_ok(&mut crate::support::vatcar_at_demo_time(&[
+        "build",
+        "--demo",
+        "--config",
+        config.to_str().unwrap(),
+        "--output",
+        out.path().to_str().unwrap(),
+        "--site-url",
+        "https://facility-nl.example/",
+    ]));
+    assert!(!ran.text().contains("warning"), "{}", ran.text());
+
+    let (text, home) = crate::support::page(&out.path().join("index.html"));
+    assert!(text.contains("<html lang=\"nl\">"));
+    assert_eq!(crate::support::texts(&home, ".brand-name"), ["Curaçao FIR"]);
+    let menu = menu_of(&home);
+    let names: Vec<&str> = menu.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Home",
+            "Luchtverkeersleiders",
+            "Evenementen",
+            "Divisie",
+            "Documenten",
+            "Live",
+            "Verkeersleidingsprocedures",
+            "Opleidingsdocumenten",
+            "Trainingscoördinator",
+            "Bezoekende verkeersleiders",
+            "Veelgestelde vragen",
+            "Discord (externe site) ↗"
+        ]
+    );
+    let addresses: std::collections::BTreeSet<&str> =
+        menu.iter().map(|(_, href)| href.as_str()).collect();
+    assert_eq!(addresses.len(), menu.len(), "a page twice in {menu:?}");
+
+    // The accent, the logo in it, 4:1.
+    let settings = std::fs::read_to_string(&config).unwrap();
+    assert!(settings.contains("\naccent = \"#f5c400\"\n"), "{settings}");
+    assert!(settings.contains("\nheader = \"accent\"\n"), "{settings}");
+    let logo = std::fs::read_to_string(out.path().join("logo.svg")).unwrap();
+    assert!(logo.contains("viewBox=\"0 0 256 64\""), "{logo}");
+    assert!(logo.contains("\"#f5c400\""), "{logo}");
+
+    // The pages .ci/run names with --page, and the long words they hold.
+    let (_, section) = crate::support::page(&out.path().join("opleiding/index.html"));
+    assert!(
+        crate::support::texts(&section, "main a")
+            .iter()
+            .any(|t| t.starts_with("Torenverkeersleidingshandleiding"))
+    );
+    let (_, guide) = crate::support::page(&out.path().join("opleiding/toren/index.html"));
+    assert_eq!(crate::support::texts(&guide, "main pre code").len(), 1);
+    assert!(
+        crate::support::texts(&guide, "main a")
+            .iter()
+            .any(|t| t.starts_with("https://") && t.len() > 100)
+    );
+    let (_, roster) = crate::support::page(&out.path().join("roster/index.html"));
+    assert_eq!(
+        crate::support::texts(&roster, "h1"),
+        ["Luchtverkeersleiders"]
+    );
 }

@@ -201,8 +201,9 @@ fn header_accent_sets_the_logo_on_a_plate_and_a_mistyped_style_gets_a_suggestion
         1
     );
     let style = texts(&html, "head style").join(" ");
-    assert!(style.contains("--header-bg: #806c00;"), "{style}");
-    assert!(style.contains("--header-ink: #ffffff;"), "{style}");
+    // The accent as given, with dark text on it (issue 40): not a darker shade under white.
+    assert!(style.contains("--header-bg: #ffd700;"), "{style}");
+    assert!(style.contains("--header-ink: #17212b;"), "{style}");
     assert_eq!(
         style.matches("--logo-plate: #10171e;").count(),
         2,
@@ -358,4 +359,140 @@ fn a_theme_index_extends_the_built_in_one_and_replaces_or_reorders_its_blocks() 
         Some("#123456")
     );
     assert_eq!(count(&html, "p.own-staff"), 1);
+}
+
+/// The menu is the webmaster's (issue 40, item 5): a `[[menu]]` entry for a built-in page
+/// takes that page's entry, in its place and under the webmaster's name, which the page's
+/// title, its heading and the links to it take too; one for a page whose front matter asks
+/// for an entry takes that one's place. No page is in the menu twice.
+#[test]
+fn a_menu_entry_for_a_built_in_page_renames_it_in_its_place_and_the_page_follows() {
+    let config = format!(
+        "{SPANISH}\n[[menu]]\nname = \"Nuestro equipo\"\npage = \"roster\"\n\n\
+         [[menu]]\nname = \"Calendario\"\npage = \"@/events/\"\n\n\
+         [[menu]]\nname = \"Únete\"\npage = \"unete.md\"\n"
+    );
+    let site = spanish_site(&config);
+    std::fs::write(
+        site.path().join("content/unete.md"),
+        "+++\ntitle = \"Cómo unirse\"\nmenu = true\n+++\nHola.\n",
+    )
+    .unwrap();
+    let (ran, out) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let (_, home) = page(&out.join("index.html"));
+    assert_eq!(
+        texts(&home, ".site-nav > ul > li"),
+        [
+            "Inicio",
+            "Nuestro equipo",
+            "Calendario",
+            "Documentos",
+            "En vivo",
+            "Formación",
+            "Visitantes",
+            "Normas de la dependencia",
+            "Discord (sitio externo) ↗",
+            "Únete"
+        ]
+    );
+    // The home page's links to the roster and the events say the same.
+    let links = texts(&home, "main a");
+    assert!(links.iter().any(|l| l == "Nuestro equipo"), "{links:?}");
+    assert!(
+        links.iter().any(|l| l.starts_with("Calendario")),
+        "{links:?}"
+    );
+    let (_, roster) = page(&out.join("roster/index.html"));
+    assert_eq!(texts(&roster, "title"), ["Nuestro equipo · San Juan CERAP"]);
+    assert_eq!(texts(&roster, "h1"), ["Nuestro equipo"]);
+    let (_, events) = page(&out.join("events/index.html"));
+    assert_eq!(texts(&events, "h1"), ["Calendario"]);
+    let event = std::fs::read_dir(out.join("events"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("index.html"))
+        .find(|p| {
+            p.exists()
+                && std::fs::read_to_string(p)
+                    .unwrap()
+                    .contains("href=\"../../events/\"")
+        })
+        .expect("a facility event's page");
+    let (_, event) = page(&event);
+    assert_eq!(texts(&event, ".breadcrumb li")[0], "Calendario");
+}
+
+#[test]
+fn a_second_menu_entry_for_the_same_page_is_refused_naming_the_first() {
+    let config = format!(
+        "{SPANISH}\n[[menu]]\nname = \"Equipo\"\npage = \"roster\"\n\n\
+         [[menu]]\nname = \"Controladores\"\npage = \"@/roster/\"\n"
+    );
+    let site = spanish_site(&config);
+    let (ran, _) = build_site(site.path(), &[]);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    // Each entry is named by the line of its page.
+    let line = |text: &str| config.lines().position(|l| l == text).unwrap() + 1;
+    let (first, second) = (line("page = \"roster\""), line("page = \"@/roster/\""));
+    assert!(
+        ran.text().contains(&format!(
+            "vatcar-site.toml:{second}: menu: \"Controladores\" leads to roster/, as the entry of line {first} does: one entry per page; remove one of them"
+        )),
+        "{first} {second}: {}",
+        ran.text()
+    );
+}
+
+/// The home page's opening paragraph (issue 40, item 5) is the webmaster's where they give
+/// one, in the site's language: `content/_index.md`'s `description`; none when that file has
+/// only a text, which then opens the page; the API's description otherwise.
+#[test]
+fn the_home_pages_opening_paragraph_is_the_webmasters_and_the_apis_only_failing_that() {
+    // The demo's roster names its facility with no description: here it has an English one.
+    let snapshot = crate::support::demo_snapshot_copy();
+    let roster = snapshot.path().join("facility-roster.json");
+    let body = std::fs::read_to_string(&roster).unwrap().replacen(
+        "\"facility\": \"San Juan CERAP\"",
+        "\"facility\": {\"id\": 7, \"name_long\": \"San Juan CERAP\", \"name_short\": \"TJZS\", \
+         \"fir_description\": \"San Juan Combined Enroute Radar Approach Control\"}",
+        1,
+    );
+    std::fs::write(&roster, body).unwrap();
+    let lead = |files: &[(&str, &[u8])]| {
+        let site = site_folder("language = \"es\"\n", files);
+        let out = site.path().join("public");
+        let config = site.path().join("vatcar-site.toml");
+        crate::support::run_ok(&mut crate::support::vatcar_at_demo_time(&[
+            "build",
+            "--snapshot",
+            snapshot.path().to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ]));
+        let (_, home) = page(&out.join("index.html"));
+        assert_eq!(texts(&home, ".brand-code"), ["TJZS"]);
+        texts(&home, ".hero p.lead")
+    };
+    assert_eq!(
+        lead(&[]),
+        ["San Juan Combined Enroute Radar Approach Control"]
+    );
+    assert_eq!(
+        lead(&[(
+            "content/_index.md",
+            "+++\ndescription = \"Control aéreo virtual en el Caribe\"\n+++\nBienvenidos.\n"
+                .as_bytes()
+        )]),
+        ["Control aéreo virtual en el Caribe"]
+    );
+    let none: [&str; 0] = [];
+    assert_eq!(
+        lead(&[(
+            "content/_index.md",
+            b"+++\ntitle = \"Hola\"\n+++\nBienvenidos.\n"
+        )]),
+        none
+    );
 }

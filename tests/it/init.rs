@@ -337,14 +337,34 @@ fn init_in_spanish_gives_a_spanish_site() {
 /// written, naming those available.
 #[test]
 fn init_speaks_every_built_in_language_and_refuses_others() {
-    for (language, title) in [
-        ("en", "Join or visit"),
-        ("fr", "Nous rejoindre ou nous rendre visite"),
-        ("nl", "Lid worden of op bezoek komen"),
+    // The steps printed at the end are in the language too, the commands as they are
+    // (issue 40).
+    for (language, title, next) in [
+        (
+            "en",
+            "Join or visit",
+            "next:\n  vatcar-site serve --demo    preview the site with sample data\n",
+        ),
+        (
+            "fr",
+            "Nous rejoindre ou nous rendre visite",
+            "ensuite\u{a0}:\n  vatcar-site serve --demo    aperçu du site avec des données d’exemple\n",
+        ),
+        (
+            "nl",
+            "Lid worden of op bezoek komen",
+            "volgende stappen:\n  vatcar-site serve --demo    bekijk de site met voorbeeldgegevens\n",
+        ),
     ] {
         let tmp = tempfile::tempdir().unwrap();
         let Ran { status, stderr, .. } = init(tmp.path(), &["--language", language]);
         assert!(status.success(), "{language}: {stderr}");
+        assert!(stderr.contains(next), "{language}: {stderr}");
+        assert!(
+            stderr.contains("VATCAR_API_KEY=... vatcar-site check    ")
+                && stderr.contains(".github/workflows/site.yml"),
+            "{language}: {stderr}"
+        );
         let config = fs::read_to_string(tmp.path().join("vatcar-site.toml")).unwrap();
         assert!(config.contains(&format!("\nlanguage = \"{language}\"\n")));
         let join = fs::read_to_string(tmp.path().join("content/join.md")).unwrap();

@@ -426,3 +426,44 @@ fn the_spanish_reads_as_a_native_speaker_wrote_it() {
     );
     assert!(!records.contains("suspendido"));
 }
+
+/// Issue 40, item 6: the calendar links and the display zone in the page's language. The
+/// zone is shown by its place ("Curacao"), marked for the browser to show its own name for it
+/// in the page's language ("Atlantic-standaardtijd": static/local-time.js), never by its IANA
+/// id; Google's calendar is called what it is called in Dutch.
+#[test]
+fn the_display_zone_and_the_calendar_links_speak_the_pages_language() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(
+        tmp.path().join("vatcar-site.toml"),
+        "language = \"nl\"\ndisplay_zone = \"America/Curacao\"\n",
+    )
+    .unwrap();
+    let site = ["build", "--demo", "--site-url", "https://tncf.example.org/"];
+    run_ok(vatcar_at_demo_time(&site).current_dir(tmp.path()));
+    let (_, events) = page(&tmp.path().join("output/events/index.html"));
+    let select = |css: &str| {
+        events
+            .select(&scraper::Selector::parse(css).unwrap())
+            .map(|e| e.text().collect::<String>())
+            .collect::<Vec<_>>()
+    };
+    let lead = select("main p.lead").join(" ");
+    assert!(
+        lead.contains("Alle tijden zijn in UTC (Zulu), met de lokale tijd (Curacao)."),
+        "{lead}"
+    );
+    let zone = events
+        .select(&scraper::Selector::parse("main p.lead [data-zone]").unwrap())
+        .map(|e| e.value().attr("data-zone").unwrap().to_owned())
+        .collect::<Vec<_>>();
+    assert_eq!(zone, ["America/Curacao"]);
+    let links = select("main .subscribe a");
+    assert!(links.iter().any(|l| l == "Google Agenda"), "{links:?}");
+    for (path, text) in visible_texts(&tmp.path().join("output")) {
+        assert!(!text.contains("America/Curacao"), "{path}: {text}");
+        assert!(!text.contains("Google Calendar"), "{path}: {text}");
+    }
+    let script = fs::read_to_string(tmp.path().join("output/static/local-time.js")).unwrap();
+    assert!(script.contains("timeZoneName: \"long\""), "{script}");
+}

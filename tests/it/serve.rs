@@ -999,3 +999,28 @@ fn a_burst_of_saves_makes_one_rebuild() {
     let made = rebuilds(&printed).len();
     assert!((2..=4).contains(&made), "{printed}");
 }
+
+/// The words over a failed rebuild are the site's language's, and follow its config
+/// (issue 40): the page's script reads them from the server's own path.
+#[test]
+fn the_words_over_a_failed_rebuild_are_in_the_sites_language() {
+    let server = start_site();
+    let port = server.port();
+    let words = |port| -> serde_json::Value {
+        let answer = get(port, "/__vatcar-site/words");
+        assert_eq!(answer.status, 200, "{}", answer.text);
+        serde_json::from_str(body(&answer)).unwrap()
+    };
+    assert_eq!(words(port)["title"], "The site could not be rebuilt");
+    let dir = server.tmp.path().to_path_buf();
+    signal_after(&server, || {
+        fs::write(
+            dir.join("vatcar-site.toml"),
+            "title = \"First Title\"\nlanguage = \"nl\"\n",
+        )
+        .unwrap();
+    });
+    let dutch = words(port);
+    assert_eq!(dutch["title"], "De site kon niet opnieuw worden gemaakt");
+    assert_eq!(dutch["close"], "Toon de laatste goede site");
+}

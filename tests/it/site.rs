@@ -1321,9 +1321,10 @@ fn local_times_are_formatted_in_the_pages_language() {
     let script = site.text("static/local-time.js");
     assert!(script.contains("document.documentElement.lang"), "{script}");
     assert!(script.contains("Intl.DateTimeFormat.supportedLocalesOf([pageLang])"));
+    // The day, the clock and the zones' names (issue 40).
     assert_eq!(
         script.matches("new Intl.DateTimeFormat(locale, ").count(),
-        2
+        3
     );
     assert!(!script.contains("new Intl.DateTimeFormat(undefined"));
     assert_eq!(

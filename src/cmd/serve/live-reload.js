@@ -8,8 +8,25 @@
   const pause = (ms) => new Promise((done) => setTimeout(done, ms));
   const OVERLAY = "vatcar-site-errors";
 
+  // The overlay's words in the site's language (the catalogue's [serve]); English while the
+  // server cannot say.
+  const english = {
+    title: "The site could not be rebuilt",
+    note: "vatcar-site serve is still serving the last good build. Fix these and save: the page reloads by itself.",
+    close: "Show the last good site",
+  };
+  const words = async () => {
+    try {
+      const answer = await fetch("/__vatcar-site/words", { cache: "no-store" });
+      return answer.ok ? { ...english, ...(await answer.json()) } : english;
+    } catch {
+      return english;
+    }
+  };
+
   // The errors as text (never as markup), over the page, which is the last good build.
-  const show = (errors) => {
+  const show = async (errors) => {
+    const said = await words();
     document.getElementById(OVERLAY)?.remove();
     const overlay = document.createElement("div");
     overlay.id = OVERLAY;
@@ -21,11 +38,10 @@
     const title = document.createElement("h2");
     title.id = OVERLAY + "-title";
     title.style.cssText = "margin:0 0 .5rem;color:#ffb4a8;font-size:1.4rem";
-    title.textContent = "The site could not be rebuilt";
+    title.textContent = said.title;
     const note = document.createElement("p");
     note.style.cssText = "margin:0 0 1rem";
-    note.textContent =
-      "vatcar-site serve is still serving the last good build. Fix these and save: the page reloads by itself.";
+    note.textContent = said.note;
     const text = document.createElement("pre");
     text.style.cssText =
       "white-space:pre-wrap;word-break:break-word;margin:0 0 1rem;padding:1rem;" +
@@ -33,7 +49,7 @@
     text.textContent = errors;
     const close = document.createElement("button");
     close.type = "button";
-    close.textContent = "Show the last good site";
+    close.textContent = said.close;
     close.style.cssText = "font:inherit;padding:.5rem 1rem;cursor:pointer";
     close.addEventListener("click", () => overlay.remove());
     overlay.append(title, note, text, close);
@@ -50,7 +66,7 @@
     // A page opened while the last rebuild is broken shows its errors at once.
     try {
       const now = await errors();
-      if (now) show(now);
+      if (now) await show(now);
     } catch {
       // The server is stopped: nothing to show.
     }
@@ -71,7 +87,7 @@
             location.reload();
             return;
           }
-          show(failed);
+          await show(failed);
           seen = now;
           continue;
         }

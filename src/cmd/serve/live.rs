@@ -34,6 +34,8 @@ pub(super) struct Changes {
     generation: watch::Sender<u64>,
     /// The errors of the last rebuild, when it failed (scrubbed of the key).
     failure: std::sync::Mutex<Option<String>>,
+    /// The words the pages show over a failed rebuild, in the site's language, as JSON.
+    words: std::sync::Mutex<String>,
 }
 
 impl Changes {
@@ -44,7 +46,13 @@ impl Changes {
         Arc::new(Self {
             generation: watch::Sender::new(start),
             failure: std::sync::Mutex::new(None),
+            words: std::sync::Mutex::new(words(&crate::i18n::Texts::english())),
         })
+    }
+
+    /// The site is now in the language of `texts`: the pages show a failed rebuild in it.
+    pub(super) fn speak(&self, texts: &crate::i18n::Texts) {
+        *self.words.lock().unwrap_or_else(|e| e.into_inner()) = words(texts);
     }
 
     pub(super) fn current(&self) -> u64 {
@@ -90,9 +98,22 @@ impl Changes {
     }
 }
 
+/// The overlay's words from the catalogue (`[serve]`), as the script reads them.
+fn words(texts: &crate::i18n::Texts) -> String {
+    let text = |key: &str| texts.text(key, &[]);
+    serde_json::json!({
+        "title": text("serve.rebuild_failed"),
+        "note": text("serve.still_serving"),
+        "close": text("serve.show_last_good"),
+    })
+    .to_string()
+}
+
 #[derive(Debug, PartialEq)]
 pub(super) enum Route {
     Script,
+    /// The words of the overlay, in the site's language.
+    Words,
     /// The generation, after waiting for a change from `since` if given.
     Changes {
         since: Option<u64>,
@@ -111,6 +132,7 @@ pub(super) fn route(names: &[String], query: &str) -> Route {
         [name] if name == "live-reload.js" => Route::Script,
         [name] if name == "errors" => Route::Errors,
         [folder, name] if folder == "live" && name == "vatsim-data.json" => Route::SampleFeed,
+        [name] if name == "words" => Route::Words,
         [name] if name == "changes" => Route::Changes {
             since: query
                 .split('&')
@@ -135,6 +157,14 @@ pub(super) async fn respond(changes: &Changes, route: &Route, sample: bool) -> R
             text(generation.to_string(), "text/plain; charset=utf-8")
         }
         Route::Errors => text(changes.failure(), "text/plain; charset=utf-8"),
+        Route::Words => {
+            let words = changes
+                .words
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            text(words, "application/json")
+        }
         Route::SampleFeed | Route::Unknown => {
             let mut response = Response::new(Body::bytes("not found"));
             *response.status_mut() = StatusCode::NOT_FOUND;
@@ -210,6 +240,7 @@ mod tests {
             format!("/{RESERVED}/live/vatsim-data.json"),
             crate::view::SAMPLE_FEED_PATH
         );
+        assert_eq!(route(&names("words"), ""), Route::Words);
         assert_eq!(route(&names("other"), ""), Route::Unknown);
         assert_eq!(route(&names("changes/more"), ""), Route::Unknown);
         assert_eq!(route(&[], ""), Route::Unknown);
@@ -228,6 +259,20 @@ mod tests {
         changes.succeed(false);
         assert_eq!(changes.current(), first + 2);
         assert_eq!(changes.failure(), "");
+    }
+
+    /// The overlay over a failed rebuild speaks the site's language (issue 40).
+    #[test]
+    fn the_overlays_words_are_the_sites_language() {
+        let changes = Changes::new();
+        let read = |changes: &Changes| -> serde_json::Value {
+            serde_json::from_str(&changes.words.lock().unwrap()).unwrap()
+        };
+        assert_eq!(read(&changes)["title"], "The site could not be rebuilt");
+        changes.speak(&crate::i18n::Texts::load("nl", None).unwrap());
+        let dutch = read(&changes);
+        assert_eq!(dutch["title"], "De site kon niet opnieuw worden gemaakt");
+        assert_eq!(dutch["close"], "Toon de laatste goede site");
     }
 
     #[test]

@@ -117,6 +117,7 @@ fn serve(
     let options = &watcher.options;
     let progress = &watcher.progress;
     build::build(options, progress)?;
+    watcher.speak();
     // Resolved once: every file served must be under this real path, wherever the output
     // folder's own name points.
     let root: Arc<Path> = options

@@ -149,6 +149,7 @@ impl Watcher {
                         self.options = options;
                         config_broken = false;
                         watching.places = self.places();
+                        self.speak();
                     }
                     Err(error) => {
                         // Tried again at the next change of anything, so that the error is
@@ -165,6 +166,16 @@ impl Watcher {
             // Taken before building: whatever changes while it runs is another change.
             watching.seen = watching.places.look();
             self.rebuild(&burst.what());
+        }
+    }
+
+    /// The open pages show a failed rebuild in the site's language: the config's, with the
+    /// theme's catalogue over the built-in one. A catalogue that does not read keeps the
+    /// language they had (the build names its error).
+    pub(super) fn speak(&self) {
+        let templates = self.options.templates.as_deref();
+        if let Ok(texts) = crate::i18n::Texts::load(&self.options.language, templates) {
+            self.changes.speak(&texts);
         }
     }
 

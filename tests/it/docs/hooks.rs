@@ -71,7 +71,7 @@ const HOOKS: &[(&str, &str, &str, &str)] = &[
     (
         "index.html",
         "intro",
-        "in the hero, after the `<h1>`: the facility's description",
+        "in the hero, after the `<h1>`: `home.lead`, `content/_index.md`'s `description` (else the API's description of the facility, unless that file has a text)",
         "the words under the home page's heading",
     ),
     (

@@ -147,6 +147,23 @@ For a theme made from templates exported by an earlier vatcar-site (before `layo
   `introduction`, `upcoming_events`, `staff`, `links`) and its `<h1>` is the tagline, not
   the site's name; an older copy keeps working as it was. Every built-in template is also
   `builtin/<name>`, for a template of yours to extend.
+- **Any name and logo, the accent as given (issue 40).** `base.html`'s brand puts the
+  facility's code after the name, both in `<span class="brand-text">`, and its menu ends with
+  a "More" button (`.menu-more`) that `static/menu.js` fills on wide screens; an older
+  `base.html` keeps working, its menu wrapping onto more rows. `--sun` is gone from
+  `style.css`: the focus ring is `--focus`, the code's badge `--accent-surface` with
+  `--accent-ink`, so a stylesheet of yours that reads `var(--sun)` gets nothing from it.
+  `site.accent.ink` is new and `site.accent.chosen` is written `#rrggbb`. `home.lead` is the
+  home page's opening paragraph (`content/_index.md`'s `description`, else the API's
+  description unless that file has a text): an `index.html` of yours that prints
+  `site.facility.description` keeps showing the API's. `site.menu` no longer holds a
+  `[[menu]]` entry for a built-in page: it renames that page's entry and title through the
+  catalogue's `nav.*` and `page.*` texts, which your templates print as they are.
+  `events.local_time` is now `events.local_time_html`, which marks the zone's name for
+  `static/local-time.js` (`site.display_zone_name` is its place, `Curacao`, beside the IANA
+  `site.display_zone`); an `event_list_page.html` of yours that prints `events.local_time`
+  keeps working, and keeps showing the zone's IANA name.
+  `events.google_calendar` names Google's calendar in each language.
 - **Pages extend `layout.html`** (new) instead of `base.html`. Copies that extend `base.html`
   still work, without what your `layout.html` adds.
 - **`base.html`** has the hook blocks `head_extra`, `header`, `nav`, `nav_extra`, `footer`,

@@ -20,16 +20,23 @@ const PROPERTIES: &[(&str, &str)] = &[
     ("--line", "borders and rules"),
     (
         "--accent",
-        "the facility's colour: links, buttons and highlights. `accent` in `vatcar-site.toml` sets it, made legible in each scheme",
+        "the facility's colour as text on the page: links, quiet buttons, the current menu entry. `accent` in `vatcar-site.toml` sets it, in a shade that reads on the page in each scheme",
     ),
-    ("--accent-ink", "text on the accent, as on buttons"),
+    (
+        "--accent-surface",
+        "the facility's colour as a surface: the header's top rule, buttons, the facility code's badge, highlights. `accent` sets it, as given",
+    ),
+    (
+        "--accent-ink",
+        "text on `--accent-surface`, as on buttons: dark or white, whichever reads on it. Set by `accent` too",
+    ),
     (
         "--accent-soft",
         "a pale accent: event dates, badges, notices. Set by `accent` too",
     ),
     (
-        "--sun",
-        "the keyboard focus outline and the facility code's badge",
+        "--focus",
+        "the keyboard's focus ring (3px); on an accent header the header's text colour instead",
     ),
     ("--live", "an event happening now: its border and badge"),
     ("--radius", "the rounding of cards, buttons and tables"),
@@ -59,8 +66,21 @@ of a `layout.html` of your own, and every page follows, the built-in templates u
 - A value set outside `@media (prefers-color-scheme: dark)` holds in dark mode too: give the
   dark scheme its own values, as above, or the light tints show on the dark page.
 - For the facility's colour, set `accent = "#rrggbb"` in `vatcar-site.toml` rather than
-  `--accent`: the program moves it to a shade that stays readable in each scheme, and sets
-  `--accent-soft` and the reports' accent from it. A `--accent` in `head_extra` wins over it.
+  `--accent`: the program sets `--accent-surface`, `--accent-ink`, `--accent` and
+  `--accent-soft` from it, and the reports' accent, by the rule below. A property set in
+  `head_extra` wins over it.
+- **The accent's rule.** Where the accent is a surface (the header's top rule, primary
+  buttons, the accent header in light mode, the facility code's badge), it is the colour
+  you give, in both schemes, and the text on it is dark or white, whichever reads on it at
+  4.5:1 or more (black where neither does). Only where the accent is text on the page's own
+  background (links, quiet buttons, the current menu entry's underline) is a readable shade
+  of it used: moved towards black in light mode, towards white in dark mode, until it reads
+  at 4.5:1 on the page's tinted paper; the colour itself wherever it already does. A yellow
+  `#f5c400` makes yellow buttons with dark text, and links in a darker gold. The dark
+  scheme's accent header is a deep shade of the accent, so that a saturated slab does not
+  outshine the page. The keyboard's focus ring is the readable shade (the header's text
+  colour on an accent header), 3:1 or more against what is behind it. A test of
+  `src/view/identity.rs` checks all of this for every `#rgb` accent in both schemes.
 - The same rules can live in a stylesheet of your own in the site's `static/` folder, linked
   from the hook (see "Good to know" under the hook blocks):
   `<link rel="stylesheet" href="{{ root }}css/facility.css">`.
