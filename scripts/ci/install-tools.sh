@@ -69,7 +69,7 @@ fi
 pins=(tests/validators/package.json tests/validators/package-lock.json
   tests/validators/requirements.lock.txt scripts/ci/requirements-ci.txt)
 hash=$(cat "${pins[@]}" | sha256sum | cut -c 1-16)
-cache=${VATCAR_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vatcar-site/tools}
+cache=${VATCAR_TOOLS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/vatcar-site/tools}
 dir=$cache/$hash
 mkdir -p "$cache"
 # One install at a time per machine; another run waits, then finds the folder complete.
