@@ -19,6 +19,7 @@ mod published;
 pub mod report;
 pub mod serve;
 mod settings;
+mod side_reads;
 mod templates;
 
 use crate::secret::{ApiKey, Secrets};

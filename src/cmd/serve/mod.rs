@@ -47,7 +47,7 @@ pub(crate) fn run(
     // Before anything is fetched or built: a port that is taken is known at once.
     let listener = listen(args.port)?;
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
-    options.bookings = build::bookings_for_serve(&options);
+    options.bookings = crate::cmd::side_reads::bookings_for_serve(&options);
     options.source = Source::Loaded(Arc::new(snapshot));
 
     let reconfigure: watch::Reconfigure = Box::new({

@@ -1,0 +1,133 @@
+//! What a build reads beside the API's data, while that data is fetched: the previous build's
+//! state (What's new compares with it) and VATSIM's ATC bookings list (the live
+//! page). Both are public files read without the key, and both are optional: what cannot be
+//! read is a warning, and the site is built without it.
+
+use super::options::BuildOptions;
+use crate::fetch::load::Source;
+use crate::fetch::snapshot::Snapshot;
+use crate::model::previous::Previous;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// The previous build's state, for What's new, read while the data is fetched: from the
+/// published site when `--previous` or `previous` names it, else from the output folder (for
+/// the demo, from the demo's own day before). `serve` compares with none: its rebuilds would
+/// otherwise compare with its own last rebuild, and a save without an edit would change the
+/// site. Why there is none, if there should be one, is said by [`previous_or_warn`].
+pub(super) fn read_previous_meanwhile(
+    options: &BuildOptions,
+) -> Option<JoinHandle<Result<Previous, String>>> {
+    use crate::fetch::previous::{self, Place};
+    let place = match (&options.settings.whats_new.previous, &options.source) {
+        (_, Source::Loaded(_)) => return None,
+        (Some(url), _) => Place::Site(url.clone()),
+        (None, Source::Demo) => Place::Demo,
+        (None, _) => Place::Folder(options.output.clone()),
+    };
+    Some(std::thread::spawn(move || {
+        previous::read(&place).and_then(|bodies| {
+            crate::model::previous::decode_previous(&bodies.changes, bodies.roster.as_deref())
+                .map_err(|reason| format!("{place}: {reason}"))
+        })
+    }))
+}
+
+/// The bookings list decoded, or why it could not be read.
+pub(super) type ReadBookings = Arc<Result<crate::model::bookings::Bookings, String>>;
+
+/// The ATC bookings list, fetched while the API's data is (from VATSIM's bookings API, never
+/// with the facility's key): only for a build from the API with the live page on. Other
+/// sources hold the list in their snapshot ([`bookings_or_warn`]).
+pub(super) fn fetch_bookings_meanwhile(
+    options: &BuildOptions,
+) -> Option<JoinHandle<Result<Vec<u8>, String>>> {
+    if !options.settings.site.sections.live
+        || options.bookings.is_some()
+        || !matches!(options.source, Source::Api(_))
+    {
+        return None;
+    }
+    let url = options.settings.live.bookings.url.clone();
+    Some(std::thread::spawn(move || {
+        crate::fetch::bookings::fetch(&url)
+    }))
+}
+
+/// The bookings list from the bookings API, for `serve`, which reads it once when it starts
+/// (as it reads the API) and builds every rebuild with it; `None` where the build takes it
+/// from its snapshot or the live page is off.
+pub(crate) fn bookings_for_serve(options: &BuildOptions) -> Option<Arc<Result<Vec<u8>, String>>> {
+    fetch_bookings_meanwhile(options).map(|fetching| {
+        Arc::new(
+            fetching
+                .join()
+                .expect("fetching the bookings does not panic"),
+        )
+    })
+}
+
+/// The bookings list, decoded, or why there is none (said in a warning that names what to
+/// do, and on the live page); and the body as fetched, for a saved snapshot. `None` with the
+/// live page off.
+pub(super) fn bookings_or_warn(
+    options: &BuildOptions,
+    fetching: Option<JoinHandle<Result<Vec<u8>, String>>>,
+    snapshot: &Snapshot,
+) -> (Option<ReadBookings>, Option<Vec<u8>>) {
+    if !options.settings.site.sections.live {
+        return (None, None);
+    }
+    let (body, fetched) = match (fetching, &options.bookings) {
+        (_, Some(read)) => (read.as_ref().clone(), None),
+        (Some(fetching), None) => {
+            let body = fetching
+                .join()
+                .expect("fetching the bookings does not panic");
+            let fetched = body.as_ref().ok().cloned();
+            (body, fetched)
+        }
+        (None, None) => (crate::fetch::bookings::from_snapshot(snapshot), None),
+    };
+    let decoded = body.and_then(|body| crate::model::bookings::decode_bookings(&body));
+    // Only a list that reads goes into a saved snapshot.
+    let fetched = fetched.filter(|_| decoded.is_ok());
+    let what_to_do = match (&options.source, &options.bookings) {
+        (Source::Api(_), _) | (_, Some(_)) => {
+            "Check [live] bookings in vatcar-site.toml (or --bookings-url), or build again later"
+        }
+        _ => "`vatcar-site fetch` saves the list in a snapshot, beside the API's answers",
+    };
+    match &decoded {
+        Ok(bookings) => {
+            if let Some(first) = &bookings.first_unreadable {
+                log::warn!(
+                    "Live: {} of the bookings list's records could not be read and are left out (the first, {first}); the others are listed",
+                    bookings.unreadable
+                );
+            }
+        }
+        Err(reason) => log::warn!(
+            "Live: bookings are unavailable ({reason}); the site is built without them and the live page says so. {what_to_do}"
+        ),
+    }
+    (Some(Arc::new(decoded)), fetched)
+}
+
+/// The previous build's state; a warning, once the data is in, when it could not be read.
+pub(super) fn previous_or_warn(
+    reading: Option<JoinHandle<Result<Previous, String>>>,
+) -> Option<Arc<Previous>> {
+    let read = reading?
+        .join()
+        .expect("reading the previous build does not panic");
+    match read {
+        Ok(previous) => Some(Arc::new(previous)),
+        Err(reason) => {
+            log::warn!(
+                "What's new: no previous build to compare with ({reason}); built as a first build, which lists only the members who joined recently"
+            );
+            None
+        }
+    }
+}
