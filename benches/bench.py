@@ -25,7 +25,8 @@ Measures, with the release binary (built first):
   - a content page of 32,000 identical headings and one of 50,000 `@/` links, and the same at a
     quarter of the size: the build time over a one-line page's must grow about 4x from the
     quarter to the full size (linear), not 16x (quadratic);
-  - Hugo on the same API-shaped data (../shared/peers), when a `hugo` binary is installed
+  - Hugo on the same API-shaped data (a peers' folder given with --peers), when a `hugo`
+    binary is installed
     (`apt-get install hugo`), with our time per page over Hugo's, on tmpfs (with every core and
     with one, by `taskset`) and on disk; Hugo
     and vatcar-site take turns run by run, so that both meet the same machine. Beside the ratio
@@ -44,7 +45,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-PEERS = os.path.join(ROOT, "..", "shared", "peers")
+# A folder outside the repository holding Hugo's site over the same data (gen_data.py, hugo/);
+# given with --peers, or the comparison is left out.
+PEERS = None
 BIN = os.path.join(ROOT, "target", "release", "vatcar-site")
 EPOCH = "1795176000"  # 2026-11-21, near the generated data
 
@@ -306,7 +309,7 @@ def peer_rows(args, shm, hugo, n_pages):
     """Hugo on the peers' data of each size from 1,000, taking turns with our build and `cp -r`
     of our output."""
     lines = []
-    if hugo and os.path.isdir(PEERS):
+    if hugo and PEERS and os.path.isdir(PEERS):
         version = subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.split()[1]
         lines += ["", f"Hugo ({version}) on the peers' data of the same size, in the same run; per page is wall time over HTML pages "
                   "(Hugo: N event pages + 3, as the peers' own bench counts them):",
@@ -354,7 +357,7 @@ def peer_rows(args, shm, hugo, n_pages):
                 rm(hout)
                 rm(out)
     elif not args.no_hugo:
-        lines += ["", f"No peer comparison: {'no peers folder at ' + PEERS + ' (--peers DIR)' if hugo else 'Hugo is not installed (`apt-get install hugo`)'}."]
+        lines += ["", f"No peer comparison: {'no peers folder (--peers DIR)' if hugo else 'Hugo is not installed (`apt-get install hugo`)'}."]
     return lines
 
 
@@ -367,7 +370,7 @@ def main():
     ap.add_argument("--instructions", type=int, metavar="N", default=None,
                     help="also count instructions (valgrind's callgrind) of a build at size N")
     ap.add_argument("--only", choices=["content", "hugo"], help="run only these rows")
-    ap.add_argument("--peers", help="the peers' folder (default: ../shared/peers beside the checkout)")
+    ap.add_argument("--peers", help="the peers' folder (Hugo's site over the same data); without it, no comparison")
     ap.add_argument("--bin", help="measure this vatcar-site binary (another commit's) instead of building one")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)

@@ -45,10 +45,10 @@ fn github_and_ci_run_call_the_same_scripts_and_every_script_is_called() {
     );
 }
 
-/// Every file of the folders that hold the checks, with its text.
+/// Every file of the folders that hold the checks and the benchmarks, with its text.
 fn check_files() -> Vec<(String, String)> {
     let mut files = Vec::new();
-    for folder in [".ci", "tests", "scripts", ".github"] {
+    for folder in [".ci", "tests", "scripts", ".github", "benches"] {
         for entry in walkdir::WalkDir::new(Path::new(ROOT).join(folder))
             .into_iter()
             .filter_entry(|e| !matches!(e.file_name().to_str(), Some("node_modules" | ".venv")))
@@ -70,15 +70,16 @@ fn check_files() -> Vec<(String, String)> {
 fn no_check_reaches_outside_the_repository() {
     // What sits beside a checkout on one machine and not in a fork's: a workspace's shared
     // folder of tools.
-    let outside = ["../shared", "shared/tools", "SHARED_TOOLS"];
+    // Written in pieces, so that this file does not name them itself.
+    let outside = [
+        ["..", "/shared"].concat(),
+        ["shared", "/tools"].concat(),
+        ["SHARED", "_TOOLS"].concat(),
+    ];
     let mut reaching = Vec::new();
     for (name, text) in check_files() {
-        // This file names them to look for them.
-        if name == "tests/it/ci.rs" {
-            continue;
-        }
-        for pattern in outside {
-            if text.contains(pattern) {
+        for pattern in &outside {
+            if text.contains(pattern.as_str()) {
                 reaching.push(format!("{name}: {pattern}"));
             }
         }

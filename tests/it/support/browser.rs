@@ -2,7 +2,7 @@
 //! (`$CHROMIUM`, or the system's `/usr/bin/chromium`) and playwright-core with axe-core in
 //! `tests/validators/` (`bash scripts/ci/install-tools.sh` installs and links them). Where they
 //! are missing the test says so and skips; with `VATCAR_REQUIRE_BROWSER` set (CI, once the
-//! tools are installed: scripts/ci/test.sh) it fails instead, so that CI never passes a
+//! tools are installed) it fails instead, so that CI never passes a
 //! browser test it did not run.
 
 use std::path::{Path, PathBuf};
