@@ -13,6 +13,7 @@ mod body;
 mod files;
 mod live;
 mod net;
+mod scan;
 mod watch;
 
 use super::args::ServeArgs;
