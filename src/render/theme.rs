@@ -345,7 +345,7 @@ impl Theme {
             tera.add_raw_templates(self.deferred.clone())
                 .map_err(|error| load_error(&error, &self.sources))?;
             // Built-in page templates: none renders another into a macro's text or a
-            // filter's, so the others stay rewritten as they are (a test in budget.rs).
+            // filter's, so the others stay rewritten as they are (a test in budget/rewrite.rs).
             let names: Vec<String> = self.deferred.iter().map(|(name, _)| name.clone()).collect();
             budget::meter_templates(&mut tera, &names);
             Ok(tera)
