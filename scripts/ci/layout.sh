@@ -6,9 +6,10 @@
 # with JavaScript off, the logo's backdrop at 3:1 or more against the accent, axe; and (issue
 # 40) no name set letter by letter, long words that hyphenate, the accent shown as configured
 # with readable text on it, and a focus ring of 2 px or more at 3:1 against what is behind it.
-# Geometry and colours, never pixels. First the checker itself, on two pages of its own. Screenshots of
-# every page kind x width x scheme go to target/ci/screenshots/<site>/. Needs
-# scripts/ci/install-tools.sh.
+# Geometry and colours, never pixels. First the checker itself, on two pages of its own.
+# Screenshots of each view that misses a goal go to target/ci/screenshots/<site>/; with
+# LAYOUT_SCREENSHOTS=all, of every page kind x width x scheme (GitHub keeps them; taking them
+# is a fifth of the check's time). Needs scripts/ci/install-tools.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tools=tests/validators
@@ -18,17 +19,18 @@ accent_of() { sed -n 's/^accent = "\(#[0-9a-fA-F]\{6\}\)"$/\1/p' "tests/fixtures
 es_accent=$(accent_of facility-es)
 nl_accent=$(accent_of facility-nl)
 rm -rf target/ci/screenshots
+shots=(--screenshots "${LAYOUT_SCREENSHOTS:-failures}")
 failed=0
-node tests/browser/check-layout.mjs target/ci/facility-es --tools "$tools" --out target/ci/screenshots/facility-es \
+node tests/browser/check-layout.mjs target/ci/facility-es --tools "$tools" --out target/ci/screenshots/facility-es "${shots[@]}" \
   --page content=formacion/radar/index.html --page section=formacion/index.html \
   --menu-entries 9 --logo-colour "$es_accent" --accent "$es_accent" | tee target/ci/layout-facility-es.log || failed=1
 # Twelve entries: six built in (the roster's renamed in its place by a [[menu]] entry, and the
 # live page's), six more.
-node tests/browser/check-layout.mjs target/ci/facility-nl --tools "$tools" --out target/ci/screenshots/facility-nl \
+node tests/browser/check-layout.mjs target/ci/facility-nl --tools "$tools" --out target/ci/screenshots/facility-nl "${shots[@]}" \
   --page content=opleiding/toren/index.html --page section=opleiding/index.html \
   --menu-entries 12 --logo-colour "$nl_accent" --accent "$nl_accent" | tee target/ci/layout-facility-nl.log || failed=1
 # The demo has no section; its content page is join.md, with a table.
-node tests/browser/check-layout.mjs target/ci/demo --tools "$tools" --out target/ci/screenshots/demo \
+node tests/browser/check-layout.mjs target/ci/demo --tools "$tools" --out target/ci/screenshots/demo "${shots[@]}" \
   --page content=join/index.html --menu-entries 8 | tee target/ci/layout-demo.log || failed=1
 if [ "$failed" != 0 ]; then
   echo "error: a layout goal is not met (target/ci/layout-*.log; screenshots in target/ci/screenshots)" >&2

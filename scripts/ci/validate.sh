@@ -14,12 +14,13 @@ v=tests/validators
 "$v/check-ics.sh" target/ci/demo/calendar/*.ics target/ci/demo/events/*/event.ics \
   target/ci/hostile/calendar/*.ics target/ci/hostile/events/*/event.ics
 
-"$v/check-html.sh" target/ci/demo --site-url https://demo.example.org/
-"$v/check-html.sh" target/ci/hostile --site-url https://hostile.example/
-"$v/check-html.sh" target/ci/hostile-content --site-url https://hostile-content.example/
-"$v/check-html.sh" target/ci/reports
-"$v/check-html.sh" target/ci/facility-es --site-url https://facility-es.example/
-"$v/check-html.sh" target/ci/facility-nl --site-url https://facility-nl.example/
+# One Nu checker (one JVM) for every site; the links site by site.
+"$v/check-html.sh" target/ci/demo --site-url https://demo.example.org/ \
+  target/ci/hostile --site-url https://hostile.example/ \
+  target/ci/hostile-content --site-url https://hostile-content.example/ \
+  target/ci/reports \
+  target/ci/facility-es --site-url https://facility-es.example/ \
+  target/ci/facility-nl --site-url https://facility-nl.example/
 
 # What's new and the public data: changes.json, roster.json and events.json against
 # docs/schemas/ (JSON Feed 1.1's required fields too), whats-new.xml in feedparser; on the demo

@@ -31,13 +31,16 @@
 //   focus ring     every focusable element in view (the first FOCUS_SAMPLE of the header, of
 //                  <main> and of the footer), focused, has an outline of FOCUS_MIN_PX or more
 //                  whose colour is FOCUS_MIN_CONTRAST or more against what is behind the ring
-// and keeps a full-page screenshot of each page kind x width x scheme in --out. It measures
-// geometry and colours, never pixels, so a restyle that keeps the goals passes.
+// and keeps a full-page screenshot of each view that misses a goal in --out (of every view with
+// --screenshots all). It measures geometry and colours, never pixels, so a restyle that keeps
+// the goals passes.
 //
 // Options:
 //   --tools DIR         the validators (playwright-core, axe-core, the static server);
 //                       default tests/validators (scripts/ci/install-tools.sh installs them)
 //   --out DIR           where screenshots go (default target/ci/screenshots)
+//   --screenshots WHICH failures (the default): of each view that misses a goal; all: of every
+//                       view, for a person to look at (a fifth of the time goes to taking them)
 //   --page KIND=PATH    the page of a kind, a path in SITE (repeatable); content and section
 //                       have no default and are left out without it, the others default to
 //                       index.html, events/index.html, the first event page holding a table
@@ -88,11 +91,11 @@ const KINDS = ['home', 'events', 'event', 'roster', 'documents', 'content', 'sec
 function usage(message) {
   if (message) console.error(`check-layout: ${message}`);
   console.error('usage: check-layout.mjs SITE [--tools DIR] [--out DIR] [--page KIND=PATH]... [--menu-entries N]\n' +
-    '       [--logo-colour #rrggbb] [--accent #rrggbb] [--chromium PATH] [-v]');
+    '       [--screenshots failures|all] [--logo-colour #rrggbb] [--accent #rrggbb] [--chromium PATH] [-v]');
   process.exit(2);
 }
 
-const opt = { tools: resolve(HERE, '../validators'), out: 'target/ci/screenshots', pages: {}, menuEntries: null,
+const opt = { tools: resolve(HERE, '../validators'), out: 'target/ci/screenshots', screenshots: 'failures', pages: {}, menuEntries: null,
   logoColour: null, accent: null, chromium: process.env.CHROMIUM || '/usr/bin/chromium', verbose: false };
 let site = null;
 const args = process.argv.slice(2);
@@ -101,6 +104,10 @@ for (let i = 0; i < args.length; i++) {
   const value = () => (i + 1 < args.length ? args[++i] : usage(`${a} needs a value`));
   if (a === '--tools') opt.tools = resolve(value());
   else if (a === '--out') opt.out = value();
+  else if (a === '--screenshots') {
+    opt.screenshots = value();
+    if (!['failures', 'all'].includes(opt.screenshots)) usage('--screenshots takes failures or all');
+  }
   else if (a === '--page') {
     const m = /^([^=]+)=(.+)$/.exec(value());
     if (!m || !KINDS.includes(m[1])) usage(`--page takes KIND=PATH, KIND one of ${KINDS.join(', ')}`);
@@ -565,6 +572,7 @@ try {
       await timed('load', () => open(page, url, width));
       for (const scheme of SCHEMES) {
         const where = `${kind} (${path}) ${width}px ${scheme}`;
+        const failedBefore = failures.length;
         await page.emulateMedia({ colorScheme: scheme });
         measured++;
         const w = await timed('measure', () => page.evaluate(pageWidth));
@@ -632,8 +640,10 @@ try {
           }
           if (!violations.length) note(where, 'axe: no violations');
         }
-        await timed('screenshots', () => page.screenshot({ path: join(opt.out, `${kind}-${width}-${scheme}.png`), fullPage: true }));
-        shots++;
+        if (opt.screenshots === 'all' || failures.length > failedBefore) {
+          await timed('screenshots', () => page.screenshot({ path: join(opt.out, `${kind}-${width}-${scheme}.png`), fullPage: true }));
+          shots++;
+        }
       }
       // The menu, by keyboard, in the light scheme; then with scripts off. Measuring left the
       // page as it loaded (nothing was focused or clicked), so it is not loaded again.

@@ -43,4 +43,8 @@ for miss in \
     exit 1
   fi
 done
+if [ ! -s "$out/bad/home-320-light.png" ]; then
+  echo "error: check-layout.mjs kept no screenshot of a view that misses goals ($out/bad/home-320-light.png)" >&2
+  exit 1
+fi
 echo "check-layout self-test: a page that meets every goal passes, one that misses each fails on each"
