@@ -13,25 +13,41 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tools=tests/validators
-bash tests/browser/selftest.sh "$tools"
 # Each fixture's logo is drawn in its accent, so the accent is the logo's colour in both schemes.
 accent_of() { sed -n 's/^accent = "\(#[0-9a-fA-F]\{6\}\)"$/\1/p' "tests/fixtures/$1/vatcar-site.toml"; }
 es_accent=$(accent_of facility-es)
 nl_accent=$(accent_of facility-nl)
 rm -rf target/ci/screenshots
 shots=(--screenshots "${LAYOUT_SCREENSHOTS:-failures}")
-failed=0
-node tests/browser/check-layout.mjs target/ci/facility-es --tools "$tools" --out target/ci/screenshots/facility-es "${shots[@]}" \
-  --page content=formacion/radar/index.html --page section=formacion/index.html \
-  --menu-entries 9 --logo-colour "$es_accent" --accent "$es_accent" | tee target/ci/layout-facility-es.log || failed=1
+# `measure SITE OPTION...`: the check of target/ci/SITE, its output in target/ci/layout-SITE.log.
+measure() {
+  local site=$1
+  shift
+  node tests/browser/check-layout.mjs "target/ci/$site" --tools "$tools" --out "target/ci/screenshots/$site" \
+    "${shots[@]}" "$@" >"target/ci/layout-$site.log" 2>&1
+}
+# The self-test and the three sites side by side: one Chromium keeps about one core busy (its
+# page, then our script, in turn), so one check at a time left the other core idle.
+names=(selftest facility-es facility-nl demo)
+pids=()
+bash tests/browser/selftest.sh "$tools" >target/ci/layout-selftest.log 2>&1 &
+pids+=("$!")
+measure facility-es --page content=formacion/radar/index.html --page section=formacion/index.html \
+  --menu-entries 9 --logo-colour "$es_accent" --accent "$es_accent" &
+pids+=("$!")
 # Twelve entries: six built in (the roster's renamed in its place by a [[menu]] entry, and the
 # live page's), six more.
-node tests/browser/check-layout.mjs target/ci/facility-nl --tools "$tools" --out target/ci/screenshots/facility-nl "${shots[@]}" \
-  --page content=opleiding/toren/index.html --page section=opleiding/index.html \
-  --menu-entries 12 --logo-colour "$nl_accent" --accent "$nl_accent" | tee target/ci/layout-facility-nl.log || failed=1
+measure facility-nl --page content=opleiding/toren/index.html --page section=opleiding/index.html \
+  --menu-entries 12 --logo-colour "$nl_accent" --accent "$nl_accent" &
+pids+=("$!")
 # The demo has no section; its content page is join.md, with a table.
-node tests/browser/check-layout.mjs target/ci/demo --tools "$tools" --out target/ci/screenshots/demo "${shots[@]}" \
-  --page content=join/index.html --menu-entries 8 | tee target/ci/layout-demo.log || failed=1
+measure demo --page content=join/index.html --menu-entries 8 &
+pids+=("$!")
+failed=0
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || failed=1
+  cat "target/ci/layout-${names[$i]}.log"
+done
 if [ "$failed" != 0 ]; then
   echo "error: a layout goal is not met (target/ci/layout-*.log; screenshots in target/ci/screenshots)" >&2
   exit 1
