@@ -72,6 +72,7 @@ pub struct Logged {
     /// Header names lower-cased.
     pub headers: HashMap<String, String>,
     pub received: Instant,
+    /// When the answer began to be written (after its delay).
     pub answered: Option<Instant>,
     /// The request's body, as sent (a webhook's post).
     pub body: Vec<u8>,
@@ -206,12 +207,14 @@ fn handle(stream: TcpStream, state: Arc<Mutex<State>>) {
         });
         (state.log.len() - 1, reply)
     };
-    let _ = send(stream, &reply);
+    thread::sleep(reply.delay);
+    // Marked as the answer starts: marked after it, a client that had read it and asked again
+    // could be seen overlapping it on a loaded machine (3 in flight of 2).
     state.lock().unwrap().log[index].answered = Some(Instant::now());
+    let _ = send(stream, &reply);
 }
 
 fn send(mut stream: TcpStream, reply: &Reply) -> std::io::Result<()> {
-    thread::sleep(reply.delay);
     let mut head = format!("HTTP/1.1 {} Mock\r\n", reply.status);
     for (name, value) in &reply.headers {
         head.push_str(&format!("{name}: {value}\r\n"));
