@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/ci/layout.sh: the layout goals, measured in Chromium by tests/browser/check-layout.mjs
 # at 320, 390, 768 and 1280 px in both colour schemes, on every page kind of the Spanish and
-# Dutch facilities' sites and the demo (scripts/ci/sites.sh): no horizontal overflow, a header
+# Dutch facilities' sites and the demo (scripts/ci/sites.sh; the live page and the home page with
+# their lists filled from the demo's sample of VATSIM's data feed): no horizontal overflow, a header
 # of at most 96 px on phones and 140 px on a laptop, every menu entry reached by Tab and present
 # with JavaScript off, the logo's backdrop at 3:1 or more against the accent, axe; and (issue
 # 40) no name set letter by letter, long words that hyphenate, the accent shown as configured
@@ -21,15 +22,15 @@ rm -rf target/ci/screenshots
 failed=0
 node tests/browser/check-layout.mjs target/ci/facility-es --tools "$tools" --out target/ci/screenshots/facility-es \
   --page content=formacion/radar/index.html --page section=formacion/index.html \
-  --menu-entries 9 --logo-colour "$es_accent" --accent "$es_accent" | tee target/ci/layout-facility-es.log || failed=1
+  --menu-entries 9 --logo-colour "$es_accent" --accent "$es_accent" --feed demo/vatsim-data.json | tee target/ci/layout-facility-es.log || failed=1
 # Twelve entries: six built in (the roster's renamed in its place by a [[menu]] entry, and the
 # live page's), six more.
 node tests/browser/check-layout.mjs target/ci/facility-nl --tools "$tools" --out target/ci/screenshots/facility-nl \
   --page content=opleiding/toren/index.html --page section=opleiding/index.html \
-  --menu-entries 12 --logo-colour "$nl_accent" --accent "$nl_accent" | tee target/ci/layout-facility-nl.log || failed=1
+  --menu-entries 12 --logo-colour "$nl_accent" --accent "$nl_accent" --feed demo/vatsim-data.json | tee target/ci/layout-facility-nl.log || failed=1
 # The demo has no section; its content page is join.md, with a table.
 node tests/browser/check-layout.mjs target/ci/demo --tools "$tools" --out target/ci/screenshots/demo \
-  --page content=join/index.html --menu-entries 8 | tee target/ci/layout-demo.log || failed=1
+  --page content=join/index.html --menu-entries 8 --feed demo/vatsim-data.json | tee target/ci/layout-demo.log || failed=1
 if [ "$failed" != 0 ]; then
   echo "error: a layout goal is not met (target/ci/layout-*.log; screenshots in target/ci/screenshots)" >&2
   exit 1
