@@ -5,7 +5,8 @@ Usage: gen_data.py N OUTDIR [--seed S]
 
 N home controllers (plus N//10 visitors and staff), N facility events and N division events,
 each event with a ~1 KB markdown description, realistic names, airports and dates around the
-build time the benchmark uses (2026-11-20). Deterministic for a given N and seed.
+build time the benchmark uses (2026-11-20), and VATSIM's bookings list (400 bookings, 40 of them
+ours). Deterministic for a given N and seed.
 """
 import argparse
 import datetime as dt
@@ -79,6 +80,31 @@ def person(rng, cid, visitor=False):
     return p
 
 
+# VATSIM's ATC bookings list is network-wide: a few hundred bookings, most of them other
+# divisions' positions; ours are the TJSJ, TJZS and TJBQ callsigns (`[live] callsigns`).
+OURS = ["TJSJ_APP", "TJSJ_TWR", "TJSJ_GND", "TJSJ_I_TWR", "TJZS_CTR", "TJBQ_TWR"]
+OTHERS = ["EGLL_TWR", "EGLL_N_APP", "KJFK_APP", "KJFK_TWR", "LFPG_TWR", "EDDF_N_APP", "KMIA_APP",
+          "TNCM_TWR", "TNCA_APP", "MKJK_CTR", "TTZP_CTR", "EHAM_TWR", "CYYZ_TWR", "LEMD_APP",
+          "KZNY_CTR", "ESSA_TWR", "YSSY_APP", "RJTT_TWR", "OMDB_APP", "SBGR_TWR"]
+TYPES = ["booking", "booking", "booking", "event", "training", "exam", "mentoring"]
+
+
+def bookings(rng, n):
+    """The bookings list as VATSIM's API sends it: 400 bookings over a week around the build
+    time (some ended), one in ten on our callsigns, cid as a number or a string."""
+    out = []
+    for i in range(400):
+        callsign = rng.choice(OURS) if i % 10 == 0 else rng.choice(OTHERS)
+        start = NOW + dt.timedelta(hours=rng.randint(-24, 7 * 24), minutes=rng.choice([0, 30]))
+        cid = 1300100 + rng.randrange(n) if callsign in OURS else rng.randint(800000, 1900000)
+        out.append({"id": 40000 + i, "cid": cid if i % 3 else str(cid), "type": rng.choice(TYPES),
+                    "callsign": callsign, "start": space(start),
+                    "end": space(start + dt.timedelta(minutes=rng.choice([60, 90, 120, 180]))),
+                    "division": "CAR" if callsign in OURS else rng.choice(["EUR", "USA", "CAR", "PAC"]),
+                    "subdivision": None})
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("n", type=int)
@@ -102,6 +128,7 @@ def main():
         for cat in ["SOPs", "LOAs", "Training"]]
     files = {"facility-roster.json": roster, "facility-events.json": facility,
              "division-events.json": division, "facility-documents.json": documents,
+             "bookings.json": bookings(rng, n),
              "snapshot.json": {"format": "vatcar-site snapshot 1", "fetched_at": "2026-11-20T12:00:00Z",
                                "base_url": "https://vatcar.net", "files": {}}}
     for name, body in files.items():

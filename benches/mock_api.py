@@ -3,8 +3,8 @@
 
 Usage: mock_api.py SNAPSHOT_DIR [--latency 0.3] [--port 0]
 Prints "listening on http://127.0.0.1:PORT" and serves the snapshot's four site endpoints,
-and an empty ATC bookings list at /api/booking (so that a build from it reads no bookings
-from VATSIM), until killed. Only 127.0.0.1 is ever bound.
+and the snapshot's ATC bookings list (bookings.json, or an empty one) at /api/booking (so that a
+build from it reads no bookings from VATSIM), until killed. Only 127.0.0.1 is ever bound.
 """
 import argparse
 import http.server
@@ -27,7 +27,8 @@ def main():
     ap.add_argument("--port", type=int, default=0)
     args = ap.parse_args()
     bodies = {path: open(os.path.join(args.snapshot, f), "rb").read() for path, f in ROUTES.items()}
-    bodies["/api/booking"] = b"[]"
+    bookings = os.path.join(args.snapshot, "bookings.json")
+    bodies["/api/booking"] = open(bookings, "rb").read() if os.path.exists(bookings) else b"[]"
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/ci/layout.sh: the layout goals, measured in Chromium by tests/browser/check-layout.mjs
 # at 320, 390, 768 and 1280 px in both colour schemes, on every page kind of the Spanish and
-# Dutch facilities' sites and the demo (scripts/ci/sites.sh): no horizontal overflow, a header
+# Dutch facilities' sites and the demo (scripts/ci/sites.sh; the live page and the home page with
+# their lists filled from the demo's sample of VATSIM's data feed): no horizontal overflow, a header
 # of at most 96 px on phones and 140 px on a laptop, every menu entry reached by Tab and present
 # with JavaScript off, the logo's backdrop at 3:1 or more against the accent, axe; and (issue
 # 40) no name set letter by letter, long words that hyphenate, the accent shown as configured
@@ -24,7 +25,7 @@ measure() {
   local site=$1
   shift
   node tests/browser/check-layout.mjs "target/ci/$site" --tools "$tools" --out "target/ci/screenshots/$site" \
-    "${shots[@]}" "$@" >"target/ci/layout-$site.log" 2>&1
+    "${shots[@]}" --feed demo/vatsim-data.json "$@" >"target/ci/layout-$site.log" 2>&1
 }
 # The self-test and the three sites side by side: one Chromium keeps about one core busy (its
 # page, then our script, in turn), so one check at a time left the other core idle.

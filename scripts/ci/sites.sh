@@ -11,7 +11,8 @@ rm -rf target/ci/demo target/ci/hostile target/ci/hostile-content target/ci/faci
   target/ci/reports
 "$bin" build --demo --output target/ci/demo --site-url https://demo.example.org/
 test -s target/ci/demo/index.html
-"${at[@]}" "$bin" build --snapshot tests/fixtures/hostile \
+# With its live.toml, whose [live] callsigns take the fixture's hostile bookings.json.
+"${at[@]}" "$bin" build --snapshot tests/fixtures/hostile --config tests/fixtures/hostile/live.toml \
   --output target/ci/hostile --site-url https://hostile.example/
 # Content pages that must build and validate: hundreds of identical headings, thousands of
 # links, written ids beside made ones, footnotes with odd labels.

@@ -26,7 +26,7 @@ v=tests/validators
 # docs/schemas/ (JSON Feed 1.1's required fields too), whats-new.xml in feedparser; on the demo
 # (which compares with its built-in day before) and on a second build of hostile into the same
 # folder (a previous build read back).
-SOURCE_DATE_EPOCH=1795176000 "$bin" build --snapshot tests/fixtures/hostile \
+SOURCE_DATE_EPOCH=1795176000 "$bin" build --snapshot tests/fixtures/hostile --config tests/fixtures/hostile/live.toml \
   --output target/ci/hostile --site-url https://hostile.example/ --quiet
 python3 .ci/check-data.py target/ci/demo target/ci/hostile
 

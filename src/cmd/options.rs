@@ -59,6 +59,9 @@ pub struct ReportOptions {
     pub accent: Option<crate::view::AccentView>,
     /// The config file's `[extra]`, for the templates as `extra`, as the site's get it.
     pub extra: serde_json::Value,
+    /// The catalogue's texts the config's `[[menu]]` renames (`view::menu_renames`), as the
+    /// site's pages are renamed.
+    pub renames: Vec<(String, String)>,
     /// The API key, wherever it came from: scrubbed from error messages quoted in the index,
     /// and no file that contains it is published.
     pub key: Option<ApiKey>,

@@ -99,10 +99,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
         .flat_map(|&cid| [Endpoint::User(cid), Endpoint::UserNotes(cid)])
         .collect();
     let mut bodies = load::raw_each(&options.source, &endpoints, REPORT_CONCURRENCY)?.into_iter();
-    let texts = Arc::new(Texts::load(
-        &options.language,
-        options.templates.as_deref(),
-    )?);
+    let texts = report_texts(options)?;
     let theme = Theme::load(options.templates.as_deref(), Arc::clone(&texts))?;
     let settings = report::ReportSettings {
         texts,
@@ -200,16 +197,23 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
     Ok(outcome)
 }
 
+/// The reports' words: the catalogue, with the built-in pages renamed as the site's menu
+/// renames them, so that a report is called what the site calls its page.
+fn report_texts(options: &ReportOptions) -> Result<Arc<Texts>> {
+    let mut texts = Texts::load(&options.language, options.templates.as_deref())?;
+    for (key, text) in &options.renames {
+        texts.rename(key, text);
+    }
+    Ok(Arc::new(texts))
+}
+
 /// `roster.html`: the roster on one printed page.
 pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     tidy(options)?;
     let secrets = super::guarded(options.key.as_ref());
     let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
     let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
-    let texts = Arc::new(Texts::load(
-        &options.language,
-        options.templates.as_deref(),
-    )?);
+    let texts = report_texts(options)?;
     let theme = Theme::load(options.templates.as_deref(), Arc::clone(&texts))?;
     let settings = report::ReportSettings {
         texts,

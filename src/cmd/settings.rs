@@ -232,6 +232,7 @@ pub(crate) fn report_options(
         // Checked when the config was read; as for the site.
         accent: (config.site.accent.as_deref()).and_then(|c| crate::view::accent(c).ok()),
         extra: serde_json::Value::Object(config.site.extra.clone()),
+        renames: crate::view::menu_renames(&config.site.menu, &config.site.sections),
     })
 }
 

@@ -406,7 +406,7 @@ mod tests {
     fn the_menus_names_and_the_pages_titles_agree() {
         for (language, _) in BUILT_IN {
             let texts = Texts::load(language, None).unwrap();
-            for page in ["roster", "events", "division", "documents"] {
+            for page in ["roster", "events", "division", "documents", "live"] {
                 let name = texts.get(&format!("nav.{page}")).unwrap().to_lowercase();
                 let title = texts.get(&format!("page.{page}")).unwrap().to_lowercase();
                 assert!(
@@ -415,6 +415,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// One rule for Google's product (the catalogues' comment): the name Google shows users
+    /// of the language, "Google Calendar" in Spanish too, and the same name in every text
+    /// that names it (issue 40: event pages and event lists once named it differently).
+    #[test]
+    fn google_calendar_is_named_as_google_names_it_in_each_language() {
+        for (language, product) in [
+            ("en", "Google Calendar"),
+            ("es", "Google Calendar"),
+            ("fr", "Google Agenda"),
+            ("nl", "Google Agenda"),
+        ] {
+            let texts = Texts::load(language, None).unwrap();
+            assert_eq!(
+                texts.get("events.google_calendar"),
+                Some(product),
+                "{language}"
+            );
+            let add = texts.get("event.add_to_google").unwrap();
+            assert!(add.contains(product), "{language}: {add:?}");
+        }
+        assert_eq!(
+            BUILT_IN.len(),
+            4,
+            "a new language names Google's product here too"
+        );
     }
 
     #[test]

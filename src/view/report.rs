@@ -352,10 +352,16 @@ pub fn roster(roster: &Roster, settings: &ReportSettings) -> RosterReport {
         .and_then(|f| f.display_name())
         .unwrap_or_else(|| "VATCAR facility".into());
     let generated_at = settings.generated_at.format("%Y-%m-%d %H:%MZ").to_string();
+    // The page's own title, so that the running header names the roster as the menu does.
+    let title = settings.texts.text("page.roster", &[]);
     RosterReport {
         css_header: css_string(&settings.texts.text(
             "report.roster_header",
-            &[("facility", &facility), ("at", &generated_at)],
+            &[
+                ("facility", &facility),
+                ("title", &title),
+                ("at", &generated_at),
+            ],
         )),
         facility,
         roster: view::roster_page(roster, &settings.texts),

@@ -3,7 +3,7 @@
 //
 // The built-in theme's layout goals (issue 23), measured on a built site in Debian's headless
 // Chromium, at every width of WIDTHS and in both colour schemes, on every page kind (home,
-// events list, an event, roster, documents, a content page, a section page, 404):
+// events list, an event, roster, documents, live, a content page, a section page, 404):
 //   page width     documentElement.scrollWidth <= innerWidth: no horizontal overflow, with
 //                  any overflow hidden on <html> or <body> undone first (hiding it does not count)
 //   header height  the header's height with the menu collapsed, at most HEADER_MAX_PX
@@ -44,7 +44,12 @@
 //   --page KIND=PATH    the page of a kind, a path in SITE (repeatable); content and section
 //                       have no default and are left out without it, the others default to
 //                       index.html, events/index.html, the first event page holding a table
-//                       (else the first), roster/index.html, documents/index.html, 404.html
+//                       (else the first), roster/index.html, documents/index.html,
+//                       live/index.html, 404.html
+//   --feed FILE         a sample of VATSIM's data feed (JSON), sent, stamped with the time it is
+//                       asked, to the live script of the home and live pages, so that they are
+//                       measured with their lists filled; without it the feed's host does not
+//                       resolve, as every other host, and they show the line saying so
 //   --menu-entries N    the number of menu entries the site has; another count is a failure
 //   --logo-colour HEX   the logo's own colour (#rrggbb), checked as well as the accent
 //   --accent HEX        the site's configured accent (#rrggbb): the accent goal is left out
@@ -86,17 +91,17 @@ const AXE_MIN_IMPACT = 'minor';
 const MAX_TABS = 60;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const KINDS = ['home', 'events', 'event', 'roster', 'documents', 'content', 'section', '404'];
+const KINDS = ['home', 'events', 'event', 'roster', 'documents', 'live', 'content', 'section', '404'];
 
 function usage(message) {
   if (message) console.error(`check-layout: ${message}`);
   console.error('usage: check-layout.mjs SITE [--tools DIR] [--out DIR] [--page KIND=PATH]... [--menu-entries N]\n' +
-    '       [--screenshots failures|all] [--logo-colour #rrggbb] [--accent #rrggbb] [--chromium PATH] [-v]');
+    '       [--screenshots failures|all] [--logo-colour #rrggbb] [--accent #rrggbb] [--feed FILE] [--chromium PATH] [-v]');
   process.exit(2);
 }
 
 const opt = { tools: resolve(HERE, '../validators'), out: 'target/ci/screenshots', screenshots: 'failures', pages: {}, menuEntries: null,
-  logoColour: null, accent: null, chromium: process.env.CHROMIUM || '/usr/bin/chromium', verbose: false };
+  logoColour: null, accent: null, feed: null, chromium: process.env.CHROMIUM || '/usr/bin/chromium', verbose: false };
 let site = null;
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
@@ -121,6 +126,14 @@ for (let i = 0; i < args.length; i++) {
   } else if (a === '--accent') {
     opt.accent = value();
     if (!/^#[0-9a-fA-F]{6}$/.test(opt.accent)) usage('--accent takes #rrggbb');
+  } else if (a === '--feed') {
+    const file = value();
+    try {
+      opt.feed = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      usage(`--feed ${file}: ${e.message.split('\n')[0]}`);
+    }
+    if (!opt.feed?.general) usage(`--feed ${file}: not VATSIM's data feed (no "general")`);
   } else if (a === '--chromium') opt.chromium = value();
   else if (a === '-v' || a === '--verbose') opt.verbose = true;
   else if (a === '-h' || a === '--help') usage();
@@ -137,7 +150,7 @@ function pagesOf(dir) {
   const found = {};
   const skipped = [];
   const defaults = { home: 'index.html', events: 'events/index.html', roster: 'roster/index.html',
-    documents: 'documents/index.html', 404: '404.html' };
+    documents: 'documents/index.html', live: 'live/index.html', 404: '404.html' };
   const eventDir = join(dir, 'events');
   if (existsSync(eventDir)) {
     const events = readdirSync(eventDir).filter((n) => /^\d+$/.test(n) && existsSync(join(eventDir, n, 'index.html')))
@@ -522,6 +535,16 @@ async function tabThrough(page, entries) {
   return { missed: entries.filter((e) => !reached.has(e.href)), unseen, opened: [...opened.values()] };
 }
 
+/** A request for the data feed: JSON from any host but the site's. */
+const isFeed = (u) => u.hostname !== '127.0.0.1' && u.pathname.endsWith('.json');
+/** --feed's sample, as the data feed sends it: as of now, readable from any origin. */
+function feedReply(route) {
+  const now = new Date();
+  const feed = { ...opt.feed, general: { ...opt.feed.general, update_timestamp: now.toISOString() } };
+  return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(feed),
+    headers: { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' } });
+}
+
 const { server, port } = await startServer(site, 0);
 const origin = `http://127.0.0.1:${port}`;
 let browser;
@@ -568,8 +591,13 @@ let infrastructure = null;
 try {
   for (const [kind, path] of Object.entries(found)) {
     const url = urlOf(path);
+    // The pages that read the data feed get --feed's sample (only those: routing slows every
+    // load), and are measured once the script has said what it found.
+    const live = opt.feed !== null && (kind === 'home' || kind === 'live');
+    if (live) await page.route(isFeed, feedReply);
     for (const width of WIDTHS) {
       await timed('load', () => open(page, url, width));
+      if (live) await page.waitForFunction(() => [...document.querySelectorAll('[data-live-status]')].every((s) => s.textContent), null, { timeout: 15000 });
       for (const scheme of SCHEMES) {
         const where = `${kind} (${path}) ${width}px ${scheme}`;
         const failedBefore = failures.length;
@@ -668,6 +696,7 @@ try {
         if (entries.length && !walk.missed.length) note(where, `${entries.length} menu entries reached by Tab${label}`);
       }
     }
+    if (live) await page.unroute(isFeed, feedReply);
   }
 } catch (e) {
   infrastructure = e;

@@ -357,6 +357,107 @@ fn hostile_bookings_are_shown_as_text_and_written_escaped() {
     assert_eq!(events(&out.join("calendar/bookings.ics")).len(), 3);
 }
 
+/// The hostile snapshot's `bookings.json` (tests/fixtures/hostile/make.py), built as CI builds
+/// it (scripts/ci/sites.sh, with the fixture's `live.toml`): the site builds, counting the
+/// records it leaves out; the live page shows every kept value as text, never markup; and
+/// `calendar/bookings.ics` keeps each booking in one event, read back whole by an independent
+/// parser and, where CI's validators are installed, by CI's five iCal parsers.
+#[test]
+fn the_hostile_snapshots_bookings_build_and_are_escaped_in_the_page_and_the_calendar() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let ran = run(&mut vatcar_at_demo_time(&[
+        "build",
+        "--snapshot",
+        fixture.to_str().unwrap(),
+        "--config",
+        fixture.join("live.toml").to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--site-url",
+        "https://hostile.example/",
+    ]));
+    assert!(ran.status.success(), "{}", ran.text());
+    assert!(
+        ran.stderr
+            .contains("11 of the bookings list's records could not be read"),
+        "{}",
+        ran.stderr
+    );
+    let (text, html) = page(&out.join("live/index.html"));
+    let section = scraper::Selector::parse(".live-bookings").unwrap();
+    let bookings = html.select(&section).next().expect("the bookings");
+    let markup = scraper::Selector::parse("script, img, b, [onerror]").unwrap();
+    assert_eq!(bookings.select(&markup).count(), 0, "markup got through");
+    assert!(
+        !text.contains('\u{202e}'),
+        "a right-to-left override got through"
+    );
+    assert!(
+        !text.contains(&"W".repeat(1000)),
+        "a huge string got through whole"
+    );
+    let rows = texts(&html, ".live-bookings tbody tr");
+    assert_eq!(rows.len(), 7, "{rows:#?}");
+    for shown in [
+        "TJSJ_<B>TWR</B>",
+        "<script>alert('type')</script>",
+        "\"><img src=x onerror=alert(1)> O'Brien & Sons",
+        "HX_A;B,C\\D",
+        "TJSJ_RWT",
+        "TJSJ_GND",
+        "HX_OBS",
+    ] {
+        assert!(
+            rows.iter().any(|r| r.contains(shown)),
+            "{shown:?} in {rows:#?}"
+        );
+    }
+    assert!(!rows.iter().any(|r| r.contains("TJSJX")), "{rows:#?}");
+    let path = out.join("calendar/bookings.ics");
+    let calendar = fs::read_to_string(&path).unwrap();
+    let begins = calendar.lines().filter(|l| *l == "BEGIN:VEVENT").count();
+    assert_eq!(begins, 7, "{calendar}");
+    assert!(
+        calendar.lines().all(|l| l.len() <= 75),
+        "a line over 75 octets"
+    );
+    let read = events(&path);
+    assert_eq!(read.len(), 7, "{read:#?}");
+    let summaries: Vec<&str> = read.iter().map(|(_, summary)| summary.as_str()).collect();
+    for summary in [
+        "HX_A;B,C\\D",
+        "TJSJ_APP\nEND:VEVENT\nBEGIN:VEVENT",
+        "TJSJ_<B>TWR</B>: \"><img src=x onerror=alert(1)> O'Brien & Sons (Unknown (99))",
+    ] {
+        assert!(
+            summaries.contains(&summary),
+            "{summary:?} in {summaries:#?}"
+        );
+    }
+    ci_ical_parsers(&path);
+}
+
+/// CI's iCal validators (tests/validators/check-ics.sh: strict RFC 5545 and five parsers) on
+/// `path`, where they are installed; skipped, saying so, where not (`VATCAR_REQUIRE_BROWSER`,
+/// set where CI has installed its tools, makes that a failure).
+fn ci_ical_parsers(path: &Path) {
+    let validators = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/validators");
+    if !validators.join("node_modules/ical.js").is_dir() || cfg!(windows) {
+        assert!(
+            std::env::var_os("VATCAR_REQUIRE_BROWSER").is_none(),
+            "the iCal validators are not installed (bash scripts/ci/install-tools.sh)"
+        );
+        eprintln!("skipped: the iCal validators are not installed; .ci/run runs them");
+        return;
+    }
+    let ran = run(std::process::Command::new("bash")
+        .arg(validators.join("check-ics.sh"))
+        .arg(path));
+    assert!(ran.status.success(), "check-ics.sh: {}", ran.text());
+}
+
 #[test]
 fn live_false_builds_no_live_page_no_calendar_no_block_and_asks_nothing() {
     let bookings = bookings_server(Reply::ok(listed().to_string()));

@@ -670,6 +670,45 @@ fn a_spanish_report_counts_its_pages_in_spanish() {
     );
 }
 
+/// The running header of the printed pages, as the report's CSS says it.
+fn running_header(report: &str) -> String {
+    let corner = report.split("@top-left").nth(1).expect("a running header");
+    let start = corner.find("content:").expect("a content") + "content:".len();
+    let end = corner[start..].find(';').expect("an end") + start;
+    corner[start..end].trim().to_owned()
+}
+
+/// The printed roster is called what the menu calls the roster page (issue 40): in Dutch
+/// "Verkeersleiders" in its title, heading and running header (the header said
+/// "Ledenlijst"), and the webmaster's name for it where a `[[menu]]` entry renames it.
+#[test]
+fn the_printed_roster_is_called_what_the_menu_calls_the_roster() {
+    for (menu, name) in [
+        ("", "Verkeersleiders"),
+        (
+            "[[menu]]\nname = \"Luchtverkeersleiders\"\npage = \"roster\"\n",
+            "Luchtverkeersleiders",
+        ),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let config = tmp.path().join("vatcar-site.toml");
+        fs::write(&config, format!("language = \"nl\"\n{menu}")).unwrap();
+        let out = tmp.path().join("reports");
+        let ran = demo_report(&["roster"], &config, &out);
+        assert!(ran.status.success(), "{}", ran.stderr);
+        let (text, html) = page(&out.join("roster.html"));
+        assert_eq!(texts(&html, "h1"), [name]);
+        assert!(
+            texts(&html, "title")[0].starts_with(name),
+            "{:?}",
+            texts(&html, "title")
+        );
+        let header = running_header(&text);
+        assert!(header.contains(&format!(" · {name} · ")), "{header}");
+        assert!(!text.contains("Ledenlijst"), "{header}");
+    }
+}
+
 #[test]
 fn a_themes_page_counter_cannot_break_out_of_its_css_string() {
     let tmp = tempfile::tempdir().unwrap();
