@@ -1,7 +1,7 @@
 //! The webmaster's settings: one typed model, read from `vatcar-site.toml` and checked as it
 //! is read, with every default in [`Settings::default`]. A leaf module that imports no stage,
 //! so that `cmd` (which lays flags and the environment over it, in `cmd/settings.rs`) and
-//! `view` (which takes its areas: [`Site`], [`Events`], [`Feeds`], [`Roster`]) both use it.
+//! `view` (which takes its areas: [`SiteSettings`], [`Events`], [`Feeds`], [`Roster`]) both use it.
 //!
 //! A new key is a field of [`File`] (as written), a field of its area (with its default) and
 //! a line of [`Settings::from_file`], all in this file; then the code that uses it.
@@ -53,7 +53,7 @@ pub struct Settings {
     pub folders: Folders,
     /// `language` as written and where, checked once the templates folder is known.
     pub language: Option<Language>,
-    pub site: Site,
+    pub site: SiteSettings,
     pub events: Events,
     pub feeds: Feeds,
     pub roster: Roster,
@@ -128,7 +128,7 @@ pub struct Language {
 
 /// How the site names and presents itself.
 #[derive(Clone, Debug, Default)]
-pub struct Site {
+pub struct SiteSettings {
     /// The site's name; the facility's name when not set.
     pub title: Option<String>,
     /// A line under the site's title.
@@ -217,7 +217,7 @@ impl Default for Settings {
                 content: None,
             },
             language: None,
-            site: Site::default(),
+            site: SiteSettings::default(),
             events: Events {
                 recent_days: 60,
                 home_events: 5,
@@ -405,7 +405,7 @@ impl Settings {
                 origin: at(l.span()),
                 name: l.into_inner().trim().to_owned(),
             }),
-            site: Site {
+            site: SiteSettings {
                 title: file.title,
                 tagline: file.tagline,
                 site_url: file.site_url.map(|u| u.0),

@@ -7,7 +7,7 @@ use super::content::encode;
 use super::outputs::{BOOKINGS_CALENDAR, DIVISION_CALENDAR, FACILITY_CALENDAR};
 use crate::model::SiteData;
 use crate::sanitize::links::{SafeLink, safe_link};
-use crate::settings::{Feeds, Site as SiteSettings};
+use crate::settings::{Feeds, SiteSettings};
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
