@@ -1,7 +1,7 @@
 //! The webmaster's settings: one typed model, read from `vatcar-site.toml` and checked as it
 //! is read, with every default in [`Settings::default`]. A leaf module that imports no stage,
 //! so that `cmd` (which lays flags and the environment over it, in `cmd/settings.rs`) and
-//! `view` (which takes its areas: [`SiteSettings`], [`Events`], [`Feeds`], [`Roster`]) both use it.
+//! `view` (which takes its areas: [`SiteSettings`], [`Events`], [`Feeds`], [`RosterSettings`]) both use it.
 //!
 //! A new key is a field of [`File`] (as written), a field of its area (with its default) and
 //! a line of [`Settings::from_file`], all in this file; then the code that uses it.
@@ -56,7 +56,7 @@ pub struct Settings {
     pub site: SiteSettings,
     pub events: Events,
     pub feeds: Feeds,
-    pub roster: Roster,
+    pub roster: RosterSettings,
     pub whats_new: WhatsNew,
     /// The live page and its bookings (on unless `live = false`: `site.sections.live`).
     pub live: Live,
@@ -185,7 +185,7 @@ pub struct WhatsNew {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Roster {
+pub struct RosterSettings {
     pub staff_emails: StaffEmails,
 }
 
@@ -229,7 +229,7 @@ impl Default for Settings {
                 division_calendar_name: None,
                 refresh_minutes: 180,
             },
-            roster: Roster::default(),
+            roster: RosterSettings::default(),
             whats_new: WhatsNew {
                 days: 30,
                 previous: None,
@@ -437,7 +437,7 @@ impl Settings {
                 refresh_minutes: (file.calendar.refresh_minutes)
                     .map_or(defaults.feeds.refresh_minutes, |m| m.0),
             },
-            roster: Roster {
+            roster: RosterSettings {
                 staff_emails: StaffEmails {
                     atm: emails.atm.map(|e| e.0),
                     datm: emails.datm.map(|e| e.0),
