@@ -57,7 +57,7 @@ pub struct Settings {
     pub events: Events,
     pub feeds: Feeds,
     pub roster: RosterSettings,
-    pub whats_new: WhatsNew,
+    pub whats_new: WhatsNewSettings,
     /// The live page and its bookings (on unless `live = false`: `site.sections.live`).
     pub live: Live,
 }
@@ -176,7 +176,7 @@ pub struct Feeds {
 
 /// What's new: the changes between builds.
 #[derive(Clone, Debug)]
-pub struct WhatsNew {
+pub struct WhatsNewSettings {
     /// How many days a change stays listed.
     pub days: u32,
     /// The published site whose `data/` the build compares with; the output folder's own
@@ -230,7 +230,7 @@ impl Default for Settings {
                 refresh_minutes: 180,
             },
             roster: RosterSettings::default(),
-            whats_new: WhatsNew {
+            whats_new: WhatsNewSettings {
                 days: 30,
                 previous: None,
             },
@@ -447,7 +447,7 @@ impl Settings {
                     wm: emails.wm.map(|e| e.0),
                 },
             },
-            whats_new: WhatsNew {
+            whats_new: WhatsNewSettings {
                 days: file.whats_new_days.map_or(defaults.whats_new.days, |d| d.0),
                 previous: file.previous.map(|u| u.0),
             },
