@@ -30,7 +30,7 @@ use body::Body;
 use files::Target;
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode, header};
-use live::Changes;
+use live::ServedBuild;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -87,7 +87,7 @@ pub(crate) fn run(
             .unwrap_or_else(|| PathBuf::from(DEFAULT_FILE)),
         options,
         progress: progress.clone(),
-        changes: Changes::new(),
+        changes: ServedBuild::new(),
         poll: args.poll,
     };
     serve(watcher, listener, args.port, sample)
@@ -192,7 +192,7 @@ fn route(path: &str, query: Option<&str>, head: usize) -> Routed {
 
 async fn answer(
     root: Arc<Path>,
-    changes: Arc<Changes>,
+    changes: Arc<ServedBuild>,
     sample: bool,
     request: Request<Incoming>,
 ) -> Response<Body> {

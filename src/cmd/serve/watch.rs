@@ -17,7 +17,7 @@
 //! times in whole seconds and only forward, so a second save within the same second would be
 //! missed unless it read every file at every look.
 
-use super::live::Changes;
+use super::live::ServedBuild;
 use super::scan::{Stamp, fingerprint, is_editors_own, stamp};
 use crate::cmd::build;
 use crate::cmd::options::BuildOptions;
@@ -57,7 +57,7 @@ pub(super) struct Watcher {
     pub(super) options: BuildOptions,
     pub(super) progress: Arc<Progress>,
     pub(super) key: Option<ApiKey>,
-    pub(super) changes: Arc<Changes>,
+    pub(super) changes: Arc<ServedBuild>,
     /// `--poll`: look at the folders rather than wait for events.
     pub(super) poll: bool,
 }
