@@ -74,8 +74,9 @@ pub struct Change {
     pub new: bool,
 }
 
+/// data/changes.json, as announce reads it.
 #[derive(Deserialize)]
-struct File {
+struct ChangesFile {
     version: u32,
     #[allow(dead_code)] // checked for its form only
     #[serde(deserialize_with = "rfc3339")]
@@ -177,7 +178,7 @@ fn read_capped(output: &Path) -> Result<Vec<u8>> {
 /// The file's bytes checked against the schema; an error names the field and the line.
 fn parse(bytes: &[u8]) -> Result<Changes> {
     let mut json = serde_json::Deserializer::from_slice(bytes);
-    let file: File = serde_path_to_error::deserialize(&mut json).map_err(|error| {
+    let file: ChangesFile = serde_path_to_error::deserialize(&mut json).map_err(|error| {
         let field = error.path().to_string();
         let inner = error.into_inner();
         let place = format!("line {}", inner.line());
