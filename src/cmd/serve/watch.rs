@@ -86,8 +86,8 @@ impl Watcher {
 
     fn places(&self) -> Places {
         Places {
-            config: Place::new(&self.config_file),
-            folders: self.folders().iter().map(|f| Place::new(f)).collect(),
+            config: WatchedPath::new(&self.config_file),
+            folders: self.folders().iter().map(|f| WatchedPath::new(f)).collect(),
             ignored: self.ignored(),
         }
     }
@@ -277,7 +277,7 @@ impl Burst {
         }
     }
 
-    fn names(&self, place: &Place) -> bool {
+    fn names(&self, place: &WatchedPath) -> bool {
         self.paths.contains(&place.given) || self.touched.contains(&place.real)
     }
 
@@ -488,14 +488,14 @@ impl Watching {
 }
 
 /// A path as the webmaster named it, and as the system names it in its events.
-struct Place {
+struct WatchedPath {
     given: PathBuf,
     real: PathBuf,
 }
 
-impl Place {
-    fn new(given: &Path) -> Place {
-        Place {
+impl WatchedPath {
+    fn new(given: &Path) -> WatchedPath {
+        WatchedPath {
             given: given.to_path_buf(),
             real: real_path(given),
         }
@@ -523,8 +523,8 @@ fn real_path(path: &Path) -> PathBuf {
 
 /// What is watched.
 struct Places {
-    config: Place,
-    folders: Vec<Place>,
+    config: WatchedPath,
+    folders: Vec<WatchedPath>,
     /// Paths never to look into: the output and the publisher's files, as given and real.
     ignored: Vec<PathBuf>,
 }
