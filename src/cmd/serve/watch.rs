@@ -223,7 +223,7 @@ impl Watcher {
 pub(super) struct Watching {
     source: Source,
     places: Places,
-    seen: Seen,
+    seen: WatchedState,
 }
 
 enum Source {
@@ -577,9 +577,9 @@ impl Places {
     }
 
     /// What is there now.
-    fn look(&self) -> Seen {
+    fn look(&self) -> WatchedState {
         let folders: Vec<PathBuf> = self.folders.iter().map(|f| f.given.clone()).collect();
-        Seen {
+        WatchedState {
             config: stamp(&self.config.given),
             files: fingerprint(&folders, &self.ignored),
         }
@@ -588,14 +588,14 @@ impl Places {
 
 /// The state of the watched files, compared between looks.
 #[derive(PartialEq)]
-struct Seen {
+struct WatchedState {
     config: Option<Stamp>,
     files: Vec<(PathBuf, Stamp)>,
 }
 
-impl Seen {
+impl WatchedState {
     /// The files that differ from `before`, the config file first, as a burst.
-    fn difference(&self, before: &Seen, places: &Places) -> Burst {
+    fn difference(&self, before: &WatchedState, places: &Places) -> Burst {
         let mut burst = Burst {
             paths: Vec::new(),
             touched: Vec::new(),
