@@ -103,7 +103,7 @@ impl Watcher {
             seen,
         };
         if !self.poll {
-            match Events::start() {
+            match FileEvents::start() {
                 Ok(events) => {
                     watching.source = Source::Events(events);
                     watching.follow(&[]);
@@ -227,7 +227,7 @@ pub(super) struct Watching {
 }
 
 enum Source {
-    Events(Events),
+    Events(FileEvents),
     /// `asked`: by `--poll`, rather than for want of events.
     Polling {
         asked: bool,
@@ -235,7 +235,7 @@ enum Source {
 }
 
 /// The system's file events, through notify.
-struct Events {
+struct FileEvents {
     notify: Box<dyn notify::Watcher + Send>,
     events: Receiver<notify::Result<Event>>,
     /// The paths notify was given, and how.
@@ -244,13 +244,13 @@ struct Events {
     checked: Instant,
 }
 
-impl Events {
-    fn start() -> notify::Result<Events> {
+impl FileEvents {
+    fn start() -> notify::Result<FileEvents> {
         let (sender, events) = mpsc::channel();
         // Links are not followed, as the build does not follow them.
         let config = notify::Config::default().with_follow_symlinks(false);
         let notify: notify::RecommendedWatcher = notify::Watcher::new(sender, config)?;
-        Ok(Events {
+        Ok(FileEvents {
             notify: Box::new(notify),
             events,
             watched: BTreeMap::new(),
