@@ -98,14 +98,14 @@ impl Watcher {
         let places = self.places();
         let seen = places.look();
         let mut watching = Watching {
-            source: Source::Polling { asked: true },
+            source: ChangeSource::Polling { asked: true },
             places,
             seen,
         };
         if !self.poll {
             match FileEvents::start() {
                 Ok(events) => {
-                    watching.source = Source::Events(events);
+                    watching.source = ChangeSource::Events(events);
                     watching.follow(&[]);
                 }
                 Err(error) => {
@@ -221,12 +221,13 @@ impl Watcher {
 
 /// How changes are learnt of, and what was there at the last rebuild.
 pub(super) struct Watching {
-    source: Source,
+    source: ChangeSource,
     places: Places,
     seen: WatchedState,
 }
 
-enum Source {
+/// How changes to the watched files are learned: from the system's events, or by looking again.
+enum ChangeSource {
     Events(FileEvents),
     /// `asked`: by `--poll`, rather than for want of events.
     Polling {
@@ -295,11 +296,11 @@ impl Watching {
     /// How the folders are watched, for the line saying that serve runs: empty for events.
     pub(super) fn how(&self) -> String {
         match self.source {
-            Source::Events(_) => String::new(),
-            Source::Polling { asked: true } => {
+            ChangeSource::Events(_) => String::new(),
+            ChangeSource::Polling { asked: true } => {
                 format!(" (polling every {} s, as --poll asks)", POLL.as_secs_f32())
             }
-            Source::Polling { asked: false } => {
+            ChangeSource::Polling { asked: false } => {
                 format!(" (polling every {} s)", POLL.as_secs_f32())
             }
         }
@@ -309,11 +310,11 @@ impl Watching {
     fn next(&mut self) -> Burst {
         loop {
             let burst = match &mut self.source {
-                Source::Polling { .. } => {
+                ChangeSource::Polling { .. } => {
                     std::thread::sleep(POLL);
                     self.poll()
                 }
-                Source::Events(events) => {
+                ChangeSource::Events(events) => {
                     let wait = CHECK.saturating_sub(events.checked.elapsed());
                     match events.events.recv_timeout(wait) {
                         Ok(event) => self.burst_from(event),
@@ -360,7 +361,7 @@ impl Watching {
             return None;
         }
         let started = Instant::now();
-        while let Source::Events(events) = &self.source {
+        while let ChangeSource::Events(events) = &self.source {
             let left = MOST_WAIT.saturating_sub(started.elapsed());
             match events.events.recv_timeout(QUIET.min(left)) {
                 Ok(event) => {
@@ -407,7 +408,7 @@ impl Watching {
     /// The look every [`CHECK`]: a change found that no event tells of within [`LAG`] means
     /// that events do not come from these folders.
     fn check(&mut self) -> Option<Burst> {
-        let Source::Events(events) = &mut self.source else {
+        let ChangeSource::Events(events) = &mut self.source else {
             return None;
         };
         events.checked = Instant::now();
@@ -417,7 +418,7 @@ impl Watching {
         }
         let started = Instant::now();
         while let Some(left) = LAG.checked_sub(started.elapsed()) {
-            let Source::Events(events) = &self.source else {
+            let ChangeSource::Events(events) = &self.source else {
                 break;
             };
             match events.events.recv_timeout(left) {
@@ -439,19 +440,19 @@ impl Watching {
 
     /// Polls from now on, saying why once.
     fn poll_instead(&mut self, why: &str) {
-        if let Source::Events(_) = self.source {
+        if let ChangeSource::Events(_) = self.source {
             log::warn!(
                 "{why}; watching by polling every {} s instead",
                 POLL.as_secs_f32()
             );
         }
-        self.source = Source::Polling { asked: false };
+        self.source = ChangeSource::Polling { asked: false };
     }
 
     /// Has notify watch what [`Places::wanted`] says, the paths in `touched` (a folder
     /// removed, made again or renamed) anew.
     fn follow(&mut self, touched: &[PathBuf]) {
-        let Source::Events(events) = &mut self.source else {
+        let ChangeSource::Events(events) = &mut self.source else {
             return;
         };
         let wanted = self.places.wanted();
