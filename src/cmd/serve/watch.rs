@@ -18,7 +18,7 @@
 //! missed unless it read every file at every look.
 
 use super::live::ServedBuild;
-use super::scan::{Stamp, fingerprint, is_editors_own, stamp};
+use super::scan::{TimeAndLength, fingerprint, is_editors_own, stamp};
 use crate::cmd::build;
 use crate::cmd::options::BuildOptions;
 use crate::cmd::progress::Progress;
@@ -590,8 +590,8 @@ impl Places {
 /// The state of the watched files, compared between looks.
 #[derive(PartialEq)]
 struct WatchedState {
-    config: Option<Stamp>,
-    files: Vec<(PathBuf, Stamp)>,
+    config: Option<TimeAndLength>,
+    files: Vec<(PathBuf, TimeAndLength)>,
 }
 
 impl WatchedState {
