@@ -51,7 +51,7 @@ pub use whats_new::{Change, WhatsNew, document_id};
 
 use crate::model::SiteData;
 use crate::sanitize::description::{Sanitizer, html_to_text};
-use crate::sanitize::frames::Frames;
+use crate::sanitize::frames::FrameTags;
 use events::{Listed, event_lists, event_page, index_events, roster_names, summary};
 use feeds::{calendar_feeds, feed};
 use serde::Serialize;
@@ -111,7 +111,7 @@ pub struct SiteView {
     /// The frames wide tables and code blocks scroll in, named in the site's language: the
     /// descriptions got theirs in [`build`], the webmaster's pages get theirs in
     /// [`add_content`].
-    pub frames: Frames,
+    pub frames: FrameTags,
     /// `[extra]` of the config file, as every template gets it (`extra`): an object.
     pub extra: serde_json::Value,
 }
@@ -171,8 +171,8 @@ fn take_from_events(data: &mut SiteData) -> HashMap<(bool, u64), Taken> {
 
 /// The frames wide tables and code blocks scroll in, named in the site's language: in event
 /// descriptions and in the webmaster's pages alike.
-fn scroll_frames(texts: &Texts) -> Frames {
-    Frames::new(
+fn scroll_frames(texts: &Texts) -> FrameTags {
+    FrameTags::new(
         &texts.text("frame.table", &[]),
         &texts.text("frame.code", &[]),
     )
