@@ -83,7 +83,7 @@ pub(crate) fn run(
     ));
     tell_github_actions(&options.output);
     if super::github::in_actions() {
-        super::github::summarize(&super::github::Summary {
+        super::github::summarize(&super::github::BuildSummary {
             pages: report.pages,
             calendars: report.calendars,
             warnings: super::logger::warnings(),

@@ -105,7 +105,7 @@ pub fn run() -> ExitCode {
                 if let Command::Build(args) = &cli.command {
                     let from_config = config.as_ref().and_then(|c| c.site.site_url.as_ref());
                     let site_url = args.site.site_url.as_ref().or(from_config);
-                    github::summarize(&github::Summary {
+                    github::summarize(&github::BuildSummary {
                         pages: 0,
                         calendars: 0,
                         warnings: logger::warnings(),
