@@ -26,7 +26,7 @@ pub struct Site {
     pub display_zone: Option<String>,
     pub display_zone_name: Option<String>,
     pub has_feed: bool,
-    pub calendars: Calendars,
+    pub calendars: CalendarLinks,
     pub generator: &'static str,
     /// The header's entries beyond the built-in sections, in order.
     pub menu: Vec<super::MenuItem>,
@@ -52,8 +52,9 @@ pub struct Favicon {
     pub media_type: Option<&'static str>,
 }
 
+/// Where the two calendars are, and their subscribe links.
 #[derive(Clone, Debug, Serialize)]
-pub struct Calendars {
+pub struct CalendarLinks {
     /// Relative to the site root.
     pub facility: &'static str,
     pub division: &'static str,
@@ -130,7 +131,7 @@ pub(super) fn site_view(
     const FACILITY: &str = FACILITY_CALENDAR.path;
     const DIVISION: &str = DIVISION_CALENDAR.path;
     const BOOKINGS: &str = BOOKINGS_CALENDAR.path;
-    let calendars = Calendars {
+    let calendars = CalendarLinks {
         facility: FACILITY,
         division: DIVISION,
         facility_webcal: webcal(FACILITY),
