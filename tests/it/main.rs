@@ -28,6 +28,7 @@ mod languages;
 mod layers;
 mod layout;
 mod live;
+mod names;
 mod printed_lines;
 mod publish;
 mod report;
