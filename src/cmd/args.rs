@@ -95,7 +95,7 @@ pub(crate) struct InitArgs {
     /// The site's language: the config's `language`, and the language of its comments and
     /// of the example pages.
     #[arg(long = "language", default_value = "en",
-          value_parser = clap::builder::PossibleValuesParser::new(super::init::languages()))]
+          value_parser = clap::builder::PossibleValuesParser::new(super::init::starters::languages()))]
     pub(crate) language: String,
 }
 
