@@ -5,6 +5,10 @@
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
+/// Where `announce` reads the webhook's address from unless `--webhook-env` names another
+/// variable.
+pub(crate) const DEFAULT_WEBHOOK_VARIABLE: &str = "DISCORD_WEBHOOK_URL";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "vatcar-site",
@@ -326,7 +330,7 @@ pub(crate) struct AnnounceArgs {
     #[arg(
         long = "webhook-env",
         value_name = "NAME",
-        default_value = super::announce::DEFAULT_VARIABLE
+        default_value = DEFAULT_WEBHOOK_VARIABLE
     )]
     pub(crate) webhook_env: String,
 
