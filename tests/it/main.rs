@@ -7,6 +7,7 @@ mod announce;
 mod calendar;
 mod calendar_links;
 mod ci;
+mod circles;
 mod cli;
 mod client;
 mod completions;
