@@ -1,7 +1,8 @@
 //! The webmaster's settings: one typed model, read from `vatcar-site.toml` and checked as it
 //! is read, with every default in [`Settings::default`]. A leaf module that imports no stage,
 //! so that `cmd` (which lays flags and the environment over it, in `cmd/settings.rs`) and
-//! `view` (which takes its areas: [`SiteSettings`], [`Events`], [`Feeds`], [`RosterSettings`]) both use it.
+//! `view` (which takes its areas: [`SiteSettings`], [`Events`], [`Feeds`],
+//! [`RosterSettings`]) both use it.
 //!
 //! A new key is a field of [`File`] (as written), a field of its area (with its default) and
 //! a line of [`Settings::from_file`], all in this file; then the code that uses it.
