@@ -28,6 +28,7 @@ mod init;
 mod languages;
 mod layers;
 mod layout;
+mod lengths;
 mod live;
 mod names;
 mod printed_lines;
