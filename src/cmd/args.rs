@@ -5,6 +5,10 @@
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
+/// Where `announce` reads the webhook's address from unless `--webhook-env` names another
+/// variable.
+pub(crate) const DEFAULT_WEBHOOK_VARIABLE: &str = "DISCORD_WEBHOOK_URL";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "vatcar-site",
@@ -95,7 +99,7 @@ pub(crate) struct InitArgs {
     /// The site's language: the config's `language`, and the language of its comments and
     /// of the example pages.
     #[arg(long = "language", default_value = "en",
-          value_parser = clap::builder::PossibleValuesParser::new(super::init::languages()))]
+          value_parser = clap::builder::PossibleValuesParser::new(super::init::starters::languages()))]
     pub(crate) language: String,
 }
 
@@ -326,7 +330,7 @@ pub(crate) struct AnnounceArgs {
     #[arg(
         long = "webhook-env",
         value_name = "NAME",
-        default_value = super::announce::DEFAULT_VARIABLE
+        default_value = DEFAULT_WEBHOOK_VARIABLE
     )]
     pub(crate) webhook_env: String,
 

@@ -8,7 +8,8 @@ use super::progress::Progress;
 use super::published::warn_overwritten;
 use super::settings::site_options;
 use super::side_reads::{
-    bookings_or_warn, fetch_bookings_meanwhile, previous_or_warn, read_previous_meanwhile,
+    ReadBookings, bookings_or_warn, fetch_bookings_meanwhile, previous_or_warn,
+    read_previous_meanwhile,
 };
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
@@ -17,6 +18,7 @@ use crate::fetch::snapshot::Snapshot;
 use crate::i18n::Texts;
 use crate::model::SiteData;
 use crate::model::content::{self, ContentPage};
+use crate::model::previous::Previous;
 use crate::problems::{Problem, Problems};
 use crate::publish::{self, PublishReport};
 use crate::render::Theme;
@@ -83,7 +85,7 @@ pub(crate) fn run(
     ));
     tell_github_actions(&options.output);
     if super::github::in_actions() {
-        super::github::summarize(&super::github::Summary {
+        super::github::summarize(&super::github::BuildSummary {
             pages: report.pages,
             calendars: report.calendars,
             warnings: super::logger::warnings(),
@@ -114,7 +116,8 @@ fn tell_github_actions(output: &Path) {
     }
 }
 
-/// The site pipeline, step by step; each step is a function below.
+/// The site pipeline: a list of stages, each a function below taking what the ones before it
+/// made, and each timed under `-v` ([`Stages`]).
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
     let secrets = super::guarded(options.key.as_ref());
     let how = publish::Publish::new(publish::FolderKind::Site, options.force)
@@ -123,42 +126,152 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     publish::tidy(&options.output, how)
         .with_context(|| format!("could not publish to {}", options.output.display()))?;
     let mut stages = Stages::start();
+    // Every mistake in the webmaster's files, from every stage, reported together at the end.
+    let mut problems = Vec::new();
+    let loaded = load(options, &mut problems)?;
+    stages.done("load", 0);
+    let decoded = decode(options, loaded, progress)?;
+    stages.done("decode", 0);
+    if save_snapshot(options, &decoded.loaded.snapshot, progress)? {
+        stages.done("save snapshot", decoded.loaded.snapshot.bytes());
+    }
+    let viewed = make_view(options, decoded, how, &mut problems)?;
+    stages.done("view", 0);
+    let rendered = render_all(options, viewed, problems)?;
+    let staged = rendered.staged;
+    stages.done("render", staged);
+    progress.step(&format!(
+        "rendered {} pages and {} calendars",
+        rendered.pages, rendered.calendars
+    ));
+    let report = commit(options, rendered)?;
+    stages.done("publish", report.publish.bytes_written - staged);
+    Ok(report)
+}
+
+/// What the load stage reads: the API's bodies and the webmaster's files, with the reads
+/// that go on meanwhile (the previous build, the bookings list, the words and templates).
+struct Loaded {
+    previous: Option<JoinHandle<Result<Previous, String>>>,
+    bookings: Option<JoinHandle<Result<Vec<u8>, String>>>,
+    content: Vec<ContentPage>,
+    theme: JoinHandle<Result<(Result<Theme>, Arc<Texts>)>>,
+    snapshot: Snapshot,
+    static_files: Vec<StaticFile>,
+}
+
+fn load(options: &BuildOptions, problems: &mut Vec<Problem>) -> Result<Loaded> {
     let previous = read_previous_meanwhile(options);
     let bookings = fetch_bookings_meanwhile(options);
-    // Every mistake in the webmaster's files, from every step, reported together at the end.
-    let mut problems = Vec::new();
-    let content = content_pages(options, &mut problems)?;
+    let content = content_pages(options, problems)?;
     let theme = load_theme_meanwhile(options, &content);
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
     let static_files = static_files(options)?;
-    stages.done("load", 0);
-    let data = decode(&snapshot, progress)?;
-    let (bookings, fetched) = bookings_or_warn(options, bookings, &snapshot);
-    stages.done("decode", 0);
-    // The bookings list goes into a saved snapshot beside the API's answers, as it came.
-    let mut snapshot = snapshot;
+    Ok(Loaded {
+        previous,
+        bookings,
+        content,
+        theme,
+        snapshot,
+        static_files,
+    })
+}
+
+/// The decode stage's models, beside what was loaded (the bookings list, once read, goes
+/// into a saved snapshot beside the API's answers, as it came).
+struct Decoded {
+    data: SiteData,
+    bookings: Option<ReadBookings>,
+    loaded: Loaded,
+}
+
+fn decode(options: &BuildOptions, mut loaded: Loaded, progress: &Progress) -> Result<Decoded> {
+    let data = decode_models(&loaded.snapshot, progress)?;
+    let (bookings, fetched) = bookings_or_warn(options, loaded.bookings.take(), &loaded.snapshot);
     if let Some(body) = fetched {
-        snapshot.insert_file(crate::fetch::bookings::FILE, body);
+        loaded
+            .snapshot
+            .insert_file(crate::fetch::bookings::FILE, body);
     }
-    if save_snapshot(options, &snapshot, progress)? {
-        stages.done("save snapshot", snapshot.bytes());
-    }
-    let (theme, texts) = theme
+    Ok(Decoded {
+        data,
+        bookings,
+        loaded,
+    })
+}
+
+/// The view stage's views, and what rendering them needs: the staging folder (or why the
+/// output folder cannot take it), the theme (unless its mistakes are among the problems),
+/// the webmaster's pages and static files.
+struct Viewed {
+    view: view::SiteView,
+    staging: Result<publish::Staging>,
+    theme: Option<Theme>,
+    content: Vec<ContentPage>,
+    static_files: Vec<StaticFile>,
+}
+
+fn make_view(
+    options: &BuildOptions,
+    decoded: Decoded,
+    how: publish::Publish,
+    problems: &mut Vec<Problem>,
+) -> Result<Viewed> {
+    let Decoded {
+        data,
+        bookings,
+        loaded,
+    } = decoded;
+    let (theme, texts) = loaded
+        .theme
         .join()
         .expect("loading the templates does not panic")?;
     let theme = theme.map_err(|e| problems.extend(as_problems(e))).ok();
     let run = view::Run {
-        base_url: data_base_url(options, &snapshot)?,
+        base_url: data_base_url(options, &loaded.snapshot)?,
         build_time: options.build_time,
         texts,
-        previous: previous_or_warn(previous),
+        previous: previous_or_warn(loaded.previous),
         bookings,
     };
     // The raw bodies are saved by now; the view needs only the models.
-    drop(snapshot);
+    drop(loaded.snapshot);
     // The view takes the models, and drops each part once it has made what it needs of it.
-    let (mut view, staging) = view_while_reading_output(data, options, &run, how);
-    stages.done("view", 0);
+    let (view, staging) = view_while_reading_output(data, options, &run, how);
+    Ok(Viewed {
+        view,
+        staging,
+        theme,
+        content: loaded.content,
+        static_files: loaded.static_files,
+    })
+}
+
+/// The render stage's files, in the staging folder, and their counts.
+struct StagedSite {
+    staging: publish::Staging,
+    files: usize,
+    pages: usize,
+    calendars: usize,
+    events: usize,
+    /// Bytes written into the staging folder.
+    staged: u64,
+}
+
+/// The webmaster's pages put among the views, then every file rendered and staged with the
+/// static files; the problems of every stage are reported here, together.
+fn render_all(
+    options: &BuildOptions,
+    viewed: Viewed,
+    mut problems: Vec<Problem>,
+) -> Result<StagedSite> {
+    let Viewed {
+        mut view,
+        staging,
+        theme,
+        content,
+        static_files,
+    } = viewed;
     // Read by the content pages' links and by the check that no page overwrites a static file.
     let static_paths: HashSet<&str> = static_files.iter().map(|f| f.path.as_str()).collect();
     let anchors = view::add_content(
@@ -215,18 +328,27 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     for file in &static_files {
         staging.add(&file.path, &file.bytes)?;
     }
-    let staged = staging.bytes_written();
-    stages.done("render", staged);
-    progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
-    let report = staging
-        .commit()
-        .with_context(|| format!("could not publish to {}", options.output.display()))?;
-    stages.done("publish", report.bytes_written - staged);
-    Ok(BuildReport {
+    Ok(StagedSite {
+        staged: staging.bytes_written(),
+        staging,
         files: files + static_files.len(),
         pages,
         calendars,
         events,
+    })
+}
+
+/// The publish stage: the staged tree put in place of the output folder.
+fn commit(options: &BuildOptions, rendered: StagedSite) -> Result<BuildReport> {
+    let report = rendered
+        .staging
+        .commit()
+        .with_context(|| format!("could not publish to {}", options.output.display()))?;
+    Ok(BuildReport {
+        files: rendered.files,
+        pages: rendered.pages,
+        calendars: rendered.calendars,
+        events: rendered.events,
         publish: report,
     })
 }
@@ -354,7 +476,7 @@ fn static_files(options: &BuildOptions) -> Result<Vec<StaticFile>> {
 }
 
 /// The models, and a line saying what they hold.
-fn decode(snapshot: &Snapshot, progress: &Progress) -> Result<SiteData> {
+fn decode_models(snapshot: &Snapshot, progress: &Progress) -> Result<SiteData> {
     let data = crate::model::decode_site(snapshot)?;
     progress.step(&format!(
         "read {} controllers, {} visitors, {} facility events, {} division events, {} documents",

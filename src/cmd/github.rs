@@ -121,7 +121,7 @@ fn property(text: &str) -> String {
 }
 
 /// What a build's summary says.
-pub struct Summary<'a> {
+pub struct BuildSummary<'a> {
     pub pages: usize,
     pub calendars: usize,
     pub warnings: usize,
@@ -132,7 +132,7 @@ pub struct Summary<'a> {
 }
 
 /// Appends the build's summary to `$GITHUB_STEP_SUMMARY`, shown on the job's page.
-pub fn summarize(summary: &Summary) {
+pub fn summarize(summary: &BuildSummary) {
     let Some(file) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|f| !f.is_empty()) else {
         return;
     };
@@ -147,7 +147,7 @@ pub fn summarize(summary: &Summary) {
     }
 }
 
-fn summary_text(summary: &Summary) -> String {
+fn summary_text(summary: &BuildSummary) -> String {
     let mut text = String::from("## vatcar-site build\n\n");
     match summary.error {
         None => text.push_str("The site was built.\n\n"),

@@ -6,62 +6,23 @@
 //! Action by this crate's `repository` and version, so a release and the workflow it writes
 //! cannot disagree.
 
+pub(super) mod starters;
+
 use super::args::InitArgs;
 use super::new_files::{self, NewFiles};
 use super::progress::Progress;
 use crate::publish::MARKER;
 use anyhow::Result;
+use starters::STARTERS;
 use std::path::Path;
 
 /// Where the workflow goes, relative to the site folder.
 pub const WORKFLOW_PATH: &str = ".github/workflows/site.yml";
 
-/// The config file and the example pages in one language: English at the top of `init/`, the
-/// others in a folder named by their code. The comments and pages are the webmaster's first
-/// reading, so each built-in language has them (a test holds the two lists together).
-struct Starter {
-    language: &'static str,
-    config: &'static str,
-    home: &'static str,
-    join: &'static str,
-}
-
-const STARTERS: &[Starter] = &[
-    Starter {
-        language: "en",
-        config: include_str!("init/vatcar-site.toml"),
-        home: include_str!("init/content/_index.md"),
-        join: include_str!("init/content/join.md"),
-    },
-    Starter {
-        language: "es",
-        config: include_str!("init/es/vatcar-site.toml"),
-        home: include_str!("init/es/content/_index.md"),
-        join: include_str!("init/es/content/join.md"),
-    },
-    Starter {
-        language: "fr",
-        config: include_str!("init/fr/vatcar-site.toml"),
-        home: include_str!("init/fr/content/_index.md"),
-        join: include_str!("init/fr/content/join.md"),
-    },
-    Starter {
-        language: "nl",
-        config: include_str!("init/nl/vatcar-site.toml"),
-        home: include_str!("init/nl/content/_index.md"),
-        join: include_str!("init/nl/content/join.md"),
-    },
-];
-
-/// The languages `init --language` takes.
-pub fn languages() -> impl Iterator<Item = &'static str> {
-    STARTERS.iter().map(|s| s.language)
-}
-
 const GITIGNORE: &str = include_str!("init/gitignore");
 const WORKFLOW: &str = include_str!("init/workflow.yml");
 
-/// The files `init` writes in `language` (one of [`languages`]), relative to the site folder,
+/// The files `init` writes in `language` (one of [`starters::languages`]), relative to the site folder,
 /// with their text.
 pub fn files(language: &str) -> Vec<(&'static str, String)> {
     let starter = STARTERS
@@ -232,7 +193,7 @@ mod tests {
     #[test]
     fn every_language_has_a_config_with_every_key() {
         let built_in: Vec<&str> = crate::i18n::BUILT_IN.iter().map(|(l, _)| *l).collect();
-        assert_eq!(languages().collect::<Vec<_>>(), built_in);
+        assert_eq!(starters::languages().collect::<Vec<_>>(), built_in);
         let keys = |config: &str| -> std::collections::BTreeSet<String> {
             config
                 .lines()

@@ -35,9 +35,9 @@ use std::time::Instant;
 use crate::usage::UsageError;
 
 /// A run that failed, as the command line ends it.
-struct Failure(anyhow::Error);
+struct RunFailure(anyhow::Error);
 
-impl Failure {
+impl RunFailure {
     /// 2 for a mistake in how the program was called ([`UsageError`], whichever layer found
     /// it), 1 for anything else.
     fn exit_code(&self) -> u8 {
@@ -105,7 +105,7 @@ pub fn run() -> ExitCode {
                 if let Command::Build(args) = &cli.command {
                     let from_config = config.as_ref().and_then(|c| c.site.site_url.as_ref());
                     let site_url = args.site.site_url.as_ref().or(from_config);
-                    github::summarize(&github::Summary {
+                    github::summarize(&github::BuildSummary {
                         pages: 0,
                         calendars: 0,
                         warnings: logger::warnings(),
@@ -124,7 +124,7 @@ pub fn run() -> ExitCode {
             console::eprint_lines(&text);
             match stopped {
                 Some(signal) => ExitCode::from(128 + signal as u8),
-                None => ExitCode::from(Failure(error).exit_code()),
+                None => ExitCode::from(RunFailure(error).exit_code()),
             }
         }
     }
@@ -267,11 +267,11 @@ mod tests {
     fn a_usage_mistake_from_any_layer_exits_2_and_anything_else_1() {
         let usage: Result<()> = Err(UsageError("--snapshot is a file".into()).into());
         let wrapped = usage.context("could not publish to site");
-        assert_eq!(Failure(wrapped.unwrap_err()).exit_code(), 2);
+        assert_eq!(RunFailure(wrapped.unwrap_err()).exit_code(), 2);
         let nested = crate::publish::check_apart(Path::new("."), Path::new("./snapshot"));
-        assert_eq!(Failure(nested.unwrap_err()).exit_code(), 2);
+        assert_eq!(RunFailure(nested.unwrap_err()).exit_code(), 2);
         assert_eq!(
-            Failure(anyhow::anyhow!("the API did not answer")).exit_code(),
+            RunFailure(anyhow::anyhow!("the API did not answer")).exit_code(),
             1
         );
     }

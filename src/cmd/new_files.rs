@@ -100,7 +100,7 @@ impl NewFiles<'_> {
                 link.display()
             ));
         }
-        let mut made = Made::default();
+        let mut made = MadeFiles::default();
         for folder in &self.folders {
             made.folder(folder)?;
         }
@@ -203,14 +203,14 @@ fn check_folder(
 }
 
 /// The files and folders a run made, removed again when it is dropped before
-/// [`Made::keep`].
+/// [`MadeFiles::keep`].
 #[derive(Default)]
-struct Made {
+struct MadeFiles {
     folders: Vec<PathBuf>,
     files: Vec<PathBuf>,
 }
 
-impl Made {
+impl MadeFiles {
     /// Makes `folder` and the folders above it that are missing, noting each.
     fn folder(&mut self, folder: &Path) -> Result<()> {
         let missing: Vec<&Path> = folder
@@ -231,7 +231,7 @@ impl Made {
     }
 }
 
-impl Drop for Made {
+impl Drop for MadeFiles {
     fn drop(&mut self) {
         for file in self.files.iter().rev() {
             let _ = fs::remove_file(file);
@@ -253,7 +253,7 @@ mod tests {
         fs::write(tmp.path().join("mine.txt"), "mine").unwrap();
         let deep = tmp.path().join("a/b");
         {
-            let mut made = Made::default();
+            let mut made = MadeFiles::default();
             made.folder(&deep).unwrap();
             fs::write(deep.join("file"), "x").unwrap();
             made.files.push(deep.join("file"));
@@ -264,7 +264,7 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(left, ["mine.txt"]);
-        let mut made = Made::default();
+        let mut made = MadeFiles::default();
         made.folder(&deep).unwrap();
         made.keep();
         assert!(deep.is_dir());

@@ -12,10 +12,11 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 pub struct Progress {
-    mode: Mode,
+    mode: ProgressDisplay,
 }
 
-enum Mode {
+/// How progress shows: not at all, a line per step, or bars on a terminal.
+enum ProgressDisplay {
     Quiet,
     Lines,
     Bars {
@@ -27,16 +28,16 @@ enum Mode {
 impl Progress {
     pub fn new(quiet: bool) -> Self {
         let mode = if quiet {
-            Mode::Quiet
+            ProgressDisplay::Quiet
         } else if std::io::stderr().is_terminal() && std::env::var_os("CI").is_none() {
             let multi = MultiProgress::new();
             super::console::print_above_bars(multi.clone());
-            Mode::Bars {
+            ProgressDisplay::Bars {
                 multi,
                 bars: Mutex::new(HashMap::new()),
             }
         } else {
-            Mode::Lines
+            ProgressDisplay::Lines
         };
         Self { mode }
     }
@@ -44,17 +45,17 @@ impl Progress {
     /// One step of a command: a line in CI, above the bars on a terminal. Lines name the
     /// user's paths, which may hold the key or anything else: each passes the door.
     pub fn step(&self, text: &str) {
-        if !matches!(self.mode, Mode::Quiet) {
+        if !matches!(self.mode, ProgressDisplay::Quiet) {
             super::console::eprint_lines(text);
         }
     }
 
     /// Prints the closing summary line, whatever the mode but quiet.
     pub fn done(&self, text: &str) {
-        if let Mode::Bars { multi, .. } = &self.mode {
+        if let ProgressDisplay::Bars { multi, .. } = &self.mode {
             let _ = multi.clear();
         }
-        if !matches!(self.mode, Mode::Quiet) {
+        if !matches!(self.mode, ProgressDisplay::Quiet) {
             super::console::eprint_lines(text);
         }
     }
@@ -73,7 +74,7 @@ pub(crate) fn size(bytes: u64) -> String {
 
 impl FetchObserver for Progress {
     fn started(&self, endpoint: Endpoint) {
-        if let Mode::Bars { multi, bars } = &self.mode {
+        if let ProgressDisplay::Bars { multi, bars } = &self.mode {
             let bar = multi.add(ProgressBar::new_spinner());
             bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
             bar.set_message(super::console::safe(&format!(
@@ -96,9 +97,9 @@ impl FetchObserver for Progress {
             Err(_) => format!("failed: {}", endpoint.label()),
         };
         match &self.mode {
-            Mode::Quiet => {}
-            Mode::Lines => super::console::eprint_lines(&text),
-            Mode::Bars { bars, .. } => {
+            ProgressDisplay::Quiet => {}
+            ProgressDisplay::Lines => super::console::eprint_lines(&text),
+            ProgressDisplay::Bars { bars, .. } => {
                 if let Some(bar) = bars.lock().expect("not poisoned").get(&endpoint) {
                     bar.set_style(ProgressStyle::with_template("{msg}").expect("valid template"));
                     let mark = if outcome.is_ok() { "✓" } else { "✗" };

@@ -117,20 +117,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
             bodies.next().expect("two per CID"),
             bodies.next().expect("two per CID"),
         );
-        let decoded = user
-            .and_then(|b| Ok(model::decode_user(cid, &b)?))
-            .and_then(|user| {
-                let notes = notes.and_then(|b| Ok(model::decode_notes(cid, &b)?))?;
-                Ok((user, notes))
-            });
-        let rendered = decoded.and_then(|(user, notes)| {
-            let view = report::training(&user, &notes, &settings);
-            let html = theme.render(
-                "report-training.html",
-                &report_context(&view, &style, &options.extra),
-            )?;
-            Ok((view, html))
-        });
+        let rendered = student_report(cid, (user, notes), &theme, (&settings, &style), options);
         match rendered {
             Ok((view, html)) => {
                 let file = format!("training-{cid}.html");
@@ -161,25 +148,8 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
     if files.is_empty() {
         return Ok(outcome);
     }
-    let written: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    let others: Vec<String> = reports_in(&options.output)
-        .into_iter()
-        .filter(|file| !written.contains(&file.as_str()))
-        .collect();
-    if cids.len() > 1 || !others.is_empty() {
-        files.push(OutputFile::new(
-            "index.html",
-            theme.render(
-                "report-index.html",
-                &index_context(
-                    &index,
-                    &others,
-                    options.generated_at,
-                    &style,
-                    &options.extra,
-                ),
-            )?,
-        ));
+    if let Some(index) = index_file(options, cids.len(), &files, &index, &theme, &style)? {
+        files.push(index);
     }
     let how = publish::Publish {
         prune: false,
@@ -205,6 +175,48 @@ fn report_texts(options: &ReportOptions) -> Result<Arc<Texts>> {
         texts.rename(key, text);
     }
     Ok(Arc::new(texts))
+}
+
+/// One student's report, decoded from its two bodies and rendered: its view (which the index
+/// lists) and its HTML.
+fn student_report(
+    cid: u64,
+    (user, notes): (Result<Vec<u8>>, Result<Vec<u8>>),
+    theme: &Theme,
+    (settings, style): (&report::ReportSettings, &report::ReportStyle),
+    options: &ReportOptions,
+) -> Result<(report::TrainingReport, String)> {
+    let user = model::decode_user(cid, &user?)?;
+    let notes = model::decode_notes(cid, &notes?)?;
+    let view = report::training(&user, &notes, settings);
+    let html = theme.render(
+        "report-training.html",
+        &report_context(&view, style, &options.extra),
+    )?;
+    Ok((view, html))
+}
+
+/// `index.html`, when there are several reports in the folder: this run's (`files`, and the
+/// students that failed) and the ones earlier runs left there.
+fn index_file(
+    options: &ReportOptions,
+    students: usize,
+    files: &[OutputFile],
+    index: &[report::IndexEntry],
+    theme: &Theme,
+    style: &report::ReportStyle,
+) -> Result<Option<OutputFile>> {
+    let written: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let others: Vec<String> = reports_in(&options.output)
+        .into_iter()
+        .filter(|file| !written.contains(&file.as_str()))
+        .collect();
+    if students < 2 && others.is_empty() {
+        return Ok(None);
+    }
+    let context = index_context(index, &others, options.generated_at, style, &options.extra);
+    let html = theme.render("report-index.html", &context)?;
+    Ok(Some(OutputFile::new("index.html", html)))
 }
 
 /// `roster.html`: the roster on one printed page.

@@ -18,12 +18,12 @@ use std::thread::JoinHandle;
 pub(super) fn read_previous_meanwhile(
     options: &BuildOptions,
 ) -> Option<JoinHandle<Result<Previous, String>>> {
-    use crate::fetch::previous::{self, Place};
+    use crate::fetch::previous::{self, PreviousSource};
     let place = match (&options.settings.whats_new.previous, &options.source) {
         (_, Source::Loaded(_)) => return None,
-        (Some(url), _) => Place::Site(url.clone()),
-        (None, Source::Demo) => Place::Demo,
-        (None, _) => Place::Folder(options.output.clone()),
+        (Some(url), _) => PreviousSource::Site(url.clone()),
+        (None, Source::Demo) => PreviousSource::Demo,
+        (None, _) => PreviousSource::Folder(options.output.clone()),
     };
     Some(std::thread::spawn(move || {
         previous::read(&place).and_then(|bodies| {

@@ -23,7 +23,7 @@ pub const ROSTER: &str = "data/roster.json";
 
 /// Where the previous build is.
 #[derive(Clone, Debug)]
-pub enum Place {
+pub enum PreviousSource {
     /// The output folder of the last build.
     Folder(PathBuf),
     /// The published site's address, with a trailing slash.
@@ -33,12 +33,12 @@ pub enum Place {
     Demo,
 }
 
-impl std::fmt::Display for Place {
+impl std::fmt::Display for PreviousSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Place::Folder(dir) => write!(f, "{}", dir.display()),
-            Place::Site(url) => f.write_str(&shown(url)),
-            Place::Demo => f.write_str("the demo's previous build"),
+            PreviousSource::Folder(dir) => write!(f, "{}", dir.display()),
+            PreviousSource::Site(url) => f.write_str(&shown(url)),
+            PreviousSource::Demo => f.write_str("the demo's previous build"),
         }
     }
 }
@@ -52,17 +52,17 @@ pub struct Bodies {
 }
 
 /// The files, or why there are none (to be said in a warning).
-pub fn read(place: &Place) -> Result<Bodies, String> {
+pub fn read(place: &PreviousSource) -> Result<Bodies, String> {
     let (changes, roster) = match place {
-        Place::Folder(dir) => (from_folder(dir, CHANGES)?, from_folder(dir, ROSTER)?),
-        Place::Site(url) => from_site(url)?,
-        Place::Demo => (
+        PreviousSource::Folder(dir) => (from_folder(dir, CHANGES)?, from_folder(dir, ROSTER)?),
+        PreviousSource::Site(url) => from_site(url)?,
+        PreviousSource::Demo => (
             Some(include_bytes!("../../demo/previous/changes.json").to_vec()),
             Some(include_bytes!("../../demo/previous/roster.json").to_vec()),
         ),
     };
     let changes = changes.ok_or_else(|| match place {
-        Place::Folder(_) => format!(
+        PreviousSource::Folder(_) => format!(
             "{place} has no {CHANGES}; where the output folder starts empty, as in CI, pass \
              --previous with the published site's address"
         ),

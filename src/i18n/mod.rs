@@ -221,41 +221,11 @@ impl Texts {
     /// `i18n/<language>.toml` over it key by key, and English (the theme's `en.toml` over the
     /// built-in one) for any key the language lacks.
     pub fn load(language: &str, theme: Option<&Path>) -> Result<Texts> {
-        let built_in = |language: &str| -> Result<Option<Catalogue>> {
-            BUILT_IN
-                .iter()
-                .find(|(l, _)| *l == language)
-                .map(|(l, text)| Catalogue::parse(text, &format!("built-in i18n/{l}.toml")))
-                .transpose()
-        };
-        let themed = |language: &str| -> Result<Option<Catalogue>> {
-            let (Some(theme), Some((_, path))) = (
-                theme,
-                theme_catalogues(theme)
-                    .into_iter()
-                    .find(|(l, _)| l == language),
-            ) else {
-                return Ok(None);
-            };
-            let Some(bytes) = read_plain(theme, &format!("i18n/{language}.toml"))? else {
-                return Ok(None);
-            };
-            let text = String::from_utf8(bytes).map_err(|_| {
-                anyhow::anyhow!("could not read {}: it is not UTF-8 text", path.display())
-            })?;
-            Catalogue::parse(&text, &path.display().to_string()).map(Some)
-        };
-        let layers = |language: &str| -> Result<Vec<Catalogue>> {
-            Ok([built_in(language)?, themed(language)?]
-                .into_iter()
-                .flatten()
-                .collect())
-        };
-        let english = layers(DEFAULT_LANGUAGE)?;
+        let english = layers(DEFAULT_LANGUAGE, theme)?;
         let own = if language == DEFAULT_LANGUAGE {
             Vec::new()
         } else {
-            layers(language)?
+            layers(language, theme)?
         };
         if language != DEFAULT_LANGUAGE && own.is_empty() {
             bail!(
@@ -281,30 +251,7 @@ impl Texts {
                 one = counts.clone();
             }
         }
-        if !own.is_empty() {
-            let own_keys: BTreeSet<&String> = own.iter().flat_map(|c| c.entries.keys()).collect();
-            let missing: Vec<&String> = english
-                .iter()
-                .flat_map(|c| c.entries.keys())
-                .collect::<BTreeSet<_>>()
-                .into_iter()
-                .filter(|key| !own_keys.contains(key))
-                .collect();
-            if !missing.is_empty() {
-                let shown: Vec<&str> = missing.iter().take(5).map(|k| k.as_str()).collect();
-                log::warn!(
-                    "the {language} catalogue lacks {} text{} ({}{}); English is shown instead",
-                    missing.len(),
-                    if missing.len() == 1 { "" } else { "s" },
-                    shown.join(", "),
-                    if missing.len() > shown.len() {
-                        ", ..."
-                    } else {
-                        ""
-                    }
-                );
-            }
-        }
+        warn_missing(language, &english, &own);
         Ok(Texts {
             language: language.to_owned(),
             locale,
@@ -350,6 +297,66 @@ impl Texts {
                 .map(|(_, value)| value.to_string())
         })
         .unwrap_or_else(|missing| format!("{template} ({missing}?)"))
+    }
+}
+
+/// The catalogues of `language`, lowest first: the built-in one, then the theme's over it.
+fn layers(language: &str, theme: Option<&Path>) -> Result<Vec<Catalogue>> {
+    let built_in = BUILT_IN
+        .iter()
+        .find(|(l, _)| *l == language)
+        .map(|(l, text)| Catalogue::parse(text, &format!("built-in i18n/{l}.toml")))
+        .transpose()?;
+    Ok([built_in, themed(language, theme)?]
+        .into_iter()
+        .flatten()
+        .collect())
+}
+
+/// The theme's `i18n/<language>.toml`, if it has one.
+fn themed(language: &str, theme: Option<&Path>) -> Result<Option<Catalogue>> {
+    let (Some(theme), Some((_, path))) = (
+        theme,
+        theme_catalogues(theme)
+            .into_iter()
+            .find(|(l, _)| l == language),
+    ) else {
+        return Ok(None);
+    };
+    let Some(bytes) = read_plain(theme, &format!("i18n/{language}.toml"))? else {
+        return Ok(None);
+    };
+    let text = String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("could not read {}: it is not UTF-8 text", path.display()))?;
+    Catalogue::parse(&text, &path.display().to_string()).map(Some)
+}
+
+/// A warning naming the first few keys English has and `language`'s catalogues lack.
+fn warn_missing(language: &str, english: &[Catalogue], own: &[Catalogue]) {
+    if own.is_empty() {
+        return;
+    }
+    let own_keys: BTreeSet<&String> = own.iter().flat_map(|c| c.entries.keys()).collect();
+    let missing: Vec<&String> = english
+        .iter()
+        .flat_map(|c| c.entries.keys())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .filter(|key| !own_keys.contains(key))
+        .collect();
+    if !missing.is_empty() {
+        let shown: Vec<&str> = missing.iter().take(5).map(|k| k.as_str()).collect();
+        log::warn!(
+            "the {language} catalogue lacks {} text{} ({}{}); English is shown instead",
+            missing.len(),
+            if missing.len() == 1 { "" } else { "s" },
+            shown.join(", "),
+            if missing.len() > shown.len() {
+                ", ..."
+            } else {
+                ""
+            }
+        );
     }
 }
 

@@ -221,53 +221,15 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Option<Problem>) {
     let body_line = fenced.closing_line + 1;
     let front = fenced.front;
 
-    let front_line = |byte: usize| front[..byte.min(front.len())].matches('\n').count() + 2;
-    let matter: FrontMatter = match toml::from_str(front) {
+    let mut matter = match front_matter(front, origin) {
         Ok(matter) => matter,
-        Err(e) => {
-            // The front matter starts on the file's second line.
-            let line = toml_errors::place(&e, front).map_or(1, |(line, _)| line + 1);
-            let problem = Problem::at(
-                origin,
-                line,
-                None,
-                format!("front matter: {}", front_matter_error(&e)),
-            );
-            return (Some(stand_in(body, body_line)), Some(problem));
-        }
+        Err(problem) => return (Some(stand_in(body, body_line)), Some(problem)),
     };
-    let title = match matter.title.map(|t| t.trim().to_owned()) {
-        Some(title) if !title.is_empty() => title,
-        // The home page's introduction has the site's title above it.
-        _ if kind == PageKind::HomeIntro => String::new(),
-        _ => {
-            let problem = Problem::at(
-                origin,
-                1,
-                None,
-                "front matter: `title` is required (title = \"The page's title\")",
-            );
-            return (Some(stand_in(body, body_line)), Some(problem));
-        }
-    };
-    let (template, template_line) = match matter.template {
-        Some(template) => {
-            let line = front_line(template.span().start);
-            let name = template.into_inner();
-            if name.is_empty() || name.contains("..") || name.starts_with('/') {
-                let problem = Problem::at(
-                    origin,
-                    line,
-                    None,
-                    format!(
-                        "front matter: template = {name:?} is not a template name (a file in your templates folder, such as \"visiting.html\")"
-                    ),
-                );
-                return (Some(stand_in(body, body_line)), Some(problem));
-            }
-            (Some(name), line)
-        }
-        None => (None, 0),
+    let checked = title(matter.title.take(), kind, origin)
+        .and_then(|title| Ok((title, template(matter.template.take(), front, origin)?)));
+    let (title, (template, template_line)) = match checked {
+        Ok(checked) => checked,
+        Err(problem) => return (Some(stand_in(body, body_line)), Some(problem)),
     };
     let page = ContentPage {
         path: file.path.clone(),
@@ -291,6 +253,61 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Option<Problem>) {
         lines: OnceLock::new(),
     };
     (Some(page), None)
+}
+
+/// The front matter, read; a mistake in it at its line (the front matter starts on the
+/// file's second line).
+fn front_matter(front: &str, origin: &str) -> Result<FrontMatter, Problem> {
+    toml::from_str(front).map_err(|e| {
+        let line = toml_errors::place(&e, front).map_or(1, |(line, _)| line + 1);
+        Problem::at(
+            origin,
+            line,
+            None,
+            format!("front matter: {}", front_matter_error(&e)),
+        )
+    })
+}
+
+/// The page's title, required but on the home page's introduction, which has the site's
+/// title above it.
+fn title(title: Option<String>, kind: PageKind, origin: &str) -> Result<String, Problem> {
+    match title.map(|t| t.trim().to_owned()) {
+        Some(title) if !title.is_empty() => Ok(title),
+        _ if kind == PageKind::HomeIntro => Ok(String::new()),
+        _ => Err(Problem::at(
+            origin,
+            1,
+            None,
+            "front matter: `title` is required (title = \"The page's title\")",
+        )),
+    }
+}
+
+/// The template the page names, if any, with its line: a file of the templates folder, never
+/// a path out of it.
+fn template(
+    template: Option<toml::Spanned<String>>,
+    front: &str,
+    origin: &str,
+) -> Result<(Option<String>, usize), Problem> {
+    let Some(template) = template else {
+        return Ok((None, 0));
+    };
+    let byte = template.span().start;
+    let line = front[..byte.min(front.len())].matches('\n').count() + 2;
+    let name = template.into_inner();
+    if name.is_empty() || name.contains("..") || name.starts_with('/') {
+        return Err(Problem::at(
+            origin,
+            line,
+            None,
+            format!(
+                "front matter: template = {name:?} is not a template name (a file in your templates folder, such as \"visiting.html\")"
+            ),
+        ));
+    }
+    Ok((Some(name), line))
 }
 
 /// A TOML front matter's error in the webmaster's words; an unknown key gets the nearest

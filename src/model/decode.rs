@@ -6,7 +6,9 @@
 //! panics, and every error names the endpoint and where in the JSON it went wrong.
 
 use super::json_path::from_str_with_path;
-use super::wire::{Place, WireCategory, WireEvent, WireNote, WireRoster, WireUser, record_label};
+use super::wire::{
+    RecordPlace, WireCategory, WireEvent, WireNote, WireRoster, WireUser, record_label,
+};
 use super::{DocumentCategory, Event, Roster, TrainingNote, User};
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::error::{ApiError, is_permission_message};
@@ -45,7 +47,7 @@ fn events(endpoint: Endpoint, body: &[u8]) -> Result<Vec<Event>, ApiError> {
     let wire: Vec<WireEvent> = shape(endpoint, "data", data)?;
     let mut events: Vec<Event> = (wire.into_iter().enumerate())
         .map(|(index, event)| {
-            let place = Place {
+            let place = RecordPlace {
                 endpoint,
                 record: record_label("data", index, "event", event.id),
             };
@@ -100,7 +102,7 @@ pub fn decode_notes(cid: u64, body: &[u8]) -> Result<Vec<TrainingNote>, ApiError
     wire.into_iter()
         .enumerate()
         .map(|(index, note)| {
-            let place = Place {
+            let place = RecordPlace {
                 endpoint,
                 record: record_label(key, index, "note", note.id),
             };

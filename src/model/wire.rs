@@ -62,12 +62,12 @@ fn facility<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Facility>, D::Erro
 }
 
 /// Where a record sits, for errors: `data[3] (event 42)`.
-pub(super) struct Place {
+pub(super) struct RecordPlace {
     pub endpoint: Endpoint,
     pub record: String,
 }
 
-impl Place {
+impl RecordPlace {
     fn error(&self, field: &'static str, reason: impl Into<String>) -> ApiError {
         ApiError::Record {
             endpoint: self.endpoint,
@@ -169,7 +169,11 @@ pub(super) struct WireMember {
 }
 
 impl WireMember {
-    pub(super) fn into_model(self, place: &Place, is_visitor: bool) -> Result<Member, ApiError> {
+    pub(super) fn into_model(
+        self,
+        place: &RecordPlace,
+        is_visitor: bool,
+    ) -> Result<Member, ApiError> {
         let cid = place.id("cid", self.cid)?;
         let name = clean_opt(self.name).or_else(|| {
             let parts: Vec<String> = [self.first_name, self.last_name]
@@ -248,7 +252,7 @@ impl WireRoster {
             list.into_iter()
                 .enumerate()
                 .map(|(index, member)| {
-                    let place = Place {
+                    let place = RecordPlace {
                         endpoint,
                         record: record_label(name, index, "CID", member.cid),
                     };
@@ -314,7 +318,7 @@ pub(super) struct WireEvent {
 }
 
 impl WireEvent {
-    pub(super) fn into_model(self, place: &Place) -> Result<Event, ApiError> {
+    pub(super) fn into_model(self, place: &RecordPlace) -> Result<Event, ApiError> {
         let id = place.id("id", self.id)?;
         let start = place
             .instant("start", self.start)?
@@ -377,7 +381,7 @@ impl WireCategory {
             .into_iter()
             .enumerate()
             .map(|(file_index, file)| {
-                let place = Place {
+                let place = RecordPlace {
                     endpoint,
                     record: format!("[{index}].files[{file_index}]"),
                 };
@@ -451,7 +455,7 @@ pub(super) struct WireUser {
 
 impl WireUser {
     pub(super) fn into_model(self, endpoint: Endpoint) -> Result<User, ApiError> {
-        let place = Place {
+        let place = RecordPlace {
             endpoint,
             record: record_label("data", 0, "CID", self.cid).replace("data[0]", "data"),
         };
@@ -520,7 +524,7 @@ pub(super) struct WireNote {
 }
 
 impl WireNote {
-    pub(super) fn into_model(self, place: &Place) -> Result<TrainingNote, ApiError> {
+    pub(super) fn into_model(self, place: &RecordPlace) -> Result<TrainingNote, ApiError> {
         let positive = |n: Option<i64>| n.and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0);
         Ok(TrainingNote {
             id: place.id("id", self.id)?,

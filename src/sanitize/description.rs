@@ -11,9 +11,9 @@
 //! section's `h2`, and a flat level can never skip one (which validators and screen readers
 //! flag).
 //! On the site, every table and code block sits in a frame that scrolls sideways
-//! ([`Frames`]), so that a wide one never makes the page wider than the window.
+//! ([`FrameTags`]), so that a wide one never makes the page wider than the window.
 
-use crate::sanitize::frames::{self, Frames};
+use crate::sanitize::frames::{self, FrameTags};
 use crate::sanitize::links::{SafeLink, safe_image, safe_link};
 use ammonia::{Builder, UrlRelative};
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
@@ -60,7 +60,7 @@ pub struct Sanitizer {
     base: Url,
     images: Images,
     /// The frames tables and code blocks are put in, if any.
-    frames: Option<Frames>,
+    frames: Option<FrameTags>,
 }
 
 impl Sanitizer {
@@ -105,7 +105,7 @@ impl Sanitizer {
     }
 
     /// Every table and code block in a frame of its own that scrolls sideways.
-    pub fn with_frames(mut self, frames: Frames) -> Self {
+    pub fn with_frames(mut self, frames: FrameTags) -> Self {
         self.frames = Some(frames);
         self
     }
@@ -374,7 +374,7 @@ fn limit_nesting(html: &str, max: usize) -> Cow<'_, str> {
 /// - an `a` whose `href` was removed loses its `rel` too, which is only valid beside an `href`;
 /// - with `frames`, each outermost table and `pre` goes in its frame (the serializer closes
 ///   every element it opens, so counting their tags finds where each ends).
-fn finish_tags(html: &str, images: Images, frames: Option<&Frames>) -> String {
+fn finish_tags(html: &str, images: Images, frames: Option<&FrameTags>) -> String {
     let mut out = String::with_capacity(html.len() + 16);
     let mut rest = html;
     // Tables and `pre` open around the tag at hand.
@@ -862,7 +862,7 @@ mod tests {
     #[test]
     fn on_the_site_each_outermost_table_and_code_block_sits_in_its_named_frame() {
         let sanitizer = Sanitizer::new(&Url::parse("https://vatcar.net").unwrap())
-            .with_frames(Frames::new("Scrollable table", "Scrollable code"));
+            .with_frames(FrameTags::new("Scrollable table", "Scrollable code"));
         let table_frame = r#"<div class="scroll-frame" tabindex="0" role="region" aria-label="Scrollable table"><table>"#;
         let code_frame = r#"<div class="scroll-frame scroll-code" tabindex="0" role="region" aria-label="Scrollable code"><pre>"#;
         // The fast path (markdown alone), markdown that carries HTML, and HTML.

@@ -7,7 +7,7 @@ use pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 
 /// The opening tags of the frames, one per kind of block, their labels already escaped.
 #[derive(Clone, Debug)]
-pub struct Frames {
+pub struct FrameTags {
     table: String,
     code: String,
 }
@@ -15,7 +15,7 @@ pub struct Frames {
 /// What closes a frame.
 pub const CLOSE: &str = "</div>";
 
-impl Frames {
+impl FrameTags {
     /// Frames named `table_label` ("Scrollable table") and `code_label`.
     pub fn new(table_label: &str, code_label: &str) -> Self {
         let open = |class: &str, label: &str| {
@@ -41,7 +41,7 @@ impl Frames {
     }
 
     /// `event` added to `out` in its frame: a table or code block opened after its frame's
-    /// opening tag, and closed before its frame's close. [`Frames::around`] for events
+    /// opening tag, and closed before its frame's close. [`FrameTags::around`] for events
     /// already collected, without an iterator per event.
     pub fn push<'a, 'f: 'a>(&'f self, out: &mut Vec<Event<'a>>, event: Event<'a>) {
         let (before, after) = self.tags_around(&event);
@@ -89,7 +89,7 @@ mod tests {
 
     #[test]
     fn events_pushed_one_at_a_time_are_framed_as_around_frames_them() {
-        let frames = Frames::new("Scrollable table", "Scrollable code");
+        let frames = FrameTags::new("Scrollable table", "Scrollable code");
         let markdown = "| a |\n|---|\n| 1 |\n\n```\ncode\n```\n\n    indented\n\n> quote\n";
         let events = || Parser::new_ext(markdown, Options::ENABLE_TABLES);
         let around: Vec<Event> = frames.around(events()).collect();
@@ -109,7 +109,7 @@ mod tests {
 
     #[test]
     fn tables_and_code_blocks_are_framed_and_named_and_nothing_else_is() {
-        let frames = Frames::new("Scrollable \"table\"", "Scrollable code");
+        let frames = FrameTags::new("Scrollable \"table\"", "Scrollable code");
         let markdown =
             "Text\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\nwide code\n```\n\n> quote\n";
         let mut html = String::new();

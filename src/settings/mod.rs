@@ -1,7 +1,8 @@
 //! The webmaster's settings: one typed model, read from `vatcar-site.toml` and checked as it
 //! is read, with every default in [`Settings::default`]. A leaf module that imports no stage,
 //! so that `cmd` (which lays flags and the environment over it, in `cmd/settings.rs`) and
-//! `view` (which takes its areas: [`Site`], [`Events`], [`Feeds`], [`Roster`]) both use it.
+//! `view` (which takes its areas: [`SiteSettings`], [`Events`], [`Feeds`],
+//! [`RosterSettings`]) both use it.
 //!
 //! A new key is a field of [`File`] (as written), a field of its area (with its default) and
 //! a line of [`Settings::from_file`], all in this file; then the code that uses it.
@@ -53,11 +54,11 @@ pub struct Settings {
     pub folders: Folders,
     /// `language` as written and where, checked once the templates folder is known.
     pub language: Option<Language>,
-    pub site: Site,
+    pub site: SiteSettings,
     pub events: Events,
     pub feeds: Feeds,
-    pub roster: Roster,
-    pub whats_new: WhatsNew,
+    pub roster: RosterSettings,
+    pub whats_new: WhatsNewSettings,
     /// The live page and its bookings (on unless `live = false`: `site.sections.live`).
     pub live: Live,
 }
@@ -128,7 +129,7 @@ pub struct Language {
 
 /// How the site names and presents itself.
 #[derive(Clone, Debug, Default)]
-pub struct Site {
+pub struct SiteSettings {
     /// The site's name; the facility's name when not set.
     pub title: Option<String>,
     /// A line under the site's title.
@@ -176,7 +177,7 @@ pub struct Feeds {
 
 /// What's new: the changes between builds.
 #[derive(Clone, Debug)]
-pub struct WhatsNew {
+pub struct WhatsNewSettings {
     /// How many days a change stays listed.
     pub days: u32,
     /// The published site whose `data/` the build compares with; the output folder's own
@@ -185,7 +186,7 @@ pub struct WhatsNew {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Roster {
+pub struct RosterSettings {
     pub staff_emails: StaffEmails,
 }
 
@@ -217,7 +218,7 @@ impl Default for Settings {
                 content: None,
             },
             language: None,
-            site: Site::default(),
+            site: SiteSettings::default(),
             events: Events {
                 recent_days: 60,
                 home_events: 5,
@@ -229,8 +230,8 @@ impl Default for Settings {
                 division_calendar_name: None,
                 refresh_minutes: 180,
             },
-            roster: Roster::default(),
-            whats_new: WhatsNew {
+            roster: RosterSettings::default(),
+            whats_new: WhatsNewSettings {
                 days: 30,
                 previous: None,
             },
@@ -405,7 +406,7 @@ impl Settings {
                 origin: at(l.span()),
                 name: l.into_inner().trim().to_owned(),
             }),
-            site: Site {
+            site: SiteSettings {
                 title: file.title,
                 tagline: file.tagline,
                 site_url: file.site_url.map(|u| u.0),
@@ -437,7 +438,7 @@ impl Settings {
                 refresh_minutes: (file.calendar.refresh_minutes)
                     .map_or(defaults.feeds.refresh_minutes, |m| m.0),
             },
-            roster: Roster {
+            roster: RosterSettings {
                 staff_emails: StaffEmails {
                     atm: emails.atm.map(|e| e.0),
                     datm: emails.datm.map(|e| e.0),
@@ -447,7 +448,7 @@ impl Settings {
                     wm: emails.wm.map(|e| e.0),
                 },
             },
-            whats_new: WhatsNew {
+            whats_new: WhatsNewSettings {
                 days: file.whats_new_days.map_or(defaults.whats_new.days, |d| d.0),
                 previous: file.previous.map(|u| u.0),
             },

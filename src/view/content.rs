@@ -23,7 +23,7 @@ use super::outputs::{self, OUTPUTS, Output, Written};
 use super::settings::{MenuEntry, MenuTarget};
 use crate::model::content::{ContentPage, PageKind};
 use crate::problems::Problem;
-use crate::sanitize::frames::Frames;
+use crate::sanitize::frames::FrameTags;
 use crate::sanitize::quote::one_line;
 use anyhow::Result;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag};
@@ -432,7 +432,7 @@ fn markdown_to_html(
     page: &ContentPage,
     ids: &PageIds,
     targets: &Targets,
-    frames: &Frames,
+    frames: &FrameTags,
     errors: &mut Vec<Problem>,
     anchors: &mut Vec<GeneratedAnchor>,
 ) -> String {

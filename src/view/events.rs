@@ -6,7 +6,7 @@ use super::outputs::EVENT_PAGE;
 use super::{Instant, Run, Texts, When, when};
 use crate::model::{Event, Roster, SiteData, timestamp};
 use crate::sanitize::links::{SafeLink, safe_image};
-use crate::settings::{Events, Settings, Site};
+use crate::settings::{Events, Settings, SiteSettings};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
 use serde_json::Value;
@@ -341,7 +341,12 @@ pub(super) fn route(event: &Event) -> String {
     }
 }
 
-pub(super) fn summary(key: EventKey, listed: &Listed, site: &Site, run: &Run) -> EventSummary {
+pub(super) fn summary(
+    key: EventKey,
+    listed: &Listed,
+    site: &SiteSettings,
+    run: &Run,
+) -> EventSummary {
     let event = listed.event;
     let now = run.build_time;
     let status = if event.start > now {

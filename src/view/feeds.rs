@@ -98,7 +98,7 @@ pub(super) fn calendar_feeds(
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
     site: &Site,
-    (settings, feeds, run): (&crate::settings::Site, &Feeds, &Run),
+    (settings, feeds, run): (&crate::settings::SiteSettings, &Feeds, &Run),
 ) -> CalendarFeeds {
     let uid_host = settings
         .site_url
@@ -189,7 +189,7 @@ pub(super) fn calendar_feeds(
 pub(super) fn feed(
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
-    settings: &crate::settings::Site,
+    settings: &crate::settings::SiteSettings,
     feeds: &Feeds,
 ) -> (Vec<FeedEntry>, String) {
     let Some(site_url) = &settings.site_url else {

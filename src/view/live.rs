@@ -6,7 +6,7 @@ use super::Texts;
 use super::time::{Instant, When, between, day_title};
 use crate::model::bookings::{Booking, Bookings};
 use crate::model::{Member, Roster};
-use crate::settings::{Live, Site as SiteSettings};
+use crate::settings::{Live, SiteSettings};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -45,14 +45,14 @@ pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, ros
 pub use settings::{
     DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Run, Sections, Settings, SiteFile,
 };
-pub use site::{Calendars, FacilityView, Favicon, Site};
+pub use site::{CalendarLinks, FacilityView, Favicon, Site};
 pub use time::{Instant, When, when};
 pub use whats_new::{Change, WhatsNew, document_id};
 
 use crate::model::SiteData;
 use crate::sanitize::description::{Sanitizer, html_to_text};
-use crate::sanitize::frames::Frames;
-use events::{Listed, event_lists, event_page, index_events, roster_names, summary};
+use crate::sanitize::frames::FrameTags;
+use events::{EventIndex, Listed, event_lists, event_page, index_events, roster_names, summary};
 use feeds::{calendar_feeds, feed};
 use serde::Serialize;
 use site::site_view;
@@ -111,7 +111,7 @@ pub struct SiteView {
     /// The frames wide tables and code blocks scroll in, named in the site's language: the
     /// descriptions got theirs in [`build`], the webmaster's pages get theirs in
     /// [`add_content`].
-    pub frames: Frames,
+    pub frames: FrameTags,
     /// `[extra]` of the config file, as every template gets it (`extra`): an object.
     pub extra: serde_json::Value,
 }
@@ -171,8 +171,8 @@ fn take_from_events(data: &mut SiteData) -> HashMap<(bool, u64), Taken> {
 
 /// The frames wide tables and code blocks scroll in, named in the site's language: in event
 /// descriptions and in the webmaster's pages alike.
-fn scroll_frames(texts: &Texts) -> Frames {
-    Frames::new(
+fn scroll_frames(texts: &Texts) -> FrameTags {
+    FrameTags::new(
         &texts.text("frame.table", &[]),
         &texts.text("frame.code", &[]),
     )
@@ -183,16 +183,105 @@ fn scroll_frames(texts: &Texts) -> Frames {
 /// for its page (see [`take_from_events`]), and the rest goes when the view is made.
 pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
     in_sections(&mut data, settings.site.sections);
-    let mut taken = take_from_events(&mut data);
+    let taken = take_from_events(&mut data);
     let data = &data;
     let frames = scroll_frames(&run.texts);
     let sanitizer = Sanitizer::new(&run.base_url).with_frames(frames.clone());
-    let names = roster_names(&data.roster);
     let mut site = site_view(data, &settings.site, &settings.feeds, run);
     if settings.site.sections.live {
         site.live_connect_src = Some(live_connect_src(&settings.live));
     }
 
+    let EventViews {
+        events,
+        facility_keys,
+        division_keys,
+        summaries,
+        event_pages,
+    } = event_views(data, taken, settings, run);
+    let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, &settings.events, run);
+    let facility_events = lists(&facility_keys);
+    let division_events = lists(&division_keys);
+
+    let mut roster = roster_page(&data.roster, &run.texts);
+    for row in &mut roster.staff {
+        row.email = roster::staff_email(&settings.roster.staff_emails, row.code).cloned();
+    }
+    let documents = documents::documents(data, run);
+    let whats_new = whats_new::whats_new(
+        &data.roster,
+        (&events, &summaries),
+        &documents,
+        settings,
+        run,
+    );
+
+    let (feed, feed_updated) = feed(&events, &summaries, &settings.site, &settings.feeds);
+    let calendars = calendar_feeds(
+        (&facility_keys, &division_keys),
+        &events,
+        &summaries,
+        &site,
+        (&settings.site, &settings.feeds, run),
+    );
+
+    let (live, bookings_calendar) = live::live_page(
+        run.bookings.as_deref(),
+        &data.roster,
+        (&settings.live, &settings.site),
+        (run.build_time, &run.texts, &calendars.uid_host),
+    );
+    let mut home = home_page(
+        data,
+        &site,
+        &roster,
+        (&facility_events, &division_events),
+        &whats_new,
+        next_events(&summaries, settings.events.home_events),
+    );
+    if settings.site.sections.live {
+        home.live = Some(live.clone());
+    }
+    let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, run);
+    SiteView {
+        sanitizer,
+        site,
+        home,
+        roster,
+        facility_events,
+        division_events,
+        documents,
+        event_pages,
+        feed,
+        feed_updated,
+        calendars,
+        content: ContentView::default(),
+        whats_new,
+        live,
+        bookings_calendar,
+        public,
+        frames,
+        extra: serde_json::Value::Object(settings.site.extra.clone()),
+    }
+}
+
+/// Every event's summary and page, and the index they were made from.
+struct EventViews<'d> {
+    events: EventIndex<'d>,
+    facility_keys: Vec<EventKey>,
+    division_keys: Vec<EventKey>,
+    summaries: BTreeMap<EventKey, Arc<EventSummary>>,
+    event_pages: Vec<EventPage>,
+}
+
+/// Each event's summary and page, made on every core, with what was taken from its model.
+fn event_views<'d>(
+    data: &'d SiteData,
+    mut taken: HashMap<(bool, u64), Taken>,
+    settings: &Settings,
+    run: &Run,
+) -> EventViews<'d> {
+    let names = roster_names(&data.roster);
     let (events, facility_keys, division_keys) = index_events(data);
     // Each event's summary and page are made on every core. Its description is sanitized,
     // the costliest step per event, as its page is rendered ([`SiteView::describe`]): what
@@ -227,31 +316,40 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
         summaries.insert(key, summary);
         event_pages.push(page);
     }
-    let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, &settings.events, run);
-    let facility_events = lists(&facility_keys);
-    let division_events = lists(&division_keys);
+    EventViews {
+        events,
+        facility_keys,
+        division_keys,
+        summaries,
+        event_pages,
+    }
+}
 
+/// The next events the home page lists: not past, soonest first, at most `count`.
+fn next_events(
+    summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
+    count: usize,
+) -> Vec<Arc<EventSummary>> {
     let mut next_events: Vec<Arc<EventSummary>> = summaries
         .values()
         .filter(|s| s.status != EventStatus::Past)
         .cloned()
         .collect();
     next_events.sort_by(|a, b| (&a.when.start.iso, a.id).cmp(&(&b.when.start.iso, b.id)));
-    next_events.truncate(settings.events.home_events);
+    next_events.truncate(count);
+    next_events
+}
 
-    let mut roster = roster_page(&data.roster, &run.texts);
-    for row in &mut roster.staff {
-        row.email = roster::staff_email(&settings.roster.staff_emails, row.code).cloned();
-    }
-    let documents = documents::documents(data, run);
-    let whats_new = whats_new::whats_new(
-        &data.roster,
-        (&events, &summaries),
-        &documents,
-        settings,
-        run,
-    );
-    let home = HomePage {
+/// The home page: the staff, the counts, the next events and the latest changes.
+fn home_page(
+    data: &SiteData,
+    site: &Site,
+    roster: &RosterPage,
+    (facility_events, division_events): (&EventLists, &EventLists),
+    whats_new: &WhatsNew,
+    next_events: Vec<Arc<EventSummary>>,
+) -> HomePage {
+    HomePage {
         staff: roster.staff.clone(),
         next_events,
         controllers: data.roster.controllers.len(),
@@ -268,47 +366,6 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
             .take(whats_new::HOME_CHANGES)
             .cloned())
         .collect(),
-    };
-
-    let (feed, feed_updated) = feed(&events, &summaries, &settings.site, &settings.feeds);
-    let calendars = calendar_feeds(
-        (&facility_keys, &division_keys),
-        &events,
-        &summaries,
-        &site,
-        (&settings.site, &settings.feeds, run),
-    );
-
-    let (live, bookings_calendar) = live::live_page(
-        run.bookings.as_deref(),
-        &data.roster,
-        (&settings.live, &settings.site),
-        (run.build_time, &run.texts, &calendars.uid_host),
-    );
-    let mut home = home;
-    if settings.site.sections.live {
-        home.live = Some(live.clone());
-    }
-    let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, run);
-    SiteView {
-        sanitizer,
-        site,
-        home,
-        roster,
-        facility_events,
-        division_events,
-        documents,
-        event_pages,
-        feed,
-        feed_updated,
-        calendars,
-        content: ContentView::default(),
-        whats_new,
-        live,
-        bookings_calendar,
-        public,
-        frames,
-        extra: serde_json::Value::Object(settings.site.extra.clone()),
     }
 }
 

@@ -92,12 +92,12 @@ pub struct Student {
 pub struct Contact {
     pub email: Option<String>,
     pub email_preferences: Option<i64>,
-    pub integrations: Vec<Integration>,
+    pub integrations: Vec<LinkedAccount>,
 }
 
 /// An account the student linked (Discord, ...).
 #[derive(Clone, Debug, Serialize)]
-pub struct Integration {
+pub struct LinkedAccount {
     /// The API's type number; what each means is not documented.
     pub kind: Option<i64>,
     pub value: String,
@@ -198,7 +198,7 @@ fn student(user: &User, settings: &ReportSettings) -> Student {
             integrations: user
                 .integrations
                 .iter()
-                .map(|i| Integration {
+                .map(|i| LinkedAccount {
                     kind: i.kind,
                     value: i.value.clone(),
                 })

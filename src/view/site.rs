@@ -7,7 +7,7 @@ use super::content::encode;
 use super::outputs::{BOOKINGS_CALENDAR, DIVISION_CALENDAR, FACILITY_CALENDAR};
 use crate::model::SiteData;
 use crate::sanitize::links::{SafeLink, safe_link};
-use crate::settings::{Feeds, Site as SiteSettings};
+use crate::settings::{Feeds, SiteSettings};
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
@@ -26,7 +26,7 @@ pub struct Site {
     pub display_zone: Option<String>,
     pub display_zone_name: Option<String>,
     pub has_feed: bool,
-    pub calendars: Calendars,
+    pub calendars: CalendarLinks,
     pub generator: &'static str,
     /// The header's entries beyond the built-in sections, in order.
     pub menu: Vec<super::MenuItem>,
@@ -52,8 +52,9 @@ pub struct Favicon {
     pub media_type: Option<&'static str>,
 }
 
+/// Where the two calendars are, and their subscribe links.
 #[derive(Clone, Debug, Serialize)]
-pub struct Calendars {
+pub struct CalendarLinks {
     /// Relative to the site root.
     pub facility: &'static str,
     pub division: &'static str,
@@ -103,50 +104,8 @@ pub(super) fn site_view(
             format!("{text}/")
         }
     });
-    let absolute = |file: &str| {
-        settings
-            .site_url
-            .as_ref()
-            .and_then(|u| u.join(file).ok())
-            .map(String::from)
-    };
-    let webcal = |file: &str| {
-        let absolute = absolute(file)?;
-        let rest = absolute.split_once("://")?.1.to_owned();
-        Some(format!("webcal://{rest}"))
-    };
     let title = settings.title.clone().unwrap_or_else(|| name.clone());
-    let facility_name = feeds.facility_calendar_name.clone().unwrap_or_else(|| {
-        run.texts
-            .text("calendar.facility_name", &[("site", &title)])
-    });
-    let division_name = feeds
-        .division_calendar_name
-        .clone()
-        .unwrap_or_else(|| run.texts.text("calendar.division_name", &[]));
-    let bookings_name = run
-        .texts
-        .text("calendar.bookings_name", &[("site", &title)]);
-    const FACILITY: &str = FACILITY_CALENDAR.path;
-    const DIVISION: &str = DIVISION_CALENDAR.path;
-    const BOOKINGS: &str = BOOKINGS_CALENDAR.path;
-    let calendars = Calendars {
-        facility: FACILITY,
-        division: DIVISION,
-        facility_webcal: webcal(FACILITY),
-        division_webcal: webcal(DIVISION),
-        facility_google: webcal(FACILITY).map(|w| google_subscribe(&w)),
-        facility_outlook: absolute(FACILITY).map(|u| outlook_subscribe(&u, &facility_name)),
-        division_google: webcal(DIVISION).map(|w| google_subscribe(&w)),
-        division_outlook: absolute(DIVISION).map(|u| outlook_subscribe(&u, &division_name)),
-        bookings: BOOKINGS,
-        bookings_webcal: webcal(BOOKINGS),
-        bookings_google: webcal(BOOKINGS).map(|w| google_subscribe(&w)),
-        bookings_outlook: absolute(BOOKINGS).map(|u| outlook_subscribe(&u, &bookings_name)),
-        facility_name,
-        division_name,
-        bookings_name,
-    };
+    let calendars = calendar_links(settings, feeds, run, &title);
     // Checked as the settings were read: a colour.
     let accent = (settings.accent.as_deref()).and_then(|c| super::accent(c).ok());
     Site {
@@ -183,6 +142,52 @@ pub(super) fn site_view(
         header: super::header(settings.header, accent.as_ref()),
         accent,
         live_connect_src: None,
+    }
+}
+
+/// Where the calendars are, their names, and the links that subscribe to them (absolute ones
+/// only when the site's address is known).
+fn calendar_links(settings: &SiteSettings, feeds: &Feeds, run: &Run, title: &str) -> CalendarLinks {
+    let absolute = |file: &str| {
+        settings
+            .site_url
+            .as_ref()
+            .and_then(|u| u.join(file).ok())
+            .map(String::from)
+    };
+    let webcal = |file: &str| {
+        let absolute = absolute(file)?;
+        let rest = absolute.split_once("://")?.1.to_owned();
+        Some(format!("webcal://{rest}"))
+    };
+    let facility_name = feeds
+        .facility_calendar_name
+        .clone()
+        .unwrap_or_else(|| run.texts.text("calendar.facility_name", &[("site", title)]));
+    let division_name = feeds
+        .division_calendar_name
+        .clone()
+        .unwrap_or_else(|| run.texts.text("calendar.division_name", &[]));
+    let bookings_name = run.texts.text("calendar.bookings_name", &[("site", title)]);
+    const FACILITY: &str = FACILITY_CALENDAR.path;
+    const DIVISION: &str = DIVISION_CALENDAR.path;
+    const BOOKINGS: &str = BOOKINGS_CALENDAR.path;
+    CalendarLinks {
+        facility: FACILITY,
+        division: DIVISION,
+        facility_webcal: webcal(FACILITY),
+        division_webcal: webcal(DIVISION),
+        facility_google: webcal(FACILITY).map(|w| google_subscribe(&w)),
+        facility_outlook: absolute(FACILITY).map(|u| outlook_subscribe(&u, &facility_name)),
+        division_google: webcal(DIVISION).map(|w| google_subscribe(&w)),
+        division_outlook: absolute(DIVISION).map(|u| outlook_subscribe(&u, &division_name)),
+        bookings: BOOKINGS,
+        bookings_webcal: webcal(BOOKINGS),
+        bookings_google: webcal(BOOKINGS).map(|w| google_subscribe(&w)),
+        bookings_outlook: absolute(BOOKINGS).map(|u| outlook_subscribe(&u, &bookings_name)),
+        facility_name,
+        division_name,
+        bookings_name,
     }
 }
 

@@ -277,56 +277,90 @@ fn detect(
     previous: Option<&Previous>,
     build_time: DateTime<Utc>,
 ) -> HashMap<ChangeId, (DateTime<Utc>, bool)> {
-    let mut found = HashMap::new();
-    let midnight = |date: NaiveDate| date.and_time(chrono::NaiveTime::MIN).and_utc();
-    // A date after the build is a mistake in the data: the change is dated by the build.
-    let dated = |date: Option<DateTime<Utc>>| match date {
-        Some(date) if date <= build_time => (date, true),
-        _ => (build_time, false),
+    let mut found = FoundChanges {
+        changes: HashMap::new(),
+        build_time,
     };
     if let Some(members) = &today.members {
-        let before = previous.and_then(|p| p.members.as_ref());
-        for (cid, (member, visitor)) in members {
-            let was = before.map(|before| before.get(cid));
-            let joined = if *visitor {
-                member.visit_start
-            } else {
-                member.joined
-            };
-            let id = if *visitor {
-                ChangeId::NewVisitor(*cid)
-            } else {
-                ChangeId::NewMember(*cid)
-            };
-            match was {
-                // Not on the previous roster, or a visitor then and a home controller now.
-                Some(None) => {
-                    found.insert(id, dated(joined.map(midnight)));
-                }
-                Some(Some(was)) if was.visitor && !visitor => {
-                    found.insert(id, dated(joined.map(midnight)));
-                }
-                // Home controllers' join dates tell without a previous roster.
-                _ if !visitor && joined.is_some() => {
-                    found.insert(id, dated(joined.map(midnight)));
-                }
-                _ => {}
-            }
-            if let (Some(Some(was)), Some(now)) = (was, member.rating)
-                && is_promotion(was.rating, now)
-            {
-                found.insert(ChangeId::Promotion(*cid, now), (build_time, false));
-            }
+        member_changes(
+            members,
+            previous.and_then(|p| p.members.as_ref()),
+            &mut found,
+        );
+    }
+    if let Some(previous) = previous {
+        event_changes(&today.events, state, previous, &mut found);
+        document_changes(&today.documents, previous, &mut found);
+    }
+    found.changes
+}
+
+/// The changes found so far, each with its date and whether the data gave it.
+struct FoundChanges {
+    changes: HashMap<ChangeId, (DateTime<Utc>, bool)>,
+    build_time: DateTime<Utc>,
+}
+
+impl FoundChanges {
+    /// `id`, dated by `date`; by the build when there is none, or when it is after the build
+    /// (a mistake in the data).
+    fn add(&mut self, id: ChangeId, date: Option<DateTime<Utc>>) {
+        let dated = match date {
+            Some(date) if date <= self.build_time => (date, true),
+            _ => (self.build_time, false),
+        };
+        self.changes.insert(id, dated);
+    }
+}
+
+fn midnight(date: NaiveDate) -> DateTime<Utc> {
+    date.and_time(chrono::NaiveTime::MIN).and_utc()
+}
+
+/// New members and visitors, and promotions, against the previous roster (`before`).
+fn member_changes(
+    members: &HashMap<u64, (&Member, bool)>,
+    before: Option<&HashMap<u64, PreviousMember>>,
+    found: &mut FoundChanges,
+) {
+    for (cid, (member, visitor)) in members {
+        let was = before.map(|before| before.get(cid));
+        let joined = if *visitor {
+            member.visit_start
+        } else {
+            member.joined
+        };
+        let id = if *visitor {
+            ChangeId::NewVisitor(*cid)
+        } else {
+            ChangeId::NewMember(*cid)
+        };
+        match was {
+            // Not on the previous roster, or a visitor then and a home controller now.
+            Some(None) => found.add(id, joined.map(midnight)),
+            Some(Some(was)) if was.visitor && !visitor => found.add(id, joined.map(midnight)),
+            // Home controllers' join dates tell without a previous roster.
+            _ if !visitor && joined.is_some() => found.add(id, joined.map(midnight)),
+            _ => {}
+        }
+        if let (Some(Some(was)), Some(now)) = (was, member.rating)
+            && is_promotion(was.rating, now)
+        {
+            found.add(ChangeId::Promotion(*cid, now), None);
         }
     }
-    let Some(previous) = previous else {
-        return found;
-    };
-    for (folder, (summary, event)) in &today.events {
+}
+
+/// New events, and upcoming ones whose fingerprint changed.
+fn event_changes(
+    events: &HashMap<String, (&EventSummary, &crate::model::Event)>,
+    state: &State,
+    previous: &Previous,
+    found: &mut FoundChanges,
+) {
+    for (folder, (summary, event)) in events {
         match previous.events.get(folder) {
-            None => {
-                found.insert(ChangeId::NewEvent(folder.clone()), dated(event.created_at));
-            }
+            None => found.add(ChangeId::NewEvent(folder.clone()), event.created_at),
             Some(print) if summary.status == EventStatus::Upcoming => {
                 // Made once, for the state: a fingerprint is two dates formatted and hashed,
                 // and a rebuild compares every upcoming event's.
@@ -337,33 +371,35 @@ fn detect(
                     .unwrap_or_else(|| event_fingerprint(event));
                 if *print != now {
                     let id = ChangeId::EventChanged(folder.clone(), now);
-                    found.insert(id, dated(event.updated_at));
+                    found.add(id, event.updated_at);
                 }
             }
             Some(_) => {}
         }
     }
-    for (id, doc) in &today.documents {
+}
+
+/// New documents, and documents with a new update date.
+fn document_changes(
+    documents: &HashMap<String, DocumentRef>,
+    previous: &Previous,
+    found: &mut FoundChanges,
+) {
+    for (id, doc) in documents {
         match previous.documents.get(id) {
-            None => {
-                found.insert(
-                    ChangeId::NewDocument(id.clone()),
-                    dated(doc.updated.map(midnight)),
-                );
-            }
+            None => found.add(ChangeId::NewDocument(id.clone()), doc.updated.map(midnight)),
             Some(was) => {
                 if let Some(now) = doc.updated
                     && *was != Some(now)
                 {
-                    found.insert(
+                    found.add(
                         ChangeId::DocumentUpdated(id.clone(), now),
-                        dated(Some(midnight(now))),
+                        Some(midnight(now)),
                     );
                 }
             }
         }
     }
-    found
 }
 
 /// A controller rating reached from a lower one an active account held: an observer's first

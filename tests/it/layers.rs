@@ -141,7 +141,7 @@ fn ident(text: &str) -> &str {
 
 /// `text` with comments and the insides of string and character literals blanked (lines
 /// kept), so that only code is searched.
-fn code_only(text: &str) -> String {
+pub(crate) fn code_only(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
@@ -230,7 +230,7 @@ fn raw_start(chars: &[char]) -> bool {
     chars.get(1 + hashes) == Some(&'"')
 }
 
-fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
+pub(crate) fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {

@@ -35,9 +35,10 @@ pub struct Changes {
     pub changes: Vec<Change>,
 }
 
+/// What a change is, as the file names it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Kind {
+pub enum ChangeKind {
     NewMember,
     NewVisitor,
     Promotion,
@@ -47,17 +48,17 @@ pub enum Kind {
     DocumentUpdated,
 }
 
-impl Kind {
+impl ChangeKind {
     /// As the file writes it.
     pub fn name(&self) -> &'static str {
         match self {
-            Kind::NewMember => "new_member",
-            Kind::NewVisitor => "new_visitor",
-            Kind::Promotion => "promotion",
-            Kind::NewEvent => "new_event",
-            Kind::EventChanged => "event_changed",
-            Kind::NewDocument => "new_document",
-            Kind::DocumentUpdated => "document_updated",
+            ChangeKind::NewMember => "new_member",
+            ChangeKind::NewVisitor => "new_visitor",
+            ChangeKind::Promotion => "promotion",
+            ChangeKind::NewEvent => "new_event",
+            ChangeKind::EventChanged => "event_changed",
+            ChangeKind::NewDocument => "new_document",
+            ChangeKind::DocumentUpdated => "document_updated",
         }
     }
 }
@@ -65,7 +66,7 @@ impl Kind {
 #[derive(Debug, Clone, Deserialize)]
 pub struct Change {
     pub id: String,
-    pub kind: Kind,
+    pub kind: ChangeKind,
     #[serde(deserialize_with = "rfc3339")]
     pub date: DateTime<Utc>,
     pub title: String,
@@ -73,8 +74,9 @@ pub struct Change {
     pub new: bool,
 }
 
+/// data/changes.json, as announce reads it.
 #[derive(Deserialize)]
-struct File {
+struct ChangesFile {
     version: u32,
     #[allow(dead_code)] // checked for its form only
     #[serde(deserialize_with = "rfc3339")]
@@ -176,7 +178,7 @@ fn read_capped(output: &Path) -> Result<Vec<u8>> {
 /// The file's bytes checked against the schema; an error names the field and the line.
 fn parse(bytes: &[u8]) -> Result<Changes> {
     let mut json = serde_json::Deserializer::from_slice(bytes);
-    let file: File = serde_path_to_error::deserialize(&mut json).map_err(|error| {
+    let file: ChangesFile = serde_path_to_error::deserialize(&mut json).map_err(|error| {
         let field = error.path().to_string();
         let inner = error.into_inner();
         let place = format!("line {}", inner.line());
@@ -243,7 +245,7 @@ mod tests {
         let read = parse(file(ONE).as_bytes()).unwrap();
         assert!(!read.first_build);
         assert_eq!(read.changes.len(), 1);
-        assert_eq!(read.changes[0].kind, Kind::Promotion);
+        assert_eq!(read.changes[0].kind, ChangeKind::Promotion);
         assert_eq!(
             read.changes[0].date.to_rfc3339(),
             "2026-11-19T10:00:00+00:00"

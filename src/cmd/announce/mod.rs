@@ -20,7 +20,7 @@ use anyhow::{Context, Result};
 use changes::Change;
 use std::sync::Arc;
 
-pub(crate) use webhook::{DEFAULT_VARIABLE, Webhook};
+pub(crate) use webhook::Webhook;
 
 pub(crate) fn run(args: &AnnounceArgs, config: &Settings, progress: &Arc<Progress>) -> Result<()> {
     // The address is read (and known to the logger) before anything else can print: a dry run

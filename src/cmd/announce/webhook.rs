@@ -16,14 +16,12 @@
 //!   growing pauses. A timeout or a connection broken off after the post was sent is not:
 //!   the post may have arrived, and a second one would post it twice.
 
+use crate::cmd::args::DEFAULT_WEBHOOK_VARIABLE;
 use crate::secret::{ApiKey, Secrets};
 use crate::usage::UsageError;
 use anyhow::{Result, anyhow, bail};
 use reqwest::header::{self, HeaderMap};
 use std::time::Duration;
-
-/// Where the address is read from unless `--webhook-env` names another variable.
-pub const DEFAULT_VARIABLE: &str = "DISCORD_WEBHOOK_URL";
 
 /// The longest wait Discord may ask for before the run stops instead.
 pub const MAX_WAIT: Duration = Duration::from_secs(60);
@@ -47,7 +45,7 @@ impl Webhook {
     /// Makes the address in `DISCORD_WEBHOOK_URL`, if there is one, known to the logger,
     /// whichever command runs: a webhook set beside a build is as secret as the key.
     pub fn know_default() {
-        if let Ok(raw) = std::env::var(DEFAULT_VARIABLE) {
+        if let Ok(raw) = std::env::var(DEFAULT_WEBHOOK_VARIABLE) {
             know(&raw);
         }
     }
@@ -57,12 +55,12 @@ impl Webhook {
     /// That variable is the one workflows set; a build cannot know which other one a later
     /// `announce --webhook-env` will read.
     pub fn guard_default(secrets: &mut Secrets) {
-        if let Ok(raw) = std::env::var(DEFAULT_VARIABLE) {
+        if let Ok(raw) = std::env::var(DEFAULT_WEBHOOK_VARIABLE) {
             for part in secret_parts(&raw) {
                 if let Ok(part) = ApiKey::new(&part) {
                     secrets.guard(
                         part,
-                        &format!("the Discord webhook's address ({DEFAULT_VARIABLE})"),
+                        &format!("the Discord webhook's address ({DEFAULT_WEBHOOK_VARIABLE})"),
                     );
                 }
             }

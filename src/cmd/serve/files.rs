@@ -15,15 +15,15 @@ use std::path::{Component, Path, PathBuf};
 /// and `/a` are one path. A `..` anywhere refuses the request: nothing above a name is
 /// reachable, not even by going back down.
 #[derive(Debug, PartialEq)]
-pub(super) struct Target {
+pub(super) struct RequestPath {
     pub(super) names: Vec<String>,
     /// Whether the path ends in a `/` (or a `/.`): a folder's page rather than the folder.
     slash: bool,
 }
 
-impl Target {
+impl RequestPath {
     /// `path` is the request target without its query. Err is the status to answer instead.
-    pub(super) fn parse(path: &str) -> Result<Target, StatusCode> {
+    pub(super) fn parse(path: &str) -> Result<RequestPath, StatusCode> {
         if !path.starts_with('/') {
             return Err(StatusCode::BAD_REQUEST);
         }
@@ -46,7 +46,7 @@ impl Target {
             names.push(name.to_owned());
         }
         let slash = matches!(decoded.rsplit('/').next(), Some("" | "."));
-        Ok(Target { names, slash })
+        Ok(RequestPath { names, slash })
     }
 }
 
@@ -62,7 +62,7 @@ enum Resolved {
 /// A static host's behaviour: `/dir/` serves `dir/index.html`, `/dir` redirects to `/dir/`,
 /// anything else missing is a 404 with `404.html`. HTML pages carry the live-reload script
 /// for `generation`, the build being served.
-pub(super) fn respond(root: &Path, target: &Target, generation: u64) -> Response<Body> {
+pub(super) fn respond(root: &Path, target: &RequestPath, generation: u64) -> Response<Body> {
     match resolve(root, target) {
         Resolved::File(path) => {
             file(&path, StatusCode::OK, generation).unwrap_or_else(|| not_found(root, generation))
@@ -82,7 +82,7 @@ pub(super) fn respond(root: &Path, target: &Target, generation: u64) -> Response
 /// `canonicalize` gives). Only regular files whose real path is under `root`, and not under a
 /// folder named as the server's own paths are, are served: a symlink in the output pointing
 /// elsewhere is a 404.
-fn resolve(root: &Path, target: &Target) -> Resolved {
+fn resolve(root: &Path, target: &RequestPath) -> Resolved {
     let names = &target.names;
     if names.iter().any(|name| reserved(name)) {
         return Resolved::NotFound;
@@ -232,7 +232,7 @@ mod tests {
 
     /// What a request path (without its query) resolves to; any refusal is a 404 here.
     fn resolve(root: &Path, path: &str) -> Resolved {
-        Target::parse(path).map_or(Resolved::NotFound, |target| super::resolve(root, &target))
+        RequestPath::parse(path).map_or(Resolved::NotFound, |target| super::resolve(root, &target))
     }
 
     #[test]
@@ -257,8 +257,8 @@ mod tests {
         }
         // The old hand-written decoder sliced inside the `é` here; a `%` that starts no
         // escape is itself.
-        assert_eq!(Target::parse("/%a\u{e9}").unwrap().names, ["%a\u{e9}"]);
-        assert_eq!(Target::parse("*"), Err(StatusCode::BAD_REQUEST));
+        assert_eq!(RequestPath::parse("/%a\u{e9}").unwrap().names, ["%a\u{e9}"]);
+        assert_eq!(RequestPath::parse("*"), Err(StatusCode::BAD_REQUEST));
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub(super) const POLL_WAIT: Duration = Duration::from_secs(20);
 
 /// Which build of the site is being served. Generations start from the clock, so a page
 /// from an earlier run of `serve` sees a different one and reloads.
-pub(super) struct Changes {
+pub(super) struct ServedBuild {
     generation: watch::Sender<u64>,
     /// The errors of the last rebuild, when it failed (scrubbed of the key).
     failure: std::sync::Mutex<Option<String>>,
@@ -38,7 +38,7 @@ pub(super) struct Changes {
     words: std::sync::Mutex<String>,
 }
 
-impl Changes {
+impl ServedBuild {
     pub(super) fn new() -> Arc<Self> {
         let start = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -145,7 +145,7 @@ pub(super) fn route(names: &[String], query: &str) -> Route {
 
 /// The answer to a reserved path; a poll from the generation being served waits for the next
 /// one, for [`POLL_WAIT`] at most. `sample` serves the sample data feed (`serve --demo`).
-pub(super) async fn respond(changes: &Changes, route: &Route, sample: bool) -> Response<Body> {
+pub(super) async fn respond(changes: &ServedBuild, route: &Route, sample: bool) -> Response<Body> {
     match route {
         Route::SampleFeed if sample => text(SAMPLE_FEED, "application/json"),
         Route::Script => text(SCRIPT, "text/javascript; charset=utf-8"),
@@ -248,7 +248,7 @@ mod tests {
 
     #[test]
     fn a_failed_rebuild_is_a_change_and_the_next_good_one_clears_it() {
-        let changes = Changes::new();
+        let changes = ServedBuild::new();
         let first = changes.current();
         changes.succeed(false);
         assert_eq!(changes.current(), first, "nothing changed, nothing failed");
@@ -264,8 +264,8 @@ mod tests {
     /// The overlay over a failed rebuild speaks the site's language (issue 40).
     #[test]
     fn the_overlays_words_are_the_sites_language() {
-        let changes = Changes::new();
-        let read = |changes: &Changes| -> serde_json::Value {
+        let changes = ServedBuild::new();
+        let read = |changes: &ServedBuild| -> serde_json::Value {
             serde_json::from_str(&changes.words.lock().unwrap()).unwrap()
         };
         assert_eq!(read(&changes)["title"], "The site could not be rebuilt");
@@ -281,7 +281,7 @@ mod tests {
             .enable_time()
             .build()
             .unwrap();
-        let changes = Changes::new();
+        let changes = ServedBuild::new();
         let first = changes.current();
         let wait = Duration::from_secs(60);
         assert_eq!(runtime.block_on(changes.after(first + 5, wait)), first);

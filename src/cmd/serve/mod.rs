@@ -27,10 +27,10 @@ use crate::secret::ApiKey;
 use crate::settings::{DEFAULT_FILE, Settings};
 use anyhow::{Context, Result};
 use body::Body;
-use files::Target;
+use files::RequestPath;
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode, header};
-use live::Changes;
+use live::ServedBuild;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -87,7 +87,7 @@ pub(crate) fn run(
             .unwrap_or_else(|| PathBuf::from(DEFAULT_FILE)),
         options,
         progress: progress.clone(),
-        changes: Changes::new(),
+        changes: ServedBuild::new(),
         poll: args.poll,
     };
     serve(watcher, listener, args.port, sample)
@@ -165,7 +165,7 @@ enum Routed {
     Status(StatusCode),
     /// A path under `/__vatcar-site/`.
     Live(live::Route),
-    Files(Target),
+    Files(RequestPath),
 }
 
 /// Routes a request for `path` and `query` whose headers take `head` bytes. The reserved
@@ -179,7 +179,7 @@ fn route(path: &str, query: Option<&str>, head: usize) -> Routed {
     if length > MAX_URL {
         return Routed::Status(StatusCode::URI_TOO_LONG);
     }
-    match Target::parse(path) {
+    match RequestPath::parse(path) {
         Err(code) => Routed::Status(code),
         Ok(target) => match target.names.split_first() {
             Some((first, rest)) if first == live::RESERVED => {
@@ -192,7 +192,7 @@ fn route(path: &str, query: Option<&str>, head: usize) -> Routed {
 
 async fn answer(
     root: Arc<Path>,
-    changes: Arc<Changes>,
+    changes: Arc<ServedBuild>,
     sample: bool,
     request: Request<Incoming>,
 ) -> Response<Body> {
@@ -234,7 +234,7 @@ mod tests {
 
     fn target(names: &[&str], slash: bool) -> Routed {
         let path = format!("/{}{}", names.join("/"), if slash { "/" } else { "" });
-        Routed::Files(Target::parse(&path).unwrap())
+        Routed::Files(RequestPath::parse(&path).unwrap())
     }
 
     #[test]

@@ -37,9 +37,9 @@ pub(super) fn is_editors_own(path: &Path) -> bool {
 
 /// A file's modification time and length. An edit that keeps both is not seen; every file
 /// system this runs on keeps at least millisecond times, far finer than a person's saves.
-pub(super) type Stamp = (Option<SystemTime>, u64);
+pub(super) type TimeAndLength = (Option<SystemTime>, u64);
 
-pub(super) fn stamp(path: &Path) -> Option<Stamp> {
+pub(super) fn stamp(path: &Path) -> Option<TimeAndLength> {
     let meta = std::fs::metadata(path).ok()?;
     Some((meta.modified().ok(), meta.len()))
 }
@@ -47,7 +47,10 @@ pub(super) fn stamp(path: &Path) -> Option<Stamp> {
 /// Every file under `folders`, sorted, leaving out the paths in `ignored` (and what is under
 /// them) and an editor's own files. Links are not followed, as the build does not follow
 /// them.
-pub(super) fn fingerprint(folders: &[PathBuf], ignored: &[PathBuf]) -> Vec<(PathBuf, Stamp)> {
+pub(super) fn fingerprint(
+    folders: &[PathBuf],
+    ignored: &[PathBuf],
+) -> Vec<(PathBuf, TimeAndLength)> {
     let mut out = Vec::new();
     let mut stack = folders.to_vec();
     while let Some(folder) = stack.pop() {

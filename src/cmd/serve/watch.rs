@@ -17,8 +17,8 @@
 //! times in whole seconds and only forward, so a second save within the same second would be
 //! missed unless it read every file at every look.
 
-use super::live::Changes;
-use super::scan::{Stamp, fingerprint, is_editors_own, stamp};
+use super::live::ServedBuild;
+use super::scan::{TimeAndLength, fingerprint, is_editors_own, stamp};
 use crate::cmd::build;
 use crate::cmd::options::BuildOptions;
 use crate::cmd::progress::Progress;
@@ -57,7 +57,7 @@ pub(super) struct Watcher {
     pub(super) options: BuildOptions,
     pub(super) progress: Arc<Progress>,
     pub(super) key: Option<ApiKey>,
-    pub(super) changes: Arc<Changes>,
+    pub(super) changes: Arc<ServedBuild>,
     /// `--poll`: look at the folders rather than wait for events.
     pub(super) poll: bool,
 }
@@ -86,8 +86,8 @@ impl Watcher {
 
     fn places(&self) -> Places {
         Places {
-            config: Place::new(&self.config_file),
-            folders: self.folders().iter().map(|f| Place::new(f)).collect(),
+            config: WatchedPath::new(&self.config_file),
+            folders: self.folders().iter().map(|f| WatchedPath::new(f)).collect(),
             ignored: self.ignored(),
         }
     }
@@ -98,14 +98,14 @@ impl Watcher {
         let places = self.places();
         let seen = places.look();
         let mut watching = Watching {
-            source: Source::Polling { asked: true },
+            source: ChangeSource::Polling { asked: true },
             places,
             seen,
         };
         if !self.poll {
-            match Events::start() {
+            match FileEvents::start() {
                 Ok(events) => {
-                    watching.source = Source::Events(events);
+                    watching.source = ChangeSource::Events(events);
                     watching.follow(&[]);
                 }
                 Err(error) => {
@@ -221,13 +221,14 @@ impl Watcher {
 
 /// How changes are learnt of, and what was there at the last rebuild.
 pub(super) struct Watching {
-    source: Source,
+    source: ChangeSource,
     places: Places,
-    seen: Seen,
+    seen: WatchedState,
 }
 
-enum Source {
-    Events(Events),
+/// How changes to the watched files are learned: from the system's events, or by looking again.
+enum ChangeSource {
+    Events(FileEvents),
     /// `asked`: by `--poll`, rather than for want of events.
     Polling {
         asked: bool,
@@ -235,7 +236,7 @@ enum Source {
 }
 
 /// The system's file events, through notify.
-struct Events {
+struct FileEvents {
     notify: Box<dyn notify::Watcher + Send>,
     events: Receiver<notify::Result<Event>>,
     /// The paths notify was given, and how.
@@ -244,13 +245,13 @@ struct Events {
     checked: Instant,
 }
 
-impl Events {
-    fn start() -> notify::Result<Events> {
+impl FileEvents {
+    fn start() -> notify::Result<FileEvents> {
         let (sender, events) = mpsc::channel();
         // Links are not followed, as the build does not follow them.
         let config = notify::Config::default().with_follow_symlinks(false);
         let notify: notify::RecommendedWatcher = notify::Watcher::new(sender, config)?;
-        Ok(Events {
+        Ok(FileEvents {
             notify: Box::new(notify),
             events,
             watched: BTreeMap::new(),
@@ -277,7 +278,7 @@ impl Burst {
         }
     }
 
-    fn names(&self, place: &Place) -> bool {
+    fn names(&self, place: &WatchedPath) -> bool {
         self.paths.contains(&place.given) || self.touched.contains(&place.real)
     }
 
@@ -295,11 +296,11 @@ impl Watching {
     /// How the folders are watched, for the line saying that serve runs: empty for events.
     pub(super) fn how(&self) -> String {
         match self.source {
-            Source::Events(_) => String::new(),
-            Source::Polling { asked: true } => {
+            ChangeSource::Events(_) => String::new(),
+            ChangeSource::Polling { asked: true } => {
                 format!(" (polling every {} s, as --poll asks)", POLL.as_secs_f32())
             }
-            Source::Polling { asked: false } => {
+            ChangeSource::Polling { asked: false } => {
                 format!(" (polling every {} s)", POLL.as_secs_f32())
             }
         }
@@ -309,11 +310,11 @@ impl Watching {
     fn next(&mut self) -> Burst {
         loop {
             let burst = match &mut self.source {
-                Source::Polling { .. } => {
+                ChangeSource::Polling { .. } => {
                     std::thread::sleep(POLL);
                     self.poll()
                 }
-                Source::Events(events) => {
+                ChangeSource::Events(events) => {
                     let wait = CHECK.saturating_sub(events.checked.elapsed());
                     match events.events.recv_timeout(wait) {
                         Ok(event) => self.burst_from(event),
@@ -360,7 +361,7 @@ impl Watching {
             return None;
         }
         let started = Instant::now();
-        while let Source::Events(events) = &self.source {
+        while let ChangeSource::Events(events) = &self.source {
             let left = MOST_WAIT.saturating_sub(started.elapsed());
             match events.events.recv_timeout(QUIET.min(left)) {
                 Ok(event) => {
@@ -407,7 +408,7 @@ impl Watching {
     /// The look every [`CHECK`]: a change found that no event tells of within [`LAG`] means
     /// that events do not come from these folders.
     fn check(&mut self) -> Option<Burst> {
-        let Source::Events(events) = &mut self.source else {
+        let ChangeSource::Events(events) = &mut self.source else {
             return None;
         };
         events.checked = Instant::now();
@@ -417,7 +418,7 @@ impl Watching {
         }
         let started = Instant::now();
         while let Some(left) = LAG.checked_sub(started.elapsed()) {
-            let Source::Events(events) = &self.source else {
+            let ChangeSource::Events(events) = &self.source else {
                 break;
             };
             match events.events.recv_timeout(left) {
@@ -439,19 +440,19 @@ impl Watching {
 
     /// Polls from now on, saying why once.
     fn poll_instead(&mut self, why: &str) {
-        if let Source::Events(_) = self.source {
+        if let ChangeSource::Events(_) = self.source {
             log::warn!(
                 "{why}; watching by polling every {} s instead",
                 POLL.as_secs_f32()
             );
         }
-        self.source = Source::Polling { asked: false };
+        self.source = ChangeSource::Polling { asked: false };
     }
 
     /// Has notify watch what [`Places::wanted`] says, the paths in `touched` (a folder
     /// removed, made again or renamed) anew.
     fn follow(&mut self, touched: &[PathBuf]) {
-        let Source::Events(events) = &mut self.source else {
+        let ChangeSource::Events(events) = &mut self.source else {
             return;
         };
         let wanted = self.places.wanted();
@@ -488,14 +489,14 @@ impl Watching {
 }
 
 /// A path as the webmaster named it, and as the system names it in its events.
-struct Place {
+struct WatchedPath {
     given: PathBuf,
     real: PathBuf,
 }
 
-impl Place {
-    fn new(given: &Path) -> Place {
-        Place {
+impl WatchedPath {
+    fn new(given: &Path) -> WatchedPath {
+        WatchedPath {
             given: given.to_path_buf(),
             real: real_path(given),
         }
@@ -523,8 +524,8 @@ fn real_path(path: &Path) -> PathBuf {
 
 /// What is watched.
 struct Places {
-    config: Place,
-    folders: Vec<Place>,
+    config: WatchedPath,
+    folders: Vec<WatchedPath>,
     /// Paths never to look into: the output and the publisher's files, as given and real.
     ignored: Vec<PathBuf>,
 }
@@ -577,9 +578,9 @@ impl Places {
     }
 
     /// What is there now.
-    fn look(&self) -> Seen {
+    fn look(&self) -> WatchedState {
         let folders: Vec<PathBuf> = self.folders.iter().map(|f| f.given.clone()).collect();
-        Seen {
+        WatchedState {
             config: stamp(&self.config.given),
             files: fingerprint(&folders, &self.ignored),
         }
@@ -588,14 +589,14 @@ impl Places {
 
 /// The state of the watched files, compared between looks.
 #[derive(PartialEq)]
-struct Seen {
-    config: Option<Stamp>,
-    files: Vec<(PathBuf, Stamp)>,
+struct WatchedState {
+    config: Option<TimeAndLength>,
+    files: Vec<(PathBuf, TimeAndLength)>,
 }
 
-impl Seen {
+impl WatchedState {
     /// The files that differ from `before`, the config file first, as a burst.
-    fn difference(&self, before: &Seen, places: &Places) -> Burst {
+    fn difference(&self, before: &WatchedState, places: &Places) -> Burst {
         let mut burst = Burst {
             paths: Vec::new(),
             touched: Vec::new(),

@@ -108,8 +108,8 @@ impl Targets<'_> {
     }
 
     /// A link's destination as it is to be written in `page`, or `None` to keep it as it is.
-    pub(super) fn rewrite(&self, page: &ContentPage, dest: &str) -> Result<Rewrite, String> {
-        let kept = Rewrite {
+    pub(super) fn rewrite(&self, page: &ContentPage, dest: &str) -> Result<LinkRewrite, String> {
+        let kept = LinkRewrite {
             dest: None,
             anchor_on: None,
         };
@@ -158,7 +158,7 @@ impl Targets<'_> {
                     .or_else(|| self.generated_page(&folder))?;
                 Some((file, fragment.to_owned()))
             });
-            return Ok(Rewrite {
+            return Ok(LinkRewrite {
                 dest: None,
                 anchor_on,
             });
@@ -192,7 +192,7 @@ impl Targets<'_> {
             "../".repeat(page.url.matches('/').count()),
             encode(&target)
         );
-        Ok(Rewrite {
+        Ok(LinkRewrite {
             dest: Some(match (relative.is_empty(), suffix.is_empty()) {
                 (true, true) => "./".to_owned(),
                 _ => format!("{relative}{suffix}"),
@@ -203,7 +203,7 @@ impl Targets<'_> {
 }
 
 /// What a link becomes.
-pub(super) struct Rewrite {
+pub(super) struct LinkRewrite {
     /// Its new destination, or `None` to keep it as written.
     pub(super) dest: Option<String>,
     /// The page vatcar-site writes that it names an anchor of, and the anchor (as written):
