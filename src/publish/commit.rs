@@ -45,9 +45,7 @@ impl Staging {
             if self.prune {
                 stale.push(path);
             } else {
-                let stamp = recorded
-                    .filter(|r| self.old.seen(path) == Some(r.seen))
-                    .map(Box::new);
+                let stamp = recorded.filter(|r| self.old.seen(path) == Some(r.seen));
                 kept.push((
                     path,
                     Staged {
@@ -73,7 +71,7 @@ impl Staging {
             self.kind,
             listed
                 .iter()
-                .map(|(path, staged)| ((*path).clone(), staged.stamp.as_deref().copied())),
+                .map(|(path, staged)| ((*path).clone(), staged.stamp)),
         )
         .to_json();
         let marker_changed = self.previous_marker != Some(stamp::hash(&marker_json));

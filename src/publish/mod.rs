@@ -201,9 +201,9 @@ struct Added {
 struct Staged {
     /// Written into the staging folder; otherwise the output folder's file stays.
     written: bool,
-    /// Its stamp, for the next marker. Boxed: a build into an empty folder (a CI job's) has
-    /// none, and 40,000 empty places of 96 bytes were 5 MiB of its peak.
-    stamp: Option<Box<Stamp>>,
+    /// Its stamp, for the next marker: every file written has one (where the platform shows
+    /// inodes), so it is held in place, not boxed.
+    stamp: Option<Stamp>,
 }
 
 impl Staging {
@@ -276,11 +276,12 @@ impl Staging {
         self.add_made_from(path, contents, None)
     }
 
-    /// Whether [`Staging::keep_made_from`] can keep anything: the folder holds a build of
-    /// this tool, and no secret is in play. Otherwise the hash of a page's inputs is not
-    /// worth making (a CI job builds into an empty folder).
+    /// Whether pages may be kept on the hash of their inputs: by this build, over a build of
+    /// this tool, and by the next one, over this build, so that the first rebuild after a full
+    /// build keeps them already. Never with a secret in play (see
+    /// [`Staging::keep_made_from`]), so then no page's inputs are worth hashing.
     pub fn may_keep_pages(&self) -> bool {
-        self.secrets.is_empty() && !self.previous.is_empty()
+        self.secrets.is_empty()
     }
 
     /// Keeps the output folder's page at `path` if the last build made it from inputs that
@@ -306,7 +307,7 @@ impl Staging {
         };
         place.insert(Staged {
             written: false,
-            stamp: Some(Box::new(*recorded)),
+            stamp: Some(*recorded),
         });
         added.vouched += 1;
         true
@@ -338,14 +339,12 @@ impl Staging {
         if path == MARKER {
             return Err(given_twice());
         }
-        // Stamps serve the next build over this one. A folder that held no build of ours (a CI
-        // job's) most likely gets none, so there nothing is hashed or stamped: the next build
-        // compares the files byte by byte and stamps them then.
-        let stamping = !self.previous.is_empty();
-        // Hashed while the bytes are still in the cache from the key scan (or from rendering).
-        let hash = stamping.then(|| stamp::hash(contents));
+        // Every file is stamped, a full build's too: the stamps let the next build keep it
+        // unread, where without them it would compare every file byte by byte. Hashed while
+        // the bytes are still in the cache from the key scan (or from rendering).
+        let hash = stamp::hash(contents);
         // Asked before the lock is taken: it may read the old file.
-        let kept = hash.and_then(|hash| Some((hash, self.kept(path, contents, hash)?)));
+        let kept = self.kept(path, contents, hash);
         // "" is the staging tree's top, which does not exist before the first file.
         let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
         let folder_made = {
@@ -355,10 +354,10 @@ impl Staging {
             else {
                 return Err(given_twice());
             };
-            if let Some((hash, (seen, vouched))) = kept {
+            if let Some((seen, vouched)) = kept {
                 place.insert(Staged {
                     written: false,
-                    stamp: seen.map(|seen| Box::new(Stamp { seen, hash, input })),
+                    stamp: seen.map(|seen| Stamp { seen, hash, input }),
                 });
                 // A stamp that gains the hash of the page's inputs changes the marker.
                 let same_input = self
@@ -382,14 +381,14 @@ impl Staging {
                 .with_context(|| format!("could not create {}", parent.display()))?;
             self.lock().folders.insert(folder.to_owned());
         }
-        let seen = write_staged(&target, contents, stamping)
+        let seen = write_staged(&target, contents)
             .with_context(|| format!("could not write {}", target.display()))?;
         self.bytes_written
             .fetch_add(contents.len() as u64, Ordering::Relaxed);
-        if let (Some(seen), Some(hash)) = (seen, hash)
+        if let Some(seen) = seen
             && let Some(staged) = self.lock().files.get_mut(path)
         {
-            staged.stamp = Some(Box::new(Stamp { seen, hash, input }));
+            staged.stamp = Some(Stamp { seen, hash, input });
         }
         Ok(())
     }
