@@ -39,7 +39,8 @@ mod swap;
 mod test_pause;
 mod tree;
 
-use files::{check_relative, same_bytes, write_staged};
+use carry::Carry;
+use files::{check_relative, same_bytes, write_file, write_staged};
 use signals::{Active, check_interrupt};
 pub use signals::{Interrupted, interrupt, interrupted};
 
@@ -198,6 +199,7 @@ struct Added {
 }
 
 /// One file of the publication.
+#[derive(Clone, Copy)]
 struct Staged {
     /// Written into the staging folder; otherwise the output folder's file stays.
     written: bool,
@@ -420,6 +422,79 @@ impl Staging {
     /// not written).
     pub fn bytes_written(&self) -> u64 {
         self.bytes_written.load(Ordering::Relaxed)
+    }
+
+    /// Puts the staged files in place of the old ones, all at once where the file system
+    /// allows, with the marker updated and what this tool wrote before and no longer produces
+    /// gone. The webmaster's own files stay.
+    pub fn commit(mut self) -> Result<PublishReport> {
+        check_interrupt()?;
+        let Added { files, vouched, .. } = std::mem::take(&mut *self.lock());
+        let carry = Carry {
+            dir: &self.place.dir,
+            new_dir: &self.new_dir,
+            old: &self.old,
+            previous: &self.previous,
+            made: &files,
+            force: self.force,
+        };
+        // A file kept is one the marker lists and the scan saw as a regular file, reached
+        // through real folders: nothing in the old tree stands in its way.
+        let overwritten = carry.check_ownership()?;
+        if self.marker_as_written && vouched == files.len() && files.len() == self.previous.len() {
+            // Every file was kept on its stamp's word, and they are the files listed: the
+            // marker would be written again as it is, so it is neither made nor compared.
+            self.finish();
+            return Ok(PublishReport {
+                unchanged: files.len(),
+                ..PublishReport::default()
+            });
+        }
+        let listing = commit::Listing::new(&files, &self.previous, &self.old, self.prune);
+        let marker = listing.marker(self.kind);
+        let marker_changed = self.previous_marker != Some(stamp::hash(&marker));
+        let written = listing.changed().count();
+        let mut report = PublishReport {
+            written,
+            unchanged: files.len() - written,
+            removed: listing.stale.len(),
+            overwritten,
+            bytes_written: self.bytes_written(),
+        };
+        if written == 0
+            && listing.stale.is_empty()
+            && (!marker_changed || self.previous_marker.is_some())
+        {
+            // Nothing to swap: the folder is already this site, mtimes and all. Its marker
+            // may change alone (stamps made for files compared byte by byte, a listed file
+            // gone): it is replaced by itself, in one rename.
+            if marker_changed {
+                report.bytes_written +=
+                    commit::replace_marker(&self.new_dir, &self.place.dir, &marker)?;
+            }
+            self.finish();
+            return Ok(report);
+        }
+        write_file(&self.new_dir.join(MARKER), &marker)?;
+        report.bytes_written += marker.len() as u64;
+        match self.place.mode {
+            Mode::Exchange => commit::exchange(&carry, &listing, &self.staging)?,
+            Mode::InPlace => commit::in_place(
+                &self.place.dir,
+                &self.staging,
+                &listing,
+                &self.old,
+                self.previous_marker.is_some(),
+            )?,
+        }
+        self.finish();
+        Ok(report)
+    }
+
+    /// The publication is done: the folders made to hold the output stay.
+    fn finish(&mut self) {
+        self.committed = true;
+        self.place.keep = true;
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Added> {
