@@ -222,7 +222,11 @@ impl Staging {
                     how.kind.in_words()
                 ),
                 Some((marker, bytes)) => {
-                    let (files, as_written) = marker.into_files();
+                    let (mut files, as_written) = marker.into_files();
+                    let marker_seen = fs::symlink_metadata(place.dir.join(MARKER))
+                        .ok()
+                        .and_then(|meta| Seen::of(&meta));
+                    stamp::distrust_racy(files.values_mut(), marker_seen);
                     (files, as_written, Some(stamp::hash(&bytes)))
                 }
                 None => (HashMap::new(), false, None),
