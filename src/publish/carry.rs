@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::fs;
 use std::io::ErrorKind;
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 /// What tells the webmaster's files from ours, in the output folder and in the new tree
 /// staged beside it.
@@ -136,8 +136,9 @@ impl Carry<'_> {
 
     /// Hard links from the old tree into the new one, for files whose bytes stay.
     pub(super) fn link_unchanged<'p>(&self, paths: impl Iterator<Item = &'p String>) -> Result<()> {
+        let mut folder = None;
         for path in paths {
-            self.link(path.as_ref())?;
+            self.link(path.as_ref(), &mut folder)?;
         }
         Ok(())
     }
@@ -147,6 +148,7 @@ impl Carry<'_> {
     pub(super) fn carry_webmasters_files(&self) -> Result<()> {
         let mut listed: Vec<&str> = self.previous.keys().map(String::as_str).collect();
         listed.sort_unstable();
+        let mut folder = None;
         for (path, entry) in self.old.in_order() {
             let ours = path
                 .to_str()
@@ -167,7 +169,7 @@ impl Carry<'_> {
                         copy_permissions(&below(self.dir, path), &target);
                     }
                 }
-                _ => self.link(path)?,
+                _ => self.link(path, &mut folder)?,
             }
         }
         copy_permissions(self.dir, self.new_dir);
@@ -241,11 +243,17 @@ impl Carry<'_> {
 
     /// Puts the old tree's entry at `key` into the new tree: a hard link, or where the file
     /// system has none, a copy. Never over a file already staged there.
-    pub(super) fn link(&self, key: &OsStr) -> Result<()> {
+    /// `folder` is the folder the last call linked into: the paths come in order, so a
+    /// folder's files come together, and it is made (or found made) once for them all rather
+    /// than asked for again, a failed `mkdir` and a `stat`, for each.
+    fn link(&self, key: &OsStr, folder: &mut Option<PathBuf>) -> Result<()> {
         let (from, to) = (below(self.dir, key), below(self.new_dir, key));
-        if let Some(parent) = to.parent() {
+        if let Some(parent) = to.parent()
+            && folder.as_deref() != Some(parent)
+        {
             fs::create_dir_all(parent)
                 .with_context(|| format!("could not create {}", parent.display()))?;
+            *folder = Some(parent.to_path_buf());
         }
         // `hard_link` links a link itself, not what it points to.
         match fs::hard_link(&from, &to) {
