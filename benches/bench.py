@@ -449,8 +449,9 @@ def figures(args, shm, hugo, n=10000):
     for label, wall, cpu, err, goal in [("first unchanged rebuild / full build", first, first_cpu, first_err, 1.0),
                                         ("next unchanged rebuild / full build", again, again_cpu, again_err, 0.8)]:
         written = re.search(r"\((\d+) written", err)
+        written = written.group(1) if written else "?"
         rows.append((label, 2, f"{wall / fwall:.2f}x wall ({wall:.2f} s against {fwall:.2f} s), {cpu / fcpu:.2f}x CPU; "
-                     f"{written.group(1) if written else '?'} files written", f"≤ {goal}", wall / fwall <= goal))
+                     f"{written} file{'' if written == '1' else 's'} written", f"≤ {goal}", wall / fwall <= goal))
         print(f"| {label} | {rows[-1][2]} |", flush=True)
     for folder in (out, first_out, next_out):
         rm(folder)
