@@ -2,7 +2,11 @@
 """The vatcar-site benchmark: one command, one table.
 
 Usage: python3 benches/bench.py [--sizes 100 1000 10000] [--runs 3] [--work DIR] [--no-hugo]
-                                [--instructions N] [--only content|hugo] [--bin PATH] [--peers DIR]
+                                [--instructions N] [--only content|hugo|figures] [--bin PATH]
+                                [--peers DIR]
+
+`--only figures` prints issue 38's table alone (N = 10,000, output on tmpfs, Hugo with
+`--peers`): see `figures` below.
 
 Measures, with the release binary (built first):
   - a build from a snapshot at each size N (N controllers, N facility events, N division
@@ -85,12 +89,15 @@ def in_turns(cases, runs):
     run's stderr."""
     results = [([], [], [], "") for _ in cases]
     for _ in range(runs):
+        errs = []
         for (cmd, env, prepare), (walls, peaks, cpus, _) in zip(cases, results):
             wall, peak, err = measure(cmd, env, prepare=prepare, runs=1)
             walls.append(wall)
             peaks.append(peak)
             cpus.append(LAST_CPU[0])
-        results = [(w, p, c, err) for (w, p, c, _) in results]
+            errs.append(err)
+        # Each case keeps what it printed itself (before, every case got the last case's).
+        results = [(w, p, c, err) for (w, p, c, _), err in zip(results, errs)]
     return [(statistics.median(w), max(p), statistics.median(c), e) for w, p, c, e in results]
 
 
@@ -305,6 +312,20 @@ def mock_api_memory(n, work, shm, runs):
             f"200 MiB) | {wall:.3f} | {peak:.0f} |")
 
 
+def hugo_site(n, work):
+    """Hugo's site of the peers' folder over the peers' data of size N, ready to build."""
+    pdata = os.path.join(work, f"peer-data-{n}")
+    if not os.path.exists(pdata):
+        subprocess.run([sys.executable, os.path.join(PEERS, "gen_data.py"), str(n), pdata], check=True,
+                       stdout=subprocess.DEVNULL)
+    site = os.path.join(work, "hugo-site")
+    rm(site)
+    shutil.copytree(os.path.join(PEERS, "hugo"), site)
+    subprocess.run([sys.executable, os.path.join(site, "prepare.py"), pdata, "--mode", "stubs"], check=True,
+                   stdout=subprocess.DEVNULL)
+    return site
+
+
 def peer_rows(args, shm, hugo, n_pages):
     """Hugo on the peers' data of each size from 1,000, taking turns with our build and `cp -r`
     of our output."""
@@ -317,15 +338,7 @@ def peer_rows(args, shm, hugo, n_pages):
                   "| Hugo / vatcar-site per page | 10x Hugo would be ms/page | `cp -r` of our output, ms/page (same turns) |",
                   "|---|---|---|---|---|---|---|---|---|---|---|"]
         for n in [s for s in args.sizes if s >= 1000]:
-            pdata = os.path.join(args.work, f"peer-data-{n}")
-            if not os.path.exists(pdata):
-                subprocess.run([sys.executable, os.path.join(PEERS, "gen_data.py"), str(n), pdata], check=True,
-                               stdout=subprocess.DEVNULL)
-            site = os.path.join(args.work, "hugo-site")
-            rm(site)
-            shutil.copytree(os.path.join(PEERS, "hugo"), site)
-            subprocess.run([sys.executable, os.path.join(site, "prepare.py"), pdata, "--mode", "stubs"], check=True,
-                           stdout=subprocess.DEVNULL)
+            site = hugo_site(n, args.work)
             hpages = n + 3
             places = [("tmpfs", shm)] if shm else []
             places.append(("disk", args.work))
@@ -361,6 +374,103 @@ def peer_rows(args, shm, hugo, n_pages):
     return lines
 
 
+def ensure_data(n, work):
+    data = os.path.join(work, f"data-{n}")
+    if not os.path.exists(os.path.join(data, "division-events.json")):
+        subprocess.run([sys.executable, os.path.join(HERE, "gen_data.py"), str(n), data], check=True)
+    return data
+
+
+def serve_reload_median(runs):
+    """The median of `benches/serve_reload.py` (edit to reload in `serve`, on the demo), in ms."""
+    done = subprocess.run([sys.executable, os.path.join(HERE, "serve_reload.py"), "--bin", BIN,
+                           "--runs", str(runs)], capture_output=True, text=True, check=True).stdout
+    return float(re.search(r"median (\d+) ms", done).group(1)), done.strip().splitlines()[0]
+
+
+def figures(args, shm, hugo, n=10000):
+    """Issue 38's figures in one table, at size N on tmpfs, each ratio from runs that took
+    turns (so that both sides met the machine in the same state): per page against Hugo and
+    build over `cp -r` with 2 cores and with 1 (`taskset -c 0`), the first and the next
+    unchanged rebuild over a full build, the peak memory of a full build (from a snapshot and
+    from the mock API), and serve's edit-to-reload median on the demo."""
+    if not shm:
+        sys.exit("the figures are measured on tmpfs, and there is no /dev/shm")
+    os.makedirs(shm, exist_ok=True)
+    data = ensure_data(n, args.work)
+    out, copy, hout = (os.path.join(shm, name) for name in ("fig-out", "fig-copy", "fig-hugo"))
+    site_args = ["--snapshot", data, "--site-url", "https://bench.example.org/"]
+    full = [BIN, "build", "--output", out] + site_args
+    subprocess.run(full, env=env_with(), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pages = count_pages(out)
+    site = hugo_site(n, args.work) if hugo and PEERS else None
+    rows, peak = [], 0
+    for cores in (2, 1):
+        pin = (lambda cmd: taskset(1, cmd)) if cores == 1 else (lambda cmd: cmd)
+        cases = [(pin(full), env_with(), lambda: rm(out)), (pin(["cp", "-r", out, copy]), None, lambda: rm(copy))]
+        if site:
+            cases.append((pin([hugo, "--quiet", "-s", site, "-d", hout]), None, lambda: rm(hout)))
+        results = in_turns(cases, args.runs)
+        (ours, ours_peak, _, _), (floor, _, _, _) = results[:2]
+        peak = max(peak, ours_peak)
+        before = len(rows)
+        rows.append(("build / `cp -r`", cores, f"{ours / floor:.2f}x ({ours:.2f} s against {floor:.2f} s)",
+                     "≤ 1.2" if cores == 2 else "≤ 1.3", ours / floor <= (1.2 if cores == 2 else 1.3)))
+        if site:
+            hwall = results[2][0]
+            ratio = (hwall / (n + 3)) / (ours / pages)
+            rows.append(("per page, Hugo / vatcar-site", cores,
+                         f"{ratio:.1f}x ({1000 * hwall / (n + 3):.3f} against {1000 * ours / pages:.3f} ms)",
+                         "≥ 4x", ratio >= 4))
+        print(*(f"| {r[0]}, {r[1]} core{'s' if r[1] > 1 else ''} | {r[2]} |" for r in rows[before:]), sep="\n",
+              flush=True)
+    rm(copy)
+    rm(hout)
+    if not site:
+        rows.append(("per page, Hugo / vatcar-site", "1 and 2",
+                     "not measured: " + ("no peers folder (--peers DIR)" if hugo else "Hugo is not installed"),
+                     "≥ 4x", None))
+    # The first rebuild over a full build, and the next one over that rebuild, against the
+    # full build, in turns.
+    first_out, next_out = os.path.join(shm, "fig-first"), os.path.join(shm, "fig-next")
+
+    def full_build_into(folder):
+        rm(folder)
+        subprocess.run([BIN, "build", "--output", folder] + site_args, env=env_with(), check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    full_build_into(next_out)
+    subprocess.run([BIN, "build", "--output", next_out] + site_args, env=env_with(), check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    (fwall, _, fcpu, _), (first, _, first_cpu, first_err), (again, _, again_cpu, again_err) = in_turns(
+        [(full, env_with(), lambda: rm(out)),
+         ([BIN, "build", "--output", first_out] + site_args, env_with(), lambda: full_build_into(first_out)),
+         ([BIN, "build", "--output", next_out] + site_args, env_with(), None)], args.runs)
+    for label, wall, cpu, err, goal in [("first unchanged rebuild / full build", first, first_cpu, first_err, 1.0),
+                                        ("next unchanged rebuild / full build", again, again_cpu, again_err, 0.8)]:
+        written = re.search(r"\((\d+) written", err)
+        written = written.group(1) if written else "?"
+        rows.append((label, 2, f"{wall / fwall:.2f}x wall ({wall:.2f} s against {fwall:.2f} s), {cpu / fcpu:.2f}x CPU; "
+                     f"{written} file{'' if written == '1' else 's'} written", f"≤ {goal}", wall / fwall <= goal))
+        print(f"| {label} | {rows[-1][2]} |", flush=True)
+    for folder in (out, first_out, next_out):
+        rm(folder)
+    mock_row = mock_api_memory(n, args.work, shm, args.runs)
+    mock_peak = float(mock_row.rsplit("|", 2)[-2])
+    rows.append((f"peak memory, a full build at N = {n:,}", 2,
+                 f"{peak:.0f} MiB from a snapshot, {mock_peak:.0f} MiB from the mock API", "< 200 MiB",
+                 max(peak, mock_peak) < 200))
+    reload_ms, reload_line = serve_reload_median(20)
+    rows.append(("serve: edit to reload, median on the demo", 2, reload_line, "≤ 100 ms", reload_ms <= 100))
+    load = os.getloadavg()
+    lines = [f"Issue 38's figures ({time.strftime('%Y-%m-%d %H:%M')}, N = {n:,}: {pages} pages; output on tmpfs; "
+             f"median of {args.runs} runs taken in turns; load average {load[0]:.1f} at the end):", "",
+             "| figure | cores | measured | goal | met |", "|---|---|---|---|---|"]
+    for figure, cores, measured, goal, met in rows:
+        lines.append(f"| {figure} | {cores} | {measured} | {goal} | {'' if met is None else 'yes' if met else 'no'} |")
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
@@ -369,7 +479,8 @@ def main():
     ap.add_argument("--no-hugo", action="store_true")
     ap.add_argument("--instructions", type=int, metavar="N", default=None,
                     help="also count instructions (valgrind's callgrind) of a build at size N")
-    ap.add_argument("--only", choices=["content", "hugo"], help="run only these rows")
+    ap.add_argument("--only", choices=["content", "hugo", "figures"],
+                    help="run only these rows; figures: issue 38's table at N = 10,000 on tmpfs")
     ap.add_argument("--peers", help="the peers' folder (Hugo's site over the same data); without it, no comparison")
     ap.add_argument("--bin", help="measure this vatcar-site binary (another commit's) instead of building one")
     args = ap.parse_args()
@@ -390,6 +501,13 @@ def main():
         PEERS = os.path.abspath(args.peers)
     shm = "/dev/shm/vatcar-bench" if os.path.isdir("/dev/shm") else None
     hugo = None if args.no_hugo else shutil.which("hugo")
+    if args.only == "figures":
+        text = "\n".join(figures(args, shm, hugo)) + "\n"
+        with open(os.path.join(args.work, "results-figures.md"), "w") as f:
+            f.write(text)
+        print(text)
+        rm(shm)
+        return
     if args.only == "hugo":
         n_pages = {}
         for n in args.sizes:

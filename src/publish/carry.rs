@@ -2,126 +2,157 @@
 //! everything in the old tree that is not ours carried into the new one as it is (hard links),
 //! with what they saved while this run staged.
 
+use super::Staged;
 use super::marker::MARKER;
-use super::tree::{Entry, below};
-use super::{Staged, Staging, tree};
+use super::stamp::Stamp;
+use super::tree::{self, Entry, OldTree, below};
 use anyhow::{Context, Result, bail};
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::fs;
 use std::io::ErrorKind;
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
-impl Staging {
-    /// Paths of the webmaster's that this publication would overwrite (allowed with `force`,
-    /// and listed), and the errors no flag overrides: a link, or a folder holding their files,
-    /// where a path of ours must go. `names` are the files this publication writes.
-    pub(super) fn check_ownership<'n>(
-        &self,
-        names: impl Iterator<Item = &'n str>,
-    ) -> Result<Vec<String>> {
+/// What tells the webmaster's files from ours, in the output folder and in the new tree
+/// staged beside it.
+pub(super) struct Carry<'a> {
+    /// The output folder.
+    pub dir: &'a Path,
+    /// The new tree, staged.
+    pub new_dir: &'a Path,
+    /// What the output folder held when this publication began.
+    pub old: &'a OldTree,
+    /// The files the marker lists: ours.
+    pub previous: &'a HashMap<String, Option<Stamp>>,
+    /// The files this publication makes: ours too.
+    pub made: &'a HashMap<String, Staged>,
+    /// Whether a file of the webmaster's may be overwritten.
+    pub force: bool,
+}
+
+/// What the old tree holds where a file of ours must go.
+enum InTheWay {
+    Nothing,
+    /// A file of the webmaster's: overwritten with `force`.
+    Theirs,
+    /// What no flag overrides.
+    Problem(String),
+}
+
+impl Carry<'_> {
+    /// Paths of the webmaster's that the files this publication writes would overwrite
+    /// (allowed with `force`, and listed), and the errors no flag overrides: a link, or a
+    /// folder holding their files, where a path of ours must go.
+    pub(super) fn check_ownership(&self) -> Result<Vec<String>> {
         let mut overwritten = Vec::new();
         let mut problems = Vec::new();
-        let dir = &self.place.dir;
         let mut checked_folders = HashSet::new();
-        for name in names {
+        let written = self.made.iter().filter(|(_, staged)| staged.written);
+        for name in written.map(|(name, _)| name.as_str()) {
             let mut folder = name;
             while let Some((parent, _)) = folder.rsplit_once('/') {
                 folder = parent;
-                if !checked_folders.insert(folder) {
-                    continue;
-                }
-                match self.old.get(folder) {
-                    None | Some(Entry::Folder) => {}
-                    Some(Entry::Link) => problems.push(format!(
-                        "{} is a link; vatcar-site never writes through links inside the output \
-                         folder: remove it, or copy what it points to in its place",
-                        below(dir, folder).display()
-                    )),
-                    Some(_) => {
-                        if !self.previous.contains_key(folder) {
-                            problems.push(format!(
-                                "{} is a file of yours where vatcar-site needs a folder: move it",
-                                below(dir, folder).display()
-                            ));
-                        }
-                    }
+                if checked_folders.insert(folder) {
+                    problems.extend(self.in_the_way_of_a_folder(folder));
                 }
             }
-            let ours = self.previous.contains_key(name);
-            // Made only for a message: a rebuild checks every file it publishes.
-            let path = || below(dir, name);
-            match self.old.get(name) {
-                None => {}
-                Some(Entry::File) if ours => {}
-                Some(Entry::Link) => problems.push(format!(
-                    "{} is a link; vatcar-site never replaces links inside the output folder: \
-                     remove it",
-                    path().display()
-                )),
-                Some(Entry::Folder) => {
-                    let theirs = self.old.under(name).any(|(inner, entry)| {
-                        entry == Entry::Folder
-                            || !inner
-                                .to_str()
-                                .is_some_and(|p| self.previous.contains_key(p))
-                    });
-                    if theirs {
-                        problems.push(format!(
-                            "{} is a folder of yours where vatcar-site needs a file: move it",
-                            path().display()
-                        ));
-                    }
-                }
-                Some(_) if self.force => overwritten.push(name.to_owned()),
-                Some(_) => problems.push(format!(
+            match self.in_the_way_of_a_file(name) {
+                InTheWay::Nothing => {}
+                InTheWay::Theirs if self.force => overwritten.push(name.to_owned()),
+                InTheWay::Theirs => problems.push(format!(
                     "{} was not written by vatcar-site (its marker does not list it); pass \
                      --force to overwrite it, or move it",
-                    path().display()
+                    below(self.dir, name).display()
                 )),
+                InTheWay::Problem(problem) => problems.push(problem),
             }
         }
         // The names come in no order; what is reported comes in the paths' order.
         overwritten.sort_unstable();
         problems.sort_unstable();
-        match problems.len() {
-            0 => Ok(overwritten),
-            n => {
-                let shown = problems
-                    .iter()
-                    .take(10)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join("\n  ");
-                let more = if n > 10 {
-                    format!("\n  and {} more", n - 10)
+        if problems.is_empty() {
+            return Ok(overwritten);
+        }
+        let shown = problems.iter().take(10).cloned().collect::<Vec<_>>();
+        let more = match problems.len() {
+            n if n > 10 => format!("\n  and {} more", n - 10),
+            _ => String::new(),
+        };
+        bail!(
+            "nothing was written, because of what is in the output folder:\n  {}{more}",
+            shown.join("\n  ")
+        )
+    }
+
+    /// What stops a folder of ours at `folder`: a link, or a file of the webmaster's.
+    fn in_the_way_of_a_folder(&self, folder: &str) -> Option<String> {
+        match self.old.get(folder) {
+            None | Some(Entry::Folder) => None,
+            Some(Entry::Link) => Some(format!(
+                "{} is a link; vatcar-site never writes through links inside the output \
+                 folder: remove it, or copy what it points to in its place",
+                below(self.dir, folder).display()
+            )),
+            Some(_) if self.previous.contains_key(folder) => None,
+            Some(_) => Some(format!(
+                "{} is a file of yours where vatcar-site needs a folder: move it",
+                below(self.dir, folder).display()
+            )),
+        }
+    }
+
+    /// What is in the way of a file of ours at `name`.
+    fn in_the_way_of_a_file(&self, name: &str) -> InTheWay {
+        // Made only for a message: a rebuild checks every file it publishes.
+        let path = || below(self.dir, name);
+        match self.old.get(name) {
+            None => InTheWay::Nothing,
+            Some(Entry::File) if self.previous.contains_key(name) => InTheWay::Nothing,
+            Some(Entry::Link) => InTheWay::Problem(format!(
+                "{} is a link; vatcar-site never replaces links inside the output folder: \
+                 remove it",
+                path().display()
+            )),
+            Some(Entry::Folder) => {
+                let theirs = self.old.under(name).any(|(inner, entry)| {
+                    entry == Entry::Folder
+                        || !inner
+                            .to_str()
+                            .is_some_and(|p| self.previous.contains_key(p))
+                });
+                if theirs {
+                    InTheWay::Problem(format!(
+                        "{} is a folder of yours where vatcar-site needs a file: move it",
+                        path().display()
+                    ))
                 } else {
-                    String::new()
-                };
-                bail!(
-                    "nothing was written, because of what is in the output folder:\n  {shown}{more}"
-                )
+                    // Our files only: they go with the old tree.
+                    InTheWay::Nothing
+                }
             }
+            Some(_) => InTheWay::Theirs,
         }
     }
 
     /// Hard links from the old tree into the new one, for files whose bytes stay.
     pub(super) fn link_unchanged<'p>(&self, paths: impl Iterator<Item = &'p String>) -> Result<()> {
+        let mut folder = None;
         for path in paths {
-            self.link(path.as_ref())?;
+            self.link(path.as_ref(), &mut folder)?;
         }
         Ok(())
     }
 
     /// Everything in the old tree that is not ours goes into the new tree as it is: files and
     /// links hard-linked, folders made.
-    pub(super) fn carry_webmasters_files(&self, names: &HashMap<String, Staged>) -> Result<()> {
+    pub(super) fn carry_webmasters_files(&self) -> Result<()> {
         let mut listed: Vec<&str> = self.previous.keys().map(String::as_str).collect();
         listed.sort_unstable();
+        let mut folder = None;
         for (path, entry) in self.old.in_order() {
             let ours = path
                 .to_str()
-                .is_some_and(|p| self.previous.contains_key(p) || names.contains_key(p));
+                .is_some_and(|p| self.previous.contains_key(p) || self.made.contains_key(p));
             match entry {
                 _ if ours => {}
                 Entry::Folder => {
@@ -132,16 +163,16 @@ impl Staging {
                         listed.get(first).is_some_and(|f| f.starts_with(&prefix))
                     });
                     if !held_ours {
-                        let target = below(&self.new_dir, path);
+                        let target = below(self.new_dir, path);
                         fs::create_dir_all(&target)
                             .with_context(|| format!("could not create {}", target.display()))?;
-                        copy_permissions(&below(&self.place.dir, path), &target);
+                        copy_permissions(&below(self.dir, path), &target);
                     }
                 }
-                _ => self.link(path)?,
+                _ => self.link(path, &mut folder)?,
             }
         }
-        copy_permissions(&self.place.dir, &self.new_dir);
+        copy_permissions(self.dir, self.new_dir);
         Ok(())
     }
 
@@ -149,10 +180,10 @@ impl Staging {
     /// or folder made after the scan, or a file of theirs replaced since (an editor saves by
     /// renaming a new file over the old one). The swap took those into the old tree at
     /// `old_tree`, which is removed next. A path the new site took meanwhile is left as it is.
-    pub(super) fn rescue_late_files(&self, old_tree: &Path, names: &HashMap<String, Staged>) {
+    pub(super) fn rescue_late_files(&self, old_tree: &Path) {
         let ours = |key: &OsStr| {
             key.to_str().is_some_and(|k| {
-                k == MARKER || self.previous.contains_key(k) || names.contains_key(k)
+                k == MARKER || self.previous.contains_key(k) || self.made.contains_key(k)
             })
         };
         let mut walk = walkdir::WalkDir::new(old_tree)
@@ -170,7 +201,7 @@ impl Staging {
             if ours(&key) {
                 continue;
             }
-            let live = below(&self.place.dir, &key);
+            let live = below(self.dir, &key);
             let scanned = self.old.get(&key);
             let is_folder = item.file_type().is_dir();
             let late = match scanned {
@@ -212,11 +243,17 @@ impl Staging {
 
     /// Puts the old tree's entry at `key` into the new tree: a hard link, or where the file
     /// system has none, a copy. Never over a file already staged there.
-    pub(super) fn link(&self, key: &OsStr) -> Result<()> {
-        let (from, to) = (below(&self.place.dir, key), below(&self.new_dir, key));
-        if let Some(parent) = to.parent() {
+    /// `folder` is the folder the last call linked into: the paths come in order, so a
+    /// folder's files come together, and it is made (or found made) once for them all rather
+    /// than asked for again, a failed `mkdir` and a `stat`, for each.
+    fn link(&self, key: &OsStr, folder: &mut Option<PathBuf>) -> Result<()> {
+        let (from, to) = (below(self.dir, key), below(self.new_dir, key));
+        if let Some(parent) = to.parent()
+            && folder.as_deref() != Some(parent)
+        {
             fs::create_dir_all(parent)
                 .with_context(|| format!("could not create {}", parent.display()))?;
+            *folder = Some(parent.to_path_buf());
         }
         // `hard_link` links a link itself, not what it points to.
         match fs::hard_link(&from, &to) {

@@ -55,21 +55,13 @@ pub(super) fn same_bytes(path: &Path, contents: &[u8]) -> Option<fs::Metadata> {
     same.then_some(meta)
 }
 
-/// Writes a new file of the staged tree; how it looks once written, for its stamp, when
-/// `stamping`.
-pub(super) fn write_staged(
-    path: &Path,
-    contents: &[u8],
-    stamping: bool,
-) -> std::io::Result<Option<Seen>> {
+/// Writes a new file of the staged tree; how it looks once written, for its stamp (the swap
+/// moves it whole: its inode and mtime stay).
+pub(super) fn write_staged(path: &Path, contents: &[u8]) -> std::io::Result<Option<Seen>> {
     use std::io::Write;
     let mut file = fs::File::create(path)?;
     file.write_all(contents)?;
-    Ok(if stamping {
-        Seen::of(&file.metadata()?)
-    } else {
-        None
-    })
+    Ok(Seen::of(&file.metadata()?))
 }
 
 pub(super) fn write_file(path: &Path, contents: &[u8]) -> Result<()> {

@@ -39,7 +39,8 @@ mod swap;
 mod test_pause;
 mod tree;
 
-use files::{check_relative, same_bytes, write_staged};
+use carry::Carry;
+use files::{check_relative, same_bytes, write_file, write_staged};
 use signals::{Active, check_interrupt};
 pub use signals::{Interrupted, interrupt, interrupted};
 
@@ -198,12 +199,13 @@ struct Added {
 }
 
 /// One file of the publication.
+#[derive(Clone, Copy)]
 struct Staged {
     /// Written into the staging folder; otherwise the output folder's file stays.
     written: bool,
-    /// Its stamp, for the next marker. Boxed: a build into an empty folder (a CI job's) has
-    /// none, and 40,000 empty places of 96 bytes were 5 MiB of its peak.
-    stamp: Option<Box<Stamp>>,
+    /// Its stamp, for the next marker: every file written has one (where the platform shows
+    /// inodes), so it is held in place, not boxed.
+    stamp: Option<Stamp>,
 }
 
 impl Staging {
@@ -220,7 +222,11 @@ impl Staging {
                     how.kind.in_words()
                 ),
                 Some((marker, bytes)) => {
-                    let (files, as_written) = marker.into_files();
+                    let (mut files, as_written) = marker.into_files();
+                    let marker_seen = fs::symlink_metadata(place.dir.join(MARKER))
+                        .ok()
+                        .and_then(|meta| Seen::of(&meta));
+                    stamp::distrust_racy(files.values_mut(), marker_seen);
                     (files, as_written, Some(stamp::hash(&bytes)))
                 }
                 None => (HashMap::new(), false, None),
@@ -276,11 +282,12 @@ impl Staging {
         self.add_made_from(path, contents, None)
     }
 
-    /// Whether [`Staging::keep_made_from`] can keep anything: the folder holds a build of
-    /// this tool, and no secret is in play. Otherwise the hash of a page's inputs is not
-    /// worth making (a CI job builds into an empty folder).
+    /// Whether pages may be kept on the hash of their inputs: by this build, over a build of
+    /// this tool, and by the next one, over this build, so that the first rebuild after a full
+    /// build keeps them already. Never with a secret in play (see
+    /// [`Staging::keep_made_from`]), so then no page's inputs are worth hashing.
     pub fn may_keep_pages(&self) -> bool {
-        self.secrets.is_empty() && !self.previous.is_empty()
+        self.secrets.is_empty()
     }
 
     /// Keeps the output folder's page at `path` if the last build made it from inputs that
@@ -306,7 +313,7 @@ impl Staging {
         };
         place.insert(Staged {
             written: false,
-            stamp: Some(Box::new(*recorded)),
+            stamp: Some(*recorded),
         });
         added.vouched += 1;
         true
@@ -338,14 +345,12 @@ impl Staging {
         if path == MARKER {
             return Err(given_twice());
         }
-        // Stamps serve the next build over this one. A folder that held no build of ours (a CI
-        // job's) most likely gets none, so there nothing is hashed or stamped: the next build
-        // compares the files byte by byte and stamps them then.
-        let stamping = !self.previous.is_empty();
-        // Hashed while the bytes are still in the cache from the key scan (or from rendering).
-        let hash = stamping.then(|| stamp::hash(contents));
+        // Every file is stamped, a full build's too: the stamps let the next build keep it
+        // unread, where without them it would compare every file byte by byte. Hashed while
+        // the bytes are still in the cache from the key scan (or from rendering).
+        let hash = stamp::hash(contents);
         // Asked before the lock is taken: it may read the old file.
-        let kept = hash.and_then(|hash| Some((hash, self.kept(path, contents, hash)?)));
+        let kept = self.kept(path, contents, hash);
         // "" is the staging tree's top, which does not exist before the first file.
         let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
         let folder_made = {
@@ -355,10 +360,10 @@ impl Staging {
             else {
                 return Err(given_twice());
             };
-            if let Some((hash, (seen, vouched))) = kept {
+            if let Some((seen, vouched)) = kept {
                 place.insert(Staged {
                     written: false,
-                    stamp: seen.map(|seen| Box::new(Stamp { seen, hash, input })),
+                    stamp: seen.map(|seen| Stamp { seen, hash, input }),
                 });
                 // A stamp that gains the hash of the page's inputs changes the marker.
                 let same_input = self
@@ -382,14 +387,14 @@ impl Staging {
                 .with_context(|| format!("could not create {}", parent.display()))?;
             self.lock().folders.insert(folder.to_owned());
         }
-        let seen = write_staged(&target, contents, stamping)
+        let seen = write_staged(&target, contents)
             .with_context(|| format!("could not write {}", target.display()))?;
         self.bytes_written
             .fetch_add(contents.len() as u64, Ordering::Relaxed);
-        if let (Some(seen), Some(hash)) = (seen, hash)
+        if let Some(seen) = seen
             && let Some(staged) = self.lock().files.get_mut(path)
         {
-            staged.stamp = Some(Box::new(Stamp { seen, hash, input }));
+            staged.stamp = Some(Stamp { seen, hash, input });
         }
         Ok(())
     }
@@ -421,6 +426,79 @@ impl Staging {
     /// not written).
     pub fn bytes_written(&self) -> u64 {
         self.bytes_written.load(Ordering::Relaxed)
+    }
+
+    /// Puts the staged files in place of the old ones, all at once where the file system
+    /// allows, with the marker updated and what this tool wrote before and no longer produces
+    /// gone. The webmaster's own files stay.
+    pub fn commit(mut self) -> Result<PublishReport> {
+        check_interrupt()?;
+        let Added { files, vouched, .. } = std::mem::take(&mut *self.lock());
+        let carry = Carry {
+            dir: &self.place.dir,
+            new_dir: &self.new_dir,
+            old: &self.old,
+            previous: &self.previous,
+            made: &files,
+            force: self.force,
+        };
+        // A file kept is one the marker lists and the scan saw as a regular file, reached
+        // through real folders: nothing in the old tree stands in its way.
+        let overwritten = carry.check_ownership()?;
+        if self.marker_as_written && vouched == files.len() && files.len() == self.previous.len() {
+            // Every file was kept on its stamp's word, and they are the files listed: the
+            // marker would be written again as it is, so it is neither made nor compared.
+            self.finish();
+            return Ok(PublishReport {
+                unchanged: files.len(),
+                ..PublishReport::default()
+            });
+        }
+        let listing = commit::Listing::new(&files, &self.previous, &self.old, self.prune);
+        let marker = listing.marker(self.kind);
+        let marker_changed = self.previous_marker != Some(stamp::hash(&marker));
+        let written = listing.changed().count();
+        let mut report = PublishReport {
+            written,
+            unchanged: files.len() - written,
+            removed: listing.stale.len(),
+            overwritten,
+            bytes_written: self.bytes_written(),
+        };
+        if written == 0
+            && listing.stale.is_empty()
+            && (!marker_changed || self.previous_marker.is_some())
+        {
+            // Nothing to swap: the folder is already this site, mtimes and all. Its marker
+            // may change alone (stamps made for files compared byte by byte, a listed file
+            // gone): it is replaced by itself, in one rename.
+            if marker_changed {
+                report.bytes_written +=
+                    commit::replace_marker(&self.new_dir, &self.place.dir, &marker)?;
+            }
+            self.finish();
+            return Ok(report);
+        }
+        write_file(&self.new_dir.join(MARKER), &marker)?;
+        report.bytes_written += marker.len() as u64;
+        match self.place.mode {
+            Mode::Exchange => commit::exchange(&carry, &listing, &self.staging)?,
+            Mode::InPlace => commit::in_place(
+                &self.place.dir,
+                &self.staging,
+                &listing,
+                &self.old,
+                self.previous_marker.is_some(),
+            )?,
+        }
+        self.finish();
+        Ok(report)
+    }
+
+    /// The publication is done: the folders made to hold the output stay.
+    fn finish(&mut self) {
+        self.committed = true;
+        self.place.keep = true;
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Added> {

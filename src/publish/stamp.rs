@@ -6,10 +6,15 @@
 //!
 //! What this trusts: that a file whose length, mtime (to the nanosecond, as the file system
 //! keeps it) and inode are as recorded holds the bytes it held. A hand edit that keeps the
-//! length and puts the mtime back (`touch -d`), or one made within the file system's clock
-//! tick after this tool wrote the file, is not noticed until the file's bytes change in the
-//! build. A file replaced by another (an editor's save renames a new file over it) has a new
-//! inode, and one written to has a new mtime: both are compared byte by byte, as before.
+//! length and puts the mtime back (`touch -d`) is not noticed until the file's bytes change in
+//! the build. A file replaced by another (an editor's save renames a new file over it) has a
+//! new inode, and one written to has a new mtime: both are compared byte by byte, as before.
+//!
+//! An edit within the file system's clock tick after this tool wrote the file would keep its
+//! mtime too. That is closed as git closes its "racy clean" entries: the marker is written
+//! after every file it lists (a new file is out of reach, in the staging folder, until then),
+//! so an edit in the tick of a file's stamp can hide only on a file whose mtime is not older
+//! than the marker's. Such a stamp is not trusted ([`distrust_racy`]): the file is compared.
 
 use std::fs::Metadata;
 
@@ -56,6 +61,22 @@ impl Seen {
     #[cfg(not(unix))]
     pub fn of(_: &Metadata) -> Option<Seen> {
         None
+    }
+}
+
+/// Forgets each stamp whose file's mtime is not older than the marker's (`marker`, how the
+/// marker looked; none, every stamp): an edit of the same length in the same clock tick as
+/// the build's write would not have changed it.
+pub(super) fn distrust_racy<'a>(
+    stamps: impl Iterator<Item = &'a mut Option<Stamp>>,
+    marker: Option<Seen>,
+) {
+    for stamp in stamps {
+        let settled = matches!((&stamp, marker), (Some(s), Some(marker))
+            if (s.seen.mtime, s.seen.mtime_ns) < (marker.mtime, marker.mtime_ns));
+        if !settled {
+            *stamp = None;
+        }
     }
 }
 
@@ -190,6 +211,38 @@ mod tests {
         for text in damaged {
             assert_eq!(Stamp::decode(&text), None, "{text:?}");
         }
+    }
+
+    #[test]
+    fn only_a_stamp_older_than_the_marker_is_trusted() {
+        let at = |mtime, mtime_ns| Seen {
+            len: 1,
+            mtime,
+            mtime_ns,
+            inode: 7,
+        };
+        let stamp = |seen| Stamp {
+            seen,
+            hash: 1,
+            input: None,
+        };
+        let marker = at(100, 500);
+        let mut stamps = [
+            Some(stamp(at(99, 900))),
+            Some(stamp(at(100, 499))),
+            Some(stamp(at(100, 500))),
+            Some(stamp(at(100, 501))),
+            Some(stamp(at(101, 0))),
+            None,
+        ];
+        distrust_racy(stamps.iter_mut(), Some(marker));
+        let kept: Vec<bool> = stamps.iter().map(Option::is_some).collect();
+        assert_eq!(kept, [true, true, false, false, false, false]);
+        distrust_racy(stamps.iter_mut(), None);
+        assert!(
+            stamps.iter().all(Option::is_none),
+            "no marker's time, no trust"
+        );
     }
 
     #[test]
