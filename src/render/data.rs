@@ -1,9 +1,9 @@
 //! The public data files (data/changes.json, data/roster.json, events.json) and the What's
 //! new Atom feed, from the views `view::public_data` made.
 
-use super::Theme;
-use super::page::SiteContext;
-use super::site::{Rendered, Sink};
+use crate::render::page::SiteContext;
+use crate::render::sink::{Rendered, Sink};
+use crate::render::theme::Theme;
 use crate::view::SiteView;
 use crate::view::outputs::{self, Output};
 use anyhow::Result;

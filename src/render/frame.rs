@@ -3,17 +3,19 @@
 //!
 //! Twenty thousand event pages have the same frame but for four values (title, description,
 //! canonical address, preview image), and Tera spends more instructions on base.html than on
-//! the event itself. So a built-in page template that fills only the `content` block, whose
-//! whole chain is built in (the theme replaces neither it, `layout.html` nor `base.html`), is
-//! split in two ([`Split`]): the frame, rendered once per [`FrameKey`] with placeholders where
+//! the event itself. So a page template, the theme's or the built-in one, that fills only the
+//! `content` block over `layout.html`, whose chain is built in (or reads nothing a page has of
+//! its own, [`reads_only_the_site`]), is split in two ([`Split`]): the frame, rendered once per [`FrameKey`] with placeholders where
 //! the page's own values go, and the content, rendered per page. A page is the frame with its
 //! placeholders filled, byte for byte what a whole render gives: the tests render both ways,
 //! and a test holds base.html to the uses of `page` this file knows.
 //!
-//! A theme that replaces any template of the chain renders every page whole, as before.
+//! A theme whose template in the chain reads what a page has of its own renders every page
+//! whole.
 
-use crate::render::escape_html;
-use crate::render::limits::calls_of;
+use crate::render::escape::escape_html;
+use crate::render::tera_glue::calls::calls_of;
+use crate::render::tera_glue::flat::FlatReads;
 use crate::sanitize::chars::strip_forbidden;
 use crate::view::MenuItem;
 use serde_json::Value;
@@ -82,6 +84,8 @@ pub struct Split {
     pub content: String,
     /// The names the content reads from the context (`event`, `root`); `None`: any of them.
     reads: Option<BTreeSet<String>>,
+    /// The content's dotted reads, made plain names ([`FlatReads`]).
+    flat: FlatReads,
 }
 
 impl Split {
@@ -93,6 +97,23 @@ impl Split {
     /// Records what the parsed content template reads ([`names_read`]).
     pub fn read_by(&mut self, content: &tera::Template) {
         self.reads = names_read(content);
+    }
+
+    /// Makes the content's dotted reads plain names ([`FlatReads::make`]).
+    pub fn make_flat(&mut self, content: &mut tera::Template) {
+        self.flat = FlatReads::make(content);
+    }
+
+    /// The values of the content's flat reads, put in its context.
+    pub fn add_flat_reads(&self, context: &mut serde_json::Map<String, Value>) {
+        self.flat.add_to(context);
+    }
+
+    /// `name`'s value in a content's `context` made whole again ([`FlatReads::put_back`]).
+    pub fn whole_value(&self, name: &str, context: &tera::Context) -> Value {
+        let mut value = context.get(name).cloned().unwrap_or(Value::Null);
+        self.flat.put_back(name, &mut value, context);
+        value
     }
 }
 
@@ -118,6 +139,7 @@ pub fn split_sources(name: &str, text: &str) -> Option<(Split, [(String, String)
         frame: format!("__split__/frame/{name}"),
         content: format!("__split__/content/{name}"),
         reads: None,
+        flat: FlatReads::default(),
     };
     // Over layout.html, not the page template: the frame needs nothing of the page
     // template's own text, which then is parsed only where a page is rendered whole.
@@ -461,7 +483,7 @@ mod tests {
             let template = tera::Template::new("content.html", None, text).unwrap();
             names_read(&template).map(|names| names.into_iter().collect::<Vec<_>>())
         };
-        let built_in = crate::render::TEMPLATES
+        let built_in = crate::render::theme::embedded::TEMPLATES
             .iter()
             .find(|(n, _)| *n == "event.html")
             .unwrap()
@@ -504,7 +526,7 @@ mod tests {
         ];
         let mut seen = std::collections::BTreeSet::new();
         for name in ["base.html", "layout.html"] {
-            let (_, text) = crate::render::TEMPLATES
+            let (_, text) = crate::render::theme::embedded::TEMPLATES
                 .iter()
                 .find(|(n, _)| *n == name)
                 .unwrap();
@@ -534,7 +556,7 @@ mod tests {
             "base.html reads `page` in a way src/render/frame.rs does not know: {unknown:?}"
         );
         assert_eq!(seen.len(), known.len(), "{seen:?}");
-        let base = crate::render::TEMPLATES[0].1;
+        let base = crate::render::theme::embedded::TEMPLATES[0].1;
         let sections = format!("{SECTION_ENTRIES:?}");
         assert!(
             base.contains(&format!("for name in {sections}")),

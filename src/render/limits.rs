@@ -15,9 +15,9 @@
 //!
 //! How much a render may make (a string doubled in a loop) is limited in [`super::budget`].
 
+use crate::render::tera_glue::calls::{Calls, calls_of};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use tera::ast::{Expr, ExprVal, FunctionCall, Node};
 use tera::{Template, Tera};
 
 /// The most items `range` makes. The built-in templates use none; a theme's loops over
@@ -83,24 +83,6 @@ impl std::fmt::Display for Target {
             Target::Macro(file, name) => write!(f, "macro {name} of {file}"),
         }
     }
-}
-
-/// What one body of nodes calls and reads: for the recursion check here, and for whether a
-/// theme's template leaves a page's frame the same on every page ([`super::frame`]).
-#[derive(Default)]
-pub(super) struct Calls {
-    pub includes: Vec<String>,
-    /// (namespace, macro name)
-    pub macros: Vec<(String, String)>,
-    pub functions: Vec<String>,
-    /// The first name of each variable read (`site` of `site.title`), and of each read inside
-    /// brackets (`page` of `site[page.section]`).
-    pub roots: BTreeSet<String>,
-    /// Names the body binds itself: loop variables, `set`.
-    pub local: BTreeSet<String>,
-    /// Whether it defines a macro, or holds a filter section.
-    pub macro_definitions: bool,
-    pub filter_sections: bool,
 }
 
 /// Refuses a theme in which a template would include itself or a macro call itself, directly
@@ -217,117 +199,6 @@ fn find_cycle(graph: &BTreeMap<Target, BTreeSet<Target>>) -> Option<Vec<Target>>
     graph
         .keys()
         .find_map(|node| visit(node, graph, &mut marks, &mut Vec::new()))
-}
-
-pub(super) fn calls_of(body: &[Node]) -> Calls {
-    let mut calls = Calls::default();
-    nodes(body, &mut calls);
-    calls
-}
-
-fn nodes(body: &[Node], calls: &mut Calls) {
-    for node in body {
-        match node {
-            Node::VariableBlock(_, e) => expr(e, calls),
-            Node::Include(_, names, _) => calls.includes.extend(names.iter().cloned()),
-            Node::Set(_, set) => {
-                calls.local.insert(set.key.clone());
-                expr(&set.value, calls);
-            }
-            Node::FilterSection(_, section, _) => {
-                calls.filter_sections = true;
-                filter(&section.filter, calls);
-                nodes(&section.body, calls);
-            }
-            Node::Block(_, block, _) => nodes(&block.body, calls),
-            Node::Forloop(_, forloop, _) => {
-                calls.local.insert(forloop.value.clone());
-                calls.local.extend(forloop.key.clone());
-                expr(&forloop.container, calls);
-                nodes(&forloop.body, calls);
-                if let Some(empty) = &forloop.empty_body {
-                    nodes(empty, calls);
-                }
-            }
-            Node::If(branches, _) => {
-                for (_, condition, body) in &branches.conditions {
-                    expr(condition, calls);
-                    nodes(body, calls);
-                }
-                if let Some((_, body)) = &branches.otherwise {
-                    nodes(body, calls);
-                }
-            }
-            // Macro bodies are checked from the template's macro table.
-            Node::MacroDefinition(..) => calls.macro_definitions = true,
-            Node::Super
-            | Node::Text(_)
-            | Node::Extends(..)
-            | Node::ImportMacro(..)
-            | Node::Raw(..)
-            | Node::Break(_)
-            | Node::Continue(_)
-            | Node::Comment(..) => {}
-        }
-    }
-}
-
-fn filter(call: &FunctionCall, calls: &mut Calls) {
-    for argument in call.args.values() {
-        expr(argument, calls);
-    }
-}
-
-fn expr(e: &Expr, calls: &mut Calls) {
-    for f in &e.filters {
-        filter(f, calls);
-    }
-    value(&e.val, calls);
-}
-
-fn value(v: &ExprVal, calls: &mut Calls) {
-    match v {
-        ExprVal::Math(m) => {
-            expr(&m.lhs, calls);
-            expr(&m.rhs, calls);
-        }
-        ExprVal::Logic(l) => {
-            expr(&l.lhs, calls);
-            expr(&l.rhs, calls);
-        }
-        ExprVal::In(i) => {
-            expr(&i.lhs, calls);
-            expr(&i.rhs, calls);
-        }
-        ExprVal::Test(t) => {
-            read(&t.ident, calls);
-            t.args.iter().for_each(|a| expr(a, calls));
-        }
-        ExprVal::MacroCall(m) => {
-            calls.macros.push((m.namespace.clone(), m.name.clone()));
-            m.args.values().for_each(|a| expr(a, calls));
-        }
-        ExprVal::FunctionCall(f) => {
-            calls.functions.push(f.name.clone());
-            filter(f, calls);
-        }
-        ExprVal::Array(items) => items.iter().for_each(|a| expr(a, calls)),
-        ExprVal::StringConcat(concat) => concat.values.iter().for_each(|v| value(v, calls)),
-        ExprVal::Ident(name) => read(name, calls),
-        ExprVal::String(_) | ExprVal::Int(_) | ExprVal::Float(_) | ExprVal::Bool(_) => {}
-    }
-}
-
-/// The names a variable reads: its first, and the first of each read inside its brackets.
-fn read(name: &str, calls: &mut Calls) {
-    let first = |name: &str| name.split(['.', '[']).next().unwrap_or(name).to_owned();
-    calls.roots.insert(first(name));
-    for inner in name.split('[').skip(1) {
-        let inner = inner.split(']').next().unwrap_or("");
-        if !inner.starts_with(|c: char| c == '"' || c == '\'' || c.is_ascii_digit()) {
-            calls.roots.insert(first(inner));
-        }
-    }
 }
 
 #[cfg(test)]

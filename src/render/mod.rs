@@ -5,14 +5,14 @@
 mod budget;
 mod data;
 pub mod escape;
-mod event_content;
 pub mod frame;
 pub mod ical;
 pub mod limits;
 mod page;
 pub mod reports;
+pub mod sink;
 pub mod site;
-mod tera_errors;
+mod tera_glue;
 pub mod theme;
 
 pub use escape::escape_html;

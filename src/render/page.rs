@@ -2,14 +2,15 @@
 //! the page's own facts, its data), rendered whole, or in two parts over a shared frame
 //! ([`frame`]), or kept as the last build made it.
 
-use crate::render::Theme;
 use crate::render::frame::{self, Frame, FrameKey, Frames};
+use crate::render::theme::Theme;
 use crate::view::{EventPage, SiteView};
 use anyhow::Result;
 use serde::Serialize;
 use serde_json::{Value, json};
+use xxhash_rust::xxh3::Xxh3Default;
 
-use super::site::Keep;
+use crate::render::sink::Keep;
 
 /// Where a page sits and what the templates need to link from it.
 pub(super) struct Page<'a> {
@@ -80,7 +81,7 @@ pub(super) fn render_page(
     name: &str,
     data: Value,
 ) -> Result<String> {
-    match make_page(theme, site, view, page, name, data, None)? {
+    match make_page(theme, site, view, page, name, PageData::Value(data), None)? {
         Made::Page { html, .. } => Ok(html),
         Made::Kept => anyhow::bail!("internal error: {} kept unasked", page.path),
     }
@@ -92,43 +93,36 @@ pub(super) enum Made {
     Kept,
 }
 
-/// An event's page. Where the theme writes the event page's content by hand
-/// ([`Theme::event_writer`]) it is written from the view, without the page's context
-/// (which is made only for the frame's first page and for an error); otherwise
-/// [`make_page`] over the context.
-pub(super) fn make_event_page(
-    theme: &Theme,
-    site: &SiteContext,
-    view: &SiteView,
-    page: &Page,
-    event: &EventPage,
-    keep: Option<Keep>,
-) -> Result<Made> {
-    if let (Some(writer), Some(split)) = (theme.event_writer(), theme.split(page.template)) {
-        let placed = Placed::new(view, page);
-        let frame = frame(theme, site, view, &placed, split, "event", || {
-            Ok(event.context()?)
-        });
-        // A frame that fails is rendered whole by make_page, for the error to name the
-        // template.
-        if let Ok(Some(frame)) = frame {
-            let input = match keep {
-                Some(keep) => {
-                    let input = event_made_from(theme, &frame, &placed, event)?;
-                    if keep(&page.path, input) {
-                        return Ok(Made::Kept);
-                    }
-                    Some(input)
-                }
-                None => None,
-            };
-            let google = event.google_calendar();
-            let content = writer.write_page(event, &placed.root, google.as_deref());
-            let html = frame.fill(content, &placed.value);
-            return Ok(Made::Page { html, input });
+/// A page's data, under the name its template reads it by: a value, or an event's page,
+/// whose value is made only where the page is (a page kept needs only the hash of what it
+/// shows, [`EventPage::hash_what_the_page_shows`], cheaper than the value).
+pub(super) enum PageData<'e> {
+    Value(Value),
+    Event(&'e EventPage),
+}
+
+impl PageData<'_> {
+    fn value(&self) -> Result<Value> {
+        Ok(match self {
+            PageData::Value(value) => value.clone(),
+            PageData::Event(event) => event.context()?,
+        })
+    }
+
+    fn into_value(self) -> Result<Value> {
+        match self {
+            PageData::Value(value) => Ok(value),
+            PageData::Event(event) => Ok(event.context()?),
         }
     }
-    make_page(theme, site, view, page, "event", event.context()?, keep)
+
+    fn hash(&self, state: &mut Xxh3Default) -> Result<()> {
+        match self {
+            PageData::Value(value) => serde_json::to_writer(HashWriter(state), value)?,
+            PageData::Event(event) => event.hash_what_the_page_shows(state),
+        }
+        Ok(())
+    }
 }
 
 /// A page with what every template has of it: its `page` value and the way back to the
@@ -222,14 +216,31 @@ pub(super) fn make_page(
     view: &SiteView,
     page: &Page,
     name: &str,
-    data: Value,
+    data: PageData,
     keep: Option<Keep>,
 ) -> Result<Made> {
     let placed = Placed::new(view, page);
     if let Some(split) = theme.split(page.template) {
-        let frame = frame(theme, site, view, &placed, split, name, || Ok(data.clone()));
+        let frame = frame(theme, site, view, &placed, split, name, || data.value());
         // A part that fails is rendered whole below, for the error to name the template.
         if let Ok(Some(frame)) = frame {
+            let input = match keep {
+                Some(keep) => {
+                    let made = MadeFrom {
+                        theme,
+                        frame: &frame,
+                        placed: &placed,
+                        split,
+                        site,
+                    };
+                    let input = made.hash(name, &data)?;
+                    if keep(&page.path, input) {
+                        return Ok(Made::Kept);
+                    }
+                    Some(input)
+                }
+                None => None,
+            };
             // Only what the content reads: the site's values are the same on every page,
             // and copying them into each page's context was a tenth of its cost.
             let mut values = serde_json::Map::new();
@@ -243,22 +254,13 @@ pub(super) fn make_page(
             if split.reads("page") {
                 values.insert("page".into(), placed.value.clone());
             }
-            values.insert(name.into(), data);
-            let input = match keep {
-                Some(keep) => {
-                    let input = made_from(theme, &frame, &placed.value, &values)?;
-                    if keep(&page.path, input) {
-                        return Ok(Made::Kept);
-                    }
-                    Some(input)
-                }
-                None => None,
-            };
+            values.insert(name.into(), data.into_value()?);
+            split.add_flat_reads(&mut values);
             let context = tera::Context::from_value(Value::Object(values))?;
             let html = match theme.render_part(&split.content, &context) {
                 Ok(content) => frame.fill(content, &placed.value),
                 Err(_) => {
-                    let data = context.get(name).cloned().unwrap_or(Value::Null);
+                    let data = split.whole_value(name, &context);
                     theme.render(
                         page.template,
                         &whole_context(site, &placed.root, placed.value, name, data)?,
@@ -270,43 +272,55 @@ pub(super) fn make_page(
     }
     let html = theme.render(
         page.template,
-        &whole_context(site, &placed.root, placed.value, name, data)?,
+        &whole_context(site, &placed.root, placed.value, name, data.into_value()?)?,
     )?;
     Ok(Made::Page { html, input: None })
 }
 
-/// [`made_from`] for an event page whose content is written by hand: the program and the
-/// theme, the frame's text, the page's values the frame shows, the way back to the root, and
-/// everything the event's page shows ([`EventPage::hash_what_the_page_shows`]).
-fn event_made_from(
-    theme: &Theme,
-    frame: &Frame,
-    placed: &Placed,
-    event: &EventPage,
-) -> Result<u128> {
-    use std::hash::{Hash, Hasher};
-    let mut state = xxhash_rust::xxh3::Xxh3Default::new();
-    state.write_u128(theme.fingerprint());
-    state.write_u128(frame.fingerprint());
-    state.write(&serde_json::to_vec(&placed.value)?);
-    placed.root.hash(&mut state);
-    event.hash_what_the_page_shows(&mut state);
-    Ok(state.digest128())
+/// What a page made in two parts is made from.
+struct MadeFrom<'a> {
+    theme: &'a Theme,
+    frame: &'a Frame,
+    placed: &'a Placed<'a>,
+    split: &'a frame::Split,
+    site: &'a SiteContext,
 }
 
-/// The hash of everything a page made in two parts is made from: the program and the theme
-/// (templates and texts, [`Theme::fingerprint`]), the frame's text, and the page's own
-/// values, those the frame shows and those its content reads.
-fn made_from(
-    theme: &Theme,
-    frame: &Frame,
-    page: &Value,
-    content: &serde_json::Map<String, Value>,
-) -> Result<u128> {
-    let mut bytes = Vec::with_capacity(4096);
-    bytes.extend_from_slice(&theme.fingerprint().to_le_bytes());
-    bytes.extend_from_slice(&frame.fingerprint().to_le_bytes());
-    serde_json::to_writer(&mut bytes, page)?;
-    serde_json::to_writer(&mut bytes, content)?;
-    Ok(xxhash_rust::xxh3::xxh3_128(&bytes))
+impl MadeFrom<'_> {
+    /// The hash of all of it: the program and the theme (templates and texts,
+    /// [`Theme::fingerprint`]), the frame's text, the page's values the frame shows, and
+    /// what the content reads: the site's values where it reads them, the way back to the
+    /// root, and the page's data under `name`.
+    fn hash(&self, name: &str, data: &PageData) -> Result<u128> {
+        let mut state = Xxh3Default::new();
+        state.update(&self.theme.fingerprint().to_le_bytes());
+        state.update(&self.frame.fingerprint().to_le_bytes());
+        serde_json::to_writer(HashWriter(&mut state), &self.placed.value)?;
+        for (read, value) in [("site", &self.site.value), ("extra", &self.site.extra)] {
+            if self.split.reads(read) {
+                state.update(read.as_bytes());
+                serde_json::to_writer(HashWriter(&mut state), value)?;
+            }
+        }
+        for text in [self.placed.root.as_str(), name] {
+            state.update(&text.len().to_le_bytes());
+            state.update(text.as_bytes());
+        }
+        data.hash(&mut state)?;
+        Ok(state.digest128())
+    }
+}
+
+/// Bytes written into a hash.
+struct HashWriter<'s>(&'s mut Xxh3Default);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }

@@ -2,50 +2,18 @@
 //! static files, each handed to a sink as soon as it is made. Publishing them is the next
 //! stage's job.
 
-use crate::output::OutputFile;
 use crate::parallel::map_parallel;
-use crate::render::Theme;
 use crate::render::frame::Frames;
 use crate::render::ical;
-use crate::render::page::{Made, Page, SiteContext, make_event_page, render_page};
-use crate::view::outputs::{self, Kind, Output};
+use crate::render::page::{Made, Page, PageData, SiteContext, make_page, render_page};
+pub use crate::render::sink::{Keep, Rendered, Sink};
+use crate::render::theme::Theme;
+use crate::view::outputs::{self, Output};
 use crate::view::{EventKey, EventPage, EventStatus, SiteView};
 use anyhow::Result;
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
-
-/// A file made, and what it is.
-pub struct Rendered {
-    pub kind: Kind,
-    pub file: OutputFile,
-    /// For a page made in two parts ([`frame`]), the hash of all it was made from: the
-    /// program's version, the theme, the frame and the page's own values. Recorded, it lets
-    /// the next build keep the page without making it ([`Keep`]).
-    pub input: Option<u128>,
-}
-
-impl Rendered {
-    pub(super) fn new(
-        output: &Output,
-        path: impl Into<String>,
-        contents: impl Into<Vec<u8>>,
-    ) -> Self {
-        Self {
-            kind: output.kind,
-            file: OutputFile::new(path, contents),
-            input: None,
-        }
-    }
-}
-
-/// Where rendered files go as they are made: called from every rendering thread.
-pub type Sink<'s> = &'s (dyn Fn(Rendered) -> Result<()> + Sync);
-
-/// Asked before a page made in two parts is rendered: whether the output folder holds it as
-/// the last build made it from inputs of the same hash, and keeps it. Called from every
-/// rendering thread; a page kept this way is not handed to the sink.
-pub type Keep<'s> = &'s (dyn Fn(&str, u128) -> bool + Sync);
 
 /// A page of its own for each section.
 struct SectionPage {
@@ -155,7 +123,15 @@ pub fn render_keeping(
         let made = map_parallel(event_pages, |mut event| {
             view.describe(&mut event);
             let page = event_page(&event);
-            let made = make_event_page(theme, &site, view, &page, &event, keep)?;
+            let made = make_page(
+                theme,
+                &site,
+                view,
+                &page,
+                "event",
+                PageData::Event(&event),
+                keep,
+            )?;
             if let Made::Page { html, input } = made {
                 let rendered = Rendered::new(&outputs::EVENT_PAGE, page.path, html);
                 sink(Rendered { input, ..rendered })?;
@@ -203,7 +179,7 @@ pub fn render_keeping(
     if view.site.site_url.is_some() {
         atom_feed(&view, theme, &site, sink)?;
     }
-    super::data::events_feed(&view, sink)?;
+    crate::render::data::events_feed(&view, sink)?;
     let calendars = Calendars {
         feeds: &view.calendars,
         blocks,
@@ -300,7 +276,7 @@ fn site_wide_files(
         );
     }
 
-    super::data::render(view, theme, site, sink)?;
+    crate::render::data::render(view, theme, site, sink)?;
     for (name, bytes) in theme.static_files() {
         sink(Rendered::new(
             &outputs::STATIC,

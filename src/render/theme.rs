@@ -6,6 +6,7 @@
 //! the user has none, so a user file always wins, one file at a time. For a user file that
 //! names one, every built-in is also loaded as `builtin/<name>`, for it to extend.
 
+pub mod embedded;
 mod export;
 mod folder;
 mod ignored;
@@ -14,14 +15,15 @@ mod translate;
 use crate::i18n::Texts;
 use crate::render::budget;
 use crate::render::escape::escape_html;
-use crate::render::event_content::{self, EventContent};
 use crate::render::frame::{self, Split};
-use crate::render::tera_errors;
+use crate::render::tera_glue::{errors as tera_errors, fold, meter, panics};
 use crate::sanitize::quote;
 use crate::view::outputs;
 use anyhow::Result;
+pub use embedded::{STATIC_FILES, TEMPLATES};
 pub use export::exported_files;
-use folder::{check_page_templates, read_theme_folder};
+pub use folder::PageTemplate;
+use folder::{TemplateSource, check_page_templates, read_theme_folder};
 pub use ignored::{Ignored, ignored_files};
 use std::collections::HashMap;
 use std::path::Path;
@@ -29,60 +31,12 @@ use std::sync::{Arc, OnceLock};
 use tera::Tera;
 use translate::{Translate, UNKNOWN_KEY};
 
-/// Built-in templates, by name.
-macro_rules! embedded {
-    ($macro:ident, $folder:literal, $($name:literal),* $(,)?) => {
-        &[$(($name, $macro!(concat!(env!("CARGO_MANIFEST_DIR"), "/", $folder, "/", $name)))),*]
-    };
-}
-
-pub const TEMPLATES: &[(&str, &str)] = embedded!(
-    include_str,
-    "templates",
-    "base.html",
-    "layout.html",
-    "macros.html",
-    "index.html",
-    "roster.html",
-    "event_lists.html",
-    "event_list_page.html",
-    "events.html",
-    "division.html",
-    "event.html",
-    "documents.html",
-    "page.html",
-    "section.html",
-    "404.html",
-    "sitemap.xml",
-    "feed.xml",
-    "whats-new.html",
-    "whats-new-home.html",
-    "whats-new.xml",
-    "live.html",
-    "live-home.html",
-    "report.css",
-    "report-training.html",
-    "report-roster.html",
-    "report-index.html",
-);
-
 /// How the names of the reports' templates begin (`report.css`, `report-roster.html`).
 const REPORT_PREFIX: &str = "report";
 
 /// The folder the built-in templates are also found under, whatever the theme replaces:
 /// `{% extends "builtin/index.html" %}`.
 pub const BUILTIN_PREFIX: &str = "builtin/";
-
-/// Built-in static files, by path below `static/`.
-pub const STATIC_FILES: &[(&str, &[u8])] = embedded!(
-    include_bytes,
-    "static",
-    "style.css",
-    "local-time.js",
-    "menu.js",
-    "live.js",
-    "icon.svg",
-);
 
 pub struct Theme {
     tera: Tera,
@@ -93,9 +47,6 @@ pub struct Theme {
     texts: Arc<Texts>,
     /// The page templates rendered in two parts, frame and content ([`frame`]), by name.
     splits: HashMap<String, Split>,
-    /// The event page's content written without Tera, where the theme keeps the built-in
-    /// templates it is written after ([`event_content`]).
-    event_content: Option<Arc<EventContent>>,
     /// A hash of the program's version, every template and the texts: what a page is made
     /// with, besides its data.
     fingerprint: u128,
@@ -104,23 +55,6 @@ pub struct Theme {
     /// `tera` with the deferred templates, made the first time a page of one is rendered
     /// whole.
     whole: OnceLock<std::result::Result<Tera, String>>,
-}
-
-/// A template's text and where it came from.
-struct TemplateSource {
-    name: String,
-    text: String,
-    /// The file (`theme/roster.html`), or `built-in roster.html`.
-    origin: String,
-    built_in: bool,
-}
-
-/// A template a content page names in its front matter (`template = "visiting.html"`).
-#[derive(Clone, Debug)]
-pub struct PageTemplate {
-    pub name: String,
-    /// The file and line naming it, for errors.
-    pub origin: String,
 }
 
 impl Theme {
@@ -148,103 +82,22 @@ impl Theme {
         page_templates: &[PageTemplate],
         reports: bool,
     ) -> Result<Self> {
-        let mut tera = Tera::default();
-        crate::render::limits::restrict(&mut tera);
-        tera.register_function("t", Translate(Arc::clone(&texts)));
-        let tag = texts.language.clone();
-        tera.register_function("language", move |_: &HashMap<String, tera::Value>| {
-            Ok(tera::Value::String(tag.clone()))
-        });
-        // Empty for a language whose catalogue names no territory: no og:locale then.
-        let locale = texts.locale.clone().unwrap_or_default();
-        tera.register_function("locale", move |_: &HashMap<String, tera::Value>| {
-            Ok(tera::Value::String(locale.clone()))
-        });
+        let mut tera = new_tera(&texts);
         let mut static_files: Vec<(String, Vec<u8>)> = STATIC_FILES
             .iter()
             .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
             .collect();
-        let user_templates = match user_dir {
-            Some(dir) => read_theme_folder(dir, page_templates, &mut static_files)?,
-            None => Vec::new(),
-        };
-        check_page_templates(page_templates, &user_templates, user_dir)?;
-        let reports = reports
-            || user_templates
-                .iter()
-                .any(|user| user.text.contains(REPORT_PREFIX));
-        let builtin: Vec<TemplateSource> = TEMPLATES
-            .iter()
-            .filter(|(name, _)| !user_templates.iter().any(|user| user.name == *name))
-            .filter(|(name, _)| reports || !name.starts_with(REPORT_PREFIX))
-            .map(|(name, text)| TemplateSource {
-                name: name.to_string(),
-                text: text.to_string(),
-                origin: format!("built-in {name}"),
-                built_in: true,
-            })
-            .collect();
-        // Each built-in also under `builtin/`, so that a theme's template can extend the one it
-        // replaces (Tera cannot extend a template of the same name) and fill a single block.
-        // Only for a theme that names one: Tera's `extends`, `include` and `import` take a
-        // literal name, and the others' builds need not parse every template twice.
-        let wanted = user_templates
-            .iter()
-            .any(|user| user.text.contains(BUILTIN_PREFIX));
-        let aliases: Vec<TemplateSource> = if wanted {
-            TEMPLATES
-                .iter()
-                .map(|(name, text)| TemplateSource {
-                    name: format!("{BUILTIN_PREFIX}{name}"),
-                    text: text.to_string(),
-                    origin: format!("built-in {name}"),
-                    built_in: true,
-                })
-                .filter(|alias| !user_templates.iter().any(|user| user.name == alias.name))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        // Built-in page templates are also registered split in two; which of them are used
-        // split is decided once the chain each extends is parsed.
-        let mut splits = HashMap::new();
-        let mut split_sources = Vec::new();
-        for source in builtin.iter().filter(|s| s.name.ends_with(".html")) {
-            if let Some((split, texts)) = frame::split_sources(&source.name, &source.text) {
-                splits.insert(source.name.clone(), split);
-                split_sources.extend(texts);
-            }
-        }
-        if !splits.is_empty() {
-            let (name, text) = frame::content_parent();
-            split_sources.push((name.to_owned(), text.to_owned()));
-        }
-        let sources: Vec<TemplateSource> = user_templates
-            .into_iter()
-            .chain(builtin)
-            .chain(aliases)
-            .collect();
-        // A split page template is parsed as its content, and its frame extends layout.html:
-        // its whole text is needed only to render a page whole, which a build does only when
-        // a frame cannot be used or to name a template in an error. It is left unparsed then
-        // (a tenth of the parse), unless another template names it (`section.html` extends
-        // `page.html`), or the split is not kept (below).
-        let mut deferred: Vec<(String, String)> = sources
-            .iter()
-            .filter(|source| splits.contains_key(&source.name))
-            .filter(|source| {
-                let quoted = format!("\"{}\"", source.name);
-                !(sources.iter())
-                    .any(|other| other.name != source.name && other.text.contains(&quoted))
-            })
-            .map(|source| (source.name.clone(), source.text.clone()))
-            .collect();
+        let sources = gather_sources(user_dir, page_templates, reports, &mut static_files)?;
+        // Page templates are also registered split in two; which of them are used split is
+        // decided once the chain each extends is parsed.
+        let (mut splits, split_texts) = split_pages(&sources);
+        let deferred = deferred(&sources, &splits);
         let all = sources
             .iter()
             .filter(|source| !deferred.iter().any(|(name, _)| *name == source.name))
             .map(|source| (source.name.as_str(), source.text.as_str()))
             .chain(
-                split_sources
+                split_texts
                     .iter()
                     .map(|(name, text)| (name.as_str(), text.as_str())),
             );
@@ -261,47 +114,12 @@ impl Theme {
         check_text_keys(&sources, &texts)?;
         tera.autoescape_on(vec![".html", ".xml"]);
         tera.set_escape_fn(escape_html);
-        // A theme's own template in the chain (a layout.html filling hooks) keeps the split
-        // when it reads nothing a page has of its own.
-        let built_in = |name: &str| sources.iter().any(|s| s.name == name && s.built_in);
-        // The content holds the page template's blocks, and the frame its chain.
-        splits.retain(|_, split| {
-            let content = tera.get_template(&split.content);
-            let frame = tera.get_template(&split.frame);
-            content.is_ok_and(frame::splittable)
-                && frame.is_ok_and(|frame| {
-                    frame.parents.iter().all(|parent| {
-                        built_in(parent)
-                            || tera
-                                .get_template(parent)
-                                .is_ok_and(frame::reads_only_the_site)
-                    })
-                })
-        });
-        // A page of a split not kept is rendered whole every time.
-        let (kept, whole_now): (Vec<_>, Vec<_>) = deferred
-            .into_iter()
-            .partition(|(name, _)| splits.contains_key(name));
-        deferred = kept;
-        if !whole_now.is_empty()
-            && let Err(error) = tera.add_raw_templates(whole_now)
-        {
-            anyhow::bail!(load_error(&error, &sources));
-        }
-        for split in splits.values_mut() {
-            if let Ok(content) = tera.get_template(&split.content) {
-                split.read_by(content);
-            }
-        }
-        let translate = Translate(Arc::clone(&texts));
-        let event_content = event_content::install(
-            &mut tera,
-            built_in,
-            splits.contains_key("event.html"),
-            |key| translate.plain(key),
-        );
-        // Last, once nothing more is registered or analysed: the templates are rewritten.
-        budget::meter(&mut tera);
+        let deferred = keep_splits(&mut tera, &sources, &mut splits, deferred)?;
+        // Last, once nothing more is registered or analysed: the catalogue's fixed texts put
+        // in, and the templates rewritten to count what they make.
+        let names: Vec<String> = tera.templates.keys().cloned().collect();
+        fold::fold_texts(&mut tera, &names, &fixed_text(&texts));
+        meter::meter(&mut tera);
         let mut split_names: Vec<&str> = splits.keys().map(String::as_str).collect();
         split_names.sort_unstable();
         log::debug!(
@@ -312,22 +130,13 @@ impl Theme {
                 split_names.join(", ")
             }
         );
-        let mut made_with = format!("{}\n{texts:?}\n", env!("CARGO_PKG_VERSION")).into_bytes();
-        for source in &sources {
-            made_with.extend_from_slice(
-                format!("{}\n{}\n", source.name.len(), source.text.len()).as_bytes(),
-            );
-            made_with.extend_from_slice(source.name.as_bytes());
-            made_with.extend_from_slice(source.text.as_bytes());
-        }
-        let fingerprint = xxhash_rust::xxh3::xxh3_128(&made_with);
+        let fingerprint = fingerprint(&texts, &sources);
         Ok(Self {
             tera,
             static_files,
             sources,
             texts,
             splits,
-            event_content,
             fingerprint,
             deferred,
             whole: OnceLock::new(),
@@ -347,7 +156,8 @@ impl Theme {
             // Built-in page templates: none renders another into a macro's text or a
             // filter's, so the others stay rewritten as they are (a test in budget/rewrite.rs).
             let names: Vec<String> = self.deferred.iter().map(|(name, _)| name.clone()).collect();
-            budget::meter_templates(&mut tera, &names);
+            fold::fold_texts(&mut tera, &names, &fixed_text(&self.texts));
+            meter::meter_templates(&mut tera, &names);
             Ok(tera)
         });
         whole.as_ref().map_err(|error| anyhow::anyhow!("{error}"))
@@ -380,22 +190,6 @@ impl Theme {
         self.splits.get(template)
     }
 
-    /// The event page's content written without Tera, where the theme keeps the built-in
-    /// templates it is written after and renders `event.html` over a shared frame
-    /// ([`event_content`]); `None`: Tera renders it. Such a page is never kept: making it
-    /// costs less than hashing what it is made from.
-    pub fn event_writer(&self) -> Option<&EventContent> {
-        self.event_content.as_deref()
-    }
-
-    /// `text` added as the template `name` beside the theme's own, for tests.
-    #[cfg(test)]
-    pub(crate) fn add_template(&mut self, name: &str, text: &str) -> Result<()> {
-        self.tera.add_raw_template(name, text)?;
-        budget::meter_templates(&mut self.tera, &[name.to_owned()]);
-        Ok(())
-    }
-
     /// A part of a page ([`Theme::split`]), as Tera renders it: its forbidden characters are
     /// removed from the whole page it goes into.
     pub fn render_part(&self, template: &str, context: &tera::Context) -> Result<String> {
@@ -404,7 +198,7 @@ impl Theme {
 
     fn render_unchecked(&self, template: &str, context: &tera::Context) -> Result<String> {
         let tera = self.tera_for(template)?;
-        budget::render(tera, template, context).map_err(|error| {
+        panics::guarded(template, || budget::render(tera, template, context)).map_err(|error| {
             let message = tera_errors::full_text(&error);
             if let Some(whole) = self.made_too_much(&message) {
                 return anyhow::anyhow!(whole);
@@ -477,6 +271,180 @@ impl Theme {
     pub fn static_files(&self) -> &[(String, Vec<u8>)] {
         &self.static_files
     }
+}
+
+/// A Tera with what the theme's templates may call: the catalogue's texts (`t`), the
+/// site's language and locale, and the limits of [`crate::render::limits`].
+fn new_tera(texts: &Arc<Texts>) -> Tera {
+    let mut tera = Tera::default();
+    crate::render::limits::restrict(&mut tera);
+    tera.register_function("t", Translate(Arc::clone(texts)));
+    let tag = texts.language.clone();
+    tera.register_function("language", move |_: &HashMap<String, tera::Value>| {
+        Ok(tera::Value::String(tag.clone()))
+    });
+    // Empty for a language whose catalogue names no territory: no og:locale then.
+    let locale = texts.locale.clone().unwrap_or_default();
+    tera.register_function("locale", move |_: &HashMap<String, tera::Value>| {
+        Ok(tera::Value::String(locale.clone()))
+    });
+    tera
+}
+
+/// What `t(key=...)` returns for a key alone, for [`fold::fold_texts`].
+fn fixed_text(texts: &Arc<Texts>) -> impl Fn(&str) -> Option<String> {
+    let translate = Translate(Arc::clone(texts));
+    move |key| translate.plain(key)
+}
+
+/// Every template of the theme: the user's (with their static files added to
+/// `static_files`), the built-in ones the user has not replaced (the reports' only with
+/// `reports`, or when a user's template names one), and, for a theme that names one, each
+/// built-in under `builtin/`.
+fn gather_sources(
+    user_dir: Option<&Path>,
+    page_templates: &[PageTemplate],
+    reports: bool,
+    static_files: &mut [(String, Vec<u8>)],
+) -> Result<Vec<TemplateSource>> {
+    let user_templates = match user_dir {
+        Some(dir) => read_theme_folder(dir, page_templates, static_files)?,
+        None => Vec::new(),
+    };
+    check_page_templates(page_templates, &user_templates, user_dir)?;
+    let reports = reports
+        || user_templates
+            .iter()
+            .any(|user| user.text.contains(REPORT_PREFIX));
+    let builtin: Vec<TemplateSource> = TEMPLATES
+        .iter()
+        .filter(|(name, _)| !user_templates.iter().any(|user| user.name == *name))
+        .filter(|(name, _)| reports || !name.starts_with(REPORT_PREFIX))
+        .map(|(name, text)| TemplateSource {
+            name: name.to_string(),
+            text: text.to_string(),
+            origin: format!("built-in {name}"),
+            built_in: true,
+        })
+        .collect();
+    // Each built-in also under `builtin/`, so that a theme's template can extend the one it
+    // replaces (Tera cannot extend a template of the same name) and fill a single block.
+    // Only for a theme that names one: Tera's `extends`, `include` and `import` take a
+    // literal name, and the others' builds need not parse every template twice.
+    let wanted = user_templates
+        .iter()
+        .any(|user| user.text.contains(BUILTIN_PREFIX));
+    let aliases: Vec<TemplateSource> = if wanted {
+        TEMPLATES
+            .iter()
+            .map(|(name, text)| TemplateSource {
+                name: format!("{BUILTIN_PREFIX}{name}"),
+                text: text.to_string(),
+                origin: format!("built-in {name}"),
+                built_in: true,
+            })
+            .filter(|alias| !user_templates.iter().any(|user| user.name == alias.name))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(user_templates
+        .into_iter()
+        .chain(builtin)
+        .chain(aliases)
+        .collect())
+}
+
+/// The page templates that may be rendered in two parts ([`frame`]), the theme's and the
+/// built-in ones alike, and the templates of their parts, to register.
+fn split_pages(sources: &[TemplateSource]) -> (HashMap<String, Split>, Vec<(String, String)>) {
+    let mut splits = HashMap::new();
+    let mut texts = Vec::new();
+    let pages = (sources.iter())
+        .filter(|s| s.name.ends_with(".html") && !s.name.starts_with(BUILTIN_PREFIX));
+    for source in pages {
+        if let Some((split, parts)) = frame::split_sources(&source.name, &source.text) {
+            splits.insert(source.name.clone(), split);
+            texts.extend(parts);
+        }
+    }
+    if !splits.is_empty() {
+        let (name, text) = frame::content_parent();
+        texts.push((name.to_owned(), text.to_owned()));
+    }
+    (splits, texts)
+}
+
+/// The split page templates left unparsed for now. A split page template is parsed as its
+/// content, and its frame extends layout.html: its whole text is needed only to render a page
+/// whole, which a build does only when a frame cannot be used or to name a template in an
+/// error. It is left unparsed then (a tenth of the parse), unless another template names it
+/// (`section.html` extends `page.html`), or the split is not kept ([`keep_splits`]).
+fn deferred(sources: &[TemplateSource], splits: &HashMap<String, Split>) -> Vec<(String, String)> {
+    sources
+        .iter()
+        .filter(|source| splits.contains_key(&source.name))
+        .filter(|source| {
+            let quoted = format!("\"{}\"", source.name);
+            !(sources.iter()).any(|other| other.name != source.name && other.text.contains(&quoted))
+        })
+        .map(|source| (source.name.clone(), source.text.clone()))
+        .collect()
+}
+
+/// Keeps the splits whose content holds the page template's blocks and whose frame's chain
+/// is built in, or reads nothing a page has of its own; parses the deferred templates of the
+/// others, which are rendered whole every time; and returns the deferred templates left.
+fn keep_splits(
+    tera: &mut Tera,
+    sources: &[TemplateSource],
+    splits: &mut HashMap<String, Split>,
+    deferred: Vec<(String, String)>,
+) -> Result<Vec<(String, String)>> {
+    // A theme's own template in the chain (a layout.html filling hooks) keeps the split
+    // when it reads nothing a page has of its own.
+    let built_in = |name: &str| sources.iter().any(|s| s.name == name && s.built_in);
+    splits.retain(|_, split| {
+        let content = tera.get_template(&split.content);
+        let frame = tera.get_template(&split.frame);
+        content.is_ok_and(frame::splittable)
+            && frame.is_ok_and(|frame| {
+                frame.parents.iter().all(|parent| {
+                    built_in(parent)
+                        || tera
+                            .get_template(parent)
+                            .is_ok_and(frame::reads_only_the_site)
+                })
+            })
+    });
+    let (kept, whole_now): (Vec<_>, Vec<_>) = deferred
+        .into_iter()
+        .partition(|(name, _)| splits.contains_key(name));
+    if !whole_now.is_empty()
+        && let Err(error) = tera.add_raw_templates(whole_now)
+    {
+        anyhow::bail!(load_error(&error, sources));
+    }
+    for split in splits.values_mut() {
+        if let Some(content) = tera.templates.get_mut(&split.content) {
+            split.read_by(content);
+            split.make_flat(content);
+        }
+    }
+    Ok(kept)
+}
+
+/// A hash of the program's version, the texts and every template: what a page is made
+/// with, besides its data.
+fn fingerprint(texts: &Texts, sources: &[TemplateSource]) -> u128 {
+    let mut made_with = format!("{}\n{texts:?}\n", env!("CARGO_PKG_VERSION")).into_bytes();
+    for source in sources {
+        let lengths = format!("{}\n{}\n", source.name.len(), source.text.len());
+        made_with.extend_from_slice(lengths.as_bytes());
+        made_with.extend_from_slice(source.name.as_bytes());
+        made_with.extend_from_slice(source.text.as_bytes());
+    }
+    xxhash_rust::xxh3::xxh3_128(&made_with)
 }
 
 /// Every `t(key="...")` with a literal key names a text the catalogues have: a mistyped key

@@ -214,8 +214,7 @@ fn tera_macros_theme(out: &Path) -> std::path::PathBuf {
 }
 
 /// `build -vv --snapshot snapshot` into `out`, with [`tera_macros_theme`] when `tera` (else
-/// the built-in templates, whose event pages' content is written by hand), with `config` when
-/// given; what it printed.
+/// the built-in templates), with `config` when given; what it printed.
 fn build_snapshot(snapshot: &Path, out: &Path, tera: bool, config: Option<&Path>) -> String {
     let mut command = vatcar(&["build", "-vv", "--snapshot"]);
     command
@@ -232,11 +231,6 @@ fn build_snapshot(snapshot: &Path, out: &Path, tera: bool, config: Option<&Path>
     let output = command.output().unwrap();
     let printed = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{printed}");
-    assert_eq!(
-        printed.contains(PAGES_BY_HAND),
-        !tera,
-        "the event pages' content is written by hand only with the built-in templates: {printed}"
-    );
     printed
 }
 
@@ -246,12 +240,13 @@ fn a_rebuild_keeps_the_event_pages_made_from_the_same_inputs_and_remakes_the_oth
 }
 
 #[test]
-fn a_rebuild_keeps_the_event_pages_written_by_hand_from_the_same_inputs_and_remakes_the_others() {
+fn a_rebuild_keeps_the_event_pages_of_the_built_in_templates_from_the_same_inputs_and_remakes_the_others()
+ {
     rebuild_keeps_the_pages_made_from_the_same_inputs(false);
 }
 
-/// Builds over one folder again and again, with the event pages' content rendered by Tera
-/// (`tera`) or written by hand: kept when nothing they show changed, made again when it did.
+/// Builds over one folder again and again, with a theme's own macros.html (`tera`) or the
+/// built-in templates: kept when nothing they show changed, made again when it did.
 fn rebuild_keeps_the_pages_made_from_the_same_inputs(tera: bool) {
     let tmp = tempfile::tempdir().unwrap();
     let snapshot = tmp.path().join("snapshot");
@@ -379,7 +374,7 @@ fn rebuild_keeps_the_pages_made_from_the_same_inputs(tera: bool) {
 }
 
 #[test]
-fn event_pages_written_by_hand_are_kept_by_an_unchanged_rebuild_with_the_same_bytes() {
+fn event_pages_are_kept_by_an_unchanged_rebuild_with_the_same_bytes() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
     let build = || {
@@ -406,7 +401,6 @@ fn event_pages_written_by_hand_are_kept_by_an_unchanged_rebuild_with_the_same_by
     // The build recorded what each page was made from: every rebuild keeps them all.
     for expected in [pages, pages] {
         let printed = build();
-        assert!(printed.contains(PAGES_BY_HAND), "{printed}");
         assert_eq!(kept(&printed), expected, "{printed}");
         assert!(printed.contains("(0 written,"), "{printed}");
     }
@@ -474,15 +468,11 @@ fn an_event_page_linked_by_anchor_is_made_again_for_its_anchors_to_be_checked() 
     assert!(kept(&printed) > 0, "{printed}");
 }
 
-const PAGES_BY_HAND: &str = "event pages' content written without Tera";
-const CARDS_BY_HAND: &str = "event cards of the lists written without Tera";
-
-/// The built-in event page's content and the event lists' cards are written without Tera
-/// (src/render/event_content.rs), unless the theme has its own event.html, macros.html or
-/// event_lists.html. A theme holding copies of the built-in ones gets Tera's rendering of the
-/// very same templates: every file is the same.
+/// Every event page and card is Tera's, over a frame rendered once with the built-in
+/// templates: a theme holding copies of the built-in event.html, macros.html or
+/// event_lists.html (its event.html rendered whole, page by page) makes the very same files.
 #[test]
-fn event_pages_and_cards_written_without_tera_are_the_bytes_tera_renders_of_the_same_templates() {
+fn a_theme_holding_copies_of_the_built_in_event_templates_makes_the_same_files() {
     let hostile = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/hostile");
     let spanish = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -503,43 +493,26 @@ fn event_pages_and_cards_written_without_tera_are_the_bytes_tera_renders_of_the_
             "https://es.example/",
         ],
     ];
-    // The copied template, and whether pages and cards are then still written by hand.
-    let copies = [
-        ("event.html", false, true),
-        ("macros.html", false, false),
-        ("event_lists.html", true, false),
-    ];
+    let copies = ["event.html", "macros.html", "event_lists.html"];
     for args in sites {
         let tmp = tempfile::tempdir().unwrap();
-        let by_hand = tmp.path().join("by-hand");
-        let printed = build_with_theme(args, &[], &by_hand);
-        assert!(printed.contains(PAGES_BY_HAND), "{printed}");
-        assert!(printed.contains(CARDS_BY_HAND), "{printed}");
-        let by_hand = tree(&by_hand);
-        let events = by_hand
+        let built_in = tmp.path().join("built-in");
+        build_with_theme(args, &[], &built_in);
+        let built_in = tree(&built_in);
+        let events = built_in
             .keys()
             .filter(|path| path.ends_with("/index.html") && path.matches('/').count() == 2)
             .count();
         assert!(events >= 5, "only {events} event pages were built");
-        for (copied, pages, cards) in copies {
+        for copied in copies {
             let tera = tmp.path().join(copied);
-            let built_in = vatcar_site::render::TEMPLATES
+            let text = vatcar_site::render::TEMPLATES
                 .iter()
                 .find(|(name, _)| *name == copied)
                 .unwrap()
                 .1;
-            let printed = build_with_theme(args, &[(copied, built_in)], &tera);
-            assert_eq!(
-                printed.contains(PAGES_BY_HAND),
-                pages,
-                "{copied}: {printed}"
-            );
-            assert_eq!(
-                printed.contains(CARDS_BY_HAND),
-                cards,
-                "{copied}: {printed}"
-            );
-            assert_same_files(&by_hand, &tree(&tera));
+            build_with_theme(args, &[(copied, text)], &tera);
+            assert_same_files(&built_in, &tree(&tera));
         }
     }
 }

@@ -204,3 +204,27 @@ fn a_syntax_error_on_a_long_line_quotes_at_most_200_characters_of_it() {
     );
     assert!(ran.stderr.matches('~').count() <= 200, "{}", ran.stderr);
 }
+
+/// Tera 1 panics on some templates (math on a macro's result, a `for` over a text of
+/// combining characters): the build fails with an error naming the theme's file, as for any
+/// template error, not a crash, and writes nothing.
+#[test]
+fn a_template_that_crashes_tera_fails_the_build_naming_its_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let crashing = [
+        "{% macro one() %}1{% endmacro one %}{{ self::one() + 1 }}",
+        "{% set s = \"e\u{301}a\u{308}\" %}{% for c in s %}{{ c }}{% endfor %}",
+    ];
+    for (n, text) in crashing.iter().enumerate() {
+        let theme = tmp.path().join(format!("theme{n}"));
+        fs::create_dir(&theme).unwrap();
+        fs::write(theme.join("404.html"), text).unwrap();
+        let out = tmp.path().join(format!("site{n}"));
+        let ran = build(&theme, &out);
+        assert_eq!(ran.code(), Some(1), "{}", ran.text());
+        assert!(ran.stderr.contains("404.html"), "{}", ran.stderr);
+        assert!(ran.stderr.contains("crashed"), "{}", ran.stderr);
+        assert!(!ran.stderr.contains("panicked"), "{}", ran.stderr);
+        assert!(!out.exists());
+    }
+}

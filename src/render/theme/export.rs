@@ -1,7 +1,7 @@
 //! What `templates export` writes: the built-in templates, static files and catalogues, for a
 //! webmaster to edit (`cmd::templates` writes them, on the rules of `cmd::new_files`).
 
-use super::{STATIC_FILES, TEMPLATES};
+use super::embedded::{STATIC_FILES, TEMPLATES};
 use crate::i18n as texts;
 
 /// Every file `templates export` writes, by its path in the folder (`/`-separated): the

@@ -1,14 +1,31 @@
 //! The user's templates folder: the templates and static files read from it, and the check
 //! that every template a content page names is there.
 
+use super::embedded::TEMPLATES;
 use super::ignored::warn_ignored;
-use super::{PageTemplate, TEMPLATES, TemplateSource};
 use crate::fetch::site_files::read_plain;
 use crate::i18n as texts;
 use crate::problems::{Problem, Problems};
 use anyhow::Result;
 use std::collections::BTreeSet;
 use std::path::Path;
+
+/// A template's text and where it came from.
+pub(super) struct TemplateSource {
+    pub(super) name: String,
+    pub(super) text: String,
+    /// The file (`theme/roster.html`), or `built-in roster.html`.
+    pub(super) origin: String,
+    pub(super) built_in: bool,
+}
+
+/// A template a content page names in its front matter (`template = "visiting.html"`).
+#[derive(Clone, Debug)]
+pub struct PageTemplate {
+    pub name: String,
+    /// The file and line naming it, for errors.
+    pub origin: String,
+}
 
 /// The templates and static files of the user's templates folder: the built-in names, and
 /// the templates content pages name; each static file read replaces the built-in one.

@@ -1,7 +1,7 @@
 //! The files of a user's templates folder that no build reads, each named in a warning: a
 //! theme file with a mistyped name otherwise changes nothing, silently.
 
-use super::{STATIC_FILES, TEMPLATES};
+use super::embedded::{STATIC_FILES, TEMPLATES};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

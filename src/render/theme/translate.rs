@@ -1,8 +1,8 @@
 //! `t()`: the catalogue's texts, as templates call them.
 
-use super::escape_html;
 use crate::i18n::{self as texts, Texts};
 use crate::render::budget;
+use crate::render::escape::escape_html;
 use std::collections::HashMap;
 use std::sync::Arc;
 

@@ -237,11 +237,10 @@ Good to know:
   or an event, includes a template, calls a macro or `now()`, or a filter section, makes every
   page render whole: the same pages, for 1.5 to 1.8 times the work on a site of thousands
   of events. `build -vv` names the templates that share their frame.
-- While your folder has no `event.html` and no `macros.html`, an event page's content is
-  written by vatcar-site itself, byte for byte what the built-in templates make, in a tenth
-  of the time; so are the event cards of the event lists while it has no `macros.html` and
-  no `event_lists.html`. With your own copy, Tera renders them from yours: on a site of
-  thousands of events the build takes a third to a half longer. `build -vv` says which.
+- Every page is made from its template, yours or the built-in one, the same way: a copy of
+  `event.html`, `macros.html` or `event_lists.html` costs no more than the built-in file.
+  Your `event.html` shares the frame too while it extends `layout.html` and fills only the
+  `content` block.
 - An empty hook adds nothing to the page: the blocks are placed with `{%-`. What you put in a
   block is printed as written, line breaks included.
 - A page template copied before `layout.html` existed extends `base.html` and skips your

@@ -1,10 +1,12 @@
 //! The templates' syntax trees rewritten, once they are loaded, so that what Tera makes
-//! without calling anything of ours is counted against the render's budget ([`super`]): every
+//! without calling anything of ours is counted against the render's budget ([`crate::render::budget`]): every
 //! `~` made a call of [`CONCAT`], every list literal and every printed value inside a text of
 //! Tera's own given [`CHARGE`], each literal text's length printed through [`TEXT`], and every
 //! filter's and function's result counted.
 
-use super::{CHARGE, CHARGE_SAFE, CONCAT, SLOT, TEXT, charge, charge_value, fits, size};
+use crate::render::budget::{
+    CHARGE, CHARGE_SAFE, CONCAT, SLOT, TEXT, charge, charge_value, fits, size,
+};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -471,7 +473,8 @@ impl Rewrite<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Buffered, SLOT, ahead, size};
+    use super::{Buffered, ahead};
+    use crate::render::budget::{SLOT, size};
     use serde_json::Value;
     use std::collections::HashMap;
     use tera::Tera;
@@ -516,7 +519,7 @@ mod tests {
     #[test]
     fn no_built_in_template_renders_another_into_a_text_of_its_own() {
         let mut tera = Tera::default();
-        tera.add_raw_templates(crate::render::TEMPLATES.iter().copied())
+        tera.add_raw_templates(crate::render::theme::embedded::TEMPLATES.iter().copied())
             .unwrap();
         let buffered = Buffered::of(&tera);
         assert!(
@@ -525,5 +528,223 @@ mod tests {
             buffered.templates,
             buffered.blocks
         );
+    }
+}
+
+/// The rewritten templates rendered: what they print, and where they stop.
+#[cfg(test)]
+mod rendered {
+    use super::meter;
+    use crate::render::budget::{MADE_TOO_MUCH, render, render_at_most};
+    use serde_json::Value;
+    use std::collections::HashMap;
+    use tera::Tera;
+
+    /// The templates loaded into one Tera as the theme loads them (autoescaped, with a safe
+    /// function beside an unsafe one), and into another rewritten to count.
+    fn both(templates: &[(&str, &str)]) -> (Tera, Tera) {
+        let mut plain = Tera::default();
+        plain.register_function("markup", |_: &HashMap<String, Value>| {
+            Ok(Value::from("<b>&</b>"))
+        });
+        plain.register_function("text", |_: &HashMap<String, Value>| Ok(Value::from("<i>")));
+        plain.add_raw_templates(templates.iter().copied()).unwrap();
+        plain.autoescape_on(vec![".html"]);
+        let mut counted = plain.clone();
+        // A safe function: Tera leaves what it returns unescaped.
+        struct Markup;
+        impl tera::Function for Markup {
+            fn call(&self, _: &HashMap<String, Value>) -> tera::Result<Value> {
+                Ok(Value::from("<b>&</b>"))
+            }
+            fn is_safe(&self) -> bool {
+                true
+            }
+        }
+        plain.register_function("markup", Markup);
+        counted.register_function("markup", Markup);
+        meter(&mut counted);
+        (plain, counted)
+    }
+
+    fn context() -> tera::Context {
+        tera::Context::from_value(serde_json::json!({
+            "a": "<a & 'b'>",
+            "n": 1.5,
+            "i": 3,
+            "ten": "0123456789",
+            "list": ["x", "<y>"],
+            "none": null,
+            "user": {"name": "Ana \"A\"", "tags": ["one", "two"]},
+        }))
+        .unwrap()
+    }
+
+    /// Counting changes nothing a template prints: the same text, escaped where Tera escapes
+    /// it and only there (a `~` of names is not, a function's result unless it is safe).
+    #[test]
+    fn a_counted_template_renders_as_tera_renders_it() {
+        let templates = [
+            (
+                "print.html",
+                "{{ a }}|{{ a | safe }}|{{ a | upper }}|{{ a | upper | safe }}|{{ n }}|{{ i }}|{{ list }}|{{ user.name }}",
+            ),
+            (
+                "concat.html",
+                "{{ a ~ a }}|{{ \"<\" ~ i ~ n ~ 1.0 ~ 2 }}|{{ a ~ text() }}|{{ text() ~ markup() }}|{{ markup() ~ a }}|{{ a ~ \"x\" | length }}|{% set l = a ~ \"x\" | length %}{{ l }}",
+            ),
+            (
+                "functions.html",
+                "{{ markup() }}|{{ text() }}|{{ markup() | upper }}|{{ text() | safe }}",
+            ),
+            (
+                "defaults.html",
+                "{{ missing | default(value=a) }}|{{ none | default(value=\"<d>\") }}|{{ missing | default(value=\"<\") | safe }}|{{ not missing }}",
+            ),
+            (
+                "lists.html",
+                "{{ [a, \"<\"] | join(sep=\"&\") }}|{{ [1, list] | length }}|{{ [1, list] }}|{% for x in [a, i] %}[{{ x }}]{% endfor %}|{{ list | join(sep=\", \") }}",
+            ),
+            (
+                "control.html",
+                "{% set s = a ~ \"!\" %}{% set_global g = [s] %}{% set ab = \"ab\" %}{% for c in ab %}{{ c }}{% if loop.last %}.{% else %},{% endif %}{% endfor %}{% for x in missing_list | default(value=[]) %}x{% else %}none{% endfor %}{{ s }}{{ g | first }}{% raw %}{{ raw }}{% endraw %}",
+            ),
+            (
+                "filters.html",
+                "{% filter upper %}<p>{{ a }}</p>{% endfilter %}|{{ a | replace(from=\"a\", to=\"<\") }}|{{ \"a\\nb\" | indent(prefix=\"> \") }}|{{ \"a,b\" | split(pat=\",\") | join(sep=\"+\") }}|{{ user.tags | concat(with=a) | join(sep=\" \") }}",
+            ),
+            (
+                "macros.html",
+                "{% macro m(x, y=\"<y>\") %}<{{ x }}|{{ y }}|{{ x ~ y }}>{% endmacro m %}{{ self::m(x=a) }}|{{ self::m(x=\"1\", y=a ~ \"2\") | safe }}",
+            ),
+            (
+                "base.html",
+                "<head>{% block head %}{{ a }}{% endblock head %}</head><body>{% block body %}base{% endblock body %}</body>",
+            ),
+            (
+                "child.html",
+                "{% extends \"base.html\" %}{% block body %}child {{ super() }} {{ a ~ \"c\" }}{% endblock body %}",
+            ),
+            (
+                "include.html",
+                "{% for x in list %}{% include \"print.html\" %}{% endfor %}",
+            ),
+            (
+                "macro_include.html",
+                "{% macro inc() %}{% include \"print.html\" %}{% endmacro inc %}{{ self::inc() }}|{{ self::inc() | upper }}",
+            ),
+            (
+                "filtered_base.html",
+                "{% filter upper %}{% block b %}<b>{{ a }}</b>{% endblock b %}{% endfilter %}{% block c %}{{ a ~ a }}{% endblock c %}",
+            ),
+            (
+                "filtered_child.html",
+                "{% extends \"filtered_base.html\" %}{% block b %}{{ a ~ a }} {{ a }}{% endblock b %}{% block c %}[{{ super() }}]{% endblock c %}",
+            ),
+            (
+                "conditions.html",
+                "{% if a ~ \"\" %}1{% endif %}{% if missing or a ~ \"x\" %}2{% endif %}{{ a ~ \"x\" and true }}{% set t = a ~ \"\" or \"no\" %}{{ t }}{% if \"<\" in a ~ \"b\" %}3{% endif %}{% if i + 1 > 3 and a ~ text() %}4{% endif %}",
+            ),
+        ];
+        let (plain, counted) = both(&templates);
+        for (name, _) in templates {
+            let expected = plain.render(name, &context()).unwrap();
+            let got = render(&counted, name, &context()).unwrap();
+            assert_eq!(got, expected, "{name}");
+        }
+    }
+
+    /// The error of rendering `template` with `total` bytes to make.
+    fn error(template: &str, total: usize) -> String {
+        error_of(&[("page.html", template)], total)
+    }
+
+    /// The error of rendering the first of `templates`.
+    fn error_of(templates: &[(&str, &str)], total: usize) -> String {
+        let (_, counted) = both(templates);
+        let error = render_at_most(total, &counted, templates[0].0, &context()).unwrap_err();
+        crate::render::tera_glue::errors::full_text(&error)
+    }
+
+    /// Whatever makes the bytes, the render stops at the budget with the error; what would
+    /// multiply one value by another is refused before it is made.
+    #[test]
+    fn a_render_stops_once_it_has_made_too_much() {
+        let doubled = |step: &str| {
+            format!(
+                "{{% set_global s = \"xxxxxxxx\" %}}{{% for i in range(end=60) %}}{{% set_global s = {step} %}}{{% endfor %}}{{{{ s | length }}}}"
+            )
+        };
+        // 64 KiB, made without going over: what a product of it makes is not made.
+        let large = "{% set_global s = \"x\" %}{% for i in range(end=16) %}{% set_global s = s ~ s %}{% endfor %}";
+        let kib = "{% set_global s = \"x\" %}{% for i in range(end=10) %}{% set_global s = s ~ s %}{% endfor %}";
+        for template in [
+            doubled("s ~ s"),
+            doubled("[s, s]"),
+            doubled("s | replace(from=\"x\", to=\"xx\")"),
+            doubled("[s, s] | join(sep=\"\")"),
+            doubled("s ~ s | upper"),
+            format!("{large}{{{{ s | replace(from=\"x\", to=s) | length }}}}"),
+            format!("{large}{{{{ s | replace(from=\"\", to=s) | length }}}}"),
+            format!(
+                "{large}{{{{ [s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s] | join(sep=s) | length }}}}"
+            ),
+            format!("{large}{{{{ s | split(pat=\"\") | length }}}}"),
+            format!(
+                "{kib}{{% macro m(s, ten) %}}{{% for i in ten %}}{{% for j in ten %}}{{% for k in ten %}}{{% for l in ten %}}<p>{{{{ s }}}}</p>{{% endfor %}}{{% endfor %}}{{% endfor %}}{{% endfor %}}{{% endmacro m %}}{{{{ self::m(s=s, ten=ten) | length }}}}"
+            ),
+            format!(
+                "{kib}{{% filter upper %}}{{% for i in ten %}}{{% for j in ten %}}{{% for k in ten %}}{{% for l in ten %}}{{{{ s }}}}{{% endfor %}}{{% endfor %}}{{% endfor %}}{{% endfor %}}{{% endfilter %}}"
+            ),
+            format!(
+                "{{% for i in ten %}}{{% for j in ten %}}{{% for k in ten %}}{{% for l in ten %}}{}{{% endfor %}}{{% endfor %}}{{% endfor %}}{{% endfor %}}",
+                "<p></p>".repeat(200)
+            ),
+        ] {
+            let error = error(&template, 1 << 20);
+            assert!(
+                error.contains(&format!("{MADE_TOO_MUCH}1 MiB of text")),
+                "{template}: {error}"
+            );
+        }
+        // What Tera renders into a text of its own from another template: an included one,
+        // and a block that a `{% filter %}` holds. Counted as the text grows: what the macro
+        // and the filter (`length`) return is short.
+        let text = "<p></p>".repeat(200);
+        let looped = format!(
+            "{{% for i in ten %}}{{% for j in ten %}}{{% for k in ten %}}{{% for l in ten %}}{text}{{% endfor %}}{{% endfor %}}{{% endfor %}}{{% endfor %}}"
+        );
+        for templates in [
+            [
+                ("page.html", "{% macro m(ten) %}{% include \"part.html\" %}{% endmacro m %}{{ self::m(ten=ten) | length }}".to_owned()),
+                ("part.html", looped.clone()),
+            ],
+            [
+                ("page.html", format!("{{% extends \"base.html\" %}}{{% block b %}}{looped}{{% endblock b %}}")),
+                ("base.html", "{% filter length %}{% block b %}{% endblock b %}{% endfilter %}".to_owned()),
+            ],
+        ] {
+            let templates: Vec<(&str, &str)> = templates.iter().map(|(n, t)| (*n, t.as_str())).collect();
+            let error = error_of(&templates, 1 << 20);
+            assert!(error.contains(MADE_TOO_MUCH), "{templates:?}: {error}");
+        }
+    }
+
+    /// What the filters that may multiply a value would make, known before they run.
+    /// Each render has its own budget, and outside one (a test rendering by hand) nothing is
+    /// counted.
+    #[test]
+    fn each_render_has_a_budget_of_its_own() {
+        let (_, counted) = both(&[(
+            "page.html",
+            "{% set_global s = \"x\" %}{% for i in range(end=18) %}{% set_global s = s ~ s %}{% endfor %}{{ s | length }}",
+        )]);
+        let at_most = |total| render_at_most(total, &counted, "page.html", &context());
+        // 2^18 bytes, twice that made along the way.
+        for _ in 0..3 {
+            assert_eq!(at_most(1 << 20).unwrap(), "262144");
+        }
+        assert!(at_most(1 << 19).is_err());
+        assert!(counted.render("page.html", &context()).is_ok());
     }
 }
