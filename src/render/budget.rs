@@ -100,25 +100,25 @@ pub(in crate::render) fn render_at_most(
     template: &str,
     context: &tera::Context,
 ) -> tera::Result<String> {
-    let mut page = Page::default();
+    let mut page = CountedText::default();
     within_at_most(total, || tera.render_to(template, context, &mut page))?;
     String::from_utf8(page.text)
         .map_err(|_| tera::Error::msg(format!("{template} wrote no UTF-8 text")))
 }
 
-/// The page as Tera writes it, counted as it grows: a few writes of a value or of text for
-/// each `{{ }}`, so counted [`Page::STEP`] bytes at a time.
+/// The text of a page as Tera writes it, counted as it grows: a few writes of a value or of text for
+/// each `{{ }}`, so counted [`CountedText::STEP`] bytes at a time.
 #[derive(Default)]
-struct Page {
+struct CountedText {
     text: Vec<u8>,
     uncounted: usize,
 }
 
-impl Page {
+impl CountedText {
     const STEP: usize = 64 << 10;
 }
 
-impl std::io::Write for Page {
+impl std::io::Write for CountedText {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         self.write_all(bytes)?;
         Ok(bytes.len())

@@ -9,18 +9,6 @@ use std::path::Path;
 
 use super::layers::{code_only, rust_files};
 
-/// Circles left for the work that is changing those files: each a set of files, excused only
-/// while a circle stays within it.
-const NOT_YET: &[&[&str]] = &[
-    // The sink types live in render/site.rs; the render rework (issue 38, item 5) gives them a
-    // module that site, data and page all use.
-    &[
-        "src/render/data.rs",
-        "src/render/page.rs",
-        "src/render/site.rs",
-    ],
-];
-
 /// A module's path from the crate root (`["cmd", "serve", "watch"]`), by its file.
 fn module_of(relative: &Path) -> Vec<String> {
     let mut parts: Vec<String> = relative
@@ -193,14 +181,8 @@ fn no_two_files_import_each_other_even_through_others() {
         edges.values().map(BTreeSet::len).sum::<usize>() > 100,
         "too few imports between files found: {edges:?}"
     );
-    let excused = |circle: &[String]| {
-        NOT_YET
-            .iter()
-            .any(|set| circle.iter().all(|f| set.contains(&f.as_str())))
-    };
     let report: Vec<String> = circles(&edges)
         .into_iter()
-        .filter(|circle| !excused(circle))
         .map(|circle| circle.join(" -> "))
         .collect();
     assert!(

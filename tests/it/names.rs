@@ -26,13 +26,6 @@ const ONE_IDEA: &[(&str, &str)] = &[
     ),
 ];
 
-/// Two ideas under one name, both inside `src/render/`, left for the render rework that is
-/// changing those files (issue 38, item 1); rename one there, then take it out of this list.
-const NOT_YET: &[(&str, &str)] = &[(
-    "Page",
-    "render::page::Page (where a page sits) and render::budget's Page (the text counted)",
-)];
-
 /// The types `text` defines at its top level, with their lines, before its test module.
 fn defined_types(text: &str) -> Vec<(usize, String)> {
     let code = code_only(text);
@@ -95,7 +88,7 @@ fn no_two_files_define_one_type_name() {
         "only {} type names found",
         defined.len()
     );
-    let excused = |name: &str| ONE_IDEA.iter().chain(NOT_YET).any(|(n, _)| *n == name);
+    let excused = |name: &str| ONE_IDEA.iter().any(|(n, _)| *n == name);
     let mut report = String::new();
     for (name, places) in &defined {
         if places.len() > 1 && !excused(name) {
@@ -107,7 +100,7 @@ fn no_two_files_define_one_type_name() {
         "type names defined by more than one file; rename each after what it is (or, if both \
          are truly one idea, add the name to ONE_IDEA in tests/it/names.rs, saying why):\n{report}"
     );
-    // The render rework may settle NOT_YET's names at any time; ONE_IDEA's must still hold.
+    // Each of ONE_IDEA's names must still be defined twice, or its entry is stale.
     for (name, _) in ONE_IDEA {
         let count = defined.get(*name).map_or(0, Vec::len);
         assert!(
