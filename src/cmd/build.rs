@@ -8,7 +8,8 @@ use super::progress::Progress;
 use super::published::warn_overwritten;
 use super::settings::site_options;
 use super::side_reads::{
-    bookings_or_warn, fetch_bookings_meanwhile, previous_or_warn, read_previous_meanwhile,
+    bookings_or_warn, fetch_bookings_meanwhile, local_banners, previous_or_warn,
+    read_previous_meanwhile,
 };
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
@@ -147,12 +148,15 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         .join()
         .expect("loading the templates does not panic")?;
     let theme = theme.map_err(|e| problems.extend(as_problems(e))).ok();
+    let base_url = data_base_url(options, &snapshot)?;
+    let banners = local_banners(options, &data, &base_url);
     let run = view::Run {
-        base_url: data_base_url(options, &snapshot)?,
+        base_url,
         build_time: options.build_time,
         texts,
         previous: previous_or_warn(previous),
         bookings,
+        banners,
     };
     // The raw bodies are saved by now; the view needs only the models.
     drop(snapshot);
@@ -215,6 +219,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     for file in &static_files {
         staging.add(&file.path, &file.bytes)?;
     }
+    add_banners(&run.banners, &static_paths, options, &staging)?;
     let staged = staging.bytes_written();
     stages.done("render", staged);
     progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
@@ -461,6 +466,25 @@ fn render(
         kept.into_inner()
     );
     Ok([files, pages, calendars].map(AtomicUsize::into_inner))
+}
+
+/// The banners' copies, into the staging folder beside the pages that show them.
+fn add_banners(
+    banners: &crate::fetch::banners::Banners,
+    static_paths: &HashSet<&str>,
+    options: &BuildOptions,
+    staging: &publish::Staging,
+) -> Result<()> {
+    for (path, bytes) in &banners.files {
+        if static_paths.contains(path.as_str()) {
+            bail!(
+                "{} would overwrite an event banner's copy at {path}; rename or move it",
+                static_source(options, path)
+            );
+        }
+        staging.add(path, bytes)?;
+    }
+    Ok(())
 }
 
 /// The webmaster's pages, read and their front matter checked; a page with a mistake is

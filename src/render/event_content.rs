@@ -15,6 +15,7 @@
 //! the two together (the tests below, over every branch of the templates, and
 //! tests/it/frames.rs over whole sites).
 
+use crate::fetch::banners::{BannerCopy, LocalBanner};
 use crate::render::escape::escape_html_into;
 use crate::view::{EventPage, EventStatus, When};
 use serde_json::Value;
@@ -26,6 +27,41 @@ use tera::ast::{ExprVal, FunctionCall, Node};
 /// The function the built-in `event_lists.html` calls in place of `m::event_card`
 /// ([`call_the_card_function`]).
 pub const CARD_FUNCTION: &str = "__event_card";
+
+/// The banner served with the site, as `event.html` writes it.
+fn local_banner(o: &mut String, banner: &LocalBanner, root: &str) {
+    const SIZES: &str = "\" sizes=\"(min-width: 66rem) 63.5rem, calc(100vw - 2.5rem)\"";
+    let srcset = |o: &mut String, copies: &[BannerCopy]| {
+        for (n, copy) in copies.iter().enumerate() {
+            if n > 0 {
+                o.push_str(", ");
+            }
+            escape_html_into(o, root);
+            escape_html_into(o, &copy.path);
+            o.push(' ');
+            o.push_str(&copy.width.to_string());
+            o.push('w');
+        }
+    };
+    o.push_str("\n  <picture>");
+    if !banner.webp.is_empty() {
+        o.push_str("\n    <source type=\"image/webp\" srcset=\"");
+        srcset(o, &banner.webp);
+        o.push_str(SIZES);
+        o.push('>');
+    }
+    o.push_str("\n    <img class=\"event-banner\" src=\"");
+    escape_html_into(o, root);
+    escape_html_into(o, &banner.src);
+    o.push_str("\" srcset=\"");
+    srcset(o, &banner.fallback);
+    o.push_str(SIZES);
+    o.push_str(" alt=\"\" width=\"");
+    o.push_str(&banner.width.to_string());
+    o.push_str("\" height=\"");
+    o.push_str(&banner.height.to_string());
+    o.push_str("\" decoding=\"async\">\n  </picture>");
+}
 
 /// The catalogue's texts the content shows, each escaped once for every page.
 pub struct EventContent {
@@ -109,8 +145,10 @@ impl EventContent {
         o.push_str("</a></li><li><span aria-current=\"page\">");
         escape_html_into(o, &summary.name);
         o.push_str("</span></li></ol></nav>");
-        // A banner is an object of three fields, true in an `if`.
-        if let Some(banner) = &summary.banner {
+        // A banner is an object of fields, true in an `if`.
+        if let Some(banner) = &summary.banner_copies {
+            local_banner(o, banner, root);
+        } else if let Some(banner) = &summary.banner {
             o.push_str("\n  <img class=\"event-banner\" src=\"");
             escape_html_into(o, &banner.href);
             o.push_str("\" alt=\"\" width=\"1200\" height=\"400\">");
@@ -588,6 +626,32 @@ mod tests {
         }
     }
 
+    /// A banner served with the site, with WebP copies or without, paths to escape.
+    fn local_banner_case(webp: bool) -> Arc<LocalBanner> {
+        let copy = |path: &str, width| BannerCopy {
+            path: path.to_owned(),
+            width,
+        };
+        Arc::new(LocalBanner {
+            width: 1200,
+            height: 400,
+            src: "banners/ab&c-1200.jpg".to_owned(),
+            fallback_type: "image/jpeg",
+            fallback: vec![
+                copy("banners/ab-480.jpg", 480),
+                copy("banners/ab&c-1200.jpg", 1200),
+            ],
+            webp: if webp {
+                vec![
+                    copy("banners/ab-480.webp", 480),
+                    copy("banners/ab\"-1200.webp", 1200),
+                ]
+            } else {
+                Vec::new()
+            },
+        })
+    }
+
     /// An event's page, and the way back to the root, for case `n`: each field's choice
     /// picked by bits of `n`. The Google link is the page's (the view makes it from the
     /// event's times and text, which it is not worth varying here).
@@ -624,6 +688,15 @@ mod tests {
             when,
             route: "TJSJ → TNCM".to_owned(),
             banner: pick(n, s, &[None, Some(banner)]),
+            banner_copies: pick(
+                n,
+                s,
+                &[
+                    None,
+                    Some(local_banner_case(false)),
+                    Some(local_banner_case(true)),
+                ],
+            ),
             status: pick(
                 n,
                 s,

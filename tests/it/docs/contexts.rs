@@ -111,6 +111,7 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
             demo.file(vatcar_site::fetch::bookings::FILE)
                 .context("the demo has bookings")?,
         ))),
+        banners: Default::default(),
     };
     let mut site_view = view::build(data.clone(), &example_settings()?, &run);
     let mut content = site_files::demo_content();
