@@ -148,8 +148,11 @@ pub(super) fn local_banners(
     {
         return Arc::default();
     }
-    let addresses: Vec<url::Url> = (data.facility_events.iter())
-        .chain(&data.division_events)
+    let sections = &options.settings.site.sections;
+    let facility = data.facility_events.iter().filter(|_| sections.events);
+    let division = data.division_events.iter().filter(|_| sections.division);
+    let addresses: Vec<url::Url> = facility
+        .chain(division)
         .filter_map(|event| event.image_url.as_deref())
         .filter_map(|image_url| crate::view::banner_address(image_url, base_url))
         .filter_map(|address| url::Url::parse(&address).ok())

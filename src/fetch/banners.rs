@@ -24,7 +24,7 @@ use url::Url;
 /// The largest banner read: the API's are PNGs of a few hundred KiB.
 pub const MAX_BYTES: u64 = 8 * 1024 * 1024;
 /// How long reading one banner may take.
-pub const TIMEOUT: Duration = Duration::from_secs(15);
+pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// How long reading every banner may take together; those left are shown from the API.
 const ALL_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a banner read is used without asking its host again: a facility that replaces
@@ -76,6 +76,19 @@ impl Banners {
     /// The banner served with the site for the API's address `href`, if there is one.
     pub fn get(&self, href: &str) -> Option<&Arc<LocalBanner>> {
         self.by_address.get(href)
+    }
+}
+
+/// Banners by address with no files, for a view made without a build (the template
+/// documentation's).
+impl FromIterator<(String, LocalBanner)> for Banners {
+    fn from_iter<I: IntoIterator<Item = (String, LocalBanner)>>(banners: I) -> Self {
+        Self {
+            by_address: (banners.into_iter())
+                .map(|(address, banner)| (address, Arc::new(banner)))
+                .collect(),
+            files: Vec::new(),
+        }
     }
 }
 
