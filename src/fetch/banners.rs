@@ -107,6 +107,66 @@ pub fn prepare(addresses: &[Url], cache: &Path) -> (Banners, Vec<String>) {
     let mut reasons = Vec::new();
     let index = Index::read(cache);
     let now = now_seconds();
+    let (mut kept, to_make) = read_changed(addresses, &index, cache, now, &mut reasons);
+    let made = crate::parallel::map_parallel(to_make, |read| {
+        let made = images::make_copies(&read.body);
+        Ok((read.key, read.digest, made))
+    })
+    .unwrap_or_default();
+    for (key, digest, made) in made {
+        let (made, reason) = match made.map(|made| (store(cache, &digest, &made), made)) {
+            Ok((Ok(copies), made)) => {
+                let made = MadeEntry {
+                    width: made.width,
+                    height: made.height,
+                    copies,
+                };
+                (Some(made), None)
+            }
+            Ok((Err(reason), _)) => {
+                reasons.push(format!("{}: {reason}", shown_str(&key)));
+                continue;
+            }
+            Err(reason) => (None, Some(reason)),
+        };
+        let entry = Entry {
+            fetched: now,
+            sha256: digest,
+            made,
+            reason,
+        };
+        kept.insert(key, entry);
+    }
+    let index = Index {
+        version: VERSION,
+        banners: kept,
+    };
+    if let Err(reason) = index.write(cache) {
+        reasons.push(reason);
+    }
+    let banners = banners_of(&index, cache, &mut reasons);
+    (banners, reasons)
+}
+
+/// A banner read whose bytes the cache has no copies of.
+struct Read {
+    /// Its address.
+    key: String,
+    /// The SHA-256 of its bytes, in hex.
+    digest: String,
+    body: Vec<u8>,
+}
+
+/// What is read: the cache's entries still fresh, kept; each other address read, and kept
+/// again where its bytes are those the cache has copies of, else returned with its digest
+/// and its bytes, to be made into copies. What cannot be read is a reason.
+fn read_changed(
+    addresses: &[Url],
+    index: &Index,
+    cache: &Path,
+    now: u64,
+    reasons: &mut Vec<String>,
+) -> (BTreeMap<String, Entry>, Vec<Read>) {
     // Made at the first banner to read: an unchanged rebuild starts no client.
     let mut reader: Option<Result<Reader, String>> = None;
     let started = Instant::now();
@@ -143,61 +203,19 @@ pub fn prepare(addresses: &[Url], cache: &Path) -> (Banners, Vec<String>) {
                 let digest = hex(ring::digest::digest(&ring::digest::SHA256, &body).as_ref());
                 match cached.filter(|e| e.sha256 == digest) {
                     Some(entry) => {
-                        kept.insert(
-                            key,
-                            Entry {
-                                fetched: now,
-                                ..entry.clone()
-                            },
-                        );
+                        let entry = Entry {
+                            fetched: now,
+                            ..entry.clone()
+                        };
+                        kept.insert(key, entry);
                     }
-                    None => to_make.push((key, digest, body)),
+                    None => to_make.push(Read { key, digest, body }),
                 }
             }
             Err(reason) => reasons.push(reason),
         }
     }
-    let made = crate::parallel::map_parallel(to_make, |(key, digest, body)| {
-        let made = images::make_copies(&body);
-        Ok((key, digest, made))
-    })
-    .unwrap_or_default();
-    for (key, digest, made) in made {
-        let entry = match made {
-            Ok(made) => match store(cache, &digest, &made) {
-                Ok(copies) => Entry {
-                    fetched: now,
-                    sha256: digest,
-                    made: Some(MadeEntry {
-                        width: made.width,
-                        height: made.height,
-                        copies,
-                    }),
-                    reason: None,
-                },
-                Err(reason) => {
-                    reasons.push(format!("{key}: {reason}"));
-                    continue;
-                }
-            },
-            Err(reason) => Entry {
-                fetched: now,
-                sha256: digest,
-                made: None,
-                reason: Some(reason),
-            },
-        };
-        kept.insert(key, entry);
-    }
-    let index = Index {
-        version: VERSION,
-        banners: kept,
-    };
-    if let Err(reason) = index.write(cache) {
-        reasons.push(reason);
-    }
-    let banners = banners_of(&index, cache, &mut reasons);
-    (banners, reasons)
+    (kept, to_make)
 }
 
 /// One banner's body; a 404 is a reason like any other failure.

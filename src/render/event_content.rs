@@ -30,7 +30,7 @@ pub const CARD_FUNCTION: &str = "__event_card";
 
 /// The banner served with the site, as `event.html` writes it.
 fn local_banner(o: &mut String, banner: &LocalBanner, root: &str) {
-    const SIZES: &str = "\" sizes=\"(min-width: 66rem) 63.5rem, calc(100vw - 2.5rem)\"";
+    const SIZES: &str = "sizes=\"(min-width: 66rem) 63.5rem, calc(100vw - 2.5rem)\" srcset=\"";
     let srcset = |o: &mut String, copies: &[BannerCopy]| {
         for (n, copy) in copies.iter().enumerate() {
             if n > 0 {
@@ -42,25 +42,25 @@ fn local_banner(o: &mut String, banner: &LocalBanner, root: &str) {
             o.push_str(&copy.width.to_string());
             o.push('w');
         }
+        o.push_str("\">");
     };
     o.push_str("\n  <picture>");
     if !banner.webp.is_empty() {
-        o.push_str("\n    <source type=\"image/webp\" srcset=\"");
-        srcset(o, &banner.webp);
+        o.push_str("\n    <source type=\"image/webp\" ");
         o.push_str(SIZES);
-        o.push('>');
+        srcset(o, &banner.webp);
     }
     o.push_str("\n    <img class=\"event-banner\" src=\"");
     escape_html_into(o, root);
     escape_html_into(o, &banner.src);
-    o.push_str("\" srcset=\"");
-    srcset(o, &banner.fallback);
-    o.push_str(SIZES);
-    o.push_str(" alt=\"\" width=\"");
+    o.push_str("\" alt=\"\" decoding=\"async\"\n      width=\"");
     o.push_str(&banner.width.to_string());
     o.push_str("\" height=\"");
     o.push_str(&banner.height.to_string());
-    o.push_str("\" decoding=\"async\">\n  </picture>");
+    o.push_str("\"\n      ");
+    o.push_str(SIZES);
+    srcset(o, &banner.fallback);
+    o.push_str("\n  </picture>");
 }
 
 /// The catalogue's texts the content shows, each escaped once for every page.
