@@ -104,7 +104,9 @@ def in_turns(cases, runs):
 def env_with(**extra):
     env = dict(os.environ)
     env.pop("VATCAR_API_KEY", None)
-    env.update({"SOURCE_DATE_EPOCH": EPOCH, "CI": "1"}, **extra)
+    # The generated events' banners name vatcar.net: the builds from the mock API show them
+    # from there rather than reach it (the banners' own cost is measured apart).
+    env.update({"SOURCE_DATE_EPOCH": EPOCH, "CI": "1", "VATCAR_BANNERS": "remote"}, **extra)
     return env
 
 

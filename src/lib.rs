@@ -24,7 +24,7 @@
 //! [`i18n`] (the pages' words), [`sanitize`] (untrusted text made safe to show), [`secret`]
 //! (the API key), [`output`] (a file to publish), [`usage`], [`plain_files`], [`toml_errors`],
 //! [`problems`] (a build's mistakes, reported together), [`suggest`] ("did you mean"),
-//! and [`parallel`]. The test tests/it/layers.rs holds the order.
+//! [`images`] (an image decoded within limits, copied at a few widths) and [`parallel`]. The test tests/it/layers.rs holds the order.
 
 // Raw calls only where the platform gives no safe one: the publish swap (src/publish/swap.rs),
 // allowed there by name.
@@ -33,6 +33,7 @@
 pub mod cmd;
 pub mod fetch;
 pub mod i18n;
+pub mod images;
 pub mod model;
 pub mod output;
 pub mod parallel;

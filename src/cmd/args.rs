@@ -193,6 +193,12 @@ pub(crate) struct SiteArgs {
     /// output folder's previous build.
     #[arg(long = "previous", value_name = "URL", value_parser = crate::settings::parse_site_url)]
     pub(crate) previous: Option<url::Url>,
+
+    /// Where event banners are loaded from, over the config's `banners`: `local` (fetched
+    /// at build time, resized, published with the site) or `remote` (the API's addresses).
+    #[arg(long = "banners", env = "VATCAR_BANNERS", value_name = "WHERE",
+          value_parser = clap::builder::PossibleValuesParser::new(["local", "remote"]))]
+    pub(crate) banners: Option<String>,
 }
 
 #[derive(Args, Debug)]

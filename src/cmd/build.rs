@@ -8,7 +8,7 @@ use super::progress::Progress;
 use super::published::warn_overwritten;
 use super::settings::site_options;
 use super::side_reads::{
-    ReadBookings, bookings_or_warn, fetch_bookings_meanwhile, previous_or_warn,
+    ReadBookings, bookings_or_warn, fetch_bookings_meanwhile, local_banners, previous_or_warn,
     read_previous_meanwhile,
 };
 use crate::fetch::endpoint::Endpoint;
@@ -209,6 +209,8 @@ struct Viewed {
     theme: Option<Theme>,
     content: Vec<ContentPage>,
     static_files: Vec<StaticFile>,
+    /// The event banners' copies to publish (none when the pages show the API's).
+    banners: Arc<crate::fetch::banners::Banners>,
 }
 
 fn make_view(
@@ -227,12 +229,15 @@ fn make_view(
         .join()
         .expect("loading the templates does not panic")?;
     let theme = theme.map_err(|e| problems.extend(as_problems(e))).ok();
+    let base_url = data_base_url(options, &loaded.snapshot)?;
+    let banners = local_banners(options, &data, &base_url);
     let run = view::Run {
-        base_url: data_base_url(options, &loaded.snapshot)?,
+        base_url,
         build_time: options.build_time,
         texts,
         previous: previous_or_warn(loaded.previous),
         bookings,
+        banners,
     };
     // The raw bodies are saved by now; the view needs only the models.
     drop(loaded.snapshot);
@@ -244,6 +249,7 @@ fn make_view(
         theme,
         content: loaded.content,
         static_files: loaded.static_files,
+        banners: run.banners,
     })
 }
 
@@ -271,6 +277,7 @@ fn render_all(
         theme,
         content,
         static_files,
+        banners,
     } = viewed;
     // Read by the content pages' links and by the check that no page overwrites a static file.
     let static_paths: HashSet<&str> = static_files.iter().map(|f| f.path.as_str()).collect();
@@ -328,6 +335,7 @@ fn render_all(
     for file in &static_files {
         staging.add(&file.path, &file.bytes)?;
     }
+    add_banners(&banners, &static_paths, options, &staging)?;
     Ok(StagedSite {
         staged: staging.bytes_written(),
         staging,
@@ -583,6 +591,25 @@ fn render(
         kept.into_inner()
     );
     Ok([files, pages, calendars].map(AtomicUsize::into_inner))
+}
+
+/// The banners' copies, into the staging folder beside the pages that show them.
+fn add_banners(
+    banners: &crate::fetch::banners::Banners,
+    static_paths: &HashSet<&str>,
+    options: &BuildOptions,
+    staging: &publish::Staging,
+) -> Result<()> {
+    for (path, bytes) in &banners.files {
+        if static_paths.contains(path.as_str()) {
+            bail!(
+                "{} would overwrite an event banner's copy at {path}; rename or move it",
+                static_source(options, path)
+            );
+        }
+        staging.add(path, bytes)?;
+    }
+    Ok(())
 }
 
 /// The webmaster's pages, read and their front matter checked; a page with a mistake is

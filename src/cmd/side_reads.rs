@@ -4,9 +4,11 @@
 //! read is a warning, and the site is built without it.
 
 use super::options::BuildOptions;
+use crate::fetch::banners::Banners;
 use crate::fetch::load::Source;
 use crate::fetch::snapshot::Snapshot;
 use crate::model::previous::Previous;
+use crate::settings::BannerSource;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -130,4 +132,40 @@ pub(super) fn previous_or_warn(
             None
         }
     }
+}
+
+/// The events' banners served with the site (`banners = "local"`, the default), for a build
+/// from the API: read or taken from the cache beside the output folder, one warning for each
+/// banner shown from the API's address instead. A build from a snapshot or the demo reads
+/// nothing from the network, and shows the API's addresses.
+pub(super) fn local_banners(
+    options: &BuildOptions,
+    data: &crate::model::SiteData,
+    base_url: &url::Url,
+) -> Arc<Banners> {
+    if options.settings.events.banners == BannerSource::Remote
+        || !matches!(options.source, Source::Api(_))
+    {
+        return Arc::default();
+    }
+    let sections = &options.settings.site.sections;
+    let facility = data.facility_events.iter().filter(|_| sections.events);
+    let division = data.division_events.iter().filter(|_| sections.division);
+    let addresses: Vec<url::Url> = facility
+        .chain(division)
+        .filter_map(|event| event.image_url.as_deref())
+        .filter_map(|image_url| crate::view::banner_address(image_url, base_url))
+        .filter_map(|address| url::Url::parse(&address).ok())
+        .collect();
+    if addresses.is_empty() {
+        return Arc::default();
+    }
+    let cache = crate::fetch::banners::cache_folder(&options.output);
+    let (banners, reasons) = crate::fetch::banners::prepare(&addresses, &cache);
+    for reason in reasons {
+        log::warn!(
+            "Event banner: {reason}; the page shows it from the API's address, as with banners = \"remote\""
+        );
+    }
+    Arc::new(banners)
 }

@@ -15,13 +15,13 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
+pub use values::{
+    BannerSource, HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, check_base_url,
+    parse_colour, parse_live_url, parse_site_url,
+};
 use values::{
     BaseUrl, BitValue, Colour, Email, FeedLimit, KeyText, LiveFile, LiveTable, RecentDays,
     RefreshMinutes, SiteUrl, StaticPath, Timeout, WhatsNewDays, Zone,
-};
-pub use values::{
-    HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, check_base_url, parse_colour,
-    parse_live_url, parse_site_url,
 };
 
 /// The file looked for in the working folder when `--config` is not given.
@@ -161,6 +161,8 @@ pub struct Events {
     pub home_events: usize,
     /// Names for bits of the events' `facilities` mask, by bit value, ascending.
     pub facility_bits: Vec<(u64, String)>,
+    /// Where the banners are loaded from: published with the site, or the API's addresses.
+    pub banners: BannerSource,
 }
 
 /// The Atom feed and the calendars.
@@ -223,6 +225,7 @@ impl Default for Settings {
                 recent_days: 60,
                 home_events: 5,
                 facility_bits: Vec::new(),
+                banners: BannerSource::Local,
             },
             feeds: Feeds {
                 feed_limit: Some(DEFAULT_FEED_LIMIT),
@@ -259,6 +262,7 @@ struct File {
     favicon: Option<Spanned<StaticPath>>,
     accent: Option<Colour>,
     header: Option<HeaderStyle>,
+    banners: Option<BannerSource>,
     /// A built-in language (en, es, fr, nl) or one the templates folder has a catalogue for.
     language: Option<Spanned<String>>,
     display_zone: Option<Zone>,
@@ -426,6 +430,7 @@ impl Settings {
                 facility_bits: (file.facilities.into_iter())
                     .map(|(bit, name)| (bit.0, name.trim().to_owned()))
                     .collect(),
+                banners: file.banners.unwrap_or_default(),
                 ..defaults.events
             },
             feeds: Feeds {
@@ -622,6 +627,7 @@ site_url = "https://tjzs.example.org"
 title = "San Juan CERAP"
 tagline = "Caribbean skies"
 header = "accent"
+banners = "remote"
 display_zone = "America/Puerto_Rico"
 recent_days = 30
 feed_limit = 20
@@ -665,6 +671,8 @@ documents = false
         assert!(!loaded.site.sections.documents && loaded.site.sections.roster);
         assert_eq!(loaded.site.header, HeaderStyle::Accent);
         assert_eq!(parse("").unwrap().site.header, HeaderStyle::Plain);
+        assert_eq!(loaded.events.banners, BannerSource::Remote);
+        assert_eq!(parse("").unwrap().events.banners, BannerSource::Local);
         assert_eq!(loaded.feeds.feed_limit, Some(20));
         assert_eq!(parse("feed_limit = 0\n").unwrap().feeds.feed_limit, None);
         assert_eq!(
@@ -801,6 +809,10 @@ documents = false
             (
                 "[calendar]\nfacilty_name = \"x\"\n",
                 "vatcar-site.toml:2: unknown key `facilty_name` in [calendar]: did you mean `facility_name`?",
+            ),
+            (
+                "banners = \"remot\"\n",
+                "vatcar-site.toml:1: banners: \"remot\" is not a banner source: did you mean \"remote\"?",
             ),
             (
                 "header = \"acent\"\n",

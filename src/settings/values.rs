@@ -212,6 +212,36 @@ impl TryFrom<String> for HeaderStyle {
     }
 }
 
+/// `banners`: where event banners are loaded from. `local` (the default): fetched at build
+/// time and published with the site, resized; `remote`: the API's address, as the API gives it.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(try_from = "String", rename_all = "lowercase")]
+pub enum BannerSource {
+    #[default]
+    Local,
+    Remote,
+}
+
+impl BannerSource {
+    const NAMES: [&str; 2] = ["local", "remote"];
+}
+
+impl TryFrom<String> for BannerSource {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        match text.trim() {
+            "local" => Ok(Self::Local),
+            "remote" => Ok(Self::Remote),
+            other => invalid(match crate::suggest::nearest(other, Self::NAMES) {
+                Some(near) => format!("{other:?} is not a banner source: did you mean {near:?}?"),
+                None => format!(
+                    "{other:?} is not a banner source; write \"local\" (the default: banners fetched at build time and served with the site) or \"remote\" (the API's addresses)"
+                ),
+            }),
+        }
+    }
+}
+
 /// `display_zone`: an IANA zone.
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(try_from = "String")]

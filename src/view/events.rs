@@ -4,8 +4,9 @@
 use super::calendar_links::{EventText, google_event};
 use super::outputs::EVENT_PAGE;
 use super::{Instant, Run, Texts, When, when};
+use crate::fetch::banners::LocalBanner;
 use crate::model::{Event, Roster, SiteData, timestamp};
-use crate::sanitize::links::{SafeLink, safe_image};
+use crate::sanitize::links::{SafeLink, safe_image, safe_link};
 use crate::settings::{Events, Settings, SiteSettings};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
@@ -35,7 +36,11 @@ pub struct EventSummary {
     pub when: When,
     /// `TJSJ → TNCM`, or one list when departure and arrival are the same.
     pub route: String,
+    /// The banner at the API's address, over https; shown where it is not served with the
+    /// site ([`EventSummary::banner_copies`]).
     pub banner: Option<SafeLink>,
+    /// The banner served with the site, copied at a few widths (`banners = "local"`).
+    pub banner_copies: Option<Arc<LocalBanner>>,
     /// Written for templates as `upcoming`, `ongoing` or `past`.
     pub status: EventStatus,
     pub facility: bool,
@@ -341,6 +346,12 @@ pub(super) fn route(event: &Event) -> String {
     }
 }
 
+/// The address a banner is read from at build time, as [`crate::fetch::banners::Banners`]
+/// keys it: the API's `image_url` made absolute against the API's address, any http(s).
+pub fn banner_address(image_url: &str, base_url: &url::Url) -> Option<String> {
+    safe_link(image_url, base_url).map(|link| link.href)
+}
+
 pub(super) fn summary(
     key: EventKey,
     listed: &Listed,
@@ -367,6 +378,9 @@ pub(super) fn summary(
             .image_url
             .as_deref()
             .and_then(|u| safe_image(u, &run.base_url)),
+        banner_copies: (event.image_url.as_deref())
+            .and_then(|u| banner_address(u, &run.base_url))
+            .and_then(|address| run.banners.get(&address).cloned()),
         status,
         facility: listed.facility,
         division: listed.division,

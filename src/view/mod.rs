@@ -32,7 +32,8 @@ pub use content::{
 };
 pub use documents::{DocumentGroup, DocumentRow, slug};
 pub use events::{
-    EventKey, EventLists, EventPage, EventStatus, EventSummary, Position, event_name,
+    EventKey, EventLists, EventPage, EventStatus, EventSummary, Position, banner_address,
+    event_name,
 };
 pub use feeds::{CalendarEntry, CalendarFeeds, FeedEntry};
 pub use identity::{AccentView, HeaderColours, HeaderView, accent, header};

@@ -32,6 +32,8 @@ pub enum Kind {
     StaticFile,
     /// A public JSON file, for bots and other sites.
     Data,
+    /// A copy of an event's banner, served with the site.
+    Image,
 }
 
 impl Kind {
@@ -274,7 +276,14 @@ pub const EVENTS_JSON: Output = Output {
 };
 
 /// Everything the site writes besides the webmaster's own static files.
-pub const OUTPUTS: [&Output; 21] = [
+pub const BANNER_COPY: Output = Output {
+    path: "banners/<file>",
+    kind: Kind::Image,
+    written: Written::UnlessEventSectionOff,
+    what: "an event banner's copy",
+};
+
+pub const OUTPUTS: [&Output; 22] = [
     &HOME,
     &ROSTER,
     &EVENTS,
@@ -296,6 +305,7 @@ pub const OUTPUTS: [&Output; 21] = [
     &CHANGES_JSON,
     &ROSTER_JSON,
     &EVENTS_JSON,
+    &BANNER_COPY,
 ];
 
 #[cfg(test)]
@@ -366,6 +376,15 @@ mod tests {
                 assert!(row.contains("--site-url"), "{}", output.path);
             }
         }
+    }
+
+    #[test]
+    fn the_banners_copies_are_where_fetch_puts_them() {
+        let folder = crate::fetch::banners::OUTPUT_FOLDER;
+        assert_eq!(
+            super::BANNER_COPY.at("a-480.jpg"),
+            format!("{folder}/a-480.jpg")
+        );
     }
 
     #[test]

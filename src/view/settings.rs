@@ -25,6 +25,9 @@ pub struct Run {
     pub previous: Option<Arc<crate::model::previous::Previous>>,
     /// The ATC bookings list, or why it could not be read; `None` with the live page off.
     pub bookings: Option<Arc<Result<crate::model::bookings::Bookings, String>>>,
+    /// The banners served with the site, by the API's address; empty with
+    /// `banners = "remote"` (the pages then show the API's addresses).
+    pub banners: Arc<crate::fetch::banners::Banners>,
 }
 
 /// How a feed names itself and how often clients should refresh it.

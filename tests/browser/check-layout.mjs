@@ -31,6 +31,8 @@
 //   focus ring     every focusable element in view (the first FOCUS_SAMPLE of the header, of
 //                  <main> and of the footer), focused, has an outline of FOCUS_MIN_PX or more
 //                  whose colour is FOCUS_MIN_CONTRAST or more against what is behind the ring
+//   banners        with --local-banners: every event banner (img.event-banner) is served by the
+//                  site itself (not the API's host), with srcset, width and height
 // and keeps a full-page screenshot of each view that misses a goal in --out (of every view with
 // --screenshots all). It measures geometry and colours, never pixels, so a restyle that keeps
 // the goals passes.
@@ -52,6 +54,8 @@
 //                       resolve, as every other host, and they show the line saying so
 //   --menu-entries N    the number of menu entries the site has; another count is a failure
 //   --logo-colour HEX   the logo's own colour (#rrggbb), checked as well as the accent
+//   --local-banners     the site serves its banners (banners = "local", built from the API):
+//                       the banner goal is left out without it
 //   --accent HEX        the site's configured accent (#rrggbb): the accent goal is left out
 //                       without it
 //   --chromium PATH     default $CHROMIUM, or /usr/bin/chromium (never a downloaded browser)
@@ -96,12 +100,14 @@ const KINDS = ['home', 'events', 'event', 'roster', 'documents', 'live', 'conten
 function usage(message) {
   if (message) console.error(`check-layout: ${message}`);
   console.error('usage: check-layout.mjs SITE [--tools DIR] [--out DIR] [--page KIND=PATH]... [--menu-entries N]\n' +
-    '       [--screenshots failures|all] [--logo-colour #rrggbb] [--accent #rrggbb] [--feed FILE] [--chromium PATH] [-v]');
+    '       [--screenshots failures|all] [--logo-colour #rrggbb] [--accent #rrggbb] [--feed FILE] [--local-banners]\n' +
+    '       [--chromium PATH] [-v]');
   process.exit(2);
 }
 
 const opt = { tools: resolve(HERE, '../validators'), out: 'target/ci/screenshots', screenshots: 'failures', pages: {}, menuEntries: null,
-  logoColour: null, accent: null, feed: null, chromium: process.env.CHROMIUM || '/usr/bin/chromium', verbose: false };
+  logoColour: null, accent: null, feed: null, localBanners: false, chromium: process.env.CHROMIUM || '/usr/bin/chromium',
+  verbose: false };
 let site = null;
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
@@ -134,7 +140,8 @@ for (let i = 0; i < args.length; i++) {
       usage(`--feed ${file}: ${e.message.split('\n')[0]}`);
     }
     if (!opt.feed?.general) usage(`--feed ${file}: not VATSIM's data feed (no "general")`);
-  } else if (a === '--chromium') opt.chromium = value();
+  } else if (a === '--local-banners') opt.localBanners = true;
+  else if (a === '--chromium') opt.chromium = value();
   else if (a === '-v' || a === '--verbose') opt.verbose = true;
   else if (a === '-h' || a === '--help') usage();
   else if (a.startsWith('-')) usage(`unknown option ${a}`);
@@ -182,7 +189,7 @@ try {
 const { found, skipped } = pagesOf(site);
 const started = Date.now();
 const failures = [];
-const counts = { width: 0, header: 0, menu: 0, logo: 0, axe: 0, letters: 0, hyphens: 0, accent: 0, focus: 0 };
+const counts = { width: 0, header: 0, menu: 0, logo: 0, axe: 0, letters: 0, hyphens: 0, accent: 0, focus: 0, banner: 0 };
 let measured = 0;
 let shots = 0;
 /** Milliseconds spent in each phase, for the summary: what to speed up when it grows. */
@@ -479,6 +486,19 @@ function focusRings({ sample, kit: source }) {
   return out;
 }
 
+// In the page: each event banner that is not served by the site itself, or lacks what keeps
+// the page from moving as it loads (width, height) and a phone from loading the largest copy.
+function remoteBanners() {
+  const out = [];
+  for (const img of document.querySelectorAll('img.event-banner')) {
+    const src = img.currentSrc || img.src;
+    const missing = ['srcset', 'width', 'height'].filter((name) => !img.hasAttribute(name));
+    if (new URL(src, location.href).origin !== location.origin) out.push(`a remote banner ${src}`);
+    else if (missing.length) out.push(`a banner without ${missing.join(', ')}: ${src}`);
+  }
+  return out;
+}
+
 // In the page: the menu's entries, the links of the <nav>s outside <main> and the footer.
 function menuEntries() {
   const seen = new Map();
@@ -668,6 +688,11 @@ try {
           }
           if (!violations.length) note(where, 'axe: no violations');
         }
+        if (opt.localBanners && width === WIDTHS[0] && scheme === SCHEMES[0]) {
+          const banners = await timed('measure', () => page.evaluate(remoteBanners));
+          for (const b of banners) fail('banner', where, b);
+          if (!banners.length) note(where, 'every banner is served by the site');
+        }
         if (opt.screenshots === 'all' || failures.length > failedBefore) {
           await timed('screenshots', () => page.screenshot({ path: join(opt.out, `${kind}-${width}-${scheme}.png`), fullPage: true }));
           shots++;
@@ -713,6 +738,6 @@ for (const s of skipped) console.log(`check-layout: left out: ${s}`);
 console.log(`layout: ${Object.keys(found).length} page kinds x ${WIDTHS.length} widths x ${SCHEMES.length} schemes ` +
   `(${measured} views) of ${site}: ${failures.length} failures (page width ${counts.width}, header height ${counts.header}, ` +
   `menu ${counts.menu}, logo contrast ${counts.logo}, axe ${counts.axe}, letters ${counts.letters}, hyphens ${counts.hyphens}, ` +
-  `accent ${counts.accent}, focus ring ${counts.focus}); ${shots} screenshots in ${opt.out}; ${seconds} s ` +
+  `accent ${counts.accent}, focus ring ${counts.focus}, banners ${counts.banner}); ${shots} screenshots in ${opt.out}; ${seconds} s ` +
   `(${Object.entries(spent).map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)}`).join(', ')})`);
 process.exit(failures.length ? 1 : 0);

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 tools=${1:?usage: tests/browser/selftest.sh TOOLS_DIR}
 out=target/ci/layout-selftest
 mkdir -p "$out"
-check=(node tests/browser/check-layout.mjs tests/browser/selftest --tools "$tools" --menu-entries 3)
+check=(node tests/browser/check-layout.mjs tests/browser/selftest --tools "$tools" --menu-entries 3 --local-banners)
 
 if ! "${check[@]}" --out "$out/good" --page home=good.html --logo-colour '#e8590c' --accent '#e8590c' >"$out/good.log"; then
   cat "$out/good.log" >&2
@@ -36,7 +36,8 @@ for miss in \
   '320px light: "Curaçao FIR" (a.name) is set' \
   '390px dark: hyphens: manual on p ("Verkeersleidingsprocedures' \
   "1280px light: the accent #f5c400 is not the header's top rule" \
-  '768px dark: focus ring rgb(255, 209, 102) on a "Four": 1.'; do
+  '768px dark: focus ring rgb(255, 209, 102) on a "Four": 1.' \
+  '320px light: a remote banner https://cdn.example.invalid/banner.png'; do
   if ! grep -qF -- "$miss" "$out/bad.log"; then
     cat "$out/bad.log" >&2
     echo "error: check-layout.mjs did not report '$miss' on tests/browser/selftest/bad.html" >&2

@@ -48,6 +48,9 @@ const LEAVES: &[&str] = &[
     "problems",
     // "Did you mean": the nearest known name, for the config's keys and the content's.
     "suggest",
+    // An image decoded within limits and copied at a few widths: fetch makes the banners'
+    // copies with it; it knows only bytes.
+    "images",
 ];
 
 /// One import against the order: where it is, and the rule it breaks.

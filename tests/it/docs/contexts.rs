@@ -6,6 +6,7 @@
 use anyhow::{Context as _, Result};
 use serde_json::Value;
 use std::sync::Mutex;
+use vatcar_site::fetch::banners::{BannerCopy, Banners, LocalBanner};
 use vatcar_site::fetch::endpoint::Endpoint;
 use vatcar_site::fetch::site_files::{self, ContentFile};
 use vatcar_site::fetch::snapshot::Snapshot;
@@ -99,11 +100,36 @@ fn example_settings() -> Result<Settings> {
     Ok(settings)
 }
 
+/// Every banner of the demo as a build from the API serves it (`banners = "local"`), a PNG
+/// 1,200 × 400 px, for its variables' shape.
+fn served_banners(data: &SiteData, base_url: &url::Url) -> Banners {
+    let copy = |width: u32, extension: &str| BannerCopy {
+        path: format!("banners/0123456789abcdef-{width}.{extension}"),
+        width,
+    };
+    let banner = LocalBanner {
+        width: 1200,
+        height: 400,
+        src: copy(1200, "jpg").path,
+        fallback_type: "image/jpeg",
+        fallback: vec![copy(480, "jpg"), copy(960, "jpg"), copy(1200, "jpg")],
+        webp: vec![copy(480, "webp"), copy(960, "webp"), copy(1200, "webp")],
+    };
+    (data.facility_events.iter())
+        .chain(&data.division_events)
+        .filter_map(|event| event.image_url.as_deref())
+        .filter_map(|image_url| view::banner_address(image_url, base_url))
+        .map(|address| (address, banner.clone()))
+        .collect()
+}
+
 /// The site's view of the demo, with the demo's pages and a section to show section.html's
 /// variables.
 fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView> {
+    let base_url = url::Url::parse(vatcar_site::fetch::client::DEFAULT_BASE_URL)?;
     let run = view::Run {
-        base_url: url::Url::parse(vatcar_site::fetch::client::DEFAULT_BASE_URL)?,
+        banners: std::sync::Arc::new(served_banners(data, &base_url)),
+        base_url,
         build_time: demo.fetched_at.context("the demo has a capture time")?,
         texts: view::Texts::english(),
         previous: None,

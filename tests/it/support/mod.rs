@@ -43,8 +43,10 @@ pub fn no_bookings() -> &'static MockServer {
     })
 }
 
-/// The real binary, with none of the environment that would change what it does, and the
-/// bookings list read from [`no_bookings`].
+/// The real binary, with none of the environment that would change what it does, the
+/// bookings list read from [`no_bookings`], and the events' banners shown from the API's
+/// addresses (`VATCAR_BANNERS=remote`): the demo's are on vatcar.net, and no test may reach
+/// it. A test of the banners sets `VATCAR_BANNERS` (or removes it) and serves its own.
 pub fn vatcar(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
     command
@@ -53,6 +55,7 @@ pub fn vatcar(args: &[&str]) -> Command {
             "VATCAR_BOOKINGS_URL",
             format!("{}{}", no_bookings().url(), mock::BOOKINGS_PATH),
         )
+        .env("VATCAR_BANNERS", "remote")
         .env_remove("VATCAR_API_KEY")
         .env_remove("VATCAR_BASE_URL")
         .env_remove("SOURCE_DATE_EPOCH")
