@@ -1,34 +1,52 @@
 #!/usr/bin/env bash
-# scripts/ci/sites.sh: the sites and reports the validators check, built by the archive's
-# binary (scripts/ci/archive.sh) into target/ci/: the demo (the README's first command), a site
-# from hostile data, one from hostile content pages, a Spanish facility's, a Dutch one's, and
-# the reports.
+# scripts/ci/sites.sh [BIN]: the sites and reports the validators check, built into target/ci/
+# by BIN (by default the archive's binary, scripts/ci/archive.sh): the demo (the README's first
+# command), a site from hostile data, one from hostile content pages, a Spanish facility's, a
+# Dutch one's, and the reports.
+# scripts/ci/sites.sh --same-from BIN: the same built again by BIN into target/ci/again/, which
+# must hold the same bytes (the publication's own record, .vatcar-site.json, aside: it holds
+# each file's time). .ci/run builds the sites with the tests' debug binary, so that the browser
+# checks start while the archive compiles, then holds the archive's binary to the same output.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin=target/ci/bin/vatcar-site
+out=target/ci
+bin=${1:-target/ci/bin/vatcar-site}
+if [ "${1-}" = --same-from ]; then
+  bin=${2:?usage: scripts/ci/sites.sh --same-from BIN}
+  out=target/ci/again
+fi
+sites=(demo hostile hostile-content facility-es facility-nl reports)
 at=(env SOURCE_DATE_EPOCH=1795176000)
-rm -rf target/ci/demo target/ci/hostile target/ci/hostile-content target/ci/facility-es target/ci/facility-nl \
-  target/ci/reports
-"$bin" build --demo --output target/ci/demo --site-url https://demo.example.org/
-test -s target/ci/demo/index.html
+for site in "${sites[@]}"; do
+  rm -rf "${out:?}/$site"
+done
+"$bin" build --demo --output "$out"/demo --site-url https://demo.example.org/
+test -s "$out"/demo/index.html
 # With its live.toml, whose [live] callsigns take the fixture's hostile bookings.json.
 "${at[@]}" "$bin" build --snapshot tests/fixtures/hostile --config tests/fixtures/hostile/live.toml \
-  --output target/ci/hostile --site-url https://hostile.example/
+  --output "$out"/hostile --site-url https://hostile.example/
 # Content pages that must build and validate: hundreds of identical headings, thousands of
 # links, written ids beside made ones, footnotes with odd labels.
 "${at[@]}" "$bin" build --demo --config tests/fixtures/hostile-content/vatcar-site.toml \
-  --output target/ci/hostile-content --site-url https://hostile-content.example/
+  --output "$out"/hostile-content --site-url https://hostile-content.example/
 # A Spanish facility: nine menu entries, a logo drawn in its accent, a section whose guide
 # holds a wide table, a code block and a long URL. The layout check measures it.
 "${at[@]}" "$bin" build --demo --config tests/fixtures/facility-es/vatcar-site.toml \
-  --output target/ci/facility-es --site-url https://facility-es.example/
+  --output "$out"/facility-es --site-url https://facility-es.example/
 # A Dutch facility, unlike the Spanish one (issue 40): a long name, a wide 4:1 logo, a bright
 # yellow accent on an accent header, eleven menu entries of long Dutch words, a display zone.
 "${at[@]}" "$bin" build --demo --config tests/fixtures/facility-nl/vatcar-site.toml \
-  --output target/ci/facility-nl --site-url https://facility-nl.example/
-"$bin" report training --demo --cid 1590318 --cid 1612745 --output target/ci/reports
-"$bin" report roster --demo --output target/ci/reports
+  --output "$out"/facility-nl --site-url https://facility-nl.example/
+"$bin" report training --demo --cid 1590318 --cid 1612745 --output "$out"/reports
+"$bin" report roster --demo --output "$out"/reports
 # A training record whose notes hold remote images and deep nesting: it must load nothing.
 "${at[@]}" "$bin" report training --snapshot tests/fixtures/hostile \
-  --cid 1300002 --output target/ci/reports
-echo "sites: built into target/ci/"
+  --cid 1300002 --output "$out"/reports
+if [ "$out" != target/ci ]; then
+  for site in "${sites[@]}"; do
+    diff -r --exclude=.vatcar-site.json "target/ci/$site" "$out/$site"
+  done
+  echo "sites: $bin built the same bytes as the sites of target/ci/"
+else
+  echo "sites: built into target/ci/ by $bin"
+fi
