@@ -166,42 +166,23 @@ fn uses_transparency(image: &DynamicImage) -> bool {
 fn encode(image: &DynamicImage, format: Format) -> Result<EncodedCopy, String> {
     let mut bytes = Vec::new();
     let (width, height) = (image.width(), image.height());
+    // JPEG has no alpha; PNG is chosen for the images that have one; WebP keeps what it is given.
+    let alpha = match format {
+        Format::Jpeg => false,
+        Format::Png => true,
+        Format::Webp => image.color().has_alpha(),
+    };
+    let (pixels, layout) = if alpha {
+        (image.to_rgba8().into_raw(), image::ExtendedColorType::Rgba8)
+    } else {
+        (image.to_rgb8().into_raw(), image::ExtendedColorType::Rgb8)
+    };
     let encoded = match format {
-        Format::Jpeg => {
-            let rgb = image.to_rgb8();
-            JpegEncoder::new_with_quality(&mut bytes, JPEG_QUALITY).write_image(
-                &rgb,
-                width,
-                height,
-                image::ExtendedColorType::Rgb8,
-            )
-        }
-        Format::Png => {
-            let rgba = image.to_rgba8();
-            PngEncoder::new(&mut bytes).write_image(
-                &rgba,
-                width,
-                height,
-                image::ExtendedColorType::Rgba8,
-            )
-        }
-        Format::Webp if image.color().has_alpha() => {
-            let rgba = image.to_rgba8();
-            WebPEncoder::new_lossless(&mut bytes).write_image(
-                &rgba,
-                width,
-                height,
-                image::ExtendedColorType::Rgba8,
-            )
-        }
+        Format::Jpeg => JpegEncoder::new_with_quality(&mut bytes, JPEG_QUALITY)
+            .write_image(&pixels, width, height, layout),
+        Format::Png => PngEncoder::new(&mut bytes).write_image(&pixels, width, height, layout),
         Format::Webp => {
-            let rgb = image.to_rgb8();
-            WebPEncoder::new_lossless(&mut bytes).write_image(
-                &rgb,
-                width,
-                height,
-                image::ExtendedColorType::Rgb8,
-            )
+            WebPEncoder::new_lossless(&mut bytes).write_image(&pixels, width, height, layout)
         }
     };
     encoded.map_err(|e| format!("could not write a {width} px copy: {e}"))?;
