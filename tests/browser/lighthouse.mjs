@@ -15,9 +15,9 @@
 // there.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
+import { demoSnapshot } from './lib/demo-snapshot.mjs';
 
 const [given, tools, chromiumPath, repo, keepFlag, keepDir] = process.argv.slice(2);
 if (!given || !tools || !chromiumPath || !repo || (keepFlag && (keepFlag !== '--keep' || !keepDir))) {
@@ -48,14 +48,7 @@ const feedOrigin = `http://127.0.0.1:${feedServer.address().port}`;
 
 // ---- The site: the demo's data, bookings around now, [live] on the mock feed ----
 
-const work = mkdtempSync(join(tmpdir(), 'vatcar-lighthouse-'));
-const snapshot = join(work, 'snapshot');
-mkdirSync(snapshot);
-for (const name of readdirSync(join(repo, 'demo'))) {
-  if (name.endsWith('.json') && name !== 'bookings.json' && name !== 'vatsim-data.json') {
-    copyFileSync(join(repo, 'demo', name), join(snapshot, name));
-  }
-}
+const { work, snapshot } = demoSnapshot(repo, 'vatcar-lighthouse-');
 const NOW = Date.now();
 const hour = 3600e3;
 const stamp = (ms) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');

@@ -24,10 +24,10 @@
 // Prints "live: ok" and exits 0, or says what failed and exits 1. Run by tests/it/live.rs.
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
+import { demoSnapshot } from './lib/demo-snapshot.mjs';
 
 const [given, tools, chromiumPath, repo] = process.argv.slice(2);
 if (!given || !tools || !chromiumPath || !repo) {
@@ -125,14 +125,7 @@ const feedOrigin = `http://127.0.0.1:${feedServer.address().port}`;
 
 // ---- The site: the demo's data, bookings around now, [live] on the mock feed ----
 
-const work = mkdtempSync(join(tmpdir(), 'vatcar-live-'));
-const snapshot = join(work, 'snapshot');
-mkdirSync(snapshot);
-for (const name of readdirSync(join(repo, 'demo'))) {
-  if (name.endsWith('.json') && name !== 'bookings.json' && name !== 'vatsim-data.json') {
-    copyFileSync(join(repo, 'demo', name), join(snapshot, name));
-  }
-}
+const { work, snapshot } = demoSnapshot(repo, 'vatcar-live-');
 const stamp = (ms) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 const hour = 3600e3;
 writeFileSync(join(snapshot, 'bookings.json'), JSON.stringify([
