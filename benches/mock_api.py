@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """A local stand-in for the API with a fixed latency on every response, for the benchmark.
 
-Usage: mock_api.py SNAPSHOT_DIR [--latency 0.3] [--port 0]
+Usage: mock_api.py SNAPSHOT_DIR [--latency 0.3] [--port 0] [--banner PNG]
 Prints "listening on http://127.0.0.1:PORT" and serves the snapshot's four site endpoints,
 and the snapshot's ATC bookings list (bookings.json, or an empty one) at /api/booking (so that a
 build from it reads no bookings from VATSIM), until killed. Only 127.0.0.1 is ever bound.
+With --banner, every event's image_url names this server instead (/banners/<event id>.png, each
+answered with PNG), so that a build fetches, resizes and serves its banners without reaching
+the API's host (scripts/ci/sites.sh).
 """
+import json
 import argparse
 import http.server
 import os
@@ -20,13 +24,24 @@ ROUTES = {
 }
 
 
+def banners_here(body, origin):
+    """The events' answer with each image_url on this server, one address an event."""
+    answer = json.loads(body)
+    for event in answer.get("data", []):
+        if isinstance(event, dict) and event.get("image_url"):
+            event["image_url"] = f"{origin}/banners/{event.get('id')}.png"
+    return json.dumps(answer).encode()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("snapshot")
     ap.add_argument("--latency", type=float, default=0.3)
     ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--banner")
     args = ap.parse_args()
     bodies = {path: open(os.path.join(args.snapshot, f), "rb").read() for path, f in ROUTES.items()}
+    banner = open(args.banner, "rb").read() if args.banner else None
     bookings = os.path.join(args.snapshot, "bookings.json")
     bodies["/api/booking"] = open(bookings, "rb").read() if os.path.exists(bookings) else b"[]"
 
@@ -35,7 +50,15 @@ def main():
 
         def do_GET(self):
             time.sleep(args.latency)
-            body = bodies.get(self.path.split("?")[0])
+            path = self.path.split("?")[0]
+            if banner is not None and path.startswith("/banners/"):
+                self.send_response(200)
+                self.send_header("Content-Type", "image/png")
+                self.send_header("Content-Length", str(len(banner)))
+                self.end_headers()
+                self.wfile.write(banner)
+                return
+            body = bodies.get(path)
             status = 200 if body is not None else 404
             body = body if body is not None else b'{"error":"not found"}'
             self.send_response(status)
@@ -48,7 +71,11 @@ def main():
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    if banner is not None:
+        for path in ("/api/v2/facility/events", "/api/v2/division/events"):
+            bodies[path] = banners_here(bodies[path], origin)
+    print(f"listening on {origin}", flush=True)
     server.serve_forever()
 
 

@@ -27,6 +27,7 @@ measure() {
   node tests/browser/check-layout.mjs "target/ci/$site" --tools "$tools" --out "target/ci/screenshots/$site" \
     "${shots[@]}" --feed demo/vatsim-data.json "$@" >"target/ci/layout-$site.log" 2>&1
 }
+# The Spanish site serves its event banners (scripts/ci/sites.sh): --local-banners checks each.
 # The self-test and the three sites side by side: one Chromium keeps about one core busy (its
 # page, then our script, in turn), so one check at a time left the other core idle.
 names=(selftest facility-es facility-nl demo)
@@ -34,7 +35,7 @@ pids=()
 bash tests/browser/selftest.sh "$tools" >target/ci/layout-selftest.log 2>&1 &
 pids+=("$!")
 measure facility-es --page content=formacion/radar/index.html --page section=formacion/index.html \
-  --menu-entries 9 --logo-colour "$es_accent" --accent "$es_accent" &
+  --menu-entries 9 --logo-colour "$es_accent" --accent "$es_accent" --local-banners &
 pids+=("$!")
 # Twelve entries: six built in (the roster's renamed in its place by a [[menu]] entry, and the
 # live page's), six more.

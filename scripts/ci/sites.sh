@@ -30,9 +30,25 @@ test -s "$out"/demo/index.html
 "${at[@]}" "$bin" build --demo --config tests/fixtures/hostile-content/vatcar-site.toml \
   --output "$out"/hostile-content --site-url https://hostile-content.example/
 # A Spanish facility: nine menu entries, a logo drawn in its accent, a section whose guide
-# holds a wide table, a code block and a long URL. The layout check measures it.
-"${at[@]}" "$bin" build --demo --config tests/fixtures/facility-es/vatcar-site.toml \
+# holds a wide table, a code block and a long URL. The layout check measures it. Built from a
+# stand-in for the API on 127.0.0.1 (the demo's data, every event's banner on it too), so that
+# the build fetches, resizes and serves the banners itself and the checks see our copies.
+rm -rf "$out/.vatcar-site-cache"
+python3 benches/mock_api.py demo --latency 0 --banner tests/fixtures/banner/banner.png >"$out/mock-api.out" &
+mock=$!
+trap 'kill "$mock" 2>/dev/null || true' EXIT
+api=
+for _ in $(seq 100); do
+  api=$(sed -n 's/^listening on //p' "$out/mock-api.out")
+  [ -n "$api" ] && break
+  sleep 0.1
+done
+test -n "$api"
+"${at[@]}" VATCAR_API_KEY=stand-in-key-for-ci "$bin" build --config tests/fixtures/facility-es/vatcar-site.toml \
+  --base-url "$api" --bookings-url "$api/api/booking" --banners local --quiet \
   --output "$out"/facility-es --site-url https://facility-es.example/
+kill "$mock"
+grep -q 'srcset="../../banners/' "$out"/facility-es/events/*/index.html
 # A Dutch facility, unlike the Spanish one (issue 40): a long name, a wide 4:1 logo, a bright
 # yellow accent on an accent header, eleven menu entries of long Dutch words, a display zone.
 "${at[@]}" "$bin" build --demo --config tests/fixtures/facility-nl/vatcar-site.toml \

@@ -66,6 +66,11 @@ fn the_hostile_content_site_is_what_its_script_writes() {
     script_reproduces("hostile-content");
 }
 
+#[test]
+fn the_ci_sites_event_banner_is_what_its_script_writes() {
+    script_reproduces("banner");
+}
+
 /// tests/fixtures/facility-es is the site .ci/run measures in Chromium (tests/browser/
 /// check-layout.mjs): it must keep building, and keep holding what the layout goals are
 /// measured on, whoever changes the settings or the pages' Markdown.
