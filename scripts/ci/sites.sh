@@ -33,8 +33,14 @@ test -s "$out"/demo/index.html
 # holds a wide table, a code block and a long URL. The layout check measures it. Built from a
 # stand-in for the API on 127.0.0.1 (the demo's data, every event's banner on it too), so that
 # the build fetches, resizes and serves the banners itself and the checks see our copies.
+# The documents' links name the API's address, so a build again (--same-from) uses the same port.
 rm -rf "$out/.vatcar-site-cache"
-python3 benches/mock_api.py demo --latency 0 --banner tests/fixtures/banner/banner.png >"$out/mock-api.out" &
+port=0
+if [ "$out" != target/ci ]; then
+  port=$(sed -n 's/^listening on http:\/\/127\.0\.0\.1://p' target/ci/mock-api.out)
+fi
+python3 benches/mock_api.py demo --latency 0 --port "$port" --banner tests/fixtures/banner/banner.png \
+  >"$out/mock-api.out" &
 mock=$!
 trap 'kill "$mock" 2>/dev/null || true' EXIT
 api=
