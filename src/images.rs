@@ -259,27 +259,24 @@ mod tests {
 
     #[test]
     fn a_bomb_or_a_non_image_is_a_reason_not_a_panic() {
-        // A PNG that declares 100,000 × 100,000 pixels: its header, and nothing behind it.
-        let mut bomb = png(1, 1, false);
-        bomb[16..20].copy_from_slice(&100_000u32.to_be_bytes());
-        bomb[20..24].copy_from_slice(&100_000u32.to_be_bytes());
-        let crc = crc32(&bomb[12..29]);
-        bomb[29..33].copy_from_slice(&crc.to_be_bytes());
-        let reason = make_copies(&bomb).unwrap_err();
-        assert!(
-            reason.contains("larger than vatcar-site decodes"),
-            "{reason}"
-        );
-        // Within the sides, 11,000 × 11,000 pixels: 346 MiB decoded, over the memory limit.
-        bomb[16..20].copy_from_slice(&11_000u32.to_be_bytes());
-        bomb[20..24].copy_from_slice(&11_000u32.to_be_bytes());
-        let crc = crc32(&bomb[12..29]);
-        bomb[29..33].copy_from_slice(&crc.to_be_bytes());
-        let reason = make_copies(&bomb).unwrap_err();
-        assert!(
-            reason.contains("larger than vatcar-site decodes"),
-            "{reason}"
-        );
+        // A PNG's header declaring `side` × `side` pixels, and nothing behind it.
+        let declaring = |side: u32| {
+            let mut bomb = png(1, 1, false);
+            bomb[16..20].copy_from_slice(&side.to_be_bytes());
+            bomb[20..24].copy_from_slice(&side.to_be_bytes());
+            let crc = crc32(&bomb[12..29]);
+            bomb[29..33].copy_from_slice(&crc.to_be_bytes());
+            bomb
+        };
+        // 100,000 a side: over the limit on sides; 11,000: within it, but 346 MiB decoded, over
+        // the memory limit.
+        for side in [100_000, 11_000] {
+            let reason = make_copies(&declaring(side)).unwrap_err();
+            assert!(
+                reason.contains("larger than vatcar-site decodes"),
+                "{side}: {reason}"
+            );
+        }
         let reason = make_copies(b"<html>not an image</html>").unwrap_err();
         assert_eq!(reason, "not an image (PNG, JPEG or WebP)");
         let gif = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;";
