@@ -11,13 +11,15 @@ use super::side_reads::{
     ReadBookings, bookings_or_warn, fetch_bookings_meanwhile, local_banners, previous_or_warn,
     read_previous_meanwhile,
 };
+use super::site_folder::{add_banners, content_pages, static_files, static_source};
+use super::stages::Stages;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
-use crate::fetch::site_files::{StaticFile, demo_content, demo_static, read_content, read_static};
+use crate::fetch::site_files::StaticFile;
 use crate::fetch::snapshot::Snapshot;
 use crate::i18n::Texts;
 use crate::model::SiteData;
-use crate::model::content::{self, ContentPage};
+use crate::model::content::ContentPage;
 use crate::model::previous::Previous;
 use crate::problems::{Problem, Problems};
 use crate::publish::{self, PublishReport};
@@ -26,7 +28,6 @@ use crate::render::site;
 use crate::render::theme::PageTemplate;
 use crate::secret::ApiKey;
 use crate::settings::Settings;
-use crate::usage::UsageError;
 use crate::view;
 use crate::view::outputs::Kind;
 use anyhow::{Context, Result, bail};
@@ -361,36 +362,6 @@ fn commit(options: &BuildOptions, rendered: StagedSite) -> Result<BuildReport> {
     })
 }
 
-/// With `-v`, a line at the end of each stage of the pipeline: how long it took and how many
-/// bytes it wrote, so that a slow build shows where its time goes; with `-vv`, the process's
-/// peak memory so far too. docs/dev/performance.md describes the stages.
-struct Stages {
-    clock: Instant,
-}
-
-impl Stages {
-    fn start() -> Self {
-        Self {
-            clock: Instant::now(),
-        }
-    }
-
-    fn done(&mut self, stage: &str, written: u64) {
-        let took = self.clock.elapsed();
-        self.clock = Instant::now();
-        let peak = if log::log_enabled!(log::Level::Debug) {
-            peak_memory()
-        } else {
-            String::new()
-        };
-        log::info!(
-            "stage {stage}: {} ms, {} written{peak}",
-            took.as_millis(),
-            super::progress::size(written)
-        );
-    }
-}
-
 /// The problems an error of the webmaster's files holds: each of a [`Problems`], or the
 /// error itself, at the file and line its message starts with (a template's).
 fn as_problems(error: anyhow::Error) -> Vec<Problem> {
@@ -434,53 +405,6 @@ fn load_theme_meanwhile(
         let theme = Theme::load_with(templates.as_deref(), Arc::clone(&texts), &page_templates);
         Ok((theme, texts))
     })
-}
-
-/// The webmaster's static files, with the logo and favicon the settings name among them,
-/// and none named as vatcar-site's own list of the files it wrote.
-fn static_files(options: &BuildOptions) -> Result<Vec<StaticFile>> {
-    let static_files = match &options.static_files {
-        _ if options.demo_site_files => demo_static(),
-        Some(dir) => read_static(dir)?,
-        None => Vec::new(),
-    };
-    for named in [&options.settings.site.logo, &options.settings.site.favicon]
-        .into_iter()
-        .flatten()
-    {
-        if !static_files.iter().any(|f| f.path == named.path) {
-            let paths = static_files.iter().map(|f| f.path.as_str());
-            let key = named.origin.rsplit(": ").next().unwrap_or("logo");
-            // `static/logo.png` for `logo.png`: the path written from the site folder.
-            let fix = match named.path.strip_prefix("static/") {
-                Some(below) if static_files.iter().any(|f| f.path == below) => Some(below),
-                _ => crate::suggest::nearest(&named.path, paths),
-            };
-            // A mistake in the config file, as a value it refuses is: exit code 2.
-            return Err(UsageError(format!(
-                "{}: there is no {} in the static folder{}{}",
-                named.origin,
-                named.path,
-                options
-                    .static_files
-                    .as_ref()
-                    .map(|d| format!(" ({})", d.display()))
-                    .unwrap_or_else(|| " (static/ beside vatcar-site.toml)".into()),
-                fix.map(|fix| format!(
-                    "; write {key} = {fix:?}: paths are relative to the static folder"
-                ))
-                .unwrap_or_default()
-            ))
-            .into());
-        }
-    }
-    if let Some(file) = static_files.iter().find(|f| f.path == publish::MARKER) {
-        bail!(
-            "{} has the name of vatcar-site's own list of the files it wrote; rename it",
-            static_source(options, &file.path)
-        );
-    }
-    Ok(static_files)
 }
 
 /// The models, and a line saying what they hold.
@@ -591,57 +515,4 @@ fn render(
         kept.into_inner()
     );
     Ok([files, pages, calendars].map(AtomicUsize::into_inner))
-}
-
-/// The banners' copies, into the staging folder beside the pages that show them.
-fn add_banners(
-    banners: &crate::fetch::banners::Banners,
-    static_paths: &HashSet<&str>,
-    options: &BuildOptions,
-    staging: &publish::Staging,
-) -> Result<()> {
-    for (path, bytes) in &banners.files {
-        if static_paths.contains(path.as_str()) {
-            bail!(
-                "{} would overwrite an event banner's copy at {path}; rename or move it",
-                static_source(options, path)
-            );
-        }
-        staging.add(path, bytes)?;
-    }
-    Ok(())
-}
-
-/// The webmaster's pages, read and their front matter checked; a page with a mistake is
-/// added to `problems` and stands in for itself, so that every link is checked all the same.
-fn content_pages(options: &BuildOptions, problems: &mut Vec<Problem>) -> Result<Vec<ContentPage>> {
-    let files = match &options.content {
-        _ if options.demo_site_files => demo_content(),
-        Some(dir) => read_content(dir)?,
-        None => return Ok(Vec::new()),
-    };
-    let (pages, found) = content::parse_all(&files);
-    problems.extend(found);
-    Ok(pages)
-}
-
-/// The process's peak memory so far, where the system tells it (Linux), for `-vv`.
-fn peak_memory() -> String {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(format!(", peak {} MiB", kib / 1024))
-        })
-        .unwrap_or_default()
-}
-
-/// Where a static file came from, for messages.
-fn static_source(options: &BuildOptions, path: &str) -> String {
-    let dir = options
-        .static_files
-        .as_deref()
-        .unwrap_or(std::path::Path::new("static"));
-    dir.join(path).display().to_string()
 }

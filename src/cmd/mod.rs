@@ -20,6 +20,8 @@ pub mod report;
 pub mod serve;
 mod settings;
 mod side_reads;
+mod site_folder;
+mod stages;
 mod templates;
 
 use crate::secret::{ApiKey, Secrets};

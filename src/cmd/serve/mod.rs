@@ -10,6 +10,7 @@
 //! The port is taken before anything is fetched or built, so that one in use fails at once.
 
 mod body;
+mod bursts;
 mod files;
 mod live;
 mod net;
