@@ -76,34 +76,11 @@ fn the_ci_sites_event_banner_is_what_its_script_writes() {
 /// measured on, whoever changes the settings or the pages' Markdown.
 #[test]
 fn the_spanish_facility_site_builds_with_what_the_layout_check_measures() {
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/facility-es");
-    let out = tempfile::tempdir().unwrap();
-    let config = fixture.join("vatcar-site.toml");
-    let ran = crate::support::run_ok(&mut crate::support::vatcar_at_demo_time(&[
-        "build",
-        "--demo",
-        "--config",
-        config.to_str().unwrap(),
-        "--output",
-        out.path().to_str().unwrap(),
-        "--site-url",
-        "https://facility-es.example/",
-    ]));
-    assert!(!ran.text().contains("warning"), "{}", ran.text());
+    let (config, out) = build_fixture_site("facility-es");
 
     let (text, home) = crate::support::page(&out.path().join("index.html"));
     assert!(text.contains("<html lang=\"es\">"));
-    // The menu as check-layout.mjs finds it: the links of the <nav>s outside <main> and the footer.
-    let links = scraper::Selector::parse("nav a[href]").unwrap();
-    let menu: Vec<String> = home
-        .select(&links)
-        .filter(|a| {
-            !a.ancestors()
-                .filter_map(scraper::ElementRef::wrap)
-                .any(|e| matches!(e.value().name(), "main" | "footer"))
-        })
-        .map(|a| a.text().collect::<String>().trim().to_owned())
-        .collect();
+    let menu: Vec<String> = menu_of(&home).into_iter().map(|(name, _)| name).collect();
     assert_eq!(menu.len(), 9, "{menu:?}");
     for name in [
         "Formación",
@@ -152,6 +129,28 @@ fn the_spanish_facility_site_builds_with_what_the_layout_check_measures() {
     assert!(event_with_table, "no event page holds a table");
 }
 
+/// The demo built with the fixture site `name`'s config (written for it, every warning a
+/// mistake of the fixture's): its config file, and the output folder.
+fn build_fixture_site(name: &str) -> (std::path::PathBuf, tempfile::TempDir) {
+    let config = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .join("vatcar-site.toml");
+    let out = tempfile::tempdir().unwrap();
+    let ran = crate::support::run_ok(&mut crate::support::vatcar_at_demo_time(&[
+        "build",
+        "--demo",
+        "--config",
+        config.to_str().unwrap(),
+        "--output",
+        out.path().to_str().unwrap(),
+        "--site-url",
+        &format!("https://{name}.example/"),
+    ]));
+    assert!(!ran.text().contains("warning"), "{name}: {}", ran.text());
+    (config, out)
+}
+
 /// The menu as check-layout.mjs finds it: the links of the <nav>s outside <main> and the
 /// footer, as (text, href).
 fn menu_of(home: &scraper::Html) -> Vec<(String, String)> {
@@ -177,20 +176,7 @@ fn menu_of(home: &scraper::Html) -> Vec<(String, String)> {
 /// a warning, and keep holding what the layout goals are measured on.
 #[test]
 fn the_dutch_facility_site_builds_with_what_the_layout_check_measures() {
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/facility-nl");
-    let out = tempfile::tempdir().unwrap();
-    let config = fixture.join("vatcar-site.toml");
-    let ran = crate::support::run_ok(&mut crate::support::vatcar_at_demo_time(&[
-        "build",
-        "--demo",
-        "--config",
-        config.to_str().unwrap(),
-        "--output",
-        out.path().to_str().unwrap(),
-        "--site-url",
-        "https://facility-nl.example/",
-    ]));
-    assert!(!ran.text().contains("warning"), "{}", ran.text());
+    let (config, out) = build_fixture_site("facility-nl");
 
     let (text, home) = crate::support::page(&out.path().join("index.html"));
     assert!(text.contains("<html lang=\"nl\">"));
