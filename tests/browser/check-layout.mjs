@@ -228,23 +228,10 @@ function pageWidth() {
 }
 
 // In the page: the header (the banner landmark), its height, the logo, its backdrop, the accent.
-function headerAndLogo(logoColour) {
+function headerAndLogo({ logoColour, kit: source }) {
+  const { paint, alpha, contrast, rgb, name } = (0, eval)(`(${source})`)();
   const header = document.querySelector('body > header, header.site-header, [role="banner"]') ??
     [...document.querySelectorAll('header')].find((h) => !h.closest('main, article, aside, section, footer'));
-  const canvas = document.createElement('canvas');
-  canvas.width = canvas.height = 1;
-  const ink = canvas.getContext('2d', { willReadFrequently: true });
-  // Paints colours bottom up, each over the ones before, and reads the pixel: any CSS colour
-  // syntax, alpha composited as the browser does.
-  const paint = (colours) => {
-    ink.clearRect(0, 0, 1, 1);
-    for (const c of colours) {
-      ink.fillStyle = '#000';
-      ink.fillStyle = c;
-      ink.fillRect(0, 0, 1, 1);
-    }
-    return [...ink.getImageData(0, 0, 1, 1).data.slice(0, 3)];
-  };
   const resolved = (property, value, parent) => {
     const probe = document.createElement('span');
     probe.style.setProperty(property, value);
@@ -253,19 +240,6 @@ function headerAndLogo(logoColour) {
     probe.remove();
     return c;
   };
-  // A computed colour's alpha: the fourth number of rgba(), or what follows a slash.
-  const alpha = (c) => {
-    const slash = /\/\s*([\d.]+%?)\s*\)/.exec(c);
-    const parts = c.match(/[\d.]+%?/g) ?? [];
-    const a = slash ? slash[1] : /^rgba?\(/.test(c) && parts.length === 4 ? parts[3] : null;
-    return a === null ? 1 : parseFloat(a) / (a.endsWith('%') ? 100 : 1);
-  };
-  const luminance = (rgb) => {
-    const [r, g, b] = rgb.map((v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-  const name = (el) => el.localName + (el.id ? `#${el.id}` : '') + [...el.classList].map((c) => `.${c}`).join('');
   const out = { header: null, height: null, logo: null };
   if (!header) return out;
   out.header = name(header);
@@ -292,7 +266,6 @@ function headerAndLogo(logoColour) {
     base = 'the window';
   }
   const backdrop = paint(layers);
-  const rgb = (c) => `rgb(${c.join(', ')})`;
   out.logo = { element: name(logo), base, image, backdrop: rgb(backdrop), colours: [] };
   // The logo is drawn in the accent as given: the page's --accent-surface where it has one
   // (issue 40), else its --accent.
@@ -627,7 +600,7 @@ try {
         const undone = w.hidden.length ? ` (measured with ${w.hidden.join(', ')} undone: hiding overflow does not count)` : '';
         if (w.width > w.window) fail('width', where, `page width ${w.width} px > window ${w.window} px${undone}`);
         else note(where, `page width ${w.width} px`);
-        const h = await timed('measure', () => page.evaluate(headerAndLogo, opt.logoColour));
+        const h = await timed('measure', () => page.evaluate(headerAndLogo, { logoColour: opt.logoColour, kit: KIT }));
         if (!h.header) fail('header', where, 'no header (<header> or role="banner") found');
         else if (HEADER_MAX_PX[width] !== undefined && h.height > HEADER_MAX_PX[width]) {
           fail('header', where, `header height ${h.height} px > ${HEADER_MAX_PX[width]} px (${h.header})`);
