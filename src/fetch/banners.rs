@@ -108,12 +108,23 @@ pub fn prepare(addresses: &[Url], cache: &Path) -> (Banners, Vec<String>) {
     let index = Index::read(cache);
     let now = now_seconds();
     let (mut kept, to_make) = read_changed(addresses, &index, cache, now, &mut reasons);
-    let made = crate::parallel::map_parallel(to_make, |read| {
-        let made = images::make_copies(&read.body);
-        Ok((read.key, read.digest, made))
+    // The same bytes at several addresses (one banner for a series of events) are made into
+    // copies once.
+    let mut keys_of: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut bodies = Vec::new();
+    for read in to_make {
+        let keys = keys_of.entry(read.digest.clone()).or_default();
+        if keys.is_empty() {
+            bodies.push((read.digest, read.body));
+        }
+        keys.push(read.key);
+    }
+    let made = crate::parallel::map_parallel(bodies, |(digest, body)| {
+        Ok((digest, images::make_copies(&body)))
     })
     .unwrap_or_default();
-    for (key, digest, made) in made {
+    for (digest, made) in made {
+        let keys = keys_of.remove(&digest).unwrap_or_default();
         let (made, reason) = match made.map(|made| (store(cache, &digest, &made), made)) {
             Ok((Ok(copies), made)) => {
                 let made = MadeEntry {
@@ -124,18 +135,22 @@ pub fn prepare(addresses: &[Url], cache: &Path) -> (Banners, Vec<String>) {
                 (Some(made), None)
             }
             Ok((Err(reason), _)) => {
-                reasons.push(format!("{}: {reason}", shown_str(&key)));
+                for key in &keys {
+                    reasons.push(format!("{}: {reason}", shown_str(key)));
+                }
                 continue;
             }
             Err(reason) => (None, Some(reason)),
         };
-        let entry = CachedBanner {
-            fetched: now,
-            sha256: digest,
-            made,
-            reason,
-        };
-        kept.insert(key, entry);
+        for key in keys {
+            let entry = CachedBanner {
+                fetched: now,
+                sha256: digest.clone(),
+                made: made.clone(),
+                reason: reason.clone(),
+            };
+            kept.insert(key, entry);
+        }
     }
     let index = Index {
         version: VERSION,
@@ -201,7 +216,12 @@ fn read_changed(
         match body {
             Ok(body) => {
                 let digest = hex(ring::digest::digest(&ring::digest::SHA256, &body).as_ref());
-                match cached.filter(|e| e.sha256 == digest) {
+                // Copies of these bytes made for this address, or for another.
+                let same = |e: &&CachedBanner| e.sha256 == digest;
+                let made_before = cached
+                    .filter(same)
+                    .or_else(|| (index.banners.values()).find(|e| same(e) && e.usable(cache)));
+                match made_before {
                     Some(entry) => {
                         let entry = CachedBanner {
                             fetched: now,
