@@ -4,8 +4,9 @@
 # Every pinned third-party tool the checks use, installed once per machine into a cache folder
 # outside the clone, and linked into the clone where the checks look for them:
 #   Debian (apt, as root): zsh (the zsh completion test), shellcheck, curl, mingw's C compiler
-#     (the Windows check), chromium and chromium-driver (never a browser downloaded by a test
-#     tool), poppler-utils, and a Java runtime for the Nu Html Checker when none of 17 or newer
+#     (the Windows check), chromium, chromium-driver and chromium-headless-shell (never a
+#     browser downloaded by a test tool; .ci/run checks in the headless shell, the same Blink
+#     without the browser around it, for about 40 % less CPU), poppler-utils, and a Java runtime for the Nu Html Checker when none of 17 or newer
 #     is there;
 #   PyPI -> venv-validators: the iCal parsers (tests/validators/requirements.lock.txt);
 #   PyPI -> venv-ci: zigbuild, zig, zizmor, actionlint, jsonschema, feedparser
@@ -48,7 +49,7 @@ if [ "$apt" = 1 ]; then
   java_ok() { command -v java >/dev/null && java -version 2>&1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])'; }
   wanted=(zsh shellcheck curl gcc-mingw-w64-x86-64 poppler-utils)
   if [ "$browser" = 1 ]; then
-    wanted+=(chromium chromium-driver)
+    wanted+=(chromium chromium-driver chromium-headless-shell)
   fi
   need=()
   for package in "${wanted[@]}"; do
