@@ -8,7 +8,7 @@ use super::stamp::Stamp;
 use super::tree::{self, Entry, OldTree, below};
 use anyhow::{Context, Result, bail};
 use std::collections::{HashMap, HashSet};
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
@@ -143,13 +143,18 @@ impl Carry<'_> {
         Ok(())
     }
 
-    /// Everything in the old tree that is not ours goes into the new tree as it is: files and
-    /// links hard-linked, folders made.
-    pub(super) fn carry_webmasters_files(&self) -> Result<()> {
+    /// Everything in the old tree's folder `scope` (`""`, the whole tree) that is not ours
+    /// goes into the new tree's as it is: files and links hard-linked, folders made.
+    pub(super) fn carry_webmasters_files(&self, scope: &str) -> Result<()> {
         let mut listed: Vec<&str> = self.previous.keys().map(String::as_str).collect();
         listed.sort_unstable();
         let mut folder = None;
-        for (path, entry) in self.old.in_order() {
+        let entries: Box<dyn Iterator<Item = (&OsString, Entry)>> = if scope.is_empty() {
+            Box::new(self.old.in_order())
+        } else {
+            Box::new(self.old.under(scope))
+        };
+        for (path, entry) in entries {
             let ours = path
                 .to_str()
                 .is_some_and(|p| self.previous.contains_key(p) || self.made.contains_key(p));
@@ -172,15 +177,16 @@ impl Carry<'_> {
                 _ => self.link(path, &mut folder)?,
             }
         }
-        copy_permissions(self.dir, self.new_dir);
+        copy_permissions(&below(self.dir, scope), &below(self.new_dir, scope));
         Ok(())
     }
 
     /// Moves into the output folder what the webmaster put there while this run staged: a file
     /// or folder made after the scan, or a file of theirs replaced since (an editor saves by
     /// renaming a new file over the old one). The swap took those into the old tree at
-    /// `old_tree`, which is removed next. A path the new site took meanwhile is left as it is.
-    pub(super) fn rescue_late_files(&self, old_tree: &Path) {
+    /// `old_tree`, the old folder `scope` (`""`, the top), which is removed next. A path the
+    /// new site took meanwhile is left as it is.
+    pub(super) fn rescue_late_files(&self, old_tree: &Path, scope: &str) {
         let ours = |key: &OsStr| {
             key.to_str().is_some_and(|k| {
                 k == MARKER || self.previous.contains_key(k) || self.made.contains_key(k)
@@ -197,7 +203,13 @@ impl Carry<'_> {
             let Ok(relative) = item.path().strip_prefix(old_tree) else {
                 continue;
             };
-            let key = tree::key(relative.components().map(Component::as_os_str));
+            let inside = relative.components().map(Component::as_os_str);
+            let key = tree::key(
+                (!scope.is_empty())
+                    .then_some(OsStr::new(scope))
+                    .into_iter()
+                    .chain(inside),
+            );
             if ours(&key) {
                 continue;
             }

@@ -1,12 +1,19 @@
 //! Finishing a publication: what the new marker lists and what goes, and the new tree put in
 //! place of the old one (or, when nothing changed, nothing touched). [`super::Staging::commit`]
 //! decides which; each way is a function here.
+//!
+//! A swap exchanges only the smallest folder that holds every change ([`Listing::scope`]):
+//! a rebuild that changes `data/changes.json` alone swaps `data/`, not a tree of 40,000
+//! files hard-linked anew. Nothing outside that folder changes, so a reader still sees the old
+//! site or the new one. The marker, at the top, is replaced on its own before the exchange
+//! (listing the files of both sites, those that change unstamped: true of either tree) and
+//! after it, so that a run killed in between leaves a marker that is right for what is there.
 
 use super::carry::Carry;
 use super::files::write_file;
 use super::marker::{FolderKind, MARKER, Marker};
 use super::stamp::Stamp;
-use super::tree::{Entry, OldTree};
+use super::tree::{Entry, OldTree, below};
 use super::{Staged, check_interrupt, pause_for_tests, swap};
 use anyhow::{Context, Result};
 use std::collections::HashMap;
@@ -73,6 +80,58 @@ impl<'a> Listing<'a> {
             .map(|(path, _)| *path)
     }
 
+    /// The smallest folder (`""`, the top) that holds every file written and removed, is a
+    /// real folder of the old tree, and keeps files of ours: exchanging it alone turns the old
+    /// site into the new one. A folder whose files of ours all go is not chosen, since the
+    /// exchange would leave it behind, empty.
+    pub fn scope(&self, old: &OldTree) -> &'a str {
+        let folder_of = |path: &'a str| path.rsplit_once('/').map_or("", |(folder, _)| folder);
+        let mut changes = self.changed().chain(self.stale.iter().copied());
+        let Some(first) = changes.next() else {
+            return "";
+        };
+        let mut scope = folder_of(first);
+        for path in changes {
+            while !scope.is_empty() && !holds(scope, path) {
+                scope = folder_of(scope);
+            }
+        }
+        while !scope.is_empty()
+            && !(old.get(scope) == Some(Entry::Folder) && self.lists_under(scope))
+        {
+            scope = folder_of(scope);
+        }
+        scope
+    }
+
+    /// Whether the new marker lists a file below `folder`.
+    fn lists_under(&self, folder: &str) -> bool {
+        let prefix = format!("{folder}/");
+        let first = self
+            .listed
+            .partition_point(|(path, _)| path.as_str() < prefix.as_str());
+        self.listed
+            .get(first)
+            .is_some_and(|(path, _)| path.starts_with(&prefix))
+    }
+
+    /// The marker for the moment between the old tree and the new one: every file of either,
+    /// those that change without a stamp, so that whichever tree a stopped run leaves, the
+    /// next run compares them byte for byte rather than trust a stamp of the other tree.
+    pub fn marker_between(&self, kind: FolderKind) -> Vec<u8> {
+        let mut files: Vec<(String, Option<Stamp>)> = self
+            .listed
+            .iter()
+            .map(|(path, staged)| {
+                let stamp = staged.stamp.filter(|_| !staged.written);
+                ((*path).clone(), stamp)
+            })
+            .chain(self.stale.iter().map(|path| ((*path).clone(), None)))
+            .collect();
+        files.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+        Marker::new(kind, files.into_iter()).to_json()
+    }
+
     /// The new marker's bytes.
     pub fn marker(&self, kind: FolderKind) -> Vec<u8> {
         let files = self.listed.iter();
@@ -90,18 +149,58 @@ pub(super) fn replace_marker(new_dir: &Path, dir: &Path, marker: &[u8]) -> Resul
     let staged = new_dir.join(MARKER);
     write_file(&staged, marker)?;
     check_interrupt()?;
-    let live = dir.join(MARKER);
-    fs::rename(&staged, &live).with_context(|| format!("could not replace {}", live.display()))?;
+    rename_marker(&staged, dir)?;
     Ok(marker.len() as u64)
+}
+
+fn rename_marker(staged: &Path, dir: &Path) -> Result<()> {
+    let live = dir.join(MARKER);
+    fs::rename(staged, &live).with_context(|| format!("could not replace {}", live.display()))
+}
+
+/// Whether the folder `folder` (`""`, the top) holds `path`, at any depth.
+fn holds(folder: &str, path: &str) -> bool {
+    folder.is_empty()
+        || path
+            .strip_prefix(folder)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// The new tree, completed with the unchanged files and the webmaster's linked in from the
 /// old one, swapped in place of it in one step (or moved there, for a folder that does not
-/// exist yet); what the webmaster saved meanwhile is then carried over from the old tree,
-/// which is left at `staging`/old.
-pub(super) fn exchange(carry: &Carry, listing: &Listing, staging: &Path) -> Result<()> {
-    carry.link_unchanged(listing.unchanged())?;
-    carry.carry_webmasters_files()?;
+/// exist yet), or, where the changes lie in one folder ([`Listing::scope`]), that folder
+/// alone; what the webmaster saved meanwhile is then carried over from the old tree, which is
+/// left in `staging`. `marker` is the new marker, of `kind`; the bytes of marker written are
+/// returned.
+pub(super) fn exchange(
+    carry: &Carry,
+    listing: &Listing,
+    staging: &Path,
+    kind: FolderKind,
+    marker: &[u8],
+) -> Result<u64> {
+    let scope = listing.scope(carry.old);
+    if scope.is_empty() || !carry.dir.exists() {
+        write_file(&carry.new_dir.join(MARKER), marker)?;
+        exchange_tree(carry, listing, staging, "")?;
+        return Ok(marker.len() as u64);
+    }
+    // The folder alone: the marker first lists both trees' files, then the new tree's.
+    let between = replace_marker(carry.new_dir, carry.dir, &listing.marker_between(kind))?;
+    exchange_tree(carry, listing, staging, scope)?;
+    // Once the folder is exchanged the run finishes (a signal no longer stops it): the marker
+    // between was right for either tree, and this one is exact.
+    let staged = carry.new_dir.join(MARKER);
+    write_file(&staged, marker)?;
+    rename_marker(&staged, carry.dir)?;
+    Ok(between + marker.len() as u64)
+}
+
+/// Completes the new tree's folder `scope` (`""`, the whole tree) and exchanges it with the
+/// old tree's.
+fn exchange_tree(carry: &Carry, listing: &Listing, staging: &Path, scope: &str) -> Result<()> {
+    carry.link_unchanged(listing.unchanged().filter(|path| holds(scope, path)))?;
+    carry.carry_webmasters_files(scope)?;
     pause_for_tests("staged");
     check_interrupt()?;
     if !carry.dir.exists() {
@@ -110,10 +209,18 @@ pub(super) fn exchange(carry: &Carry, listing: &Listing, staging: &Path) -> Resu
         pause_for_tests("swapped");
         return Ok(());
     }
-    let old_tree = swap::exchange(carry.new_dir, carry.dir, &staging.join("old"))?;
+    // Where the exchange is two renames, a run stopped between them leaves `scope` missing:
+    // the next one puts the old folder back from here ([`swap::recover`]).
+    fs::write(staging.join(swap::SCOPE), scope)
+        .context("could not write the publication's scope")?;
+    let old_tree = swap::exchange(
+        &below(carry.new_dir, scope),
+        &below(carry.dir, scope),
+        &staging.join("old"),
+    )?;
     pause_for_tests("swapped");
     let rescuing = std::time::Instant::now();
-    carry.rescue_late_files(&old_tree);
+    carry.rescue_late_files(&old_tree, scope);
     log::debug!(
         "looked for files changed while publishing in {} ms",
         rescuing.elapsed().as_millis()

@@ -479,18 +479,22 @@ impl Staging {
             self.finish();
             return Ok(report);
         }
-        write_file(&self.new_dir.join(MARKER), &marker)?;
-        report.bytes_written += marker.len() as u64;
-        match self.place.mode {
-            Mode::Exchange => commit::exchange(&carry, &listing, &self.staging)?,
-            Mode::InPlace => commit::in_place(
-                &self.place.dir,
-                &self.staging,
-                &listing,
-                &self.old,
-                self.previous_marker.is_some(),
-            )?,
-        }
+        report.bytes_written += match self.place.mode {
+            Mode::Exchange => {
+                commit::exchange(&carry, &listing, &self.staging, self.kind, &marker)?
+            }
+            Mode::InPlace => {
+                write_file(&self.new_dir.join(MARKER), &marker)?;
+                commit::in_place(
+                    &self.place.dir,
+                    &self.staging,
+                    &listing,
+                    &self.old,
+                    self.previous_marker.is_some(),
+                )?;
+                marker.len() as u64
+            }
+        };
         self.finish();
         Ok(report)
     }

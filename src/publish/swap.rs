@@ -11,6 +11,7 @@
 //!   of the moves is written; a failure undoes the moves done, and a run killed in the middle
 //!   is undone by the next run from the journal.
 
+use super::files::check_relative;
 use super::mounts::remove_tree;
 use super::place::{Mode, Place};
 use super::tree::below;
@@ -119,6 +120,10 @@ pub(super) enum Step {
 
 const JOURNAL: &str = "journal.json";
 
+/// In the staging folder, during an exchange: the key of the folder exchanged (empty for the
+/// whole tree), for [`recover`].
+pub(super) const SCOPE: &str = "scope";
+
 /// Makes the in-place moves; a failure undoes them and returns the error.
 pub(super) fn in_place(dir: &Path, staging: &Path, steps: &[Step]) -> Result<()> {
     let journal = serde_json::to_vec(steps)?;
@@ -208,17 +213,24 @@ pub(super) fn recover(place: &Place) -> Result<()> {
     match place.mode {
         Mode::Exchange => {
             let aside = staging.join("old");
-            if !place.dir.exists() && aside.is_dir() {
-                fs::rename(&aside, &place.dir).with_context(|| {
+            // The folder a two-rename exchange moved aside: the output folder, or one in it.
+            // Only a plain path below the output folder is taken from it.
+            let scope = fs::read_to_string(staging.join(SCOPE)).unwrap_or_default();
+            let target = match check_relative(&scope) {
+                Ok(()) => below(&place.dir, &scope),
+                Err(_) => place.dir.clone(),
+            };
+            if !target.exists() && aside.is_dir() && target.parent().is_some_and(Path::is_dir) {
+                fs::rename(&aside, &target).with_context(|| {
                     format!(
                         "could not put back {} from {}",
-                        place.dir.display(),
+                        target.display(),
                         aside.display()
                     )
                 })?;
                 log::warn!(
                     "a run was stopped while it replaced {}; the site it replaced was put back",
-                    place.dir.display()
+                    target.display()
                 );
             }
         }

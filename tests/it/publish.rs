@@ -1512,3 +1512,168 @@ fn the_test_pause_is_compiled_into_debug_builds_only() {
         "src/publish/mod.rs declares test_pause for debug builds only"
     );
 }
+
+/// The first rebuild over a full build changes what's new alone (`data/changes.json` says it
+/// is no longer the first build): the folder that holds it is exchanged, not the whole tree of
+/// hard links made anew, and what lies outside it is the same folder as before. The site is
+/// the one built twice elsewhere, and the webmaster's files in that folder and beside it stay.
+#[cfg(unix)]
+#[test]
+fn a_change_inside_one_folder_exchanges_that_folder_alone() {
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    let root = tempfile::tempdir().unwrap();
+    let (out, reference) = (root.path().join("site"), root.path().join("reference"));
+    for dir in [&out, &reference] {
+        run_ok(&mut build(&snapshot, dir, &[]));
+    }
+    fs::write(out.join("data/notes.txt"), "mine").unwrap();
+    fs::write(out.join("CNAME"), "example.org").unwrap();
+    let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).unwrap());
+    let outside = |out: &Path| [out.to_path_buf(), out.join("events"), out.join("calendar")];
+    let (outside_before, data_before) =
+        (outside(&out).map(|p| inode(&p)), inode(&out.join("data")));
+    for dir in [&out, &reference] {
+        run_ok(&mut build(&snapshot, dir, &[]));
+    }
+    assert_eq!(outside(&out).map(|p| inode(&p)), outside_before);
+    assert_ne!(
+        inode(&out.join("data")),
+        data_before,
+        "data/ was not exchanged"
+    );
+    let mut site = site_of(&out);
+    assert_eq!(site.remove("data/notes.txt").as_deref(), Some("mine"));
+    assert_eq!(site.remove("CNAME").as_deref(), Some("example.org"));
+    assert_eq!(site, site_of(&reference));
+    assert_eq!(litter_beside(&out), ["reference"]);
+    // The marker is exact: the next build keeps every file on its stamp's word.
+    assert_eq!(rebuild_demo_snapshot(&out), 0);
+}
+
+/// Builds `demo/` as a snapshot into `out` again and returns how many files it wrote.
+#[cfg(unix)]
+fn rebuild_demo_snapshot(out: &Path) -> usize {
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    let (snapshot, out) = (snapshot.to_str().unwrap(), out.to_str().unwrap());
+    let args = ["build", "--snapshot", snapshot, "--output", out];
+    written(&run_ok(&mut vatcar_at_demo_time(&args)).stderr)
+}
+
+/// A run stopped while it exchanges one folder (killed, or sent SIGTERM once the folder is
+/// exchanged) leaves a whole site, the old or the new, with a marker right for it (listing the
+/// files of both, those that change unstamped), and the next run ends where a run never
+/// stopped would.
+#[cfg(unix)]
+#[test]
+fn a_run_stopped_while_it_exchanges_one_folder_leaves_a_whole_site() {
+    if !has_test_pause("a_run_stopped_while_it_exchanges_one_folder_leaves_a_whole_site") {
+        return;
+    }
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    let root = tempfile::tempdir().unwrap();
+    let (out, reference) = (root.path().join("site"), root.path().join("reference"));
+    run_ok(&mut build(&snapshot, &reference, &[]));
+    let first = site_of(&reference);
+    run_ok(&mut build(&snapshot, &reference, &[]));
+    let second = site_of(&reference);
+    let pages = |mut site: BTreeMap<String, String>| {
+        site.remove(".vatcar-site.json");
+        site
+    };
+    let stops: [(&str, Option<i32>); 3] = [
+        ("staged", None),
+        ("swapped", None),
+        ("swapped", Some(libc::SIGTERM)),
+    ];
+    for (point, sent) in stops {
+        let _ = fs::remove_dir_all(&out);
+        run_ok(&mut build(&snapshot, &out, &[]));
+        let mut child = start_paused(build(&snapshot, &out, &[]), point, None);
+        match sent {
+            Some(sent) => signal(&child, sent),
+            None => child.kill().unwrap(),
+        }
+        let status = child.wait().unwrap();
+        let expected = if point == "staged" { &first } else { &second };
+        assert_eq!(
+            pages(site_of(&out)),
+            pages(expected.clone()),
+            "stopped at {point}"
+        );
+        if sent.is_some() {
+            // After the exchange a signal lets the run finish: the marker is the new one.
+            assert_eq!(status.code(), Some(143));
+            assert_eq!(&site_of(&out), expected, "stopped at {point}");
+        }
+        run_ok(&mut build(&snapshot, &out, &[]));
+        assert_eq!(
+            site_of(&out),
+            second,
+            "after a stop at {point} and another run"
+        );
+        assert_eq!(
+            litter_beside(&out),
+            ["reference"],
+            "after a stop at {point}"
+        );
+        assert_eq!(rebuild_demo_snapshot(&out), 0, "after a stop at {point}");
+    }
+}
+
+/// Where the file system cannot exchange two folders, the folder is moved aside and the new
+/// one moved in: a run killed between the two leaves it missing, and the next run puts the old
+/// one back from the staging folder before anything else.
+#[cfg(unix)]
+#[test]
+fn a_folder_moved_aside_by_a_stopped_run_is_put_back() {
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut build(&snapshot, &out, &[]));
+    let before = site_of(&out);
+    // What such a run leaves: `data/` in the staging folder, named in it as the scope.
+    let staging = root.path().join(".site.vatcar-staging");
+    fs::create_dir(&staging).unwrap();
+    fs::rename(out.join("data"), staging.join("old")).unwrap();
+    fs::write(staging.join("scope"), "data").unwrap();
+    let failing = run(&mut vatcar_at_demo_time(&[
+        "build",
+        "--snapshot",
+        "/nonexistent",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(failing.code(), Some(1));
+    assert_eq!(site_of(&out), before);
+    assert!(litter_beside(&out).is_empty(), "{:?}", litter_beside(&out));
+}
+
+/// What the webmaster adds to or saves in the one folder being exchanged while the run
+/// publishes is kept, as it is where the whole tree is exchanged.
+#[cfg(unix)]
+#[test]
+fn files_of_yours_saved_in_the_folder_being_exchanged_are_kept() {
+    if !has_test_pause("files_of_yours_saved_in_the_folder_being_exchanged_are_kept") {
+        return;
+    }
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("site");
+    run_ok(&mut build(&snapshot, &out, &[]));
+    fs::write(out.join("data/notes.txt"), "old notes").unwrap();
+    let resume = root.path().join("resume");
+    let child = start_paused(build(&snapshot, &out, &[]), "staged", Some(&resume));
+    fs::create_dir(out.join("data/mine")).unwrap();
+    fs::write(out.join("data/mine/late.txt"), "added").unwrap();
+    fs::write(out.join("data/notes.tmp"), "new notes").unwrap();
+    fs::rename(out.join("data/notes.tmp"), out.join("data/notes.txt")).unwrap();
+    fs::write(&resume, "").unwrap();
+    let finished = child.wait_with_output().unwrap();
+    assert!(finished.status.success(), "{finished:?}");
+    let files = tree(&out);
+    let text = |path: &str| String::from_utf8_lossy(&files[path]).into_owned();
+    assert_eq!(text("data/mine/late.txt"), "added");
+    assert_eq!(text("data/notes.txt"), "new notes");
+    assert!(text("data/changes.json").contains("\"first_build\": false"));
+    assert_eq!(litter_beside(&out), ["resume"]);
+}
