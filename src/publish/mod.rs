@@ -14,7 +14,9 @@
 //! 3. A new tree is staged beside the folder: changed files written, unchanged ones and the
 //!    webmaster's own hard-linked in ([`carry`]; their bytes and mtimes stay). It replaces the
 //!    old tree in one atomic swap ([`swap::exchange`]), so a reader sees the old site or the
-//!    new one, never a mix. A rebuild that changes nothing swaps nothing. What the webmaster
+//!    new one, never a mix. A rebuild that changes nothing swaps nothing; one whose changes
+//!    lie in one folder swaps that folder alone, the marker replaced before and after
+//!    ([`commit::exchange`]). What the webmaster
 //!    added or saved while this run staged is moved from the old tree into the new one, and
 //!    the old tree is removed, never across a mount point.
 //! 4. On a mount point nothing beside the folder shares its file system: files are staged
