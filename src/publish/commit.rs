@@ -96,9 +96,9 @@ impl<'a> Listing<'a> {
                 scope = folder_of(scope);
             }
         }
-        while !scope.is_empty()
-            && !(old.get(scope) == Some(Entry::Folder) && self.lists_under(scope))
-        {
+        let exchangeable =
+            |folder: &str| old.get(folder) == Some(Entry::Folder) && self.lists_under(folder);
+        while !scope.is_empty() && !exchangeable(scope) {
             scope = folder_of(scope);
         }
         scope
