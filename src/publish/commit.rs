@@ -8,6 +8,9 @@
 //! site or the new one. The marker, at the top, is replaced on its own before the exchange
 //! (listing the files of both sites, those that change unstamped: true of either tree) and
 //! after it, so that a run killed in between leaves a marker that is right for what is there.
+//! (The one limit: killed before the exchange, it lists as ours the new files that are not
+//! there yet, so a file the webmaster then makes at exactly such a path, before the next run,
+//! is taken for ours. The in-place journal has the same window.)
 
 use super::carry::Carry;
 use super::files::write_file;

@@ -7,8 +7,10 @@ use std::path::PathBuf;
 /// With `VATCAR_SITE_TEST_PAUSE=<point>`, the publication says `paused at <point>` on stderr and waits there (until the file named
 /// by `VATCAR_SITE_TEST_RESUME` exists, a signal comes, or a minute passes), so that a test
 /// can send a signal or start a second run at an exact moment. Points: `staged` (everything
-/// staged, the output folder untouched), `swapped` (the new tree in place, the old one not yet
-/// removed), `moving` (in place on a mount point, half the files moved).
+/// staged, the output folder's files untouched; where one folder alone is exchanged, the
+/// marker is already the one for the moment between), `swapped` (the new tree or folder in
+/// place, the old one not yet removed, nor the marker made exact), `moving` (in place on a
+/// mount point, half the files moved).
 pub(crate) fn pause_for_tests(point: &str) {
     if std::env::var_os("VATCAR_SITE_TEST_PAUSE").is_none_or(|p| p != point) {
         return;
