@@ -10,7 +10,7 @@
 //! after it, so that a run killed in between leaves a marker that is right for what is there.
 //! (The one limit: killed before the exchange, it lists as ours the new files that are not
 //! there yet, so a file the webmaster then makes at exactly such a path, before the next run,
-//! is taken for ours. The in-place journal has the same window.)
+//! is taken for ours.)
 
 use super::carry::Carry;
 use super::files::write_file;
