@@ -117,8 +117,11 @@ console.log(["ical.js","node-ical","linkinator","playwright-core","axe-core","vn
   fail "the node packages do not load"
 say "vnu $vnu_v; $py_v; $node_v"
 say "zizmor $(target/ci/venv/bin/zizmor --version | cut -d' ' -f2), $(target/ci/venv/bin/actionlint -version | head -n 1), cargo-zigbuild $(target/ci/venv/bin/cargo-zigbuild --version | cut -d' ' -f2)"
-browser=${CHROMIUM:-/usr/bin/chromium}
-if [ -x "$browser" ]; then
-  say "browser: $("$browser" --version 2>/dev/null | head -n 1)"
-fi
+browsers=(/usr/bin/chromium /usr/bin/chromium-headless-shell)
+[ -z "${CHROMIUM:-}" ] || browsers=("$CHROMIUM")
+for browser in "${browsers[@]}"; do
+  if [ -x "$browser" ]; then
+    say "browser: $browser, $("$browser" --version 2>/dev/null | head -n 1)"
+  fi
+done
 say "ready in $((SECONDS - started)) s ($dir)"
