@@ -1109,25 +1109,19 @@ fn files_of_yours_added_or_saved_while_a_build_publishes_are_kept() {
     fs::write(out.join("CNAME"), "old.example.org").unwrap();
     fs::create_dir(out.join("media")).unwrap();
     fs::write(out.join("media").join("logo.svg"), "<svg/>").unwrap();
-    let resume = root.path().join("resume");
-    let child = start_paused(demo(&out, &["--title", "New"]), "staged", Some(&resume));
-    // Everything is staged and the output folder not yet swapped.
-    fs::write(out.join("late.txt"), "added").unwrap();
-    fs::create_dir_all(out.join("media").join("new")).unwrap();
-    fs::write(out.join("media").join("new").join("photo.jpg"), "photo").unwrap();
-    fs::write(
-        out.join("events").join("notes.txt"),
-        "in a folder of the site",
-    )
-    .unwrap();
-    // Saved anew as editors save: a new file renamed over the old one.
-    fs::write(out.join("CNAME.tmp"), "new.example.org").unwrap();
-    fs::rename(out.join("CNAME.tmp"), out.join("CNAME")).unwrap();
-    fs::write(&resume, "").unwrap();
-    let finished = child.wait_with_output().unwrap();
-    assert!(finished.status.success(), "{finished:?}");
-
-    let files = tree(&out);
+    let files = files_after_saving_meanwhile(&out, demo(&out, &["--title", "New"]), || {
+        fs::write(out.join("late.txt"), "added").unwrap();
+        fs::create_dir_all(out.join("media").join("new")).unwrap();
+        fs::write(out.join("media").join("new").join("photo.jpg"), "photo").unwrap();
+        fs::write(
+            out.join("events").join("notes.txt"),
+            "in a folder of the site",
+        )
+        .unwrap();
+        // Saved anew as editors save: a new file renamed over the old one.
+        fs::write(out.join("CNAME.tmp"), "new.example.org").unwrap();
+        fs::rename(out.join("CNAME.tmp"), out.join("CNAME")).unwrap();
+    });
     let text = |path: &str| String::from_utf8_lossy(&files[path]).into_owned();
     assert_eq!(text("late.txt"), "added");
     assert_eq!(text("media/new/photo.jpg"), "photo");
@@ -1135,7 +1129,26 @@ fn files_of_yours_added_or_saved_while_a_build_publishes_are_kept() {
     assert_eq!(text("events/notes.txt"), "in a folder of the site");
     assert_eq!(text("CNAME"), "new.example.org");
     assert!(text("index.html").contains("New"));
-    assert_eq!(litter_beside(&out), ["resume"]);
+    assert!(litter_beside(&out).is_empty(), "{:?}", litter_beside(&out));
+}
+
+/// Runs `command`, a build into `out`, to its pause with everything staged and the output
+/// folder not yet swapped, does `meanwhile` there as a webmaster would, lets the run finish,
+/// and returns the output folder's files.
+#[cfg(unix)]
+fn files_after_saving_meanwhile(
+    out: &Path,
+    command: Command,
+    meanwhile: impl FnOnce(),
+) -> BTreeMap<String, Vec<u8>> {
+    let resume = tempfile::NamedTempFile::new().unwrap().into_temp_path();
+    fs::remove_file(&resume).unwrap();
+    let child = start_paused(command, "staged", Some(&resume));
+    meanwhile();
+    fs::write(&resume, "").unwrap();
+    let finished = child.wait_with_output().unwrap();
+    assert!(finished.status.success(), "{finished:?}");
+    tree(out)
 }
 
 #[cfg(unix)]
@@ -1520,7 +1533,7 @@ fn the_test_pause_is_compiled_into_debug_builds_only() {
 #[cfg(unix)]
 #[test]
 fn a_change_inside_one_folder_exchanges_that_folder_alone() {
-    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    let snapshot = demo_data();
     let root = tempfile::tempdir().unwrap();
     let (out, reference) = (root.path().join("site"), root.path().join("reference"));
     for dir in [&out, &reference] {
@@ -1550,10 +1563,16 @@ fn a_change_inside_one_folder_exchanges_that_folder_alone() {
     assert_eq!(rebuild_demo_snapshot(&out), 0);
 }
 
+/// The demo's data (`demo/`), read as a snapshot: unlike `--demo`, a build of it writes what's
+/// new as a first build, then as a rebuild.
+fn demo_data() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("demo")
+}
+
 /// Builds `demo/` as a snapshot into `out` again and returns how many files it wrote.
 #[cfg(unix)]
 fn rebuild_demo_snapshot(out: &Path) -> usize {
-    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    let snapshot = demo_data();
     let (snapshot, out) = (snapshot.to_str().unwrap(), out.to_str().unwrap());
     let args = ["build", "--snapshot", snapshot, "--output", out];
     written(&run_ok(&mut vatcar_at_demo_time(&args)).stderr)
@@ -1569,7 +1588,7 @@ fn a_run_stopped_while_it_exchanges_one_folder_leaves_a_whole_site() {
     if !has_test_pause("a_run_stopped_while_it_exchanges_one_folder_leaves_a_whole_site") {
         return;
     }
-    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    let snapshot = demo_data();
     let root = tempfile::tempdir().unwrap();
     let (out, reference) = (root.path().join("site"), root.path().join("reference"));
     run_ok(&mut build(&snapshot, &reference, &[]));
@@ -1626,7 +1645,7 @@ fn a_run_stopped_while_it_exchanges_one_folder_leaves_a_whole_site() {
 #[cfg(unix)]
 #[test]
 fn a_folder_moved_aside_by_a_stopped_run_is_put_back() {
-    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    let snapshot = demo_data();
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
     run_ok(&mut build(&snapshot, &out, &[]));
@@ -1656,24 +1675,20 @@ fn files_of_yours_saved_in_the_folder_being_exchanged_are_kept() {
     if !has_test_pause("files_of_yours_saved_in_the_folder_being_exchanged_are_kept") {
         return;
     }
-    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    let snapshot = demo_data();
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("site");
     run_ok(&mut build(&snapshot, &out, &[]));
     fs::write(out.join("data/notes.txt"), "old notes").unwrap();
-    let resume = root.path().join("resume");
-    let child = start_paused(build(&snapshot, &out, &[]), "staged", Some(&resume));
-    fs::create_dir(out.join("data/mine")).unwrap();
-    fs::write(out.join("data/mine/late.txt"), "added").unwrap();
-    fs::write(out.join("data/notes.tmp"), "new notes").unwrap();
-    fs::rename(out.join("data/notes.tmp"), out.join("data/notes.txt")).unwrap();
-    fs::write(&resume, "").unwrap();
-    let finished = child.wait_with_output().unwrap();
-    assert!(finished.status.success(), "{finished:?}");
-    let files = tree(&out);
+    let files = files_after_saving_meanwhile(&out, build(&snapshot, &out, &[]), || {
+        fs::create_dir(out.join("data/mine")).unwrap();
+        fs::write(out.join("data/mine/late.txt"), "added").unwrap();
+        fs::write(out.join("data/notes.tmp"), "new notes").unwrap();
+        fs::rename(out.join("data/notes.tmp"), out.join("data/notes.txt")).unwrap();
+    });
     let text = |path: &str| String::from_utf8_lossy(&files[path]).into_owned();
     assert_eq!(text("data/mine/late.txt"), "added");
     assert_eq!(text("data/notes.txt"), "new notes");
     assert!(text("data/changes.json").contains("\"first_build\": false"));
-    assert_eq!(litter_beside(&out), ["resume"]);
+    assert!(litter_beside(&out).is_empty(), "{:?}", litter_beside(&out));
 }
