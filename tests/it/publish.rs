@@ -1135,7 +1135,6 @@ fn files_of_yours_added_or_saved_while_a_build_publishes_are_kept() {
 /// Runs `command`, a build into `out`, to its pause with everything staged and the output
 /// folder not yet swapped, does `meanwhile` there as a webmaster would, lets the run finish,
 /// and returns the output folder's files.
-#[cfg(unix)]
 fn files_after_saving_meanwhile(
     out: &Path,
     command: Command,
@@ -1565,6 +1564,7 @@ fn a_change_inside_one_folder_exchanges_that_folder_alone() {
 
 /// The demo's data (`demo/`), read as a snapshot: unlike `--demo`, a build of it writes what's
 /// new as a first build, then as a rebuild.
+#[cfg(unix)]
 fn demo_data() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("demo")
 }
