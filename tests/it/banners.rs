@@ -51,18 +51,8 @@ fn bomb() -> Vec<u8> {
     let mut bytes = png(1, 1);
     bytes[16..20].copy_from_slice(&100_000u32.to_be_bytes());
     bytes[20..24].copy_from_slice(&100_000u32.to_be_bytes());
-    let mut crc = !0u32;
-    for byte in &bytes[12..29] {
-        crc ^= u32::from(*byte);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    bytes[29..33].copy_from_slice(&(!crc).to_be_bytes());
+    let crc = crc32fast::hash(&bytes[12..29]);
+    bytes[29..33].copy_from_slice(&crc.to_be_bytes());
     bytes
 }
 
