@@ -8,7 +8,7 @@ use super::stamp::Stamp;
 use super::tree::{self, Entry, OldTree, below};
 use anyhow::{Context, Result, bail};
 use std::collections::{HashMap, HashSet};
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::fs;
 use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
@@ -149,12 +149,7 @@ impl Carry<'_> {
         let mut listed: Vec<&str> = self.previous.keys().map(String::as_str).collect();
         listed.sort_unstable();
         let mut folder = None;
-        let entries: Box<dyn Iterator<Item = (&OsString, Entry)>> = if scope.is_empty() {
-            Box::new(self.old.in_order())
-        } else {
-            Box::new(self.old.under(scope))
-        };
-        for (path, entry) in entries {
+        for (path, entry) in self.old.under(scope) {
             let ours = path
                 .to_str()
                 .is_some_and(|p| self.previous.contains_key(p) || self.made.contains_key(p));

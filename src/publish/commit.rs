@@ -182,8 +182,13 @@ pub(super) fn exchange(
     kind: FolderKind,
     marker: &[u8],
 ) -> Result<u64> {
-    let scope = listing.scope(carry.old);
-    if scope.is_empty() || !carry.dir.exists() {
+    // Into a folder that does not exist yet, the whole tree is moved there.
+    let scope = if carry.dir.exists() {
+        listing.scope(carry.old)
+    } else {
+        ""
+    };
+    if scope.is_empty() {
         write_file(&carry.new_dir.join(MARKER), marker)?;
         exchange_tree(carry, listing, staging, "")?;
         return Ok(marker.len() as u64);

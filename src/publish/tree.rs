@@ -28,7 +28,7 @@ pub(super) enum Entry {
 
 /// Every entry under the output folder, by relative path (`/`-separated). A rebuild looks up
 /// each file it publishes (a large site has 60,000 entries), so they are hashed; the few
-/// questions that need them in order ([`OldTree::in_order`], [`OldTree::under`]) sort them
+/// questions that need them in order ([`OldTree::under`]) sort them
 /// once, when first asked.
 #[derive(Debug, Default)]
 pub(super) struct OldTree {
@@ -143,16 +143,13 @@ impl OldTree {
         })
     }
 
-    /// Every entry, a folder before what it holds.
-    pub fn in_order(&self) -> impl Iterator<Item = (&OsString, Entry)> {
-        self.sorted()
-            .iter()
-            .map(|path| (path, self.entries[path.as_os_str()].0))
-    }
-
-    /// The entries below `folder`.
+    /// The entries below `folder` (below `""`, every entry), a folder before what it holds.
     pub fn under<'a>(&'a self, folder: &'a str) -> impl Iterator<Item = (&'a OsString, Entry)> {
-        let prefix = format!("{folder}/");
+        let prefix = if folder.is_empty() {
+            String::new()
+        } else {
+            format!("{folder}/")
+        };
         let sorted = self.sorted();
         let start = sorted.partition_point(|path| path.as_encoded_bytes() < prefix.as_bytes());
         sorted[start..]
@@ -241,7 +238,7 @@ mod tests {
         // Sorts between `events` and `events/7`: not below `events`.
         std::fs::write(dir.join("events-x"), "y").unwrap();
         let tree = OldTree::scan(dir, FolderKind::Site, None, true, 0).unwrap();
-        let keys: Vec<_> = tree.in_order().map(|(path, _)| path.clone()).collect();
+        let keys: Vec<_> = tree.under("").map(|(path, _)| path.clone()).collect();
         assert_eq!(
             keys,
             ["events", "events-x", "events/7", "events/7/index.html"]
