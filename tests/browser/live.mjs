@@ -10,7 +10,8 @@
 // - ours are shown (controllers on our callsigns, named from the roster, visitors marked;
 //   the ATIS of our airports, its text on demand; the traffic in and out of them, counted on
 //   the home page), and no observer and no other facility's controller;
-// - bookings going on with their callsign online are marked "online now";
+// - bookings going on with their callsign online are marked "online now"; one the feed's time
+//   says is over is hidden, at 390 and at 1280 px;
 // - hostile names (markup, a right-to-left override, 10,000 characters) are shown as text;
 // - a feed that cannot be read (5xx, bad JSON, an unknown shape, a refused connection, data an
 //   hour old) shows the calm line, no list and no page error;
@@ -186,7 +187,9 @@ const visibleRows = (page, scope) => page.$$eval(`${scope} [data-live-list] > *`
 /// A page of the site, with every request outside the site and the feed recorded (and
 /// stopped), and every uncaught error.
 async function open(site, path, options = {}) {
-  const context = await browser.newContext({ javaScriptEnabled: options.javaScript !== false });
+  const context = await browser.newContext({
+    javaScriptEnabled: options.javaScript !== false, viewport: options.viewport ?? null,
+  });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -257,6 +260,19 @@ try {
   check((await page.getAttribute('[data-live-status]', 'aria-live')) === 'polite', 'not aria-live=polite');
   await axe(page, 'the live page');
   await done(opened, 'the live page');
+
+  // A booking that the feed's time says is over is hidden: on a laptop, and on a phone, where
+  // the bookings' table is stacked into blocks.
+  reply = { status: 200, body: JSON.stringify(feed(NOW + 2 * hour, [], [], [])) };
+  for (const width of [390, 1280]) {
+    opened = await open(english, '/live/', { viewport: { width, height: 800 } });
+    await settled(opened.page);
+    const shown = await opened.page.$$eval('[data-booking]', (rows) =>
+      rows.filter((row) => row.getClientRects().length > 0).map((row) => row.getAttribute('data-booking')));
+    check(shown.join(' ') === 'TJZS_CTR', `${width} px, a booking over by the feed's time: shown ${shown.join(' ')}`);
+    await done(opened, `the live page at ${width} px, a booking over`);
+  }
+  reply = { status: 200, body: JSON.stringify(ours()) };
 
   // The home block: once, with the count.
   opened = await open(english, '/');
