@@ -299,6 +299,24 @@
       // Over by the feed's time: the build listed it, the feed says it has ended.
       if (online && !isNaN(end) && end <= now) { row.hidden = true; }
     }
+    hideEmptyGroups();
+  }
+
+  // A day (or the next 24 hours) whose bookings are all over goes with them, the count says
+  // how many are left, and where none is, the sentence saying so shows instead.
+  function hideEmptyGroups() {
+    var empties = document.querySelectorAll("[data-bookings-empty]");
+    for (var e = 0; e < empties.length; e++) {
+      var holder = empties[e].parentNode;
+      var groups = holder.querySelectorAll("[data-booking-group]");
+      for (var g = 0; g < groups.length; g++) {
+        groups[g].hidden = !groups[g].querySelector("[data-booking]:not([hidden])");
+      }
+      var left = holder.querySelectorAll("[data-booking]:not([hidden])").length;
+      empties[e].hidden = left > 0;
+      var count = holder.querySelector("[data-bookings-count]");
+      if (count) { count.textContent = String(left); }
+    }
   }
 
   function show(state) {

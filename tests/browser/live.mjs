@@ -11,7 +11,8 @@
 //   the ATIS of our airports, its text on demand; the traffic in and out of them, counted on
 //   the home page), and no observer and no other facility's controller;
 // - bookings going on with their callsign online are marked "online now"; one the feed's time
-//   says is over is hidden, at 390 and at 1280 px;
+//   says is over is hidden, at 390 and at 1280 px, and with every one over, the days and the
+//   table go, the count is 0 and a sentence says none is booked;
 // - hostile names (markup, a right-to-left override, 10,000 characters) are shown as text;
 // - a feed that cannot be read (5xx, bad JSON, an unknown shape, a refused connection, data an
 //   hour old) shows the calm line, no list and no page error;
@@ -271,6 +272,24 @@ try {
       rows.filter((row) => row.getClientRects().length > 0).map((row) => row.getAttribute('data-booking')));
     check(shown.join(' ') === 'TJZS_CTR', `${width} px, a booking over by the feed's time: shown ${shown.join(' ')}`);
     await done(opened, `the live page at ${width} px, a booking over`);
+  }
+  // Every booking over: no day, no table, the count at 0 and the sentence saying none is
+  // booked, on the live page and in the home block.
+  reply = { status: 200, body: JSON.stringify(feed(NOW + 8 * hour, [], [], [])) };
+  const nothingLeft = [['/live/', 'No positions are booked.'], ['/', 'No positions are booked in the next 24 hours.']];
+  for (const [path, sentence] of nothingLeft) {
+    opened = await open(english, path, { viewport: { width: 390, height: 800 } });
+    await settled(opened.page);
+    const groups = await opened.page.$$eval('[data-booking-group]', (nodes) =>
+      nodes.filter((node) => node.getClientRects().length > 0).length);
+    check(groups === 0, `${path}, every booking over: ${groups} days or tables shown`);
+    const empty = (await text(opened.page, '[data-bookings-empty]:not([hidden])')).join(' ');
+    check(empty === sentence, `${path}, every booking over: "${empty}"`);
+    if (path === '/live/') {
+      const count = (await text(opened.page, '[data-bookings-count]')).join(' ');
+      check(count === '0', `every booking over: counted ${count}`);
+    }
+    await done(opened, `${path}, every booking over`);
   }
   reply = { status: 200, body: JSON.stringify(ours()) };
 
