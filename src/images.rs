@@ -1,20 +1,27 @@
-//! A leaf: an image from elsewhere (an event's banner) decoded within limits on its size and
-//! on the memory decoding takes, and made into copies at a few widths for `srcset`.
+//! A leaf: an image from elsewhere (an event's banner) decoded within limits that match what
+//! copying it costs, turned as its EXIF orientation says, and made into copies at a few widths
+//! for `srcset`.
 //!
 //! The formats: JPEG for an opaque image and PNG for one that uses transparency, which every
 //! browser shows; and WebP beside them where it is the smaller. The `image` crate's only WebP
-//! encoder is lossless: on a 1,600 × 400 graphic with text, resized, its copies were 1.9 to 2.1
-//! times the JPEG ones (quality 82), and on render-like 1,920 × 640 banners larger still; on
-//! flat colours it is the smaller. So a banner gets its WebP copies only where they are the
-//! smaller in all ([`make_copies`]), and no browser is sent more bytes for the modern format.
-//! A lossy WebP or AVIF encoder would need libwebp (C) or rav1e, a heavier build for every
-//! user; JPEG at 82 already makes a 1 MiB banner 85 KiB at 1,440 px.
+//! encoder is lossless: on photographs and render-like banners its copies are about twice the
+//! JPEG ones (quality 82); on flat graphics it is the smaller. So each banner is judged once,
+//! on its narrowest copy, and gets WebP copies only where that one is the smaller
+//! ([`make_copies`]): no browser is sent more bytes for the modern format, and a photograph is
+//! never encoded twice. A lossy WebP or AVIF encoder would need libwebp (C) or rav1e, a heavier
+//! build for every user; JPEG at 82 already makes a 1 MiB banner 85 KiB at 1,440 px.
+//!
+//! Resizing is `fast_image_resize`'s Lanczos3 on 8-bit pixels, each copy from the next wider
+//! one: about a quarter of the CPU of `image`'s own resize, with no f32 copy of the image.
 
+use fast_image_resize::images::{Image, ImageRef};
+use fast_image_resize::{PixelType, ResizeOptions, Resizer};
 use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::PngEncoder;
 use image::codecs::webp::WebPEncoder;
-use image::imageops::FilterType;
-use image::{DynamicImage, ImageEncoder, ImageFormat, ImageReader, Limits};
+use image::{
+    DynamicImage, ExtendedColorType, ImageDecoder, ImageEncoder, ImageFormat, ImageReader, Limits,
+};
 use std::io::Cursor;
 
 /// The widths the copies are made at, each only where the source is wider (never scaled up);
@@ -22,8 +29,15 @@ use std::io::Cursor;
 pub const WIDTHS: [u32; 3] = [480, 960, 1440];
 
 /// The largest side an image may declare: a decompression bomb declares a huge one.
-const MAX_SIDE: u32 = 12_000;
-/// What decoding may allocate: 128 MiB holds a 5,600 × 5,600 RGBA image.
+pub const MAX_SIDE: u32 = 12_000;
+/// The most pixels decoded: a 6,000 × 4,000 photograph. Beyond it the decoded image alone
+/// passes 96 MiB, and two decoded at once (one a core) would pass the memory a build should
+/// take for its banners; a banner shown 1,440 px wide at most needs nothing near it.
+pub const MAX_PIXELS: u64 = 24_000_000;
+/// What the decoded pixels may take, in the format they are decoded in (16-bit PNGs take twice
+/// as much as 8-bit ones): 96 MiB.
+const MAX_DECODED: u64 = 96 * 1024 * 1024;
+/// What decoding may allocate besides, as the decoders count it.
 const MAX_ALLOC: u64 = 128 * 1024 * 1024;
 /// JPEG's quality, 0 to 100: 82 shows no artefacts on banners' text at their widths.
 const JPEG_QUALITY: u8 = 82;
@@ -54,6 +68,16 @@ impl Format {
             Format::Png => "image/png",
         }
     }
+
+    /// Whether `bytes` begin as a file of this format does: a copy read back from a cache is
+    /// published only if it is what its name says.
+    pub fn begins(self, bytes: &[u8]) -> bool {
+        match self {
+            Format::Jpeg => bytes.starts_with(&[0xFF, 0xD8, 0xFF]),
+            Format::Png => bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+            Format::Webp => bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP",
+        }
+    }
 }
 
 /// One copy of an image, encoded.
@@ -65,8 +89,8 @@ pub struct EncodedCopy {
     pub bytes: Vec<u8>,
 }
 
-/// What an image was made into: its size as decoded, and its copies, narrowest first (the
-/// WebP ones, if any, after the fallback's).
+/// What an image was made into: its size as decoded (and turned), and its copies, narrowest
+/// first (the WebP ones, if any, after the fallback's).
 #[derive(Clone, Debug)]
 pub struct ImageCopies {
     pub width: u32,
@@ -74,42 +98,99 @@ pub struct ImageCopies {
     pub copies: Vec<EncodedCopy>,
 }
 
-/// The copies of the image `bytes` hold (PNG, JPEG or WebP), or why there are none: "not an
-/// image in a format vatcar-site reads", "the image is 100000 × 100000 pixels, larger than
-/// ...". Never a panic, and never more memory than the limits allow.
-pub fn make_copies(bytes: &[u8]) -> Result<ImageCopies, String> {
-    let image = decode(bytes)?;
-    let (width, height) = (image.width(), image.height());
-    if width == 0 || height == 0 {
-        return Err("the image has no pixels".to_owned());
+/// Decoded pixels, 8 bits a channel: RGB, or RGBA where some pixel is less than opaque.
+struct Pixels {
+    width: u32,
+    height: u32,
+    transparent: bool,
+    bytes: Vec<u8>,
+}
+
+impl Pixels {
+    fn pixel_type(&self) -> PixelType {
+        if self.transparent {
+            PixelType::U8x4
+        } else {
+            PixelType::U8x3
+        }
     }
-    let transparent = uses_transparency(&image);
-    let fallback = if transparent {
+
+    fn layout(&self) -> ExtendedColorType {
+        if self.transparent {
+            ExtendedColorType::Rgba8
+        } else {
+            ExtendedColorType::Rgb8
+        }
+    }
+}
+
+/// The copies of the image `bytes` hold (PNG, JPEG or WebP), or why there are none: "not an
+/// image in a format vatcar-site reads", "the image is larger than ...". Never a panic, and
+/// never more memory than the limits allow.
+pub fn make_copies(bytes: &[u8]) -> Result<ImageCopies, String> {
+    let source = decode(bytes)?;
+    let (width, height) = (source.width, source.height);
+    let fallback = if source.transparent {
         Format::Png
     } else {
         Format::Jpeg
     };
-    let mut fallbacks = Vec::new();
-    let mut webps = Vec::new();
-    for target in widths(width) {
-        let resized = if target == width {
-            image.clone()
-        } else {
-            let target_height = scaled_height(width, height, target);
-            image.resize_exact(target, target_height, FilterType::Lanczos3)
+    // Widest first, each from the one before: the narrower the source, the cheaper the resize.
+    let mut resizer = Resizer::new();
+    let mut made: Vec<Pixels> = Vec::new();
+    for target in widths(width).into_iter().rev() {
+        let copy = match made.last() {
+            None if target == width => source_shape(&source),
+            None => resize(&mut resizer, &source, target)?,
+            Some(wider) if wider.bytes.is_empty() => resize(&mut resizer, &source, target)?,
+            Some(wider) => resize(&mut resizer, wider, target)?,
         };
-        fallbacks.push(encode(&resized, fallback)?);
-        webps.push(encode(&resized, Format::Webp)?);
+        made.push(copy);
     }
-    let size = |copies: &[EncodedCopy]| copies.iter().map(|c| c.bytes.len()).sum::<usize>();
-    if size(&webps) < size(&fallbacks) {
-        fallbacks.extend(webps);
+    // Narrowest first, as pages list them.
+    made.reverse();
+    let pixels_of = |copy| pixels_of(&source, copy);
+    let layout = source.layout();
+    let mut copies = Vec::with_capacity(made.len() * 2);
+    for copy in &made {
+        let (w, h, pixels) = pixels_of(copy);
+        copies.push(encode(pixels, w, h, layout, fallback)?);
+    }
+    // Judged once, on the narrowest copy: WebP for all, or for none.
+    let (w, h, pixels) = pixels_of(&made[0]);
+    let narrowest = encode(pixels, w, h, layout, Format::Webp)?;
+    if narrowest.bytes.len() < copies[0].bytes.len() {
+        copies.push(narrowest);
+        for copy in &made[1..] {
+            let (w, h, pixels) = pixels_of(copy);
+            copies.push(encode(pixels, w, h, layout, Format::Webp)?);
+        }
     }
     Ok(ImageCopies {
         width,
         height,
-        copies: fallbacks,
+        copies,
     })
+}
+
+/// A copy's size and pixels: its own, or the source's where it is the source at its width.
+fn pixels_of<'a>(source: &'a Pixels, copy: &'a Pixels) -> (u32, u32, &'a [u8]) {
+    if copy.bytes.is_empty() {
+        (source.width, source.height, &source.bytes)
+    } else {
+        (copy.width, copy.height, &copy.bytes)
+    }
+}
+
+/// The shape of `source` with no pixels of its own: the copy at the source's own width, whose
+/// pixels are the source's, moved rather than copied.
+fn source_shape(source: &Pixels) -> Pixels {
+    Pixels {
+        width: source.width,
+        height: source.height,
+        transparent: source.transparent,
+        bytes: Vec::new(),
+    }
 }
 
 /// The widths of the copies of an image `width` pixels wide: those of [`WIDTHS`] it is wider
@@ -130,7 +211,16 @@ pub fn scaled_height(width: u32, height: u32, target: u32) -> u32 {
     u32::try_from(scaled.max(1)).unwrap_or(u32::MAX)
 }
 
-fn decode(bytes: &[u8]) -> Result<DynamicImage, String> {
+fn too_large() -> String {
+    format!(
+        "the image is larger than vatcar-site decodes ({} million pixels, {MAX_SIDE} a side)",
+        MAX_PIXELS / 1_000_000
+    )
+}
+
+/// The pixels of `bytes`, turned upright, refused before any is decoded where the header
+/// declares more than the limits.
+fn decode(bytes: &[u8]) -> Result<Pixels, String> {
     let mut reader = ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|e| format!("could not read the image: {e}"))?;
@@ -149,40 +239,95 @@ fn decode(bytes: &[u8]) -> Result<DynamicImage, String> {
     limits.max_image_height = Some(MAX_SIDE);
     limits.max_alloc = Some(MAX_ALLOC);
     reader.limits(limits);
-    reader.decode().map_err(|e| match e {
-        image::ImageError::Limits(_) => format!(
-            "the image is larger than vatcar-site decodes ({MAX_SIDE} pixels a side, {} MiB decoded)",
-            MAX_ALLOC / (1024 * 1024)
-        ),
+    let failed = |e: image::ImageError| match e {
+        image::ImageError::Limits(_) => too_large(),
         other => format!("could not decode the image: {other}"),
+    };
+    let mut decoder = reader.into_decoder().map_err(failed)?;
+    let (width, height) = decoder.dimensions();
+    if width == 0 || height == 0 {
+        return Err("the image has no pixels".to_owned());
+    }
+    if u64::from(width) * u64::from(height) > MAX_PIXELS || decoder.total_bytes() > MAX_DECODED {
+        return Err(too_large());
+    }
+    let orientation = decoder.orientation().map_err(failed)?;
+    let mut image = DynamicImage::from_decoder(decoder).map_err(failed)?;
+    image.apply_orientation(orientation);
+    let (width, height) = (image.width(), image.height());
+    // An alpha channel every pixel of which is opaque is dropped: the copy is then a JPEG, and
+    // its resize a quarter cheaper.
+    let rgba = match image {
+        DynamicImage::ImageRgb8(rgb) => {
+            return Ok(Pixels {
+                width,
+                height,
+                transparent: false,
+                bytes: rgb.into_raw(),
+            });
+        }
+        DynamicImage::ImageRgba8(rgba) => rgba,
+        other if other.color().has_alpha() => other.to_rgba8(),
+        other => {
+            return Ok(Pixels {
+                width,
+                height,
+                transparent: false,
+                bytes: other.to_rgb8().into_raw(),
+            });
+        }
+    };
+    if rgba.pixels().any(|p| p.0[3] < 255) {
+        return Ok(Pixels {
+            width,
+            height,
+            transparent: true,
+            bytes: rgba.into_raw(),
+        });
+    }
+    let bytes = (rgba.into_raw().chunks_exact(4))
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    Ok(Pixels {
+        width,
+        height,
+        transparent: false,
+        bytes,
     })
 }
 
-/// Whether any pixel is less than opaque (a PNG may carry an alpha channel it does not use).
-fn uses_transparency(image: &DynamicImage) -> bool {
-    image.color().has_alpha() && image.to_rgba8().pixels().any(|p| p.0[3] < 255)
+/// `from` resized to `target` pixels wide, its proportions kept.
+fn resize(resizer: &mut Resizer, from: &Pixels, target: u32) -> Result<Pixels, String> {
+    let failed = |e: &dyn std::fmt::Display| format!("could not resize the image: {e}");
+    let source = ImageRef::new(from.width, from.height, &from.bytes, from.pixel_type())
+        .map_err(|e| failed(&e))?;
+    let height = scaled_height(from.width, from.height, target);
+    let mut copy = Image::new(target, height, from.pixel_type());
+    resizer
+        .resize(&source, &mut copy, &ResizeOptions::new())
+        .map_err(|e| failed(&e))?;
+    Ok(Pixels {
+        width: target,
+        height,
+        transparent: from.transparent,
+        bytes: copy.into_vec(),
+    })
 }
 
-fn encode(image: &DynamicImage, format: Format) -> Result<EncodedCopy, String> {
+fn encode(
+    pixels: &[u8],
+    width: u32,
+    height: u32,
+    layout: ExtendedColorType,
+    format: Format,
+) -> Result<EncodedCopy, String> {
     let mut bytes = Vec::new();
-    let (width, height) = (image.width(), image.height());
-    // JPEG has no alpha; PNG is chosen for the images that have one; WebP keeps what it is given.
-    let alpha = match format {
-        Format::Jpeg => false,
-        Format::Png => true,
-        Format::Webp => image.color().has_alpha(),
-    };
-    let (pixels, layout) = if alpha {
-        (image.to_rgba8().into_raw(), image::ExtendedColorType::Rgba8)
-    } else {
-        (image.to_rgb8().into_raw(), image::ExtendedColorType::Rgb8)
-    };
     let encoded = match format {
         Format::Jpeg => JpegEncoder::new_with_quality(&mut bytes, JPEG_QUALITY)
-            .write_image(&pixels, width, height, layout),
-        Format::Png => PngEncoder::new(&mut bytes).write_image(&pixels, width, height, layout),
+            .write_image(pixels, width, height, layout),
+        Format::Png => PngEncoder::new(&mut bytes).write_image(pixels, width, height, layout),
         Format::Webp => {
-            WebPEncoder::new_lossless(&mut bytes).write_image(&pixels, width, height, layout)
+            WebPEncoder::new_lossless(&mut bytes).write_image(pixels, width, height, layout)
         }
     };
     encoded.map_err(|e| format!("could not write a {width} px copy: {e}"))?;
@@ -236,29 +381,89 @@ mod tests {
                 .collect::<Vec<_>>(),
             [(480, 160), (600, 200)]
         );
+        for copy in &made.copies {
+            assert!(copy.format.begins(&copy.bytes), "{:?}", copy.format);
+            let decoded = image::load_from_memory(&copy.bytes).unwrap();
+            assert_eq!(
+                (decoded.width(), decoded.height()),
+                (copy.width, copy.height)
+            );
+        }
         let made = make_copies(&png(300, 100, true)).unwrap();
         assert!(made.copies.iter().any(|c| c.format == Format::Png));
         assert!(made.copies.iter().all(|c| c.format != Format::Jpeg));
+        let png_copy = image::load_from_memory(&made.copies[0].bytes).unwrap();
+        assert_eq!(png_copy.to_rgba8().get_pixel(0, 0).0[3], 0);
+    }
+
+    /// A JPEG whose EXIF says to turn it a quarter right (orientation 6): 40 × 20 as stored,
+    /// 20 × 40 as every browser shows it, and as the copies must be.
+    #[test]
+    fn the_exif_orientation_is_applied() {
+        let image = image::RgbImage::from_fn(40, 20, |x, _| {
+            if x < 20 {
+                image::Rgb([250, 0, 0])
+            } else {
+                image::Rgb([0, 0, 250])
+            }
+        });
+        let mut jpeg = Vec::new();
+        JpegEncoder::new_with_quality(&mut jpeg, 95)
+            .write_image(image.as_raw(), 40, 20, ExtendedColorType::Rgb8)
+            .unwrap();
+        // An APP1 segment right after SOI: "Exif\0\0", a big-endian TIFF header, one IFD
+        // entry: Orientation (0x0112), SHORT, 1, value 6.
+        let mut exif =
+            b"Exif\0\0MM\0\x2a\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01\0\x06\0\0\0\0\0\0".to_vec();
+        let length = u16::try_from(exif.len() + 2).unwrap();
+        let mut segment = vec![0xFF, 0xE1];
+        segment.extend_from_slice(&length.to_be_bytes());
+        segment.append(&mut exif);
+        jpeg.splice(2..2, segment);
+        let made = make_copies(&jpeg).unwrap();
+        assert_eq!((made.width, made.height), (20, 40));
+        let copy = image::load_from_memory(&made.copies[0].bytes)
+            .unwrap()
+            .to_rgb8();
+        // Turned right: the left half (red) is now the top.
+        assert!(
+            copy.get_pixel(10, 5).0[0] > 200,
+            "{:?}",
+            copy.get_pixel(10, 5)
+        );
+        assert!(
+            copy.get_pixel(10, 35).0[2] > 200,
+            "{:?}",
+            copy.get_pixel(10, 35)
+        );
+    }
+
+    /// A PNG's header declaring `width` × `height` pixels of `bits` a channel in colour type
+    /// `colour` (2: RGB, 6: RGBA), and nothing behind it.
+    fn declaring(width: u32, height: u32, bits: u8, colour: u8) -> Vec<u8> {
+        let mut bomb = png(1, 1, false);
+        bomb[16..20].copy_from_slice(&width.to_be_bytes());
+        bomb[20..24].copy_from_slice(&height.to_be_bytes());
+        bomb[24] = bits;
+        bomb[25] = colour;
+        let crc = crc32fast::hash(&bomb[12..29]);
+        bomb[29..33].copy_from_slice(&crc.to_be_bytes());
+        bomb
     }
 
     #[test]
     fn a_bomb_or_a_non_image_is_a_reason_not_a_panic() {
-        // A PNG's header declaring `side` × `side` pixels, and nothing behind it.
-        let declaring = |side: u32| {
-            let mut bomb = png(1, 1, false);
-            bomb[16..20].copy_from_slice(&side.to_be_bytes());
-            bomb[20..24].copy_from_slice(&side.to_be_bytes());
-            let crc = crc32fast::hash(&bomb[12..29]);
-            bomb[29..33].copy_from_slice(&crc.to_be_bytes());
-            bomb
-        };
-        // 100,000 a side: over the limit on sides; 11,000: within it, but 346 MiB decoded, over
-        // the memory limit.
-        for side in [100_000, 11_000] {
-            let reason = make_copies(&declaring(side)).unwrap_err();
+        for (what, bomb) in [
+            ("over the limit on sides", declaring(100_000, 100_000, 8, 6)),
+            // The size of a 118 KB bomb that fitted the old limit on memory alone.
+            ("over the pixels", declaring(5_600, 5_600, 8, 2)),
+            // 16.5 million pixels, within the limit, at 8 bytes each: 126 MiB.
+            ("over the memory", declaring(11_000, 1_500, 16, 6)),
+        ] {
+            let reason = make_copies(&bomb).unwrap_err();
             assert!(
                 reason.contains("larger than vatcar-site decodes"),
-                "{side}: {reason}"
+                "{what}: {reason}"
             );
         }
         let reason = make_copies(b"<html>not an image</html>").unwrap_err();

@@ -136,7 +136,10 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     if save_snapshot(options, &decoded.loaded.snapshot, progress)? {
         stages.done("save snapshot", decoded.loaded.snapshot.bytes());
     }
-    let viewed = make_view(options, decoded, how, &mut problems)?;
+    let base_url = data_base_url(options, &decoded.loaded.snapshot)?;
+    let banners = local_banners(options, &decoded.data, &base_url, &secrets);
+    stages.done("banners", 0);
+    let viewed = make_view(options, decoded, base_url, banners, how, &mut problems)?;
     stages.done("view", 0);
     let rendered = render_all(options, viewed, problems)?;
     let staged = rendered.staged;
@@ -217,6 +220,8 @@ struct Viewed {
 fn make_view(
     options: &BuildOptions,
     decoded: Decoded,
+    base_url: Url,
+    banners: Arc<crate::fetch::banners::Banners>,
     how: publish::Publish,
     problems: &mut Vec<Problem>,
 ) -> Result<Viewed> {
@@ -230,8 +235,6 @@ fn make_view(
         .join()
         .expect("loading the templates does not panic")?;
     let theme = theme.map_err(|e| problems.extend(as_problems(e))).ok();
-    let base_url = data_base_url(options, &loaded.snapshot)?;
-    let banners = local_banners(options, &data, &base_url);
     let run = view::Run {
         base_url,
         build_time: options.build_time,

@@ -135,13 +135,14 @@ pub(super) fn previous_or_warn(
 }
 
 /// The events' banners served with the site (`banners = "local"`, the default), for a build
-/// from the API: read or taken from the cache beside the output folder, one warning for each
-/// banner shown from the API's address instead. A build from a snapshot or the demo reads
-/// nothing from the network, and shows the API's addresses.
+/// from the API: read or taken from the cache beside the output folder; those not served said
+/// in one warning, grouped by host, with what their pages show instead. A build from a
+/// snapshot or the demo reads nothing from the network, and shows the API's addresses.
 pub(super) fn local_banners(
     options: &BuildOptions,
     data: &crate::model::SiteData,
     base_url: &url::Url,
+    secrets: &crate::secret::Secrets,
 ) -> Arc<Banners> {
     if options.settings.events.banners == BannerSource::Remote
         || !matches!(options.source, Source::Api(_))
@@ -161,11 +162,64 @@ pub(super) fn local_banners(
         return Arc::default();
     }
     let cache = crate::fetch::banners::cache_folder(&options.output);
-    let (banners, reasons) = crate::fetch::banners::prepare(&addresses, &cache);
-    for reason in reasons {
-        log::warn!(
-            "Event banner: {reason}; the page shows it from the API's address, as with banners = \"remote\""
-        );
+    let prepared = crate::fetch::banners::prepare(&addresses, &cache, secrets);
+    log::info!(
+        "banners: {} read, {} from the cache, {} not served",
+        prepared.read,
+        prepared.reused,
+        prepared.unserved.len()
+    );
+    if let Some(reason) = &prepared.cache_refused {
+        log::warn!("Event banners: {reason}; this build's banners are not kept for the next");
     }
-    Arc::new(banners)
+    if let Some(warning) = unserved_warning(&prepared.unserved, base_url) {
+        log::warn!("{warning}");
+    }
+    Arc::new(prepared.banners)
+}
+
+/// The one warning for the banners not served with the site, grouped by where they are, each
+/// group saying what its pages show instead: the banner from its address where that is https
+/// (as with `banners = "remote"`), else none.
+fn unserved_warning(
+    unserved: &[crate::fetch::banners::Unserved],
+    base_url: &url::Url,
+) -> Option<String> {
+    use crate::fetch::public::shown;
+    let mut by_origin: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    let mut shown_there = std::collections::BTreeMap::new();
+    for banner in unserved {
+        let origin = banner.address.origin().ascii_serialization();
+        let path = &banner.address[url::Position::BeforePath..];
+        // The reasons name the address whole; in its host's group, "it" is enough.
+        let reason = banner.reason.replace(&shown(&banner.address), "it");
+        by_origin
+            .entry(origin.clone())
+            .or_default()
+            .push(format!("{path} ({reason})"));
+        let remote = crate::sanitize::links::safe_image(banner.address.as_str(), base_url);
+        shown_there.insert(origin, remote.is_some());
+    }
+    if by_origin.is_empty() {
+        return None;
+    }
+    let groups: Vec<String> = (by_origin.iter())
+        .map(|(origin, items)| {
+            let instead = match (shown_there[origin], items.len()) {
+                (true, 1) => format!("its page shows it from {origin}"),
+                (true, _) => format!("their pages show them from {origin}"),
+                (false, 1) => "its page shows no banner".to_owned(),
+                (false, _) => "their pages show no banner".to_owned(),
+            };
+            format!("{origin}: {}; {instead}", items.join(", "))
+        })
+        .collect();
+    let count = match unserved.len() {
+        1 => "1 event banner is".to_owned(),
+        n => format!("{n} event banners are"),
+    };
+    Some(format!(
+        "{count} not served with the site: {}",
+        groups.join(" · ")
+    ))
 }

@@ -54,11 +54,25 @@ pub struct Limits {
 
 /// An HTTP client for public files: no key, no cookie, [`may_read`] held at every redirect.
 pub struct Reader {
-    http: reqwest::Client,
+    client: PublicClient,
     runtime: tokio::runtime::Runtime,
-    limits: Limits,
     /// What is read, in messages: "the previous site", "the bookings list".
     what: &'static str,
+}
+
+/// A [`Reader`]'s client, which tasks of its runtime share to read at once.
+#[derive(Clone)]
+pub struct PublicClient {
+    http: reqwest::Client,
+    limits: Limits,
+}
+
+/// Why a read failed, and whether the host itself could not be reached (its name did not
+/// resolve, or it refused the connection): the other addresses on it need not be tried.
+#[derive(Debug)]
+pub struct ReadFailure {
+    pub reason: String,
+    pub host_unreachable: bool,
 }
 
 impl Reader {
@@ -92,11 +106,20 @@ impl Reader {
             .build()
             .map_err(|e| format!("could not start the I/O runtime: {e}"))?;
         Ok(Self {
-            http,
+            client: PublicClient { http, limits },
             runtime,
-            limits,
             what,
         })
+    }
+
+    /// The client, for tasks that [`Reader::block_on`] runs.
+    pub fn client(&self) -> &PublicClient {
+        &self.client
+    }
+
+    /// Runs `future` (and the tasks it starts) on the reader's runtime, to its end.
+    pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
+        self.runtime.block_on(future)
     }
 
     /// Each address's body in turn (`None` for one that answers 404), all within the time
@@ -107,12 +130,12 @@ impl Reader {
                 return Err(format!("{}: {}", shown(url), read_over(self.what)));
             }
         }
-        let timeout = self.limits.timeout;
+        let timeout = self.client.limits.timeout;
         self.runtime.block_on(async {
             let all = async {
                 let mut bodies = Vec::with_capacity(urls.len());
                 for url in urls {
-                    bodies.push(self.get(url).await?);
+                    bodies.push(self.client.get(url).await.map_err(|f| f.reason)?);
                 }
                 Ok(bodies)
             };
@@ -128,13 +151,16 @@ impl Reader {
                 })
         })
     }
+}
 
+impl PublicClient {
     /// One body; `None` on 404.
-    async fn get(&self, url: &Url) -> Result<Option<Vec<u8>>, String> {
+    pub async fn get(&self, url: &Url) -> Result<Option<Vec<u8>>, ReadFailure> {
         let shown_url = shown(url);
         let limits = self.limits;
         let failed = |e: reqwest::Error| {
-            if e.is_timeout() {
+            let host_unreachable = e.is_connect() && !e.is_timeout();
+            let reason = if e.is_timeout() {
                 format!(
                     "{shown_url} did not answer within {} s",
                     limits.timeout.as_secs()
@@ -145,7 +171,15 @@ impl Reader {
                     "could not read {shown_url}: {}",
                     innermost(&e.without_url())
                 )
+            };
+            ReadFailure {
+                reason,
+                host_unreachable,
             }
+        };
+        let refused = |reason: String| ReadFailure {
+            reason,
+            host_unreachable: false,
         };
         let mut response = self.http.get(url.clone()).send().await.map_err(failed)?;
         let status = response.status();
@@ -153,9 +187,9 @@ impl Reader {
             return Ok(None);
         }
         if !status.is_success() {
-            return Err(format!("{shown_url} answered {}", status.as_u16()));
+            return Err(refused(format!("{shown_url} answered {}", status.as_u16())));
         }
-        let too_large = || too_large(&shown_url, limits.max_bytes);
+        let too_large = || refused(too_large(&shown_url, limits.max_bytes));
         if response
             .content_length()
             .is_some_and(|len| len > limits.max_bytes)

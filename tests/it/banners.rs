@@ -16,7 +16,7 @@ use vatcar_site::fetch::endpoint::Endpoint;
 
 /// A PNG banner of two flat colours, as a plain graphic is made: lossless WebP is the
 /// smaller for it.
-fn png(width: u32, height: u32) -> Vec<u8> {
+pub(crate) fn png(width: u32, height: u32) -> Vec<u8> {
     let image = RgbImage::from_fn(width, height, |x, _| {
         if x < width / 2 {
             image::Rgb([11, 93, 122])
@@ -56,13 +56,13 @@ fn bomb() -> Vec<u8> {
     bytes
 }
 
-fn image_reply(bytes: Vec<u8>, media_type: &str) -> Reply {
+pub(crate) fn image_reply(bytes: Vec<u8>, media_type: &str) -> Reply {
     Reply::ok(bytes).header("Content-Type", media_type)
 }
 
 /// A mock API serving the demo's data, its facility events' banners replaced by `banners` in
 /// order (the others none), each at an address on the mock itself unless it is absolute.
-fn api_with_banners(banners: &[&str]) -> MockServer {
+pub(crate) fn api_with_banners(banners: &[&str]) -> MockServer {
     let server = crate::support::demo_api();
     let mut events: Value = serde_json::from_slice(&demo_body("facility-events.json")).unwrap();
     for (n, event) in events["data"]
@@ -99,19 +99,19 @@ fn event_id(n: usize) -> u64 {
     events["data"][n]["id"].as_u64().unwrap()
 }
 
-fn build(server: &MockServer, out: &Path) -> crate::support::Ran {
+pub(crate) fn build(server: &MockServer, out: &Path) -> crate::support::Ran {
     let mut command = vatcar_at_demo_time(&["build", "--output", out.to_str().unwrap()]);
     command.against(server).env("VATCAR_BANNERS", "local");
     run_ok(&mut command)
 }
 
 /// The requests the mock received for `path`.
-fn hits(server: &MockServer, path: &str) -> usize {
+pub(crate) fn hits(server: &MockServer, path: &str) -> usize {
     server.log().iter().filter(|l| l.target == path).count()
 }
 
 /// The attribute `name` of the first element matching `css` on the page of event `n`.
-fn banner_attributes(out: &Path, n: usize, css: &str) -> Option<Vec<(String, String)>> {
+pub(crate) fn banner_attributes(out: &Path, n: usize, css: &str) -> Option<Vec<(String, String)>> {
     let path = out.join(format!("events/{}/index.html", event_id(n)));
     let (_, html) = page(&path);
     let selector = scraper::Selector::parse(css).unwrap();
@@ -270,8 +270,17 @@ fn an_unchanged_rebuild_asks_for_no_banner_and_writes_the_same_files() {
     crate::support::assert_same_files(&made(first), &made(crate::support::tree(&out)));
 }
 
+/// The one line that warns of the banners not served, if there is one.
+pub(crate) fn unserved_warning(stderr: &str) -> Option<&str> {
+    let lines: Vec<&str> = (stderr.lines())
+        .filter(|l| l.contains("not served with the site"))
+        .collect();
+    assert!(lines.len() <= 1, "{stderr}");
+    lines.first().copied()
+}
+
 #[test]
-fn a_banner_that_cannot_be_used_is_shown_as_before_with_one_warning() {
+fn banners_that_cannot_be_used_are_named_in_one_warning_that_says_what_each_page_shows() {
     let refused = format!("https://127.0.0.1:{}/refused.png", closed_port());
     let server = api_with_banners(&[
         "/bomb.png",
@@ -280,6 +289,7 @@ fn a_banner_that_cannot_be_used_is_shown_as_before_with_one_warning() {
         "/slow.png",
         "/elsewhere.png",
         &refused,
+        "/gone.png",
     ]);
     server.route_path("/bomb.png", vec![image_reply(bomb(), "image/png")]);
     server.route_path(
@@ -298,48 +308,95 @@ fn a_banner_that_cannot_be_used_is_shown_as_before_with_one_warning() {
         "/elsewhere.png",
         vec![Reply::status(302).header("Location", "http://192.0.2.1/banner.png")],
     );
+    server.route_path("/gone.png", vec![Reply::status(404)]);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let ran = build(&server, &out);
-    let warnings: Vec<&str> = ran
-        .stderr
-        .lines()
-        .filter(|l| l.contains("Event banner"))
-        .collect();
-    assert_eq!(warnings.len(), 6, "{}", ran.stderr);
+    let warning = unserved_warning(&ran.stderr).expect("a warning");
+    assert!(
+        warning.contains("7 event banners are not served"),
+        "{warning}"
+    );
     for (needle, why) in [
         ("/bomb.png", "larger than vatcar-site decodes"),
         ("/page.html", "not an image"),
         ("/huge.png", "larger than 8 MiB"),
         ("/slow.png", "did not answer within 10 s"),
         ("/elsewhere.png", "192.0.2.1"),
-        ("/refused.png", "could not read"),
+        ("/gone.png", "answered 404"),
+        ("/refused.png", "could not read it"),
     ] {
-        let found: Vec<_> = warnings.iter().filter(|w| w.contains(needle)).collect();
-        assert_eq!(found.len(), 1, "{needle}: {warnings:#?}");
-        assert!(found[0].contains(why), "{needle}: {}", found[0]);
-        assert!(found[0].contains("from the API's address"), "{}", found[0]);
+        let at = warning
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {warning}"));
+        let said = &warning[at..];
+        let said = &said[..said.find(')').unwrap()];
+        assert!(said.contains(why), "{needle}: {said}");
     }
-    // No page shows a copy; the https address is shown as the API gave it (http ones, over
-    // plain http, never were).
-    for n in 0..6 {
-        assert!(banner_attributes(&out, n, "picture").is_none(), "event {n}");
+    // What each page shows is what the warning says: the mock's banners are http, which no
+    // page shows from elsewhere; the refused one is https, which its page shows as the API
+    // gave it.
+    let (mock_group, refused_group) = warning.split_once(" · ").unwrap();
+    assert!(
+        mock_group.ends_with("their pages show no banner"),
+        "{warning}"
+    );
+    assert!(
+        refused_group.ends_with(&format!(
+            "its page shows it from {}",
+            &refused[..refused.find("/refused").unwrap()]
+        )),
+        "{warning}"
+    );
+    for n in [0, 1, 2, 3, 4, 6] {
+        assert!(
+            banner_attributes(&out, n, "img.event-banner").is_none(),
+            "event {n}"
+        );
     }
+    assert!(banner_attributes(&out, 5, "picture").is_none());
     let img = banner_attributes(&out, 5, "img.event-banner").unwrap();
     assert_eq!(attribute(&img, "src"), Some(refused.as_str()));
     assert!(!out.join("banners").exists());
 
-    // What could be read but not decoded is not read again, and still warned of.
-    let before = hits(&server, "/bomb.png") + hits(&server, "/page.html");
+    // What could be read but not decoded is not read again within a day, nor what failed
+    // within the hour; all are still warned of.
+    let asked = || ["/bomb.png", "/page.html", "/gone.png"].map(|path| hits(&server, path));
+    let before = asked();
     let ran = build(&server, &out);
+    assert_eq!(asked(), before);
+    let warning = unserved_warning(&ran.stderr).expect("a warning");
+    for needle in [
+        "/bomb.png (the image is larger",
+        "/page.html (not an image",
+        "/gone.png (it answered 404 (at a build less than 60 minutes ago",
+    ] {
+        assert!(warning.contains(needle), "{needle}: {warning}");
+    }
+}
+
+#[test]
+fn a_host_that_cannot_be_reached_is_asked_once_a_build() {
+    let port = closed_port();
+    let on_it: Vec<String> = (1..=5)
+        .map(|n| format!("https://127.0.0.1:{port}/{n}.png"))
+        .collect();
+    let server = api_with_banners(&on_it.iter().map(String::as_str).collect::<Vec<_>>());
+    let dir = tempfile::tempdir().unwrap();
+    let ran = build(&server, &dir.path().join("out"));
+    let warning = unserved_warning(&ran.stderr).expect("a warning");
+    // One of them was asked, and refused; the others were not tried.
     assert_eq!(
-        hits(&server, "/bomb.png") + hits(&server, "/page.html"),
-        before
+        warning.matches("Connection refused").count(),
+        1,
+        "{warning}"
     );
-    assert!(
-        (ran.stderr.lines()).any(|l| l.contains("Event banner") && l.contains("/bomb.png")),
-        "{}",
-        ran.stderr
+    assert_eq!(
+        warning
+            .matches("not asked: its host could not be reached")
+            .count(),
+        4,
+        "{warning}"
     );
 }
 

@@ -438,7 +438,10 @@ fn verbose_build_prints_each_stage_with_its_time_and_the_bytes_it_wrote() {
     };
     let first = stages(&build());
     let names: Vec<&str> = first.iter().map(|(stage, _)| stage.as_str()).collect();
-    assert_eq!(names, ["load", "decode", "view", "render", "publish"]);
+    assert_eq!(
+        names,
+        ["load", "decode", "banners", "view", "render", "publish"]
+    );
     let marker = fs::metadata(out.join(".vatcar-site.json")).unwrap().len();
     let site: u64 = tree(&out)
         .iter()
@@ -448,18 +451,18 @@ fn verbose_build_prints_each_stage_with_its_time_and_the_bytes_it_wrote() {
     let written: Vec<&str> = first.iter().map(|(_, bytes)| bytes.as_str()).collect();
     assert_eq!(
         written,
-        ["0 B", "0 B", "0 B", &human(site), &human(marker)],
+        ["0 B", "0 B", "0 B", "0 B", &human(site), &human(marker)],
         "the render stage writes the site's files, the publish stage the marker"
     );
     // The first build over it records what each event page is made from, in the marker
     // alone; after that, with unchanged data, nothing is written at any stage.
     let recording = stages(&build());
     assert!(
-        recording[..4].iter().all(|(_, bytes)| bytes == "0 B"),
+        recording[..5].iter().all(|(_, bytes)| bytes == "0 B"),
         "{recording:?}"
     );
     let again = stages(&build());
-    assert_eq!(again.len(), 5);
+    assert_eq!(again.len(), 6);
     assert!(again.iter().all(|(_, bytes)| bytes == "0 B"), "{again:?}");
 }
 

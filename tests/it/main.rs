@@ -4,6 +4,7 @@
 //! Run one module with `cargo test --test it <module>::`, e.g. `cargo test --test it report::`.
 
 mod announce;
+mod banner_cache;
 mod banners;
 mod calendar;
 mod calendar_links;

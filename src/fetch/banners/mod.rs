@@ -1,0 +1,670 @@
+//! The events' banners, served with the site (`banners = "local"`, the default): each
+//! banner's address read at build time as a public file ([`super::public`]: no key, https or
+//! http on this machine only, after every redirect too, with a size cap and a time limit),
+//! decoded and copied at a few widths ([`crate::images`]), the copies handed to the build to
+//! publish under `banners/`.
+//!
+//! Banners are read a few at a time ([`AT_ONCE`]), and each is decoded as it arrives, on the
+//! build's cores; a body is dropped once copied, and no more than [`AT_ONCE`] are held at
+//! once, read or being copied, whatever the number of banners. Everything together ends by
+//! [`DEADLINE`]. A host that could not be reached (a name that does not resolve, a refused
+//! connection) is not asked again in the same build.
+//!
+//! A cache beside the output folder (never inside it, so never published; [`cache`]) keeps
+//! each banner's copies by its address and its content: an address read less than [`FRESH`]
+//! ago is not read again, one that failed less than [`FAILED_FRESH`] ago is not asked again,
+//! and one read again whose bytes are unchanged is not decoded again. An unchanged rebuild
+//! makes no request and encodes nothing.
+//!
+//! A banner that cannot be served is a reason, never an error: the caller warns once.
+
+mod cache;
+
+use super::public::{Limits, PublicClient, Reader, may_read, read_over, shown};
+use crate::images::{self, Format};
+use crate::secret::Secrets;
+use cache::{BannerState, Cache, CachedBanner, CachedCopy, Index, MadeCopies};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use url::Url;
+
+pub use cache::CACHE_FOLDER;
+
+/// The largest banner read: the API's are PNGs of a few hundred KiB.
+pub const MAX_BYTES: u64 = 8 * 1024 * 1024;
+/// How long reading one banner may take.
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+/// How long reading and copying every banner may take together; those left are not served.
+pub const DEADLINE: Duration = Duration::from_secs(30);
+/// How many banners are read, or held to be copied, at once: enough to hide a slow host's
+/// latency, few enough that their bodies (8 MiB at most each) stay small beside the build.
+pub const AT_ONCE: usize = 4;
+/// How long a banner read is used without asking its host again: a facility that replaces
+/// the file at the same address sees the new one within a day.
+pub const FRESH: Duration = Duration::from_secs(24 * 60 * 60);
+/// How long a banner that could not be read is not asked for again: `serve`'s rebuilds and a
+/// webmaster's quick ones do not wait on a dead host each time, and a host back up is read
+/// within the hour.
+pub const FAILED_FRESH: Duration = Duration::from_secs(60 * 60);
+/// The folder of the output the copies are published in.
+pub const OUTPUT_FOLDER: &str = "banners";
+/// What a banner is called in messages.
+const WHAT: &str = "an event banner";
+
+/// One copy of a banner, as a page names it: its path from the site's root and its width.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, Serialize)]
+pub struct BannerCopy {
+    pub path: String,
+    pub width: u32,
+}
+
+/// A banner served with the site: the width and height of its widest copy (the `<img>`'s
+/// `width` and `height`, which reserve its place before it loads), that copy's path (`src`),
+/// and its copies, narrowest first: in the fallback format every browser shows, and in WebP
+/// where that is the smaller (else none).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, Serialize)]
+pub struct LocalBanner {
+    pub width: u32,
+    pub height: u32,
+    pub src: String,
+    /// The fallback's media type: `image/jpeg`, or `image/png` for a banner with transparency.
+    pub fallback_type: &'static str,
+    pub fallback: Vec<BannerCopy>,
+    pub webp: Vec<BannerCopy>,
+}
+
+/// The banners served with the site, by the address the API gave (as
+/// [`crate::sanitize::links::safe_link`] makes it absolute), and the files to publish.
+#[derive(Debug, Default)]
+pub struct Banners {
+    by_address: HashMap<String, Arc<LocalBanner>>,
+    /// Each copy's path in the output and its bytes.
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+impl Banners {
+    /// The banner served with the site for the API's address `href`, if there is one.
+    pub fn get(&self, href: &str) -> Option<&Arc<LocalBanner>> {
+        self.by_address.get(href)
+    }
+}
+
+/// Banners by address with no files, for a view made without a build (the template
+/// documentation's).
+impl FromIterator<(String, LocalBanner)> for Banners {
+    fn from_iter<I: IntoIterator<Item = (String, LocalBanner)>>(banners: I) -> Self {
+        Self {
+            by_address: (banners.into_iter())
+                .map(|(address, banner)| (address, Arc::new(banner)))
+                .collect(),
+            files: Vec::new(),
+        }
+    }
+}
+
+/// A banner that is not served with the site, and why.
+#[derive(Debug)]
+pub struct Unserved {
+    pub address: Url,
+    pub reason: String,
+}
+
+/// What the banner stage did: the banners served, those that were not, the cache's own
+/// trouble if it could not be used, and how many were read, taken from the cache, or failed.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    pub banners: Banners,
+    pub unserved: Vec<Unserved>,
+    pub cache_refused: Option<String>,
+    pub read: usize,
+    pub reused: usize,
+}
+
+/// Where the cache is for an output folder: `.vatcar-site-cache/banners/` beside it.
+pub fn cache_folder(output: &Path) -> PathBuf {
+    let beside = match output.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    beside.join(CACHE_FOLDER).join("banners")
+}
+
+/// The banners at `addresses`, from the cache in `cache_folder` or read now. An address that
+/// holds one of `secrets` is neither read (which would send it to the banner's host) nor kept.
+pub fn prepare(addresses: &[Url], cache_folder: &Path, secrets: &Secrets) -> Prepared {
+    let mut prepared = Prepared::default();
+    let cache = Cache::open(cache_folder)
+        .map_err(|refused| prepared.cache_refused = Some(refused))
+        .ok();
+    let index = cache.as_ref().map(Cache::read_index).unwrap_or_default();
+    let now = now_seconds();
+    let mut outcomes: Vec<(Url, Outcome)> = Vec::new();
+    let mut to_read = Vec::new();
+    let unique: BTreeSet<&Url> = addresses.iter().collect();
+    for address in unique {
+        let refused = if let Some(what) = secrets.found_in(address.as_str().as_bytes()) {
+            Some(format!(
+                "its address holds {what}, which vatcar-site sends to no other host"
+            ))
+        } else {
+            (!may_read(address)).then(|| read_over(WHAT))
+        };
+        let outcome = match refused {
+            Some(reason) => Outcome::Unserved {
+                reason,
+                entry: None,
+            },
+            None => {
+                let entry = index.banners.get(address.as_str());
+                match entry.and_then(|entry| cached(cache.as_ref(), entry, now)) {
+                    Some(outcome) => outcome,
+                    None => {
+                        to_read.push(address.clone());
+                        continue;
+                    }
+                }
+            }
+        };
+        if let Outcome::Served(..) = outcome {
+            prepared.reused += 1;
+        }
+        outcomes.push((address.clone(), outcome));
+    }
+    if !to_read.is_empty() {
+        prepared.read = to_read.len();
+        let arrived = read_and_copy(&to_read, &index, cache.as_ref());
+        let settled = settle(arrived, &index, cache.as_ref(), now, &mut prepared);
+        outcomes.extend(to_read.into_iter().zip(settled));
+    }
+    let mut kept = BTreeMap::new();
+    let mut served = Vec::new();
+    for (address, outcome) in outcomes {
+        match outcome {
+            Outcome::Served(entry, files) => {
+                kept.insert(address.as_str().to_owned(), entry.clone());
+                served.push((address, entry, files));
+            }
+            Outcome::Unserved { reason, entry } => {
+                if let Some(entry) = entry {
+                    kept.insert(address.as_str().to_owned(), entry);
+                }
+                prepared.unserved.push(Unserved { address, reason });
+            }
+        }
+    }
+    if let Some(cache) = &cache {
+        let index = Index::new(kept);
+        let json = serde_json::to_vec_pretty(&index).expect("the index serializes");
+        // The addresses and reasons are the API's and the hosts': a secret in one keeps the
+        // index from being written at all.
+        let written = match secrets.found_in(&json) {
+            Some(what) => Err(format!(
+                "the banner cache's index would hold {what}; it was not written"
+            )),
+            None => cache.write_index(&json, &index),
+        };
+        if let Err(reason) = written {
+            prepared.cache_refused = Some(reason);
+        }
+    }
+    prepared.banners = banners_of(served);
+    prepared.unserved.sort_by(|a, b| a.address.cmp(&b.address));
+    prepared
+}
+
+/// What the cache says of an address read before, or `None` to read it again (stale, or its
+/// copies not what the cache made).
+fn cached(cache: Option<&Cache>, entry: &CachedBanner, now: u64) -> Option<Outcome> {
+    let age = now.saturating_sub(entry.read_at);
+    let unserved = |reason: String| Outcome::Unserved {
+        reason,
+        entry: Some(entry.clone()),
+    };
+    match &entry.state {
+        BannerState::Made(made) if age < FRESH.as_secs() => {
+            let files = copies_of(cache?, made).ok()?;
+            Some(Outcome::Served(entry.clone(), files))
+        }
+        BannerState::Undecodable { reason, .. } if age < FRESH.as_secs() => {
+            Some(unserved(reason.clone()))
+        }
+        BannerState::Unread { reason } if age < FAILED_FRESH.as_secs() => Some(unserved(format!(
+            "{reason} (at a build less than {} minutes ago; it is asked for again after that)",
+            FAILED_FRESH.as_secs() / 60
+        ))),
+        _ => None,
+    }
+}
+
+/// Each copy's bytes, read back and checked.
+fn copies_of(cache: &Cache, made: &MadeCopies) -> Result<Vec<Vec<u8>>, String> {
+    (made.copies.iter())
+        .map(|copy| cache.read_copy(&made.source, copy))
+        .collect()
+}
+
+/// What became of one banner read.
+enum Arrived {
+    /// Its bytes (their SHA-256) made into copies, or why not.
+    Made(String, Result<images::ImageCopies, String>),
+    /// Its bytes are those of copies the cache holds, or of another banner of this build.
+    Same(String),
+    /// Not read, or not copied: why.
+    Failed { reason: String, remembered: bool },
+}
+
+/// Each address read, a few at a time, and each body copied on the build's cores as soon as
+/// it arrives; the results in the addresses' order.
+fn read_and_copy(addresses: &[Url], index: &Index, cache: Option<&Cache>) -> Vec<Arrived> {
+    let limits = Limits {
+        max_bytes: MAX_BYTES,
+        timeout: TIMEOUT,
+    };
+    let reader = match Reader::new(WHAT, limits) {
+        Ok(reader) => reader,
+        Err(reason) => {
+            return (addresses.iter())
+                .map(|_| Arrived::Failed {
+                    reason: reason.clone(),
+                    remembered: false,
+                })
+                .collect();
+        }
+    };
+    // The sources the cache has copies of, checked: bytes read again unchanged are not decoded
+    // again, whichever address they were read from before.
+    let known: HashSet<String> = (index.banners.values())
+        .filter_map(|entry| match &entry.state {
+            BannerState::Made(made) if cache.is_some_and(|c| copies_of(c, made).is_ok()) => {
+                Some(made.source.clone())
+            }
+            BannerState::Undecodable { source, .. } => Some(source.clone()),
+            _ => None,
+        })
+        .collect();
+    let deadline = Instant::now() + DEADLINE;
+    let shared = Arc::new(Shared {
+        known,
+        claimed: Mutex::default(),
+        hosts: Mutex::default(),
+    });
+    let (sender, receiver) = mpsc::channel();
+    let slots = Arc::new(tokio::sync::Semaphore::new(AT_ONCE));
+    reader.block_on(async {
+        let mut tasks = tokio::task::JoinSet::new();
+        for (n, address) in addresses.iter().enumerate() {
+            let job = Job {
+                n,
+                address: address.clone(),
+                client: reader.client().clone(),
+                shared: shared.clone(),
+                sender: sender.clone(),
+                deadline,
+            };
+            tasks.spawn(job.run(slots.clone()));
+        }
+        while tasks.join_next().await.is_some() {}
+    });
+    drop(sender);
+    let mut arrived: Vec<Option<Arrived>> = addresses.iter().map(|_| None).collect();
+    for (n, result) in receiver {
+        arrived[n] = Some(result);
+    }
+    arrived
+        .into_iter()
+        .map(|result| {
+            result.unwrap_or(Arrived::Failed {
+                reason: "its copies were not made (a decoder stopped)".to_owned(),
+                remembered: false,
+            })
+        })
+        .collect()
+}
+
+/// What the reads of one build share.
+struct Shared {
+    /// Sources the cache has copies of.
+    known: HashSet<String>,
+    /// Sources this build is copying (the first address to read them copies them).
+    claimed: Mutex<HashSet<String>>,
+    /// Each host's gate: one request at a time until the host has answered once, so that a
+    /// host that cannot be reached costs one try, not one a banner.
+    hosts: Mutex<HashMap<String, Arc<Host>>>,
+}
+
+/// What a build knows of one host.
+struct Host {
+    /// One permit until the host answers; [`AT_ONCE`] more once it has.
+    gate: tokio::sync::Semaphore,
+    /// Why it could not be reached, once it could not.
+    unreachable: Mutex<Option<String>>,
+    /// Whether it has answered, and its gate is open.
+    answered: std::sync::atomic::AtomicBool,
+}
+
+impl Shared {
+    fn host(&self, name: &str) -> Arc<Host> {
+        let mut hosts = self.hosts.lock().expect("not poisoned");
+        (hosts.entry(name.to_owned()))
+            .or_insert_with(|| {
+                Arc::new(Host {
+                    gate: tokio::sync::Semaphore::new(1),
+                    unreachable: Mutex::new(None),
+                    answered: false.into(),
+                })
+            })
+            .clone()
+    }
+}
+
+/// One address to read, and where its result goes.
+struct Job {
+    n: usize,
+    address: Url,
+    client: PublicClient,
+    shared: Arc<Shared>,
+    sender: mpsc::Sender<(usize, Arrived)>,
+    deadline: Instant,
+}
+
+impl Job {
+    /// Reads the address and hands its body to a core to copy, holding `slot` until the copies
+    /// are made: at most [`AT_ONCE`] bodies are held at once.
+    async fn run(self, slots: Arc<tokio::sync::Semaphore>) {
+        let failed = |reason: String, remembered: bool| Arrived::Failed { reason, remembered };
+        let host = self
+            .shared
+            .host(self.address.host_str().unwrap_or_default());
+        let passed = host
+            .gate
+            .acquire()
+            .await
+            .expect("the gates are never closed");
+        let slot = slots
+            .acquire_owned()
+            .await
+            .expect("the slots are never closed");
+        let unreachable = host.unreachable.lock().expect("not poisoned").clone();
+        let arrived = if let Some(reason) = unreachable {
+            failed(reason, true)
+        } else if Instant::now() > self.deadline {
+            failed(late(), false)
+        } else {
+            let left = self.deadline.saturating_duration_since(Instant::now());
+            let read = tokio::time::timeout(left, self.client.get(&self.address)).await;
+            match &read {
+                Ok(Err(failure)) if failure.host_unreachable => {
+                    let path = &self.address[url::Position::BeforePath..];
+                    *host.unreachable.lock().expect("not poisoned") = Some(format!(
+                        "not asked: its host could not be reached for {path}"
+                    ));
+                }
+                // It answered (or is slow): the others may be read beside one another.
+                _ => {
+                    if !host
+                        .answered
+                        .swap(true, std::sync::atomic::Ordering::Relaxed)
+                    {
+                        host.gate.add_permits(AT_ONCE);
+                    }
+                }
+            }
+            drop(passed);
+            match read {
+                Err(_) => failed(late(), false),
+                Ok(Ok(None)) => failed(format!("{} answered 404", shown(&self.address)), true),
+                Ok(Err(failure)) => failed(failure.reason, true),
+                Ok(Ok(Some(body))) => {
+                    log::debug!(
+                        "banner {}: read, {} bytes",
+                        shown(&self.address),
+                        body.len()
+                    );
+                    let source = cache::sha256_hex(&body);
+                    let first = !self.shared.known.contains(&source)
+                        && (self.shared.claimed.lock().expect("not poisoned"))
+                            .insert(source.clone());
+                    if !first {
+                        Arrived::Same(source)
+                    } else {
+                        let (n, sender, deadline) = (self.n, self.sender, self.deadline);
+                        rayon::spawn(move || {
+                            let made = if Instant::now() > deadline {
+                                Err(late())
+                            } else {
+                                // A decoder's bug is this banner's failure, not the build's.
+                                let made = || images::make_copies(&body);
+                                std::panic::catch_unwind(made).unwrap_or_else(|_| {
+                                    Err("the image could not be decoded (its decoder failed)"
+                                        .to_owned())
+                                })
+                            };
+                            drop(body);
+                            drop(slot);
+                            let _ = sender.send((n, Arrived::Made(source, made)));
+                        });
+                        return;
+                    }
+                }
+            }
+        };
+        if let Arrived::Failed { reason, .. } = &arrived {
+            log::debug!("banner {}: {reason}", shown(&self.address));
+        }
+        drop(slot);
+        let _ = self.sender.send((self.n, arrived));
+    }
+}
+
+fn late() -> String {
+    format!(
+        "it was not served: reading and copying the banners took more than {} s together",
+        DEADLINE.as_secs()
+    )
+}
+
+/// What one banner read comes to: served (its entry in the cache's index, and its copies'
+/// bytes), or not, and why (with the entry that remembers it, if it is to be remembered).
+#[derive(Clone)]
+enum Outcome {
+    Served(CachedBanner, Vec<Vec<u8>>),
+    Unserved {
+        reason: String,
+        entry: Option<CachedBanner>,
+    },
+}
+
+/// What each banner read comes to, its copies written into the cache; a copy that cannot be
+/// written is served all the same, and the cache's trouble said once.
+fn settle(
+    arrived: Vec<Arrived>,
+    index: &Index,
+    cache: Option<&Cache>,
+    now: u64,
+    prepared: &mut Prepared,
+) -> Vec<Outcome> {
+    let mut made_now: HashMap<String, Outcome> = HashMap::new();
+    let arrived: Vec<Arrived> = (arrived.into_iter())
+        .map(|arrived| match arrived {
+            Arrived::Made(source, made) => {
+                let outcome = match made {
+                    Ok(made) => {
+                        let (outcome, unwritten) = stored(&source, made, cache, now);
+                        if let Some(reason) = unwritten {
+                            prepared.cache_refused.get_or_insert(reason);
+                        }
+                        outcome
+                    }
+                    Err(reason) => Outcome::Unserved {
+                        entry: Some(CachedBanner {
+                            read_at: now,
+                            state: BannerState::Undecodable {
+                                source: source.clone(),
+                                reason: cache::kept_reason(&reason),
+                            },
+                        }),
+                        reason,
+                    },
+                };
+                made_now.insert(source.clone(), outcome);
+                Arrived::Same(source)
+            }
+            other => other,
+        })
+        .collect();
+    (arrived.into_iter())
+        .map(|arrived| match arrived {
+            Arrived::Same(source) => (made_now.get(&source).cloned())
+                .unwrap_or_else(|| from_index(&source, index, cache, now)),
+            Arrived::Failed { reason, remembered } => Outcome::Unserved {
+                entry: remembered.then(|| CachedBanner {
+                    read_at: now,
+                    state: BannerState::Unread {
+                        reason: cache::kept_reason(&reason),
+                    },
+                }),
+                reason,
+            },
+            Arrived::Made(..) => unreachable!("made into Same above"),
+        })
+        .collect()
+}
+
+/// A banner's copies, written into the cache: served, and why the cache could not take them.
+fn stored(
+    source: &str,
+    made: images::ImageCopies,
+    cache: Option<&Cache>,
+    now: u64,
+) -> (Outcome, Option<String>) {
+    let mut unwritten = None;
+    let mut copies = Vec::with_capacity(made.copies.len());
+    let mut files = Vec::with_capacity(made.copies.len());
+    for encoded in made.copies {
+        let copy = CachedCopy {
+            width: encoded.width,
+            height: encoded.height,
+            format: encoded.format,
+            sha256: cache::sha256_hex(&encoded.bytes),
+        };
+        if let (Some(cache), None) = (cache, &unwritten) {
+            unwritten = cache.write_copy(source, &copy, &encoded.bytes).err();
+        }
+        copies.push(copy);
+        files.push(encoded.bytes);
+    }
+    let made = MadeCopies {
+        source: source.to_owned(),
+        width: made.width,
+        height: made.height,
+        copies,
+    };
+    let entry = CachedBanner {
+        read_at: now,
+        state: BannerState::Made(made),
+    };
+    (Outcome::Served(entry, files), unwritten)
+}
+
+/// A banner whose bytes the cache already knows, as the cache has them.
+fn from_index(source: &str, index: &Index, cache: Option<&Cache>, now: u64) -> Outcome {
+    let known = (index.banners.values()).find(|entry| match &entry.state {
+        BannerState::Made(made) => made.source == source,
+        BannerState::Undecodable { source: s, .. } => s == source,
+        BannerState::Unread { .. } => false,
+    });
+    let again = |state: &BannerState| CachedBanner {
+        read_at: now,
+        state: state.clone(),
+    };
+    match known.map(|entry| (&entry.state, entry)) {
+        Some((BannerState::Made(made), entry)) => match cache.map(|cache| copies_of(cache, made)) {
+            Some(Ok(files)) => Outcome::Served(again(&entry.state), files),
+            Some(Err(reason)) => Outcome::Unserved {
+                reason,
+                entry: None,
+            },
+            None => Outcome::Unserved {
+                reason: "its copies were not made".to_owned(),
+                entry: None,
+            },
+        },
+        Some((BannerState::Undecodable { reason, .. }, entry)) => Outcome::Unserved {
+            reason: reason.clone(),
+            entry: Some(again(&entry.state)),
+        },
+        _ => Outcome::Unserved {
+            reason: "its copies were not made".to_owned(),
+            entry: None,
+        },
+    }
+}
+
+/// What the pages show and the build publishes: each banner served, its entry and its
+/// copies' bytes.
+fn banners_of(served: Vec<(Url, CachedBanner, Vec<Vec<u8>>)>) -> Banners {
+    let mut banners = Banners::default();
+    let mut published = HashSet::new();
+    for (address, entry, files) in served {
+        let BannerState::Made(made) = entry.state else {
+            continue;
+        };
+        let path = |copy: &CachedCopy| format!("{OUTPUT_FOLDER}/{}", copy.file(&made.source));
+        let list = |webp: bool| -> Vec<BannerCopy> {
+            (made.copies.iter())
+                .filter(|copy| (copy.format == Format::Webp) == webp)
+                .map(|copy| BannerCopy {
+                    path: path(copy),
+                    width: copy.width,
+                })
+                .collect()
+        };
+        let Some(widest) = (made.copies.iter())
+            .filter(|copy| copy.format != Format::Webp)
+            .max_by_key(|copy| copy.width)
+        else {
+            continue;
+        };
+        let banner = LocalBanner {
+            width: widest.width,
+            height: widest.height,
+            src: path(widest),
+            fallback_type: widest.format.media_type(),
+            fallback: list(false),
+            webp: list(true),
+        };
+        for (copy, bytes) in made.copies.iter().zip(files) {
+            if published.insert(path(copy)) {
+                banners.files.push((path(copy), bytes));
+            }
+        }
+        banners.by_address.insert(address.into(), Arc::new(banner));
+    }
+    banners
+}
+
+fn now_seconds() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cache_is_beside_the_output_folder() {
+        assert_eq!(
+            cache_folder(Path::new("site/public")),
+            Path::new("site/.vatcar-site-cache/banners")
+        );
+        assert_eq!(
+            cache_folder(Path::new("public")),
+            Path::new("./.vatcar-site-cache/banners")
+        );
+    }
+}
