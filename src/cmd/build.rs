@@ -137,7 +137,13 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         stages.done("save snapshot", decoded.loaded.snapshot.bytes());
     }
     let base_url = data_base_url(options, &decoded.loaded.snapshot)?;
-    let banners = local_banners(options, &decoded.data, &base_url, &secrets);
+    let banners = local_banners(
+        options,
+        &decoded.data,
+        &decoded.loaded.snapshot,
+        &base_url,
+        &secrets,
+    );
     stages.done("banners", 0);
     let viewed = make_view(options, decoded, base_url, banners, how, &mut problems)?;
     stages.done("view", 0);

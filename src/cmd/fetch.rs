@@ -51,7 +51,21 @@ pub(crate) fn run(
     }
     // Decoding now means a snapshot that cannot build (or report) is found today, not at
     // the next build.
-    crate::model::decode_site(&snapshot).context("the fetched data would not build")?;
+    let data = crate::model::decode_site(&snapshot).context("the fetched data would not build")?;
+    // The events' banners too, so that a build from this snapshot serves them with no
+    // network (as it serves them from the API's, `banners = "local"`).
+    if config.events.banners == crate::settings::BannerSource::Local {
+        let base_url = super::options::api_base(&source)?;
+        let addresses = super::side_reads::banner_addresses(config, &data, &base_url);
+        let secrets = super::guarded(key);
+        let (saved, unserved) = crate::fetch::banners::read_for_snapshot(&addresses, &secrets);
+        if let Some(warning) = super::side_reads::unserved_warning(&unserved, &base_url) {
+            log::warn!("{warning}; the snapshot holds no copy of them");
+        }
+        if !saved.is_empty() {
+            snapshot.insert_banners(saved);
+        }
+    }
     for &cid in &cids {
         let decoded = || -> Result<()> {
             crate::model::decode_user(cid, snapshot.body(Endpoint::User(cid))?)?;

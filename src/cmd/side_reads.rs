@@ -134,35 +134,47 @@ pub(super) fn previous_or_warn(
     }
 }
 
-/// The events' banners served with the site (`banners = "local"`, the default), for a build
-/// from the API: read or taken from the cache beside the output folder; those not served said
-/// in one warning, grouped by host, with what their pages show instead. A build from a
-/// snapshot or the demo reads nothing from the network, and shows the API's addresses.
+/// The events' banners served with the site (`banners = "local"`, the default): read (for a
+/// build from the API), taken from the snapshot or the demo where it holds them, or from the
+/// cache beside the output folder; those not served said in one warning, grouped by host,
+/// with what their pages show instead.
 pub(super) fn local_banners(
     options: &BuildOptions,
     data: &crate::model::SiteData,
+    snapshot: &Snapshot,
     base_url: &url::Url,
     secrets: &crate::secret::Secrets,
 ) -> Arc<Banners> {
-    if options.settings.events.banners == BannerSource::Remote
-        || !matches!(options.source, Source::Api(_))
-    {
+    use crate::fetch::banners::{Bodies, Unserved};
+    let addresses = banner_addresses(&options.settings, data, base_url);
+    if options.settings.events.banners == BannerSource::Remote {
+        // Shown from their addresses, which a page does over https only: the others are
+        // said, not dropped in silence.
+        let unshown: Vec<Unserved> = (addresses.into_iter())
+            .filter(|a| crate::sanitize::links::safe_image(a.as_str(), base_url).is_none())
+            .map(|address| Unserved {
+                address,
+                reason: "a page shows a banner from elsewhere over https only".to_owned(),
+            })
+            .collect();
+        if let Some(warning) = unserved_warning(&unshown, base_url) {
+            log::warn!("{warning}");
+        }
         return Arc::default();
     }
-    let sections = &options.settings.site.sections;
-    let facility = data.facility_events.iter().filter(|_| sections.events);
-    let division = data.division_events.iter().filter(|_| sections.division);
-    let addresses: Vec<url::Url> = facility
-        .chain(division)
-        .filter_map(|event| event.image_url.as_deref())
-        .filter_map(|image_url| crate::view::banner_address(image_url, base_url))
-        .filter_map(|address| url::Url::parse(&address).ok())
-        .collect();
     if addresses.is_empty() {
         return Arc::default();
     }
+    let saved = snapshot.banners();
+    let bodies = match options.source {
+        Source::Api(_) => Bodies::Hosts,
+        // A snapshot that holds no banners (saved before they were, or `serve`'s data, read
+        // once from the API) shows the API's addresses, as with banners = "remote".
+        _ if !snapshot.holds_banners() => return Arc::default(),
+        _ => Bodies::Saved(&saved),
+    };
     let cache = crate::fetch::banners::cache_folder(&options.output);
-    let prepared = crate::fetch::banners::prepare(&addresses, &cache, secrets);
+    let prepared = crate::fetch::banners::prepare(&addresses, &cache, secrets, bodies);
     log::info!(
         "banners: {} read, {} from the cache, {} not served",
         prepared.read,
@@ -178,10 +190,27 @@ pub(super) fn local_banners(
     Arc::new(prepared.banners)
 }
 
+/// The addresses of the banners the site's event pages show, as the view keys them.
+pub(super) fn banner_addresses(
+    settings: &crate::settings::Settings,
+    data: &crate::model::SiteData,
+    base_url: &url::Url,
+) -> Vec<url::Url> {
+    let sections = &settings.site.sections;
+    let facility = data.facility_events.iter().filter(|_| sections.events);
+    let division = data.division_events.iter().filter(|_| sections.division);
+    facility
+        .chain(division)
+        .filter_map(|event| event.image_url.as_deref())
+        .filter_map(|image_url| crate::view::banner_address(image_url, base_url))
+        .filter_map(|address| url::Url::parse(&address).ok())
+        .collect()
+}
+
 /// The one warning for the banners not served with the site, grouped by where they are, each
 /// group saying what its pages show instead: the banner from its address where that is https
 /// (as with `banners = "remote"`), else none.
-fn unserved_warning(
+pub(super) fn unserved_warning(
     unserved: &[crate::fetch::banners::Unserved],
     base_url: &url::Url,
 ) -> Option<String> {

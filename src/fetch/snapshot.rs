@@ -5,6 +5,10 @@
 //! the body exactly as the server sent it. A body that holds the API key is never saved (see
 //! `cmd::build::save_snapshot`). `snapshot.json` records when and from where it was fetched;
 //! it holds no key.
+//!
+//! The events' banners, as `fetch` read them, are kept beside the bodies: `banners.json`
+//! names each banner's address and its file, `banners/<SHA-256 of its bytes>`, so that a build
+//! from the snapshot serves them with no network ([`Snapshot::banners`]).
 
 use crate::fetch::endpoint::Endpoint;
 use anyhow::{Context, Result, bail};
@@ -14,6 +18,8 @@ use std::fs;
 use std::path::Path;
 
 pub const MANIFEST: &str = "snapshot.json";
+/// The list of the banners a snapshot holds: each address, and its file under `banners/`.
+pub const BANNERS: &str = "banners.json";
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Snapshot {
@@ -45,7 +51,8 @@ macro_rules! demo_files {
 
 /// The sample data shipped in the binary: a fictional Caribbean facility, and a sample of
 /// the ATC bookings list for its live page.
-const DEMO: [(&str, &[u8]); 11] = demo_files![
+const DEMO: [(&str, &[u8]); 12] = demo_files![
+    "banners.json",
     "bookings.json",
     "facility-roster.json",
     "facility-events.json",
@@ -58,6 +65,11 @@ const DEMO: [(&str, &[u8]); 11] = demo_files![
     "user-1547761.json",
     "notes-1547761.json",
 ];
+
+/// The demo's own banners (small flat graphics made for it), by file name under
+/// `demo/banners/`; `demo/banners.json` names the demo events' addresses each stands for.
+const DEMO_BANNERS: &[(&str, &[u8])] =
+    &include!(concat!(env!("CARGO_MANIFEST_DIR"), "/demo/banners/list.rs"));
 
 /// When the demo data was "fetched": demo builds use it as their build time, so that the
 /// sample's upcoming events stay upcoming.
@@ -84,9 +96,12 @@ impl Snapshot {
                 .ok()
                 .map(|t| t.with_timezone(&Utc)),
             base_url: Some(crate::fetch::client::DEFAULT_BASE_URL.into()),
-            bodies: DEMO
-                .iter()
+            bodies: (DEMO.iter())
                 .map(|(name, body)| (name.to_string(), body.to_vec()))
+                .chain(
+                    (DEMO_BANNERS.iter())
+                        .map(|(name, body)| (format!("banners/{name}"), body.to_vec())),
+                )
                 .collect(),
             origin: "the built-in demo data".into(),
         }
@@ -155,6 +170,41 @@ impl Snapshot {
         &self.origin
     }
 
+    /// The banners it holds, by address: those `banners.json` names whose file is here and
+    /// holds the bytes its name says (a file edited since is left out, and read again by the
+    /// next fetch).
+    pub fn banners(&self) -> BTreeMap<String, &[u8]> {
+        let Some(list) = self.bodies.get(BANNERS) else {
+            return BTreeMap::new();
+        };
+        let list: BTreeMap<String, String> = serde_json::from_slice(list).unwrap_or_default();
+        (list.into_iter())
+            .filter_map(|(address, file)| {
+                let body = self.bodies.get(&file)?;
+                let digest = file.strip_prefix("banners/")?;
+                (banner_file_name(body) == digest).then_some((address, body.as_slice()))
+            })
+            .collect()
+    }
+
+    /// Whether it lists banners at all (`fetch` with `banners = "local"` saves the list).
+    pub fn holds_banners(&self) -> bool {
+        self.bodies.contains_key(BANNERS)
+    }
+
+    /// Adds the banners read at each address, listed in `banners.json`.
+    pub fn insert_banners(&mut self, banners: Vec<(String, Vec<u8>)>) {
+        let mut list = BTreeMap::new();
+        for (address, body) in banners {
+            let file = format!("banners/{}", banner_file_name(&body));
+            list.insert(address, file.clone());
+            self.bodies.insert(file, body);
+        }
+        let mut json = serde_json::to_vec_pretty(&list).expect("plain data");
+        json.push(b'\n');
+        self.bodies.insert(BANNERS.to_owned(), json);
+    }
+
     pub fn contains(&self, endpoint: Endpoint) -> bool {
         self.bodies.contains_key(&endpoint.snapshot_file())
     }
@@ -184,7 +234,32 @@ impl Snapshot {
             let body = read_capped(&entry.path(), MAX_FILE_BYTES)?;
             snapshot.bodies.insert(name, body);
         }
+        snapshot.read_banners(dir)?;
         Ok(snapshot)
+    }
+
+    /// The banner files `banners.json` names, each read within the cap on a banner; a name that
+    /// is not a banner file's, or a file that is missing, is left out (the build warns of the
+    /// banner), never read.
+    fn read_banners(&mut self, dir: &Path) -> Result<()> {
+        let Some(list) = self.bodies.get(BANNERS) else {
+            return Ok(());
+        };
+        let list: BTreeMap<String, String> = serde_json::from_slice(list)
+            .with_context(|| format!("{} is not a list of banners", dir.join(BANNERS).display()))?;
+        for file in list.into_values() {
+            let Some(digest) = file.strip_prefix("banners/") else {
+                continue;
+            };
+            let is_name = digest.len() == 64 && digest.bytes().all(|b| b.is_ascii_hexdigit());
+            let path = dir.join("banners").join(digest);
+            if !is_name || self.bodies.contains_key(&file) || fs::symlink_metadata(&path).is_err() {
+                continue;
+            }
+            let body = read_capped(&path, crate::fetch::banners::MAX_BYTES)?;
+            self.bodies.insert(file, body);
+        }
+        Ok(())
     }
 
     /// The files of this snapshot, manifest included, by name: what a snapshot folder holds.
@@ -309,6 +384,12 @@ fn read_manifest(dir: &Path) -> Result<Option<ReadManifest>> {
     }))
 }
 
+/// A banner's file name in a snapshot: the SHA-256 of its bytes, in hex.
+fn banner_file_name(body: &[u8]) -> String {
+    let digest = ring::digest::digest(&ring::digest::SHA256, body);
+    digest.as_ref().iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// The base URL a snapshot folder was fetched from, reading only its manifest.
 pub fn base_url_of(dir: &Path) -> Result<Option<String>> {
     Ok(read_manifest(dir)?.and_then(|m| m.base_url))
@@ -355,10 +436,15 @@ mod tests {
         let demo = Snapshot::demo();
         fs::create_dir_all(&dir).unwrap();
         for (name, bytes) in demo.files() {
-            fs::write(dir.join(name), bytes).unwrap();
+            let path = dir.join(name);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, bytes).unwrap();
         }
         let read = Snapshot::read_dir(&dir).unwrap();
         assert_eq!(read.bodies, demo.bodies);
+        // The demo's banners, one for each address its events name, read back too.
+        assert_eq!(read.banners().len(), 13);
+        assert_eq!(read.banners(), demo.banners());
         assert_eq!(read.fetched_at, demo.fetched_at);
         assert_eq!(read.base_url, demo.base_url);
         let manifest = fs::read_to_string(dir.join(MANIFEST)).unwrap();

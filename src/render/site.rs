@@ -115,14 +115,17 @@ pub fn render_keeping(
         frames: Frames::default(),
     };
     // For the sitemap, which is made beside the event pages.
-    let event_urls: Vec<String> = event_pages.iter().map(|e| event_page(e).url()).collect();
+    let site_url = view.site.site_url.as_deref();
+    let event_urls: Vec<String> = (event_pages.iter())
+        .map(|e| event_page(e, site_url).url())
+        .collect();
     let in_feed: HashSet<EventKey> = view.feed.iter().filter_map(|entry| entry.event).collect();
     let made = std::thread::scope(|scope| {
         let view = &view;
         let site_wide = scope.spawn(|| site_wide_files(view, theme, &site, &event_urls, sink));
         let made = map_parallel(event_pages, |mut event| {
             view.describe(&mut event);
-            let page = event_page(&event);
+            let page = event_page(&event, view.site.site_url.as_deref());
             let made = make_page(
                 theme,
                 &site,
@@ -318,7 +321,15 @@ fn not_found_page(view: &SiteView, theme: &Theme, site: &SiteContext, sink: Sink
     Ok(())
 }
 
-fn event_page(event: &EventPage) -> Page<'static> {
+/// An event's page. Its social image is the banner's widest copy where the site serves it
+/// (at the site's address: a preview needs an absolute one), else the API's address.
+fn event_page(event: &EventPage, site_url: Option<&str>) -> Page<'static> {
+    let summary = &event.summary;
+    let image = match (&summary.banner_copies, site_url) {
+        (Some(copies), Some(site_url)) => Some(format!("{site_url}{}", copies.src)),
+        (Some(_), None) => None,
+        (None, _) => summary.banner.as_ref().map(|banner| banner.href.clone()),
+    };
     Page {
         path: format!("{}index.html", event.summary.url),
         template: "event.html",
@@ -329,11 +340,7 @@ fn event_page(event: &EventPage) -> Page<'static> {
         },
         title: event.summary.name.clone(),
         description: event.excerpt.clone(),
-        image: event
-            .summary
-            .banner
-            .as_ref()
-            .map(|banner| (banner.href.clone(), true)),
+        image: image.map(|image| (image, true)),
     }
 }
 

@@ -427,3 +427,131 @@ fn banners_remote_shows_the_apis_addresses_and_reads_nothing() {
     assert!(!out.join("banners").exists());
     assert!(!dir.path().join(".vatcar-site-cache").exists());
 }
+
+/// The `<picture>` of each event page of `out` that shows a banner: its `<img>`'s `src`,
+/// `srcset`, `width` and `height`, each copy checked to be in `out` at its width.
+fn self_hosted_banners(out: &Path) -> Vec<String> {
+    let mut shown = Vec::new();
+    for entry in std::fs::read_dir(out.join("events")).unwrap() {
+        let page = entry.unwrap().path().join("index.html");
+        if !page.is_file() {
+            continue;
+        }
+        let (text, html) = crate::support::page(&page);
+        assert!(!text.contains("vatcar.net/storage"), "{}", page.display());
+        let selector = scraper::Selector::parse("img.event-banner").unwrap();
+        for img in html.select(&selector) {
+            let src = img.value().attr("src").unwrap();
+            assert!(
+                src.starts_with("../../banners/"),
+                "{}: {src}",
+                page.display()
+            );
+            assert!(img.value().attr("width").is_some() && img.value().attr("height").is_some());
+            check_srcset(out, img.value().attr("srcset").unwrap());
+            shown.push(src.to_owned());
+        }
+    }
+    shown
+}
+
+#[test]
+fn the_demo_serves_banners_of_its_own_and_asks_no_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut command = crate::support::vatcar(&[
+        "build",
+        "--demo",
+        "--site-url",
+        "https://demo.example.org/",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    command.env_remove("VATCAR_BANNERS");
+    let ran = run_ok(&mut command);
+    assert!(!ran.stderr.contains("not served"), "{}", ran.stderr);
+    // Every event page of the demo that names a banner shows its own copy (7 facility events
+    // and 7 division events, one of them both: 13 pages); and a link preview shows the same
+    // copy, at the site's address.
+    assert_eq!(self_hosted_banners(&out).len(), 13);
+    let (_, html) = crate::support::page(&out.join(format!("events/{}/index.html", event_id(0))));
+    let og = scraper::Selector::parse(r#"meta[property="og:image"]"#).unwrap();
+    let image = html
+        .select(&og)
+        .next()
+        .unwrap()
+        .value()
+        .attr("content")
+        .unwrap();
+    assert!(
+        image.starts_with("https://demo.example.org/banners/"),
+        "{image}"
+    );
+}
+
+#[test]
+fn a_snapshot_keeps_its_banners_and_builds_them_with_the_host_gone() {
+    let server = api_with_banners(&["/b/one.png", "/b/two.jpg", "/b/gone.png"]);
+    server.route_path("/b/one.png", vec![image_reply(png(800, 200), "image/png")]);
+    server.route_path(
+        "/b/two.jpg",
+        vec![image_reply(jpeg(1000, 500), "image/jpeg")],
+    );
+    server.route_path("/b/gone.png", vec![Reply::status(404)]);
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = dir.path().join("snap");
+    let mut fetch = vatcar_at_demo_time(&["fetch", "--output", snapshot.to_str().unwrap()]);
+    fetch.against(&server).env("VATCAR_BANNERS", "local");
+    let ran = run_ok(&mut fetch);
+    assert!(
+        (ran.stderr.lines()).any(|l| l.contains("/b/gone.png (it answered 404)")
+            && l.contains("the snapshot holds no copy")),
+        "{}",
+        ran.stderr
+    );
+    let listed: Value =
+        serde_json::from_slice(&std::fs::read(snapshot.join("banners.json")).unwrap()).unwrap();
+    assert_eq!(listed.as_object().unwrap().len(), 2, "{listed}");
+    drop(server);
+
+    // The banners' host is gone: the build serves the snapshot's copies all the same.
+    let out = dir.path().join("out");
+    let mut build = vatcar_at_demo_time(&[
+        "build",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    build.env("VATCAR_BANNERS", "local");
+    let ran = run_ok(&mut build);
+    assert_eq!(self_hosted_banners(&out).len(), 2, "{}", ran.stderr);
+    let warning = unserved_warning(&ran.stderr).expect("the missing one named");
+    assert!(
+        warning.contains("/b/gone.png (the snapshot holds no copy of it"),
+        "{warning}"
+    );
+}
+
+#[test]
+fn banners_remote_says_which_banners_no_page_shows() {
+    let server = api_with_banners(&[
+        "https://cdn.example.org/shown.png",
+        "http://cdn.example.org/plain.png",
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut command = vatcar_at_demo_time(&["build", "--output", out.to_str().unwrap()]);
+    command.against(&server).env("VATCAR_BANNERS", "remote");
+    let ran = run_ok(&mut command);
+    let warning = unserved_warning(&ran.stderr).expect("the http banner named");
+    assert!(warning.contains("http://cdn.example.org: /plain.png (a page shows a banner from elsewhere over https only); its page shows no banner"), "{warning}");
+    assert!(!warning.contains("shown.png"), "{warning}");
+    // What the warning says is what the pages show.
+    assert!(banner_attributes(&out, 1, "img.event-banner").is_none());
+    let img = banner_attributes(&out, 0, "img.event-banner").unwrap();
+    assert_eq!(
+        attribute(&img, "src"),
+        Some("https://cdn.example.org/shown.png")
+    );
+}

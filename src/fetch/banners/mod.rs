@@ -123,6 +123,15 @@ pub struct Prepared {
     pub reused: usize,
 }
 
+/// Where banners' bytes come from.
+#[derive(Clone, Copy)]
+pub enum Bodies<'a> {
+    /// Their hosts, over the network.
+    Hosts,
+    /// A snapshot's (or the demo's), by address: no network.
+    Saved(&'a BTreeMap<String, &'a [u8]>),
+}
+
 /// Where the cache is for an output folder: `.vatcar-site-cache/banners/` beside it.
 pub fn cache_folder(output: &Path) -> PathBuf {
     let beside = match output.parent() {
@@ -132,9 +141,15 @@ pub fn cache_folder(output: &Path) -> PathBuf {
     beside.join(CACHE_FOLDER).join("banners")
 }
 
-/// The banners at `addresses`, from the cache in `cache_folder` or read now. An address that
-/// holds one of `secrets` is neither read (which would send it to the banner's host) nor kept.
-pub fn prepare(addresses: &[Url], cache_folder: &Path, secrets: &Secrets) -> Prepared {
+/// The banners at `addresses`, from the cache in `cache_folder` or read now from `bodies`. An
+/// address that holds one of `secrets` is neither read (which would send it to the banner's
+/// host) nor kept.
+pub fn prepare(
+    addresses: &[Url],
+    cache_folder: &Path,
+    secrets: &Secrets,
+    bodies: Bodies,
+) -> Prepared {
     let mut prepared = Prepared::default();
     let cache = Cache::open(cache_folder)
         .map_err(|refused| prepared.cache_refused = Some(refused))
@@ -158,7 +173,10 @@ pub fn prepare(addresses: &[Url], cache_folder: &Path, secrets: &Secrets) -> Pre
                 entry: None,
             },
             None => {
-                let entry = index.banners.get(address.as_str());
+                // Saved bytes are taken as they are now (unchanged ones are not copied again):
+                // the cache's by time are for the network.
+                let entry = (index.banners.get(address.as_str()))
+                    .filter(|_| matches!(bodies, Bodies::Hosts));
                 match entry.and_then(|entry| cached(cache.as_ref(), entry, now)) {
                     Some(outcome) => outcome,
                     None => {
@@ -175,7 +193,11 @@ pub fn prepare(addresses: &[Url], cache_folder: &Path, secrets: &Secrets) -> Pre
     }
     if !to_read.is_empty() {
         prepared.read = to_read.len();
-        let arrived = read_and_copy(&to_read, &index, cache.as_ref());
+        let known = known_sources(&index, cache.as_ref());
+        let arrived = match bodies {
+            Bodies::Hosts => read_and_copy(&to_read, known),
+            Bodies::Saved(saved) => copy_saved(&to_read, saved, known),
+        };
         let settled = settle(arrived, &index, cache.as_ref(), now, &mut prepared);
         outcomes.extend(to_read.into_iter().zip(settled));
     }
@@ -256,14 +278,72 @@ enum Arrived {
     Failed { reason: String, remembered: bool },
 }
 
+/// The sources the cache has copies of, checked: bytes read again unchanged are not decoded
+/// again, whichever address they were read from before.
+fn known_sources(index: &Index, cache: Option<&Cache>) -> HashSet<String> {
+    (index.banners.values())
+        .filter_map(|entry| match &entry.state {
+            BannerState::Made(made) if cache.is_some_and(|c| copies_of(c, made).is_ok()) => {
+                Some(made.source.clone())
+            }
+            BannerState::Undecodable { source, .. } => Some(source.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Each address's saved bytes copied (those the cache knows, and the second of the same,
+/// taken as they are), on the build's cores.
+fn copy_saved(
+    addresses: &[Url],
+    saved: &BTreeMap<String, &[u8]>,
+    known: HashSet<String>,
+) -> Vec<Arrived> {
+    let mut claimed = HashSet::new();
+    let mut to_copy = Vec::new();
+    let mut arrived: Vec<Option<Arrived>> = (addresses.iter())
+        .enumerate()
+        .map(|(n, address)| {
+            let Some(body) = saved.get(address.as_str()) else {
+                return Some(Arrived::Failed {
+                    reason: "the snapshot holds no copy of it (`vatcar-site fetch` saves the banners its events name)".to_owned(),
+                    remembered: false,
+                });
+            };
+            let source = cache::sha256_hex(body);
+            if known.contains(&source) || !claimed.insert(source.clone()) {
+                return Some(Arrived::Same(source));
+            }
+            to_copy.push((n, source, *body));
+            None
+        })
+        .collect();
+    let made = crate::parallel::map_parallel(to_copy, |(n, source, body)| {
+        Ok((n, Arrived::Made(source, copies_of_body(body))))
+    });
+    for (n, made) in made.unwrap_or_default() {
+        arrived[n] = Some(made);
+    }
+    (arrived.into_iter())
+        .map(|arrived| {
+            arrived.unwrap_or(Arrived::Failed {
+                reason: "its copies were not made".to_owned(),
+                remembered: false,
+            })
+        })
+        .collect()
+}
+
+/// The copies of a banner's bytes; a decoder's bug is this banner's failure, not the build's.
+fn copies_of_body(body: &[u8]) -> Result<images::ImageCopies, String> {
+    std::panic::catch_unwind(|| images::make_copies(body))
+        .unwrap_or_else(|_| Err("the image could not be decoded (its decoder failed)".to_owned()))
+}
+
 /// Each address read, a few at a time, and each body copied on the build's cores as soon as
 /// it arrives; the results in the addresses' order.
-fn read_and_copy(addresses: &[Url], index: &Index, cache: Option<&Cache>) -> Vec<Arrived> {
-    let limits = Limits {
-        max_bytes: MAX_BYTES,
-        timeout: TIMEOUT,
-    };
-    let reader = match Reader::new(WHAT, limits) {
+fn read_and_copy(addresses: &[Url], known: HashSet<String>) -> Vec<Arrived> {
+    let reader = match banner_reader() {
         Ok(reader) => reader,
         Err(reason) => {
             return (addresses.iter())
@@ -274,17 +354,6 @@ fn read_and_copy(addresses: &[Url], index: &Index, cache: Option<&Cache>) -> Vec
                 .collect();
         }
     };
-    // The sources the cache has copies of, checked: bytes read again unchanged are not decoded
-    // again, whichever address they were read from before.
-    let known: HashSet<String> = (index.banners.values())
-        .filter_map(|entry| match &entry.state {
-            BannerState::Made(made) if cache.is_some_and(|c| copies_of(c, made).is_ok()) => {
-                Some(made.source.clone())
-            }
-            BannerState::Undecodable { source, .. } => Some(source.clone()),
-            _ => None,
-        })
-        .collect();
     let deadline = Instant::now() + DEADLINE;
     let shared = Arc::new(Shared {
         known,
@@ -435,12 +504,7 @@ impl Job {
                             let made = if Instant::now() > deadline {
                                 Err(late())
                             } else {
-                                // A decoder's bug is this banner's failure, not the build's.
-                                let made = || images::make_copies(&body);
-                                std::panic::catch_unwind(made).unwrap_or_else(|_| {
-                                    Err("the image could not be decoded (its decoder failed)"
-                                        .to_owned())
-                                })
+                                copies_of_body(&body)
                             };
                             drop(body);
                             drop(slot);
@@ -457,6 +521,81 @@ impl Job {
         drop(slot);
         let _ = self.sender.send((self.n, arrived));
     }
+}
+
+/// The client banners are read with: public files, within a banner's limits.
+fn banner_reader() -> Result<Reader, String> {
+    let limits = Limits {
+        max_bytes: MAX_BYTES,
+        timeout: TIMEOUT,
+    };
+    Reader::new(WHAT, limits)
+}
+
+/// The bytes at each address, read as the build reads banners (a few at a time, within the
+/// same limits and deadline), for a snapshot to keep; and why each one not read was not. An
+/// address that holds one of `secrets` is not read.
+pub fn read_for_snapshot(
+    addresses: &[Url],
+    secrets: &Secrets,
+) -> (Vec<(String, Vec<u8>)>, Vec<Unserved>) {
+    let mut unserved = Vec::new();
+    let unique: BTreeSet<&Url> = addresses.iter().collect();
+    let mut to_read = Vec::new();
+    for address in unique {
+        if secrets.found_in(address.as_str().as_bytes()).is_some() {
+            unserved.push(Unserved {
+                address: address.clone(),
+                reason: "its address holds a secret of this run, which vatcar-site sends to no other host".to_owned(),
+            });
+        } else if !may_read(address) {
+            unserved.push(Unserved {
+                address: address.clone(),
+                reason: read_over(WHAT),
+            });
+        } else {
+            to_read.push(address.clone());
+        }
+    }
+    let reader = match banner_reader() {
+        Ok(reader) => reader,
+        Err(reason) => {
+            (unserved.extend(to_read.into_iter().map(|address| Unserved {
+                address,
+                reason: reason.clone(),
+            })));
+            return (Vec::new(), unserved);
+        }
+    };
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    let slots = Arc::new(tokio::sync::Semaphore::new(AT_ONCE));
+    let read = reader.block_on(async {
+        let mut tasks = tokio::task::JoinSet::new();
+        for address in to_read {
+            let (client, slots) = (reader.client().clone(), slots.clone());
+            tasks.spawn(async move {
+                let _slot = slots.acquire_owned().await.expect("never closed");
+                let read = tokio::time::timeout_at(deadline, client.get(&address)).await;
+                let read = match read {
+                    Err(_) => Err(late()),
+                    Ok(Ok(Some(body))) => Ok(body),
+                    Ok(Ok(None)) => Err(format!("{} answered 404", shown(&address))),
+                    Ok(Err(failure)) => Err(failure.reason),
+                };
+                (address, read)
+            });
+        }
+        tasks.join_all().await
+    });
+    let mut saved = Vec::new();
+    for (address, read) in read {
+        match read {
+            Ok(body) => saved.push((address.as_str().to_owned(), body)),
+            Err(reason) => unserved.push(Unserved { address, reason }),
+        }
+    }
+    unserved.sort_by(|a, b| a.address.cmp(&b.address));
+    (saved, unserved)
 }
 
 fn late() -> String {

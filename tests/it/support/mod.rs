@@ -45,8 +45,9 @@ pub fn no_bookings() -> &'static MockServer {
 
 /// The real binary, with none of the environment that would change what it does, the
 /// bookings list read from [`no_bookings`], and the events' banners shown from the API's
-/// addresses (`VATCAR_BANNERS=remote`): the demo's are on vatcar.net, and no test may reach
-/// it. A test of the banners sets `VATCAR_BANNERS` (or removes it) and serves its own.
+/// addresses (`VATCAR_BANNERS=remote`): an API's banners would be read from hosts no test may
+/// reach, and copying the demo's own takes seconds of a debug build. A test of the banners
+/// sets `VATCAR_BANNERS` (or removes it) and serves its own.
 pub fn vatcar(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_vatcar-site"));
     command
