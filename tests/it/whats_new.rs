@@ -868,3 +868,75 @@ fn a_previous_site_redirecting_in_a_loop_is_given_up_after_five_redirects() {
     );
     assert_eq!(site.log().len(), 6, "the first request and five redirects");
 }
+
+#[test]
+fn a_renamed_document_is_renamed_or_updated_never_new() {
+    let before = snapshot(|_, _, _| {});
+    // The same files (the same addresses) under other names, one of them with a new date,
+    // and one document that is new.
+    let today = snapshot(|_, _, documents| {
+        let rename = |documents: &mut Value, from: &str, to: &str, date: Option<&str>| {
+            for category in documents.as_array_mut().unwrap() {
+                for file in category["files"].as_array_mut().unwrap() {
+                    if file["name"] == from {
+                        file["name"] = json!(to);
+                        if let Some(date) = date {
+                            file["updated_at"] = json!(date);
+                        }
+                    }
+                }
+            }
+        };
+        rename(documents, "TJSJ Tower SOP", "San Juan Tower SOP", None);
+        rename(
+            documents,
+            "Outer Airports SOP",
+            "Outer Airports and Heliports SOP",
+            Some("15-Nov-2026"),
+        );
+        documents[0]["files"].as_array_mut().unwrap().push(json!({
+            "name": "Holiday Traffic Bulletin", "details": null, "updated_at": "18-Nov-2026",
+            "url": "https://vatcar.net/storage/files/bulletin.pdf"
+        }));
+    });
+    let out = tempfile::tempdir().unwrap();
+    build(before.path(), out.path(), -1, &[]);
+    build(today.path(), out.path(), 0, &[]);
+    let titles = |out: &Path| -> Vec<(String, String, bool)> {
+        changes(out)["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["kind"].as_str().unwrap().contains("document"))
+            .map(|c| {
+                let text = |field: &str| c[field].as_str().unwrap().to_owned();
+                (text("kind"), text("title"), c["new"].as_bool().unwrap())
+            })
+            .collect()
+    };
+    let mut found = titles(out.path());
+    found.sort();
+    let expected = |new: bool| {
+        [
+            ("document_renamed", "Document renamed: San Juan Tower SOP"),
+            (
+                "document_updated",
+                "Document updated: Outer Airports and Heliports SOP",
+            ),
+            ("new_document", "New document: Holiday Traffic Bulletin"),
+        ]
+        .map(|(kind, title)| (kind.to_owned(), title.to_owned(), new))
+        .to_vec()
+    };
+    assert_eq!(found, expected(true));
+    let page = std::fs::read_to_string(out.path().join("whats-new/index.html")).unwrap();
+    assert!(
+        page.contains("Document renamed: San Juan Tower SOP"),
+        "{page}"
+    );
+    // The next build carries them on, found before.
+    build(today.path(), out.path(), 1, &[]);
+    let mut found = titles(out.path());
+    found.sort();
+    assert_eq!(found, expected(false));
+}
