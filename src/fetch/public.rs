@@ -59,6 +59,8 @@ pub struct Reader {
     limits: Limits,
     /// What is read, in messages: "the previous site", "the bookings list".
     what: &'static str,
+    /// Each file asked for as the server holds it now, past any cache: see [`Reader::fresh`].
+    fresh: Option<String>,
 }
 
 impl Reader {
@@ -96,7 +98,21 @@ impl Reader {
             runtime,
             limits,
             what,
+            fresh: None,
         })
+    }
+
+    /// Every file asked for as the server holds it now, not as a cache on the way kept it:
+    /// with `Cache-Control: no-cache`, which a proxy honours, and at an address no cache can
+    /// have kept, `?v=` and `now` (the milliseconds since 1970): a CDN keys its copies by the
+    /// whole address, and many ignore a client's `no-cache`. GitHub Pages' CDN keeps a file
+    /// up to ten minutes, past the deploy that replaced it.
+    pub fn fresh(mut self, now: std::time::SystemTime) -> Self {
+        let millis = now
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_millis());
+        self.fresh = Some(millis.to_string());
+        self
     }
 
     /// Each address's body in turn (`None` for one that answers 404), all within the time
@@ -147,7 +163,16 @@ impl Reader {
                 )
             }
         };
-        let mut response = self.http.get(url.clone()).send().await.map_err(failed)?;
+        let request = match &self.fresh {
+            None => self.http.get(url.clone()),
+            Some(version) => {
+                // Messages name the address as given (`shown_url`), without the query.
+                let mut fresh = url.clone();
+                fresh.query_pairs_mut().append_pair("v", version);
+                (self.http.get(fresh)).header(reqwest::header::CACHE_CONTROL, "no-cache")
+            }
+        };
+        let mut response = request.send().await.map_err(failed)?;
         let status = response.status();
         if status == reqwest::StatusCode::NOT_FOUND {
             return Ok(None);

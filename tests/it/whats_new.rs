@@ -1,6 +1,7 @@
 //! What's new: the changes between builds, found against the previous build's public files
 //! (from the output folder or `--previous URL`), and the page, feed and JSON made of them.
 
+use crate::support::webhook::Webhook;
 use crate::support::{
     MockServer, Ran, Reply, demo_body, demo_epoch, mock::closed_port, run, run_ok, tree, vatcar,
 };
@@ -398,7 +399,9 @@ fn the_previous_build_is_read_from_the_published_site_over_http() {
     assert!(ids(out.path()).contains(&("promotion:1617058:S2".to_owned(), true)));
     let asked: Vec<String> = server.log().into_iter().map(|l| l.target).collect();
     assert!(
-        asked.contains(&"/site/data/changes.json".to_owned()),
+        asked
+            .iter()
+            .any(|target| target.split('?').next() == Some("/site/data/changes.json")),
         "{asked:?}"
     );
     // No key travels to the published site.
@@ -939,4 +942,68 @@ fn a_renamed_document_is_renamed_or_updated_never_new() {
     let mut found = titles(out.path());
     found.sort();
     assert_eq!(found, expected(false));
+}
+
+#[test]
+fn a_run_right_after_a_deploy_reads_past_the_cdn_and_announces_nothing_twice() {
+    let (before, today) = (before(), today());
+    let site = MockServer::start();
+    let previous = format!("{}/site/", site.url());
+    let files = ["data/changes.json", "data/roster.json"];
+    let publish = |folder: &Path| {
+        for file in files {
+            let bytes = std::fs::read(folder.join(file)).unwrap();
+            site.route_path(&format!("/site/{file}"), vec![Reply::ok(bytes)]);
+        }
+    };
+    // The site as deployed the day before; the CDN's edge keeps a copy of each file.
+    let deployed = tempfile::tempdir().unwrap();
+    build(before.path(), deployed.path(), -1, &[]);
+    publish(deployed.path());
+    for file in files {
+        let bytes = std::fs::read(deployed.path().join(file)).unwrap();
+        site.edge_copy(&format!("/site/{file}"), Reply::ok(bytes));
+    }
+    let hook = Webhook::accepting();
+    // A run as the workflow makes it: build against the published site, deploy, announce.
+    let ci_run = || {
+        let out = tempfile::tempdir().unwrap();
+        build(today.path(), out.path(), 0, &["--previous", &previous]);
+        publish(out.path());
+        let config = tempfile::tempdir().unwrap();
+        let announced = run(
+            vatcar(&["announce", "--output", out.path().to_str().unwrap()])
+                .current_dir(config.path())
+                .env("DISCORD_WEBHOOK_URL", hook.url()),
+        );
+        assert!(announced.status.success(), "{}", announced.text());
+        announced
+    };
+    let first = ci_run();
+    let posted = || -> Vec<String> {
+        hook.delivered()
+            .iter()
+            .flat_map(|post| post["embeds"].as_array().unwrap().clone())
+            .map(|embed| embed["title"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(posted().len(), 8, "{}", first.text());
+    // Started minutes after that deploy, while the edge still serves the day before's files.
+    let second = ci_run();
+    assert_eq!(posted().len(), 8, "posted again: {}", second.text());
+    assert!(
+        second
+            .text()
+            .contains("nothing new since the previous build"),
+        "{}",
+        second.text()
+    );
+    for request in site.log() {
+        assert_eq!(
+            request.headers.get("cache-control").map(String::as_str),
+            Some("no-cache"),
+            "{}",
+            request.target
+        );
+    }
 }
