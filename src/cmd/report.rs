@@ -148,7 +148,8 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
     if files.is_empty() {
         return Ok(outcome);
     }
-    if let Some(index) = index_file(options, cids.len(), &files, &index, &theme, &style)? {
+    let written: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    if let Some(index) = index_file(options, &index, &written, &theme, &style)? {
         files.push(index);
     }
     let how = publish::Publish {
@@ -196,25 +197,33 @@ fn student_report(
     Ok((view, html))
 }
 
-/// `index.html`, when there are several reports in the folder: this run's (`files`, and the
-/// students that failed) and the ones earlier runs left there.
+/// `index.html`, whenever the folder will hold more than one report or the run tried several
+/// students: this run's students (`entries`) in a table, and by file name every other report
+/// the folder will hold, this run's (`written`, the roster) and the ones earlier runs left
+/// there. Every report command writes it, so that no order of runs leaves a report out.
 fn index_file(
     options: &ReportOptions,
-    students: usize,
-    files: &[OutputFile],
-    index: &[report::IndexEntry],
+    entries: &[report::IndexEntry],
+    written: &[&str],
     theme: &Theme,
     style: &report::ReportStyle,
 ) -> Result<Option<OutputFile>> {
-    let written: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    let others: Vec<String> = reports_in(&options.output)
-        .into_iter()
-        .filter(|file| !written.contains(&file.as_str()))
-        .collect();
-    if students < 2 && others.is_empty() {
+    let tabled: Vec<&str> = entries.iter().filter_map(|e| e.file.as_deref()).collect();
+    let mut others = reports_in(&options.output);
+    others.extend(written.iter().map(|file| (*file).to_owned()));
+    others.sort();
+    others.dedup();
+    others.retain(|file| !tabled.contains(&file.as_str()));
+    if entries.len() < 2 && tabled.len() + others.len() < 2 {
         return Ok(None);
     }
-    let context = index_context(index, &others, options.generated_at, style, &options.extra);
+    let context = index_context(
+        entries,
+        &others,
+        options.generated_at,
+        style,
+        &options.extra,
+    );
     let html = theme.render("report-index.html", &context)?;
     Ok(Some(OutputFile::new("index.html", html)))
 }
@@ -239,18 +248,18 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
         "report-roster.html",
         &report_context(&report::roster(&roster, &settings), &style, &options.extra),
     )?;
+    let mut files = vec![OutputFile::new("roster.html", html)];
+    if let Some(index) = index_file(options, &[], &["roster.html"], &theme, &style)? {
+        files.push(index);
+    }
     let how = publish::Publish {
         prune: false,
         ..publish::Publish::new(publish::FolderKind::Reports, options.force)
             .guarding(&secrets)
             .waiting(options.wait)
     };
-    let published = publish::publish(
-        &options.output,
-        &[OutputFile::new("roster.html", html)],
-        how,
-    )
-    .with_context(|| format!("could not write the report to {}", options.output.display()))?;
+    let published = publish::publish(&options.output, &files, how)
+        .with_context(|| format!("could not write the report to {}", options.output.display()))?;
     warn_overwritten(&options.output, &published);
     Ok(options.output.join("roster.html"))
 }

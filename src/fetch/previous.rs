@@ -120,13 +120,17 @@ fn from_site(site: &Url) -> Result<Pair, String> {
         site.join(file)
             .map_err(|e| format!("{}{file}: {e}", shown(site)))
     };
+    // Read fresh: a run soon after a deploy would otherwise compare with the state before
+    // it, from a cache, and find the changes that deploy published new again, for announce
+    // to post a second time.
     let reader = Reader::new(
         "the previous site",
         Limits {
             max_bytes: MAX_BYTES,
             timeout: TIMEOUT,
         },
-    )?;
+    )?
+    .fresh(std::time::SystemTime::now());
     let mut bodies = reader.get_all(&[url(CHANGES)?, url(ROSTER)?])?.into_iter();
     Ok((bodies.next().flatten(), bodies.next().flatten()))
 }

@@ -65,6 +65,8 @@ pub struct Reader {
 pub struct PublicClient {
     http: reqwest::Client,
     limits: Limits,
+    /// Each file asked for as the server holds it now, past any cache: see [`Reader::fresh`].
+    fresh: Option<String>,
 }
 
 /// Why a read failed, and whether the host itself could not be reached (its name did not
@@ -106,7 +108,11 @@ impl Reader {
             .build()
             .map_err(|e| format!("could not start the I/O runtime: {e}"))?;
         Ok(Self {
-            client: PublicClient { http, limits },
+            client: PublicClient {
+                http,
+                limits,
+                fresh: None,
+            },
             runtime,
             what,
         })
@@ -120,6 +126,19 @@ impl Reader {
     /// Runs `future` (and the tasks it starts) on the reader's runtime, to its end.
     pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
         self.runtime.block_on(future)
+    }
+
+    /// Every file asked for as the server holds it now, not as a cache on the way kept it:
+    /// with `Cache-Control: no-cache`, which a proxy honours, and at an address no cache can
+    /// have kept, `?v=` and `now` (the milliseconds since 1970): a CDN keys its copies by the
+    /// whole address, and many ignore a client's `no-cache`. GitHub Pages' CDN keeps a file
+    /// up to ten minutes, past the deploy that replaced it.
+    pub fn fresh(mut self, now: std::time::SystemTime) -> Self {
+        let millis = now
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_millis());
+        self.client.fresh = Some(millis.to_string());
+        self
     }
 
     /// Each address's body in turn (`None` for one that answers 404), all within the time
@@ -181,7 +200,16 @@ impl PublicClient {
             reason,
             host_unreachable: false,
         };
-        let mut response = self.http.get(url.clone()).send().await.map_err(failed)?;
+        let request = match &self.fresh {
+            None => self.http.get(url.clone()),
+            Some(version) => {
+                // Messages name the address as given (`shown_url`), without the query.
+                let mut fresh = url.clone();
+                fresh.query_pairs_mut().append_pair("v", version);
+                (self.http.get(fresh)).header(reqwest::header::CACHE_CONTROL, "no-cache")
+            }
+        };
+        let mut response = request.send().await.map_err(failed)?;
         let status = response.status();
         if status == reqwest::StatusCode::NOT_FOUND {
             return Ok(None);

@@ -33,6 +33,9 @@ pub struct Previous {
     pub events: HashMap<String, String>,
     /// Each document's last update (`None` when it had no date), by document id.
     pub documents: HashMap<String, Option<NaiveDate>>,
+    /// The fingerprint of each document's address, by document id: how a renamed document
+    /// is told from a new one. Empty when the previous build was made before it was kept.
+    pub document_links: HashMap<String, String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +62,8 @@ pub enum ChangeId {
     NewDocument(String),
     /// The document id and its new date.
     DocumentUpdated(String, NaiveDate),
+    /// The document's new id (its name or category changed, its address did not).
+    DocumentRenamed(String),
 }
 
 impl ChangeId {
@@ -72,6 +77,7 @@ impl ChangeId {
             ChangeId::EventChanged(..) => "event_changed",
             ChangeId::NewDocument(_) => "new_document",
             ChangeId::DocumentUpdated(..) => "document_updated",
+            ChangeId::DocumentRenamed(_) => "document_renamed",
         }
     }
 
@@ -103,6 +109,9 @@ impl ChangeId {
             ("document_updated", Some(date)) if is_document_id(first) => {
                 ChangeId::DocumentUpdated(first.into(), parse_date(date)?)
             }
+            ("document_renamed", None) if is_document_id(first) => {
+                ChangeId::DocumentRenamed(first.into())
+            }
             _ => return None,
         };
         Some(id)
@@ -115,7 +124,9 @@ impl std::fmt::Display for ChangeId {
         match self {
             ChangeId::NewMember(cid) | ChangeId::NewVisitor(cid) => write!(f, "{kind}:{cid}"),
             ChangeId::Promotion(cid, rating) => write!(f, "{kind}:{cid}:{}", rating.code()),
-            ChangeId::NewEvent(id) | ChangeId::NewDocument(id) => write!(f, "{kind}:{id}"),
+            ChangeId::NewEvent(id) | ChangeId::NewDocument(id) | ChangeId::DocumentRenamed(id) => {
+                write!(f, "{kind}:{id}")
+            }
             ChangeId::EventChanged(id, print) => write!(f, "{kind}:{id}:{print}"),
             ChangeId::DocumentUpdated(id, date) => {
                 write!(f, "{kind}:{id}:{}", date.format("%Y-%m-%d"))
@@ -188,6 +199,9 @@ struct ChangeFile {
 struct StateFile {
     events: BTreeMap<String, String>,
     documents: BTreeMap<String, Option<String>>,
+    /// Written since renamed documents are told apart: an earlier build's file has none.
+    #[serde(default)]
+    document_links: BTreeMap<String, String>,
 }
 
 /// The previous build's files decoded; an error says which file and what is wrong with it.
@@ -233,6 +247,14 @@ pub fn decode_previous(changes: &[u8], roster: Option<&[u8]>) -> Result<Previous
             );
         }
         previous.documents.insert(id, date);
+    }
+    for (id, print) in changes_file.state.document_links {
+        if !is_document_id(&id) || !is_hex(&print) {
+            return Err(
+                "data/changes.json: state.document_links has an entry that is not a document id and fingerprint".into(),
+            );
+        }
+        previous.document_links.insert(id, print);
     }
     if let Some(roster) = roster {
         let roster: RosterFile = from_json(roster, "data/roster.json")?;
@@ -314,6 +336,7 @@ mod tests {
                 "doc-0123456789abcdef".into(),
                 chrono::NaiveDate::from_ymd_opt(2026, 11, 2).unwrap(),
             ),
+            ChangeId::DocumentRenamed("doc-0123456789abcdef".into()),
         ];
         for id in ids {
             assert_eq!(ChangeId::parse(&id.to_string()), Some(id.clone()), "{id}");
@@ -333,6 +356,8 @@ mod tests {
             "new_event:<script>",
             "new_document:doc-XYZ",
             "document_updated:doc-0123456789abcdef:2026-13-01",
+            "document_renamed:doc-0123456789abcdef:2026-11-02",
+            "document_renamed:doc-XYZ",
             "retired:1",
             "",
         ] {

@@ -1,5 +1,5 @@
 //! The reports' template contexts: a training record or the roster under `report`, and the
-//! index of a multi-student run; each with `style`, what report.css takes from the settings,
+//! reports folder's index; each with `style`, what report.css takes from the settings,
 //! and `extra`, the config file's `[extra]`, as the site's templates get it.
 
 use crate::view::report::{IndexEntry, ReportStyle};
@@ -18,8 +18,9 @@ pub fn report_context(
     context
 }
 
-/// The context of the index of a multi-student run; `others` are the folder's other reports
-/// (the roster, earlier runs' records), by file name.
+/// The context of the reports folder's index: `entries`, the students of this run (none for the
+/// roster), and `others`, every other report the folder holds (the roster, earlier runs'
+/// records), by file name.
 pub fn index_context(
     entries: &[IndexEntry],
     others: &[String],

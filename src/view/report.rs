@@ -369,7 +369,7 @@ pub fn roster(roster: &Roster, settings: &ReportSettings) -> RosterReport {
     }
 }
 
-/// One line of the index of a multi-student run.
+/// One student of a training run, a line of the reports folder's index.
 #[derive(Clone, Debug, Serialize)]
 pub struct IndexEntry {
     pub cid: u64,

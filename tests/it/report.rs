@@ -806,3 +806,76 @@ fn the_index_lists_the_roster_written_beside_the_training_records() {
     assert_eq!(links("main ul a"), ["roster.html"]);
     assert!(texts(&html, "h2").contains(&"Other reports".to_owned()));
 }
+
+/// The reports in `folder` (every `.html` file but the index), by file name, sorted.
+fn reports_in(folder: &Path) -> Vec<String> {
+    let mut reports: Vec<String> = fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".html") && name != "index.html")
+        .collect();
+    reports.sort();
+    reports
+}
+
+/// Every report the index of `folder` links to, by file name, sorted.
+fn indexed(folder: &Path) -> Vec<String> {
+    let (_, html) = page(&folder.join("index.html"));
+    let mut links: Vec<String> = html
+        .select(&Selector::parse("main a").unwrap())
+        .filter_map(|a| a.value().attr("href").map(str::to_owned))
+        .collect();
+    links.sort();
+    links
+}
+
+#[test]
+fn the_index_lists_every_report_in_the_folder_whatever_ran_last() {
+    let server = student_api();
+    for endpoint in [
+        Endpoint::User(1590318),
+        Endpoint::UserNotes(1590318),
+        Endpoint::FacilityRoster,
+    ] {
+        server.reply(endpoint, Reply::ok(demo_body(&endpoint.snapshot_file())));
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let run_all = |folder: &str, steps: &[&[&str]]| {
+        let out = tmp.path().join(folder);
+        for (number, step) in steps.iter().enumerate() {
+            let ran = if step.is_empty() {
+                run(
+                    vatcar_at_demo_time(&["report", "roster", "--output", out.to_str().unwrap()])
+                        .against(&server),
+                )
+            } else {
+                training_from(&server, step, &out)
+            };
+            assert!(
+                ran.status.success(),
+                "{folder}, step {number}: {}",
+                ran.stderr
+            );
+            let reports = reports_in(&out);
+            if reports.len() > 1 {
+                assert_eq!(indexed(&out), reports, "{folder}, step {number}");
+            } else {
+                assert!(!out.join("index.html").exists(), "an index of one report");
+            }
+        }
+        reports_in(&out)
+    };
+    let roster: &[&str] = &[];
+    let all = [
+        "roster.html",
+        "training-1500001.html",
+        "training-1590318.html",
+    ];
+    // The roster after a run of several students, whose index lists them.
+    let several = ["--cid", "1500001", "--cid", "1590318"];
+    assert_eq!(run_all("after-several", &[&several, roster]), all);
+    // The roster after a single student, which has no index, then another student.
+    let one = ["--cid", "1500001"];
+    let another = ["--cid", "1590318"];
+    assert_eq!(run_all("after-one", &[&one, roster, &another, roster]), all);
+}

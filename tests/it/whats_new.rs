@@ -1,6 +1,7 @@
 //! What's new: the changes between builds, found against the previous build's public files
 //! (from the output folder or `--previous URL`), and the page, feed and JSON made of them.
 
+use crate::support::webhook::Webhook;
 use crate::support::{
     MockServer, Ran, Reply, demo_body, demo_epoch, mock::closed_port, run, run_ok, tree, vatcar,
 };
@@ -398,7 +399,9 @@ fn the_previous_build_is_read_from_the_published_site_over_http() {
     assert!(ids(out.path()).contains(&("promotion:1617058:S2".to_owned(), true)));
     let asked: Vec<String> = server.log().into_iter().map(|l| l.target).collect();
     assert!(
-        asked.contains(&"/site/data/changes.json".to_owned()),
+        asked
+            .iter()
+            .any(|target| target.split('?').next() == Some("/site/data/changes.json")),
         "{asked:?}"
     );
     // No key travels to the published site.
@@ -867,4 +870,140 @@ fn a_previous_site_redirecting_in_a_loop_is_given_up_after_five_redirects() {
         ran.stderr
     );
     assert_eq!(site.log().len(), 6, "the first request and five redirects");
+}
+
+#[test]
+fn a_renamed_document_is_renamed_or_updated_never_new() {
+    let before = snapshot(|_, _, _| {});
+    // The same files (the same addresses) under other names, one of them with a new date,
+    // and one document that is new.
+    let today = snapshot(|_, _, documents| {
+        let rename = |documents: &mut Value, from: &str, to: &str, date: Option<&str>| {
+            for category in documents.as_array_mut().unwrap() {
+                for file in category["files"].as_array_mut().unwrap() {
+                    if file["name"] == from {
+                        file["name"] = json!(to);
+                        if let Some(date) = date {
+                            file["updated_at"] = json!(date);
+                        }
+                    }
+                }
+            }
+        };
+        rename(documents, "TJSJ Tower SOP", "San Juan Tower SOP", None);
+        rename(
+            documents,
+            "Outer Airports SOP",
+            "Outer Airports and Heliports SOP",
+            Some("15-Nov-2026"),
+        );
+        documents[0]["files"].as_array_mut().unwrap().push(json!({
+            "name": "Holiday Traffic Bulletin", "details": null, "updated_at": "18-Nov-2026",
+            "url": "https://vatcar.net/storage/files/bulletin.pdf"
+        }));
+    });
+    let out = tempfile::tempdir().unwrap();
+    build(before.path(), out.path(), -1, &[]);
+    build(today.path(), out.path(), 0, &[]);
+    let titles = |out: &Path| -> Vec<(String, String, bool)> {
+        changes(out)["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["kind"].as_str().unwrap().contains("document"))
+            .map(|c| {
+                let text = |field: &str| c[field].as_str().unwrap().to_owned();
+                (text("kind"), text("title"), c["new"].as_bool().unwrap())
+            })
+            .collect()
+    };
+    let mut found = titles(out.path());
+    found.sort();
+    let expected = |new: bool| {
+        [
+            ("document_renamed", "Document renamed: San Juan Tower SOP"),
+            (
+                "document_updated",
+                "Document updated: Outer Airports and Heliports SOP",
+            ),
+            ("new_document", "New document: Holiday Traffic Bulletin"),
+        ]
+        .map(|(kind, title)| (kind.to_owned(), title.to_owned(), new))
+        .to_vec()
+    };
+    assert_eq!(found, expected(true));
+    let page = std::fs::read_to_string(out.path().join("whats-new/index.html")).unwrap();
+    assert!(
+        page.contains("Document renamed: San Juan Tower SOP"),
+        "{page}"
+    );
+    // The next build carries them on, found before.
+    build(today.path(), out.path(), 1, &[]);
+    let mut found = titles(out.path());
+    found.sort();
+    assert_eq!(found, expected(false));
+}
+
+#[test]
+fn a_run_right_after_a_deploy_reads_past_the_cdn_and_announces_nothing_twice() {
+    let (before, today) = (before(), today());
+    let site = MockServer::start();
+    let previous = format!("{}/site/", site.url());
+    let files = ["data/changes.json", "data/roster.json"];
+    let publish = |folder: &Path| {
+        for file in files {
+            let bytes = std::fs::read(folder.join(file)).unwrap();
+            site.route_path(&format!("/site/{file}"), vec![Reply::ok(bytes)]);
+        }
+    };
+    // The site as deployed the day before; the CDN's edge keeps a copy of each file.
+    let deployed = tempfile::tempdir().unwrap();
+    build(before.path(), deployed.path(), -1, &[]);
+    publish(deployed.path());
+    for file in files {
+        let bytes = std::fs::read(deployed.path().join(file)).unwrap();
+        site.edge_copy(&format!("/site/{file}"), Reply::ok(bytes));
+    }
+    let hook = Webhook::accepting();
+    // A run as the workflow makes it: build against the published site, deploy, announce.
+    let ci_run = || {
+        let out = tempfile::tempdir().unwrap();
+        build(today.path(), out.path(), 0, &["--previous", &previous]);
+        publish(out.path());
+        let config = tempfile::tempdir().unwrap();
+        let announced = run(
+            vatcar(&["announce", "--output", out.path().to_str().unwrap()])
+                .current_dir(config.path())
+                .env("DISCORD_WEBHOOK_URL", hook.url()),
+        );
+        assert!(announced.status.success(), "{}", announced.text());
+        announced
+    };
+    let first = ci_run();
+    let posted = || -> Vec<String> {
+        hook.delivered()
+            .iter()
+            .flat_map(|post| post["embeds"].as_array().unwrap().clone())
+            .map(|embed| embed["title"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(posted().len(), 8, "{}", first.text());
+    // Started minutes after that deploy, while the edge still serves the day before's files.
+    let second = ci_run();
+    assert_eq!(posted().len(), 8, "posted again: {}", second.text());
+    assert!(
+        second
+            .text()
+            .contains("nothing new since the previous build"),
+        "{}",
+        second.text()
+    );
+    for request in site.log() {
+        assert_eq!(
+            request.headers.get("cache-control").map(String::as_str),
+            Some("no-cache"),
+            "{}",
+            request.target
+        );
+    }
 }

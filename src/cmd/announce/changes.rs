@@ -46,6 +46,7 @@ pub enum ChangeKind {
     EventChanged,
     NewDocument,
     DocumentUpdated,
+    DocumentRenamed,
 }
 
 impl ChangeKind {
@@ -59,6 +60,7 @@ impl ChangeKind {
             ChangeKind::EventChanged => "event_changed",
             ChangeKind::NewDocument => "new_document",
             ChangeKind::DocumentUpdated => "document_updated",
+            ChangeKind::DocumentRenamed => "document_renamed",
         }
     }
 }

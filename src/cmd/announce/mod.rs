@@ -5,7 +5,9 @@
 //! nothing. Run after the deploy, that makes it post once and only when live (docs/discord.md
 //! says why): a failed deploy stops the job before announce, and the next run, built against
 //! the same old live site, finds the same changes new again; once a site is live, its
-//! `changes.json` is the next build's previous state, so nothing is new twice.
+//! `changes.json` is the next build's previous state, so nothing is new twice: the build reads
+//! it past the CDN's cache (`fetch::public::Reader::fresh`), which would otherwise hand a run
+//! started minutes after a deploy the state before it, and the same changes as new again.
 //!
 //! `changes.rs` reads the file, `embeds.rs` makes the messages, `webhook.rs` posts them.
 

@@ -1,5 +1,6 @@
 //! A small HTTP/1.1 server on 127.0.0.1 for integration tests: scripted replies per path,
-//! delays, bodies that trickle in byte by byte, and a log of every request received.
+//! delays, bodies that trickle in byte by byte, copies kept as a CDN's edge keeps them, and a
+//! log of every request received.
 //!
 //! Hand-written rather than a mock crate because the tests need what those do not offer
 //! together: a body sent slower than the client's deadline, a reply that never comes, raw
@@ -82,6 +83,8 @@ pub struct Logged {
 struct State {
     /// Replies per path; the last one repeats.
     routes: HashMap<String, Vec<Reply>>,
+    /// A CDN's copies, by the whole target (path and query): see [`MockServer::edge_copy`].
+    edge: HashMap<String, Reply>,
     log: Vec<Logged>,
 }
 
@@ -134,6 +137,14 @@ impl MockServer {
             .unwrap()
             .routes
             .insert(path.into(), replies);
+    }
+
+    /// A copy a CDN's edge keeps of `target` (path and query, as requested): a request for
+    /// exactly that target gets it, whatever the route now says and whatever the request's
+    /// `Cache-Control` (as a CDN keeps a file for its lifetime, ignoring a client's
+    /// `no-cache`); another query is another address, which the edge has not kept.
+    pub fn edge_copy(&self, target: &str, reply: Reply) {
+        self.state.lock().unwrap().edge.insert(target.into(), reply);
     }
 
     pub fn log(&self) -> Vec<Logged> {
@@ -193,9 +204,10 @@ fn handle(stream: TcpStream, state: Arc<Mutex<State>>) {
             .iter()
             .filter(|l| l.target.split('?').next() == Some(&path))
             .count();
-        let reply = match state.routes.get(&path) {
-            Some(replies) => replies[hits.min(replies.len() - 1)].clone(),
-            None => Reply::json(404, br#"{"error":"no such route in the mock"}"#.to_vec()),
+        let reply = match (state.edge.get(&target), state.routes.get(&path)) {
+            (Some(copy), _) => copy.clone(),
+            (None, Some(replies)) => replies[hits.min(replies.len() - 1)].clone(),
+            (None, None) => Reply::json(404, br#"{"error":"no such route in the mock"}"#.to_vec()),
         };
         state.log.push(Logged {
             method,
