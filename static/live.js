@@ -12,8 +12,12 @@
 //   never while it is hidden, never twice within 30 seconds; after a failure, later each
 //   time. The home block loads once. The feed is large: no page asks for it more often.
 // - A feed that cannot be read (offline, blocked, an error, JSON of a shape this script does
-//   not know, a time more than 15 minutes old) shows one calm line and no list: nothing old
-//   is shown as live. No error escapes.
+//   not know, a time more than 15 minutes old or more than 5 minutes ahead of the visitor's
+//   clock) shows one calm line and no list, and hides no booking: nothing old is shown as
+//   live, and a feed from the future says nothing about now. No error escapes.
+// - The feed is filtered to ours before anything is drawn, and at most MOST_ROWS rows of
+//   each list are: a feed listing absurd numbers is counted ("4800 more are not listed"), not
+//   drawn.
 // - Every value from the feed is put in the page as text (textContent), inside <bdi> where
 //   it is a name, never as markup. The page's Content-Security-Policy lets it connect to its
 //   own origin and the feed's only.
@@ -25,6 +29,16 @@
   var TOO_OLD = 15 * 60 * 1000;
   var TIMEOUT = 20 * 1000;
   var LONGEST = 120;
+  // How far the feed's time may be ahead of the visitor's clock: clocks differ a little.
+  var SKEW = 5 * 60 * 1000;
+  // VATSIM began in 2001: no time of its is older.
+  var FIRST = Date.UTC(2001, 0, 1);
+  // No one is on a position for a week: a logon time further back shows no duration.
+  var LONGEST_SESSION = 7 * 24 * 60 * 60 * 1000;
+  // The most rows of one list put in the page. A busy event brings a hundred or so flights
+  // to an airport; a feed listing far more is wrong or hostile, and drawing 100,000 rows
+  // held the page still for seconds at each reading.
+  var MOST_ROWS = 200;
   // A controller may log on a little before the booking starts.
   var EARLY = 15 * 60 * 1000;
 
@@ -90,6 +104,12 @@
     return cleaned.length > LONGEST ? cleaned.slice(0, LONGEST) + "…" : cleaned;
   }
 
+  // An airport's code as the feed writes it, for comparing with ours: anything longer than a
+  // code is none, without looking further.
+  function code(value) {
+    return typeof value === "string" && value.length <= 16 ? value.trim().toUpperCase() : "";
+  }
+
   function time(value) {
     if (typeof value !== "string") { return NaN; }
     return Date.parse(value);
@@ -97,9 +117,13 @@
 
   function two(n) { return (n < 10 ? "0" : "") + n; }
 
+  // How long since `logon`, by the feed's time `now`; none for a time out of range (before
+  // VATSIM, ahead of the feed, a week back).
   function onlineFor(logon, now) {
-    var minutes = Math.floor((now - logon) / 60000);
-    if (!(minutes >= 0)) { return ""; }
+    if (isNaN(logon) || logon < FIRST || logon > now + SKEW || now - logon > LONGEST_SESSION) {
+      return "";
+    }
+    var minutes = Math.max(0, Math.floor((now - logon) / 60000));
     if (minutes < 60) { return fill(text.online_minutes, { minutes: minutes }); }
     return fill(text.online_hours, { hours: Math.floor(minutes / 60), minutes: two(minutes % 60) });
   }
@@ -110,8 +134,8 @@
       return null;
     }
     var updated = time(feed.general.update_timestamp);
-    if (isNaN(updated) || !Array.isArray(feed.controllers) || !Array.isArray(feed.atis) ||
-        !Array.isArray(feed.pilots)) {
+    if (isNaN(updated) || updated < FIRST || !Array.isArray(feed.controllers) ||
+        !Array.isArray(feed.atis) || !Array.isArray(feed.pilots)) {
       return null;
     }
     var ratings = {};
@@ -166,8 +190,8 @@
         var pilot = feed.pilots[p];
         var plan = pilot && typeof pilot === "object" ? pilot.flight_plan : null;
         if (!plan || typeof plan !== "object") { continue; }
-        var from = plain(plan.departure).toUpperCase();
-        var to = plain(plan.arrival).toUpperCase();
+        var from = code(plan.departure);
+        var to = code(plan.arrival);
         if (airports.indexOf(from) < 0 && airports.indexOf(to) < 0) { continue; }
         flights.push({
           callsign: plain(pilot.callsign).toUpperCase(),
@@ -211,14 +235,21 @@
     for (var i = 0; i < rows.length; i++) { list.appendChild(rows[i]); }
   }
 
+  // The first MOST_ROWS of `items` in the list `name`, and how many more there are.
   function showList(root, name, items, make) {
     var list = root.querySelector('[data-live-list="' + name + '"]');
     var empty = root.querySelector('[data-live-empty="' + name + '"]');
+    var more = root.querySelector('[data-live-more="' + name + '"]');
     if (!list) { return; }
     var table = list.closest ? list.closest("table") : null;
     var rows = [];
-    for (var i = 0; i < items.length; i++) { rows.push(make(items[i], list.tagName === "TBODY", table)); }
+    var shown = Math.min(items.length, MOST_ROWS);
+    for (var i = 0; i < shown; i++) { rows.push(make(items[i], list.tagName === "TBODY", table)); }
     replaceRows(list, rows);
+    if (more) {
+      more.textContent = items.length > shown ? counted("not_listed", items.length - shown) : "";
+      more.hidden = items.length <= shown;
+    }
     var frame = table && table.parentNode && table.parentNode.classList && table.parentNode.classList.contains("table-wrap")
       ? table.parentNode : table || list;
     frame.hidden = items.length === 0;
@@ -347,10 +378,18 @@
       // Nothing older is kept to be shown again as if it were live.
       var filled = root.querySelectorAll("[data-live-list]");
       for (var f = 0; f < filled.length; f++) { replaceRows(filled[f], []); }
+      var mores = root.querySelectorAll("[data-live-more]");
+      for (var m = 0; m < mores.length; m++) { mores[m].hidden = true; }
       setWhen(root, "");
       say(root, text.unavailable);
     }
     markBookings(null, 0);
+  }
+
+  // Whether the feed's time `updated` is now, by the visitor's clock: not more than 15
+  // minutes old, and not ahead of it by more than clocks differ.
+  function current(updated, now) {
+    return updated >= now - TOO_OLD && updated <= now + SKEW;
   }
 
   function schedule(delay) {
@@ -424,7 +463,7 @@
       return response.json();
     }).then(function (feed) {
       var state = feed ? read(feed) : null;
-      if (state && !config.sample && Date.now() - state.updated > TOO_OLD) { state = null; }
+      if (state && !config.sample && !current(state.updated, Date.now())) { state = null; }
       done(state);
     }).catch(function () { done(null); });
   }

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 pub use values::{
     BannerSource, HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, check_base_url,
-    parse_colour, parse_live_url, parse_site_url,
+    is_host_name, parse_colour, parse_live_url, parse_site_url,
 };
 use values::{
     BaseUrl, BitValue, Colour, Email, FeedLimit, KeyText, LiveFile, LiveTable, RecentDays,
@@ -703,6 +703,84 @@ documents = false
         assert_eq!(defaults.live.feed.url.as_str(), DEFAULT_LIVE_FEED);
         // Not a key of [sections]: `live = false` is.
         assert!(parse("[sections]\nlive = false\n").is_err());
+    }
+
+    /// The feed's origin is written into the Content-Security-Policy of the pages that read
+    /// it (issue 45): an address whose host could end the source list, or add a directive
+    /// after it, is refused where it is written, saying what to write.
+    #[test]
+    fn a_live_address_that_could_change_the_pages_policy_is_refused_saying_what_to_write() {
+        let cases = [
+            (
+                "https://x;script-src/v3/vatsim-data.json",
+                "\"https://x;script-src/v3/vatsim-data.json\" holds a \";\", which an address here may not hold: a host name has none, and in a path or query write it as %3B",
+            ),
+            (
+                "https://data.vatsim.net,https://evil.example/",
+                "holds a comma, which an address here may not hold: a host name has none, and in a path or query write it as %2C",
+            ),
+            ("https://x'/", "holds a quote"),
+            ("https://x\\\"/", "holds a double quote"),
+            (
+                "https://data.vatsim.net https://evil.example/",
+                "holds a space, which an address here may not hold: a host name has none, and in a path or query write it as %20",
+            ),
+            (
+                "https://data.vatsim\\t.net/",
+                "holds white space (U+0009), which an address here may not hold; leave it out",
+            ),
+            (
+                "https://x*y.example/feed.json",
+                "\"https://x*y.example/feed.json\": \"x*y.example\" is not a host name; write one of letters, digits, hyphens and dots (such as \"data.vatsim.net\"), or an IP address",
+            ),
+            (
+                "https://x%3Bscript-src/",
+                "\"x;script-src\" is not a host name",
+            ),
+            ("https://data_feed.example/", "is not a host name"),
+            ("https://data..vatsim.net/", "is not a host name"),
+        ];
+        for (address, expected) in cases {
+            for key in ["feed", "bookings"] {
+                let text = format!("title = \"x\"\n[live]\n{key} = \"{address}\"\n");
+                let error = parse(&text).unwrap_err().to_string();
+                let at = format!("vatcar-site.toml:3: live.{key}: ");
+                assert!(
+                    error.starts_with(&at) && error.contains(expected),
+                    "{address:?}\n  gave {error}\n  want {at}…{expected}"
+                );
+            }
+        }
+        // Quoted without its password.
+        let error = parse("[live]\nfeed = \"https://me:s3cret;x@data.vatsim.net/\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("\"https://…@data.vatsim.net/\" holds a \";\"")
+                && !error.contains("s3cret"),
+            "{error}"
+        );
+        let error = parse("[live]\nfeed = \"gopher://me:s3cret@data.vatsim.net/\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(!error.contains("s3cret"), "{error}");
+        // Names DNS writes, international ones as their ASCII form, and IP addresses.
+        for (address, origin) in [
+            (
+                "https://data.vatsim.net/v3/vatsim-data.json",
+                "https://data.vatsim.net",
+            ),
+            (
+                "https://Dätä.example:8443/f.json",
+                "https://xn--dt-viab.example:8443",
+            ),
+            ("http://127.0.0.1:9/feed.json", "http://127.0.0.1:9"),
+            ("http://[::1]:9/feed.json", "http://[::1]:9"),
+            ("https://x.example/feed.json?a=%3B%2C", "https://x.example"),
+        ] {
+            let loaded = parse(&format!("[live]\nfeed = \"{address}\"\n")).unwrap();
+            assert_eq!(loaded.live.feed.url.origin().ascii_serialization(), origin);
+        }
     }
 
     #[test]

@@ -491,12 +491,47 @@ impl TryFrom<String> for LiveUrl {
     }
 }
 
-/// An address of `[live]`, or `--bookings-url`: http(s), with a host, and no user name or
-/// password.
+/// An address of `[live]`, or `--bookings-url`: http(s), with a host name (or IP address) as
+/// DNS writes it, no user name or password, and none of the characters that end or split a
+/// Content-Security-Policy's source list (`;` `,` quotes, white space): the feed's origin is
+/// written into the policy of the pages that read it.
 pub fn parse_live_url(text: &str) -> Result<url::Url, String> {
-    let url = match url::Url::parse(text.trim()) {
+    let text = text.trim();
+    if let Some(c) = text
+        .chars()
+        .find(|c| matches!(c, ';' | ',' | '\'' | '"') || c.is_whitespace() || c.is_control())
+    {
+        let (name, escaped) = match c {
+            ';' => ("a \";\"".to_owned(), Some("%3B")),
+            ',' => ("a comma".to_owned(), Some("%2C")),
+            '\'' => ("a quote".to_owned(), Some("%27")),
+            '"' => ("a double quote".to_owned(), Some("%22")),
+            ' ' => ("a space".to_owned(), Some("%20")),
+            c if c.is_whitespace() => (format!("white space (U+{:04X})", u32::from(c)), None),
+            c => (
+                format!("a control character (U+{:04X})", u32::from(c)),
+                None,
+            ),
+        };
+        let instead = match escaped {
+            Some(code) => {
+                format!(": a host name has none, and in a path or query write it as {code}")
+            }
+            None => "; leave it out".to_owned(),
+        };
+        return Err(format!(
+            "{:?} holds {name}, which an address here may not hold{instead}",
+            without_credentials(text)
+        ));
+    }
+    let url = match url::Url::parse(text) {
         Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => url,
-        _ => return Err(format!("{text:?} is not an http(s) address")),
+        _ => {
+            return Err(format!(
+                "{:?} is not an http(s) address",
+                without_credentials(text)
+            ));
+        }
     };
     if !url.username().is_empty() || url.password().is_some() {
         // Not quoted: the password is a secret.
@@ -505,7 +540,55 @@ pub fn parse_live_url(text: &str) -> Result<url::Url, String> {
                 .into(),
         );
     }
+    if let Some(host) = url.host()
+        && !is_host_name(&host)
+    {
+        return Err(format!(
+            "{text:?}: {:?} is not a host name; write one of letters, digits, hyphens and dots (such as \"data.vatsim.net\"), or an IP address",
+            host.to_string()
+        ));
+    }
     Ok(url)
+}
+
+/// Whether `host` is an IP address, or a name as DNS writes it (the url crate has made an
+/// international name its ASCII form): labels of letters, digits and hyphens, none empty.
+/// Only such a host may go into a Content-Security-Policy as a source.
+pub fn is_host_name(host: &url::Host<&str>) -> bool {
+    match host {
+        url::Host::Ipv4(_) | url::Host::Ipv6(_) => true,
+        url::Host::Domain(name) => {
+            name.len() <= 253
+                && name.split('.').all(|label| {
+                    !label.is_empty()
+                        && label.len() <= 63
+                        && !label.starts_with('-')
+                        && !label.ends_with('-')
+                        && label
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                })
+        }
+    }
+}
+
+/// `text` with the user name and password of an address left out, for an error that quotes
+/// it: `https://me:pw@host/` is `https://…@host/`.
+fn without_credentials(text: &str) -> String {
+    let Some(scheme_end) = text.find("://") else {
+        return text.to_owned();
+    };
+    let authority_start = scheme_end + 3;
+    let rest = &text[authority_start..];
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!(
+            "{}…{}",
+            &text[..authority_start],
+            &text[authority_start + at..]
+        ),
+        None => text.to_owned(),
+    }
 }
 
 /// A file of the webmaster's static folder that a setting names (`logo = "logo.svg"`).

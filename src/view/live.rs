@@ -301,6 +301,8 @@ fn script_data(prefixes: &[String], live: &Live, texts: &Texts) -> String {
         "controllers_one": keep("live.controllers_online.one", &["n"]),
         "controllers_other": keep("live.controllers_online.other", &["n"]),
         "atis_text": keep("live.atis_text", &["callsign"]),
+        "not_listed_one": keep("live.not_listed.one", &["n"]),
+        "not_listed_other": keep("live.not_listed.other", &["n"]),
         "loading": keep("live.loading", &[]),
     });
     serde_json::json!({

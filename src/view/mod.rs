@@ -371,13 +371,17 @@ fn home_page(
 }
 
 /// What the pages that show who is on now may connect to: their own origin (the server's
-/// sample feed in `serve --demo`) and the data feed's.
+/// sample feed in `serve --demo`) and the data feed's. The feed's origin goes into their
+/// Content-Security-Policy, so only one whose host is a plain name or IP address (as the
+/// config's rule has it, [`crate::settings::is_host_name`]) is written there: nothing in it
+/// can end the source list.
 fn live_connect_src(live: &crate::settings::Live) -> String {
-    let origin = live.feed.url.origin();
-    if live.sample_feed || !origin.is_tuple() {
-        "'self'".to_owned()
-    } else {
-        format!("'self' {}", origin.ascii_serialization())
+    let url = &live.feed.url;
+    match url.host() {
+        Some(host) if !live.sample_feed && crate::settings::is_host_name(&host) => {
+            format!("'self' {}", url.origin().ascii_serialization())
+        }
+        _ => "'self'".to_owned(),
     }
 }
 
@@ -386,6 +390,32 @@ mod tests {
     use crate::i18n::{BUILT_IN, Catalogue};
     use crate::model::{Rating, StaffRole};
     use std::collections::BTreeSet;
+
+    /// The config refuses such an address (settings' tests), but settings are made in code
+    /// too (`serve --demo`, tests): the policy takes the feed's origin only where its host is
+    /// a plain name or address, whatever made it.
+    #[test]
+    fn the_feeds_origin_goes_into_the_policy_only_where_nothing_in_it_can_end_a_source() {
+        let mut live = crate::settings::Settings::default().live;
+        assert_eq!(
+            super::live_connect_src(&live),
+            "'self' https://data.vatsim.net"
+        );
+        for hostile in [
+            "https://x;script-src/v3/vatsim-data.json",
+            "https://x,y/",
+            "https://x'y/",
+            "https://x\"y/",
+            "https://x_y/",
+        ] {
+            live.feed.url = url::Url::parse(hostile).unwrap();
+            assert_eq!(super::live_connect_src(&live), "'self'", "{hostile}");
+        }
+        live.feed.url = url::Url::parse("http://[::1]:8080/feed.json").unwrap();
+        assert_eq!(super::live_connect_src(&live), "'self' http://[::1]:8080");
+        live.sample_feed = true;
+        assert_eq!(super::live_connect_src(&live), "'self'");
+    }
 
     /// The keys the program writes with itself, not through a template (`Texts::text`, which
     /// shows the key itself where a catalogue lacks it): the ones written out in the source

@@ -21,7 +21,14 @@
 //   visible, never while hidden, never twice within 30 s, later after a failure; the home
 //   block once; the status is announced (aria-live) only when it changes;
 // - without JavaScript the bookings and the sentence saying what the list would show;
-// - axe-core finds nothing serious or critical; the words are the site's language.
+// - axe-core finds nothing serious or critical; the words are the site's language;
+// - issue 45: the pages' Content-Security-Policy blocks a script, an event handler, a <base>
+//   and a plugin put into the page, while the page's own scripts run and break none of its
+//   rules; a feed of 5,000 controllers and 100,000 flights of ours is counted, and 200 rows
+//   of each list drawn, saying how many more there are; a feed stamped in 2099 (or 10
+//   minutes ahead of the visitor's clock) is not live and hides no booking, while one 2
+//   minutes ahead is; a logon time before VATSIM, in the future or a week back shows no
+//   duration.
 //
 // Prints "live: ok" and exits 0, or says what failed and exits 1. Run by tests/it/live.rs.
 import { spawnSync } from 'node:child_process';
@@ -39,7 +46,9 @@ if (!given || !tools || !chromiumPath || !repo) {
 const binary = resolve(given);
 const toolsRequire = createRequire(join(tools, 'package.json'));
 const { chromium } = toolsRequire('playwright-core');
-const axePath = toolsRequire.resolve('axe-core/axe.min.js');
+// Evaluated in the page (as the other browser checks do), not added as a script: the pages'
+// policy runs no inline script.
+const axeSource = readFileSync(toolsRequire.resolve('axe-core/axe.min.js'), 'utf8');
 
 const fail = (message) => {
   throw new Error(message);
@@ -155,9 +164,16 @@ function build(name, language) {
 }
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.ics': 'text/calendar' };
+// What `?inject` puts into a page, as a flaw that let markup in would: an inline script, an
+// event handler, a script from elsewhere, a <base> to elsewhere and a plugin. The policy
+// must stop each: none runs, and nothing is asked of evil.example.
+const INJECTED = '<base href="https://evil.example/"><script>window.injected = "inline"</script>' +
+  '<img src="missing.png" alt="" onerror="window.injected = \'handler\'">' +
+  '<script src="https://evil.example/x.js"></script><object data="https://evil.example/x.swf"></object>';
 function serve(root) {
   const server = createServer((request, response) => {
-    let path = decodeURIComponent(new URL(request.url, 'http://x').pathname);
+    const asked = new URL(request.url, 'http://x');
+    let path = decodeURIComponent(asked.pathname);
     if (path.endsWith('/')) path += 'index.html';
     const file = resolve(root, '.' + path);
     if (!file.startsWith(root) || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
@@ -166,7 +182,11 @@ function serve(root) {
       return;
     }
     response.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' });
-    response.end(readFileSync(file));
+    let body = readFileSync(file);
+    if (asked.searchParams.has('inject') && file.endsWith('.html')) {
+      body = body.toString('utf8').replace('<main id="main" class="wrap">', `$&${INJECTED}`);
+    }
+    response.end(body);
   });
   return new Promise((done) => server.listen(0, '127.0.0.1', () => done({
     server, origin: `http://127.0.0.1:${server.address().port}`,
@@ -186,10 +206,17 @@ const visibleRows = (page, scope) => page.$$eval(`${scope} [data-live-list] > *`
   (nodes) => nodes.filter((n) => n.offsetParent !== null).map((n) => n.innerText.replace(/\s+/g, ' ').trim()));
 
 /// A page of the site, with every request outside the site and the feed recorded (and
-/// stopped), and every uncaught error.
+/// stopped), every uncaught error, and every breach of its Content-Security-Policy
+/// (`violations()`; a problem unless `options.breaches` says they are expected). At
+/// `options.time`, the visitor's clock stands still at that time.
 async function open(site, path, options = {}) {
   const context = await browser.newContext({
     javaScriptEnabled: options.javaScript !== false, viewport: options.viewport ?? null,
+  });
+  await context.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__violations.push(`${e.effectiveDirective} ${e.blockedURI}`));
   });
   const page = await context.newPage();
   const problems = [];
@@ -201,8 +228,10 @@ async function open(site, path, options = {}) {
     return route.abort();
   });
   if (options.clock) await page.clock.install({ time: NOW });
+  if (options.time !== undefined) await page.clock.setFixedTime(options.time);
   await page.goto(site.origin + path);
-  return { page, context, problems };
+  const violations = () => (options.javaScript === false ? [] : page.evaluate(() => window.__violations));
+  return { page, context, problems, violations, breaches: options.breaches };
 }
 
 async function settled(page, css = '[data-live-status]') {
@@ -212,13 +241,17 @@ async function settled(page, css = '[data-live-status]') {
   }, css, { timeout: 15_000 });
 }
 
-const done = async ({ context, problems }, what) => {
+const done = async ({ context, problems, violations, breaches }, what) => {
+  if (!breaches) {
+    const broken = await violations();
+    check(broken.length === 0, `${what}: the page breaks its Content-Security-Policy: ${broken.join('; ')}`);
+  }
   check(problems.length === 0, `${what}: ${problems.join('; ')}`);
   await context.close();
 };
 
 async function axe(page, what) {
-  await page.addScriptTag({ path: axePath });
+  await page.evaluate(axeSource);
   const found = await page.evaluate(async () => {
     const result = await window.axe.run(document, { resultTypes: ['violations'] });
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -266,7 +299,7 @@ try {
   // the bookings' table is stacked into blocks.
   reply = { status: 200, body: JSON.stringify(feed(NOW + 2 * hour, [], [], [])) };
   for (const width of [390, 1280]) {
-    opened = await open(english, '/live/', { viewport: { width, height: 800 } });
+    opened = await open(english, '/live/', { viewport: { width, height: 800 }, time: NOW + 2 * hour });
     await settled(opened.page);
     const shown = await opened.page.$$eval('[data-booking]', (rows) =>
       rows.filter((row) => row.getClientRects().length > 0).map((row) => row.getAttribute('data-booking')));
@@ -278,7 +311,7 @@ try {
   reply = { status: 200, body: JSON.stringify(feed(NOW + 8 * hour, [], [], [])) };
   const nothingLeft = [['/live/', 'No positions are booked.'], ['/', 'No positions are booked in the next 24 hours.']];
   for (const [path, sentence] of nothingLeft) {
-    opened = await open(english, path, { viewport: { width: 390, height: 800 } });
+    opened = await open(english, path, { viewport: { width: 390, height: 800 }, time: NOW + 8 * hour });
     await settled(opened.page);
     const groups = await opened.page.$$eval('[data-booking-group]', (nodes) =>
       nodes.filter((node) => node.getClientRects().length > 0).length);
@@ -320,6 +353,111 @@ try {
   check((await page.textContent('.atis-text')).includes('<script>window.hacked=2</script>'), 'the ATIS text is not text');
   check(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the page got wider');
   await done(opened, 'hostile names');
+
+  // Issue 45. What is put into the page is stopped by its policy; the page's own scripts
+  // still run.
+  reply = { status: 200, body: JSON.stringify(ours()) };
+  for (const path of ['/live/?inject', '/?inject']) {
+    opened = await open(english, path, { breaches: true });
+    page = opened.page;
+    await settled(page);
+    const line = (await text(page, '[data-live-status]'))[0];
+    check(line === '2 controllers online · 3 flights to or from our airports', `${path}: ${line}`);
+    check((await page.$$('main object')).length === 1, `${path}: nothing was injected`);
+    check((await page.evaluate(() => window.injected)) === undefined,
+      `${path}: the injected ${await page.evaluate(() => window.injected)} script ran`);
+    check((await page.evaluate(() => document.baseURI)).startsWith(english.origin), `${path}: the <base> was taken`);
+    const breaches = (await opened.violations()).join(' | ');
+    for (const directive of ['base-uri', 'script-src-elem inline', 'script-src-attr inline', 'script-src-elem https://evil.example/x.js', 'object-src https://evil.example']) {
+      check(breaches.includes(directive), `${path}: not stopped by the policy: ${directive} (${breaches})`);
+    }
+    await done(opened, `${path}, injected`);
+  }
+
+  // Issue 45. A feed of absurd numbers of ours: counted, 200 rows of each list drawn, the
+  // rest said in a line.
+  const many = feed(NOW,
+    Array.from({ length: 5000 }, (_, i) => ({
+      cid: 1800000 + i, name: `Controller ${i}`, callsign: `TJSJ_${String(i).padStart(4, '0')}_CTR`,
+      frequency: '134.050', facility: 6, rating: 5, logon_time: iso(NOW - 600e3),
+    })),
+    [atis('TJSJ_ATIS', 'B', ['RWY 8'])],
+    Array.from({ length: 100000 }, (_, i) => ({
+      callsign: `N${i}`, flight_plan: { departure: i % 2 ? 'KJFK' : 'TJSJ', arrival: i % 2 ? 'TJSJ' : 'KMIA', aircraft_short: 'B738' },
+    })));
+  reply = { status: 200, body: JSON.stringify(many) };
+  for (const path of ['/live/', '/']) {
+    opened = await open(english, path);
+    page = opened.page;
+    await settled(page);
+    const line = (await text(page, '[data-live-status]'))[0];
+    check(line === '5000 controllers online · 100000 flights to or from our airports', `${path}, a huge feed: ${line}`);
+    const drawn = await page.$$eval('[data-live-list="controllers"] > *', (rows) => rows.length);
+    check(drawn === 200, `${path}, a huge feed: ${drawn} controllers drawn`);
+    const notListed = await text(page, '[data-live-more]:not([hidden])');
+    const lists = path === '/' ? ['4800 more are not listed.'] : ['4800 more are not listed.', '99800 more are not listed.'];
+    check(notListed.join(' | ') === lists.join(' | '), `${path}, a huge feed: ${notListed.join(' | ')}`);
+    if (path === '/live/') {
+      const flights = await page.$$eval('[data-live-list="traffic"] > tr', (rows) => rows.length);
+      check(flights === 200, `a huge feed: ${flights} flights drawn`);
+      // Still a page that answers: the ATIS's text opens.
+      await page.click('[data-live-list="atis"] summary');
+      check((await page.textContent('.atis-text')).includes('RWY 8'), 'a huge feed: the ATIS text');
+    }
+    await done(opened, `${path}, a huge feed`);
+  }
+  // With as many as are drawn, no line.
+  reply = { status: 200, body: JSON.stringify(ours()) };
+  opened = await open(english, '/live/');
+  await settled(opened.page);
+  check((await text(opened.page, '[data-live-more]:not([hidden])')).length === 0, 'a line of none more');
+  await done(opened, 'none more');
+
+  // Issue 45. The feed's time ahead of the visitor's clock: 2 minutes is clocks differing;
+  // 10 minutes, or 2099, is not now, and hides no booking.
+  const ahead = [
+    ['2 minutes ahead', NOW + 2 * 60e3, true],
+    ['10 minutes ahead', NOW + 10 * 60e3, false],
+    ['2099', Date.UTC(2099, 0, 1), false],
+  ];
+  for (const [what, updated, live] of ahead) {
+    const later = ours();
+    later.general.update_timestamp = iso(updated);
+    reply = { status: 200, body: JSON.stringify(later) };
+    for (const path of ['/live/', '/']) {
+      opened = await open(english, path, { time: NOW });
+      page = opened.page;
+      await settled(page);
+      const line = (await text(page, '[data-live-status]'))[0];
+      const expected = live ? '2 controllers online · 3 flights to or from our airports' : 'Live data is unavailable right now.';
+      check(line === expected, `a feed ${what}, ${path}: ${line}`);
+      const shown = await page.$$eval('[data-booking]', (rows) =>
+        rows.filter((row) => row.getClientRects().length > 0).map((row) => row.getAttribute('data-booking')));
+      check(shown.join(' ') === 'TJSJ_APP TJZS_CTR', `a feed ${what}, ${path}: bookings shown: ${shown.join(' ')}`);
+      if (path === '/live/') {
+        const count = (await text(page, '[data-bookings-count]')).join(' ');
+        check(count === '2', `a feed ${what}: counted ${count}`);
+      }
+      await done(opened, `a feed ${what} on ${path}`);
+    }
+  }
+
+  // Issue 45. A logon time out of range shows no duration.
+  reply = { status: 200, body: JSON.stringify(feed(NOW, [
+    controller(MEMBER, 'Tyrone Gumbs', 'TJSJ_APP', '119.400', 5, Date.parse('0001-01-01T00:00:00Z')),
+    controller(1487720, 'Visiting Controller', 'TJZS_CTR', '134.050', 6, Date.UTC(2099, 0, 1)),
+    controller(1000004, 'Long Session', 'TJSJ_CTR', '134.050', 6, NOW - 8 * 24 * hour),
+    controller(1000005, 'Day Session', 'TJSJ_DEP', '119.400', 5, NOW - 30 * hour - 5 * 60e3),
+    controller(1000006, 'Early Session', 'TJSJ_GND', '121.700', 3, NOW + 60e3),
+  ], [], [])) };
+  opened = await open(english, '/live/', { time: NOW });
+  page = opened.page;
+  await settled(page);
+  const online = await page.$$eval('[data-live-list="controllers"] tr', (rows) =>
+    rows.map((row) => `${row.cells[0].innerText.trim()}:${row.cells[3].innerText.trim()}`));
+  check(online.join(' ') === 'TJSJ_APP: TJSJ_CTR: TJSJ_DEP:30 h 05 min TJSJ_GND:0 min TJZS_CTR:',
+    `logon times out of range: ${online.join(' ')}`);
+  await done(opened, 'logon times out of range');
 
   // A feed that cannot be read: the calm line, no list, no error.
   const broken = [

@@ -653,6 +653,28 @@ fn csp(html: &scraper::Html) -> Vec<String> {
         .collect()
 }
 
+/// The policy of the pages that read the feed, whose connect-src is `connect`.
+fn live_policy(connect: &str) -> String {
+    format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https:; connect-src {connect}; object-src 'none'; base-uri 'none'; form-action 'self'"
+    )
+}
+
+/// A policy's directives as a browser reads them (CSP 3, "parse a serialized policy"): split
+/// at `;`, each a name and its sources; the first of a name counts, a later one is ignored.
+fn directives(policy: &str) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut found = std::collections::BTreeMap::new();
+    for part in policy.split(';') {
+        let mut words = part.split_ascii_whitespace();
+        if let Some(name) = words.next() {
+            found
+                .entry(name.to_ascii_lowercase())
+                .or_insert_with(|| words.map(str::to_owned).collect());
+        }
+    }
+    found
+}
+
 #[test]
 fn the_pages_tell_the_script_what_to_read_and_let_it_reach_the_feed_only() {
     let bookings = bookings_server(Reply::ok(listed().to_string()));
@@ -663,7 +685,7 @@ fn the_pages_tell_the_script_what_to_read_and_let_it_reach_the_feed_only() {
         let (text, html) = page(&out.join(file));
         assert_eq!(
             csp(&html),
-            ["connect-src 'self' https://feed.example.org"],
+            [live_policy("'self' https://feed.example.org")],
             "{file}"
         );
         let data = script_data(&html);
@@ -715,6 +737,113 @@ fn the_pages_tell_the_script_what_to_read_and_let_it_reach_the_feed_only() {
     }
 }
 
+/// Issue 45: the feed's address goes into the pages' Content-Security-Policy, so one that
+/// could add a directive to it (`https://x;script-src/…` blocked every script of the home
+/// and live pages) stops the build where it is written, naming the file, line and key, and
+/// saying what to write instead; `--bookings-url` is held to the same rule.
+#[test]
+fn a_feed_address_that_could_add_to_the_pages_policy_stops_the_build_saying_what_to_write() {
+    let site = site_folder(
+        "title = \"x\"\n[live]\nfeed = \"https://x;script-src/v3/vatsim-data.json\"\n",
+        &[],
+    );
+    let (ran, out) = crate::support::build_site(site.path(), &[]);
+    assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    assert!(
+        ran.stderr.contains(
+            "vatcar-site.toml:3: live.feed: \"https://x;script-src/v3/vatsim-data.json\" holds a \";\", which an address here may not hold: a host name has none, and in a path or query write it as %3B"
+        ),
+        "{}",
+        ran.stderr
+    );
+    assert!(!out.exists());
+    let site = site_folder("title = \"x\"\n", &[]);
+    let (mut command, out) = crate::support::build_site_command(site.path(), &[]);
+    let ran = run(command.env("VATCAR_BOOKINGS_URL", "https://bookings.example.org,x/"));
+    assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    assert!(ran.stderr.contains("holds a comma"), "{}", ran.stderr);
+    assert!(!out.exists());
+}
+
+/// Issue 45: the home and live pages, whose script reads a feed from elsewhere, carry a policy
+/// that loads everything from the site itself but for what they need (images over https, the
+/// feed), runs no inline script and no plugin, and takes no <base>; and the pages as built
+/// need no more than it allows (an inline script would be blocked: there is none).
+#[test]
+fn the_pages_that_read_the_feed_load_only_what_they_need() {
+    let site = site_folder(
+        "title = \"x\"\naccent = \"#f5c400\"\nheader = \"accent\"\n[live]\nfeed = \"https://feed.example.org:8443/v3/vatsim-data.json\"\n",
+        &[(
+            "content/_index.md",
+            b"+++\ntitle = \"Welcome\"\n+++\nWelcome.\n\n![A tower](https://images.example.org/tower.jpg)\n",
+        )],
+    );
+    let (ran, out) = crate::support::build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let words = |list: &[&str]| list.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+    for file in ["index.html", "live/index.html"] {
+        let (_, html) = page(&out.join(file));
+        let policies = csp(&html);
+        assert_eq!(policies.len(), 1, "{file}: {policies:?}");
+        let policy = directives(&policies[0]);
+        assert_eq!(policy["default-src"], words(&["'self'"]), "{file}");
+        assert_eq!(policy["script-src"], words(&["'self'"]), "{file}");
+        assert_eq!(policy["object-src"], words(&["'none'"]), "{file}");
+        assert_eq!(policy["base-uri"], words(&["'none'"]), "{file}");
+        assert_eq!(policy["img-src"], words(&["'self'", "https:"]), "{file}");
+        assert_eq!(
+            policy["connect-src"],
+            words(&["'self'", "https://feed.example.org:8443"]),
+            "{file}"
+        );
+        // A meta policy cannot forbid framing; it does not pretend to.
+        assert!(!policy.contains_key("frame-ancestors"), "{file}");
+        // What the page loads, it loads from the site (relative addresses) or, for an image,
+        // over https; it has no inline script and no event handler attribute.
+        let all = scraper::Selector::parse("*").unwrap();
+        for element in html.select(&all) {
+            let e = element.value();
+            if e.name() == "script" {
+                let src = e
+                    .attr("src")
+                    .unwrap_or_else(|| panic!("{file}: an inline script"));
+                assert!(
+                    !src.contains(':') && !src.starts_with("//"),
+                    "{file}: {src}"
+                );
+            }
+            if e.name() == "link" && e.attr("rel") == Some("stylesheet") {
+                let href = e.attr("href").unwrap();
+                assert!(
+                    !href.contains(':') && !href.starts_with("//"),
+                    "{file}: {href}"
+                );
+            }
+            if e.name() == "img" {
+                let src = e.attr("src").unwrap();
+                assert!(
+                    src.starts_with("https://") || !src.contains(':') && !src.starts_with("//"),
+                    "{file}: {src}"
+                );
+            }
+            for (name, _) in e.attrs() {
+                assert!(!name.starts_with("on"), "{file}: <{} {name}>", e.name());
+            }
+        }
+    }
+    let (_, home) = page(&out.join("index.html"));
+    assert!(
+        texts(&home, "style").concat().contains("--accent"),
+        "the accent's inline style, which style-src allows"
+    );
+    assert_eq!(
+        home.select(&scraper::Selector::parse("img[src^='https://images.example.org/']").unwrap())
+            .count(),
+        1,
+        "the intro's image over https, which img-src allows"
+    );
+}
+
 #[test]
 fn serve_demo_feeds_the_pages_its_own_sample_and_build_demo_reads_the_real_feed() {
     use crate::support::http::{Serving, get};
@@ -737,7 +866,7 @@ fn serve_demo_feeds_the_pages_its_own_sample_and_build_demo_reads_the_real_feed(
         script_data(&html)["feed"],
         "/__vatcar-site/live/vatsim-data.json"
     );
-    assert_eq!(csp(&html), ["connect-src 'self'"]);
+    assert_eq!(csp(&html), [live_policy("'self'")]);
     assert_eq!(
         texts(&html, ".live-now .notice"),
         ["This preview reads a built-in sample of VATSIM’s data feed, not the network."]
@@ -757,7 +886,7 @@ fn serve_demo_feeds_the_pages_its_own_sample_and_build_demo_reads_the_real_feed(
         script_data(&html)["feed"],
         "https://data.vatsim.net/v3/vatsim-data.json"
     );
-    assert_eq!(csp(&html), ["connect-src 'self' https://data.vatsim.net"]);
+    assert_eq!(csp(&html), [live_policy("'self' https://data.vatsim.net")]);
     assert!(texts(&html, ".live-now .notice").is_empty());
 }
 

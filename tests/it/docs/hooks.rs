@@ -10,6 +10,12 @@ use std::collections::{BTreeMap, BTreeSet};
 const HOOKS: &[(&str, &str, &str, &str)] = &[
     (
         "base.html",
+        "content_security_policy",
+        "in `<head>`, first after the viewport: the Content-Security-Policy of the home and live pages (with `live` on)",
+        "a policy of your own, where a theme loads more on those pages ([Live](live.md#what-a-visitors-browser-contacts))",
+    ),
+    (
+        "base.html",
         "social",
         "in `<head>`: the OpenGraph and Twitter card `<meta>` tags",
         "link previews of your own, or none",
@@ -259,6 +265,29 @@ Good to know:
   `logo.png`, a `static/extra.css`) is named in a warning at each build and otherwise
   ignored; a folder holding nothing that is read is named once. Hidden files and folders
   (`.git`, `.DS_Store`) are left alone.
+- The home page and the live page (with `live` on) carry a Content-Security-Policy
+  ([Live](live.md#what-a-visitors-browser-contacts)): there, scripts run only from files of
+  the site itself, never inline (no `<script>…</script>`, no `onclick=`, no script from a
+  CDN or an analytics host), and so with fonts, frames and the rest, but for images (the
+  site, or any https address), styles (the site's files, and inline `<style>`, so the
+  custom properties above work) and connections (the site and the data feed). What a hook
+  adds that needs more is blocked on those two pages alone, and the browser's console names
+  the rule it broke. Put your scripts and fonts in the site's `static/` folder, or fill
+  `content_security_policy` in your `layout.html` with a policy of your own that keeps
+  `connect-src {{ site.live_connect_src }}` (the live list reads the feed through it):
+
+  ```
+  {% block content_security_policy %}
+  {%- if site.live_connect_src and page.section in ["home", "live"] %}
+  <meta http-equiv="Content-Security-Policy"
+    content="default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline' https://fonts.googleapis.com; font-src 'self' https://fonts.gstatic.com; img-src 'self' https:; connect-src {{ site.live_connect_src }}; object-src 'none'; base-uri 'none'; form-action 'self'">
+  {%- endif %}
+  {% endblock content_security_policy %}
+  ```
+
+  It reads `page`, so event pages then render whole (the first point above). A policy in a
+  `<meta>` cannot forbid other sites to frame yours (`frame-ancestors`): that takes a header
+  from your host.
 - A template that calls `m::…` imports `{% import "macros.html" as m %}` itself, your
   `layout.html` too if a block there calls a macro. When a block includes a template (as
   `event_list_page.html` includes `event_lists.html`), Tera 1 looks the included template's

@@ -164,6 +164,15 @@ For a theme made from templates exported by an earlier vatcar-site (before `layo
   `site.display_zone`); an `event_list_page.html` of yours that prints `events.local_time`
   keeps working, and keeps showing the zone's IANA name.
   `events.google_calendar` names Google's calendar in each language.
+- **The live pages' policy (issue 45).** `base.html` has a new block,
+  `content_security_policy`, holding the Content-Security-Policy of the home and live pages:
+  `default-src 'self'` and the few sources they need, where it was `connect-src` alone. A
+  `base.html` of yours keeps its old policy: export it again, or copy the block. A hook that
+  adds an inline script, or a script or font from elsewhere, is now blocked on those two
+  pages: see "Good to know" under the hook blocks. `static/live.js` draws at most 200 rows
+  of each list and says how many more there are in the `data-live-more` line after it
+  (`macros.html`'s `live_table`, `live-home.html`); a copy without that line draws the same
+  rows, without saying so.
 - **Pages extend `layout.html`** (new) instead of `base.html`. Copies that extend `base.html`
   still work, without what your `layout.html` adds.
 - **`base.html`** has the hook blocks `head_extra`, `header`, `nav`, `nav_extra`, `footer`,
