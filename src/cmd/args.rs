@@ -194,11 +194,34 @@ pub(crate) struct SiteArgs {
     #[arg(long = "previous", value_name = "URL", value_parser = crate::settings::parse_site_url)]
     pub(crate) previous: Option<url::Url>,
 
+    #[command(flatten)]
+    pub(crate) banners: BannersArg,
+}
+
+/// Where event banners come from, for `build`, `serve` and `fetch` alike.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct BannersArg {
     /// Where event banners are loaded from, over the config's `banners`: `local` (fetched
-    /// at build time, resized, published with the site) or `remote` (the API's addresses).
+    /// at build time, resized, published with the site; `fetch` saves them in the snapshot)
+    /// or `remote` (the API's addresses).
     #[arg(long = "banners", env = "VATCAR_BANNERS", value_name = "WHERE",
           value_parser = clap::builder::PossibleValuesParser::new(["local", "remote"]))]
     pub(crate) banners: Option<String>,
+}
+
+impl BannersArg {
+    /// The config's `banners`, or this flag's over it.
+    pub(crate) fn over(
+        &self,
+        config: crate::settings::BannerSource,
+    ) -> crate::settings::BannerSource {
+        use crate::settings::BannerSource;
+        match self.banners.as_deref() {
+            Some("local") => BannerSource::Local,
+            Some("remote") => BannerSource::Remote,
+            _ => config,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -253,6 +276,9 @@ pub(crate) struct FetchArgs {
     /// (personal data: keep the folder private); repeat for several.
     #[arg(long = "cid", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) cids: Vec<u64>,
+
+    #[command(flatten)]
+    pub(crate) banners: BannersArg,
 
     /// Write into a folder that vatcar-site did not create, and overwrite files in it that
     /// vatcar-site did not write (each one is named in a warning).
@@ -316,6 +342,9 @@ pub(crate) struct TrainingArgs {
     /// A student's CID; repeat for several.
     #[arg(long = "cid", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) cids: Vec<u64>,
+
+    #[command(flatten)]
+    pub(crate) banners: BannersArg,
 
     /// A file of CIDs, separated by spaces, commas or lines; `#` starts a comment.
     #[arg(long = "cids-file")]

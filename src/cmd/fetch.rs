@@ -54,7 +54,7 @@ pub(crate) fn run(
     let data = crate::model::decode_site(&snapshot).context("the fetched data would not build")?;
     // The events' banners too, so that a build from this snapshot serves them with no
     // network (as it serves them from the API's, `banners = "local"`).
-    if config.events.banners == crate::settings::BannerSource::Local {
+    if args.banners.over(config.events.banners) == crate::settings::BannerSource::Local {
         let base_url = super::options::api_base(&source)?;
         let addresses = super::side_reads::banner_addresses(config, &data, &base_url);
         let secrets = super::guarded(key);

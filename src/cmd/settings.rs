@@ -11,7 +11,7 @@ use crate::fetch::load::Source;
 use crate::fetch::site_files::DEMO_LOGO;
 use crate::fetch::snapshot;
 use crate::secret::{ApiKey, KeyError};
-use crate::settings::{BannerSource, LiveAddress, Settings, SiteFile};
+use crate::settings::{LiveAddress, Settings, SiteFile};
 use crate::usage::UsageError;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
@@ -85,11 +85,7 @@ impl SiteArgs {
         if let Some(output) = &self.output {
             settings.folders.output = output.clone();
         }
-        match self.banners.as_deref() {
-            Some("local") => settings.events.banners = BannerSource::Local,
-            Some("remote") => settings.events.banners = BannerSource::Remote,
-            _ => {}
-        }
+        settings.events.banners = self.banners.over(settings.events.banners);
         settings.folders.templates = templates_folder(self.templates.as_ref(), config);
         settings
     }

@@ -145,7 +145,7 @@ pub(super) fn local_banners(
     base_url: &url::Url,
     secrets: &crate::secret::Secrets,
 ) -> Arc<Banners> {
-    use crate::fetch::banners::{Bodies, Unserved};
+    use crate::fetch::banners::{BannerBodies, Unserved};
     let addresses = banner_addresses(&options.settings, data, base_url);
     if options.settings.events.banners == BannerSource::Remote {
         // Shown from their addresses, which a page does over https only: the others are
@@ -167,11 +167,11 @@ pub(super) fn local_banners(
     }
     let saved = snapshot.banners();
     let bodies = match options.source {
-        Source::Api(_) => Bodies::Hosts,
+        Source::Api(_) => BannerBodies::Hosts,
         // A snapshot that holds no banners (saved before they were, or `serve`'s data, read
         // once from the API) shows the API's addresses, as with banners = "remote".
         _ if !snapshot.holds_banners() => return Arc::default(),
-        _ => Bodies::Saved(&saved),
+        _ => BannerBodies::Saved(&saved),
     };
     let cache = crate::fetch::banners::cache_folder(&options.output);
     let prepared = crate::fetch::banners::prepare(&addresses, &cache, secrets, bodies);

@@ -125,7 +125,7 @@ pub struct Prepared {
 
 /// Where banners' bytes come from.
 #[derive(Clone, Copy)]
-pub enum Bodies<'a> {
+pub enum BannerBodies<'a> {
     /// Their hosts, over the network.
     Hosts,
     /// A snapshot's (or the demo's), by address: no network.
@@ -148,7 +148,7 @@ pub fn prepare(
     addresses: &[Url],
     cache_folder: &Path,
     secrets: &Secrets,
-    bodies: Bodies,
+    bodies: BannerBodies,
 ) -> Prepared {
     let mut prepared = Prepared::default();
     let cache = Cache::open(cache_folder)
@@ -176,7 +176,7 @@ pub fn prepare(
                 // Saved bytes are taken as they are now (unchanged ones are not copied again):
                 // the cache's by time are for the network.
                 let entry = (index.banners.get(address.as_str()))
-                    .filter(|_| matches!(bodies, Bodies::Hosts));
+                    .filter(|_| matches!(bodies, BannerBodies::Hosts));
                 match entry.and_then(|entry| cached(cache.as_ref(), entry, now)) {
                     Some(outcome) => outcome,
                     None => {
@@ -195,8 +195,8 @@ pub fn prepare(
         prepared.read = to_read.len();
         let known = known_sources(&index, cache.as_ref());
         let arrived = match bodies {
-            Bodies::Hosts => read_and_copy(&to_read, known),
-            Bodies::Saved(saved) => copy_saved(&to_read, saved, known),
+            BannerBodies::Hosts => read_and_copy(&to_read, known),
+            BannerBodies::Saved(saved) => copy_saved(&to_read, saved, known),
         };
         let settled = settle(arrived, &index, cache.as_ref(), now, &mut prepared);
         outcomes.extend(to_read.into_iter().zip(settled));
