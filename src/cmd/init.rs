@@ -20,7 +20,6 @@ use std::path::Path;
 pub const WORKFLOW_PATH: &str = ".github/workflows/site.yml";
 
 const GITIGNORE: &str = include_str!("init/gitignore");
-const WORKFLOW: &str = include_str!("init/workflow.yml");
 
 /// The files `init` writes in `language` (one of [`starters::languages`]), relative to the site folder,
 /// with their text.
@@ -37,14 +36,14 @@ pub fn files(language: &str) -> Vec<(&'static str, String)> {
         ("content/_index.md", starter.home.to_owned()),
         ("content/join.md", starter.join.to_owned()),
         (".gitignore", GITIGNORE.to_owned()),
-        (WORKFLOW_PATH, workflow()),
+        (WORKFLOW_PATH, workflow(starter.workflow)),
     ]
 }
 
-/// The GitHub Actions workflow, naming the action of this very release.
-pub fn workflow() -> String {
+/// A starter's GitHub Actions workflow, naming the action of this very release.
+fn workflow(template: &str) -> String {
     let version = env!("CARGO_PKG_VERSION");
-    WORKFLOW
+    template
         .replace("@ACTION@", &format!("{}@v{version}", action_repository()))
         .replace("@VERSION@", version)
         .replace("@MARKER@", MARKER)
@@ -130,19 +129,34 @@ mod tests {
     fn the_action_is_named_by_the_crate_repository_and_version() {
         let repository = action_repository();
         assert_eq!(repository.split('/').count(), 2, "{repository}");
-        let workflow = workflow();
-        assert!(workflow.contains(&format!(
-            "uses: {repository}@v{} #",
-            env!("CARGO_PKG_VERSION")
-        )));
-        assert!(workflow.contains(&format!("\"$RUNNER_TEMP/pages/{MARKER}\"")));
-        assert!(workflow.contains(&format!(
-            "      # {}/blob/v{}/docs/github-actions.md\n",
-            env!("CARGO_PKG_REPOSITORY"),
-            env!("CARGO_PKG_VERSION")
-        )));
-        for placeholder in ["@ACTION@", "@VERSION@", "@MARKER@", "@GUIDE@"] {
-            assert!(!workflow.contains(placeholder), "{placeholder} left");
+        for starter in STARTERS {
+            let workflow = workflow(starter.workflow);
+            let language = starter.language;
+            assert!(
+                workflow.contains(&format!(
+                    "uses: {repository}@v{} #",
+                    env!("CARGO_PKG_VERSION")
+                )),
+                "{language}"
+            );
+            assert!(
+                workflow.contains(&format!("\"$RUNNER_TEMP/pages/{MARKER}\"")),
+                "{language}"
+            );
+            assert!(
+                workflow.contains(&format!(
+                    "      # {}/blob/v{}/docs/github-actions.md\n",
+                    env!("CARGO_PKG_REPOSITORY"),
+                    env!("CARGO_PKG_VERSION")
+                )),
+                "{language}"
+            );
+            for placeholder in ["@ACTION@", "@VERSION@", "@MARKER@", "@GUIDE@"] {
+                assert!(
+                    !workflow.contains(placeholder),
+                    "{language}: {placeholder} left"
+                );
+            }
         }
     }
 

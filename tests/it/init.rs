@@ -185,6 +185,139 @@ fn the_guide_shows_the_workflow_init_writes() {
     }
 }
 
+/// `init --language es`, `fr` or `nl` writes the English workflow in other words: its comments
+/// and the names shown on the Actions tab (the workflow's, its jobs' and its steps'), nothing
+/// that GitHub runs, and no English sentence left among its comments.
+#[test]
+fn the_translated_workflows_are_the_english_one_in_other_words() {
+    let written = |language: &str| {
+        let tmp = tempfile::tempdir().unwrap();
+        let Ran { status, stderr, .. } = init(tmp.path(), &["--language", language]);
+        assert!(status.success(), "{language}: {stderr}");
+        let workflow = fs::read_to_string(tmp.path().join(".github/workflows/site.yml")).unwrap();
+        announce_uncommented(&workflow)
+            .unwrap_or_else(|| panic!("{language}: no `  # announce:` line"))
+    };
+    let english = written("en");
+    let english_runs = what_github_runs(&english);
+    assert!(
+        english_runs.contains(&"  announce:".to_owned()),
+        "{english}"
+    );
+    let english_comments: Vec<&str> = english.lines().map(|l| comment(l).1).collect();
+    for language in ["es", "fr", "nl"] {
+        let translated = written(language);
+        let file = format!("src/cmd/init/{language}/workflow.yml");
+        let runs = what_github_runs(&translated);
+        if let Some((english, translated)) = english_runs.iter().zip(&runs).find(|(a, b)| a != b) {
+            panic!(
+                "{file} runs `{translated}` where the English workflow runs `{english}`: only its comments and names are translated"
+            );
+        }
+        assert_eq!(
+            runs.len(),
+            english_runs.len(),
+            "{file} has more or fewer lines of YAML than the English workflow"
+        );
+        // A sentence of four words or more, as it is in English, was left untranslated.
+        for line in translated.lines() {
+            let text = comment(line).1;
+            assert!(
+                text.split_whitespace().count() < 4 || !english_comments.contains(&text),
+                "{file} has an English comment: {text}"
+            );
+        }
+    }
+}
+
+/// A workflow with its announce job uncommented, as a webmaster turns it on (and as
+/// scripts/ci/lint-workflows.sh does): `# ` taken from each line from `  # announce:` to the
+/// first line that is not a comment.
+fn announce_uncommented(workflow: &str) -> Option<String> {
+    let lines: Vec<&str> = workflow.lines().collect();
+    let first = lines.iter().position(|l| *l == "  # announce:")?;
+    let end = first
+        + lines[first..]
+            .iter()
+            .take_while(|l| l.starts_with("  #"))
+            .count();
+    let mut uncommented = String::new();
+    for (at, line) in lines.iter().enumerate() {
+        if (first..end).contains(&at) {
+            let rest = &line["  #".len()..];
+            let line = format!("  {}", rest.strip_prefix(' ').unwrap_or(rest));
+            uncommented += line.trim_end();
+        } else {
+            uncommented += line;
+        }
+        uncommented.push('\n');
+    }
+    Some(uncommented)
+}
+
+/// A line of YAML and its comment: from a `#` at the start or after a blank, outside a quoted
+/// string (a quote opens one only where a value may start, so `l'organisme` is no quote).
+fn comment(line: &str) -> (&str, &str) {
+    let mut quote = None;
+    let mut escaped = false;
+    let mut previous = ' ';
+    for (at, c) in line.char_indices() {
+        match quote {
+            Some('"') if escaped => escaped = false,
+            Some('"') if c == '\\' => escaped = true,
+            Some(open) if c == open => quote = None,
+            Some(_) => {}
+            None if c == '#' && previous.is_whitespace() => {
+                let (yaml, comment) = line.split_at(at);
+                return (yaml.trim_end(), comment.trim_start_matches('#').trim());
+            }
+            None if (c == '"' || c == '\'') && previous.is_whitespace() => quote = Some(c),
+            None => {}
+        }
+        previous = c;
+    }
+    (line.trim_end(), "")
+}
+
+/// The lines of a workflow that GitHub and its linters read: without the comments, save the
+/// two kinds that tools read (`# zizmor: ignore[...]`, the version beside a pinned action),
+/// without blank lines, and with the names shown on the Actions tab cut to `name:`. A step's
+/// `with: name:` and the environment's `name:` stay whole: they name things.
+fn what_github_runs(workflow: &str) -> Vec<String> {
+    workflow
+        .lines()
+        .filter_map(|line| {
+            let (yaml, comment) = comment(line);
+            if yaml.trim().is_empty() {
+                return None;
+            }
+            let indent = yaml.len() - yaml.trim_start().len();
+            let key = yaml.trim_start();
+            let shown = (matches!(indent, 0 | 4 | 8) && key.starts_with("name: "))
+                || (indent == 6 && key.starts_with("- name: "));
+            let yaml = if shown {
+                &yaml[..yaml.find("name:").unwrap() + "name:".len()]
+            } else {
+                yaml
+            };
+            let for_tools = if comment.starts_with("zizmor: ignore[") {
+                &comment[..comment.find(']').unwrap() + 1]
+            } else if comment.starts_with('v')
+                && comment[1..].starts_with(|c: char| c.is_ascii_digit())
+            {
+                comment
+            } else {
+                ""
+            };
+            Some(if for_tools.is_empty() {
+                yaml.to_owned()
+            } else {
+                format!("{yaml} # {for_tools}")
+            })
+        })
+        .collect()
+}
+
 /// Least privilege, read from the file: only the deploy job may publish, only the keepalive
 /// job may touch workflows, and the key reaches one step, the one running vatcar-site.
 #[test]
@@ -304,6 +437,21 @@ fn init_in_spanish_gives_a_spanish_site() {
         assert!(config.contains(language), "{language} is not listed");
     }
     assert!(config.contains("La clave de la API nunca va"), "{config}");
+    // The workflow's comments too, and the names the Actions tab shows.
+    let workflow = fs::read_to_string(site.join(".github/workflows/site.yml")).unwrap();
+    for spanish in [
+        "# Construye el sitio de la dependencia con la API de VATCAR y lo publica en GitHub Pages",
+        "# Una sola vez, en la configuración del repositorio (Settings):",
+        "la clave de la\n#   API de la dependencia. Solo la ve el paso que ejecuta vatcar-site.",
+        "\nname: Publicar el sitio de la dependencia\n",
+        "    name: Construir el sitio\n",
+    ] {
+        assert!(workflow.contains(spanish), "{spanish}\n{workflow}");
+    }
+    assert!(
+        !workflow.contains("Builds the facility's site") && !workflow.contains("Once, in the"),
+        "{workflow}"
+    );
     // Where every key is explained: the guide of this very release.
     let guide = format!(
         "\n# {}/blob/v{}/docs/configuration.md\n",
