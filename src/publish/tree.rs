@@ -97,41 +97,47 @@ impl OldTree {
                 }
             }
         }
-        let mut holding_ours = HashSet::new();
-        for file in &tree.ours {
-            let mut folder = file.as_str();
-            while let Some((parent, _)) = folder.rsplit_once('/') {
-                if !holding_ours.insert(parent) {
-                    break;
-                }
-                folder = parent;
-            }
-        }
-        let foreign_folders: HashSet<&str> = folders_seen
-            .iter()
-            .map(String::as_str)
-            .filter(|folder| !holding_ours.contains(folder))
-            .collect();
-        let in_foreign_folder = |path: &str| {
-            let mut path = path;
-            while let Some((parent, _)) = path.rsplit_once('/') {
-                if foreign_folders.contains(parent) {
-                    return true;
-                }
-                path = parent;
-            }
-            false
-        };
-        let mut foreign: Vec<String> = foreign_folders
-            .iter()
-            .map(|folder| format!("{folder}/"))
-            .chain(others)
-            .filter(|path| !in_foreign_folder(path.trim_end_matches('/')))
-            .collect();
-        foreign.sort_unstable();
-        tree.foreign = foreign;
+        tree.foreign = foreign(&tree.ours, &folders_seen, others);
         Ok(tree)
     }
+}
+
+/// What is not ours, sorted: `others` (every entry but folders and our files) and the folders
+/// that hold no file of `ours`, without what lies in such a folder.
+fn foreign(ours: &HashSet<String>, folders: &[String], others: Vec<String>) -> Vec<String> {
+    let mut holding_ours = HashSet::new();
+    for file in ours {
+        let mut folder = file.as_str();
+        while let Some((parent, _)) = folder.rsplit_once('/') {
+            if !holding_ours.insert(parent) {
+                break;
+            }
+            folder = parent;
+        }
+    }
+    let foreign_folders: HashSet<&str> = folders
+        .iter()
+        .map(String::as_str)
+        .filter(|folder| !holding_ours.contains(folder))
+        .collect();
+    let in_foreign_folder = |path: &str| {
+        let mut path = path;
+        while let Some((parent, _)) = path.rsplit_once('/') {
+            if foreign_folders.contains(parent) {
+                return true;
+            }
+            path = parent;
+        }
+        false
+    };
+    let mut foreign: Vec<String> = foreign_folders
+        .iter()
+        .map(|folder| format!("{folder}/"))
+        .chain(others)
+        .filter(|path| !in_foreign_folder(path.trim_end_matches('/')))
+        .collect();
+    foreign.sort_unstable();
+    foreign
 }
 
 /// The key of a path below the output folder, from its components' names: joined with `/`
