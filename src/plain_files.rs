@@ -123,7 +123,7 @@ fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::custom_flags(
         &mut options,
-        libc::O_NOFOLLOW | libc::O_NONBLOCK,
+        (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits() as i32,
     );
     options.open(path)
 }

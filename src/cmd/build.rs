@@ -5,7 +5,6 @@
 use super::args::BuildArgs;
 use super::options::{BuildOptions, api_base, base_url};
 use super::progress::Progress;
-use super::published::warn_overwritten;
 use super::settings::site_options;
 use super::side_reads::{
     ReadBookings, bookings_or_warn, fetch_bookings_meanwhile, local_banners, previous_or_warn,
@@ -67,7 +66,6 @@ pub(crate) fn run(
         crate::publish::check_apart(&options.output, snapshot)?;
     }
     let report = build(&options, progress)?;
-    warn_overwritten(&options.output, &report.publish);
     // The event pages are among the pages, and said to be.
     let events = match report.events {
         0 => String::new(),

@@ -104,8 +104,7 @@ pub fn save_snapshot(
     let how = publish::Publish::new(publish::FolderKind::Snapshot, force)
         .guarding(&secrets)
         .waiting(wait);
-    let report = publish::publish(dir, &files, how)
+    publish::publish(dir, &files, how)
         .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
-    super::published::warn_overwritten(dir, &report);
     Ok(())
 }

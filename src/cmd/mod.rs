@@ -15,7 +15,6 @@ mod logger;
 mod new_files;
 pub mod options;
 pub mod progress;
-mod published;
 pub mod report;
 pub mod serve;
 mod settings;

@@ -4,7 +4,6 @@
 use super::args::{ReportCommon, TrainingArgs};
 use super::options::{ReportOptions, api_base};
 use super::progress::Progress;
-use super::published::warn_overwritten;
 use super::settings::report_options;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load;
@@ -158,13 +157,12 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
             .guarding(&secrets)
             .waiting(options.wait)
     };
-    let published = publish::publish(&options.output, &files, how).with_context(|| {
+    publish::publish(&options.output, &files, how).with_context(|| {
         format!(
             "could not write the reports to {}",
             options.output.display()
         )
     })?;
-    warn_overwritten(&options.output, &published);
     Ok(outcome)
 }
 
@@ -258,9 +256,8 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
             .guarding(&secrets)
             .waiting(options.wait)
     };
-    let published = publish::publish(&options.output, &files, how)
+    publish::publish(&options.output, &files, how)
         .with_context(|| format!("could not write the report to {}", options.output.display()))?;
-    warn_overwritten(&options.output, &published);
     Ok(options.output.join("roster.html"))
 }
 

@@ -1,7 +1,6 @@
 //! One file at a time: a path checked to be a plain relative one, a staged file written, an
 //! old file compared with new bytes.
 
-use super::stamp::Seen;
 use anyhow::{Context, Result, bail};
 use std::fs;
 use std::path::{Component, Path};
@@ -17,22 +16,22 @@ pub(super) fn check_relative(path: &str) -> Result<()> {
     Ok(())
 }
 
-/// Whether the file at `path` holds exactly `contents`, with its metadata (read before its
-/// bytes) if it does; its length is checked before its bytes are read, and they are read and
-/// compared a block at a time, into a buffer each thread keeps: a rebuild compares every file
-/// whose stamp does not vouch for it.
-pub(super) fn same_bytes(path: &Path, contents: &[u8]) -> Option<fs::Metadata> {
+/// Whether the file at `path` holds exactly `contents`: its length is checked before its
+/// bytes are read, and they are read and compared a block at a time, into a buffer each thread
+/// keeps (a rebuild compares every file it would otherwise write).
+pub(super) fn same_bytes(path: &Path, contents: &[u8]) -> bool {
     use std::io::Read;
     const BLOCK: usize = 64 * 1024;
     thread_local! {
         static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    let mut file = fs::File::open(path).ok()?;
-    let meta = file.metadata().ok()?;
-    if meta.len() != contents.len() as u64 {
-        return None;
+    let Ok(mut file) = fs::File::open(path) else {
+        return false;
+    };
+    if file.metadata().ok().map(|meta| meta.len()) != Some(contents.len() as u64) {
+        return false;
     }
-    let same = BUFFER.with_borrow_mut(|buffer| {
+    BUFFER.with_borrow_mut(|buffer| {
         buffer.resize(BLOCK, 0);
         let mut rest = contents;
         loop {
@@ -51,17 +50,7 @@ pub(super) fn same_bytes(path: &Path, contents: &[u8]) -> Option<fs::Metadata> {
             }
             rest = &rest[read..];
         }
-    });
-    same.then_some(meta)
-}
-
-/// Writes a new file of the staged tree; how it looks once written, for its stamp (the swap
-/// moves it whole: its inode and mtime stay).
-pub(super) fn write_staged(path: &Path, contents: &[u8]) -> std::io::Result<Option<Seen>> {
-    use std::io::Write;
-    let mut file = fs::File::create(path)?;
-    file.write_all(contents)?;
-    Ok(Seen::of(&file.metadata()?))
+    })
 }
 
 pub(super) fn write_file(path: &Path, contents: &[u8]) -> Result<()> {

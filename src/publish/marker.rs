@@ -1,11 +1,10 @@
-//! The ownership marker: which files in a folder this tool wrote, and what the folder holds.
-//! A path the marker does not list belongs to the webmaster. Each file it lists may have a
-//! stamp ([`super::stamp`]) that lets the next build keep it without reading it.
+//! The ownership marker: which files in a folder vatcar-site wrote, and what the folder holds.
+//! An output folder is vatcar-site's when it holds a marker; every path in it that the marker
+//! does not list is the webmaster's.
 
-use super::stamp::Stamp;
 use anyhow::Context;
-use serde::de::IgnoredAny;
-use std::collections::HashMap;
+use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
@@ -31,169 +30,68 @@ pub(super) struct Marker {
     /// What the folder holds.
     #[serde(default = "site_kind")]
     pub kind: FolderKind,
-    /// Sorted as [`Marker::new`] writes them. Read as they are listed: a marker edited by hand
-    /// may repeat one.
+    /// Sorted as [`Marker::new`] writes them.
     pub files: Vec<String>,
-    /// The stamp of each file in `files`, in the same order, `""` for none. A marker written
-    /// before stamps has none, and one whose count differs from the files' is not trusted.
+    /// For each page made from inputs the render stage hashed: the hash of its bytes and of
+    /// its inputs (`CONTENT INPUT`, XXH3-128 in hex), so that the next build may keep the page
+    /// without making it again. Only a shortcut: what does not read is none.
     #[serde(
         default,
-        skip_serializing_if = "Vec::is_empty",
-        serialize_with = "write_stamps",
-        deserialize_with = "any_stamps"
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "any_made_from"
     )]
-    pub stamps: Vec<Option<Stamp>>,
+    pub made_from: BTreeMap<String, String>,
 }
 
-fn write_stamps<S: serde::Serializer>(
-    stamps: &[Option<Stamp>],
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_seq(
-        stamps
-            .iter()
-            .map(|stamp| stamp.map_or_else(String::new, |stamp| stamp.encode())),
-    )
-}
-
-/// Stamps only spare work: a `stamps` that is not a list (a marker edited by hand) reads as
-/// none, an entry that is not a stamp as that file's none, and the marker is still read,
-/// where any other damage makes it unreadable. Each stamp is decoded from the marker's text
-/// as it is read, without a copy (a large site's marker holds 40,000).
-fn any_stamps<'de, D: serde::Deserializer<'de>>(stamps: D) -> Result<Vec<Option<Stamp>>, D::Error> {
-    stamps.deserialize_any(StampList)
-}
-
-/// Reads the list of stamps.
-struct StampList;
-
-/// Reads one entry of the list: a stamp if it is one.
-struct StampEntry;
-
-impl<'de> serde::Deserialize<'de> for StampOrNone {
-    fn deserialize<D: serde::Deserializer<'de>>(entry: D) -> Result<Self, D::Error> {
-        entry.deserialize_any(StampEntry).map(StampOrNone)
-    }
-}
-
-struct StampOrNone(Option<Stamp>);
-
-/// The visits of any other JSON value than the one a visitor reads: it stands for nothing
-/// (`Default`), and a list or an object in it is read through, unlooked at.
-macro_rules! anything_else_is_nothing {
-    () => {
-        fn visit_map<A: serde::de::MapAccess<'de>>(
-            self,
-            mut map: A,
-        ) -> Result<Self::Value, A::Error> {
-            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            Ok(Self::Value::default())
-        }
-
-        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(Self::Value::default())
-        }
-
-        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(Self::Value::default())
-        }
-
-        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(Self::Value::default())
-        }
-
-        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(Self::Value::default())
-        }
-
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(Self::Value::default())
-        }
-    };
-}
-
-impl<'de> serde::de::Visitor<'de> for StampList {
-    type Value = Vec<Option<Stamp>>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut stamps = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(StampOrNone(stamp)) = seq.next_element()? {
-            stamps.push(stamp);
-        }
-        Ok(stamps)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-
-    anything_else_is_nothing!();
-}
-
-impl<'de> serde::de::Visitor<'de> for StampEntry {
-    type Value = Option<Stamp>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
-        Ok(Stamp::decode(text))
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-
-    anything_else_is_nothing!();
+/// A `made_from` that is not a map of strings (a marker edited by hand) reads as empty.
+fn any_made_from<'de, D: serde::Deserializer<'de>>(
+    value: D,
+) -> Result<BTreeMap<String, String>, D::Error> {
+    let value = serde_json::Value::deserialize(value)?;
+    Ok(serde_json::from_value(value).unwrap_or_default())
 }
 
 fn site_kind() -> FolderKind {
     FolderKind::Site
 }
 
+/// The hash a marker records of a file's bytes or a page's inputs.
+pub(super) fn hash(bytes: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(bytes)
+}
+
 impl Marker {
-    /// A marker listing `files`, each with its stamp (or none). They come sorted, each once.
-    pub fn new(kind: FolderKind, files: impl Iterator<Item = (String, Option<Stamp>)>) -> Self {
-        let (files, mut stamps): (Vec<String>, Vec<Option<Stamp>>) = files.unzip();
-        debug_assert!(
-            files.is_sorted_by(|a, b| a < b),
-            "listed in order, each once"
-        );
-        if stamps.iter().all(Option::is_none) {
-            stamps.clear();
+    /// A marker listing `files` (sorted, each once), each with its hashes if it is a page made
+    /// from hashed inputs.
+    pub fn new<'a>(
+        kind: FolderKind,
+        files: impl Iterator<Item = (&'a str, Option<(u128, u128)>)>,
+    ) -> Self {
+        let mut listed = Vec::new();
+        let mut made_from = BTreeMap::new();
+        for (path, hashes) in files {
+            if let Some((content, input)) = hashes {
+                made_from.insert(path.to_owned(), format!("{content:032x} {input:032x}"));
+            }
+            listed.push(path.to_owned());
         }
         Self {
             generator: GENERATOR.into(),
             kind,
-            files,
-            stamps,
+            files: listed,
+            made_from,
         }
     }
 
-    /// The files listed, each with its stamp if one reads, and whether every file is listed
-    /// once with a stamp: a marker this version would write again byte for byte if nothing
-    /// changed. Stamps that do not pair with the files one to one (a marker edited by hand)
-    /// are all ignored.
-    pub fn into_files(self) -> (HashMap<String, Option<Stamp>>, bool) {
-        let count = self.files.len();
-        let paired = self.stamps.len() == count;
-        let mut stamps = self.stamps.into_iter();
-        let files: HashMap<String, Option<Stamp>> = self
-            .files
-            .into_iter()
-            .map(|file| (file, stamps.next().flatten().filter(|_| paired)))
-            .collect();
-        let whole = paired
-            && self.generator == GENERATOR
-            && files.len() == count
-            && files.values().all(Option::is_some);
-        (files, whole)
+    /// The hashes of the bytes and the inputs of the page at `path`, if recorded.
+    pub fn made_from(&self, path: &str) -> Option<(u128, u128)> {
+        let (content, input) = self.made_from.get(path)?.split_once(' ')?;
+        let hex = |digits: &str| {
+            (digits.len() == 32 && digits.bytes().all(|b| b.is_ascii_hexdigit()))
+                .then(|| u128::from_str_radix(digits, 16).ok())
+                .flatten()
+        };
+        Some((hex(content)?, hex(input)?))
     }
 
     /// The marker of `dir`, if it has one. A marker that does not read is an error: the folder
@@ -278,57 +176,32 @@ mod tests {
     }
 
     #[test]
-    fn stamps_that_do_not_read_are_none_and_the_marker_still_reads() {
-        let stamp = "12 1795176000 5 77 000102030405060708090a0b0c0d0e0f";
-        let read = |stamps: &str| {
-            let json = format!(
-                r#"{{"generator": "vatcar-site 0.1.0", "kind": "site",
-                    "files": ["a.html", "b.html", "c.html"], "stamps": {stamps}}}"#
-            );
-            let marker: Marker = serde_json::from_str(&json).unwrap();
-            assert_eq!(marker.files.len(), 3);
-            let (files, whole) = marker.into_files();
-            let mut stamps: Vec<_> = files
-                .into_iter()
-                .filter_map(|(file, stamp)| stamp.map(|_| file))
-                .collect();
-            stamps.sort();
-            assert_eq!(whole, stamps.len() == 3);
-            stamps
+    fn hashes_read_back_and_damaged_ones_are_none_with_the_marker_still_read() {
+        let marker = Marker::new(
+            FolderKind::Site,
+            [("a.html", Some((7, u128::MAX))), ("b.ics", None)].into_iter(),
+        );
+        let marker: Marker = serde_json::from_slice(&marker.to_json()).unwrap();
+        assert_eq!(marker.made_from("a.html"), Some((7, u128::MAX)));
+        assert_eq!(marker.made_from("b.ics"), None);
+        let read = |made_from: &str| {
+            let json =
+                format!(r#"{{"generator": "x", "files": ["a.html"], "made_from": {made_from}}}"#);
+            serde_json::from_str::<Marker>(&json)
+                .unwrap()
+                .made_from("a.html")
         };
-        let whole = format!(r#"["{stamp}", "{stamp}", "{stamp}"]"#);
-        assert_eq!(read(&whole), ["a.html", "b.html", "c.html"]);
-        // One entry damaged, or not a string: only that file loses its stamp.
-        assert_eq!(
-            read(&format!(
-                r#"["{stamp}", "{}g", "{stamp}"]"#,
-                &stamp[..stamp.len() - 1]
-            )),
-            ["a.html", "c.html"]
-        );
-        assert_eq!(
-            read(&format!(r#"["{stamp}", 7, "{stamp}"]"#)),
-            ["a.html", "c.html"]
-        );
-        for other in [
-            "null",
-            "true",
-            "-1.5",
-            "[]",
-            r#"["{stamp}"]"#,
-            r#"{"stamp": "{stamp}"}"#,
+        let good = format!("{:032x} {:032x}", 1, 2);
+        assert_eq!(read(&format!(r#"{{"a.html": "{good}"}}"#)), Some((1, 2)));
+        for damaged in [
+            format!(r#"{{"a.html": "{}"}}"#, &good[1..]),
+            format!(r#"{{"a.html": "+{}"}}"#, &good[1..]),
+            r#"{"a.html": 7}"#.to_owned(),
+            "[1, 2]".to_owned(),
+            "null".to_owned(),
         ] {
-            let other = other.replace("{stamp}", stamp);
-            assert_eq!(
-                read(&format!(r#"["{stamp}", {other}, "{stamp}"]"#)),
-                ["a.html", "c.html"],
-                "{other}"
-            );
+            assert_eq!(read(&damaged), None, "{damaged}");
         }
-        // One entry missing: which stamp is whose is lost, and so are all.
-        assert!(read(&format!(r#"["{stamp}", "{stamp}"]"#)).is_empty());
-        assert!(read(r#"{"a.html": 1}"#).is_empty());
-        assert!(read("null").is_empty());
     }
 
     #[test]

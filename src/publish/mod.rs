@@ -1,39 +1,33 @@
 //! The only stage that writes to an output folder, and it does so all at once.
 //!
-//! Files are rendered in memory and staged as they come; the folder changes only at
-//! [`Staging::commit`]:
+//! The output folder is vatcar-site's, as in Zola and mdBook: a build writes only into a folder
+//! that holds its marker ([`marker`]), an empty one or a missing one. The webmaster's own files
+//! (a `CNAME`, `.well-known/`) belong in the site folder's `static/`, and a folder that holds
+//! anything the marker does not list is refused, naming it, unless `force` is set.
 //!
 //! 1. The output folder is resolved once (a link to it is followed, then never again) and
-//!    locked, so two runs never publish to it at once; what a dead run left is cleaned up or
-//!    put back first ([`swap::recover`]). The working folder (or one holding it) and a folder
-//!    with a volume mounted inside ([`mounts`]) are refused.
-//! 2. What the folder holds is read without following links ([`tree`]). Files the marker
-//!    ([`marker`]) lists are ours; everything else is the webmaster's and is never deleted:
-//!    overwriting a file of theirs needs `force`, and a folder or link of theirs where we need
-//!    a path is an error. No path is ever written, replaced or deleted through a link.
-//! 3. A new tree is staged beside the folder: changed files written, unchanged ones and the
-//!    webmaster's own hard-linked in ([`carry`]; their bytes and mtimes stay). It replaces the
-//!    old tree in one atomic swap ([`swap::exchange`]), so a reader sees the old site or the
-//!    new one, never a mix. A rebuild that changes nothing swaps nothing; one whose changes
-//!    lie in one folder swaps that folder alone, the marker replaced before and after
-//!    ([`commit::exchange`]). What the webmaster
-//!    added or saved while this run staged is moved from the old tree into the new one, and
-//!    the old tree is removed, never across a mount point.
-//! 4. On a mount point nothing beside the folder shares its file system: files are staged
-//!    inside it and moved in one by one, with a journal that lets a failure, or the next run
-//!    after a kill, undo the moves ([`swap::in_place`]).
+//!    locked, so two runs never publish to it at once; what a dead run left is put right
+//!    first ([`swap::recover`]). The working folder (or one holding it) and a folder with a
+//!    volume mounted inside ([`mounts`]) are refused.
+//! 2. What the folder holds is read without following links ([`tree`]).
+//! 3. A new tree is staged beside the folder: changed files written, unchanged ones (the same
+//!    bytes as the old file) hard-linked from the old tree. It replaces the old tree in one
+//!    atomic exchange ([`swap::exchange`]), so a reader sees the old site or the new one, never
+//!    a mix. A rebuild that changes nothing writes nothing.
+//! 4. The old tree loses the files its marker lists; anything else in it (saved by the
+//!    webmaster while the run staged) is kept beside the output, with a warning
+//!    ([`swap::discard`]). Nothing of the webmaster's is ever deleted.
+//! 5. On a mount point nothing beside the folder shares its file system: the changed files are
+//!    staged inside it and moved in one by one, with a journal that lets a failure, or the
+//!    next run after a kill, undo the moves ([`swap::in_place`]).
 //!
-//! A folder that exists, is not empty and has no marker is refused unless `force` is set, and
-//! sites and private folders (reports, snapshots) are never nested in each other.
+//! Sites and private folders (reports, snapshots) are never nested in each other.
 
-mod carry;
-mod commit;
 mod files;
 mod marker;
 mod mounts;
 mod place;
 mod signals;
-mod stamp;
 mod swap;
 // The kill tests' hook, for the builds `cargo test` makes (scripts/dist.sh checks that a
 // release has none).
@@ -41,35 +35,31 @@ mod swap;
 mod test_pause;
 mod tree;
 
-use carry::Carry;
-use files::{check_relative, same_bytes, write_file, write_staged};
+use files::{check_relative, same_bytes, write_file};
 use signals::{Active, check_interrupt};
 pub use signals::{Interrupted, interrupt, interrupted};
 
 use crate::output::OutputFile;
 use crate::secret::Secrets;
 use anyhow::{Context, Result, anyhow, bail};
-use marker::Marker;
 pub use marker::{FolderKind, MARKER};
+use marker::{Marker, hash};
 pub use place::Nested;
 use place::{Mode, Place};
-use stamp::{Seen, Stamp};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 #[cfg(debug_assertions)]
 pub(crate) use test_pause::pause_for_tests;
-use tree::{Entry, OldTree, below};
+use tree::{OldTree, below};
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct PublishReport {
     pub written: usize,
     pub unchanged: usize,
     pub removed: usize,
-    /// Files that were the webmaster's, overwritten because `force` was given.
-    pub overwritten: Vec<String>,
     /// Bytes written to the file system, the marker's among them (a file kept by a hard link
     /// writes none).
     pub bytes_written: u64,
@@ -80,7 +70,8 @@ pub struct PublishReport {
 pub struct Publish<'a> {
     /// What the folder holds.
     pub kind: FolderKind,
-    /// Write into a folder this tool did not create, and overwrite files it did not write.
+    /// Publish over a folder that holds files vatcar-site did not write: the old folder, with
+    /// them, is kept beside the output ([`swap::discard`]).
     pub force: bool,
     /// Remove files written last time and not produced now. Off for reports, which
     /// accumulate one file per student.
@@ -170,22 +161,15 @@ pub struct Staging {
     new_dir: PathBuf,
     kind: FolderKind,
     prune: bool,
-    force: bool,
     secrets: Secrets,
-    /// The files the marker lists, each with the stamp it recorded, if that reads. Looked
-    /// up for every file a rebuild publishes, so hashed.
-    previous: HashMap<String, Option<Stamp>>,
-    /// Whether the marker is as this version writes it, with a stamp that reads for each file.
-    marker_as_written: bool,
-    /// The hash of the marker's bytes as they are on disk, to tell whether it changes (a large
-    /// site's marker is 4 MB, not worth holding through the build).
-    previous_marker: Option<u128>,
+    /// The marker as it was, and its bytes, to tell whether it changes.
+    previous: Marker,
+    previous_bytes: Option<Vec<u8>>,
     old: OldTree,
     /// What has been staged so far; `add` is called from every rendering thread.
     added: Mutex<Added>,
     /// Bytes written into the staging folder so far.
     bytes_written: AtomicU64,
-    committed: bool,
     _active: Active,
 }
 
@@ -193,10 +177,7 @@ pub struct Staging {
 struct Added {
     /// Each file staged so far, written or kept.
     files: HashMap<String, Staged>,
-    /// Files kept on their stamp's word: their stamps stay as they were.
-    vouched: usize,
-    /// Folders made in the staging tree so far: an event's page and its calendar share one,
-    /// and asking the file system again costs a failed `mkdir` and a `stat` per file.
+    /// Folders made in the staging tree so far: an event's page and its calendar share one.
     folders: HashSet<String>,
 }
 
@@ -205,9 +186,8 @@ struct Added {
 struct Staged {
     /// Written into the staging folder; otherwise the output folder's file stays.
     written: bool,
-    /// Its stamp, for the next marker: every file written has one (where the platform shows
-    /// inodes), so it is held in place, not boxed.
-    stamp: Option<Stamp>,
+    /// For a page made from hashed inputs: the hashes of its bytes and of its inputs.
+    made_from: Option<(u128, u128)>,
 }
 
 impl Staging {
@@ -215,64 +195,39 @@ impl Staging {
         let place = open(dir, how)?;
         let active = Active::enter();
         check_interrupt()?;
-        let (previous, marker_as_written, previous_marker) =
-            match Marker::read_with_bytes(&place.dir)? {
-                Some((marker, _)) if marker.kind != how.kind => bail!(
-                    "{} holds a vatcar-site {}, not a {}; choose another folder",
-                    place.dir.display(),
-                    marker.kind.in_words(),
-                    how.kind.in_words()
-                ),
-                Some((marker, bytes)) => {
-                    let (mut files, as_written) = marker.into_files();
-                    let marker_seen = fs::symlink_metadata(place.dir.join(MARKER))
-                        .ok()
-                        .and_then(|meta| Seen::of(&meta));
-                    stamp::distrust_racy(files.values_mut(), marker_seen);
-                    (files, as_written, Some(stamp::hash(&bytes)))
-                }
-                None => (HashMap::new(), false, None),
-            };
+        let (previous, previous_bytes) = match Marker::read_with_bytes(&place.dir)? {
+            Some((marker, _)) if marker.kind != how.kind => bail!(
+                "{} holds a vatcar-site {}, not a {}; choose another folder",
+                place.dir.display(),
+                marker.kind.in_words(),
+                how.kind.in_words()
+            ),
+            Some((marker, bytes)) => (marker, Some(bytes)),
+            None => (Marker::new(how.kind, std::iter::empty()), None),
+        };
         let skip = (place.mode == Mode::InPlace).then_some(place::IN_PLACE_STAGING);
-        let scanning = std::time::Instant::now();
-        // Without stamps to check them against, the files' own `stat`s would be wasted.
-        let stamped = previous.values().any(Option::is_some);
-        // Our sites hold about one folder for every two files.
-        let expected = previous.len().saturating_add(previous.len() / 2);
-        let old = OldTree::scan(&place.dir, how.kind, skip, stamped, expected)?;
-        log::debug!(
-            "read {} entries of {} in {} ms",
-            old.entries.len(),
-            place.dir.display(),
-            scanning.elapsed().as_millis()
-        );
-        if previous_marker.is_none() && !old.entries.is_empty() && !how.force {
-            bail!(
-                "{} is not empty and was not written by vatcar-site; choose another --output, \
-                 empty it, or pass --force to write into it anyway (nothing in it is deleted)",
-                place.dir.display()
-            );
+        let listed: HashSet<String> = previous.files.iter().cloned().collect();
+        let old = OldTree::scan(&place.dir, how.kind, skip, &listed)?;
+        // On a mount point the webmaster's files would stay among the site's, in its way.
+        if !old.foreign.is_empty() && (!how.force || place.mode == Mode::InPlace) {
+            refuse_foreign(&place, &old.foreign, how, previous_bytes.is_some())?;
         }
         let staging = place.staging();
-        // A rebuild stages about as many files as the last build listed.
-        let previous_count = previous.len();
+        let files = HashMap::with_capacity(previous.files.len());
         Ok(Self {
             new_dir: staging.join("new"),
             staging,
             kind: how.kind,
             prune: how.prune,
-            force: how.force,
             secrets: how.secrets.clone(),
             previous,
-            marker_as_written,
-            previous_marker,
+            previous_bytes,
             old,
             added: Mutex::new(Added {
-                files: HashMap::with_capacity(previous_count),
+                files,
                 ..Added::default()
             }),
             bytes_written: AtomicU64::new(0),
-            committed: false,
             place,
             _active: active,
         })
@@ -284,45 +239,42 @@ impl Staging {
         self.add_made_from(path, contents, None)
     }
 
-    /// Whether pages may be kept on the hash of their inputs: by this build, over a build of
-    /// this tool, and by the next one, over this build, so that the first rebuild after a full
-    /// build keeps them already. Never with a secret in play (see
-    /// [`Staging::keep_made_from`]), so then no page's inputs are worth hashing.
+    /// Whether pages may be kept on the hash of their inputs: never with a secret in play
+    /// (see [`Staging::keep_made_from`]), so then no page's inputs are worth hashing.
     pub fn may_keep_pages(&self) -> bool {
         self.secrets.is_empty()
     }
 
     /// Keeps the output folder's page at `path` if the last build made it from inputs that
-    /// hash to `input` and it still looks as that build left it ([`stamp`]): then the page
-    /// need not be made again, and `true` says so. Never with a secret: the page was scanned
-    /// for the secrets of its own build, which need not be this one's.
+    /// hash to `input` and it still holds the bytes that build wrote: then the page need not
+    /// be made again, and `true` says so. Never with a secret: the page was scanned for the
+    /// secrets of its own build, which need not be this one's.
     pub fn keep_made_from(&self, path: &str, input: u128) -> bool {
-        if !self.secrets.is_empty() || path == MARKER || check_relative(path).is_err() {
+        if !self.secrets.is_empty() || !self.old.ours.contains(path) {
             return false;
         }
-        let (Some(Some(recorded)), Some((Entry::File, Some(seen)))) =
-            (self.previous.get(path), self.old.lookup(path))
-        else {
+        let Some((content, recorded)) = self.previous.made_from(path) else {
             return false;
         };
-        if recorded.seen != seen || recorded.input != Some(input) {
+        if recorded != input
+            || !fs::read(below(&self.place.dir, path)).is_ok_and(|bytes| hash(&bytes) == content)
+        {
             return false;
         }
-        let mut added = self.lock();
-        let std::collections::hash_map::Entry::Vacant(place) = added.files.entry(path.to_owned())
-        else {
-            return false;
-        };
-        place.insert(Staged {
+        let staged = Staged {
             written: false,
-            stamp: Some(*recorded),
-        });
-        added.vouched += 1;
+            made_from: Some((content, input)),
+        };
+        let mut added = self.lock();
+        if added.files.contains_key(path) {
+            return false;
+        }
+        added.files.insert(path.to_owned(), staged);
         true
     }
 
-    /// [`Staging::add`] for a page made from inputs that hash to `input`, recorded in its
-    /// stamp for [`Staging::keep_made_from`].
+    /// [`Staging::add`] for a page made from inputs that hash to `input`, recorded in the
+    /// marker for [`Staging::keep_made_from`].
     pub fn add_made_from(&self, path: &str, contents: &[u8], input: Option<u128>) -> Result<()> {
         check_interrupt()?;
         check_relative(path)?;
@@ -342,45 +294,30 @@ impl Staging {
                 );
             }
         }
-        let given_twice =
-            || anyhow!("internal error: output path {path:?} is reserved or given twice");
         if path == MARKER {
-            return Err(given_twice());
+            return Err(anyhow!(
+                "internal error: output path {path:?} is reserved or given twice"
+            ));
         }
-        // Every file is stamped, a full build's too: the stamps let the next build keep it
-        // unread, where without them it would compare every file byte by byte. Hashed while
-        // the bytes are still in the cache from the key scan (or from rendering).
-        let hash = stamp::hash(contents);
-        // Asked before the lock is taken: it may read the old file.
-        let kept = self.kept(path, contents, hash);
+        // Read before the lock is taken.
+        let kept =
+            self.old.ours.contains(path) && same_bytes(&below(&self.place.dir, path), contents);
+        let staged = Staged {
+            written: !kept,
+            made_from: input.map(|input| (hash(contents), input)),
+        };
         // "" is the staging tree's top, which does not exist before the first file.
         let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
         let folder_made = {
             let mut added = self.lock();
-            let std::collections::hash_map::Entry::Vacant(place) =
-                added.files.entry(path.to_owned())
-            else {
-                return Err(given_twice());
-            };
-            if let Some((seen, vouched)) = kept {
-                place.insert(Staged {
-                    written: false,
-                    stamp: seen.map(|seen| Stamp { seen, hash, input }),
-                });
-                // A stamp that gains the hash of the page's inputs changes the marker.
-                let same_input = self
-                    .previous
-                    .get(path)
-                    .is_some_and(|recorded| recorded.is_some_and(|s| s.input == input));
-                added.vouched += usize::from(vouched && same_input);
-                return Ok(());
+            if added.files.insert(path.to_owned(), staged).is_some() {
+                bail!("internal error: output path {path:?} is reserved or given twice");
             }
-            place.insert(Staged {
-                written: true,
-                stamp: None,
-            });
-            added.folders.contains(folder)
+            kept || added.folders.contains(folder)
         };
+        if kept {
+            return Ok(());
+        }
         let target = below(&self.new_dir, path);
         if !folder_made {
             // Two threads may make the same folder at once; `create_dir_all` allows that.
@@ -389,39 +326,11 @@ impl Staging {
                 .with_context(|| format!("could not create {}", parent.display()))?;
             self.lock().folders.insert(folder.to_owned());
         }
-        let seen = write_staged(&target, contents)
+        fs::write(&target, contents)
             .with_context(|| format!("could not write {}", target.display()))?;
         self.bytes_written
             .fetch_add(contents.len() as u64, Ordering::Relaxed);
-        if let Some(seen) = seen
-            && let Some(staged) = self.lock().files.get_mut(path)
-        {
-            staged.stamp = Some(Stamp { seen, hash, input });
-        }
         Ok(())
-    }
-
-    /// Whether the output folder's file at `path` is ours and holds `contents` (of which
-    /// `hash` is the hash), so that it stays: `Some`, with how the file looks for its stamp
-    /// and whether its stamp vouched for it.
-    /// Only a file the scan saw as a regular file, reached through real folders, counts:
-    /// nothing is read or kept through a link. A file that still looks as its stamp recorded
-    /// it, with the hash recorded, is not read; any other is compared byte by byte.
-    fn kept(&self, path: &str, contents: &[u8], hash: u128) -> Option<(Option<Seen>, bool)> {
-        let recorded = self.previous.get(path)?;
-        let Some((Entry::File, seen)) = self.old.lookup(path) else {
-            return None;
-        };
-        if let (Some(recorded), Some(seen)) = (recorded, seen)
-            && recorded.seen == seen
-        {
-            if recorded.hash == hash {
-                return Some((Some(seen), true));
-            }
-            // The file is as this tool left it, and these bytes are not what it wrote.
-            return None;
-        }
-        same_bytes(&below(&self.place.dir, path), contents).map(|meta| (Seen::of(&meta), false))
     }
 
     /// Bytes of the files staged so far that differ from the output folder's (the others are
@@ -432,79 +341,125 @@ impl Staging {
 
     /// Puts the staged files in place of the old ones, all at once where the file system
     /// allows, with the marker updated and what this tool wrote before and no longer produces
-    /// gone. The webmaster's own files stay.
-    pub fn commit(mut self) -> Result<PublishReport> {
+    /// gone.
+    pub fn commit(self) -> Result<PublishReport> {
         check_interrupt()?;
-        let Added { files, vouched, .. } = std::mem::take(&mut *self.lock());
-        let carry = Carry {
-            dir: &self.place.dir,
-            new_dir: &self.new_dir,
-            old: &self.old,
-            previous: &self.previous,
-            made: &files,
-            force: self.force,
-        };
-        // A file kept is one the marker lists and the scan saw as a regular file, reached
-        // through real folders: nothing in the old tree stands in its way.
-        let overwritten = carry.check_ownership()?;
-        if self.marker_as_written && vouched == files.len() && files.len() == self.previous.len() {
-            // Every file was kept on its stamp's word, and they are the files listed: the
-            // marker would be written again as it is, so it is neither made nor compared.
-            self.finish();
-            return Ok(PublishReport {
-                unchanged: files.len(),
-                ..PublishReport::default()
-            });
+        let files = std::mem::take(&mut self.lock().files);
+        let mut listed: BTreeMap<&str, Staged> = files
+            .iter()
+            .map(|(path, staged)| (path.as_str(), *staged))
+            .collect();
+        let mut removed = 0;
+        for path in self
+            .old
+            .ours
+            .iter()
+            .filter(|path| !files.contains_key(*path))
+        {
+            if self.prune {
+                removed += 1;
+            } else {
+                // Reports keep what earlier runs wrote, listed.
+                let made_from = self.previous.made_from(path);
+                listed.insert(
+                    path,
+                    Staged {
+                        written: false,
+                        made_from,
+                    },
+                );
+            }
         }
-        let listing = commit::Listing::new(&files, &self.previous, &self.old, self.prune);
-        let marker = listing.marker(self.kind);
-        let marker_changed = self.previous_marker != Some(stamp::hash(&marker));
-        let written = listing.changed().count();
+        let marker = Marker::new(
+            self.kind,
+            listed
+                .iter()
+                .map(|(path, staged)| (*path, staged.made_from)),
+        )
+        .to_json();
+        let written = files.values().filter(|staged| staged.written).count();
         let mut report = PublishReport {
             written,
             unchanged: files.len() - written,
-            removed: listing.stale.len(),
-            overwritten,
+            removed,
             bytes_written: self.bytes_written(),
         };
-        if written == 0
-            && listing.stale.is_empty()
-            && (!marker_changed || self.previous_marker.is_some())
-        {
-            // Nothing to swap: the folder is already this site, mtimes and all. Its marker
-            // may change alone (stamps made for files compared byte by byte, a listed file
-            // gone): it is replaced by itself, in one rename.
-            if marker_changed {
-                report.bytes_written +=
-                    commit::replace_marker(&self.new_dir, &self.place.dir, &marker)?;
-            }
-            self.finish();
-            return Ok(report);
+        if written == 0 && removed == 0 && self.previous_bytes.as_ref() == Some(&marker) {
+            return self.finish(report);
         }
-        report.bytes_written += match self.place.mode {
+        write_file(&self.new_dir.join(MARKER), &marker)?;
+        report.bytes_written += marker.len() as u64;
+        let unchanged = listed.iter().filter(|(_, staged)| !staged.written);
+        match self.place.mode {
             Mode::Exchange => {
-                commit::exchange(&carry, &listing, &self.staging, self.kind, &marker)?
+                let mut folders = std::mem::take(&mut self.lock().folders);
+                for (path, _) in unchanged {
+                    self.link_unchanged(path, &mut folders)?;
+                }
+                fs::write(self.staging.join(swap::EXCHANGING), "")
+                    .context("could not write the staging folder's state")?;
+                pause_for_tests("staged");
+                check_interrupt()?;
+                if fs::symlink_metadata(&self.place.dir).is_err() {
+                    fs::rename(&self.new_dir, &self.place.dir).with_context(|| {
+                        format!(
+                            "could not move the new site into {}",
+                            self.place.dir.display()
+                        )
+                    })?;
+                } else {
+                    swap::exchange(&self.new_dir, &self.place.dir, &self.staging.join("old"))?;
+                }
+                pause_for_tests("swapped");
             }
             Mode::InPlace => {
-                write_file(&self.new_dir.join(MARKER), &marker)?;
-                commit::in_place(
-                    &self.place.dir,
-                    &self.staging,
-                    &listing,
-                    &self.old,
-                    self.previous_marker.is_some(),
-                )?;
-                marker.len() as u64
+                pause_for_tests("staged");
+                check_interrupt()?;
+                let stale = self
+                    .old
+                    .ours
+                    .iter()
+                    .filter(|path| !listed.contains_key(path.as_str()));
+                let removals = stale.map(|path| swap::Step::Remove { path: path.clone() });
+                let changed = listed.iter().filter(|(_, staged)| staged.written);
+                let replaced = changed.map(|(path, _)| swap::Step::Replace {
+                    path: (*path).to_owned(),
+                });
+                // Last, so that it lists the new files only once they are all in place.
+                let marker = swap::Step::Replace {
+                    path: MARKER.to_owned(),
+                };
+                let steps: Vec<swap::Step> = removals.chain(replaced).chain([marker]).collect();
+                swap::in_place(&self.place.dir, &self.staging, &steps)?;
             }
-        };
-        self.finish();
-        Ok(report)
+        }
+        self.finish(report)
     }
 
-    /// The publication is done: the folders made to hold the output stay.
-    fn finish(&mut self) {
-        self.committed = true;
+    /// Links the old tree's file at `path` into the new tree (a copy where the file system has
+    /// no hard links): readers of either see the same bytes, and its mtime stays.
+    fn link_unchanged(&self, path: &str, folders: &mut HashSet<String>) -> Result<()> {
+        let target = below(&self.new_dir, path);
+        let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+        if !folders.contains(folder) {
+            let parent = target.parent().expect("a staged file has a parent");
+            fs::create_dir_all(parent)
+                .with_context(|| format!("could not create {}", parent.display()))?;
+            folders.insert(folder.to_owned());
+        }
+        let source = below(&self.place.dir, path);
+        fs::hard_link(&source, &target)
+            .or_else(|_| fs::copy(&source, &target).map(drop))
+            .with_context(|| format!("could not keep {} in the new site", source.display()))
+    }
+
+    /// The publication is done: the old tree is taken apart and the folders made to hold the
+    /// output stay.
+    fn finish(mut self, report: PublishReport) -> Result<PublishReport> {
         self.place.keep = true;
+        // The drop cleans up again, finding nothing.
+        swap::clean(&self.place)?;
+        Ok(report)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Added> {
@@ -514,10 +469,40 @@ impl Staging {
     }
 }
 
+/// Refuses a folder that holds what vatcar-site did not write, naming the first few.
+fn refuse_foreign(place: &Place, foreign: &[String], how: Publish, ours: bool) -> Result<()> {
+    let shown = foreign[..foreign.len().min(5)].join(", ");
+    let more = match foreign.len() {
+        n if n > 5 => format!(" and {} more", n - 5),
+        _ => String::new(),
+    };
+    let what = if ours {
+        "holds files that vatcar-site did not write"
+    } else {
+        "is not empty and was not made by vatcar-site"
+    };
+    let static_hint = match how.kind {
+        FolderKind::Site => {
+            "; vatcar-site owns its output folder and replaces it whole: your own files (CNAME, \
+             .well-known/, verification files) belong in the site folder's static/, from which \
+             every build publishes them, so move them there"
+        }
+        _ => "",
+    };
+    let force = if place.mode == Mode::InPlace {
+        "(--force cannot keep them apart on a mount point)"
+    } else {
+        "(--force publishes anyway and keeps the folder as it is now beside the output)"
+    };
+    bail!(
+        "{} {what}: {shown}{more}{static_hint}, or choose another --output {force}",
+        place.dir.display()
+    )
+}
+
 impl Drop for Staging {
     fn drop(&mut self) {
-        // After a swap the staging folder holds the old tree; before, a partial new one.
-        if let Err(error) = mounts::remove_tree(&self.staging) {
+        if let Err(error) = swap::clean(&self.place) {
             log::warn!("could not remove {}: {error:#}", self.staging.display());
         }
     }
@@ -590,15 +575,15 @@ mod tests {
         // Longer than the blocks the comparison reads, by a few bytes.
         let long: Vec<u8> = (0..200_003u32).map(|i| (i % 251) as u8).collect();
         fs::write(&path, &long).unwrap();
-        assert!(same_bytes(&path, &long).is_some());
+        assert!(same_bytes(&path, &long));
         let mut last_differs = long.clone();
         *last_differs.last_mut().unwrap() ^= 1;
-        assert!(same_bytes(&path, &last_differs).is_none());
-        assert!(same_bytes(&path, &long[..long.len() - 1]).is_none());
-        assert!(same_bytes(&path, &[long.as_slice(), b"x"].concat()).is_none());
+        assert!(!same_bytes(&path, &last_differs));
+        assert!(!same_bytes(&path, &long[..long.len() - 1]));
+        assert!(!same_bytes(&path, &[long.as_slice(), b"x"].concat()));
         fs::write(&path, b"").unwrap();
-        assert!(same_bytes(&path, b"").is_some());
-        assert!(same_bytes(&tmp.path().join("missing.html"), b"").is_none());
+        assert!(same_bytes(&path, b""));
+        assert!(!same_bytes(&tmp.path().join("missing.html"), b""));
     }
 
     #[test]
@@ -629,7 +614,7 @@ mod tests {
     }
 
     #[test]
-    fn removes_only_what_it_wrote() {
+    fn removes_what_it_wrote_and_no_longer_makes() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("site");
         publish(
@@ -638,7 +623,6 @@ mod tests {
             Publish::new(FolderKind::Site, false),
         )
         .unwrap();
-        fs::write(out.join("CNAME"), "example.org").unwrap();
         let report = publish(
             &out,
             &files(&[("a.html", "a")]),
@@ -647,14 +631,12 @@ mod tests {
         .unwrap();
         assert_eq!(report.removed, 1);
         assert!(!out.join("old").exists(), "emptied folder removed");
-        assert_eq!(
-            fs::read_to_string(out.join("CNAME")).unwrap(),
-            "example.org"
-        );
+        let siblings: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
+        assert_eq!(siblings.len(), 1);
     }
 
     #[test]
-    fn refuses_a_foreign_folder_unless_forced() {
+    fn refuses_a_foreign_folder_unless_forced_and_then_keeps_it_beside() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("docs");
         fs::create_dir(&out).unwrap();
@@ -665,8 +647,13 @@ mod tests {
             Publish::new(FolderKind::Site, false),
         )
         .unwrap_err();
+        let error = error.to_string();
         assert!(
-            error.to_string().contains("not written by vatcar-site"),
+            error.contains("is not empty and was not made by vatcar-site: thesis.tex;"),
+            "{error}"
+        );
+        assert!(
+            error.contains("belong in the site folder's static/"),
             "{error}"
         );
         assert!(!out.join("index.html").exists());
@@ -676,7 +663,27 @@ mod tests {
             Publish::new(FolderKind::Site, true),
         )
         .unwrap();
-        assert_eq!(fs::read_to_string(out.join("thesis.tex")).unwrap(), "mine");
+        assert!(out.join("index.html").exists());
+        assert!(!out.join("thesis.tex").exists());
+        let kept: Vec<_> = fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p != &out)
+            .collect();
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert!(
+            kept[0]
+                .file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("docs.old-"),
+            "{kept:?}"
+        );
+        assert_eq!(
+            fs::read_to_string(kept[0].join("thesis.tex")).unwrap(),
+            "mine"
+        );
         // An empty folder is fine without --force.
         let empty = tmp.path().join("empty");
         fs::create_dir(&empty).unwrap();
@@ -698,27 +705,20 @@ mod tests {
             Publish::new(FolderKind::Site, false),
         )
         .unwrap();
-        // The webmaster's own folder where a new page must go stops the publication after
-        // everything was staged.
-        fs::create_dir(out.join("c.html")).unwrap();
-        fs::write(out.join("c.html/notes.txt"), "mine").unwrap();
-        let bad = files(&[("a.html", "new"), ("b.html", "new"), ("c.html", "new")]);
-        let error = publish(&out, &bad, Publish::new(FolderKind::Site, true)).unwrap_err();
-        assert!(
-            format!("{error:#}").contains("is a folder of yours"),
-            "{error:#}"
-        );
+        // A file and a folder at one path: the publication stops with everything else staged.
+        let bad = files(&[
+            ("a.html", "new"),
+            ("b.html", "new"),
+            ("c/d.html", "new"),
+            ("c", "x"),
+        ]);
+        assert!(publish(&out, &bad, Publish::new(FolderKind::Site, false)).is_err());
         assert_eq!(fs::read_to_string(out.join("a.html")).unwrap(), "old");
         assert_eq!(fs::read_to_string(out.join("b.html")).unwrap(), "old");
-        assert_eq!(
-            fs::read_to_string(out.join("c.html/notes.txt")).unwrap(),
-            "mine"
-        );
         let siblings: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
         assert_eq!(siblings.len(), 1, "no staging folder or lock left behind");
         // A file of ours may become a folder of ours.
         let grown = files(&[("a.html", "new"), ("b.html/c.html", "new")]);
-        fs::remove_dir_all(out.join("c.html")).unwrap();
         publish(&out, &grown, Publish::new(FolderKind::Site, false)).unwrap();
         assert_eq!(
             fs::read_to_string(out.join("b.html/c.html")).unwrap(),

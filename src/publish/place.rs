@@ -20,7 +20,7 @@ pub(super) enum Mode {
     /// readers see the old folder or the new one, never a mix.
     Exchange,
     /// The output folder is a mount point: nothing beside it is on its file system, so the
-    /// new files are staged inside it and moved into place one by one.
+    /// changed files are staged inside it and moved into place one by one.
     InPlace,
 }
 
@@ -102,6 +102,29 @@ impl Place {
             Mode::Exchange => self.parent.join(hidden(&self.name, "vatcar-staging")),
             Mode::InPlace => self.dir.join(IN_PLACE_STAGING),
         }
+    }
+}
+
+impl Place {
+    /// Where an old tree that holds files of the webmaster's is kept: beside the output folder
+    /// (`NAME.old-TIME`), or, on a mount point, inside it (`.vatcar-site.old-TIME`, where the
+    /// next build refuses it until it is moved). Never a path that exists.
+    pub fn kept_aside(&self) -> PathBuf {
+        let time = chrono::Utc::now().format("%Y%m%d-%H%M%S");
+        let (folder, mut name) = match self.mode {
+            Mode::Exchange => (&self.parent, self.name.clone()),
+            Mode::InPlace => (&self.dir, OsString::from(".vatcar-site")),
+        };
+        name.push(format!(".old-{time}"));
+        let mut path = folder.join(&name);
+        let mut n = 1;
+        while fs::symlink_metadata(&path).is_ok() {
+            n += 1;
+            let mut numbered = name.clone();
+            numbered.push(format!("-{n}"));
+            path = folder.join(numbered);
+        }
+        path
     }
 }
 

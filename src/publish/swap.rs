@@ -1,5 +1,5 @@
-//! Putting the new folder in place of the old one, and putting things right after a run that
-//! died while doing it.
+//! Putting the new tree in place of the old one, taking the old one away without deleting
+//! anything of the webmaster's, and putting things right after a run that died doing either.
 //!
 //! - **Exchange** (the output folder is not a mount point): the whole new tree is swapped with
 //!   the old one in one `renameat2(RENAME_EXCHANGE)` (Linux 3.15+; ext4, XFS, Btrfs, tmpfs and
@@ -10,15 +10,25 @@
 //! - **In place** (a mount point): each file is renamed into place on its own, after a journal
 //!   of the moves is written; a failure undoes the moves done, and a run killed in the middle
 //!   is undone by the next run from the journal.
+//!
+//! The old tree is then taken apart by [`discard`]: only the files its own marker lists go.
+//! Whatever else it holds (a file the webmaster saved there while the run published) stays,
+//! with the folder, beside the output, and a warning says where.
 
-use super::files::check_relative;
-use super::mounts::remove_tree;
+use super::marker::{MARKER, Marker};
+use super::mounts::{MountTable, device};
 use super::place::{Mode, Place};
-use super::tree::below;
+use super::tree::{below, key};
 use anyhow::{Context, Result};
+use std::collections::HashSet;
 use std::fs;
-use std::io;
+use std::io::{self, ErrorKind};
 use std::path::{Path, PathBuf};
+
+/// In the staging folder, written once the new tree is whole and just before it is exchanged:
+/// from then on `new` may hold the old tree, which is the webmaster's but for what its marker
+/// lists. Without it, `new` is all ours.
+pub(super) const EXCHANGING: &str = "exchanging";
 
 /// Swaps the folders at `new` and `dir`, or, where the file system cannot, moves `dir` to
 /// `aside` and `new` to `dir`. Either way the old tree ends up inside the staging folder, and
@@ -45,84 +55,40 @@ pub(super) fn exchange(new: &Path, dir: &Path, aside: &Path) -> Result<PathBuf> 
 
 fn exchange_unsupported(error: &io::Error) -> bool {
     #[cfg(unix)]
-    if matches!(
-        error.raw_os_error(),
-        Some(libc::EINVAL | libc::ENOSYS | libc::ENOTSUP | libc::EXDEV)
-    ) {
-        return true;
+    {
+        use rustix::io::Errno;
+        let code = error.raw_os_error();
+        if [Errno::INVAL, Errno::NOSYS, Errno::NOTSUP, Errno::XDEV]
+            .iter()
+            .any(|errno| Some(errno.raw_os_error()) == code)
+        {
+            return true;
+        }
     }
-    error.kind() == io::ErrorKind::Unsupported
+    error.kind() == ErrorKind::Unsupported
 }
 
-// With the macOS one below, the only calls into the system without a safe wrapper: neither the
-// standard library nor libc has a safe call that swaps two paths (lib.rs denies the rest).
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
+#[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
 fn rename_exchange(a: &Path, b: &Path) -> io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-    let a = std::ffi::CString::new(a.as_os_str().as_bytes())?;
-    let b = std::ffi::CString::new(b.as_os_str().as_bytes())?;
-    // The system call rather than glibc's wrapper, which glibc before 2.28 lacks.
-    // SAFETY: both paths are NUL-terminated strings that outlive the call.
-    let result = unsafe {
-        libc::syscall(
-            libc::SYS_renameat2,
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    if result == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    Ok(renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE)?)
 }
 
-#[cfg(target_os = "macos")]
-#[allow(unsafe_code)]
-fn rename_exchange(a: &Path, b: &Path) -> io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-    let a = std::ffi::CString::new(a.as_os_str().as_bytes())?;
-    let b = std::ffi::CString::new(b.as_os_str().as_bytes())?;
-    // SAFETY: both paths are NUL-terminated strings that outlive the call.
-    let result = unsafe {
-        libc::renameatx_np(
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_SWAP,
-        )
-    };
-    if result == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
-}
-
-#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+#[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
 fn rename_exchange(_: &Path, _: &Path) -> io::Result<()> {
-    Err(io::ErrorKind::Unsupported.into())
+    Err(ErrorKind::Unsupported.into())
 }
 
 /// One move of an in-place publication, as written to the journal before any is made.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(super) enum Step {
-    /// `new/<path>` replaces `<path>`; the old file, if `had_old`, is kept in `old/<path>`.
-    Replace { path: String, had_old: bool },
+    /// `new/<path>` replaces `<path>`; what was there, if anything, is kept in `old/<path>`.
+    Replace { path: String },
     /// `<path>` is no longer produced: it is moved to `old/<path>`.
     Remove { path: String },
 }
 
 const JOURNAL: &str = "journal.json";
-
-/// In the staging folder, during an exchange: the key of the folder exchanged (empty for the
-/// whole tree), for [`recover`].
-pub(super) const SCOPE: &str = "scope";
 
 /// Makes the in-place moves; a failure undoes them and returns the error.
 pub(super) fn in_place(dir: &Path, staging: &Path, steps: &[Step]) -> Result<()> {
@@ -143,6 +109,7 @@ pub(super) fn in_place(dir: &Path, staging: &Path, steps: &[Step]) -> Result<()>
             return Err(error);
         }
     }
+    fs::remove_file(staging.join(JOURNAL)).context("could not remove the journal")?;
     for step in steps {
         if let Step::Remove { path } = step {
             remove_empty_parents(dir, &below(dir, path));
@@ -155,15 +122,17 @@ fn apply(dir: &Path, staging: &Path, step: &Step) -> Result<()> {
     let (old, new) = (staging.join("old"), staging.join("new"));
     match step {
         Step::Remove { path } => move_file(&below(dir, path), &below(&old, path)),
-        Step::Replace { path, had_old } => {
+        Step::Replace { path } => {
             let target = below(dir, path);
-            if *had_old {
-                move_file(&target, &below(&old, path))?;
-            } else if target.is_dir() {
-                // A folder of files no longer produced, emptied by the removals before.
-                fs::remove_dir(&target).with_context(|| {
-                    format!("could not replace the folder {}", target.display())
-                })?;
+            match fs::symlink_metadata(&target) {
+                Ok(meta) if meta.is_dir() => {
+                    // A folder of files no longer produced, emptied by the removals before.
+                    fs::remove_dir(&target).with_context(|| {
+                        format!("could not replace the folder {}", target.display())
+                    })?;
+                }
+                Ok(_) => move_file(&target, &below(&old, path))?,
+                Err(_) => {}
             }
             move_file(&below(&new, path), &target)
         }
@@ -174,12 +143,12 @@ fn apply(dir: &Path, staging: &Path, step: &Step) -> Result<()> {
 fn undo(dir: &Path, staging: &Path, step: &Step) {
     let (old, new) = (staging.join("old"), staging.join("new"));
     let path = match step {
-        Step::Remove { path } | Step::Replace { path, .. } => path,
+        Step::Remove { path } | Step::Replace { path } => path,
     };
     let (target, kept) = (below(dir, path), below(&old, path));
     if fs::symlink_metadata(&kept).is_ok() {
         let _ = move_file(&kept, &target);
-    } else if let Step::Replace { had_old: false, .. } = step
+    } else if let Step::Replace { .. } = step
         && fs::symlink_metadata(below(&new, path)).is_err()
     {
         let _ = fs::remove_file(&target);
@@ -196,7 +165,7 @@ fn move_file(from: &Path, to: &Path) -> Result<()> {
         .with_context(|| format!("could not move {} to {}", from.display(), to.display()))
 }
 
-pub(super) fn remove_empty_parents(root: &Path, file: &Path) {
+fn remove_empty_parents(root: &Path, file: &Path) {
     let mut current = file.parent();
     while let Some(dir) = current {
         if dir == root || !dir.starts_with(root) || fs::remove_dir(dir).is_err() {
@@ -212,25 +181,19 @@ pub(super) fn recover(place: &Place) -> Result<()> {
     let staging = place.staging();
     match place.mode {
         Mode::Exchange => {
+            // The folder a two-rename exchange moved aside.
             let aside = staging.join("old");
-            // The folder a two-rename exchange moved aside: the output folder, or one in it.
-            // Only a plain path below the output folder is taken from it.
-            let scope = fs::read_to_string(staging.join(SCOPE)).unwrap_or_default();
-            let target = match check_relative(&scope) {
-                Ok(()) => below(&place.dir, &scope),
-                Err(_) => place.dir.clone(),
-            };
-            if !target.exists() && aside.is_dir() && target.parent().is_some_and(Path::is_dir) {
-                fs::rename(&aside, &target).with_context(|| {
+            if fs::symlink_metadata(&place.dir).is_err() && aside.is_dir() {
+                fs::rename(&aside, &place.dir).with_context(|| {
                     format!(
                         "could not put back {} from {}",
-                        target.display(),
+                        place.dir.display(),
                         aside.display()
                     )
                 })?;
                 log::warn!(
                     "a run was stopped while it replaced {}; the site it replaced was put back",
-                    target.display()
+                    place.dir.display()
                 );
             }
         }
@@ -241,6 +204,8 @@ pub(super) fn recover(place: &Place) -> Result<()> {
                 for step in steps.iter().rev() {
                     undo(&place.dir, &staging, step);
                 }
+                fs::remove_file(staging.join(JOURNAL))
+                    .context("could not remove the journal of a stopped run")?;
                 log::warn!(
                     "a run was stopped while it moved files into {}; its moves were undone",
                     place.dir.display()
@@ -248,14 +213,137 @@ pub(super) fn recover(place: &Place) -> Result<()> {
             }
         }
     }
-    if fs::symlink_metadata(&staging).is_ok_and(|m| m.is_dir()) {
-        remove_tree(&staging).with_context(|| {
-            format!(
-                "could not remove {}, left by a stopped run",
-                staging.display()
-            )
-        })?;
+    if clean(place)? {
         log::info!("removed {}, left by a stopped run", staging.display());
     }
     Ok(())
+}
+
+/// Removes the staging folder: what this run (or a dead one) made, and of the old tree what
+/// its marker lists; the rest of the old tree is moved beside the output, with a warning.
+/// Whether there was a staging folder.
+pub(super) fn clean(place: &Place) -> Result<bool> {
+    let staging = place.staging();
+    if fs::symlink_metadata(&staging).is_err() {
+        return Ok(false);
+    }
+    let exchanged = fs::symlink_metadata(staging.join(EXCHANGING)).is_ok();
+    for (tree, all_ours) in [("new", !exchanged), ("old", false)] {
+        let kept_at = place.kept_aside();
+        let kept = discard(&staging.join(tree), &kept_at, all_ours)?;
+        if !kept.is_empty() {
+            let more = match kept.len() {
+                n if n > 10 => format!(" and {} more", n - 10),
+                _ => String::new(),
+            };
+            log::warn!(
+                "{} held {} that vatcar-site did not write, found when the site was replaced: \
+                 {}{more}; nothing was deleted, they are in {}: move what you want published \
+                 into the site folder's static/, from which every build copies it",
+                place.dir.display(),
+                if kept.len() == 1 { "a file" } else { "files" },
+                kept[..kept.len().min(10)].join(", "),
+                kept_at.display()
+            );
+        }
+    }
+    remove_all(&staging)?;
+    Ok(true)
+}
+
+fn remove_all(path: &Path) -> Result<()> {
+    match fs::remove_dir_all(path) {
+        Err(error) if error.kind() == ErrorKind::NotFound => Ok(()),
+        other => other.with_context(|| format!("could not remove {}", path.display())),
+    }
+}
+
+/// Takes the tree at `tree` apart: removes the files its marker lists (every regular file if
+/// `all_ours`, a tree this tool staged) and the marker, and the folders that held only those.
+/// If anything else is left (a file the webmaster saved, a link, a mounted volume), the tree is
+/// moved to `kept_at`; their keys are returned. Nothing is followed through a link, and no
+/// mount point is entered.
+pub(super) fn discard(tree: &Path, kept_at: &Path, all_ours: bool) -> Result<Vec<String>> {
+    discard_seeing(tree, kept_at, all_ours, &MountTable::read())
+}
+
+/// [`discard`], with the mount points of `table`.
+pub(super) fn discard_seeing(
+    tree: &Path,
+    kept_at: &Path,
+    all_ours: bool,
+    table: &MountTable,
+) -> Result<Vec<String>> {
+    if !fs::symlink_metadata(tree).is_ok_and(|meta| meta.is_dir()) {
+        return Ok(Vec::new());
+    }
+    // A marker that does not read lists nothing: everything is kept.
+    let listed = (!all_ours).then(|| {
+        Marker::read(tree)
+            .ok()
+            .flatten()
+            .map(|marker| marker.files.into_iter().collect())
+            .unwrap_or_default()
+    });
+    let walk = Walk {
+        listed,
+        table,
+        device: device(tree),
+    };
+    let mut kept = Vec::new();
+    walk.remove_ours(tree, "", &mut kept)?;
+    if kept.is_empty() {
+        fs::remove_dir(tree).with_context(|| format!("could not remove {}", tree.display()))?;
+    } else {
+        kept.sort_unstable();
+        fs::rename(tree, kept_at).with_context(|| {
+            format!("could not move {} to {}", tree.display(), kept_at.display())
+        })?;
+    }
+    Ok(kept)
+}
+
+struct Walk<'a> {
+    /// What is ours; `None`, every regular file.
+    listed: Option<HashSet<String>>,
+    table: &'a MountTable,
+    device: Option<u64>,
+}
+
+impl Walk<'_> {
+    /// Removes what is ours in `dir` (key `folder`), adding the keys of the rest to `kept`.
+    fn remove_ours(&self, dir: &Path, folder: &str, kept: &mut Vec<String>) -> Result<()> {
+        let unreadable = || format!("could not read {}", dir.display());
+        for item in fs::read_dir(dir).with_context(unreadable)? {
+            let item = item.with_context(unreadable)?;
+            let name = item.file_name();
+            let path = item.path();
+            let key = match folder {
+                "" => name.clone(),
+                _ => key([std::ffi::OsStr::new(folder), &name]),
+            };
+            let key = key.to_string_lossy().into_owned();
+            let file_type = item.file_type().with_context(unreadable)?;
+            if file_type.is_dir() {
+                if device(&path) != self.device || self.table.contains(&path) {
+                    kept.push(format!("{key}/"));
+                    continue;
+                }
+                let before = kept.len();
+                self.remove_ours(&path, &key, kept)?;
+                if kept.len() == before && fs::remove_dir(&path).is_err() {
+                    kept.push(format!("{key}/"));
+                }
+            } else if file_type.is_file()
+                && name.to_str().is_some()
+                && (self.listed.as_ref().is_none_or(|l| l.contains(&key)) || key == MARKER)
+            {
+                fs::remove_file(&path)
+                    .with_context(|| format!("could not remove {}", path.display()))?;
+            } else {
+                kept.push(key);
+            }
+        }
+        Ok(())
+    }
 }

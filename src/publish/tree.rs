@@ -1,5 +1,5 @@
 //! What the output folder holds before a publication, read without following a single link
-//! or crossing into a mounted volume: which paths are real files and folders, which are links,
+//! or crossing into a mounted volume: the files of ours, what else is there (the webmaster's),
 //! and whether a private folder or a site sits somewhere inside.
 //!
 //! A path below the output folder has one form everywhere in publishing, its key: the names of
@@ -9,57 +9,40 @@
 use super::marker::{FolderKind, MARKER, Marker};
 use super::mounts::{device, device_of, mount_advice};
 use super::place::Nested;
-use super::stamp::Seen;
 use anyhow::{Context, Result, bail};
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Entry {
-    File,
-    Folder,
-    /// A symbolic link: never followed, written through or replaced.
-    Link,
-    /// A socket, a FIFO, a device.
-    Other,
-}
-
-/// Every entry under the output folder, by relative path (`/`-separated). A rebuild looks up
-/// each file it publishes (a large site has 60,000 entries), so they are hashed; the few
-/// questions that need them in order ([`OldTree::under`]) sort them
-/// once, when first asked.
 #[derive(Debug, Default)]
 pub(super) struct OldTree {
-    /// Each entry, with how a regular file looked (its length, mtime and inode) when the
-    /// scan was asked to look.
-    pub entries: HashMap<OsString, (Entry, Option<Seen>)>,
-    sorted: std::sync::OnceLock<Vec<OsString>>,
+    /// The regular files the marker lists, reached through real folders: ours.
+    pub ours: HashSet<String>,
+    /// Everything else, by key, sorted, the folders that hold a file of ours left out and
+    /// what lies in a folder named already: the webmaster's.
+    pub foreign: Vec<String>,
 }
 
 impl OldTree {
     /// Reads `dir` (missing is empty), leaving out `skip` (the key of a staging folder inside
-    /// it) and the marker at its top. Only the directory listings are read (their entries
-    /// carry their types): no file is opened. Folders are `stat`ed (for their device), files
-    /// only with `stat_files` (for their stamps), each by its name in the listing's open
-    /// folder, which costs no walk down the path; and a marker below the top is read. A folder
-    /// of a kind that must stay apart from `kind` is an error, and so is a folder on another
-    /// device: a volume mounted inside. `expected` is about how many entries there are, if
-    /// known: room for them is made at once, not by growing the table (rehashing every key)
-    /// ten times over.
+    /// it) and the marker at its top; `listed` is what the marker lists. Only the directory
+    /// listings are read (their entries carry their types), and a marker below the top: a
+    /// folder of a kind that must stay apart from `kind` is an error, and so is a folder on
+    /// another device, a volume mounted inside.
     pub fn scan(
         dir: &Path,
         kind: FolderKind,
         skip: Option<&str>,
-        stat_files: bool,
-        expected: usize,
+        listed: &HashSet<String>,
     ) -> Result<OldTree> {
         let mut tree = OldTree::default();
         if !dir.is_dir() {
             return Ok(tree);
         }
-        tree.entries.reserve(expected);
+        tree.ours.reserve(listed.len());
+        let mut others = Vec::new();
+        let mut folders_seen = Vec::new();
         let top_device = device(dir);
         let mut folders = vec![(dir.to_path_buf(), OsString::new())];
         while let Some((folder, folder_key)) = folders.pop() {
@@ -76,12 +59,17 @@ impl OldTree {
                     continue;
                 }
                 let file_type = item.file_type().with_context(unreadable)?;
-                let entry = if file_type.is_symlink() {
-                    Entry::Link
-                } else if file_type.is_dir() {
+                let path = match path.into_string() {
+                    Ok(path) => path,
+                    // No path of ours is: not Unicode, it is the webmaster's, all it holds too.
+                    Err(path) => {
+                        others.push(path.to_string_lossy().into_owned());
+                        continue;
+                    }
+                };
+                if file_type.is_dir() && !file_type.is_symlink() {
                     let on = item.metadata().ok().and_then(|meta| device_of(&meta));
                     if on != top_device {
-                        let mount = [item.path()];
                         bail!(
                             "{} is on another device than the output folder {} (a volume is \
                              mounted there), so nothing was written: vatcar-site replaces the \
@@ -89,74 +77,67 @@ impl OldTree {
                              {}, then run again",
                             item.path().display(),
                             dir.display(),
-                            mount_advice(&mount)
+                            mount_advice(&[item.path()])
                         );
                     }
-                    folders.push((item.path(), path.clone()));
-                    Entry::Folder
-                } else if file_type.is_file() {
-                    Entry::File
-                } else {
-                    Entry::Other
-                };
-                if name == MARKER && entry == Entry::File {
+                    folders.push((item.path(), OsString::from(&path)));
+                    folders_seen.push(path);
+                    continue;
+                }
+                if name == MARKER && file_type.is_file() {
                     if folder_key.is_empty() {
                         continue;
                     }
                     check_nested(&folder, kind)?;
                 }
-                let seen = if stat_files && entry == Entry::File {
-                    item.metadata().ok().as_ref().and_then(Seen::of)
+                if file_type.is_file() && listed.contains(&path) {
+                    tree.ours.insert(path);
                 } else {
-                    None
-                };
-                tree.entries.insert(path, (entry, seen));
+                    others.push(path);
+                }
             }
         }
+        tree.foreign = foreign(&tree.ours, &folders_seen, others);
         Ok(tree)
     }
+}
 
-    /// The entry at `path`, and how it looked if it is a regular file the scan `stat`ed.
-    pub fn lookup(&self, path: &str) -> Option<(Entry, Option<Seen>)> {
-        self.entries.get(OsStr::new(path)).copied()
+/// What is not ours, sorted: `others` (every entry but folders and our files) and the folders
+/// that hold no file of `ours`, without what lies in such a folder.
+fn foreign(ours: &HashSet<String>, folders: &[String], others: Vec<String>) -> Vec<String> {
+    let mut holding_ours = HashSet::new();
+    for file in ours {
+        let mut folder = file.as_str();
+        while let Some((parent, _)) = folder.rsplit_once('/') {
+            if !holding_ours.insert(parent) {
+                break;
+            }
+            folder = parent;
+        }
     }
-
-    /// How the regular file at `path` looked to the scan, if it was asked to look.
-    pub fn seen(&self, path: &str) -> Option<Seen> {
-        self.lookup(path).and_then(|(_, seen)| seen)
-    }
-
-    pub fn get(&self, path: impl AsRef<OsStr>) -> Option<Entry> {
-        self.entries.get(path.as_ref()).map(|(entry, _)| *entry)
-    }
-
-    pub fn is_file(&self, path: &str) -> bool {
-        self.get(path) == Some(Entry::File)
-    }
-
-    /// The paths of the entries, sorted by their bytes: a folder comes before what it holds.
-    fn sorted(&self) -> &[OsString] {
-        self.sorted.get_or_init(|| {
-            let mut paths: Vec<OsString> = self.entries.keys().cloned().collect();
-            paths.sort_unstable_by(|a, b| a.as_encoded_bytes().cmp(b.as_encoded_bytes()));
-            paths
-        })
-    }
-
-    /// The entries below `folder` (below `""`, every entry), a folder before what it holds.
-    pub fn under<'a>(&'a self, folder: &'a str) -> impl Iterator<Item = (&'a OsString, Entry)> {
-        let prefix = if folder.is_empty() {
-            String::new()
-        } else {
-            format!("{folder}/")
-        };
-        let sorted = self.sorted();
-        let start = sorted.partition_point(|path| path.as_encoded_bytes() < prefix.as_bytes());
-        sorted[start..]
-            .iter()
-            .take_while(move |path| path.as_encoded_bytes().starts_with(prefix.as_bytes()))
-            .map(|path| (path, self.entries[path.as_os_str()].0))
-    }
+    let foreign_folders: HashSet<&str> = folders
+        .iter()
+        .map(String::as_str)
+        .filter(|folder| !holding_ours.contains(folder))
+        .collect();
+    let in_foreign_folder = |path: &str| {
+        let mut path = path;
+        while let Some((parent, _)) = path.rsplit_once('/') {
+            if foreign_folders.contains(parent) {
+                return true;
+            }
+            path = parent;
+        }
+        false
+    };
+    let mut foreign: Vec<String> = foreign_folders
+        .iter()
+        .map(|folder| format!("{folder}/"))
+        .chain(others)
+        .filter(|path| !in_foreign_folder(path.trim_end_matches('/')))
+        .collect();
+    foreign.sort_unstable();
+    foreign
 }
 
 /// The key of a path below the output folder, from its components' names: joined with `/`
@@ -229,27 +210,32 @@ mod tests {
     }
 
     #[test]
-    fn the_scan_keys_nested_entries_by_their_slash_keys() {
+    fn the_scan_tells_our_files_from_the_webmasters_by_their_slash_keys() {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path();
-        std::fs::create_dir_all(dir.join("events").join("7")).unwrap();
-        std::fs::write(dir.join("events").join("7").join("index.html"), "x").unwrap();
-        std::fs::write(dir.join(MARKER), "{}").unwrap();
-        // Sorts between `events` and `events/7`: not below `events`.
-        std::fs::write(dir.join("events-x"), "y").unwrap();
-        let tree = OldTree::scan(dir, FolderKind::Site, None, true, 0).unwrap();
-        let keys: Vec<_> = tree.under("").map(|(path, _)| path.clone()).collect();
+        for folder in ["events/7", "events/media/new", "mine"] {
+            fs::create_dir_all(below(dir, folder)).unwrap();
+        }
+        for file in [
+            "events/7/index.html",
+            "events/7/notes.txt",
+            "events/media/new/photo.jpg",
+            "events-x",
+            "CNAME",
+            MARKER,
+        ] {
+            fs::write(below(dir, file), "x").unwrap();
+        }
+        let listed: HashSet<String> = ["events/7/index.html", "events-x", "gone.html"]
+            .map(String::from)
+            .into();
+        let tree = OldTree::scan(dir, FolderKind::Site, None, &listed).unwrap();
+        let mut ours: Vec<_> = tree.ours.iter().map(String::as_str).collect();
+        ours.sort_unstable();
+        assert_eq!(ours, ["events-x", "events/7/index.html"]);
         assert_eq!(
-            keys,
-            ["events", "events-x", "events/7", "events/7/index.html"]
+            tree.foreign,
+            ["CNAME", "events/7/notes.txt", "events/media/", "mine/"]
         );
-        assert!(tree.is_file("events/7/index.html"));
-        assert_eq!(tree.get("events/7"), Some(Entry::Folder));
-        assert_eq!(tree.under("events").count(), 2);
-        #[cfg(unix)]
-        assert!(tree.seen("events/7/index.html").is_some());
-        assert_eq!(tree.seen("events/7"), None);
-        let unstated = OldTree::scan(dir, FolderKind::Site, None, false, 3).unwrap();
-        assert_eq!(unstated.seen("events/7/index.html"), None);
     }
 }

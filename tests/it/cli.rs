@@ -262,6 +262,8 @@ fn the_key_from_the_environment_is_not_shown_in_help() {
     assert!(!text.contains(KEY), "{text}");
 }
 
+/// The output folder is vatcar-site's: one it did not make is refused, saying where the
+/// webmaster's own files belong; with --force it is replaced and kept beside, nothing deleted.
 #[test]
 fn a_foreign_output_folder_is_refused_without_force() {
     let tmp = tempfile::tempdir().unwrap();
@@ -274,7 +276,14 @@ fn a_foreign_output_folder_is_refused_without_force() {
     ]));
     let text = ran.text();
     assert_eq!(ran.code(), Some(1));
-    assert!(text.contains("not written by vatcar-site"), "{text}");
+    assert!(
+        text.contains("was not made by vatcar-site: notes.txt"),
+        "{text}"
+    );
+    assert!(
+        text.contains("belong in the site folder's static/"),
+        "{text}"
+    );
     assert!(text.contains("--force"), "{text}");
     run_ok(&mut vatcar(&[
         "build",
@@ -283,10 +292,24 @@ fn a_foreign_output_folder_is_refused_without_force() {
         "--output",
         tmp.path().to_str().unwrap(),
     ]));
+    assert!(tmp.path().join("index.html").is_file());
+    let kept: Vec<_> = fs::read_dir(tmp.path().parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with(&format!(
+                "{}.old-",
+                tmp.path().file_name().unwrap().to_string_lossy()
+            ))
+        })
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
     assert_eq!(
-        fs::read_to_string(tmp.path().join("notes.txt")).unwrap(),
+        fs::read_to_string(kept[0].join("notes.txt")).unwrap(),
         "mine"
     );
+    fs::remove_dir_all(&kept[0]).unwrap();
 }
 
 #[test]
