@@ -12,8 +12,9 @@
 //! A banner that cannot be read or decoded is a reason, never an error: the caller warns once
 //! and the page shows the API's address, as with `banners = "remote"`.
 
-use super::public::{Limits, Reader, may_read, read_over, shown};
+use super::public::{Limits, Reader, may_read, read_over};
 use crate::images::{self, Format};
+use crate::secret::{shown_url, without_userinfo};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -196,11 +197,11 @@ fn read_changed(
             continue;
         }
         let body = if !may_read(address) {
-            Err(format!("{}: {}", shown(address), read_over(WHAT)))
+            Err(format!("{}: {}", shown_url(address), read_over(WHAT)))
         } else if started.elapsed() > ALL_TIMEOUT {
             Err(format!(
                 "{} was not read: reading the banners took more than {} s together",
-                shown(address),
+                shown_url(address),
                 ALL_TIMEOUT.as_secs()
             ))
         } else {
@@ -244,7 +245,7 @@ fn read(reader: &Reader, address: &Url) -> Result<Vec<u8>, String> {
         .get_all(std::slice::from_ref(address))?
         .pop()
         .flatten()
-        .ok_or_else(|| format!("{} answered 404", shown(address)))
+        .ok_or_else(|| format!("{} answered 404", shown_url(address)))
 }
 
 /// What the pages show and the build publishes, from the cache; a banner that could not be
@@ -309,7 +310,10 @@ fn banners_of(index: &Index, cache: &Path, reasons: &mut Vec<String>) -> Banners
 
 /// An address from the cache's index, as a message shows it.
 fn shown_str(address: &str) -> String {
-    Url::parse(address).map_or_else(|_| address.to_owned(), |url| shown(&url))
+    Url::parse(address).map_or_else(
+        |_| without_userinfo(address).into_owned(),
+        |url| shown_url(&url),
+    )
 }
 
 /// The copies written into the cache, named by the source's digest and their width (the same

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 pub use values::{
     BannerSource, HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, check_base_url,
-    parse_colour, parse_live_url, parse_site_url,
+    parse_colour, parse_live_url, parse_previous_url, parse_site_url,
 };
 use values::{
     BaseUrl, BitValue, Colour, Email, FeedLimit, KeyText, LiveFile, LiveTable, RecentDays,

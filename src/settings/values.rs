@@ -2,6 +2,7 @@
 //! refused by serde (and worded by [`super::words`]), a value of the right kind but out of
 //! bounds by the type's `TryFrom`, with an [`Invalid`] naming what is expected.
 
+use crate::secret::without_userinfo;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -34,8 +35,9 @@ impl TryFrom<String> for BaseUrl {
         match check_base_url(&text) {
             Ok(_) => Ok(Self(text)),
             Err(reason) => {
-                let mut shown: String = text.chars().take(200).collect();
-                if shown.len() < text.len() {
+                let hidden = without_userinfo(&text);
+                let mut shown: String = hidden.chars().take(200).collect();
+                if shown.len() < hidden.len() {
                     shown.push('…');
                 }
                 invalid(format!("invalid base URL {shown:?}: {reason}"))
@@ -105,15 +107,30 @@ impl TryFrom<String> for SiteUrl {
     }
 }
 
-/// An http(s) address with a trailing slash, for `--site-url` and `site_url`.
+/// An http(s) address with a trailing slash and no user name or password, for `--site-url`
+/// and `site_url`: it is written into the pages, the sitemap and the feeds.
 pub fn parse_site_url(text: &str) -> Result<url::Url, String> {
+    let url = parse_previous_url(text)?;
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(
+            "the address holds a user name or password, which would be published in every page; leave them out"
+                .into(),
+        );
+    }
+    Ok(url)
+}
+
+/// A published site's address, as [`parse_site_url`] reads it, for `--previous`: a user name
+/// and password in it are sent to read the site, and never printed.
+pub fn parse_previous_url(text: &str) -> Result<url::Url, String> {
+    let shown = without_userinfo(text);
     let mut url =
-        url::Url::parse(text.trim()).map_err(|e| format!("{text:?} is not a URL: {e}"))?;
+        url::Url::parse(text.trim()).map_err(|e| format!("{shown:?} is not a URL: {e}"))?;
     if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
-        return Err(format!("{text:?} is not an http(s) address"));
+        return Err(format!("{shown:?} is not an http(s) address"));
     }
     if url.query().is_some() || url.fragment().is_some() {
-        return Err(format!("{text:?}: a site URL takes no query or fragment"));
+        return Err(format!("{shown:?}: a site URL takes no query or fragment"));
     }
     if !url.path().ends_with('/') {
         let path = format!("{}/", url.path());
@@ -496,7 +513,12 @@ impl TryFrom<String> for LiveUrl {
 pub fn parse_live_url(text: &str) -> Result<url::Url, String> {
     let url = match url::Url::parse(text.trim()) {
         Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => url,
-        _ => return Err(format!("{text:?} is not an http(s) address")),
+        _ => {
+            return Err(format!(
+                "{:?} is not an http(s) address",
+                without_userinfo(text)
+            ));
+        }
     };
     if !url.username().is_empty() || url.password().is_some() {
         // Not quoted: the password is a secret.
