@@ -19,8 +19,15 @@
 //! A key shorter than [`MIN_KEY_LENGTH`] is refused before any request: scrubbing a key of
 //! one or two characters would mangle every message, and searching output for it would find
 //! it everywhere.
+//!
+//! The user name and password an address may hold (`https://user:pass@host/`, the previous
+//! site's or the bookings list's) are a secret of the webmaster's too, of any length: an
+//! address is printed by [`shown_url`], and the door every printed line passes through
+//! (`cmd::console`) leaves them out of whatever address its text holds ([`without_userinfo`]),
+//! clap's quotes of a refused flag among them.
 
 use memchr::memmem;
+use std::borrow::Cow;
 use std::fmt;
 
 /// What replaces the key wherever it would otherwise appear.
@@ -427,6 +434,68 @@ impl fmt::Display for ApiKey {
     }
 }
 
+/// `url` as it may be printed: without its user name and password.
+pub fn shown_url(url: &url::Url) -> String {
+    let mut url = url.clone();
+    // Both fail only for an address that cannot have them (`data:`), which has none to hide.
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    url.to_string()
+}
+
+/// `text` with the user name and password left out of every address in it, as an address
+/// parser would find them: after a scheme (`https:`) and its slashes, up to the last `@`
+/// before the end of the host (the first `/`, `\`, `?` or `#`, or the end of the line).
+/// A line that quotes an address with no path and holds an `@` later loses the text between:
+/// less of a message, never a password. Text with no such address comes back unchanged.
+pub fn without_userinfo(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(colon) = memchr::memchr(b':', &bytes[from..]).map(|at| from + at) {
+        from = colon + 1;
+        let Some(host) = authority_after(bytes, colon) else {
+            continue;
+        };
+        let end = (bytes[host..].iter())
+            .position(|b| matches!(b, b'/' | b'\\' | b'?' | b'#' | b'\n'))
+            .map_or(bytes.len(), |at| host + at);
+        if let Some(at) = memchr::memrchr(b'@', &bytes[host..end]) {
+            out.push_str(&text[copied..host]);
+            copied = host + at + 1;
+        }
+        from = from.max(end);
+    }
+    if copied == 0 {
+        return text.into();
+    }
+    out.push_str(&text[copied..]);
+    out.into()
+}
+
+/// Where the authority (user name, password, host) of an address starts, when the `:` at
+/// `colon` ends its scheme: after a scheme and two slashes or more (`\` too, as browsers
+/// read them), or after a scheme that always has a host (`https:user@host` is read as
+/// `https://user@host`).
+fn authority_after(bytes: &[u8], colon: usize) -> Option<usize> {
+    let is_scheme = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.');
+    let run = bytes[..colon]
+        .iter()
+        .rev()
+        .take_while(|b| is_scheme(b))
+        .count();
+    let scheme = &bytes[colon - run..colon];
+    let scheme = &scheme[scheme.iter().position(u8::is_ascii_alphabetic)?..];
+    let slashes = (bytes[colon + 1..].iter())
+        .take_while(|b| matches!(b, b'/' | b'\\'))
+        .count();
+    let special = ["http", "https", "ws", "wss", "ftp"]
+        .iter()
+        .any(|name| scheme.eq_ignore_ascii_case(name.as_bytes()));
+    (slashes >= 2 || special).then_some(colon + 1 + slashes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -589,6 +658,69 @@ mod tests {
             html_of_json,
         ] {
             assert!(key.leaks_into(form.as_bytes()), "{form}");
+        }
+    }
+
+    #[test]
+    fn an_address_is_shown_without_its_user_name_and_password() {
+        let url = url::Url::parse("https://webmaster:s3cret@example.org:8443/site/").unwrap();
+        assert_eq!(shown_url(&url), "https://example.org:8443/site/");
+        let url = url::Url::parse("https://token@example.org/").unwrap();
+        assert_eq!(shown_url(&url), "https://example.org/");
+    }
+
+    #[test]
+    fn no_user_name_or_password_of_an_address_is_left_in_text() {
+        for (text, shown) in [
+            (
+                "invalid value 'ftp://user:hunter2@example.org/x' for '--bookings-url <URL>'",
+                "invalid value 'ftp://example.org/x' for '--bookings-url <URL>'",
+            ),
+            (
+                "\"HTTPS://user:hunter2@example.org\" is not",
+                "\"HTTPS://example.org\" is not",
+            ),
+            (
+                "at https://user:hunter2@example.org",
+                "at https://example.org",
+            ),
+            (
+                "https:\\\\user:hunter2@example.org/",
+                "https:\\\\example.org/",
+            ),
+            ("https:user:hunter2@example.org/", "https:example.org/"),
+            (
+                "https:\\/\\/user:hunter2@example.org/",
+                "https:\\/\\/example.org/",
+            ),
+            ("https://user:hunter 2@example.org/", "https://example.org/"),
+            ("https://a:hunter2@b@example.org/", "https://example.org/"),
+            (
+                "https://user:hunter%402@[::1]:8080/?q=@",
+                "https://[::1]:8080/?q=@",
+            ),
+            (
+                "é svn+ssh://user:hunter2@example.org/ and s3://key:hunter2@bucket/",
+                "é svn+ssh://example.org/ and s3://bucket/",
+            ),
+            (
+                "1https://user:hunter2@example.org/\nhttps://x:hunter2@y/",
+                "1https://example.org/\nhttps://y/",
+            ),
+        ] {
+            assert_eq!(without_userinfo(text), shown, "{text}");
+        }
+        for text in [
+            "mailto:webmaster@example.org",
+            "vatcar-site.toml:3: email: webmaster@example.org",
+            "https://example.org/@team and a@b",
+            "https://example.org/?to=a@b",
+            "https://example.org#a@b",
+            "a line ending in a colon:",
+            "::error::x@y",
+            "",
+        ] {
+            assert!(matches!(without_userinfo(text), Cow::Borrowed(_)), "{text}");
         }
     }
 }

@@ -191,7 +191,7 @@ pub(crate) struct SiteArgs {
     /// The published site to compare with for What's new (its data/changes.json and
     /// data/roster.json), where the output folder holds no previous build (CI). Default: the
     /// output folder's previous build.
-    #[arg(long = "previous", value_name = "URL", value_parser = crate::settings::parse_site_url)]
+    #[arg(long = "previous", value_name = "URL", value_parser = crate::settings::parse_previous_url)]
     pub(crate) previous: Option<url::Url>,
 
     #[command(flatten)]

@@ -7,6 +7,8 @@
 //! What passes is made safe whatever a message quotes, even when a caller forgot to quote
 //! untrusted text ([`safe`]):
 //! - every API key and webhook secret the run knows is replaced by `[REDACTED]`;
+//! - no address keeps its user name and password (`https://user:pass@host/`), whether the
+//!   program shows it or quotes what was typed (clap's usage errors);
 //! - no line holds a control character other than tab (a terminal's escape, a CR, a NEL), a
 //!   line or paragraph separator or a bidi control: each is shown as its escape (`\u{1b}`);
 //! - no line holds `##[`, which GitHub's runner reads as a command anywhere in a line: it is
@@ -18,7 +20,7 @@
 //! [`workflow_command`] with their message escaped as the runner reads it.
 
 use crate::sanitize::quote::breaks_lines;
-use crate::secret::ApiKey;
+use crate::secret::{ApiKey, without_userinfo};
 use indicatif::MultiProgress;
 use std::borrow::Cow;
 use std::io::Write;
@@ -38,10 +40,11 @@ pub fn know(key: ApiKey) {
     }
 }
 
-/// `text` with every known secret replaced by `[REDACTED]`.
+/// `text` with every known secret replaced by `[REDACTED]`, and the user name and password
+/// of every address left out.
 pub fn scrub(text: &str) -> String {
     let keys = KEYS.read().unwrap_or_else(|e| e.into_inner());
-    let mut text = text.to_owned();
+    let mut text = without_userinfo(text).into_owned();
     for key in keys.iter() {
         text = key.redact(&text);
     }

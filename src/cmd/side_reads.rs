@@ -214,14 +214,14 @@ pub(super) fn unserved_warning(
     unserved: &[crate::fetch::banners::Unserved],
     base_url: &url::Url,
 ) -> Option<String> {
-    use crate::fetch::public::shown;
+    use crate::secret::shown_url;
     let mut by_origin: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut shown_there = std::collections::BTreeMap::new();
     for banner in unserved {
         let origin = banner.address.origin().ascii_serialization();
         let path = &banner.address[url::Position::BeforePath..];
         // The reasons name the address whole; in its host's group, "it" is enough.
-        let reason = banner.reason.replace(&shown(&banner.address), "it");
+        let reason = banner.reason.replace(&shown_url(&banner.address), "it");
         by_origin
             .entry(origin.clone())
             .or_default()

@@ -6,8 +6,9 @@
 //! key, which only [`super::client`] sends, and only to the API's host. A failure is a reason,
 //! never an error: the build warns and says on the page that bookings are unavailable.
 
-use super::public::{Limits, Reader, shown};
+use super::public::{Limits, Reader};
 use super::snapshot::Snapshot;
+use crate::secret::shown_url;
 use std::time::Duration;
 use url::Url;
 
@@ -35,7 +36,7 @@ pub fn fetch(url: &Url) -> Result<Vec<u8>, String> {
     )?;
     match reader.get_all(std::slice::from_ref(url))?.pop().flatten() {
         Some(body) => Ok(body),
-        None => Err(format!("{} answered 404", shown(url))),
+        None => Err(format!("{} answered 404", shown_url(url))),
     }
 }
 

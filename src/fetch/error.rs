@@ -10,7 +10,10 @@ pub enum ApiError {
     #[error("no API key: set VATCAR_API_KEY or pass --api-key (or build the demo with --demo)")]
     MissingKey,
 
-    #[error("invalid base URL {url:?}: {reason}")]
+    #[error(
+        "invalid base URL {:?}: {reason}",
+        crate::secret::without_userinfo(url)
+    )]
     BadBaseUrl { url: String, reason: String },
 
     #[error(

@@ -6,7 +6,8 @@
 //! first build. No key or other secret is sent: the files are public, read by
 //! [`super::public`] over https (http only on this machine).
 
-use super::public::{Limits, Reader, shown};
+use super::public::{Limits, Reader};
+use crate::secret::shown_url;
 use std::path::PathBuf;
 use std::time::Duration;
 use url::Url;
@@ -37,7 +38,7 @@ impl std::fmt::Display for PreviousSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PreviousSource::Folder(dir) => write!(f, "{}", dir.display()),
-            PreviousSource::Site(url) => f.write_str(&shown(url)),
+            PreviousSource::Site(url) => f.write_str(&shown_url(url)),
             PreviousSource::Demo => f.write_str("the demo's previous build"),
         }
     }
@@ -118,7 +119,7 @@ type Pair = (Option<Vec<u8>>, Option<Vec<u8>>);
 fn from_site(site: &Url) -> Result<Pair, String> {
     let url = |file: &str| {
         site.join(file)
-            .map_err(|e| format!("{}{file}: {e}", shown(site)))
+            .map_err(|e| format!("{}{file}: {e}", shown_url(site)))
     };
     // Read fresh: a run soon after a deploy would otherwise compare with the state before
     // it, from a cache, and find the changes that deploy published new again, for announce

@@ -5,6 +5,7 @@
 //!
 //! What goes wrong is a reason, never an error: each caller warns and builds without.
 
+use crate::secret::shown_url;
 use std::time::Duration;
 use url::Url;
 
@@ -31,16 +32,6 @@ fn is_loopback(url: &Url) -> bool {
         Some(url::Host::Domain(name)) => name == "localhost",
         None => false,
     }
-}
-
-/// `url` as it may be printed: a user name and password in it (`https://user:pass@host/`) are
-/// a secret of the webmaster's, and a warning goes to CI logs that others read.
-pub fn shown(url: &Url) -> String {
-    let mut url = url.clone();
-    // Both fail only for an address that cannot have them (`data:`), which has none to hide.
-    let _ = url.set_username("");
-    let _ = url.set_password(None);
-    url.to_string()
 }
 
 /// What one reader may read.
@@ -91,7 +82,7 @@ impl Reader {
             } else {
                 let error = format!(
                     "redirected to {}: {}",
-                    shown(attempt.url()),
+                    shown_url(attempt.url()),
                     read_over(what)
                 );
                 attempt.error(error)
@@ -146,7 +137,7 @@ impl Reader {
     pub fn get_all(&self, urls: &[Url]) -> Result<Vec<Option<Vec<u8>>>, String> {
         for url in urls {
             if !may_read(url) {
-                return Err(format!("{}: {}", shown(url), read_over(self.what)));
+                return Err(format!("{}: {}", shown_url(url), read_over(self.what)));
             }
         }
         let timeout = self.client.limits.timeout;
@@ -164,7 +155,7 @@ impl Reader {
                 .unwrap_or_else(|_| {
                     Err(format!(
                         "{} did not answer within {} s",
-                        urls.first().map(shown).unwrap_or_default(),
+                        urls.first().map(shown_url).unwrap_or_default(),
                         timeout.as_secs()
                     ))
                 })
@@ -175,21 +166,18 @@ impl Reader {
 impl PublicClient {
     /// One body; `None` on 404.
     pub async fn get(&self, url: &Url) -> Result<Option<Vec<u8>>, ReadFailure> {
-        let shown_url = shown(url);
+        let address = shown_url(url);
         let limits = self.limits;
         let failed = |e: reqwest::Error| {
             let host_unreachable = e.is_connect() && !e.is_timeout();
             let reason = if e.is_timeout() {
                 format!(
-                    "{shown_url} did not answer within {} s",
+                    "{address} did not answer within {} s",
                     limits.timeout.as_secs()
                 )
             } else {
                 // Without its address: reqwest's own text names the address whole.
-                format!(
-                    "could not read {shown_url}: {}",
-                    innermost(&e.without_url())
-                )
+                format!("could not read {address}: {}", innermost(&e.without_url()))
             };
             ReadFailure {
                 reason,
@@ -215,9 +203,9 @@ impl PublicClient {
             return Ok(None);
         }
         if !status.is_success() {
-            return Err(refused(format!("{shown_url} answered {}", status.as_u16())));
+            return Err(refused(format!("{address} answered {}", status.as_u16())));
         }
-        let too_large = || refused(too_large(&shown_url, limits.max_bytes));
+        let too_large = || refused(too_large(&address, limits.max_bytes));
         if response
             .content_length()
             .is_some_and(|len| len > limits.max_bytes)
@@ -251,7 +239,7 @@ pub fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{may_read, shown};
+    use super::may_read;
     use url::Url;
 
     #[test]
@@ -276,13 +264,5 @@ mod tests {
         ] {
             assert!(!may_read(&Url::parse(no).unwrap()), "{no}");
         }
-    }
-
-    #[test]
-    fn an_address_is_shown_without_its_user_name_and_password() {
-        let url = Url::parse("https://webmaster:s3cret@example.org:8443/site/").unwrap();
-        assert_eq!(shown(&url), "https://example.org:8443/site/");
-        let url = Url::parse("https://token@example.org/").unwrap();
-        assert_eq!(shown(&url), "https://example.org/");
     }
 }

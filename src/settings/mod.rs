@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 pub use values::{
     BannerSource, HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, check_base_url,
-    is_host_name, parse_colour, parse_live_url, parse_site_url,
+    is_host_name, parse_colour, parse_live_url, parse_previous_url, parse_site_url,
 };
 use values::{
     BaseUrl, BitValue, Colour, Email, FeedLimit, KeyText, LiveFile, LiveTable, RecentDays,
@@ -756,7 +756,7 @@ documents = false
             .unwrap_err()
             .to_string();
         assert!(
-            error.contains("\"https://…@data.vatsim.net/\" holds a \";\"")
+            error.contains("\"https://data.vatsim.net/\" holds a \";\"")
                 && !error.contains("s3cret"),
             "{error}"
         );

@@ -2,6 +2,7 @@
 //! refused by serde (and worded by [`super::words`]), a value of the right kind but out of
 //! bounds by the type's `TryFrom`, with an [`Invalid`] naming what is expected.
 
+use crate::secret::without_userinfo;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -34,8 +35,9 @@ impl TryFrom<String> for BaseUrl {
         match check_base_url(&text) {
             Ok(_) => Ok(Self(text)),
             Err(reason) => {
-                let mut shown: String = text.chars().take(200).collect();
-                if shown.len() < text.len() {
+                let hidden = without_userinfo(&text);
+                let mut shown: String = hidden.chars().take(200).collect();
+                if shown.len() < hidden.len() {
                     shown.push('…');
                 }
                 invalid(format!("invalid base URL {shown:?}: {reason}"))
@@ -105,15 +107,30 @@ impl TryFrom<String> for SiteUrl {
     }
 }
 
-/// An http(s) address with a trailing slash, for `--site-url` and `site_url`.
+/// An http(s) address with a trailing slash and no user name or password, for `--site-url`
+/// and `site_url`: it is written into the pages, the sitemap and the feeds.
 pub fn parse_site_url(text: &str) -> Result<url::Url, String> {
+    let url = parse_previous_url(text)?;
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(
+            "the address holds a user name or password, which would be published in every page; leave them out"
+                .into(),
+        );
+    }
+    Ok(url)
+}
+
+/// A published site's address, as [`parse_site_url`] reads it, for `--previous`: a user name
+/// and password in it are sent to read the site, and never printed.
+pub fn parse_previous_url(text: &str) -> Result<url::Url, String> {
+    let shown = without_userinfo(text);
     let mut url =
-        url::Url::parse(text.trim()).map_err(|e| format!("{text:?} is not a URL: {e}"))?;
+        url::Url::parse(text.trim()).map_err(|e| format!("{shown:?} is not a URL: {e}"))?;
     if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
-        return Err(format!("{text:?} is not an http(s) address"));
+        return Err(format!("{shown:?} is not an http(s) address"));
     }
     if url.query().is_some() || url.fragment().is_some() {
-        return Err(format!("{text:?}: a site URL takes no query or fragment"));
+        return Err(format!("{shown:?}: a site URL takes no query or fragment"));
     }
     if !url.path().ends_with('/') {
         let path = format!("{}/", url.path());
@@ -521,7 +538,7 @@ pub fn parse_live_url(text: &str) -> Result<url::Url, String> {
         };
         return Err(format!(
             "{:?} holds {name}, which an address here may not hold{instead}",
-            without_credentials(text)
+            without_userinfo(text)
         ));
     }
     let url = match url::Url::parse(text) {
@@ -529,7 +546,7 @@ pub fn parse_live_url(text: &str) -> Result<url::Url, String> {
         _ => {
             return Err(format!(
                 "{:?} is not an http(s) address",
-                without_credentials(text)
+                without_userinfo(text)
             ));
         }
     };
@@ -569,25 +586,6 @@ pub fn is_host_name(host: &url::Host<&str>) -> bool {
                             .all(|b| b.is_ascii_alphanumeric() || b == b'-')
                 })
         }
-    }
-}
-
-/// `text` with the user name and password of an address left out, for an error that quotes
-/// it: `https://me:pw@host/` is `https://…@host/`.
-fn without_credentials(text: &str) -> String {
-    let Some(scheme_end) = text.find("://") else {
-        return text.to_owned();
-    };
-    let authority_start = scheme_end + 3;
-    let rest = &text[authority_start..];
-    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    match rest[..authority_end].rfind('@') {
-        Some(at) => format!(
-            "{}…{}",
-            &text[..authority_start],
-            &text[authority_start + at..]
-        ),
-        None => text.to_owned(),
     }
 }
 

@@ -47,6 +47,54 @@ fn usage_errors_do_not_echo_the_key() {
     }
 }
 
+/// A password in an address (`https://user:pass@host/`) is the webmaster's secret too, of any
+/// length: an address refused, as a flag, from the environment or in the config file, is
+/// named without it; and a site URL that holds one, which every page would publish, is
+/// refused.
+#[test]
+fn a_refused_address_is_named_without_its_user_name_and_password() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let out = out.to_str().unwrap();
+    let bad = "ftp://user:hunter2@bookings.example.org/api";
+    let with_password = "https://user:hunter2@bookings.example.org/api";
+    let flag = |flag: &str, value: &str| {
+        run(&mut vatcar(&[
+            "build", "--demo", "--output", out, flag, value,
+        ]))
+    };
+    let env = |value: &str| {
+        run(vatcar(&["build", "--demo", "--output", out]).env("VATCAR_BOOKINGS_URL", value))
+    };
+    let config = tmp.path().join("vatcar-site.toml");
+    std::fs::write(&config, format!("base_url = \"{with_password}\"\n")).unwrap();
+    let in_config = run(vatcar(&["build", "--output", out, "--config"]).arg(&config));
+    for (ran, names) in [
+        (flag("--bookings-url", bad), "--bookings-url"),
+        (flag("--bookings-url", with_password), "--bookings-url"),
+        (env(bad), "--bookings-url"),
+        (env(with_password), "--bookings-url"),
+        (flag("--previous", bad), "--previous"),
+        (flag("--site-url", bad), "--site-url"),
+        // Written into every page, it would publish the password.
+        (flag("--site-url", with_password), "--site-url"),
+        (in_config, "base_url"),
+    ] {
+        let text = ran.text();
+        assert_eq!(ran.code(), Some(2), "{text}");
+        assert!(
+            !text.contains("hunter2"),
+            "the password was printed:\n{text}"
+        );
+        assert!(
+            !text.contains("user:"),
+            "the user name was printed:\n{text}"
+        );
+        assert!(text.contains(names), "{text}");
+        assert!(text.contains("bookings.example.org/api"), "{text}");
+    }
+}
+
 #[test]
 fn a_config_path_holding_the_key_is_not_printed() {
     let tmp = tempfile::tempdir().unwrap();

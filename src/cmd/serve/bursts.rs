@@ -19,7 +19,9 @@
 use super::scan::{TimeAndLength, fingerprint, is_editors_own, stamp};
 use notify::event::{AccessKind, AccessMode};
 use notify::{Event, EventKind, RecursiveMode};
-use std::collections::BTreeMap;
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashSet};
+use std::hash::Hash;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -79,20 +81,19 @@ impl FileEvents {
 }
 
 /// The changes of one burst.
+#[derive(Default)]
 pub(super) struct Burst {
     /// The paths changed, as the webmaster names them, first seen first.
-    paths: Vec<PathBuf>,
+    paths: FirstSeen<PathBuf>,
     /// The same as the system names them, for [`Watching::follow`].
-    touched: Vec<PathBuf>,
+    touched: HashSet<PathBuf>,
 }
 
 impl Burst {
     fn add(&mut self, given: PathBuf, real: &Path) {
-        if !self.paths.contains(&given) {
-            self.paths.push(given);
-        }
-        if !self.touched.iter().any(|t| t == real) {
-            self.touched.push(real.to_path_buf());
+        self.paths.add(given);
+        if !self.touched.contains(real) {
+            self.touched.insert(real.to_path_buf());
         }
     }
 
@@ -103,10 +104,39 @@ impl Burst {
     /// The path to name in the message: the first changed that still exists (a file saved
     /// by rename, not the temporary file renamed over it).
     pub(super) fn what(&self) -> PathBuf {
-        (self.paths.iter().find(|path| path.exists()))
-            .or(self.paths.first())
+        (self.paths.order.iter().find(|path| path.exists()))
+            .or(self.paths.order.first())
             .cloned()
             .unwrap_or_default()
+    }
+}
+
+/// Items in the order they first came, each once. A burst may name tens of thousands of
+/// paths (a checkout, an archive unpacked): each is looked up in a set, not in the list.
+struct FirstSeen<T> {
+    order: Vec<T>,
+    seen: HashSet<T>,
+}
+
+impl<T> Default for FirstSeen<T> {
+    fn default() -> Self {
+        FirstSeen {
+            order: Vec::new(),
+            seen: HashSet::new(),
+        }
+    }
+}
+
+impl<T: Eq + Hash + Clone> FirstSeen<T> {
+    fn add(&mut self, item: T) {
+        if !self.seen.contains(&item) {
+            self.seen.insert(item.clone());
+            self.order.push(item);
+        }
+    }
+
+    fn contains(&self, item: &T) -> bool {
+        self.seen.contains(item)
     }
 }
 
@@ -124,7 +154,7 @@ impl Watching {
             match FileEvents::start() {
                 Ok(events) => {
                     watching.source = ChangeSource::Events(events);
-                    watching.follow(&[]);
+                    watching.follow(&HashSet::new());
                 }
                 Err(error) => {
                     watching.poll_instead(&format!("could not watch for file events ({error})"))
@@ -211,10 +241,7 @@ impl Watching {
     /// The burst that `first` begins, if it is a change to the site: every change to the
     /// site until none came for [`QUIET`].
     fn burst_from(&mut self, first: notify::Result<Event>) -> Option<Burst> {
-        let mut burst = Burst {
-            paths: Vec::new(),
-            touched: Vec::new(),
-        };
+        let mut burst = Burst::default();
         if !self.add(&mut burst, first) {
             return None;
         }
@@ -309,13 +336,13 @@ impl Watching {
 
     /// Has notify watch what [`Places::wanted`] says, the paths in `touched` (a folder
     /// removed, made again or renamed) anew.
-    fn follow(&mut self, touched: &[PathBuf]) {
+    fn follow(&mut self, touched: &HashSet<PathBuf>) {
         let ChangeSource::Events(events) = &mut self.source else {
             return;
         };
         let wanted = self.places.wanted();
         let stale: Vec<PathBuf> = (events.watched.iter())
-            .filter(|(path, mode)| wanted.get(*path) != Some(*mode) || touched.contains(path))
+            .filter(|(path, mode)| wanted.get(*path) != Some(*mode) || touched.contains(*path))
             .map(|(path, _)| path.clone())
             .collect();
         for path in stale {
@@ -418,6 +445,20 @@ impl Places {
         })
     }
 
+    /// `given`, a path under one of the folders as the webmaster names it, as the system
+    /// does: without a look at the disk for each of a burst's files.
+    fn real(&self, given: &Path) -> PathBuf {
+        (self.folders.iter())
+            .find_map(|folder| {
+                let rest = given.strip_prefix(&folder.given).ok()?;
+                Some(match rest.as_os_str().is_empty() {
+                    true => folder.real.clone(),
+                    false => folder.real.join(rest),
+                })
+            })
+            .unwrap_or_else(|| real_path(given))
+    }
+
     /// What notify is to watch: each folder whole; alone, the folders that hold them and the
     /// config file, to see them made, removed or renamed.
     fn wanted(&self) -> BTreeMap<PathBuf, RecursiveMode> {
@@ -455,6 +496,28 @@ impl Places {
     }
 }
 
+/// What is in one of two lists and not in the other, both sorted and without duplicates (as
+/// [`fingerprint`] gives them), in order.
+fn differing<'a, T: Ord>(now: &'a [T], before: &'a [T]) -> Vec<&'a T> {
+    let (mut now, mut before) = (now.iter().peekable(), before.iter().peekable());
+    let mut differ = Vec::new();
+    loop {
+        match (now.peek(), before.peek()) {
+            (Some(a), Some(b)) => match a.cmp(b) {
+                Ordering::Less => differ.extend(now.next()),
+                Ordering::Greater => differ.extend(before.next()),
+                Ordering::Equal => {
+                    now.next();
+                    before.next();
+                }
+            },
+            (Some(_), None) => differ.extend(now.next()),
+            (None, Some(_)) => differ.extend(before.next()),
+            (None, None) => return differ,
+        }
+    }
+}
+
 /// The state of the watched files, compared between looks.
 #[derive(PartialEq)]
 struct WatchedState {
@@ -465,24 +528,94 @@ struct WatchedState {
 impl WatchedState {
     /// The files that differ from `before`, the config file first, as a burst.
     fn difference(&self, before: &WatchedState, places: &Places) -> Burst {
-        let mut burst = Burst {
-            paths: Vec::new(),
-            touched: Vec::new(),
-        };
+        let mut burst = Burst::default();
         if self.config != before.config {
             burst.add(places.config.given.clone(), &places.config.real);
         }
-        let differ = (self.files.iter())
-            .filter(|file| !before.files.contains(file))
-            .chain(
-                before
-                    .files
-                    .iter()
-                    .filter(|file| !self.files.contains(file)),
-            );
-        for (path, _) in differ {
-            burst.add(path.clone(), &real_path(path));
+        for (path, _) in differing(&self.files, &before.files) {
+            burst.add(path.clone(), &places.real(path));
         }
         burst
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    /// A key that counts how often it is compared or hashed: the work a burst's gathering
+    /// does, measured without a clock.
+    #[derive(Clone)]
+    struct Counted<'a> {
+        key: u32,
+        work: &'a Cell<u64>,
+    }
+
+    impl PartialEq for Counted<'_> {
+        fn eq(&self, other: &Self) -> bool {
+            self.work.set(self.work.get() + 1);
+            self.key == other.key
+        }
+    }
+    impl Eq for Counted<'_> {}
+    impl Hash for Counted<'_> {
+        fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+            self.work.set(self.work.get() + 1);
+            self.key.hash(state);
+        }
+    }
+    impl PartialOrd for Counted<'_> {
+        fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+    impl Ord for Counted<'_> {
+        fn cmp(&self, other: &Self) -> Ordering {
+            self.work.set(self.work.get() + 1);
+            self.key.cmp(&other.key)
+        }
+    }
+
+    /// 20,000 new files, as a checkout writes them: each path comes in several events (made,
+    /// written, closed).
+    const MANY: u32 = 20_000;
+
+    #[test]
+    fn a_burst_of_many_paths_keeps_each_once_in_first_seen_order_with_work_in_proportion() {
+        let work = Cell::new(0);
+        let key = |key| Counted { key, work: &work };
+        let mut paths = FirstSeen::default();
+        for n in 0..MANY {
+            // Each path three times, the later ones among the next paths' first.
+            paths.add(key(n));
+            paths.add(key(n / 2));
+            paths.add(key(n));
+        }
+        let order: Vec<u32> = paths.order.iter().map(|c| c.key).collect();
+        assert_eq!(order, (0..MANY).collect::<Vec<_>>());
+        assert!(paths.contains(&key(MANY - 1)) && !paths.contains(&key(MANY)));
+        // A set does a few hashes and comparisons a path; a list looked through for each
+        // does as many as it holds (200 million here).
+        let done = work.get();
+        assert!(done < 20 * u64::from(MANY), "{done} comparisons and hashes");
+    }
+
+    #[test]
+    fn the_files_that_differ_between_two_looks_are_found_with_work_in_proportion() {
+        let work = Cell::new(0);
+        let key = |key| Counted { key, work: &work };
+        // Before: every even number; now: every multiple of 3 (made, or kept) and nothing else.
+        let before: Vec<Counted> = (0..2 * MANY).step_by(2).map(key).collect();
+        let now: Vec<Counted> = (0..2 * MANY).step_by(3).map(key).collect();
+        work.set(0);
+        let found: Vec<u32> = differing(&now, &before).iter().map(|c| c.key).collect();
+        // Made (odd multiples of 3) and removed (even numbers that are not), in order.
+        let expected: Vec<u32> = (0..2 * MANY)
+            .filter(|n| (n % 2 == 0) != (n % 3 == 0))
+            .collect();
+        assert_eq!(found, expected);
+        let done = work.get();
+        assert!(done < 4 * u64::from(MANY), "{done} comparisons");
     }
 }

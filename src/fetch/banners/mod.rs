@@ -20,9 +20,10 @@
 
 mod cache;
 
-use super::public::{Limits, PublicClient, Reader, may_read, read_over, shown};
+use super::public::{Limits, PublicClient, Reader, may_read, read_over};
 use crate::images::{self, Format};
 use crate::secret::Secrets;
+use crate::secret::shown_url;
 use cache::{BannerState, Cache, CachedBanner, CachedCopy, Index, MadeCopies};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -484,12 +485,12 @@ impl Job {
             drop(passed);
             match read {
                 Err(_) => failed(late(), false),
-                Ok(Ok(None)) => failed(format!("{} answered 404", shown(&self.address)), true),
+                Ok(Ok(None)) => failed(format!("{} answered 404", shown_url(&self.address)), true),
                 Ok(Err(failure)) => failed(failure.reason, true),
                 Ok(Ok(Some(body))) => {
                     log::debug!(
                         "banner {}: read, {} bytes",
-                        shown(&self.address),
+                        shown_url(&self.address),
                         body.len()
                     );
                     let source = cache::sha256_hex(&body);
@@ -516,7 +517,7 @@ impl Job {
             }
         };
         if let Arrived::Failed { reason, .. } = &arrived {
-            log::debug!("banner {}: {reason}", shown(&self.address));
+            log::debug!("banner {}: {reason}", shown_url(&self.address));
         }
         drop(slot);
         let _ = self.sender.send((self.n, arrived));
@@ -579,7 +580,7 @@ pub fn read_for_snapshot(
                 let read = match read {
                     Err(_) => Err(late()),
                     Ok(Ok(Some(body))) => Ok(body),
-                    Ok(Ok(None)) => Err(format!("{} answered 404", shown(&address))),
+                    Ok(Ok(None)) => Err(format!("{} answered 404", shown_url(&address))),
                     Ok(Err(failure)) => Err(failure.reason),
                 };
                 (address, read)
