@@ -13,7 +13,8 @@
 //! - `throw`, the filters and the tests work only on the values they are given.
 //! - `include`, `import` and `extends` name other templates of the theme, never files.
 //!
-//! How much a render may make (a string doubled in a loop) is limited in [`super::budget`].
+//! How much a render may make is not bounded: a template that doubles a string in a loop
+//! exhausts the memory of the webmaster's own build, as in Zola or Hugo.
 
 use crate::render::tera_glue::calls::{Calls, calls_of};
 use serde_json::Value;

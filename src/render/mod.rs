@@ -2,7 +2,6 @@
 //! time, and what a template may not do), the site's pages and feeds, the RFC 5545 writer
 //! the public data files and the reports' contexts.
 
-mod budget;
 mod data;
 pub mod escape;
 pub mod frame;

@@ -2,7 +2,7 @@
 //! the page's own facts, its data), rendered whole, or in two parts over a shared frame
 //! ([`frame`]), or kept as the last build made it.
 
-use crate::render::frame::{self, Frame, FrameKey, Frames};
+use crate::render::frame::{self, Frame, Frames};
 use crate::render::theme::Theme;
 use crate::view::{EventPage, SiteView};
 use anyhow::Result;
@@ -43,10 +43,23 @@ impl Page<'_> {
 pub(super) struct SiteContext {
     pub(super) value: Value,
     pub(super) extra: Value,
-    pub(super) frames: Frames,
+    frames: Frames,
+    /// A hash of `value` and `extra`, for what a page is made from.
+    hash: u128,
 }
 
 impl SiteContext {
+    pub(super) fn new(value: Value, extra: Value) -> Result<Self> {
+        let mut state = Xxh3Default::new();
+        serde_json::to_writer(HashWriter(&mut state), &(&value, &extra))?;
+        Ok(Self {
+            value,
+            extra,
+            frames: Frames::default(),
+            hash: state.digest128(),
+        })
+    }
+
     /// A context holding what every template gets, `site` and `extra`, for the rest to be
     /// added.
     pub(super) fn context(&self) -> tera::Context {
@@ -87,7 +100,7 @@ pub(super) fn render_page(
     }
 }
 
-/// A page made, with the hash of its inputs when it was made in two parts; or kept.
+/// A page made, with the hash of its inputs when `keep` was asked; or kept.
 pub(super) enum Made {
     Page { html: String, input: Option<u128> },
     Kept,
@@ -102,13 +115,6 @@ pub(super) enum PageData<'e> {
 }
 
 impl PageData<'_> {
-    fn value(&self) -> Result<Value> {
-        Ok(match self {
-            PageData::Value(value) => value.clone(),
-            PageData::Event(event) => event.context()?,
-        })
-    }
-
     fn into_value(self) -> Result<Value> {
         match self {
             PageData::Value(value) => Ok(value),
@@ -188,28 +194,33 @@ fn whole_context(
     tera::Context::from_value(Value::Object(values))
 }
 
-/// The shared frame of a page of a split template, made from the page's data (`name`, and
-/// `data` makes its value) the first time its key is asked for; `None` when it cannot be
-/// used.
+/// The shared frame of a page of a split template, made the first time its key is asked
+/// for; `None` when it cannot be used (the site's own text holds a placeholder's character),
+/// and the page is rendered whole.
 fn frame(
     theme: &Theme,
     site: &SiteContext,
     view: &SiteView,
     placed: &Placed,
-    split: &frame::Split,
-    name: &str,
-    data: impl FnOnce() -> Result<Value>,
 ) -> Result<Option<std::sync::Arc<Frame>>> {
     let (template, root) = (placed.page.template, placed.root.as_str());
-    let key = FrameKey::new(template, root, &placed.value, &view.site.menu);
+    let key = frame::key(template, root, &placed.value, &view.site.menu);
     site.frames.get(key, || {
-        let placeholders = frame::placeholder_page(&placed.value);
-        let context = whole_context(site, root, placeholders, name, data()?)?;
-        Ok(Frame::parse(&theme.render_part(&split.frame, &context)?))
+        // The frame is the built-in layout.html and base.html, which read no page's data.
+        let mut context = site.context();
+        context.insert("root", root);
+        context.insert("page", &frame::placeholder_page(&placed.value));
+        let [frame, _] = frame::names(template);
+        let frame = Frame::parse(&theme.render_part(&frame, &context)?);
+        if frame.is_none() {
+            log::debug!("{template}: the site's text holds U+FDD0 or U+FDD1: pages rendered whole");
+        }
+        Ok(frame.map(std::sync::Arc::new))
     })
 }
 
-/// [`render_page`], asking `keep` first for a page made in two parts.
+/// [`render_page`], asking `keep` first whether the page may be kept as the last build made
+/// it.
 pub(super) fn make_page(
     theme: &Theme,
     site: &SiteContext,
@@ -220,95 +231,98 @@ pub(super) fn make_page(
     keep: Option<Keep>,
 ) -> Result<Made> {
     let placed = Placed::new(view, page);
-    if let Some(split) = theme.split(page.template) {
-        let frame = frame(theme, site, view, &placed, split, name, || data.value());
-        // A part that fails is rendered whole below, for the error to name the template.
-        if let Ok(Some(frame)) = frame {
-            let input = match keep {
-                Some(keep) => {
-                    let made = MadeFrom {
-                        theme,
-                        frame: &frame,
-                        placed: &placed,
-                        split,
-                        site,
-                    };
-                    let input = made.hash(name, &data)?;
-                    if keep(&page.path, input) {
-                        return Ok(Made::Kept);
-                    }
-                    Some(input)
-                }
-                None => None,
-            };
-            // Only what the content reads: the site's values are the same on every page,
-            // and copying them into each page's context was a tenth of its cost.
-            let mut values = serde_json::Map::new();
-            if split.reads("site") {
-                values.insert("site".into(), site.value.clone());
+    let input = match keep {
+        Some(keep) => {
+            let input = made_from(theme, site, &placed, name, &data)?;
+            if keep(&page.path, input) {
+                return Ok(Made::Kept);
             }
-            if split.reads("extra") {
-                values.insert("extra".into(), site.extra.clone());
-            }
-            values.insert("root".into(), Value::String(placed.root.clone()));
-            if split.reads("page") {
-                values.insert("page".into(), placed.value.clone());
-            }
-            values.insert(name.into(), data.into_value()?);
-            split.add_flat_reads(&mut values);
-            let context = tera::Context::from_value(Value::Object(values))?;
-            let html = match theme.render_part(&split.content, &context) {
-                Ok(content) => frame.fill(content, &placed.value),
-                Err(_) => {
-                    let data = split.whole_value(name, &context);
-                    theme.render(
-                        page.template,
-                        &whole_context(site, &placed.root, placed.value, name, data)?,
-                    )?
-                }
-            };
-            return Ok(Made::Page { html, input });
+            Some(input)
         }
+        None => None,
+    };
+    let split = theme.split(page.template);
+    let frame = match split {
+        Some(_) => frame(theme, site, view, &placed)?,
+        None => None,
+    };
+    let (Some(split), Some(frame)) = (split, frame) else {
+        let html = theme.render(
+            page.template,
+            &whole_context(site, &placed.root, placed.value, name, data.into_value()?)?,
+        )?;
+        return Ok(Made::Page { html, input });
+    };
+    // Only what the content reads: the site's values are the same on every page, and copying
+    // them into each page's context was a tenth of its cost.
+    let mut values = serde_json::Map::new();
+    if split.reads("site") {
+        values.insert("site".into(), site.value.clone());
     }
-    let html = theme.render(
-        page.template,
-        &whole_context(site, &placed.root, placed.value, name, data.into_value()?)?,
-    )?;
-    Ok(Made::Page { html, input: None })
+    if split.reads("extra") {
+        values.insert("extra".into(), site.extra.clone());
+    }
+    values.insert("root".into(), Value::String(placed.root.clone()));
+    if split.reads("page") {
+        values.insert("page".into(), placed.value.clone());
+    }
+    values.insert(name.into(), data.into_value()?);
+    let context = tera::Context::from_value(Value::Object(values))?;
+    let [_, content] = frame::names(page.template);
+    match theme.render_part(&content, &context) {
+        Ok(content) => Ok(Made::Page {
+            html: frame.fill(content, &placed.value),
+            input,
+        }),
+        Err(error) => Err(content_error(theme, site, placed, name, &context, error)),
+    }
 }
 
-/// What a page made in two parts is made from.
-struct MadeFrom<'a> {
-    theme: &'a Theme,
-    frame: &'a Frame,
-    placed: &'a Placed<'a>,
-    split: &'a frame::Split,
-    site: &'a SiteContext,
+/// The error of a page whose content failed, as the page rendered whole words it: naming the
+/// template, and the line where it can. A content that fails where the whole page renders is
+/// the program's mistake, never hidden by a page rendered whole.
+fn content_error(
+    theme: &Theme,
+    site: &SiteContext,
+    placed: Placed,
+    name: &str,
+    context: &tera::Context,
+    error: anyhow::Error,
+) -> anyhow::Error {
+    let data = context.get(name).cloned().unwrap_or(Value::Null);
+    let whole = whole_context(site, &placed.root, placed.value, name, data)
+        .map_err(anyhow::Error::from)
+        .and_then(|context| theme.render(placed.page.template, &context));
+    match whole {
+        Err(whole) => whole,
+        Ok(_) => anyhow::anyhow!(
+            "internal error: {} of {} failed alone where the whole page renders: {error}",
+            placed.page.template,
+            placed.page.path
+        ),
+    }
 }
 
-impl MadeFrom<'_> {
-    /// The hash of all of it: the program and the theme (templates and texts,
-    /// [`Theme::fingerprint`]), the frame's text, the page's values the frame shows, and
-    /// what the content reads: the site's values where it reads them, the way back to the
-    /// root, and the page's data under `name`.
-    fn hash(&self, name: &str, data: &PageData) -> Result<u128> {
-        let mut state = Xxh3Default::new();
-        state.update(&self.theme.fingerprint().to_le_bytes());
-        state.update(&self.frame.fingerprint().to_le_bytes());
-        serde_json::to_writer(HashWriter(&mut state), &self.placed.value)?;
-        for (read, value) in [("site", &self.site.value), ("extra", &self.site.extra)] {
-            if self.split.reads(read) {
-                state.update(read.as_bytes());
-                serde_json::to_writer(HashWriter(&mut state), value)?;
-            }
-        }
-        for text in [self.placed.root.as_str(), name] {
-            state.update(&text.len().to_le_bytes());
-            state.update(text.as_bytes());
-        }
-        data.hash(&mut state)?;
-        Ok(state.digest128())
+/// The hash of all a page is made from, the same however it is rendered: the program and the
+/// theme (templates and texts, [`Theme::fingerprint`]), the site's values and `extra`, the way
+/// back to the root, the page's own values, and its data under `name`.
+fn made_from(
+    theme: &Theme,
+    site: &SiteContext,
+    placed: &Placed,
+    name: &str,
+    data: &PageData,
+) -> Result<u128> {
+    let mut state = Xxh3Default::new();
+    state.update(&theme.fingerprint().to_le_bytes());
+    state.update(&site.hash.to_le_bytes());
+    serde_json::to_writer(HashWriter(&mut state), &placed.value)?;
+    for text in [placed.root.as_str(), name] {
+        state.update(&text.len().to_le_bytes());
+        state.update(text.as_bytes());
     }
+    data.hash(&mut state)?;
+    Ok(state.digest128())
 }
 
 /// Bytes written into a hash.

@@ -3,7 +3,6 @@
 //! stage's job.
 
 use crate::parallel::map_parallel;
-use crate::render::frame::Frames;
 use crate::render::ical;
 use crate::render::page::{Made, Page, PageData, SiteContext, make_page, render_page};
 pub use crate::render::sink::{Keep, Rendered, Sink};
@@ -109,11 +108,7 @@ pub fn render_keeping(
     keep: Option<Keep>,
 ) -> Result<()> {
     let event_pages = std::mem::take(&mut view.event_pages);
-    let site = SiteContext {
-        value: serde_json::to_value(&view.site)?,
-        extra: view.extra.clone(),
-        frames: Frames::default(),
-    };
+    let site = SiteContext::new(serde_json::to_value(&view.site)?, view.extra.clone())?;
     // For the sitemap, which is made beside the event pages.
     let site_url = view.site.site_url.as_deref();
     let event_urls: Vec<String> = (event_pages.iter())

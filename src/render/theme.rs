@@ -13,10 +13,9 @@ mod ignored;
 mod translate;
 
 use crate::i18n::Texts;
-use crate::render::budget;
 use crate::render::escape::escape_html;
 use crate::render::frame::{self, Split};
-use crate::render::tera_glue::{errors as tera_errors, fold, meter, panics};
+use crate::render::tera_glue::{errors as tera_errors, panics};
 use crate::sanitize::quote;
 use crate::view::outputs;
 use anyhow::Result;
@@ -30,6 +29,10 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use tera::Tera;
 use translate::{Translate, UNKNOWN_KEY};
+
+/// Page templates left unparsed until a page is rendered whole, with their text
+/// ([`Theme::tera_for`]).
+type Deferred = Vec<(String, String)>;
 
 /// How the names of the reports' templates begin (`report.css`, `report-roster.html`).
 const REPORT_PREFIX: &str = "report";
@@ -90,8 +93,8 @@ impl Theme {
         let sources = gather_sources(user_dir, page_templates, reports, &mut static_files)?;
         // Page templates are also registered split in two; which of them are used split is
         // decided once the chain each extends is parsed.
-        let (mut splits, split_texts) = split_pages(&sources);
-        let deferred = deferred(&sources, &splits);
+        let (split_names, split_texts) = split_pages(&sources);
+        let deferred = deferred(&sources, &split_names);
         let all = sources
             .iter()
             .filter(|source| !deferred.iter().any(|(name, _)| *name == source.name))
@@ -114,12 +117,7 @@ impl Theme {
         check_text_keys(&sources, &texts)?;
         tera.autoescape_on(vec![".html", ".xml"]);
         tera.set_escape_fn(escape_html);
-        let deferred = keep_splits(&mut tera, &sources, &mut splits, deferred)?;
-        // Last, once nothing more is registered or analysed: the catalogue's fixed texts put
-        // in, and the templates rewritten to count what they make.
-        let names: Vec<String> = tera.templates.keys().cloned().collect();
-        fold::fold_texts(&mut tera, &names, &fixed_text(&texts));
-        meter::meter(&mut tera);
+        let (splits, deferred) = keep_splits(&mut tera, &sources, split_names, deferred)?;
         let mut split_names: Vec<&str> = splits.keys().map(String::as_str).collect();
         split_names.sort_unstable();
         log::debug!(
@@ -153,11 +151,6 @@ impl Theme {
             let mut tera = self.tera.clone();
             tera.add_raw_templates(self.deferred.clone())
                 .map_err(|error| load_error(&error, &self.sources))?;
-            // Built-in page templates: none renders another into a macro's text or a
-            // filter's, so the others stay rewritten as they are (a test in budget/rewrite.rs).
-            let names: Vec<String> = self.deferred.iter().map(|(name, _)| name.clone()).collect();
-            fold::fold_texts(&mut tera, &names, &fixed_text(&self.texts));
-            meter::meter_templates(&mut tera, &names);
             Ok(tera)
         });
         whole.as_ref().map_err(|error| anyhow::anyhow!("{error}"))
@@ -198,11 +191,8 @@ impl Theme {
 
     fn render_unchecked(&self, template: &str, context: &tera::Context) -> Result<String> {
         let tera = self.tera_for(template)?;
-        panics::guarded(template, || budget::render(tera, template, context)).map_err(|error| {
+        panics::guarded(template, || tera.render(template, context)).map_err(|error| {
             let message = tera_errors::full_text(&error);
-            if let Some(whole) = self.made_too_much(&message) {
-                return anyhow::anyhow!(whole);
-            }
             let located = self
                 .locate(&message)
                 .or_else(|| self.locate_text_key(&message));
@@ -225,19 +215,6 @@ impl Theme {
         Some(format!(
             "{origin}:{line}: variable `{variable}` is not defined"
         ))
-    }
-
-    /// For a render that made too much, the file of the template rendered and the error,
-    /// without Tera's chain of calls (which names the program's own, the rewritten `~`).
-    fn made_too_much(&self, message: &str) -> Option<String> {
-        let (template, _) = tera_errors::failed_function(message, budget::MADE_TOO_MUCH)?;
-        let origin = self
-            .sources
-            .iter()
-            .find(|source| source.name == template)
-            .map_or(template, |source| source.origin.as_str());
-        let error = &message[message.find(budget::MADE_TOO_MUCH)?..];
-        Some(format!("{}: {error}", quote::short(origin)))
     }
 
     /// For a `t()` call naming a key no catalogue has, the file and line of the call.
@@ -289,12 +266,6 @@ fn new_tera(texts: &Arc<Texts>) -> Tera {
         Ok(tera::Value::String(locale.clone()))
     });
     tera
-}
-
-/// What `t(key=...)` returns for a key alone, for [`fold::fold_texts`].
-fn fixed_text(texts: &Arc<Texts>) -> impl Fn(&str) -> Option<String> {
-    let translate = Translate(Arc::clone(texts));
-    move |key| translate.plain(key)
 }
 
 /// Every template of the theme: the user's (with their static files added to
@@ -357,20 +328,20 @@ fn gather_sources(
 
 /// The page templates that may be rendered in two parts ([`frame`]), the theme's and the
 /// built-in ones alike, and the templates of their parts, to register.
-fn split_pages(sources: &[TemplateSource]) -> (HashMap<String, Split>, Vec<(String, String)>) {
-    let mut splits = HashMap::new();
+fn split_pages(sources: &[TemplateSource]) -> (Vec<String>, Vec<(String, String)>) {
+    let mut splits = Vec::new();
     let mut texts = Vec::new();
     let pages = (sources.iter())
         .filter(|s| s.name.ends_with(".html") && !s.name.starts_with(BUILTIN_PREFIX));
     for source in pages {
-        if let Some((split, parts)) = frame::split_sources(&source.name, &source.text) {
-            splits.insert(source.name.clone(), split);
+        if let Some(parts) = frame::split_sources(&source.name, &source.text) {
+            splits.push(source.name.clone());
             texts.extend(parts);
         }
     }
     if !splits.is_empty() {
-        let (name, text) = frame::content_parent();
-        texts.push((name.to_owned(), text.to_owned()));
+        let parent = (frame::CONTENT_PARENT, frame::CONTENT_PARENT_TEXT);
+        texts.push((parent.0.to_owned(), parent.1.to_owned()));
     }
     (splits, texts)
 }
@@ -380,10 +351,10 @@ fn split_pages(sources: &[TemplateSource]) -> (HashMap<String, Split>, Vec<(Stri
 /// whole, which a build does only when a frame cannot be used or to name a template in an
 /// error. It is left unparsed then (a tenth of the parse), unless another template names it
 /// (`section.html` extends `page.html`), or the split is not kept ([`keep_splits`]).
-fn deferred(sources: &[TemplateSource], splits: &HashMap<String, Split>) -> Vec<(String, String)> {
+fn deferred(sources: &[TemplateSource], splits: &[String]) -> Vec<(String, String)> {
     sources
         .iter()
-        .filter(|source| splits.contains_key(&source.name))
+        .filter(|source| splits.contains(&source.name))
         .filter(|source| {
             let quoted = format!("\"{}\"", source.name);
             !(sources.iter()).any(|other| other.name != source.name && other.text.contains(&quoted))
@@ -392,31 +363,31 @@ fn deferred(sources: &[TemplateSource], splits: &HashMap<String, Split>) -> Vec<
         .collect()
 }
 
-/// Keeps the splits whose content holds the page template's blocks and whose frame's chain
-/// is built in, or reads nothing a page has of its own; parses the deferred templates of the
-/// others, which are rendered whole every time; and returns the deferred templates left.
+/// The splits of the page templates `names` whose content holds the page template's blocks
+/// and whose frame's chain (layout.html, base.html) is built in; parses the deferred templates
+/// of the others, which are rendered whole every time; and returns the deferred templates
+/// left.
 fn keep_splits(
     tera: &mut Tera,
     sources: &[TemplateSource],
-    splits: &mut HashMap<String, Split>,
-    deferred: Vec<(String, String)>,
-) -> Result<Vec<(String, String)>> {
-    // A theme's own template in the chain (a layout.html filling hooks) keeps the split
-    // when it reads nothing a page has of its own.
+    names: Vec<String>,
+    deferred: Deferred,
+) -> Result<(HashMap<String, Split>, Deferred)> {
     let built_in = |name: &str| sources.iter().any(|s| s.name == name && s.built_in);
-    splits.retain(|_, split| {
-        let content = tera.get_template(&split.content);
-        let frame = tera.get_template(&split.frame);
-        content.is_ok_and(frame::splittable)
-            && frame.is_ok_and(|frame| {
-                frame.parents.iter().all(|parent| {
-                    built_in(parent)
-                        || tera
-                            .get_template(parent)
-                            .is_ok_and(frame::reads_only_the_site)
-                })
-            })
-    });
+    let split = |name: String| {
+        let [frame, content] = frame::names(&name);
+        let content = tera
+            .get_template(&content)
+            .ok()
+            .filter(|c| frame::splittable(c))?;
+        let chain = &tera.get_template(&frame).ok()?.parents;
+        let split = Split::new(content);
+        chain
+            .iter()
+            .all(|parent| built_in(parent))
+            .then_some((name, split))
+    };
+    let splits: HashMap<String, Split> = names.into_iter().filter_map(split).collect();
     let (kept, whole_now): (Vec<_>, Vec<_>) = deferred
         .into_iter()
         .partition(|(name, _)| splits.contains_key(name));
@@ -425,13 +396,7 @@ fn keep_splits(
     {
         anyhow::bail!(load_error(&error, sources));
     }
-    for split in splits.values_mut() {
-        if let Some(content) = tera.templates.get_mut(&split.content) {
-            split.read_by(content);
-            split.make_flat(content);
-        }
-    }
-    Ok(kept)
+    Ok((splits, kept))
 }
 
 /// A hash of the program's version, the texts and every template: what a page is made

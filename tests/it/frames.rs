@@ -1,10 +1,9 @@
 //! Event pages are rendered in two parts, their shared frame once and each page's content on
-//! its own (src/render/frame.rs), unless a theme's template in their chain reads what a page
-//! has of its own: then every page is rendered whole. A webmaster must not be able to tell the
-//! two apart: with a `layout.html` that reads `page` to no effect, which renders whole, every
-//! file is the same bytes as without, on sites whose pages differ in what the frame shows
-//! (the menu entry that is current, a description or none, a preview image or none, a title
-//! full of markup).
+//! its own (src/render/frame.rs), unless the theme has a `layout.html` or `base.html` of its
+//! own: then every page is rendered whole. A webmaster must not be able to tell the two apart:
+//! with a `layout.html` that reads `page` to no effect, which renders whole, every file is the
+//! same bytes as without, on sites whose pages differ in what the frame shows (the menu entry
+//! that is current, a description or none, a preview image or none, a title full of markup).
 
 use crate::support::{assert_same_files, tree, vatcar};
 use std::fs;
@@ -134,27 +133,52 @@ fn a_long_spanish_menu_gives_the_same_bytes_whether_the_frame_is_shared_or_rende
 }
 
 #[test]
-fn a_layout_that_fills_hooks_from_the_site_keeps_the_shared_frame_and_the_same_pages() {
-    // Hooks filled from the site alone, as docs/templates.md shows; the same with a block
-    // that reads `page` to no effect renders whole.
+fn an_empty_tagline_over_events_without_a_description_gives_the_same_bytes_split_or_whole() {
+    // The pages' description is then an empty text, which Tera takes for false: no
+    // `<meta name="description">`, split or whole (the shared frame printed an empty one).
+    let tmp = tempfile::tempdir().unwrap();
+    let snapshot = tmp.path().join("snapshot");
+    fs::create_dir_all(&snapshot).unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    for entry in fs::read_dir(&demo).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            fs::copy(&path, snapshot.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let events = snapshot.join("facility-events.json");
+    let mut data: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&events).unwrap()).unwrap();
+    for event in data["data"].as_array_mut().unwrap() {
+        event["description"] = serde_json::Value::from("");
+    }
+    fs::write(&events, data.to_string()).unwrap();
+    let config = tmp.path().join("vatcar-site.toml");
+    fs::write(&config, "tagline = \"\"\n").unwrap();
+    let (snapshot, config) = (snapshot.to_str().unwrap(), config.to_str().unwrap());
+    same_whole_and_split(&["--snapshot", snapshot, "--config", config]);
+}
+
+#[test]
+fn a_layout_that_fills_hooks_puts_them_on_every_page_each_rendered_whole() {
+    // A theme's own layout.html is no frame the program knows: its pages are rendered whole.
     let hooks = r##"{% extends "base.html" %}
 {% block head_extra %}<meta name="theme-color" content="#0b5d7a">{% endblock head_extra %}
 {% block nav_extra %}{% for item in site.menu %}<li>{{ item.name | upper }}</li>{% endfor %}
 <li><a href="{{ root }}roster/">{{ t(key="nav.roster") }}</a></li>{% endblock nav_extra %}"##;
-    let whole = format!(
-        "{hooks}{{% block scripts_extra %}}{{% if page.url %}}{{% endif %}}{{% endblock scripts_extra %}}"
-    );
     let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
     let args = ["--demo", "--site-url", "https://demo.example.org/"];
-    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-    assert_eq!(build(&args, Some(hooks), &a), "event.html");
-    assert_eq!(build(&args, Some(&whole), &b), "none");
-    let (a, b) = (tree(&a), tree(&b));
-    assert!(
-        String::from_utf8_lossy(&a["events/388/index.html"]).contains("theme-color"),
-        "the hook is not on the event page"
-    );
-    assert_same_files(&a, &b);
+    assert_eq!(build(&args, Some(hooks), &out), "none");
+    let files = tree(&out);
+    let pages: Vec<_> = (files.iter())
+        .filter(|(path, _)| path.ends_with(".html"))
+        .collect();
+    assert!(pages.len() >= 20, "only {} pages", pages.len());
+    for (path, bytes) in pages {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(text.contains("theme-color"), "the hook is not on {path}");
+    }
 }
 
 #[test]

@@ -3,10 +3,10 @@
 //! compile here, and one whose shape changes fails the tests below.
 
 use std::collections::BTreeSet;
-use tera::ast::{Expr, ExprVal, FunctionCall, Node};
+use tera::ast::{Expr, ExprVal, Node};
 
-/// What one body of nodes calls and reads: for the recursion check (`render::limits`), and for whether a
-/// theme's template leaves a page's frame the same on every page (`render::frame`).
+/// What one body of nodes calls and reads: for the recursion check (`render::limits`), and for
+/// what a split page's content is given (`render::frame`).
 #[derive(Default)]
 pub struct Calls {
     pub includes: Vec<String>,
@@ -16,11 +16,6 @@ pub struct Calls {
     /// The first name of each variable read (`site` of `site.title`), and of each read inside
     /// brackets (`page` of `site[page.section]`).
     pub roots: BTreeSet<String>,
-    /// Names the body binds itself: loop variables, `set`.
-    pub local: BTreeSet<String>,
-    /// Whether it defines a macro, or holds a filter section.
-    pub macro_definitions: bool,
-    pub filter_sections: bool,
 }
 
 /// What `body` calls and reads.
@@ -35,37 +30,28 @@ fn nodes(body: &[Node], calls: &mut Calls) {
         match node {
             Node::VariableBlock(_, e) => expr(e, calls),
             Node::Include(_, names, _) => calls.includes.extend(names.iter().cloned()),
-            Node::Set(_, set) => {
-                calls.local.insert(set.key.clone());
-                expr(&set.value, calls);
-            }
+            Node::Set(_, set) => expr(&set.value, calls),
             Node::FilterSection(_, section, _) => {
-                calls.filter_sections = true;
-                filter(&section.filter, calls);
+                exprs(section.filter.args.values(), calls);
                 nodes(&section.body, calls);
             }
             Node::Block(_, block, _) => nodes(&block.body, calls),
             Node::Forloop(_, forloop, _) => {
-                calls.local.insert(forloop.value.clone());
-                calls.local.extend(forloop.key.clone());
                 expr(&forloop.container, calls);
                 nodes(&forloop.body, calls);
-                if let Some(empty) = &forloop.empty_body {
-                    nodes(empty, calls);
-                }
+                nodes(forloop.empty_body.as_deref().unwrap_or_default(), calls);
             }
             Node::If(branches, _) => {
                 for (_, condition, body) in &branches.conditions {
                     expr(condition, calls);
                     nodes(body, calls);
                 }
-                if let Some((_, body)) = &branches.otherwise {
-                    nodes(body, calls);
-                }
+                let otherwise = branches.otherwise.as_ref().map(|(_, body)| &body[..]);
+                nodes(otherwise.unwrap_or_default(), calls);
             }
             // Macro bodies are checked from the template's macro table.
-            Node::MacroDefinition(..) => calls.macro_definitions = true,
-            Node::Super
+            Node::MacroDefinition(..)
+            | Node::Super
             | Node::Text(_)
             | Node::Extends(..)
             | Node::ImportMacro(..)
@@ -77,46 +63,35 @@ fn nodes(body: &[Node], calls: &mut Calls) {
     }
 }
 
-fn filter(call: &FunctionCall, calls: &mut Calls) {
-    for argument in call.args.values() {
-        expr(argument, calls);
-    }
+fn exprs<'e>(list: impl IntoIterator<Item = &'e Expr>, calls: &mut Calls) {
+    list.into_iter().for_each(|e| expr(e, calls));
 }
 
 fn expr(e: &Expr, calls: &mut Calls) {
-    for f in &e.filters {
-        filter(f, calls);
+    for filter in &e.filters {
+        exprs(filter.args.values(), calls);
     }
     value(&e.val, calls);
 }
 
 fn value(v: &ExprVal, calls: &mut Calls) {
     match v {
-        ExprVal::Math(m) => {
-            expr(&m.lhs, calls);
-            expr(&m.rhs, calls);
-        }
-        ExprVal::Logic(l) => {
-            expr(&l.lhs, calls);
-            expr(&l.rhs, calls);
-        }
-        ExprVal::In(i) => {
-            expr(&i.lhs, calls);
-            expr(&i.rhs, calls);
-        }
+        ExprVal::Math(m) => exprs([&*m.lhs, &*m.rhs], calls),
+        ExprVal::Logic(l) => exprs([&*l.lhs, &*l.rhs], calls),
+        ExprVal::In(i) => exprs([&*i.lhs, &*i.rhs], calls),
         ExprVal::Test(t) => {
             read(&t.ident, calls);
-            t.args.iter().for_each(|a| expr(a, calls));
+            exprs(&t.args, calls);
         }
         ExprVal::MacroCall(m) => {
             calls.macros.push((m.namespace.clone(), m.name.clone()));
-            m.args.values().for_each(|a| expr(a, calls));
+            exprs(m.args.values(), calls);
         }
         ExprVal::FunctionCall(f) => {
             calls.functions.push(f.name.clone());
-            filter(f, calls);
+            exprs(f.args.values(), calls);
         }
-        ExprVal::Array(items) => items.iter().for_each(|a| expr(a, calls)),
+        ExprVal::Array(items) => exprs(items, calls),
         ExprVal::StringConcat(concat) => concat.values.iter().for_each(|v| value(v, calls)),
         ExprVal::Ident(name) => read(name, calls),
         ExprVal::String(_) | ExprVal::Int(_) | ExprVal::Float(_) | ExprVal::Bool(_) => {}
@@ -140,7 +115,7 @@ mod tests {
     use super::calls_of;
 
     /// Every kind of node and expression Tera parses, each holding a call or a read, is
-    /// walked: what the recursion check and the shared frames rely on.
+    /// walked: what the recursion check and the split pages rely on.
     #[test]
     fn every_kind_of_node_and_expression_is_walked() {
         let text = r#"{% extends "base.html" %}{% import "macros.html" as m %}
@@ -170,9 +145,6 @@ mod tests {
                 "a", "b", "c", "d", "e", "h", "j", "k2", "l", "n", "o", "p", "q", "r", "t", "v"
             ]
         );
-        let local: Vec<&str> = calls.local.iter().map(String::as_str).collect();
-        assert_eq!(local, ["g", "k", "s", "v"]);
-        assert!(calls.filter_sections && calls.macro_definitions);
         // A macro's body is its own, read from the template's macro table.
         let inner = calls_of(&template.macros["inner"].body);
         assert!(inner.roots.contains("hidden"));

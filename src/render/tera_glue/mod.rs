@@ -1,11 +1,8 @@
 //! Everything that leans on how Tera 1 works inside, in one place, each pinned by tests that
 //! feed it the real library: its error messages read ([`errors`]), its syntax trees walked
-//! ([`calls`]) and rewritten ([`meter`], [`fold`], [`flat`]), and its panics caught ([`panics`]). A Tera
-//! upgrade that changes any of it fails to compile, or fails a test, here first.
+//! ([`calls`]), and its panics caught ([`panics`]). A Tera upgrade that changes any of it fails
+//! to compile, or fails a test, here first.
 
 pub mod calls;
 pub mod errors;
-pub mod flat;
-pub mod fold;
-pub mod meter;
 pub mod panics;

@@ -25,14 +25,10 @@ pub fn guarded<T>(template: &str, render: impl FnOnce() -> tera::Result<T>) -> t
             }
         }));
     });
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            GUARDED.set(self.0);
-        }
-    }
-    let _restore = Restore(GUARDED.replace(true));
-    panic::catch_unwind(AssertUnwindSafe(render)).unwrap_or_else(|payload| {
+    let outer = GUARDED.replace(true);
+    let caught = panic::catch_unwind(AssertUnwindSafe(render));
+    GUARDED.set(outer);
+    caught.unwrap_or_else(|payload| {
         let cause = payload
             .downcast_ref::<&str>()
             .map(|text| (*text).to_owned())

@@ -238,11 +238,11 @@ fill only the blocks it changes. So:
   page's `intro` block marks the part to edit, but replacing it takes a copy of that page.
 
 Good to know:
-- Event pages share one frame (everything but their content), rendered once, while your
-  `layout.html` fills its hooks from `site`, `root` and `t()` alone. A hook that reads `page`
-  or an event, includes a template, calls a macro or `now()`, or a filter section, makes every
-  page render whole: the same pages, for 1.5 to 1.8 times the work on a site of thousands
-  of events. `build -vv` names the templates that share their frame.
+- Event pages share one frame (everything but their content), rendered once, while
+  `layout.html` and `base.html` are the built-in ones. With your own `layout.html` or
+  `base.html`, every page is rendered whole: the same pages, for about 1.6 times the work,
+  which only a site of thousands of events notices. `build -vv` names the templates that
+  share their frame.
 - Every page is made from its template, yours or the built-in one, the same way: a copy of
   `event.html`, `macros.html` or `event_lists.html` costs no more than the built-in file.
   Your `event.html` shares the frame too while it extends `layout.html` and fills only the
