@@ -39,6 +39,9 @@ port=0
 if [ "$out" != target/ci ]; then
   port=$(sed -n 's/^listening on http:\/\/127\.0\.0\.1://p' target/ci/mock-api.out)
 fi
+# Made here, not by the redirection below: that happens in the background job, which the loop
+# reading it can overtake on a busy machine (sed then fails on a file not there yet).
+: >"$out/mock-api.out"
 python3 benches/mock_api.py demo --latency 0 --port "$port" --banner tests/fixtures/banner/banner.png \
   >"$out/mock-api.out" &
 mock=$!
