@@ -400,6 +400,13 @@ fn load_theme_meanwhile(
         .collect();
     let templates = options.templates.clone();
     let language = options.language.clone();
+    let site = &options.settings.site;
+    let rendered = crate::render::site::templates_rendered(
+        &site.sections,
+        site.site_url.is_some(),
+        !content.is_empty(),
+    );
+    let cache = Arc::clone(&options.templates_parsed);
     // A [[menu]] entry for a built-in page renames its entry, and the page's title with it.
     let renames =
         crate::view::menu_renames(&options.settings.site.menu, &options.settings.site.sections);
@@ -409,7 +416,13 @@ fn load_theme_meanwhile(
             texts.rename(key, text);
         }
         let texts = Arc::new(texts);
-        let theme = Theme::load_with(templates.as_deref(), Arc::clone(&texts), &page_templates);
+        let theme = Theme::load_with(
+            templates.as_deref(),
+            Arc::clone(&texts),
+            &page_templates,
+            &rendered,
+            &cache,
+        );
         Ok((theme, texts))
     })
 }

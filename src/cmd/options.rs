@@ -4,6 +4,7 @@
 use crate::fetch::client::DEFAULT_BASE_URL;
 use crate::fetch::load::Source;
 use crate::fetch::snapshot;
+use crate::render::theme::TemplateCache;
 use crate::secret::ApiKey;
 use crate::settings::Settings;
 use anyhow::{Context, Result};
@@ -41,6 +42,8 @@ pub struct BuildOptions {
     /// The ATC bookings list (or why it could not be read) as `serve` read it once, when it
     /// started, for every rebuild; `None`: each build reads it.
     pub bookings: Option<Arc<Result<Vec<u8>, String>>>,
+    /// The templates last parsed: `serve`'s rebuilds share them while they are unchanged.
+    pub templates_parsed: Arc<TemplateCache>,
 }
 
 /// What a report run needs besides the CIDs.

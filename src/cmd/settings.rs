@@ -173,6 +173,7 @@ pub(crate) fn site_options(
         build_time,
         key,
         bookings: None,
+        templates_parsed: Default::default(),
     })
 }
 

@@ -7,6 +7,7 @@ use crate::render::ical;
 use crate::render::page::{Made, Page, PageData, SiteContext, make_page, render_page};
 pub use crate::render::sink::{Keep, Rendered, Sink};
 use crate::render::theme::Theme;
+use crate::settings::Sections;
 use crate::view::outputs::{self, Output};
 use crate::view::{EventKey, EventPage, EventStatus, SiteView};
 use anyhow::Result;
@@ -85,6 +86,37 @@ const SECTION_PAGES: [SectionPage; 7] = [
         data: |v| to_value(&v.whats_new),
     },
 ];
+
+/// The other templates a site renders by name, and the file each makes.
+const OTHER_TEMPLATES: [(&Output, &str); 5] = [
+    (&outputs::EVENT_PAGE, "event.html"),
+    (&outputs::NOT_FOUND, "404.html"),
+    (&outputs::SITEMAP, "sitemap.xml"),
+    (&outputs::FEED, "feed.xml"),
+    (&outputs::WHATS_NEW_FEED, "whats-new.xml"),
+];
+
+/// The built-in templates a site's build renders itself, with `sections`, with a site's
+/// address or without (`has_site_url`), and with content pages or none (`content`): the
+/// theme parses these and the templates they name, and no other built-in one.
+pub fn templates_rendered(
+    sections: &Sections,
+    has_site_url: bool,
+    content: bool,
+) -> Vec<&'static str> {
+    let written = |output: &Output| output.is_written(sections, has_site_url);
+    let pages = SECTION_PAGES
+        .iter()
+        .map(|page| (page.output, page.template));
+    let mut names: Vec<&'static str> = (pages.chain(OTHER_TEMPLATES))
+        .filter(|(output, _)| written(output))
+        .map(|(_, template)| template)
+        .collect();
+    if content {
+        names.extend(["page.html", "section.html"]);
+    }
+    names
+}
 
 /// Renders every file of the site and hands each to `sink` as soon as it is made.
 ///

@@ -26,7 +26,7 @@ use folder::{TemplateSource, check_page_templates, read_theme_folder};
 pub use ignored::{Ignored, ignored_files};
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use tera::Tera;
 use translate::{Translate, UNKNOWN_KEY};
 
@@ -34,122 +34,125 @@ use translate::{Translate, UNKNOWN_KEY};
 /// ([`Theme::tera_for`]).
 type Deferred = Vec<(String, String)>;
 
-/// How the names of the reports' templates begin (`report.css`, `report-roster.html`).
-const REPORT_PREFIX: &str = "report";
-
 /// The folder the built-in templates are also found under, whatever the theme replaces:
 /// `{% extends "builtin/index.html" %}`.
 pub const BUILTIN_PREFIX: &str = "builtin/";
 
 pub struct Theme {
-    tera: Tera,
+    parsed: Arc<Parsed>,
     static_files: Vec<(String, Vec<u8>)>,
     /// Each template's text and where it came from, to point errors at a file and line.
     sources: Vec<TemplateSource>,
     /// The words of the pages, in the site's language.
     texts: Arc<Texts>,
-    /// The page templates rendered in two parts, frame and content ([`frame`]), by name.
-    splits: HashMap<String, Split>,
     /// A hash of the program's version, every template and the texts: what a page is made
     /// with, besides its data.
     fingerprint: u128,
+}
+
+/// The theme's templates parsed by Tera: most of a small site's build, which `serve` does
+/// once while the templates and the words are unchanged ([`TemplateCache`]).
+pub struct Parsed {
+    tera: Tera,
+    /// The page templates rendered in two parts, frame and content ([`frame`]), by name.
+    splits: HashMap<String, Split>,
     /// The split page templates whose whole text `tera` does not hold ([`Theme::tera_for`]).
-    deferred: Vec<(String, String)>,
+    deferred: Deferred,
     /// `tera` with the deferred templates, made the first time a page of one is rendered
     /// whole.
     whole: OnceLock<std::result::Result<Tera, String>>,
 }
 
+/// The templates last parsed, by a hash of what they were parsed from: `serve` keeps one for
+/// its rebuilds, and parses again only when a template, its origin or the words changed.
+#[derive(Default)]
+pub struct TemplateCache(Mutex<Option<(u128, Arc<Parsed>)>>);
+
+impl TemplateCache {
+    /// The templates parsed from what `key` hashes, parsed by `parse` unless they are the last.
+    fn get(&self, key: u128, parse: impl FnOnce() -> Result<Parsed>) -> Result<Arc<Parsed>> {
+        let mut last = self.0.lock().expect("no panic holds the lock");
+        if let Some((known, parsed)) = &*last
+            && *known == key
+        {
+            log::debug!("the templates and the words are unchanged: not parsed again");
+            return Ok(Arc::clone(parsed));
+        }
+        let parsed = Arc::new(parse()?);
+        *last = Some((key, Arc::clone(&parsed)));
+        Ok(parsed)
+    }
+}
+
+impl std::fmt::Debug for TemplateCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TemplateCache")
+    }
+}
+
 impl Theme {
-    /// The templates of `user_dir` over the built-in ones, speaking the language of `texts`
-    /// (loaded by the command, which hands the same texts to the view).
+    /// The templates of `user_dir` over the built-in ones, every one of them, speaking the
+    /// language of `texts` (loaded by the command, which hands the same texts to the view).
     pub fn load(user_dir: Option<&Path>, texts: Arc<Texts>) -> Result<Self> {
-        Self::load_for(user_dir, texts, &[], true)
+        Self::load_for(user_dir, texts, &[], None, None)
     }
 
-    /// [`Theme::load`] for a site's build, with the further templates that content pages
-    /// name, and without the built-in reports' templates: parsing them was a fifth of the
-    /// parse, which a build on one core waits for. A theme's own report templates are still
-    /// read and checked, and a theme template that names a report's keeps them all.
+    /// [`Theme::load`] for a site's build: the user's templates, those content pages name
+    /// among them, and of the built-in ones only those the build renders (`rendered`) and
+    /// what these name (parsing is most of a small site's build); parsed again only when
+    /// `cache` does not hold them.
     pub fn load_with(
         user_dir: Option<&Path>,
         texts: Arc<Texts>,
         page_templates: &[PageTemplate],
+        rendered: &[&str],
+        cache: &TemplateCache,
     ) -> Result<Self> {
-        Self::load_for(user_dir, texts, page_templates, false)
+        Self::load_for(user_dir, texts, page_templates, Some(rendered), Some(cache))
     }
 
     fn load_for(
         user_dir: Option<&Path>,
         texts: Arc<Texts>,
         page_templates: &[PageTemplate],
-        reports: bool,
+        rendered: Option<&[&str]>,
+        cache: Option<&TemplateCache>,
     ) -> Result<Self> {
-        let mut tera = new_tera(&texts);
         let mut static_files: Vec<(String, Vec<u8>)> = STATIC_FILES
             .iter()
             .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
             .collect();
-        let sources = gather_sources(user_dir, page_templates, reports, &mut static_files)?;
-        // Page templates are also registered split in two; which of them are used split is
-        // decided once the chain each extends is parsed.
-        let (split_names, split_texts) = split_pages(&sources);
-        let deferred = deferred(&sources, &split_names);
-        let all = sources
-            .iter()
-            .filter(|source| !deferred.iter().any(|(name, _)| *name == source.name))
-            .map(|source| (source.name.as_str(), source.text.as_str()))
-            .chain(
-                split_texts
-                    .iter()
-                    .map(|(name, text)| (name.as_str(), text.as_str())),
-            );
-        if let Err(error) = tera.add_raw_templates(all) {
-            anyhow::bail!(load_error(&error, &sources));
-        }
-        if let Err((name, error)) = crate::render::limits::check(&tera) {
-            let origin = sources
-                .iter()
-                .find(|source| source.name == name)
-                .map_or(name.as_str(), |source| source.origin.as_str());
-            anyhow::bail!("{origin}: {}", quote::cut_lines(&error.to_string()));
-        }
-        check_text_keys(&sources, &texts)?;
-        tera.autoescape_on(vec![".html", ".xml"]);
-        tera.set_escape_fn(escape_html);
-        let (splits, deferred) = keep_splits(&mut tera, &sources, split_names, deferred)?;
-        let mut split_names: Vec<&str> = splits.keys().map(String::as_str).collect();
-        split_names.sort_unstable();
-        log::debug!(
-            "templates whose frame is rendered once for the pages that share it: {}",
-            if split_names.is_empty() {
-                "none".to_owned()
-            } else {
-                split_names.join(", ")
-            }
-        );
+        let sources = gather_sources(user_dir, page_templates, rendered, &mut static_files)?;
         let fingerprint = fingerprint(&texts, &sources);
+        let parse = || parse(&sources, &texts);
+        let parsed = match cache {
+            Some(cache) => {
+                // Where each template came from decides which are built in, and the errors.
+                let origins: Vec<&str> = sources.iter().map(|s| s.origin.as_str()).collect();
+                let made_from = format!("{fingerprint}\n{origins:?}");
+                cache.get(xxhash_rust::xxh3::xxh3_128(made_from.as_bytes()), parse)?
+            }
+            None => Arc::new(parse()?),
+        };
         Ok(Self {
-            tera,
+            parsed,
             static_files,
             sources,
             texts,
-            splits,
             fingerprint,
-            deferred,
-            whole: OnceLock::new(),
         })
     }
 
     /// The templates with every deferred page template parsed whole: `tera` itself when none
     /// is deferred or `template` is not one.
     fn tera_for(&self, template: &str) -> Result<&Tera> {
-        if !self.deferred.iter().any(|(name, _)| name == template) {
-            return Ok(&self.tera);
+        let parsed = &self.parsed;
+        if !parsed.deferred.iter().any(|(name, _)| name == template) {
+            return Ok(&parsed.tera);
         }
-        let whole = self.whole.get_or_init(|| {
-            let mut tera = self.tera.clone();
-            tera.add_raw_templates(self.deferred.clone())
+        let whole = parsed.whole.get_or_init(|| {
+            let mut tera = parsed.tera.clone();
+            tera.add_raw_templates(parsed.deferred.clone())
                 .map_err(|error| load_error(&error, &self.sources))?;
             Ok(tera)
         });
@@ -180,7 +183,7 @@ impl Theme {
 
     /// How `template` is rendered in two parts, if it can be ([`frame`]).
     pub fn split(&self, template: &str) -> Option<&Split> {
-        self.splits.get(template)
+        self.parsed.splits.get(template)
     }
 
     /// A part of a page ([`Theme::split`]), as Tera renders it: its forbidden characters are
@@ -250,6 +253,55 @@ impl Theme {
     }
 }
 
+/// The templates of `sources` parsed, checked against the limits and the catalogue (`texts`),
+/// and the page templates that may be split, split.
+fn parse(sources: &[TemplateSource], texts: &Arc<Texts>) -> Result<Parsed> {
+    let mut tera = new_tera(texts);
+    // Page templates are also registered split in two; which of them are used split is
+    // decided once the chain each extends is parsed.
+    let (split_names, split_texts) = split_pages(sources);
+    let deferred = deferred(sources, &split_names);
+    let all = sources
+        .iter()
+        .filter(|source| !deferred.iter().any(|(name, _)| *name == source.name))
+        .map(|source| (source.name.as_str(), source.text.as_str()))
+        .chain(
+            split_texts
+                .iter()
+                .map(|(name, text)| (name.as_str(), text.as_str())),
+        );
+    if let Err(error) = tera.add_raw_templates(all) {
+        anyhow::bail!(load_error(&error, sources));
+    }
+    if let Err((name, error)) = crate::render::limits::check(&tera) {
+        let origin = sources
+            .iter()
+            .find(|source| source.name == name)
+            .map_or(name.as_str(), |source| source.origin.as_str());
+        anyhow::bail!("{origin}: {}", quote::cut_lines(&error.to_string()));
+    }
+    check_text_keys(sources, texts)?;
+    tera.autoescape_on(vec![".html", ".xml"]);
+    tera.set_escape_fn(escape_html);
+    let (splits, deferred) = keep_splits(&mut tera, sources, split_names, deferred)?;
+    let mut split_names: Vec<&str> = splits.keys().map(String::as_str).collect();
+    split_names.sort_unstable();
+    log::debug!(
+        "templates whose frame is rendered once for the pages that share it: {}",
+        if split_names.is_empty() {
+            "none".to_owned()
+        } else {
+            split_names.join(", ")
+        }
+    );
+    Ok(Parsed {
+        tera,
+        splits,
+        deferred,
+        whole: OnceLock::new(),
+    })
+}
+
 /// A Tera with what the theme's templates may call: the catalogue's texts (`t`), the
 /// site's language and locale, and the limits of [`crate::render::limits`].
 fn new_tera(texts: &Arc<Texts>) -> Tera {
@@ -269,13 +321,13 @@ fn new_tera(texts: &Arc<Texts>) -> Tera {
 }
 
 /// Every template of the theme: the user's (with their static files added to
-/// `static_files`), the built-in ones the user has not replaced (the reports' only with
-/// `reports`, or when a user's template names one), and, for a theme that names one, each
-/// built-in under `builtin/`.
+/// `static_files`), the built-in ones the user has not replaced, and, for a theme that names
+/// one, each built-in under `builtin/`; with `rendered`, of the built-in ones only those it
+/// names and those they name in turn ([`named_from`]).
 fn gather_sources(
     user_dir: Option<&Path>,
     page_templates: &[PageTemplate],
-    reports: bool,
+    rendered: Option<&[&str]>,
     static_files: &mut [(String, Vec<u8>)],
 ) -> Result<Vec<TemplateSource>> {
     let user_templates = match user_dir {
@@ -283,47 +335,60 @@ fn gather_sources(
         None => Vec::new(),
     };
     check_page_templates(page_templates, &user_templates, user_dir)?;
-    let reports = reports
-        || user_templates
-            .iter()
-            .any(|user| user.text.contains(REPORT_PREFIX));
-    let builtin: Vec<TemplateSource> = TEMPLATES
+    let builtin = TEMPLATES
         .iter()
         .filter(|(name, _)| !user_templates.iter().any(|user| user.name == *name))
-        .filter(|(name, _)| reports || !name.starts_with(REPORT_PREFIX))
         .map(|(name, text)| TemplateSource {
             name: name.to_string(),
             text: text.to_string(),
             origin: format!("built-in {name}"),
             built_in: true,
-        })
-        .collect();
+        });
     // Each built-in also under `builtin/`, so that a theme's template can extend the one it
     // replaces (Tera cannot extend a template of the same name) and fill a single block.
-    // Only for a theme that names one: Tera's `extends`, `include` and `import` take a
-    // literal name, and the others' builds need not parse every template twice.
+    // Only for a theme that names one, so that the others' builds parse no template twice.
     let wanted = user_templates
         .iter()
         .any(|user| user.text.contains(BUILTIN_PREFIX));
-    let aliases: Vec<TemplateSource> = if wanted {
-        TEMPLATES
-            .iter()
-            .map(|(name, text)| TemplateSource {
-                name: format!("{BUILTIN_PREFIX}{name}"),
-                text: text.to_string(),
-                origin: format!("built-in {name}"),
-                built_in: true,
-            })
-            .filter(|alias| !user_templates.iter().any(|user| user.name == alias.name))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    Ok(user_templates
-        .into_iter()
-        .chain(builtin)
-        .chain(aliases)
-        .collect())
+    let aliases = (TEMPLATES.iter())
+        .filter(|_| wanted)
+        .map(|(name, text)| TemplateSource {
+            name: format!("{BUILTIN_PREFIX}{name}"),
+            text: text.to_string(),
+            origin: format!("built-in {name}"),
+            built_in: true,
+        })
+        .filter(|alias| !user_templates.iter().any(|user| user.name == alias.name));
+    let all: Vec<TemplateSource> = builtin.chain(aliases).collect();
+    Ok(match rendered {
+        Some(rendered) => named_from(user_templates, all, rendered),
+        None => user_templates.into_iter().chain(all).collect(),
+    })
+}
+
+/// The user's templates, and of the built-in ones (`built_in`) those `rendered` names and
+/// those these templates name, in turn: Tera's `extends`, `include` and `import` take a
+/// literal name, in one of its three quotes.
+fn named_from(
+    user: Vec<TemplateSource>,
+    built_in: Vec<TemplateSource>,
+    rendered: &[&str],
+) -> Vec<TemplateSource> {
+    let (mut kept, mut rest): (Vec<_>, Vec<_>) =
+        (built_in.into_iter()).partition(|source| rendered.contains(&source.name.as_str()));
+    kept.splice(0..0, user);
+    loop {
+        let named = |source: &TemplateSource| {
+            let quoted = ['"', '\'', '`'].map(|quote| format!("{quote}{}{quote}", source.name));
+            (kept.iter()).any(|k| quoted.iter().any(|quoted| k.text.contains(quoted.as_str())))
+        };
+        let (more, others): (Vec<_>, Vec<_>) = rest.into_iter().partition(named);
+        if more.is_empty() {
+            return kept;
+        }
+        kept.extend(more);
+        rest = others;
+    }
 }
 
 /// The page templates that may be rendered in two parts ([`frame`]), the theme's and the
@@ -475,54 +540,107 @@ fn load_error(error: &tera::Error, sources: &[TemplateSource]) -> String {
 
 #[cfg(test)]
 mod tests {
-    /// Whether each of the reports' templates is in a theme.
-    fn reports_held(theme: &super::Theme) -> Vec<bool> {
-        [
-            "report.css",
-            "report-training.html",
-            "report-roster.html",
-            "report-index.html",
-        ]
-        .iter()
-        .map(|name| theme.tera.get_template(name).is_ok())
-        .collect()
+    use super::{PageTemplate, TemplateCache, Texts, Theme};
+    use crate::settings::Sections;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    fn texts() -> Arc<Texts> {
+        Arc::new(Texts::load("en", None).unwrap())
+    }
+
+    /// Whether `theme` parsed the template `name`.
+    fn parsed(theme: &Theme, name: &str) -> bool {
+        theme.parsed.tera.get_template(name).is_ok()
+    }
+
+    /// The theme of `dir` as a site's build with every section, a site's address and
+    /// content pages loads it, with `cache`.
+    fn site_theme(dir: Option<&Path>, pages: &[PageTemplate], cache: &TemplateCache) -> Theme {
+        let rendered = crate::render::site::templates_rendered(&Sections::default(), true, true);
+        Theme::load_with(dir, texts(), pages, &rendered, cache).unwrap()
     }
 
     #[test]
-    fn a_site_build_leaves_the_reports_templates_out_unless_its_theme_names_one() {
-        use super::{Texts, Theme};
-        use std::sync::Arc;
-        let texts = || Arc::new(Texts::load("en", None).unwrap());
-        let reports = Theme::load(None, texts()).unwrap();
-        assert_eq!(reports_held(&reports), [true; 4]);
-        let site = Theme::load_with(None, texts(), &[]).unwrap();
-        assert_eq!(reports_held(&site), [false; 4]);
-        assert!(site.split("event.html").is_some());
+    fn a_site_build_parses_the_templates_it_renders_and_those_they_name_and_no_other() {
+        let reports = ["report.css", "report-training.html", "report-roster.html"];
+        let all = Theme::load(None, texts()).unwrap();
+        assert!(reports.iter().all(|name| parsed(&all, name)));
+        let cache = TemplateCache::default();
+        let full = site_theme(None, &[], &cache);
+        assert!(reports.iter().all(|name| !parsed(&full, name)));
+        for name in [
+            "base.html",
+            "macros.html",
+            "live-home.html",
+            "sitemap.xml",
+            "page.html",
+        ] {
+            assert!(parsed(&full, name), "{name}");
+        }
+        // No site address, no content, no live page: no sitemap, feeds, content templates,
+        // nor the live page's and the home page's live block.
+        let sections = Sections {
+            live: false,
+            ..Sections::default()
+        };
+        let rendered = crate::render::site::templates_rendered(&sections, false, false);
+        let small = Theme::load_with(None, texts(), &[], &rendered, &cache).unwrap();
+        for name in [
+            "sitemap.xml",
+            "feed.xml",
+            "whats-new.xml",
+            "page.html",
+            "live.html",
+        ] {
+            assert!(!parsed(&small, name), "{name}");
+        }
+        assert!(parsed(&small, "index.html") && parsed(&small, "base.html"));
 
         // A theme's own report template is still parsed (so a build reports its errors),
-        // and one that includes a built-in report's keeps them all.
+        // with the built-in one it includes.
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("report-roster.html"), "{{ broken").unwrap();
-        let error = Theme::load_with(Some(dir.path()), texts(), &[])
+        let rendered = crate::render::site::templates_rendered(&Sections::default(), true, true);
+        let error = Theme::load_with(Some(dir.path()), texts(), &[], &rendered, &cache)
             .err()
             .expect("a broken report template fails the site's build");
         assert!(error.to_string().contains("report-roster.html"), "{error}");
-        std::fs::write(
-            dir.path().join("report-roster.html"),
-            "{% include \"report.css\" %}",
-        )
-        .unwrap();
-        let site = Theme::load_with(Some(dir.path()), texts(), &[]).unwrap();
-        assert_eq!(reports_held(&site), [true; 4]);
+        let include = "{% include 'report.css' %}";
+        std::fs::write(dir.path().join("report-roster.html"), include).unwrap();
+        let themed = site_theme(Some(dir.path()), &[], &cache);
+        assert!(parsed(&themed, "report-roster.html") && parsed(&themed, "report.css"));
+        assert!(!parsed(&themed, "report-training.html"));
+    }
+
+    #[test]
+    fn the_templates_are_parsed_again_only_when_they_or_the_words_change() {
+        let cache = TemplateCache::default();
+        let first = site_theme(None, &[], &cache);
+        let again = site_theme(None, &[], &cache);
+        assert!(Arc::ptr_eq(&first.parsed, &again.parsed));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("404.html"), "Lost").unwrap();
+        let themed = site_theme(Some(dir.path()), &[], &cache);
+        assert!(!Arc::ptr_eq(&again.parsed, &themed.parsed));
+        assert!(Arc::ptr_eq(
+            &themed.parsed,
+            &site_theme(Some(dir.path()), &[], &cache).parsed
+        ));
+        std::fs::write(dir.path().join("404.html"), "Gone").unwrap();
+        let edited = site_theme(Some(dir.path()), &[], &cache);
+        assert!(!Arc::ptr_eq(&themed.parsed, &edited.parsed));
+        let mut spanish = Texts::load("es", None).unwrap();
+        spanish.rename("nav.roster", "Plantilla");
+        let rendered = crate::render::site::templates_rendered(&Default::default(), true, true);
+        let dir = Some(dir.path());
+        let other = Theme::load_with(dir, Arc::new(spanish), &[], &rendered, &cache).unwrap();
+        assert!(!Arc::ptr_eq(&edited.parsed, &other.parsed));
     }
 
     #[test]
     fn a_split_page_template_is_parsed_whole_only_when_a_page_needs_it() {
-        use super::{PageTemplate, Texts, Theme};
-        use std::sync::Arc;
-        let texts = || Arc::new(Texts::load("en", None).unwrap());
-        let parsed = |theme: &Theme, name: &str| theme.tera.get_template(name).is_ok();
-        let site = Theme::load_with(None, texts(), &[]).unwrap();
+        let site = site_theme(None, &[], &TemplateCache::default());
         assert!(site.split("event.html").is_some());
         assert!(!parsed(&site, "event.html"), "event.html was parsed whole");
         // A template of more than one block is not split, and its parts are not parsed.
@@ -541,7 +659,7 @@ mod tests {
             "page": {"title": "Lost", "url": "404.html", "section": ""},
         }))
         .unwrap();
-        assert!(site.whole.get().is_none());
+        assert!(site.parsed.whole.get().is_none());
         // The page's values are missing here, not the template: it renders as far as base.html.
         let error = site.render("event.html", &context).unwrap_err().to_string();
         assert!(error.contains("Variable `site."), "{error}");
@@ -549,7 +667,7 @@ mod tests {
             !error.contains("Template 'event.html' not found"),
             "{error}"
         );
-        assert!(site.whole.get().is_some_and(Result::is_ok));
+        assert!(site.parsed.whole.get().is_some_and(Result::is_ok));
 
         // A theme's template that extends one keeps it whole.
         let dir = tempfile::tempdir().unwrap();
@@ -562,7 +680,7 @@ mod tests {
             name: "special.html".to_owned(),
             origin: "content/special.md:2".to_owned(),
         }];
-        let themed = Theme::load_with(Some(dir.path()), texts(), &named).unwrap();
+        let themed = site_theme(Some(dir.path()), &named, &TemplateCache::default());
         assert!(parsed(&themed, "event.html"));
     }
 }

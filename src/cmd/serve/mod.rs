@@ -73,6 +73,7 @@ pub(crate) fn run(
                 output: first.output.clone(),
                 key: first.key.clone(),
                 bookings: first.bookings.clone(),
+                templates_parsed: first.templates_parsed.clone(),
                 // The data is the same as at startup, and so is the moment it was built from.
                 build_time: first.build_time,
                 ..fresh
