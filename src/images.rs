@@ -229,7 +229,10 @@ fn decode(bytes: &[u8]) -> Result<Pixels, String> {
         Some(other) => {
             return Err(format!(
                 "the image is {}, not PNG, JPEG or WebP",
-                other.extensions_str().first().unwrap_or(&"another format")
+                other
+                    .extensions_str()
+                    .first()
+                    .map_or("another format".to_owned(), |name| name.to_ascii_uppercase())
             ));
         }
         None => return Err("not an image (PNG, JPEG or WebP)".to_owned()),
@@ -469,7 +472,10 @@ mod tests {
         let reason = make_copies(b"<html>not an image</html>").unwrap_err();
         assert_eq!(reason, "not an image (PNG, JPEG or WebP)");
         let gif = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;";
-        assert!(make_copies(gif).unwrap_err().contains("gif"));
+        assert_eq!(
+            make_copies(gif).unwrap_err(),
+            "the image is GIF, not PNG, JPEG or WebP"
+        );
         assert!(make_copies(&png(40, 40, false)[..30]).is_err());
     }
 }

@@ -290,6 +290,7 @@ fn banners_that_cannot_be_used_are_named_in_one_warning_that_says_what_each_page
         "/elsewhere.png",
         &refused,
         "/gone.png",
+        "/anim.gif",
     ]);
     server.route_path("/bomb.png", vec![image_reply(bomb(), "image/png")]);
     server.route_path(
@@ -309,12 +310,16 @@ fn banners_that_cannot_be_used_are_named_in_one_warning_that_says_what_each_page
         vec![Reply::status(302).header("Location", "http://192.0.2.1/banner.png")],
     );
     server.route_path("/gone.png", vec![Reply::status(404)]);
+    server.route_path(
+        "/anim.gif",
+        vec![image_reply(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;".to_vec(), "image/gif")],
+    );
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let ran = build(&server, &out);
     let warning = unserved_warning(&ran.stderr).expect("a warning");
     assert!(
-        warning.contains("7 event banners are not served"),
+        warning.contains("8 event banners are not served"),
         "{warning}"
     );
     for (needle, why) in [
@@ -325,6 +330,7 @@ fn banners_that_cannot_be_used_are_named_in_one_warning_that_says_what_each_page
         ("/elsewhere.png", "192.0.2.1"),
         ("/gone.png", "answered 404"),
         ("/refused.png", "could not read it"),
+        ("/anim.gif", "GIF"),
     ] {
         let at = warning
             .find(needle)
@@ -348,7 +354,7 @@ fn banners_that_cannot_be_used_are_named_in_one_warning_that_says_what_each_page
         )),
         "{warning}"
     );
-    for n in [0, 1, 2, 3, 4, 6] {
+    for n in [0, 1, 2, 3, 4, 6, 7] {
         assert!(
             banner_attributes(&out, n, "img.event-banner").is_none(),
             "event {n}"
