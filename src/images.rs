@@ -227,13 +227,11 @@ fn decode(bytes: &[u8]) -> Result<Pixels, String> {
     match reader.format() {
         Some(ImageFormat::Png | ImageFormat::Jpeg | ImageFormat::WebP) => {}
         Some(other) => {
-            return Err(format!(
-                "the image is {}, not PNG, JPEG or WebP",
-                other
-                    .extensions_str()
-                    .first()
-                    .map_or("another format".to_owned(), |name| name.to_ascii_uppercase())
-            ));
+            let name = (other.extensions_str().first())
+                .map_or("another format".to_owned(), |name| {
+                    name.to_ascii_uppercase()
+                });
+            return Err(format!("the image is {name}, not PNG, JPEG or WebP"));
         }
         None => return Err("not an image (PNG, JPEG or WebP)".to_owned()),
     }

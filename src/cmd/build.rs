@@ -19,7 +19,7 @@ use crate::fetch::snapshot::Snapshot;
 use crate::i18n::Texts;
 use crate::model::SiteData;
 use crate::model::content::ContentPage;
-use crate::model::previous::Previous;
+use crate::model::previous::{Origin, Previous};
 use crate::problems::{Problem, Problems};
 use crate::publish::{self, PublishReport};
 use crate::render::Theme;
@@ -239,11 +239,13 @@ fn make_view(
         .join()
         .expect("loading the templates does not panic")?;
     let theme = theme.map_err(|e| problems.extend(as_problems(e))).ok();
+    let origin = Origin::of(&data.roster, options.demo_data);
     let run = view::Run {
         base_url,
         build_time: options.build_time,
         texts,
-        previous: previous_or_warn(loaded.previous),
+        previous: previous_or_warn(loaded.previous, &origin),
+        origin,
         bookings,
         banners,
     };

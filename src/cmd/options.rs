@@ -28,6 +28,9 @@ pub struct BuildOptions {
     /// The demo's own pages and logo instead of `content` and `static_files`: `build --demo`
     /// without a site folder.
     pub demo_site_files: bool,
+    /// Built from the demo's data (`--demo`, or `serve --demo`'s rebuilds), which the
+    /// published data/changes.json says, so that a real build never compares with it.
+    pub demo_data: bool,
     pub force: bool,
     /// Wait for another run publishing to the same folder.
     pub wait: bool,

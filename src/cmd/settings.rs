@@ -158,6 +158,7 @@ pub(crate) fn site_options(
     }
     let templates = settings.folders.templates.clone();
     Ok(BuildOptions {
+        demo_data: matches!(source, Source::Demo),
         source,
         output: settings.folders.output.clone(),
         save_snapshot: None,

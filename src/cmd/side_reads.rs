@@ -7,7 +7,7 @@ use super::options::BuildOptions;
 use crate::fetch::banners::Banners;
 use crate::fetch::load::Source;
 use crate::fetch::snapshot::Snapshot;
-use crate::model::previous::Previous;
+use crate::model::previous::{Origin, Previous};
 use crate::settings::BannerSource;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -116,13 +116,19 @@ pub(super) fn bookings_or_warn(
     (Some(Arc::new(decoded)), fetched)
 }
 
-/// The previous build's state; a warning, once the data is in, when it could not be read.
+/// The previous build's state; a warning, once the data is in, when it could not be read or
+/// was made from other data than this build's (`origin`).
 pub(super) fn previous_or_warn(
     reading: Option<JoinHandle<Result<Previous, String>>>,
+    origin: &Origin,
 ) -> Option<Arc<Previous>> {
     let read = reading?
         .join()
         .expect("reading the previous build does not panic");
+    let read = read.and_then(|previous| match origin.differs_from(&previous.origin) {
+        Some(reason) => Err(format!("the one found {reason}")),
+        None => Ok(previous),
+    });
     match read {
         Ok(previous) => Some(Arc::new(previous)),
         Err(reason) => {

@@ -7,9 +7,9 @@
 //! A file that does not have the documented shape is refused whole, and the build goes on
 //! as a first build.
 
-use super::Rating;
+use super::{Rating, Roster};
 use chrono::{DateTime, NaiveDate, Utc};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The `version` of the files this program writes and reads.
@@ -19,9 +19,52 @@ pub const DATA_VERSION: u64 = 1;
 /// (`view::whats_new` keeps 200), little enough to compare quickly.
 const MAX_CHANGES: usize = 10_000;
 
+/// Whose data made a build: a build compares only with one made from the same, so that the
+/// demo, or another facility's site, built into the same output folder first is never taken
+/// for this site's day before (its members "new", its events announced).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Origin {
+    /// The facility the roster names: its id, else its short name, else its long name;
+    /// `None` when the roster names none.
+    pub facility: Option<String>,
+    /// Made from the demo's data.
+    pub demo: bool,
+}
+
+impl Origin {
+    pub fn of(roster: &Roster, demo: bool) -> Origin {
+        let facility = roster.facility.as_ref().and_then(|facility| {
+            (facility.id.map(|id| id.to_string()))
+                .or_else(|| facility.short_name.clone())
+                .or_else(|| facility.long_name.clone())
+        });
+        Origin { facility, demo }
+    }
+
+    /// Why a build made from `self` is not to be compared with one made from `previous`, if
+    /// it is not; the reason goes into a warning, so it quotes nothing of the file's. A
+    /// previous build that says nothing of its origin (made before it was written) is
+    /// compared with, as it was then; a facility unknown on either side is no difference.
+    pub fn differs_from(&self, previous: &Option<Origin>) -> Option<&'static str> {
+        let previous = previous.as_ref()?;
+        match (previous.demo, self.demo) {
+            (true, false) => Some("was made from the demo's data"),
+            (false, true) => Some("was made from a facility's data, not the demo's"),
+            _ => match (&previous.facility, &self.facility) {
+                (Some(then), Some(now)) if then != now => {
+                    Some("was made from another facility's data")
+                }
+                _ => None,
+            },
+        }
+    }
+}
+
 /// What the previous build published, as far as a comparison needs it.
 #[derive(Clone, Debug, Default)]
 pub struct Previous {
+    /// Whose data made it; `None` when its changes.json does not say (an older build).
+    pub origin: Option<Origin>,
     /// Its roster, by CID; `None` when it published none (the roster section was off).
     pub members: Option<HashMap<u64, PreviousMember>>,
     /// The changes it listed, as ids and dates.
@@ -185,6 +228,8 @@ struct PersonFile {
 #[derive(Deserialize)]
 struct ChangesFile {
     version: u64,
+    #[serde(default)]
+    origin: Option<Origin>,
     changes: Vec<ChangeFile>,
     state: StateFile,
 }
@@ -215,7 +260,10 @@ pub fn decode_previous(changes: &[u8], roster: Option<&[u8]>) -> Result<Previous
             changes_file.changes.len()
         ));
     }
-    let mut previous = Previous::default();
+    let mut previous = Previous {
+        origin: changes_file.origin,
+        ..Previous::default()
+    };
     for (n, change) in changes_file.changes.into_iter().enumerate() {
         let date = DateTime::parse_from_rfc3339(&change.date)
             .map_err(|_| format!("data/changes.json: changes[{n}].date is not an RFC 3339 time"))?

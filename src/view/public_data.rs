@@ -7,7 +7,7 @@ use super::events::{EventKey, EventPage, EventStatus};
 use super::whats_new::{Promoted, State, WhatsNew};
 use super::{FeedEntry, PersonRow, RosterPage, Run, Site, StaffRow};
 use crate::model::StaffRole;
-use crate::model::previous::DATA_VERSION;
+use crate::model::previous::{DATA_VERSION, Origin};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -19,6 +19,8 @@ pub struct ChangesFile {
     pub generated: String,
     pub site_url: Option<String>,
     pub language: String,
+    /// Whose data made this build: the next build compares only with one of the same.
+    pub origin: Origin,
     /// No previous build was compared with: nothing in `changes` is news to an announcer.
     pub first_build: bool,
     /// How many days a change stays listed (`whats_new_days`).
@@ -161,6 +163,7 @@ pub(super) fn public_data(
         generated: generated.clone(),
         site_url: site.site_url.clone(),
         language: run.texts.language.clone(),
+        origin: run.origin.clone(),
         first_build: whats_new.first_build,
         days: whats_new.days,
         changes: (whats_new.changes.iter())

@@ -23,6 +23,8 @@ pub struct Run {
     /// The previous build's state, to find what changed since; `None` on a first build (or
     /// when the previous one could not be read).
     pub previous: Option<Arc<crate::model::previous::Previous>>,
+    /// Whose data makes this build, written into data/changes.json for the next.
+    pub origin: crate::model::previous::Origin,
     /// The ATC bookings list, or why it could not be read; `None` with the live page off.
     pub bookings: Option<Arc<Result<crate::model::bookings::Bookings, String>>>,
     /// The banners served with the site, by the API's address; empty with

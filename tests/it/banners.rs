@@ -312,7 +312,10 @@ fn banners_that_cannot_be_used_are_named_in_one_warning_that_says_what_each_page
     server.route_path("/gone.png", vec![Reply::status(404)]);
     server.route_path(
         "/anim.gif",
-        vec![image_reply(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;".to_vec(), "image/gif")],
+        vec![image_reply(
+            b"GIF89a\x01\x00\x01\x00\x00\x00\x00;".to_vec(),
+            "image/gif",
+        )],
     );
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");

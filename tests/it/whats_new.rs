@@ -1007,3 +1007,73 @@ fn a_run_right_after_a_deploy_reads_past_the_cdn_and_announces_nothing_twice() {
         );
     }
 }
+
+/// Issue 50: the README's first step (`build --demo` or `serve --demo`) writes the output
+/// folder; the real site's first build into it must not take the demo for its day before,
+/// even when its members have the demo's CIDs.
+#[test]
+fn a_build_into_the_demos_output_is_a_first_build_that_takes_nothing_from_the_demo() {
+    let out = tempfile::tempdir().unwrap();
+    let demo = run_ok(&mut crate::support::vatcar_at_demo_time(&[
+        "build",
+        "--demo",
+        "--output",
+        out.path().to_str().unwrap(),
+    ]));
+    assert_eq!(
+        changes(out.path())["origin"]["demo"],
+        true,
+        "{}",
+        demo.text()
+    );
+    // Another facility's snapshot, over the demo's members.
+    let other = snapshot(|roster, _, _| {
+        roster["data"]["facility"] =
+            json!({"id": 77, "short_name": "MDCS", "long_name": "Santo Domingo"})
+    });
+    let ran = build(other.path(), out.path(), 0, &[]);
+    assert!(
+        ran.stderr.contains(
+            "What's new: no previous build to compare with (the one found was made from the demo's data)"
+        ),
+        "{}",
+        ran.stderr
+    );
+    let file = changes(out.path());
+    assert_eq!(file["first_build"], true);
+    assert_eq!(file["origin"], json!({"facility": "77", "demo": false}));
+    // The same as a first build into an empty folder: none of the demo's entries, and no
+    // promotion carried from the demo's day before.
+    let fresh = tempfile::tempdir().unwrap();
+    build(other.path(), fresh.path(), 0, &[]);
+    assert_eq!(ids(out.path()), ids(fresh.path()));
+    assert!(promoted_from(out.path()).is_empty());
+    let announced = run_ok(
+        vatcar(&[
+            "announce",
+            "--dry-run",
+            "--output",
+            out.path().to_str().unwrap(),
+        ])
+        .current_dir(fresh.path()),
+    );
+    assert!(
+        announced.stderr.contains("a first build")
+            && announced.stderr.contains("nothing was posted"),
+        "{}",
+        announced.text()
+    );
+
+    // Then a build of the same facility compares with it again; a third facility's does not.
+    let ran = build(other.path(), out.path(), 1, &[]);
+    assert!(!ran.stderr.contains("no previous build"), "{}", ran.stderr);
+    assert_eq!(changes(out.path())["first_build"], false);
+    let third = snapshot(|roster, _, _| roster["data"]["facility"] = json!("Piarco FIR"));
+    let ran = build(third.path(), out.path(), 2, &[]);
+    assert!(
+        ran.stderr
+            .contains("(the one found was made from another facility's data)"),
+        "{}",
+        ran.stderr
+    );
+}
