@@ -10,7 +10,7 @@ build process) and peak memory (its RSS, from wait4), over --runs runs.
 
 The cases (issues 45 and 47):
   photos     14 distinct 3000 x 1500 JPEG photographs, each answered in 100 ms; a first build
-             (an empty cache each run)
+             (an empty cache each run), and the size of the copies made
   rebuild    the same, the cache kept: an unchanged rebuild, and the banner requests it made
   dead       15 banners on a host that does not resolve (banners.invalid), the API at 300 ms
   api300     the API at 300 ms with no banners served here (banners = "remote"): the floor
@@ -123,6 +123,15 @@ def build(binary, mock, out, banners="local"):
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, stderr
 
 
+def copies(out):
+    """The banner copies' total size by format: what a visitor's browser downloads."""
+    sizes = {}
+    for name in os.listdir(os.path.join(out, "banners")):
+        kind = name.rsplit(".", 1)[-1]
+        sizes[kind] = sizes.get(kind, 0) + os.path.getsize(os.path.join(out, "banners", name))
+    return ", ".join(f"{kind.upper()} {size / 1024:.0f} KiB" for kind, size in sorted(sizes.items()))
+
+
 def fresh(folder):
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
@@ -163,7 +172,8 @@ def main():
             again.append(build(binary, mock, out))
             asked.append(mock.banner_requests() - before)
         mock.stop()
-        rows.append(median_row("14 photos 3000 x 1500, 100 ms each, first build", first))
+        rows.append(median_row("14 photos 3000 x 1500, 100 ms each, first build", first,
+                               "copies: " + copies(out)))
         rows.append(median_row("the same, unchanged rebuild", again,
                                f"{max(asked)} banner requests"))
 

@@ -411,7 +411,7 @@ fn the_spanish_reads_as_a_native_speaker_wrote_it() {
     assert!(roster.contains("Coordinación de Eventos"), "{roster}");
     let calendar = fs::read_to_string(tmp.path().join("output/calendar/facility.ics")).unwrap();
     assert!(
-        calendar.contains("X-WR-CALNAME:Eventos del San Juan CERAP"),
+        calendar.contains("X-WR-CALNAME:San Juan CERAP: eventos"),
         "{calendar}"
     );
     let records: String = CIDS[1..]
