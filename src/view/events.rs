@@ -479,7 +479,8 @@ pub(super) fn event_page(
 
 /// A position entry of unknown shape, shown as well as can be: a label from the first of
 /// `position`, `callsign`, `name`, `title`; a detail naming who staffs it (a controller name,
-/// or a CID looked up in the roster, or "open" for a null CID) and any times given.
+/// or a CID looked up in the roster, or "vacant" where the controller or CID is null) and any
+/// times given, in Zulu.
 pub(super) fn position(
     value: &Value,
     names: &HashMap<u64, String>,
@@ -505,12 +506,13 @@ pub(super) fn position(
         .find(|k| object.get(*k).and_then(&text).is_some())?;
     let label = text(&object[label_key])?;
     let mut details = Vec::new();
-    let person = ["controller", "controller_name", "user_name"]
-        .into_iter()
-        .find_map(|k| object.get(k).and_then(&text));
+    let person_keys = ["controller", "controller_name", "user_name"];
+    let person = (person_keys.into_iter()).find_map(|k| object.get(k).and_then(&text));
+    let no_person = (person_keys.into_iter()).any(|k| object.get(k).is_some_and(Value::is_null));
     match (person, object.get("cid")) {
         (Some(name), _) => details.push(name),
-        (None, Some(Value::Null)) => details.push(texts.text("event.position_open", &[])),
+        (None, Some(Value::Null)) => details.push(texts.text("event.position_vacant", &[])),
+        (None, None) if no_person => details.push(texts.text("event.position_vacant", &[])),
         (None, Some(cid)) => {
             if let Some(cid) = cid
                 .as_u64()
@@ -529,6 +531,7 @@ pub(super) fn position(
     let times: Vec<String> = ["start", "end"]
         .into_iter()
         .filter_map(|k| object.get(k).and_then(&text))
+        .map(|time| zulu_time(&time))
         .collect();
     if !times.is_empty() {
         details.push(times.join("–"));
@@ -537,6 +540,29 @@ pub(super) fn position(
         label,
         detail: (!details.is_empty()).then(|| details.join(", ")),
     })
+}
+
+/// A position's time in Zulu: `23:00` becomes `23:00Z`, a whole timestamp its time of day in
+/// UTC; anything else is shown as given. The spec does not show a position's fields; the
+/// division's events give `HH:MM`, and every time the network uses is UTC.
+fn zulu_time(time: &str) -> String {
+    use chrono::{DateTime, NaiveDateTime, NaiveTime};
+    let of_day = (NaiveTime::parse_from_str(time, "%H:%M").ok())
+        .or_else(|| NaiveTime::parse_from_str(time, "%H:%M:%S").ok())
+        .or_else(|| {
+            DateTime::parse_from_rfc3339(time)
+                .ok()
+                .map(|t| t.naive_utc().time())
+        })
+        .or_else(|| {
+            NaiveDateTime::parse_from_str(time, "%Y-%m-%d %H:%M:%S")
+                .ok()
+                .map(|t| t.time())
+        });
+    match of_day {
+        Some(of_day) => of_day.format("%H:%MZ").to_string(),
+        None => time.to_owned(),
+    }
 }
 
 pub(super) fn roster_names(roster: &Roster) -> HashMap<u64, String> {
@@ -619,6 +645,47 @@ pub(super) fn excerpt(text: &str, limit: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::excerpt;
+
+    #[test]
+    fn a_position_says_vacant_in_words_and_its_times_in_zulu() {
+        let texts = super::Texts::english();
+        let names = std::collections::HashMap::from([(1617058, "Ana Sofía".to_owned())]);
+        let shown = |value: serde_json::Value| {
+            let position = super::position(&value, &names, &texts).unwrap();
+            format!(
+                "{} / {}",
+                position.label,
+                position.detail.unwrap_or_default()
+            )
+        };
+        use serde_json::json;
+        let cases = [
+            (
+                json!({"callsign": "SJU_CTR", "controller": null, "start": "00:00"}),
+                "SJU_CTR / vacant, 00:00Z",
+            ),
+            (
+                json!({"position": "SJU_CTR", "cid": null}),
+                "SJU_CTR / vacant",
+            ),
+            (
+                json!({"position": "TJSJ_DEL", "cid": 1617058, "start": "23:00", "end": "01:30:00"}),
+                "TJSJ_DEL / Ana Sofía, 23:00Z–01:30Z",
+            ),
+            (
+                json!({"callsign": "TJSJ_APP", "controller": "Roberto", "start": "2026-12-01T22:00:00.000000Z"}),
+                "TJSJ_APP / Roberto, 22:00Z",
+            ),
+            (
+                json!({"callsign": "TJSJ_TWR", "start": "after the briefing"}),
+                "TJSJ_TWR / after the briefing",
+            ),
+            (json!({"callsign": "TJSJ_GND"}), "TJSJ_GND / "),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(shown(value), expected);
+        }
+    }
 
     /// The rule as first written: all the words joined, then cut.
     fn excerpt_of_whole_text(text: &str, limit: usize) -> Option<String> {
