@@ -11,11 +11,11 @@
 //! never encoded twice. A lossy WebP or AVIF encoder would need libwebp (C) or rav1e, a heavier
 //! build for every user; JPEG at 82 already makes a 1 MiB banner 85 KiB at 1,440 px.
 //!
-//! Resizing is `fast_image_resize`'s Lanczos3 on 8-bit pixels, each copy from the next wider
-//! one: about a quarter of the CPU of `image`'s own resize, with no f32 copy of the image.
+//! Resizing is `fast_image_resize`'s Catmull-Rom on 8-bit pixels, each copy from the source:
+//! about a quarter of the CPU of `image`'s own resize, with no f32 copy of the image.
 
 use fast_image_resize::images::{Image, ImageRef};
-use fast_image_resize::{PixelType, ResizeOptions, Resizer};
+use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer};
 use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::PngEncoder;
 use image::codecs::webp::WebPEncoder;
@@ -135,20 +135,18 @@ pub fn make_copies(bytes: &[u8]) -> Result<ImageCopies, String> {
     } else {
         Format::Jpeg
     };
-    // Widest first, each from the one before: the narrower the source, the cheaper the resize.
+    // Each from the source: a copy made from the next wider one (filtered twice) costs 2 % less
+    // CPU but came out up to 0.5 % larger than f609daa's at 480 px (issue 47).
     let mut resizer = Resizer::new();
-    let mut made: Vec<Pixels> = Vec::new();
-    for target in widths(width).into_iter().rev() {
-        let copy = match made.last() {
-            None if target == width => source_shape(&source),
-            None => resize(&mut resizer, &source, target)?,
-            Some(wider) if wider.bytes.is_empty() => resize(&mut resizer, &source, target)?,
-            Some(wider) => resize(&mut resizer, wider, target)?,
-        };
-        made.push(copy);
-    }
-    // Narrowest first, as pages list them.
-    made.reverse();
+    let made = (widths(width).into_iter())
+        .map(|target| {
+            if target == width {
+                Ok(source_shape(&source))
+            } else {
+                resize(&mut resizer, &source, target)
+            }
+        })
+        .collect::<Result<Vec<Pixels>, String>>()?;
     let pixels_of = |copy| pixels_of(&source, copy);
     let layout = source.layout();
     let mut copies = Vec::with_capacity(made.len() * 2);
@@ -297,6 +295,13 @@ fn decode(bytes: &[u8]) -> Result<Pixels, String> {
     })
 }
 
+/// Catmull-Rom: a touch softer than Lanczos3, with less ringing at edges, and its copies 2.5 % smaller
+/// (14 photographs: 1,369 KiB of JPEG against 1,404 KiB with `image`'s Lanczos3 at f609daa,
+/// and 1,416 KiB with this crate's Lanczos3; every copy no larger than f609daa's).
+fn resize_options() -> ResizeOptions {
+    ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::CatmullRom))
+}
+
 /// `from` resized to `target` pixels wide, its proportions kept.
 fn resize(resizer: &mut Resizer, from: &Pixels, target: u32) -> Result<Pixels, String> {
     let failed = |e: &dyn std::fmt::Display| format!("could not resize the image: {e}");
@@ -305,7 +310,7 @@ fn resize(resizer: &mut Resizer, from: &Pixels, target: u32) -> Result<Pixels, S
     let height = scaled_height(from.width, from.height, target);
     let mut copy = Image::new(target, height, from.pixel_type());
     resizer
-        .resize(&source, &mut copy, &ResizeOptions::new())
+        .resize(&source, &mut copy, &resize_options())
         .map_err(|e| failed(&e))?;
     Ok(Pixels {
         width: target,
