@@ -1024,3 +1024,93 @@ fn the_words_over_a_failed_rebuild_are_in_the_sites_language() {
     assert_eq!(dutch["title"], "De site kon niet opnieuw worden gemaakt");
     assert_eq!(dutch["close"], "Toon de laatste goede site");
 }
+
+/// The site folder of [`start_site`] (config file, `static/`, `content/`, `theme/`) made at
+/// `dir`, titled `title`.
+fn make_site_folder(dir: &std::path::Path, title: &str) {
+    fs::create_dir_all(dir.join("static")).unwrap();
+    fs::write(
+        dir.join("vatcar-site.toml"),
+        format!("title = \"{title}\"\n"),
+    )
+    .unwrap();
+    fs::write(dir.join("static/extra.css"), "p { color: black; }\n").unwrap();
+    fs::create_dir_all(dir.join("content")).unwrap();
+    fs::create_dir_all(dir.join("theme/static")).unwrap();
+    fs::write(dir.join("theme/static/style.css"), "body { margin: 0; }\n").unwrap();
+}
+
+/// The site folder removed while serve runs in it (a clone made again, a folder restored from
+/// a copy), and put back with an edit: serve says that it waits for the folder, and builds
+/// the folder put back. `output` is the output folder, from the site folder; `put_back`
+/// makes the folder again, at the path it is given.
+fn a_site_folder_removed_and_put_back(output: &str, put_back: fn(&std::path::Path)) {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site folder");
+    make_site_folder(&site, "First Title");
+    let serving = Serving::start(
+        vatcar(&[
+            "serve",
+            "--demo",
+            "--port",
+            "0",
+            "--output",
+            output,
+            "--templates",
+            "theme",
+        ])
+        .current_dir(&site),
+    );
+    let port = serving.port;
+    assert!(page_text(port, "/").contains("<span class=\"brand-name\">First Title</span>"));
+    // An output folder outside the site folder outlives its removal.
+    let kept = output.starts_with("..");
+
+    let mark = serving.mark();
+    let since = generation(port);
+    fs::remove_dir_all(&site).unwrap();
+    let printed = serving.printed(mark, "is gone");
+    assert!(printed.contains("the site folder"), "{printed}");
+    if kept {
+        // The output folder is elsewhere: the last good build is still served.
+        assert!(page_text(port, "/").contains("First Title"));
+        assert!(
+            printed.contains("still serving the last good build"),
+            "{printed}"
+        );
+    } else {
+        assert!(
+            !printed.contains("still serving the last good build"),
+            "{printed}"
+        );
+    }
+
+    let mark = serving.mark();
+    put_back(&site);
+    showing(
+        port,
+        since,
+        "/",
+        "<span class=\"brand-name\">Second Title</span>",
+    );
+    let printed = serving.printed(mark, "rebuilt after a change to");
+    assert!(printed.contains("is back"), "{printed}");
+    // And it is watched again: a later edit is built too.
+    let since = generation(port);
+    fs::write(site.join("static/extra.css"), "p { color: teal; }\n").unwrap();
+    showing(port, since, "/extra.css", "p { color: teal; }");
+}
+
+#[test]
+fn a_site_folder_removed_and_made_again_in_place_is_built_again() {
+    a_site_folder_removed_and_put_back("site", |site| make_site_folder(site, "Second Title"));
+}
+
+#[test]
+fn a_site_folder_removed_and_renamed_back_is_built_again_and_the_last_build_served_meanwhile() {
+    a_site_folder_removed_and_put_back("../site", |site| {
+        let copy = site.with_file_name("copy");
+        make_site_folder(&copy, "Second Title");
+        fs::rename(&copy, site).unwrap();
+    });
+}

@@ -413,16 +413,37 @@ pub(super) struct Places {
     folders: Vec<WatchedPath>,
     /// Paths never to look into: the output and the publisher's files, as given and real.
     ignored: Vec<PathBuf>,
+    /// The folder serve was started in, whose own removal and return are watched too.
+    site_folder: PathBuf,
+}
+
+/// Makes the site folder the working folder again once it is back after being removed.
+///
+/// The paths a webmaster gives are relative to the folder serve was started in, and a process
+/// keeps the folder it works in, not its name: once that folder is removed (a clone made
+/// again, a folder restored from a copy), every relative path leads nowhere, even after a new
+/// folder of the same name is put in its place. So each look first goes back to the folder
+/// by its name.
+pub(super) fn follow_site_folder(site_folder: &Path) {
+    if std::env::current_dir().is_err() && site_folder.is_dir() {
+        let _ = std::env::set_current_dir(site_folder);
+    }
 }
 
 impl Places {
     /// The config file and the folders to watch, leaving out `ignored` (the output folder and
     /// the publisher's files beside it).
-    pub(super) fn new(config: &Path, folders: &[PathBuf], ignored: Vec<PathBuf>) -> Places {
+    pub(super) fn new(
+        config: &Path,
+        folders: &[PathBuf],
+        ignored: Vec<PathBuf>,
+        site_folder: &Path,
+    ) -> Places {
         Places {
             config: WatchedPath::new(config),
             folders: folders.iter().map(|f| WatchedPath::new(f)).collect(),
             ignored,
+            site_folder: site_folder.to_path_buf(),
         }
     }
 
@@ -432,7 +453,8 @@ impl Places {
         if is_editors_own(path) || self.ignored.iter().any(|i| path.starts_with(i)) {
             return None;
         }
-        if path == self.config.real {
+        // The site folder made again or renamed back holds a config file anew.
+        if path == self.config.real || path == self.site_folder {
             return Some(self.config.given.clone());
         }
         self.folders.iter().find_map(|folder| {
@@ -475,7 +497,8 @@ impl Places {
             .collect();
         let holders = (self.folders.iter())
             .chain([&self.config])
-            .filter_map(|place| place.real.parent());
+            .filter_map(|place| place.real.parent())
+            .chain(self.site_folder.parent());
         for holder in holders {
             if holder.is_dir() && !whole.iter().any(|w| holder.starts_with(w)) {
                 wanted
@@ -488,6 +511,7 @@ impl Places {
 
     /// What is there now.
     fn look(&self) -> WatchedState {
+        follow_site_folder(&self.site_folder);
         let folders: Vec<PathBuf> = self.folders.iter().map(|f| f.given.clone()).collect();
         WatchedState {
             config: stamp(&self.config.given),

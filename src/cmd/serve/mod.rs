@@ -91,6 +91,8 @@ pub(crate) fn run(
         progress: progress.clone(),
         changes: ServedBuild::new(),
         poll: args.poll,
+        site_folder: std::env::current_dir().context("could not read the working folder")?,
+        served: PathBuf::new(),
     };
     serve(watcher, listener, args.port, sample)
 }
@@ -112,7 +114,7 @@ fn listen(port: u16) -> Result<std::net::TcpListener> {
 }
 
 fn serve(
-    watcher: watch::Watcher,
+    mut watcher: watch::Watcher,
     listener: std::net::TcpListener,
     port: u16,
     sample: bool,
@@ -147,6 +149,7 @@ fn serve(
     ));
 
     let changes = Arc::clone(&watcher.changes);
+    watcher.served = root.to_path_buf();
     std::thread::spawn(move || watcher.run(watching));
     // Runs until the process is stopped (Ctrl-C: see `cmd::stop_on_signals`).
     runtime

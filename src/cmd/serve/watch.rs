@@ -2,7 +2,7 @@
 //! `content/`) changes: each burst of changes (`bursts.rs`) one rebuild, the config file read
 //! again first when it is among them, and the open pages told how it went.
 
-use super::bursts::{Places, Watching};
+use super::bursts::{Places, Watching, follow_site_folder};
 use super::live::ServedBuild;
 use crate::cmd::build;
 use crate::cmd::options::BuildOptions;
@@ -27,6 +27,10 @@ pub(super) struct Watcher {
     pub(super) changes: Arc<ServedBuild>,
     /// `--poll`: look at the folders rather than wait for events.
     pub(super) poll: bool,
+    /// The folder serve was started in, by its absolute name.
+    pub(super) site_folder: PathBuf,
+    /// The output folder the server serves, resolved.
+    pub(super) served: PathBuf,
 }
 
 impl Watcher {
@@ -52,7 +56,12 @@ impl Watcher {
     }
 
     fn places(&self) -> Places {
-        Places::new(&self.config_file, &self.folders(), self.ignored())
+        Places::new(
+            &self.config_file,
+            &self.folders(),
+            self.ignored(),
+            &self.site_folder,
+        )
     }
 
     /// Starts watching; taken before the server answers, so that an edit made the moment it
@@ -87,8 +96,26 @@ impl Watcher {
 
     pub(super) fn run(mut self, mut watching: Watching) {
         let mut config_broken = false;
+        let mut folder_gone = false;
         loop {
             let burst = watching.next();
+            follow_site_folder(&self.site_folder);
+            if !self.site_folder.is_dir() {
+                if !folder_gone {
+                    self.folder_gone();
+                    folder_gone = true;
+                }
+                watching.taken(&burst);
+                continue;
+            }
+            if folder_gone {
+                self.progress.step(&format!(
+                    "the site folder {} is back",
+                    self.site_folder.display()
+                ));
+                folder_gone = false;
+                config_broken = true;
+            }
             if watching.names_config(&burst) || config_broken {
                 match (self.reconfigure)() {
                     Ok(options) => {
@@ -146,6 +173,22 @@ impl Watcher {
             }
             Err(error) => self.fail(&error),
         }
+    }
+
+    /// Says that the site folder is gone, and what is served until it is back: the last good
+    /// build where it is kept elsewhere, nothing where it was inside the folder.
+    fn folder_gone(&self) {
+        let served = if self.served.is_dir() {
+            "still serving the last good build"
+        } else {
+            "the last build went with it, so pages answer 404 until then"
+        };
+        let text = format!(
+            "the site folder {} is gone; serve builds it again once it is back ({served})",
+            self.site_folder.display()
+        );
+        self.changes.fail(text.clone());
+        crate::cmd::console::eprint_lines(&format!("warning: {text}"));
     }
 
     fn fail(&self, error: &anyhow::Error) {
