@@ -49,7 +49,7 @@ esac
 case "$target" in
   *-linux-gnu)
     if ! command -v cargo-zigbuild >/dev/null; then
-      echo "error: cargo-zigbuild is missing: pip install cargo-zigbuild ziglang" >&2
+      echo "error: cargo-zigbuild is missing: pip install --require-hashes -r scripts/ci/requirements-release.txt" >&2
       exit 1
     fi
     cargo zigbuild --locked --release --target "$target.$glibc"

@@ -83,10 +83,10 @@ if [ ! -f "$dir/.complete" ]; then
   mkdir -p "$dir"
   say "installing into $dir"
   python3 -m venv "$dir/venv-validators" || fail "python3 -m venv (apt-get install python3-venv?)"
-  "$dir/venv-validators/bin/pip" install -q --disable-pip-version-check \
+  "$dir/venv-validators/bin/pip" install -q --disable-pip-version-check --require-hashes \
     -r tests/validators/requirements.lock.txt || fail "pip install (validators)"
   python3 -m venv "$dir/venv-ci" || fail "python3 -m venv"
-  "$dir/venv-ci/bin/pip" install -q --disable-pip-version-check \
+  "$dir/venv-ci/bin/pip" install -q --disable-pip-version-check --require-hashes \
     -r scripts/ci/requirements-ci.txt || fail "pip install (CI tools)"
   cp tests/validators/package.json tests/validators/package-lock.json "$dir/"
   (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null) ||

@@ -86,3 +86,45 @@ fn no_check_reaches_outside_the_repository() {
     }
     assert!(reaching.is_empty(), "{reaching:#?}");
 }
+
+/// Issue 45, finding 20: every Python package a check or a release installs is the file its
+/// hash names, or nothing: each `pip install` passes `--require-hashes` and reads a
+/// requirements file in which every package carries its hashes (a version alone could be
+/// published again under the same number on another index, or a mirror could serve other
+/// bytes).
+#[test]
+fn every_pip_install_is_pinned_by_hash() {
+    let mut unpinned = Vec::new();
+    for (name, text) in check_files() {
+        if !(name.ends_with(".sh") || name.ends_with(".yml") || name.ends_with(".yaml")) {
+            continue;
+        }
+        // A command is its lines joined where they end in a backslash.
+        let commands = text.replace("\\\n", " ");
+        for command in commands.lines().filter(|l| l.contains("pip install")) {
+            if command.trim_start().starts_with('#') {
+                continue;
+            }
+            if !command.contains("--require-hashes") {
+                unpinned.push(format!("{name}: {}", command.trim()));
+            }
+            let words: Vec<&str> = command.split_whitespace().collect();
+            for file in words.windows(2).filter(|w| w[0] == "-r").map(|w| w[1]) {
+                let path = Path::new(ROOT).join(file.trim_matches('"'));
+                let pins = std::fs::read_to_string(&path)
+                    .unwrap_or_else(|e| panic!("{name} installs from {file}: {e}"))
+                    .replace("\\\n", " ");
+                for pin in pins.lines().map(str::trim) {
+                    if pin.is_empty() || pin.starts_with('#') {
+                        continue;
+                    }
+                    let pinned = pin.contains("==") && pin.contains("--hash=sha256:");
+                    if !pinned {
+                        unpinned.push(format!("{file}: {pin}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(unpinned.is_empty(), "{unpinned:#?}");
+}
