@@ -290,8 +290,7 @@ pub(super) fn discard_seeing(
         table,
         device: device(tree),
     };
-    let mut kept = Vec::new();
-    walk.remove_ours(tree, "", &mut kept)?;
+    let mut kept = walk.remove_ours(tree, "")?;
     if kept.is_empty() {
         fs::remove_dir(tree).with_context(|| format!("could not remove {}", tree.display()))?;
     } else {
@@ -311,39 +310,50 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// Removes what is ours in `dir` (key `folder`), adding the keys of the rest to `kept`.
-    fn remove_ours(&self, dir: &Path, folder: &str, kept: &mut Vec<String>) -> Result<()> {
+    /// Removes what is ours in `dir` (key `folder`), and gives the keys of the rest. The
+    /// folders in it on all cores: a site of many events has a folder for each.
+    fn remove_ours(&self, dir: &Path, folder: &str) -> Result<Vec<String>> {
+        use rayon::prelude::*;
         let unreadable = || format!("could not read {}", dir.display());
-        for item in fs::read_dir(dir).with_context(unreadable)? {
-            let item = item.with_context(unreadable)?;
-            let name = item.file_name();
-            let path = item.path();
-            let key = match folder {
-                "" => name.clone(),
-                _ => key([std::ffi::OsStr::new(folder), &name]),
-            };
-            let key = key.to_string_lossy().into_owned();
-            let file_type = item.file_type().with_context(unreadable)?;
-            if file_type.is_dir() {
-                if device(&path) != self.device || self.table.contains(&path) {
-                    kept.push(format!("{key}/"));
-                    continue;
-                }
-                let before = kept.len();
-                self.remove_ours(&path, &key, kept)?;
-                if kept.len() == before && fs::remove_dir(&path).is_err() {
-                    kept.push(format!("{key}/"));
-                }
-            } else if file_type.is_file()
-                && name.to_str().is_some()
-                && (self.listed.as_ref().is_none_or(|l| l.contains(&key)) || key == MARKER)
-            {
-                fs::remove_file(&path)
-                    .with_context(|| format!("could not remove {}", path.display()))?;
-            } else {
-                kept.push(key);
+        let items = fs::read_dir(dir).with_context(unreadable)?;
+        let items: Vec<fs::DirEntry> = items.collect::<Result<_, _>>().with_context(unreadable)?;
+        let kept: Vec<Vec<String>> = (items.par_iter())
+            .map(|item| self.remove_item(item, folder))
+            .collect::<Result<_>>()?;
+        Ok(kept.concat())
+    }
+
+    /// Removes `item` of the folder `folder` if it is ours (a folder, what is ours in it and
+    /// then itself if that left it empty), and gives the keys of what is kept.
+    fn remove_item(&self, item: &fs::DirEntry, folder: &str) -> Result<Vec<String>> {
+        let name = item.file_name();
+        let path = item.path();
+        let key = match folder {
+            "" => name.clone(),
+            _ => key([std::ffi::OsStr::new(folder), &name]),
+        };
+        let key = key.to_string_lossy().into_owned();
+        let file_type = item
+            .file_type()
+            .with_context(|| format!("could not read {}", path.display()))?;
+        if file_type.is_dir() {
+            if device(&path) != self.device || self.table.contains(&path) {
+                return Ok(vec![format!("{key}/")]);
             }
+            let mut kept = self.remove_ours(&path, &key)?;
+            if kept.is_empty() && fs::remove_dir(&path).is_err() {
+                kept.push(format!("{key}/"));
+            }
+            Ok(kept)
+        } else if file_type.is_file()
+            && name.to_str().is_some()
+            && (self.listed.as_ref().is_none_or(|l| l.contains(&key)) || key == MARKER)
+        {
+            fs::remove_file(&path)
+                .with_context(|| format!("could not remove {}", path.display()))?;
+            Ok(Vec::new())
+        } else {
+            Ok(vec![key])
         }
-        Ok(())
     }
 }
