@@ -158,6 +158,8 @@
       var known = roster && Object.prototype.hasOwnProperty.call(roster, cid) ? roster[cid] : null;
       controllers.push({
         callsign: callsign,
+        cid: cid,
+        rostered: !!known,
         frequency: plain(c.frequency),
         name: known ? plain(known[0]) || cid : plain(c.name) || cid,
         rating: known ? plain(known[1]) : (ratings[c.rating] || ""),
@@ -322,11 +324,21 @@
       var callsign = (row.getAttribute("data-booking") || "").toUpperCase();
       var start = Date.parse(row.getAttribute("data-start") || "");
       var end = Date.parse(row.getAttribute("data-end") || "");
-      // Online now: its callsign is on, and it is going on (or about to start).
-      var on = !!online && Object.prototype.hasOwnProperty.call(online, callsign) &&
-        start - EARLY <= now && now < end;
+      // Online now: the controller who booked it is on its callsign, and it is going on (or
+      // about to start). Someone else on that callsign holds the position: said so, with
+      // their name where the roster has it. A booking with no CID is neither.
+      var cid = row.getAttribute("data-cid") || "";
+      var holder = online && Object.prototype.hasOwnProperty.call(online, callsign) &&
+        start - EARLY <= now && now < end ? online[callsign] : null;
       var badge = row.querySelector("[data-online-now]");
-      if (badge) { badge.hidden = !on; }
+      if (badge) { badge.hidden = !(holder && cid && holder.cid === cid); }
+      var held = row.querySelector("[data-held-by]");
+      if (held) {
+        var other = holder && cid && holder.cid !== cid;
+        held.hidden = !other;
+        held.textContent = !other ? "" : holder.rostered
+          ? fill(text.held_by, { name: holder.name }) : text.held_by_another;
+      }
       // Over by the feed's time: the build listed it, the feed says it has ended.
       if (online && !isNaN(end) && end <= now) { row.hidden = true; }
     }
@@ -352,7 +364,7 @@
 
   function show(state) {
     var online = {};
-    for (var i = 0; i < state.controllers.length; i++) { online[state.controllers[i].callsign] = true; }
+    for (var i = 0; i < state.controllers.length; i++) { online[state.controllers[i].callsign] = state.controllers[i]; }
     var at = new Date(state.updated);
     var asOf = fill(text.as_of, { time: two(at.getUTCHours()) + ":" + two(at.getUTCMinutes()) + "Z" });
     for (var r = 0; r < roots.length; r++) {

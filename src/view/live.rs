@@ -304,6 +304,8 @@ fn script_data(prefixes: &[String], live: &Live, texts: &Texts) -> String {
         "not_listed_one": keep("live.not_listed.one", &["n"]),
         "not_listed_other": keep("live.not_listed.other", &["n"]),
         "loading": keep("live.loading", &[]),
+        "held_by": keep("live.held_by", &["name"]),
+        "held_by_another": keep("live.held_by_another", &[]),
     });
     serde_json::json!({
         "feed": feed,

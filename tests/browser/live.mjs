@@ -10,7 +10,8 @@
 // - ours are shown (controllers on our callsigns, named from the roster, visitors marked;
 //   the ATIS of our airports, its text on demand; the traffic in and out of them, counted on
 //   the home page), and no observer and no other facility's controller;
-// - bookings going on with their callsign online are marked "online now"; one the feed's time
+// - bookings going on with the controller who booked them on their callsign are marked
+//   "online now", and one whose position another holds says who (issue 48); one the feed's time
 //   says is over is hidden, at 390 and at 1280 px, and with every one over, the days and the
 //   table go, the count is 0 and a sentence says none is booked;
 // - hostile names (markup, a right-to-left override, 10,000 characters) are shown as text;
@@ -145,7 +146,7 @@ writeFileSync(join(snapshot, 'bookings.json'), JSON.stringify([
   { id: 3, cid: 1234567, type: 'booking', callsign: 'TNCM_TWR', start: stamp(NOW - hour), end: stamp(NOW + hour), division: 'CAR', subdivision: null },
 ]));
 
-function build(name, language) {
+function build(name, language, data = snapshot) {
   const folder = join(work, name);
   mkdirSync(folder);
   writeFileSync(join(folder, 'vatcar-site.toml'), [
@@ -157,7 +158,7 @@ function build(name, language) {
     '',
   ].join('\n'));
   const out = join(folder, 'public');
-  const ran = spawnSync(binary, ['build', '-q', '--snapshot', snapshot, '--config',
+  const ran = spawnSync(binary, ['build', '-q', '--snapshot', data, '--config',
     join(folder, 'vatcar-site.toml'), '--output', out], { encoding: 'utf8' });
   check(ran.status === 0, `the build failed: ${ran.stderr}`);
   return out;
@@ -195,6 +196,17 @@ function serve(root) {
 
 const english = await serve(build('en', 'en'));
 const spanish = await serve(build('es', 'es'));
+// Issue 48: positions booked by one controller and held by another. Ana Sofía (on the roster)
+// booked TJSJ_APP, where Tyrone Gumbs (on the roster) is on, and TJZS_CTR, where a visitor
+// is on; Tyrone booked TJSJ_APP too; a booking that names no CID is neither.
+const held = demoSnapshot(repo, 'vatcar-held-');
+writeFileSync(join(held.snapshot, 'bookings.json'), JSON.stringify([
+  { id: 11, cid: 1617058, type: 'booking', callsign: 'TJSJ_APP', start: stamp(NOW - hour), end: stamp(NOW + hour), division: 'CAR', subdivision: null },
+  { id: 12, cid: 1617058, type: 'booking', callsign: 'TJZS_CTR', start: stamp(NOW - hour), end: stamp(NOW + hour), division: 'CAR', subdivision: null },
+  { id: 13, cid: MEMBER, type: 'booking', callsign: 'TJSJ_APP', start: stamp(NOW - hour), end: stamp(NOW + hour), division: 'CAR', subdivision: null },
+  { id: 14, cid: null, type: 'booking', callsign: 'TJSJ_APP', start: stamp(NOW - hour), end: stamp(NOW + hour), division: 'CAR', subdivision: null },
+]));
+const heldSite = await serve(build('held', 'en', held.snapshot));
 
 // ---- The browser ----
 
@@ -291,6 +303,26 @@ try {
   const marked = await page.$$eval('[data-booking]', (rows) => rows.map((row) =>
     `${row.getAttribute('data-booking')}:${!row.querySelector('[data-online-now]').hidden}`));
   check(marked.join(' ') === 'TJSJ_APP:true TJZS_CTR:false', `online now: ${marked.join(' ')}`);
+  check((await text(page, '[data-held-by]:not([hidden])')).length === 0, 'a position said held by another');
+
+  // Issue 48: "online now" is the controller who booked it on its callsign; another on it is
+  // named where the roster has them, and said to be another controller where it does not.
+  for (const path of ['/live/', '/']) {
+    const heldPage = await open(heldSite, path);
+    await settled(heldPage.page);
+    const rows = await heldPage.page.$$eval('[data-booking]', (all) => all.map((row) => {
+      const online = !row.querySelector('[data-online-now]').hidden;
+      const heldBy = row.querySelector('[data-held-by]');
+      return `${row.getAttribute('data-booking')}/${row.getAttribute('data-cid') || '-'}:` +
+        `${online ? 'online' : ''}${heldBy.hidden ? '' : heldBy.textContent}`;
+    }));
+    const expected = [
+      'TJSJ_APP/-:', 'TJSJ_APP/1590318:online', 'TJSJ_APP/1617058:held by Tyrone Gumbs',
+      'TJZS_CTR/1617058:held by another controller',
+    ];
+    check(JSON.stringify(rows.sort()) === JSON.stringify(expected), `${path}, held positions: ${rows.sort().join(' | ')}`);
+    await done(heldPage, `${path}, held positions`);
+  }
   check((await page.getAttribute('[data-live-status]', 'aria-live')) === 'polite', 'not aria-live=polite');
   await axe(page, 'the live page');
   await done(opened, 'the live page');
@@ -577,8 +609,9 @@ try {
   status = 1;
 } finally {
   await browser.close();
-  for (const site of [english, spanish]) site.server.close();
+  for (const site of [english, spanish, heldSite]) site.server.close();
   feedServer.close();
   rmSync(work, { recursive: true, force: true });
+  rmSync(held.work, { recursive: true, force: true });
 }
 process.exit(status);
