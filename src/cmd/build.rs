@@ -141,6 +141,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         &decoded.loaded.snapshot,
         &base_url,
         &secrets,
+        progress,
     );
     stages.done("banners", 0);
     let viewed = make_view(options, decoded, base_url, banners, how, &mut problems)?;

@@ -22,6 +22,8 @@ enum ProgressDisplay {
     Bars {
         multi: MultiProgress,
         bars: Mutex<HashMap<Endpoint, ProgressBar>>,
+        /// The banners read and copied, while they are.
+        banners: Mutex<Option<ProgressBar>>,
     },
 }
 
@@ -35,6 +37,7 @@ impl Progress {
             ProgressDisplay::Bars {
                 multi,
                 bars: Mutex::new(HashMap::new()),
+                banners: Mutex::new(None),
             }
         } else {
             ProgressDisplay::Lines
@@ -74,7 +77,7 @@ pub(crate) fn size(bytes: u64) -> String {
 
 impl FetchObserver for Progress {
     fn started(&self, endpoint: Endpoint) {
-        if let ProgressDisplay::Bars { multi, bars } = &self.mode {
+        if let ProgressDisplay::Bars { multi, bars, .. } = &self.mode {
             let bar = multi.add(ProgressBar::new_spinner());
             bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
             bar.set_message(super::console::safe(&format!(
@@ -104,6 +107,34 @@ impl FetchObserver for Progress {
                     bar.set_style(ProgressStyle::with_template("{msg}").expect("valid template"));
                     let mark = if outcome.is_ok() { "✓" } else { "✗" };
                     bar.finish_with_message(super::console::safe(&format!("{mark} {text}")));
+                }
+            }
+        }
+    }
+}
+
+/// A bar on a terminal while the banners are read and copied (a first build's photographs can
+/// take seconds), gone once the last is copied; the stage's line under `-v` says the rest.
+impl crate::fetch::banners::Observer for Progress {
+    fn reading(&self, count: usize) {
+        if let ProgressDisplay::Bars { multi, banners, .. } = &self.mode {
+            let bar = multi.add(ProgressBar::new(count as u64));
+            bar.set_style(
+                ProgressStyle::with_template("{bar:24} {pos}/{len} banners copied")
+                    .expect("valid template"),
+            );
+            bar.tick();
+            *banners.lock().expect("not poisoned") = Some(bar);
+        }
+    }
+
+    fn copied(&self) {
+        if let ProgressDisplay::Bars { banners, .. } = &self.mode {
+            let banners = banners.lock().expect("not poisoned");
+            if let Some(bar) = banners.as_ref() {
+                bar.inc(1);
+                if Some(bar.position()) >= bar.length() {
+                    bar.finish_and_clear();
                 }
             }
         }

@@ -150,6 +150,7 @@ pub(super) fn local_banners(
     snapshot: &Snapshot,
     base_url: &url::Url,
     secrets: &crate::secret::Secrets,
+    progress: &super::progress::Progress,
 ) -> Arc<Banners> {
     use crate::fetch::banners::{BannerBodies, Unserved};
     let addresses = banner_addresses(&options.settings, data, base_url);
@@ -180,7 +181,7 @@ pub(super) fn local_banners(
         _ => BannerBodies::Saved(&saved),
     };
     let cache = crate::fetch::banners::cache_folder(&options.output);
-    let prepared = crate::fetch::banners::prepare(&addresses, &cache, secrets, bodies);
+    let prepared = crate::fetch::banners::prepare(&addresses, &cache, secrets, bodies, progress);
     log::info!(
         "banners: {} read, {} from the cache, {} not served",
         prepared.read,

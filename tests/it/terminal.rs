@@ -215,3 +215,35 @@ fn a_warning_during_a_retry_is_printed_on_its_own_line_above_the_spinners() {
         "a spinner is left on the screen: {shown:#?}"
     );
 }
+
+/// Issue 47: a first build's banners can take seconds; on a terminal a bar counts them as
+/// they are copied, and is gone when the build is done.
+#[test]
+fn a_bar_counts_the_banners_while_they_are_copied_and_goes() {
+    use crate::banners::{api_with_banners, image_reply, png};
+    let server = api_with_banners(&["/one.png", "/two.png"]);
+    server.route_path("/one.png", vec![image_reply(png(960, 320), "image/png")]);
+    server.route_path(
+        "/two.png",
+        vec![image_reply(png(961, 320), "image/png").delay(std::time::Duration::from_millis(600))],
+    );
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    let mut command =
+        crate::support::vatcar_at_demo_time(&["build", "--output", site.to_str().unwrap()]);
+    command.against(&server).env("VATCAR_BANNERS", "local");
+    let Some(written) = on_a_terminal(&command) else {
+        return;
+    };
+    let raw = String::from_utf8_lossy(&written);
+    assert!(!raw.contains(KEY), "the key was printed: {raw:?}");
+    assert!(
+        raw.contains("/2 banners copied"),
+        "no bar counted the banners: {raw:?}"
+    );
+    let shown = Screen::replay(&written).shown();
+    assert!(
+        !shown.iter().any(|l| l.contains("banners copied")),
+        "the bar is left on the screen: {shown:#?}"
+    );
+}

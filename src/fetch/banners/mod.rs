@@ -142,6 +142,18 @@ pub fn cache_folder(output: &Path) -> PathBuf {
     beside.join(CACHE_FOLDER).join("banners")
 }
 
+/// Told how many banners are read now, and of each as its copies are made: a progress bar.
+pub trait Observer: Sync {
+    fn reading(&self, count: usize);
+    fn copied(&self);
+}
+
+/// No one to tell.
+impl Observer for () {
+    fn reading(&self, _: usize) {}
+    fn copied(&self) {}
+}
+
 /// The banners at `addresses`, from the cache in `cache_folder` or read now from `bodies`. An
 /// address that holds one of `secrets` is neither read (which would send it to the banner's
 /// host) nor kept.
@@ -150,6 +162,7 @@ pub fn prepare(
     cache_folder: &Path,
     secrets: &Secrets,
     bodies: BannerBodies,
+    observer: &dyn Observer,
 ) -> Prepared {
     let mut prepared = Prepared::default();
     let cache = Cache::open(cache_folder)
@@ -194,10 +207,11 @@ pub fn prepare(
     }
     if !to_read.is_empty() {
         prepared.read = to_read.len();
+        observer.reading(to_read.len());
         let known = known_sources(&index, cache.as_ref());
         let arrived = match bodies {
-            BannerBodies::Hosts => read_and_copy(&to_read, known),
-            BannerBodies::Saved(saved) => copy_saved(&to_read, saved, known),
+            BannerBodies::Hosts => read_and_copy(&to_read, known, observer),
+            BannerBodies::Saved(saved) => copy_saved(&to_read, saved, known, observer),
         };
         let settled = settle(arrived, &index, cache.as_ref(), now, &mut prepared);
         outcomes.extend(to_read.into_iter().zip(settled));
@@ -299,6 +313,7 @@ fn copy_saved(
     addresses: &[Url],
     saved: &BTreeMap<String, &[u8]>,
     known: HashSet<String>,
+    observer: &dyn Observer,
 ) -> Vec<Arrived> {
     let mut claimed = HashSet::new();
     let mut to_copy = Vec::new();
@@ -320,7 +335,9 @@ fn copy_saved(
         })
         .collect();
     let made = crate::parallel::map_parallel(to_copy, |(n, source, body)| {
-        Ok((n, Arrived::Made(source, copies_of_body(body))))
+        let made = Arrived::Made(source, copies_of_body(body));
+        observer.copied();
+        Ok((n, made))
     });
     for (n, made) in made.unwrap_or_default() {
         arrived[n] = Some(made);
@@ -343,7 +360,11 @@ fn copies_of_body(body: &[u8]) -> Result<images::ImageCopies, String> {
 
 /// Each address read, a few at a time, and each body copied on the build's cores as soon as
 /// it arrives; the results in the addresses' order.
-fn read_and_copy(addresses: &[Url], known: HashSet<String>) -> Vec<Arrived> {
+fn read_and_copy(
+    addresses: &[Url],
+    known: HashSet<String>,
+    observer: &dyn Observer,
+) -> Vec<Arrived> {
     let reader = match banner_reader() {
         Ok(reader) => reader,
         Err(reason) => {
@@ -363,6 +384,35 @@ fn read_and_copy(addresses: &[Url], known: HashSet<String>) -> Vec<Arrived> {
     });
     let (sender, receiver) = mpsc::channel();
     let slots = Arc::new(tokio::sync::Semaphore::new(AT_ONCE));
+    let mut arrived: Vec<Option<Arrived>> = addresses.iter().map(|_| None).collect();
+    // Each outcome taken as it comes (for the observer), while the reads go on beside.
+    std::thread::scope(|scope| {
+        scope.spawn(|| read_all(&reader, addresses, &shared, sender, deadline, slots));
+        for (n, result) in receiver {
+            arrived[n] = Some(result);
+            observer.copied();
+        }
+    });
+    arrived
+        .into_iter()
+        .map(|result| {
+            result.unwrap_or(Arrived::Failed {
+                reason: "its copies were not made (a decoder stopped)".to_owned(),
+                remembered: false,
+            })
+        })
+        .collect()
+}
+
+/// Every address read by its own task, [`AT_ONCE`] at a time; each outcome sent by `sender`.
+fn read_all(
+    reader: &Reader,
+    addresses: &[Url],
+    shared: &Arc<Shared>,
+    sender: mpsc::Sender<(usize, Arrived)>,
+    deadline: Instant,
+    slots: Arc<tokio::sync::Semaphore>,
+) {
     reader.block_on(async {
         let mut tasks = tokio::task::JoinSet::new();
         for (n, address) in addresses.iter().enumerate() {
@@ -378,20 +428,6 @@ fn read_and_copy(addresses: &[Url], known: HashSet<String>) -> Vec<Arrived> {
         }
         while tasks.join_next().await.is_some() {}
     });
-    drop(sender);
-    let mut arrived: Vec<Option<Arrived>> = addresses.iter().map(|_| None).collect();
-    for (n, result) in receiver {
-        arrived[n] = Some(result);
-    }
-    arrived
-        .into_iter()
-        .map(|result| {
-            result.unwrap_or(Arrived::Failed {
-                reason: "its copies were not made (a decoder stopped)".to_owned(),
-                remembered: false,
-            })
-        })
-        .collect()
 }
 
 /// What the reads of one build share.
