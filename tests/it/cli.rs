@@ -11,18 +11,52 @@ use vatcar_site::fetch::endpoint::Endpoint;
 
 #[test]
 fn demo_builds_with_no_network_and_no_key() {
+    // Every address the program could reach (the API, the bookings list, and through a proxy
+    // any other host) leads to a mock that records what it is asked, and a key is set.
+    let recorder = MockServer::start();
+    let reaching = |command: &mut std::process::Command| {
+        for proxy in [
+            "HTTP_PROXY",
+            "HTTPS_PROXY",
+            "ALL_PROXY",
+            "http_proxy",
+            "https_proxy",
+        ] {
+            command.env(proxy, recorder.url());
+        }
+        command
+            .env("VATCAR_BASE_URL", recorder.url())
+            .env(
+                "VATCAR_BOOKINGS_URL",
+                format!("{}/api/booking", recorder.url()),
+            )
+            .env("VATCAR_API_KEY", KEY)
+            .env("VATCAR_BANNERS", "local");
+    };
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
-    let text = run_ok(&mut vatcar(&[
-        "build",
-        "--demo",
-        "--output",
-        out.to_str().unwrap(),
-    ]))
-    .text();
+    let mut demo = vatcar(&["build", "--demo", "--output", out.to_str().unwrap()]);
+    reaching(&mut demo);
+    let text = run_ok(&mut demo).text();
     let index = fs::read_to_string(out.join("index.html")).unwrap();
     assert!(index.contains("San Juan CERAP"), "{index}");
     assert!(text.contains("built "), "{text}");
+    assert!(
+        recorder.log().is_empty(),
+        "the demo asked {:?}",
+        recorder.log().iter().map(|r| &r.target).collect::<Vec<_>>()
+    );
+    assert_key_absent(&out);
+    assert!(!text.contains(KEY));
+    // The same set-up does see a build that reads the API: the recorder records.
+    let mut real = vatcar(&[
+        "build",
+        "--output",
+        tmp.path().join("real").to_str().unwrap(),
+    ]);
+    reaching(&mut real);
+    run(&mut real);
+    assert!(!recorder.log().is_empty(), "the recorder saw no request");
 }
 
 #[test]

@@ -32,7 +32,6 @@ mod layers;
 mod layout;
 mod lengths;
 mod live;
-mod names;
 mod printed_lines;
 mod publish;
 mod report;
