@@ -52,7 +52,7 @@ pub struct Theme {
 
 /// The theme's templates parsed by Tera: most of a small site's build, which `serve` does
 /// once while the templates and the words are unchanged ([`TemplateCache`]).
-pub struct Parsed {
+struct Parsed {
     tera: Tera,
     /// The page templates rendered in two parts, frame and content ([`frame`]), by name.
     splits: HashMap<String, Split>,

@@ -605,6 +605,38 @@ fn a_change_to_static_the_theme_or_the_config_file_signals_a_reload_of_the_rebui
 }
 
 #[test]
+fn a_template_edit_reaches_the_pages_and_other_edits_rebuild_without_parsing_the_templates() {
+    let server = start_site_with(&["-vv"]);
+    let port = server.port();
+    let dir = server.tmp.path().to_path_buf();
+    let lost = |text: &str| {
+        let page = format!(
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><title>Lost</title></head>\n<body><p>{text}</p></body></html>\n"
+        );
+        fs::write(dir.join("theme/404.html"), page).unwrap()
+    };
+    for text in ["Lost once.", "Lost twice."] {
+        let (before, after) = signal_after(&server, || lost(text));
+        assert!(after > before);
+        assert!(body(&get(port, "/no/such/page")).contains(text), "{text}");
+    }
+    // A first content page adds the content templates; an edit to it, with the templates
+    // and the words as the last build parsed them, is rebuilt from that parse.
+    let about = dir.join("content/about.md");
+    let mut mark = 0;
+    for text in ["Hello.", "Hello again."] {
+        mark = server.serving.mark();
+        let (before, after) = signal_after(&server, || {
+            fs::write(&about, format!("+++\ntitle = \"About\"\n+++\n{text}\n")).unwrap()
+        });
+        assert!(after > before);
+        assert!(body(&get(port, "/about/")).contains(text));
+    }
+    server.serving.printed(mark, "not parsed again");
+    assert!(body(&get(port, "/no/such/page")).contains("Lost twice."));
+}
+
+#[test]
 fn a_rebuild_that_changes_nothing_signals_nothing_and_a_new_content_page_reloads() {
     let server = start_site();
     let port = server.port();
