@@ -240,7 +240,7 @@ fill only the blocks it changes. So:
 Good to know:
 - Event pages share one frame (everything but their content), rendered once, while
   `layout.html` and `base.html` are the built-in ones. With your own `layout.html` or
-  `base.html`, every page is rendered whole: the same pages, for about 1.6 times the work,
+  `base.html`, every page is rendered whole: the same pages, for about 1.7 times the work,
   which only a site of thousands of events notices. `build -vv` names the templates that
   share their frame.
 - Every page is made from its template, yours or the built-in one, the same way: a copy of
