@@ -425,9 +425,26 @@ pub(super) struct Places {
 /// folder of the same name is put in its place. So each look first goes back to the folder
 /// by its name.
 pub(super) fn follow_site_folder(site_folder: &Path) {
-    if std::env::current_dir().is_err() && site_folder.is_dir() {
+    if site_folder.is_dir() && !works_in(site_folder) {
         let _ = std::env::set_current_dir(site_folder);
     }
+}
+
+/// Whether the process works in the folder now at `folder`: not in one removed, or renamed
+/// away, since.
+#[cfg(unix)]
+fn works_in(folder: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata("."), std::fs::metadata(folder)) {
+        (Ok(here), Ok(there)) => (here.dev(), here.ino()) == (there.dev(), there.ino()),
+        _ => false,
+    }
+}
+
+/// Windows removes or renames no folder a process works in.
+#[cfg(not(unix))]
+fn works_in(_: &Path) -> bool {
+    true
 }
 
 impl Places {

@@ -199,8 +199,11 @@ impl Watcher {
         let text = crate::cmd::console::scrub(&text);
         // The pages are told first: once the terminal says so, they know.
         self.changes.fail(text.clone());
-        crate::cmd::console::eprint_lines(&format!(
-            "error: {text} (still serving the last good build)"
-        ));
+        let served = if self.served.is_dir() {
+            "still serving the last good build"
+        } else {
+            "nothing is served until a build succeeds"
+        };
+        crate::cmd::console::eprint_lines(&format!("error: {text} ({served})"));
     }
 }
