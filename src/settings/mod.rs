@@ -7,17 +7,20 @@
 //! A new key is a field of [`File`] (as written), a field of its area (with its default) and
 //! a line of [`Settings::from_file`], all in this file; then the code that uses it.
 
+mod addresses;
 mod values;
 mod words;
 
+pub use addresses::{
+    check_base_url, is_host_name, parse_live_url, parse_previous_url, parse_site_url,
+};
 use anyhow::{Context, Result};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 pub use values::{
-    BannerSource, HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, check_base_url,
-    is_host_name, parse_colour, parse_live_url, parse_previous_url, parse_site_url,
+    BannerSource, HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, parse_colour,
 };
 use values::{
     BaseUrl, BitValue, Colour, Email, FeedLimit, KeyText, LiveFile, LiveTable, RecentDays,
