@@ -108,15 +108,16 @@ fn symlinks_out_of_the_output_folder_are_not_served() {
 #[test]
 fn folder_redirects_stay_on_this_host() {
     let mut server = start();
-    for target in [
-        "/events",
-        "//events",
-        "///events",
-        "//events?to=//evil.example",
+    for (target, location) in [
+        ("/events", "/events/"),
+        ("//events", "/events/"),
+        ("///events", "/events/"),
+        ("//events?to=//evil.example", "/events/?to=//evil.example"),
     ] {
         let answer = get(server.port(), target);
-        assert_eq!(answer.status, 301, "{target}");
-        assert_eq!(answer.header("Location"), Some("/events/"), "{target}");
+        // Temporary, as tower-http's ServeDir answers: a preview's folders may become files.
+        assert_eq!(answer.status, 307, "{target}");
+        assert_eq!(answer.header("Location"), Some(location), "{target}");
     }
     assert_eq!(get(server.port(), "/\\events").status, 404);
     assert_eq!(get(server.port(), "//events/").status, 200);
@@ -353,13 +354,14 @@ fn files_in_a_folder_named_as_the_servers_own_paths_are_never_served() {
 
 #[test]
 fn oversized_urls_and_heads_are_refused_and_the_server_carries_on() {
+    // hyper's bounds: a URL of 64 KiB, a head of about 400 KiB.
     let mut server = start();
     let long = format!("/{}", "a".repeat(100 << 10));
     assert_eq!(get(server.port(), &long).status, 414);
     still_serving(&mut server);
     let filler = format!(
         "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: {}\r\nConnection: close\r\n\r\n",
-        "b".repeat(70 << 10)
+        "b".repeat(500 << 10)
     );
     assert_eq!(
         parse(&exchange(server.port(), filler.as_bytes())).status,

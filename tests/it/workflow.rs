@@ -303,7 +303,7 @@ fn serve_builds_serves_and_rebuilds_on_a_template_change() {
         home.text
             .contains("<span class=\"brand-name\">San Juan CERAP</span>")
     );
-    assert_eq!(get(port, "/roster").status, 301);
+    assert_eq!(get(port, "/roster").status, 307);
     assert_eq!(get(port, "/roster/").status, 200);
     assert!(
         get(port, "/calendar/facility.ics")

@@ -1,14 +1,71 @@
-//! Answering a request from the output folder, as a static host would, with the live-reload
-//! script added to each HTML page on its way out. Everything here touches the file system and
-//! runs on the runtime's file threads.
+//! Answering a request as a static host would: the server's own paths (`live.rs`), else a
+//! file of the output folder by tower-http's `ServeDir` (ranges, validators, media types, a
+//! folder's `index.html`, `/dir` redirected to `/dir/`, `404.html` for what is missing), with
+//! the live-reload tag added to each HTML page on its way out.
+//!
+//! What is ours is the path: decoded and normalised once, so that every spelling of a path is
+//! routed as the file it names, and checked against the output folder's real path, so that a
+//! link put into the output by hand leads nowhere outside it.
 
-use super::body::Body;
-use super::live;
-use hyper::header::{self, HeaderValue};
-use hyper::{Response, StatusCode};
+use super::live::{self, ServedBuild};
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_status::SetStatus;
+
+/// What every request is answered from.
+pub(super) struct Served {
+    /// The output folder's real path: every file served is under it.
+    root: PathBuf,
+    files: ServeDir<SetStatus<ServeFile>>,
+    changes: Arc<ServedBuild>,
+    /// `serve --demo`: the sample data feed is served.
+    sample: bool,
+}
+
+impl Served {
+    pub(super) fn new(root: PathBuf, changes: Arc<ServedBuild>, sample: bool) -> Arc<Self> {
+        let missing = ServeFile::new(root.join(crate::view::outputs::NOT_FOUND.path));
+        let files = ServeDir::new(&root).not_found_service(missing);
+        Arc::new(Served {
+            root,
+            files,
+            changes,
+            sample,
+        })
+    }
+}
+
+/// The server's one handler.
+pub(super) async fn answer(State(served): State<Arc<Served>>, mut request: Request) -> Response {
+    let path = match RequestPath::parse(request.uri().path()) {
+        Ok(path) => path,
+        Err(code) => return code.into_response(),
+    };
+    if let Some((first, rest)) = path.names.split_first()
+        && first == live::RESERVED
+    {
+        let query = request.uri().query().unwrap_or_default();
+        let route = live::route(rest, query);
+        return live::respond(&served.changes, &route, served.sample).await;
+    }
+    if !path.is_servable(&served.root) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    *request.uri_mut() = path.uri(request.uri());
+    // Read before the file is: a page read during a rebuild then carries the older generation
+    // and reloads once more, rather than missing the change.
+    let generation = served.changes.current();
+    match served.files.clone().try_call(request).await {
+        Ok(response) => live::add_tag(response.map(Body::new), generation).await,
+        Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
+}
 
 /// A request's path as it is routed: percent-decoded, then split at every `/` (so `%2F`
 /// separates names too) with empty names and `.` left out, so that `//a`, `/./a`, `/%2E/a`
@@ -50,144 +107,57 @@ impl RequestPath {
     }
 }
 
-#[derive(Debug, PartialEq)]
-enum Resolved {
-    /// A regular file inside the root, by its real path.
-    File(PathBuf),
-    /// A folder asked for without its trailing slash: where it is with one.
-    Redirect(String),
-    NotFound,
-}
-
-/// A static host's behaviour: `/dir/` serves `dir/index.html`, `/dir` redirects to `/dir/`,
-/// anything else missing is a 404 with `404.html`. HTML pages carry the live-reload script
-/// for `generation`, the build being served.
-pub(super) fn respond(root: &Path, target: &RequestPath, generation: u64) -> Response<Body> {
-    match resolve(root, target) {
-        Resolved::File(path) => {
-            file(&path, StatusCode::OK, generation).unwrap_or_else(|| not_found(root, generation))
+impl RequestPath {
+    /// The path as `ServeDir` is given it: the names percent-encoded again, joined by single
+    /// slashes, with the query of `uri` kept (a folder's redirect carries it).
+    fn uri(&self, uri: &Uri) -> Uri {
+        let mut path = String::new();
+        for name in &self.names {
+            path.push('/');
+            path.extend(utf8_percent_encode(name, PATH_NAME));
         }
-        Resolved::Redirect(location) => {
-            let mut response = status(StatusCode::MOVED_PERMANENTLY);
-            let location = HeaderValue::try_from(location)
-                .expect("a percent-encoded location is a valid header");
-            response.headers_mut().insert(header::LOCATION, location);
-            response
+        if self.slash || self.names.is_empty() {
+            path.push('/');
         }
-        Resolved::NotFound => not_found(root, generation),
+        if let Some(query) = uri.query() {
+            path.push('?');
+            path.push_str(query);
+        }
+        path.parse().unwrap_or_else(|_| Uri::from_static("/"))
     }
-}
 
-/// Maps a request path to what to answer. `root` must be a real path (no symlinks, as
-/// `canonicalize` gives). Only regular files whose real path is under `root`, and not under a
-/// folder named as the server's own paths are, are served: a symlink in the output pointing
-/// elsewhere is a 404.
-fn resolve(root: &Path, target: &RequestPath) -> Resolved {
-    let names = &target.names;
-    if names.iter().any(|name| reserved(name)) {
-        return Resolved::NotFound;
-    }
-    let Some(found) = inside(root, &root.join(names.iter().collect::<PathBuf>())) else {
-        return Resolved::NotFound;
-    };
-    if found.is_dir() {
-        if !target.slash {
-            // Built from the checked names alone: the query means nothing to static files,
-            // and leaving it out keeps the header free of anything the client wrote raw.
-            let mut location = String::from("/");
-            for name in names {
-                location.extend(utf8_percent_encode(name, PATH_NAME));
-                location.push('/');
-            }
-            return Resolved::Redirect(location);
+    /// Whether the file named may be served: no name is the server's own, in any case, for
+    /// file systems that ignore it; and where it exists, its real path is under `root` and
+    /// under no folder of the server's own name (which a link could lead into). What does not
+    /// exist is `ServeDir`'s to answer (404.html).
+    fn is_servable(&self, root: &Path) -> bool {
+        if self.names.iter().any(|name| reserved(name)) {
+            return false;
         }
-        return match inside(root, &found.join("index.html")) {
-            Some(index) if index.is_file() => Resolved::File(index),
-            _ => Resolved::NotFound,
+        let inside = |path: &Path| {
+            path.canonicalize().map_or(true, |real| {
+                real.strip_prefix(root).is_ok_and(|below| {
+                    !below
+                        .components()
+                        .any(|part| part.as_os_str().to_str().is_some_and(reserved))
+                })
+            })
         };
-    }
-    if found.is_file() && !target.slash {
-        Resolved::File(found)
-    } else {
-        Resolved::NotFound
+        let named = root.join(self.names.iter().collect::<PathBuf>());
+        // A folder is served by its `index.html`, which may be a link of its own.
+        inside(&named) && (!named.is_dir() || inside(&named.join("index.html")))
     }
 }
 
-/// Everything but unreserved characters, so a name read back from a location is the name.
+/// Everything but unreserved characters, so a name read back is the name.
 const PATH_NAME: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
     .remove(b'.')
     .remove(b'_')
     .remove(b'~');
 
-/// Whether a name in the output is the server's own. In any case, for file systems that
-/// ignore it.
 fn reserved(name: &str) -> bool {
     name.eq_ignore_ascii_case(live::RESERVED)
-}
-
-/// The real path of `path` when it lies under `root` (itself a real path), and not under a
-/// reserved folder (which a symlink could lead into).
-fn inside(root: &Path, path: &Path) -> Option<PathBuf> {
-    let real = path.canonicalize().ok()?;
-    let below = real.strip_prefix(root).ok()?;
-    let mine = below
-        .components()
-        .any(|part| part.as_os_str().to_str().is_some_and(reserved));
-    (!mine).then_some(real)
-}
-
-fn not_found(root: &Path, generation: u64) -> Response<Body> {
-    inside(root, &root.join(crate::view::outputs::NOT_FOUND.path))
-        .filter(|page| page.is_file())
-        .and_then(|page| file(&page, StatusCode::NOT_FOUND, generation))
-        .unwrap_or_else(|| {
-            let mut response = Response::new(Body::bytes("not found"));
-            *response.status_mut() = StatusCode::NOT_FOUND;
-            response
-        })
-}
-
-/// An answer with `code` and no body.
-pub(super) fn status(code: StatusCode) -> Response<Body> {
-    let mut response = Response::new(Body::empty());
-    *response.status_mut() = code;
-    response
-}
-
-fn file(path: &Path, code: StatusCode, generation: u64) -> Option<Response<Body>> {
-    let mut file = std::fs::File::open(path).ok()?;
-    // What is sent is what was opened, so check that, not only the path looked at before.
-    let metadata = file.metadata().ok()?;
-    if !metadata.is_file() {
-        return None;
-    }
-    let kind = match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
-        "html" => "text/html; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "js" => "text/javascript; charset=utf-8",
-        "svg" => "image/svg+xml",
-        "ics" => "text/calendar; charset=utf-8",
-        "xml" => "application/xml; charset=utf-8",
-        "json" => "application/json",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        _ => "application/octet-stream",
-    };
-    let body = if kind.starts_with("text/html") {
-        // Pages are small; the tag is added in memory so the built file stays as it is.
-        let mut page = Vec::new();
-        file.read_to_end(&mut page).ok()?;
-        Body::bytes(live::inject(page, generation))
-    } else {
-        Body::file(file, metadata.len())
-    };
-    let mut response = Response::new(body);
-    *response.status_mut() = code;
-    response
-        .headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
-    Some(response)
 }
 
 #[cfg(test)]
@@ -195,7 +165,7 @@ mod tests {
     use super::*;
     use std::fs;
 
-    /// An output folder with a page, a folder page, a 404 page and a secret outside it.
+    /// An output folder with a page and a secret outside it.
     struct Site {
         _tmp: tempfile::TempDir,
         root: PathBuf,
@@ -208,11 +178,8 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().join("site");
         fs::create_dir_all(root.join("events")).unwrap();
-        fs::create_dir_all(root.join("a b")).unwrap();
         fs::write(root.join("events/index.html"), "events").unwrap();
-        fs::write(root.join("a b/index.html"), "spaced").unwrap();
         fs::write(root.join("style.css"), "css").unwrap();
-        fs::write(root.join("404.html"), "missing").unwrap();
         let outside = tmp.path().join("outside");
         fs::create_dir_all(&outside).unwrap();
         fs::write(outside.join("index.html"), "secret").unwrap();
@@ -226,35 +193,51 @@ mod tests {
         }
     }
 
-    fn file(site: &Site, path: &str) -> Resolved {
-        Resolved::File(site.root.join(path))
+    /// The path `ServeDir` is given for a request's, or the refusal.
+    fn normal(target: &str) -> Result<String, StatusCode> {
+        let uri: Uri = target.parse().unwrap();
+        RequestPath::parse(uri.path()).map(|path| path.uri(&uri).to_string())
     }
 
-    /// What a request path (without its query) resolves to; any refusal is a 404 here.
-    fn resolve(root: &Path, path: &str) -> Resolved {
-        RequestPath::parse(path).map_or(Resolved::NotFound, |target| super::resolve(root, &target))
+    fn servable(root: &Path, target: &str) -> bool {
+        RequestPath::parse(target).is_ok_and(|path| path.is_servable(root))
     }
 
     #[test]
-    fn percent_signs_before_multibyte_characters_and_bad_bytes_are_not_found() {
-        let site = site();
-        for url in [
-            "/%a\u{e9}",
-            "/%\u{e9}",
-            "/\u{e9}%",
+    fn every_spelling_of_a_path_is_the_one_path() {
+        for (target, path) in [
+            ("/", "/"),
+            ("/style.css", "/style.css"),
+            ("/events/", "/events/"),
+            ("//events//", "/events/"),
+            ("/./events/", "/events/"),
+            ("/%2E/events/.", "/events/"),
+            ("/events/%2F", "/events/"),
+            ("/events%2Findex.html", "/events/index.html"),
+            ("///events", "/events"),
+            ("//events?to=//evil.example", "/events?to=//evil.example"),
+            ("/a%20b/", "/a%20b/"),
+            ("/%5F%5Fvatcar-site/changes", "/__vatcar-site/changes"),
+        ] {
+            assert_eq!(normal(target).as_deref(), Ok(path), "{target}");
+        }
+    }
+
+    #[test]
+    fn percent_signs_before_multibyte_characters_bad_bytes_and_climbing_are_refused() {
+        for target in [
             "/%ff",
             "/events%00",
             "/%00",
             "/%5Cevents",
-            "/\\events",
             "/%2e%2e/outside/secret.txt",
             "/../outside/secret.txt",
             "/events/%2E%2E/%2E%2E/outside/secret.txt",
             "/events/../events/",
-            "/style.css/",
         ] {
-            assert_eq!(resolve(&site.root, url), Resolved::NotFound, "{url}");
+            assert_eq!(normal(target), Err(StatusCode::NOT_FOUND), "{target}");
         }
+        assert_eq!(RequestPath::parse("/\\events"), Err(StatusCode::NOT_FOUND));
         // The old hand-written decoder sliced inside the `é` here; a `%` that starts no
         // escape is itself.
         assert_eq!(RequestPath::parse("/%a\u{e9}").unwrap().names, ["%a\u{e9}"]);
@@ -262,67 +245,27 @@ mod tests {
     }
 
     #[test]
-    fn files_folders_and_redirects() {
-        let site = site();
-        assert_eq!(resolve(&site.root, "/style.css"), file(&site, "style.css"));
-        for path in [
-            "/events/",
-            "//events//",
-            "/./events/",
-            "/%2E/events/.",
-            "/events/%2F",
-        ] {
-            assert_eq!(
-                resolve(&site.root, path),
-                file(&site, "events/index.html"),
-                "{path}"
-            );
-        }
-        assert_eq!(
-            resolve(&site.root, "/a%20b/"),
-            file(&site, "a b/index.html")
-        );
-        for (url, location) in [
-            ("/events", "/events/"),
-            ("//events", "/events/"),
-            ("///events", "/events/"),
-            ("/./events", "/events/"),
-            ("/a%20b", "/a%20b/"),
-        ] {
-            assert_eq!(
-                resolve(&site.root, url),
-                Resolved::Redirect(location.into()),
-                "{url}"
-            );
-        }
-        assert_eq!(resolve(&site.root, "/missing"), Resolved::NotFound);
-    }
-
-    #[test]
     fn nothing_under_a_folder_named_as_the_servers_own_paths_is_served() {
         let site = site();
         for folder in ["__vatcar-site", "events/__vatcar-site", "__VATCAR-SITE"] {
             fs::create_dir_all(site.root.join(folder)).unwrap();
-            fs::write(site.root.join(folder).join("index.html"), "mine").unwrap();
             fs::write(site.root.join(folder).join("page.txt"), "mine").unwrap();
         }
-        for path in [
-            "/__vatcar-site/page.txt",
-            "/__vatcar-site/",
-            "/__vatcar-site",
-            "/%5F%5Fvatcar-site/page.txt",
+        for target in [
             "/events/__vatcar-site/page.txt",
-            "/events/__vatcar-site/",
+            "/events/%5F%5Fvatcar-site/",
             "/__VATCAR-SITE/page.txt",
             "/__Vatcar-Site/page.txt",
         ] {
-            assert_eq!(resolve(&site.root, path), Resolved::NotFound, "{path}");
+            assert!(!servable(&site.root, target), "{target}");
         }
+        assert!(servable(&site.root, "/events/"));
+        assert!(servable(&site.root, "/missing.html"), "ServeDir's 404");
     }
 
     #[cfg(unix)]
     #[test]
-    fn symlinks_are_followed_only_inside_the_output_folder() {
+    fn links_are_followed_only_inside_the_output_folder() {
         use std::os::unix::fs::symlink;
         let site = site();
         let outside = site.secret.parent().unwrap();
@@ -339,28 +282,19 @@ mod tests {
         fs::create_dir(site.root.join("__vatcar-site")).unwrap();
         fs::write(site.root.join("__vatcar-site/page.txt"), "mine").unwrap();
         symlink(site.root.join("__vatcar-site"), site.root.join("mine")).unwrap();
-        symlink(
-            site.root.join("__vatcar-site/page.txt"),
-            site.root.join("mine.txt"),
-        )
-        .unwrap();
-        for url in [
+        for target in [
             "/evil",
-            "/evil/",
             "/evil/secret.txt",
             "/leak.txt",
             "/trap/",
             "/mine/page.txt",
-            "/mine.txt",
         ] {
-            assert_eq!(resolve(&site.root, url), Resolved::NotFound, "{url}");
+            assert!(!servable(&site.root, target), "{target}");
         }
-        assert_eq!(resolve(&site.root, "/alias.css"), file(&site, "style.css"));
-
-        // The output folder itself may be a symlink: its real path is the root.
+        assert!(servable(&site.root, "/alias.css"));
+        // The output folder itself may be a link: its real path is the root.
         let link = site.root.parent().unwrap().join("site-link");
         symlink(&site.root, &link).unwrap();
-        let root = link.canonicalize().unwrap();
-        assert_eq!(resolve(&root, "/style.css"), file(&site, "style.css"));
+        assert!(servable(&link.canonicalize().unwrap(), "/style.css"));
     }
 }

@@ -6,10 +6,11 @@
 //! build reloads them, which clears that.
 //!
 //! Long polling needs nothing but plain requests; a waiting poll is a task that holds its
-//! connection and nothing else (see `net`), so open pages never hold up page loads.
+//! connection and nothing else, so open pages never hold up page loads.
 
-use super::body::Body;
-use hyper::{Response, StatusCode, header};
+use axum::body::Body;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::watch;
@@ -145,7 +146,7 @@ pub(super) fn route(names: &[String], query: &str) -> Route {
 
 /// The answer to a reserved path; a poll from the generation being served waits for the next
 /// one, for [`POLL_WAIT`] at most. `sample` serves the sample data feed (`serve --demo`).
-pub(super) async fn respond(changes: &ServedBuild, route: &Route, sample: bool) -> Response<Body> {
+pub(super) async fn respond(changes: &ServedBuild, route: &Route, sample: bool) -> Response {
     match route {
         Route::SampleFeed if sample => text(SAMPLE_FEED, "application/json"),
         Route::Script => text(SCRIPT, "text/javascript; charset=utf-8"),
@@ -165,23 +166,47 @@ pub(super) async fn respond(changes: &ServedBuild, route: &Route, sample: bool) 
                 .clone();
             text(words, "application/json")
         }
-        Route::SampleFeed | Route::Unknown => {
-            let mut response = Response::new(Body::bytes("not found"));
-            *response.status_mut() = StatusCode::NOT_FOUND;
-            response
-        }
+        Route::SampleFeed | Route::Unknown => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }
 
-fn text(body: impl Into<hyper::body::Bytes>, kind: &'static str) -> Response<Body> {
-    let mut response = Response::new(Body::bytes(body));
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, header::HeaderValue::from_static(kind));
-    headers.insert(
-        header::CACHE_CONTROL,
-        header::HeaderValue::from_static("no-store"),
-    );
-    response
+fn text(body: impl Into<Body>, kind: &'static str) -> Response {
+    let headers = [
+        (header::CONTENT_TYPE, kind),
+        (header::CACHE_CONTROL, "no-store"),
+    ];
+    (headers, body.into()).into_response()
+}
+
+/// `response` with the live-reload tag for `generation` added when it is an HTML page, whole
+/// (a page found, or the 404 page). The file on disk is left as built.
+pub(super) async fn add_tag(response: Response, generation: u64) -> Response {
+    let html = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|kind| kind.to_str().ok())
+        .is_some_and(|kind| kind.starts_with("text/html"));
+    let whole = matches!(response.status(), StatusCode::OK | StatusCode::NOT_FOUND);
+    if !(html && whole) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let Ok(page) = axum::body::to_bytes(body, usize::MAX).await else {
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    };
+    // The tag names the build: no copy of the page from another build may be taken as fresh,
+    // whole or in part.
+    for name in [
+        header::CONTENT_LENGTH,
+        header::LAST_MODIFIED,
+        header::ETAG,
+        header::ACCEPT_RANGES,
+    ] {
+        parts.headers.remove(name);
+    }
+    let no_store = HeaderValue::from_static("no-store");
+    parts.headers.insert(header::CACHE_CONTROL, no_store);
+    Response::from_parts(parts, Body::from(inject(page.into(), generation)))
 }
 
 /// `html` with the live-reload script at its very end. The script reads the generation the
