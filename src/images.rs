@@ -209,6 +209,58 @@ pub fn scaled_height(width: u32, height: u32, target: u32) -> u32 {
     u32::try_from(scaled.max(1)).unwrap_or(u32::MAX)
 }
 
+/// The width and height an image shows at by itself, for an `<img>`'s `width` and `height`
+/// (so that the page keeps its room before it loads): a PNG's, JPEG's or WebP's from its header
+/// (turned as its EXIF says), an SVG's from its root's `width` and `height` in pixels, else
+/// from its `viewBox`. `None` for anything else, or sizes it does not give.
+pub fn natural_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(64 * 1024)]);
+    if let Some(at) = head.find("<svg") {
+        let tag = &head[at..at + head[at..].find('>')?];
+        let attribute = |name: &str| {
+            let key = format!("{name}=");
+            let (at, _) = (tag.match_indices(&key))
+                .find(|(at, _)| tag[..*at].ends_with(char::is_whitespace))?;
+            let rest = &tag[at + key.len()..];
+            let quote = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
+            rest[1..].split(quote).next()
+        };
+        let pixels = |name| {
+            attribute(name)?
+                .trim()
+                .trim_end_matches("px")
+                .parse::<f64>()
+                .ok()
+        };
+        let view_box: Vec<f64> = (attribute("viewBox")?.split([' ', ',']))
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        let (width, height) = match (pixels("width"), pixels("height")) {
+            (Some(width), Some(height)) => (width, height),
+            _ => (*view_box.get(2)?, *view_box.get(3)?),
+        };
+        // A viewBox of a few units keeps its proportions at a hundred pixels high.
+        let scale = if width.min(height) < 16.0 {
+            100.0 / height
+        } else {
+            1.0
+        };
+        let side = |n: f64| (n * scale).round().clamp(1.0, f64::from(MAX_SIDE)) as u32;
+        return (width > 0.0 && height > 0.0).then(|| (side(width), side(height)));
+    }
+    let mut decoder = (ImageReader::new(Cursor::new(bytes))
+        .with_guessed_format()
+        .ok())?
+    .into_decoder()
+    .ok()?;
+    let (width, height) = decoder.dimensions();
+    use image::metadata::Orientation::{Rotate90, Rotate90FlipH, Rotate270, Rotate270FlipH};
+    match decoder.orientation().ok()? {
+        Rotate90 | Rotate270 | Rotate90FlipH | Rotate270FlipH => Some((height, width)),
+        _ => Some((width, height)),
+    }
+}
+
 fn too_large() -> String {
     format!(
         "the image is larger than vatcar-site decodes ({} million pixels, {MAX_SIDE} a side)",
@@ -428,6 +480,7 @@ mod tests {
         jpeg.splice(2..2, segment);
         let made = make_copies(&jpeg).unwrap();
         assert_eq!((made.width, made.height), (20, 40));
+        assert_eq!(natural_size(&jpeg), Some((20, 40)));
         let copy = image::load_from_memory(&made.copies[0].bytes)
             .unwrap()
             .to_rgb8();
@@ -455,6 +508,36 @@ mod tests {
         let crc = crc32fast::hash(&bomb[12..29]);
         bomb[29..33].copy_from_slice(&crc.to_be_bytes());
         bomb
+    }
+
+    #[test]
+    fn an_images_own_size_is_read_from_its_header_or_its_svg_root() {
+        assert_eq!(natural_size(&png(40, 10, false)), Some((40, 10)));
+        let svg = |root: &str| {
+            natural_size(format!("<?xml version=\"1.0\"?>\n{root}<g/></svg>").as_bytes())
+        };
+        assert_eq!(
+            svg(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">"#),
+            Some((64, 64))
+        );
+        assert_eq!(
+            svg(r#"<svg viewBox="0,0,240,60" width="100%">"#),
+            Some((240, 60))
+        );
+        assert_eq!(
+            svg("<svg\n  width='300px'\theight=\"75\" viewBox=\"0 0 4 1\">"),
+            Some((300, 75))
+        );
+        assert_eq!(svg(r#"<svg viewBox="0 0 4 1">"#), Some((400, 100)));
+        for sizeless in [
+            r#"<svg>"#,
+            r#"<svg viewBox="0 0 0 10">"#,
+            r#"<svg viewBox="x">"#,
+            "<svg",
+        ] {
+            assert_eq!(svg(sizeless), None, "{sizeless}");
+        }
+        assert_eq!(natural_size(b"not an image"), None);
     }
 
     #[test]

@@ -7,17 +7,26 @@
 //   language; its data-live-roster names the site's own data/roster.json, read once for the
 //   roster's names and ratings by CID (none with the roster page off: then the feed's
 //   names, and no one is marked visiting).
-// - When: once on load. On the live page (data-live-refresh="SECONDS" on its [data-live]
-//   element) again about once a minute while the page is visible (the Page Visibility API),
-//   never while it is hidden, never twice within 30 seconds; after a failure, later each
-//   time. The home block loads once. The feed is large: no page asks for it more often.
+// - When: once on load, or once first seen when opened in a background tab. On the live page
+//   (data-live-refresh="SECONDS" on its [data-live] element) again about once a minute while
+//   the page is visible (the Page Visibility API), never while it is hidden, never twice
+//   within 30 seconds. After a failure, on either page, again later each time (two minutes,
+//   four, up to fifteen). The home block otherwise loads once. The feed is large (a few MB,
+//   new every 15 seconds): no page asks for it more often.
 // - A feed that cannot be read (offline, blocked, an error, JSON of a shape this script does
 //   not know, a time more than 15 minutes old or more than 5 minutes ahead of the visitor's
-//   clock) shows one calm line and no list, and hides no booking: nothing old is shown as
-//   live, and a feed from the future says nothing about now. No error escapes.
+//   clock) shows one calm line, saying it will try again, and no list, and hides no booking:
+//   nothing old is shown as live, and a feed from the future says nothing about now. No
+//   error escapes.
+// - A booking is online now when the controller who booked it (its CID) is on its callsign;
+//   when another is on it, the row says the position is held, by whom where the roster names
+//   them.
+// - The element [data-live] says what it shows in data-live-state (loading, live,
+//   unavailable), for the styles.
 // - The feed is filtered to ours before anything is drawn, and at most MOST_ROWS rows of
-//   each list are: a feed listing absurd numbers is counted ("4800 more are not listed"), not
-//   drawn.
+//   each list are (data-live-rows on a [data-live] element says fewer: the home block draws
+//   what its room holds): a feed listing absurd numbers is counted ("4800 more are not
+//   listed"), not drawn.
 // - Every value from the feed is put in the page as text (textContent), inside <bdi> where
 //   it is a name, never as markup. The page's Content-Security-Policy lets it connect to its
 //   own origin and the feed's only.
@@ -25,6 +34,8 @@
   "use strict";
 
   var MIN_GAP = 30 * 1000;
+  // After a failure the page asks again after twice its refresh (or this), doubling each time.
+  var RETRY = 60 * 1000;
   var MAX_BACKOFF = 15 * 60 * 1000;
   var TOO_OLD = 15 * 60 * 1000;
   var TIMEOUT = 20 * 1000;
@@ -237,15 +248,20 @@
     for (var i = 0; i < rows.length; i++) { list.appendChild(rows[i]); }
   }
 
-  // The first MOST_ROWS of `items` in the list `name`, and how many more there are.
-  function showList(root, name, items, make) {
+  // The first MOST_ROWS of `items` in the list `name`, and how many more there are. Where it is
+  // empty, its sentence saying so shows, unless `said` (the summary says it already): then
+  // its section goes, heading and all.
+  function showList(root, name, items, make, said) {
     var list = root.querySelector('[data-live-list="' + name + '"]');
     var empty = root.querySelector('[data-live-empty="' + name + '"]');
     var more = root.querySelector('[data-live-more="' + name + '"]');
+    var section = root.querySelector('[data-live-section="' + name + '"]');
+    if (section) { section.hidden = !items.length && !!said; }
     if (!list) { return; }
     var table = list.closest ? list.closest("table") : null;
     var rows = [];
-    var shown = Math.min(items.length, MOST_ROWS);
+    var most = parseInt(root.getAttribute("data-live-rows") || "", 10);
+    var shown = Math.min(items.length, most > 0 ? most : MOST_ROWS);
     for (var i = 0; i < shown; i++) { rows.push(make(items[i], list.tagName === "TBODY", table)); }
     replaceRows(list, rows);
     if (more) {
@@ -255,7 +271,7 @@
     var frame = table && table.parentNode && table.parentNode.classList && table.parentNode.classList.contains("table-wrap")
       ? table.parentNode : table || list;
     frame.hidden = items.length === 0;
-    if (empty) { empty.hidden = items.length !== 0; }
+    if (empty) { empty.hidden = items.length !== 0 || !!said; }
   }
 
   function controllerRow(c, tabular, table) {
@@ -317,11 +333,24 @@
     if (when) { when.textContent = words; when.hidden = !words; }
   }
 
+  // `template` into `node`, its {name} an isolated name.
+  function sayWithName(node, template, name) {
+    var parts = String(template || "").split("{name}");
+    while (node.firstChild) { node.removeChild(node.firstChild); }
+    node.appendChild(document.createTextNode(parts[0]));
+    if (parts.length > 1) {
+      node.appendChild(isolated(name));
+      node.appendChild(document.createTextNode(parts.slice(1).join("{name}")));
+    }
+  }
+
+  // `online`: who is on each of our callsigns, by callsign; null when the feed is not read.
   function markBookings(online, now) {
     var rows = document.querySelectorAll("[data-booking]");
     for (var i = 0; i < rows.length; i++) {
       var row = rows[i];
       var callsign = (row.getAttribute("data-booking") || "").toUpperCase();
+      var cid = row.getAttribute("data-cid") || "";
       var start = Date.parse(row.getAttribute("data-start") || "");
       var end = Date.parse(row.getAttribute("data-end") || "");
       // Online now: the controller who booked it is on its callsign, and it is going on (or
@@ -346,7 +375,8 @@
   }
 
   // A day (or the next 24 hours) whose bookings are all over goes with them, the count says
-  // how many are left, and where none is, the sentence saying so shows instead.
+  // how many are left, and where none is, the sentence saying so shows instead of the table
+  // and what is said about it (data-bookings-some).
   function hideEmptyGroups() {
     var empties = document.querySelectorAll("[data-bookings-empty]");
     for (var e = 0; e < empties.length; e++) {
@@ -357,6 +387,8 @@
       }
       var left = holder.querySelectorAll("[data-booking]:not([hidden])").length;
       empties[e].hidden = left > 0;
+      var some = holder.querySelectorAll("[data-bookings-some]");
+      for (var s = 0; s < some.length; s++) { some[s].hidden = left === 0; }
       var count = holder.querySelector("[data-bookings-count]");
       if (count) { count.textContent = String(left); }
     }
@@ -367,16 +399,22 @@
     for (var i = 0; i < state.controllers.length; i++) { online[state.controllers[i].callsign] = state.controllers[i]; }
     var at = new Date(state.updated);
     var asOf = fill(text.as_of, { time: two(at.getUTCHours()) + ":" + two(at.getUTCMinutes()) + "Z" });
+    // The summary counts what there is, never "0": with nothing to count, it says no one is
+    // on, and the controllers' list does not say it again.
+    var counts = [];
+    if (state.controllers.length) { counts.push(counted("controllers", state.controllers.length)); }
+    if (airports.length && state.flights.length) { counts.push(counted("flights", state.flights.length)); }
+    var nobody = !counts.length;
+    var summary = nobody ? text.no_controllers : counts.join(" · ");
     for (var r = 0; r < roots.length; r++) {
       var root = roots[r];
-      showList(root, "controllers", state.controllers, controllerRow);
+      root.setAttribute("data-live-state", "live");
+      showList(root, "controllers", state.controllers, controllerRow, nobody);
       showList(root, "atis", state.atis, atisRow);
       showList(root, "traffic", state.flights, flightRow);
       var lists = root.querySelectorAll("[data-live-lists]");
       for (var l = 0; l < lists.length; l++) { lists[l].hidden = false; }
       setWhen(root, asOf);
-      var summary = counted("controllers", state.controllers.length);
-      if (airports.length) { summary += " · " + counted("flights", state.flights.length); }
       say(root, summary);
     }
     markBookings(online, state.updated);
@@ -385,6 +423,7 @@
   function unavailable() {
     for (var r = 0; r < roots.length; r++) {
       var root = roots[r];
+      root.setAttribute("data-live-state", "unavailable");
       var lists = root.querySelectorAll("[data-live-lists]");
       for (var l = 0; l < lists.length; l++) { lists[l].hidden = true; }
       // Nothing older is kept to be shown again as if it were live.
@@ -406,14 +445,15 @@
 
   function schedule(delay) {
     if (timer) { clearTimeout(timer); timer = null; }
-    if (!refresh || document.visibilityState === "hidden") { return; }
+    if (document.visibilityState === "hidden") { return; }
     timer = setTimeout(ask, Math.max(delay, 0));
   }
 
+  // The next reading: after a failure, later each time; else the refresh, if the page has one.
   function next() {
-    if (!refresh) { return; }
-    var wait = failures ? Math.min(refresh * Math.pow(2, failures), MAX_BACKOFF) : refresh;
-    schedule(lastAsked + wait - Date.now());
+    if (!lastAsked) { ask(); return; }
+    var wait = failures ? Math.min((refresh || RETRY) * Math.pow(2, failures), MAX_BACKOFF) : refresh;
+    if (wait) { schedule(lastAsked + wait - Date.now()); }
   }
 
   // The site's data/roster.json (docs/data.md), read once: its controllers and visitors by
@@ -444,7 +484,7 @@
 
   function ask() {
     timer = null;
-    if (inFlight || (refresh && document.visibilityState === "hidden")) { return; }
+    if (inFlight || document.visibilityState === "hidden") { return; }
     var since = Date.now() - lastAsked;
     if (lastAsked && since < MIN_GAP) { schedule(MIN_GAP - since); return; }
     inFlight = true;
@@ -480,19 +520,23 @@
     }).catch(function () { done(null); });
   }
 
-  for (var s = 0; s < roots.length; s++) { setWhen(roots[s], text.loading || ""); }
-  if (refresh) {
-    document.addEventListener("visibilitychange", function () {
-      if (document.visibilityState === "hidden") {
-        if (timer) { clearTimeout(timer); timer = null; }
-      } else if (!timer && !inFlight) {
-        next();
-      }
-    });
+  for (var s = 0; s < roots.length; s++) {
+    roots[s].setAttribute("data-live-state", "loading");
+    setWhen(roots[s], text.loading || "");
   }
-  if (document.visibilityState === "hidden" && refresh) {
-    // Opened in a background tab: the first look waits until it is seen.
-    return;
-  }
-  ask();
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") {
+      if (timer) { clearTimeout(timer); timer = null; }
+    } else if (!timer && !inFlight) {
+      next();
+    }
+  });
+  // The feed is large: it is asked for once the page has been painted, so that reading it
+  // never holds back what the page shows first. Opened in a background tab, the first look
+  // waits until it is seen.
+  requestAnimationFrame(function () {
+    setTimeout(function () {
+      if (!lastAsked && document.visibilityState !== "hidden") { ask(); }
+    }, 0);
+  });
 })();

@@ -1,11 +1,18 @@
 // Small enhancements; every page is complete without them:
-// the reader's own local time next to each event time, time zones by their names in the
-// page's language, and banners that fail to load hidden.
+// the reader's own local time next to each event time where it is not already said, time
+// zones by their names in the page's language, and banners that fail to load hidden.
+//
+// Each time is said once to each reader (issue 48). The page says it in Zulu, and in the
+// site's display zone when one is set (base.html puts its IANA name on this script's element,
+// data-display-zone); the reader's own time is added only where their zone's offset at that
+// instant differs from both, and names their zone once, by its name ("Eastern Standard
+// Time"), never beside a "GMT-5".
 (function () {
   "use strict";
   // The page's language gives the label: base.html puts it on this script's element.
   var script = document.currentScript;
   var label = (script && script.getAttribute("data-your-time")) || "Your time";
+  var displayZone = (script && script.getAttribute("data-display-zone")) || "";
   var banners = document.querySelectorAll("img.event-banner");
   for (var b = 0; b < banners.length; b++) {
     banners[b].addEventListener("error", function (event) { event.target.hidden = true; });
@@ -19,12 +26,17 @@
   try {
     if (pageLang && Intl.DateTimeFormat.supportedLocalesOf([pageLang]).length) { locale = pageLang; }
   } catch (e) { locale = undefined; }
-  // A zone's long name in the page's language ("Atlantic-standaardtijd"), or null where the
-  // browser has none (an old one, or a zone it does not know).
-  function zoneName(zone) {
+  // A zone's long name in the page's language at `when` ("Atlantic-standaardtijd"), or null
+  // where the browser has none (an old one, or a zone it does not know). The reader's own
+  // zone is `undefined`. Formats are made once each: making one is the costly part.
+  var namers = {};
+  function zoneName(zone, when) {
     try {
-      var parts = new Intl.DateTimeFormat(locale, { timeZone: zone || undefined, timeZoneName: "long" })
-        .formatToParts(new Date());
+      var key = zone || "";
+      if (!namers[key]) {
+        namers[key] = new Intl.DateTimeFormat(locale, { timeZone: zone || undefined, timeZoneName: "long" });
+      }
+      var parts = namers[key].formatToParts(when);
       for (var p = 0; p < parts.length; p++) {
         if (parts[p].type === "timeZoneName") { return parts[p].value; }
       }
@@ -33,26 +45,58 @@
   }
   // The display zone, which the page names by its place ("Curacao"), by its name instead.
   var zones = document.querySelectorAll("[data-zone]");
+  var now = new Date();
   for (var z = 0; z < zones.length; z++) {
-    var named = zoneName(zones[z].getAttribute("data-zone"));
+    var named = zoneName(zones[z].getAttribute("data-zone"), now);
     if (named) { zones[z].textContent = named; }
   }
-  var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
-  // Zulu is already on the page.
-  if (/^(Etc\/)?(UTC|GMT|Zulu|UCT)$/.test(zone)) { return; }
-  // The reader's zone by its name, not its IANA id ("America/Curacao").
-  var readerZone = zone ? (zoneName(zone) || zone) : "";
-  var day = new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short" });
-  var clock = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
   var nodes = document.querySelectorAll(".reader-time[data-start]");
+  if (!nodes.length) { return; }
+  // Minutes east of UTC in the display zone at `when` (0 without one: the page says Zulu
+  // only), from its wall clock there; NaN where the browser does not know the zone (then
+  // the reader's time is said, as it cannot be told apart).
+  var wallClock = null;
+  try {
+    wallClock = displayZone ? new Intl.DateTimeFormat("en-US", {
+      timeZone: displayZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric",
+      hour: "numeric", minute: "numeric", second: "numeric"
+    }) : null;
+  } catch (e) { wallClock = undefined; }
+  function displayOffset(when) {
+    if (wallClock === undefined) { return NaN; }
+    if (!wallClock) { return 0; }
+    var v = {};
+    var parts = wallClock.formatToParts(when);
+    for (var p = 0; p < parts.length; p++) { v[parts[p].type] = Number(parts[p].value); }
+    var wall = Date.UTC(v.year, v.month - 1, v.day, v.hour % 24, v.minute, v.second);
+    return Math.round((wall - Math.floor(when.getTime() / 1000) * 1000) / 60000);
+  }
+  // Whether the reader's clock at `when` reads other than both the Zulu and the display zone's.
+  function another(when) {
+    var own = -when.getTimezoneOffset();
+    return own !== 0 && own !== displayOffset(when);
+  }
+  var day = new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short" });
+  var clock = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   for (var i = 0; i < nodes.length; i++) {
     var node = nodes[i];
     var start = new Date(node.getAttribute("data-start"));
     var end = new Date(node.getAttribute("data-end"));
-    if (isNaN(start.getTime()) || isNaN(end.getTime())) { continue; }
+    if (isNaN(start.getTime()) || isNaN(end.getTime()) || !(another(start) || another(end))) { continue; }
     var sameDay = day.format(start) === day.format(end);
-    node.textContent = label + (readerZone ? " (" + readerZone + ")" : "") + ": " + day.format(start) + " " +
-      clock.format(start) + " – " + (sameDay ? "" : day.format(end) + " ") + clock.format(end);
+    var zone = zoneName(undefined, start);
+    // The zone's name wraps as a name does; the rest breaks between its parts only.
+    node.textContent = label;
+    if (zone) {
+      node.appendChild(document.createTextNode(" ("));
+      var name = document.createElement("span");
+      name.className = "zone";
+      name.textContent = zone;
+      node.appendChild(name);
+      node.appendChild(document.createTextNode(")"));
+    }
+    node.appendChild(document.createTextNode(": " + day.format(start) + " " + clock.format(start) +
+      (sameDay ? "–" : " – " + day.format(end) + " ") + clock.format(end)));
     node.hidden = false;
   }
 })();

@@ -46,7 +46,7 @@ pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, ros
 pub use settings::{
     DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Run, Sections, Settings, SiteFile,
 };
-pub use site::{CalendarLinks, FacilityView, Favicon, Site};
+pub use site::{CalendarLinks, FacilityView, Favicon, LogoSize, Site};
 pub use time::{Instant, When, when};
 pub use whats_new::{Change, WhatsNew, document_id};
 

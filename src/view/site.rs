@@ -33,6 +33,9 @@ pub struct Site {
     /// The logo's address relative to the site root (its path, percent-encoded), when one is
     /// set.
     pub logo: Option<String>,
+    /// The logo's own width and height, for its `<img>`, so that the header keeps its room
+    /// while it loads; set with the static files ([`crate::images::natural_size`]).
+    pub logo_size: Option<LogoSize>,
     /// The browser tab's icon, when one is set (else the theme's own).
     pub favicon: Option<Favicon>,
     pub accent: Option<super::AccentView>,
@@ -42,6 +45,12 @@ pub struct Site {
     /// script may connect to: `'self'` and the data feed's origin, for their
     /// Content-Security-Policy. `None` with the live page off.
     pub live_connect_src: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct LogoSize {
+    pub width: u32,
+    pub height: u32,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -135,6 +144,7 @@ pub(super) fn site_view(
         // Pages write these after `root`, as addresses: a name with a space, `#` or `?` would
         // otherwise end the path or start a fragment.
         logo: settings.logo.as_ref().map(|l| encode(&l.path)),
+        logo_size: None,
         favicon: settings.favicon.as_ref().map(|f| Favicon {
             path: encode(&f.path),
             media_type: media_type(&f.path),

@@ -16,7 +16,8 @@
 //                  --logo-colour if given: an SVG logo keeps its colour in both schemes) and
 //                  the logo's backdrop (the background of its nearest ancestor, itself
 //                  included, with one, semi-transparent layers composited), at least
-//                  LOGO_MIN_CONTRAST
+//                  LOGO_MIN_CONTRAST; and (issue 48) the logo's <img> has width and height in
+//                  the image's own proportions, so that the header keeps its room as it loads
 //   axe            axe-core at AXE_WIDTHS in both schemes: no violation of AXE_MIN_IMPACT or worse
 // and, since issue 40 (a site it was not tuned on, a long name, a wide logo, a bright accent):
 //   letters        no text of the header, and no heading of the page, set a few letters a line:
@@ -33,6 +34,15 @@
 //                  whose colour is FOCUS_MIN_CONTRAST or more against what is behind the ring
 //   banners        with --local-banners: every event banner (img.event-banner) is served by the
 //                  site itself (not the API's host), with srcset, width and height
+// and, since issue 48 (tables broken mid-word once the reader's own time widened them):
+//   words          no word of a bookings or live table (a callsign, a type, a rating, a part of
+//                  a time, a frequency, a code) is set on two lines, and no badge either; names
+//                  (people's <bdi>, which may be longer than any column, a zone's .zone) and the
+//                  ATIS's text wrap as text does. Each word is measured by the lines its letters
+//                  are set on; a compound breaks at its own hyphen ("Eastern-|standaardtijd"),
+//                  a date never ("2026-|11-21").
+// The pages are seen as a reader in READER_ZONE sees them, so that each time carries the
+// reader's own too (local-time.js), as it does for most readers.
 // and keeps a full-page screenshot of each view that misses a goal in --out (of every view with
 // --screenshots all). It measures geometry and colours, never pixels, so a restyle that keeps
 // the goals passes.
@@ -48,10 +58,12 @@
 //                       index.html, events/index.html, the first event page holding a table
 //                       (else the first), roster/index.html, documents/index.html,
 //                       live/index.html, 404.html
-//   --feed FILE         a sample of VATSIM's data feed (JSON), sent, stamped with the time it is
-//                       asked, to the live script of the home and live pages, so that they are
-//                       measured with their lists filled; without it the feed's host does not
-//                       resolve, as every other host, and they show the line saying so
+//   --feed FILE         a sample of VATSIM's data feed (JSON), sent to the live script of the
+//                       home and live pages, so that they are measured with their lists filled;
+//                       the pages' clock stands at the sample's time (its general.update_timestamp,
+//                       when the sites of scripts/ci/sites.sh were built), so that the bookings
+//                       are not over by it. Without it the feed's host does not resolve, as every
+//                       other host, and they show the line saying so
 //   --menu-entries N    the number of menu entries the site has; another count is a failure
 //   --logo-colour HEX   the logo's own colour (#rrggbb), checked as well as the accent
 //   --local-banners     the site serves its banners (banners = "local", built from the API):
@@ -93,6 +105,8 @@ const AXE_IMPACTS = ['minor', 'moderate', 'serious', 'critical'];
 const AXE_MIN_IMPACT = 'minor';
 /** Tab presses before giving up on reaching the menu: a page's header holds far fewer stops. */
 const MAX_TABS = 60;
+/** The reader's time zone: none of the sites' display zones (nor UTC), at another offset. */
+const READER_ZONE = 'America/New_York';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const KINDS = ['home', 'events', 'event', 'roster', 'documents', 'live', 'content', 'section', '404'];
@@ -189,7 +203,7 @@ try {
 const { found, skipped } = pagesOf(site);
 const started = Date.now();
 const failures = [];
-const counts = { width: 0, header: 0, menu: 0, logo: 0, axe: 0, letters: 0, hyphens: 0, accent: 0, focus: 0, banner: 0 };
+const counts = { width: 0, header: 0, menu: 0, logo: 0, axe: 0, letters: 0, hyphens: 0, accent: 0, focus: 0, banner: 0, words: 0 };
 let measured = 0;
 let shots = 0;
 /** Milliseconds spent in each phase, for the summary: what to speed up when it grows. */
@@ -266,7 +280,11 @@ function headerAndLogo({ logoColour, kit: source }) {
     base = 'the window';
   }
   const backdrop = paint(layers);
-  out.logo = { element: name(logo), base, image, backdrop: rgb(backdrop), colours: [] };
+  out.logo = { element: name(logo), base, image, backdrop: rgb(backdrop), colours: [],
+    width: logo.getAttribute('width'), height: logo.getAttribute('height'),
+    // The image's own proportions, as the browser read them from the file; the box may be
+    // narrower (max-width, with object-fit keeping the drawing whole).
+    drawn: logo.naturalWidth / logo.naturalHeight };
   // The logo is drawn in the accent as given: the page's --accent-surface where it has one
   // (issue 40), else its --accent.
   const surface = getComputedStyle(logo).getPropertyValue('--accent-surface').trim() ? 'var(--accent-surface)' : 'var(--accent)';
@@ -378,6 +396,38 @@ function lettersAndHyphens({ minLettersPerLine, longWord }) {
         seen.add(el);
         out.unhyphenated.push({ text: text.slice(0, 50), hyphens, where: el.localName + [...el.classList].map((c) => `.${c}`).join('') });
       }
+    }
+  }
+  return out;
+}
+
+// In the page: the words of the bookings and live tables (and the home block's list) set on
+// more than one line, and the badges. A word is what lies between spaces, dashes and the
+// hyphens of a compound (a hyphen between letters).
+function brokenWords() {
+  const out = [];
+  const lines = (range) => new Set([...range.getClientRects()].filter((r) => r.width > 0.5)
+    .map((r) => Math.round(r.top))).size;
+  const range = document.createRange();
+  const cells = document.querySelectorAll('main table.bookings td, main table.live-table td, main .live-controllers li');
+  for (const cell of cells) {
+    if (!cell.getClientRects().length) continue;
+    const where = cell.getAttribute('data-label') || cell.localName;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest('bdi, .zone, details, [hidden]')) continue;
+      for (const word of node.textContent.matchAll(/(?:[^\s\u2013\u2014-]|(?<!\p{L})-|-(?!\p{L}))+/gu)) {
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const n = lines(range);
+        if (n > 1) out.push({ text: word[0], where, lines: n });
+      }
+    }
+    for (const badge of cell.querySelectorAll('.badge')) {
+      if (!badge.getClientRects().length) continue;
+      range.selectNodeContents(badge);
+      const n = lines(range);
+      if (n > 1) out.push({ text: badge.textContent.trim(), where: `${where}, a badge`, lines: n });
     }
   }
   return out;
@@ -530,11 +580,9 @@ async function tabThrough(page, entries) {
 
 /** A request for the data feed: JSON from any host but the site's. */
 const isFeed = (u) => u.hostname !== '127.0.0.1' && u.pathname.endsWith('.json');
-/** --feed's sample, as the data feed sends it: as of now, readable from any origin. */
+/** --feed's sample, as the data feed sends it: readable from any origin. */
 function feedReply(route) {
-  const now = new Date();
-  const feed = { ...opt.feed, general: { ...opt.feed.general, update_timestamp: now.toISOString() } };
-  return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(feed),
+  return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(opt.feed),
     headers: { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' } });
 }
 
@@ -558,8 +606,12 @@ try {
 // Two contexts, one page each, reused for every measurement: scripts on, and scripts off.
 const contexts = [];
 for (const javaScriptEnabled of [true, false]) {
-  const context = await browser.newContext({ javaScriptEnabled, serviceWorkers: 'block', reducedMotion: 'reduce' });
-  contexts.push(await context.newPage());
+  const context = await browser.newContext({ javaScriptEnabled, serviceWorkers: 'block', reducedMotion: 'reduce',
+    timezoneId: READER_ZONE });
+  const page = await context.newPage();
+  // The pages' clock at the sample's time: its data is live then, and the bookings on.
+  if (opt.feed) await page.clock.setFixedTime(new Date(opt.feed.general.update_timestamp));
+  contexts.push(page);
 }
 const [page, noScript] = contexts;
 mkdirSync(opt.out, { recursive: true });
@@ -606,6 +658,9 @@ try {
           fail('header', where, `header height ${h.height} px > ${HEADER_MAX_PX[width]} px (${h.header})`);
         } else note(where, `header height ${h.height} px`);
         if (h.logo && !h.logo.colours.length) fail('logo', where, 'no --accent on the page and no --logo-colour: nothing to measure the logo against');
+        if (h.logo && !(Math.abs(Number(h.logo.width) / Number(h.logo.height) - h.logo.drawn) < 0.02)) {
+          fail('logo', where, `the logo's width="${h.logo.width}" height="${h.logo.height}" are not its own proportions (${h.logo.drawn.toFixed(2)}:1)`);
+        }
         if (h.logo) {
           for (const c of h.logo.colours) {
             const text = `logo contrast ${c.ratio.toFixed(2)}:1, ${c.what} ${c.colour} on backdrop ${h.logo.backdrop} ` +
@@ -627,6 +682,10 @@ try {
         }
         if (text.unhyphenated.length > 3) fail('hyphens', where, `... and ${text.unhyphenated.length - 3} more without hyphens: auto`);
         if (text.lang && !text.unhyphenated.length) note(where, `long words hyphenate (lang="${text.lang}")`);
+        const broken = await timed('measure', () => page.evaluate(brokenWords));
+        for (const b of broken.slice(0, 3)) fail('words', where, `"${b.text}" (${b.where}) is set on ${b.lines} lines`);
+        if (broken.length > 3) fail('words', where, `... and ${broken.length - 3} more words on two lines`);
+        if (!broken.length) note(where, 'no word of a table on two lines');
         if (opt.accent) {
           const a = await timed('measure', () => page.evaluate(accentShown, { accent: opt.accent, minInk: ACCENT_INK_MIN_CONTRAST, kit: KIT }));
           if (a.header && !a.shown) {
@@ -711,6 +770,6 @@ for (const s of skipped) console.log(`check-layout: left out: ${s}`);
 console.log(`layout: ${Object.keys(found).length} page kinds x ${WIDTHS.length} widths x ${SCHEMES.length} schemes ` +
   `(${measured} views) of ${site}: ${failures.length} failures (page width ${counts.width}, header height ${counts.header}, ` +
   `menu ${counts.menu}, logo contrast ${counts.logo}, axe ${counts.axe}, letters ${counts.letters}, hyphens ${counts.hyphens}, ` +
-  `accent ${counts.accent}, focus ring ${counts.focus}, banners ${counts.banner}); ${shots} screenshots in ${opt.out}; ${seconds} s ` +
+  `accent ${counts.accent}, focus ring ${counts.focus}, banners ${counts.banner}, words ${counts.words}); ${shots} screenshots in ${opt.out}; ${seconds} s ` +
   `(${Object.entries(spent).map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)}`).join(', ')})`);
 process.exit(failures.length ? 1 : 0);

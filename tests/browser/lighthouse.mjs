@@ -1,23 +1,39 @@
 #!/usr/bin/env node
 // lighthouse.mjs VATCAR_SITE TOOLS CHROMIUM REPO [--keep DIR]
 //
-// Lighthouse on the live page and the home page (issue 39): a site built by VATCAR_SITE from
-// the demo's data and site folder (REPO/demo, REPO/demo/site), with bookings around now and its [live] feed on a mock of
-// VATSIM's data feed on 127.0.0.1 (the demo's sample feed, stamped with the time it is
-// served, sent with the real feed's CORS header), served from 127.0.0.1 as a static host
-// would. Lighthouse (from the TOOLS folder, pinned in tests/validators/package.json) runs
-// each page in the system's CHROMIUM, never a downloaded one, with its default mobile
-// settings, and every one of its four categories must score 100: performance,
-// accessibility, best practices and SEO.
+// Lighthouse on the live page and the home page (issues 39 and 48): a site built by
+// VATCAR_SITE from the demo's data and site folder (REPO/demo, REPO/demo/site), with its logo,
+// bookings around now and its [live] feed on a mock of VATSIM's data feed on 127.0.0.1 (sent
+// with the real feed's CORS header, stamped with the time it is served), served from
+// 127.0.0.1 as a static host would. The feed is, in turn:
+//   sample       the demo's sample (a few of ours);
+//   unreachable  a connection that drops: the page says the live data is unavailable;
+//   real size    a feed of the real network's size and shape (tests/browser/lib/real-size-feed.mjs:
+//                1,500 pilots, 200 controllers, about 2 MB), which the page must read and sort
+//                without holding its main thread long.
+// Lighthouse (from the TOOLS folder: npm install lighthouse@12.8.2 there) runs each page with
+// each feed in the system's CHROMIUM, never a downloaded one, with its default mobile settings
+// (a mid-range phone: a CPU 4 times slower, a slow 4G network), and every run must give:
+//   accessibility, best practices and SEO  100 (with the feed unreachable, best practices
+//                                          leaves out the browser's own line saying the feed's
+//                                          request failed, which no page can keep from the console)
+//   performance                            MIN_PERFORMANCE or more
+//   cumulative layout shift                under MAX_LAYOUT_SHIFT
+//   total blocking time                    MAX_BLOCKING_MS or less
+// Performance is measured on a run of a few seconds, which a busy machine slows (a long task
+// of parsing HTML counted as blocking, a paint late enough to wait on the feed): a run that
+// misses a goal is tried again, up to TRIES times, and the best counts. A page that misses it
+// every time has a cause of its own.
 //
-// Prints each page's four scores, and for a score under 100 the audits that cost it; exits 0
-// when every score is 100, 1 otherwise. With --keep DIR, Lighthouse's JSON reports are kept
-// there.
+// Prints each run's scores and figures, and for what misses its goal the audits that cost it;
+// exits 0 when every goal is met, 1 otherwise. With --keep DIR, Lighthouse's JSON reports are
+// kept there.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { demoSnapshot } from './lib/demo-snapshot.mjs';
+import { realSizeFeed } from './lib/real-size-feed.mjs';
 
 const [given, tools, chromiumPath, repo, keepFlag, keepDir] = process.argv.slice(2);
 if (!given || !tools || !chromiumPath || !repo || (keepFlag && (keepFlag !== '--keep' || !keepDir))) {
@@ -28,20 +44,33 @@ const binary = resolve(given);
 const lighthouse = join(resolve(tools), 'node_modules', 'lighthouse', 'cli', 'index.js');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const PAGES = [['home', '/'], ['live', '/live/']];
+const FEEDS = ['sample', 'unreachable', 'real size'];
+const MIN_PERFORMANCE = 95;
+const MAX_LAYOUT_SHIFT = 0.05;
+const MAX_BLOCKING_MS = 100;
+const TRIES = 3;
 
-// ---- The mock data feed: the demo's sample, as of now ----
+// ---- The mock data feed, as of now ----
 
+const CALLSIGNS = ['TJSJ', 'TJZS'];
+const AIRPORTS = ['TJSJ', 'TJBQ'];
 const sample = JSON.parse(readFileSync(join(repo, 'demo', 'vatsim-data.json'), 'utf8'));
+let feedNow = 'sample';
 const feedServer = createServer((request, response) => {
-  const now = new Date();
-  sample.general.update_timestamp = now.toISOString().replace('Z', '0000Z');
-  sample.general.update = now.toISOString().slice(0, 19).replace(/[-T:]/g, '');
+  if (feedNow === 'unreachable') {
+    request.socket.destroy();
+    return;
+  }
+  const now = Date.now();
+  const feed = feedNow === 'sample' ? sample : realSizeFeed(now, { callsigns: CALLSIGNS, airports: AIRPORTS });
+  feed.general.update_timestamp = new Date(now).toISOString().replace('Z', '0000Z');
+  feed.general.update = new Date(now).toISOString().slice(0, 19).replace(/[-T:]/g, '');
   response.writeHead(200, {
     'Content-Type': 'application/json',
     'Access-Control-Allow-Origin': '*',
     'Cache-Control': 'no-store',
   });
-  response.end(JSON.stringify(sample));
+  response.end(JSON.stringify(feed));
 });
 await new Promise((done) => feedServer.listen(0, '127.0.0.1', done));
 const feedOrigin = `http://127.0.0.1:${feedServer.address().port}`;
@@ -60,9 +89,10 @@ writeFileSync(join(snapshot, 'bookings.json'), JSON.stringify([
 // The demo's own site folder: its content pages and static files, as `build --demo` has them.
 cpSync(join(repo, 'demo', 'site'), work, { recursive: true });
 writeFileSync(join(work, 'vatcar-site.toml'), [
+  'logo = "logo.svg"',
   '[live]',
-  'callsigns = ["TJSJ", "TJZS"]',
-  'airports = ["TJSJ", "TJBQ"]',
+  `callsigns = ${JSON.stringify(CALLSIGNS)}`,
+  `airports = ${JSON.stringify(AIRPORTS)}`,
   `feed = "${feedOrigin}/v3/vatsim-data.json"`,
   '',
 ].join('\n'));
@@ -112,33 +142,83 @@ function run(url, report) {
   });
 }
 
+// The browser logs a request that failed as an error, and Lighthouse counts it against best
+// practices: with the feed unreachable, that line alone is not the page's fault. Where it is
+// the only error, best practices is scored without it.
+function forgiveFeedFailure(result) {
+  const errors = result.audits['errors-in-console'];
+  const others = (errors.details?.items ?? []).filter((item) =>
+    !(item.source === 'network' && item.sourceLocation?.url?.startsWith(feedOrigin + '/')));
+  if (errors.score === 1 || others.length) return;
+  errors.score = 1;
+  const category = result.categories['best-practices'];
+  let weighed = 0;
+  let total = 0;
+  for (const ref of category.auditRefs) {
+    const score = result.audits[ref.id].score;
+    if (ref.weight > 0 && score !== null) {
+      weighed += ref.weight * score;
+      total += ref.weight;
+    }
+  }
+  category.score = total ? weighed / total : category.score;
+}
+
 let failed = false;
 const reports = keepDir ? resolve(keepDir) : join(work, 'reports');
 mkdirSync(reports, { recursive: true });
-for (const [name, path] of PAGES) {
-  const report = join(reports, `${name}.json`);
+// One run of Lighthouse on `path` with the feed as it is: what it measured and the goals it
+// missed, as lines to print; null where Lighthouse itself failed (said on stderr).
+async function measure(path, feed, report) {
   const ran = await run(origin + path, report);
   if (ran.code !== 0) {
-    console.error(`lighthouse: ${path}: Lighthouse failed (${ran.code}): ${ran.stderr.slice(-2000)}`);
-    failed = true;
-    continue;
+    console.error(`lighthouse: ${path} (feed: ${feed}): Lighthouse failed (${ran.code}): ${ran.stderr.slice(-2000)}`);
+    return null;
   }
   const result = JSON.parse(readFileSync(report, 'utf8'));
+  if (feed === 'unreachable') forgiveFeedFailure(result);
   const scores = CATEGORIES.map((c) => Math.round((result.categories[c]?.score ?? 0) * 100));
-  console.log(`lighthouse: ${path}: ${CATEGORIES.map((c, i) => `${c} ${scores[i]}`).join(', ')}`);
-  for (const [i, category] of CATEGORIES.entries()) {
-    if (scores[i] === 100) continue;
-    failed = true;
+  const shift = result.audits['cumulative-layout-shift']?.numericValue ?? Infinity;
+  const blocking = result.audits['total-blocking-time']?.numericValue ?? Infinity;
+  const summary = `${CATEGORIES.map((c, i) => `${c} ${scores[i]}`).join(', ')}; ` +
+    `layout shift ${shift.toFixed(3)}, total blocking time ${Math.round(blocking)} ms`;
+  const missed = [];
+  const goals = [
+    ...CATEGORIES.map((c, i) => [c, scores[i] >= (c === 'performance' ? MIN_PERFORMANCE : 100)]),
+    ['performance', shift < MAX_LAYOUT_SHIFT],
+    ['performance', blocking <= MAX_BLOCKING_MS],
+  ];
+  for (const category of new Set(goals.filter(([, met]) => !met).map(([c]) => c))) {
     for (const ref of result.categories[category].auditRefs) {
       const audit = result.audits[ref.id];
       if (ref.weight > 0 && audit.score !== null && audit.score < 1) {
-        console.log(`  ${category}: ${ref.id} (${audit.score}): ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
+        missed.push(`${category}: ${ref.id} (${audit.score}): ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
       }
     }
   }
-  if (result.runtimeError) {
-    console.log(`  runtime error: ${result.runtimeError.message}`);
-    failed = true;
+  if (shift >= MAX_LAYOUT_SHIFT) missed.push(`layout shift ${shift.toFixed(3)}: not under ${MAX_LAYOUT_SHIFT}`);
+  if (blocking > MAX_BLOCKING_MS) missed.push(`total blocking time ${Math.round(blocking)} ms: over ${MAX_BLOCKING_MS} ms`);
+  if (result.runtimeError) missed.push(`runtime error: ${result.runtimeError.message}`);
+  return { summary, missed };
+}
+
+for (const feed of FEEDS) {
+  feedNow = feed;
+  for (const [name, path] of PAGES) {
+    const report = join(reports, `${name}-${feed.replace(/ /g, '-')}.json`);
+    for (let tried = 1; tried <= TRIES; tried++) {
+      const measured = await measure(path, feed, report);
+      if (!measured) {
+        failed = true;
+        break;
+      }
+      const again = measured.missed.length && tried < TRIES;
+      console.log(`lighthouse: ${path} (feed: ${feed})${tried > 1 ? `, try ${tried}` : ''}: ${measured.summary}` +
+        `${again ? ': trying again' : ''}`);
+      for (const line of measured.missed) console.log(`  ${line}`);
+      if (!measured.missed.length) break;
+      if (!again) failed = true;
+    }
   }
 }
 
@@ -146,5 +226,5 @@ feedServer.close();
 siteServer.close();
 rmSync(join(work, 'public'), { recursive: true, force: true });
 if (!keepDir) rmSync(work, { recursive: true, force: true });
-console.log(failed ? 'lighthouse: a score is under 100' : 'lighthouse: ok');
+console.log(failed ? 'lighthouse: a goal is not met' : 'lighthouse: ok');
 process.exit(failed ? 1 : 0);

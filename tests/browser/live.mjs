@@ -34,7 +34,7 @@
 // Prints "live: ok" and exits 0, or says what failed and exits 1. Run by tests/it/live.rs.
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extname, join, resolve } from 'node:path';
 import { demoSnapshot } from './lib/demo-snapshot.mjs';
@@ -92,6 +92,7 @@ const feed = (updated, controllers, stations, pilots) => ({
 });
 
 const NOW = Date.now();
+const UNAVAILABLE = 'Live data is unavailable right now. This page will try again in a few minutes.';
 const MEMBER = 1590318; // Tyrone Gumbs, S2, on the demo's roster.
 const ours = () => feed(NOW, [
   controller(MEMBER, 'Tyrone Gumbs', 'TJSJ_APP', '119.400', 5, NOW - 75 * 60e3),
@@ -125,12 +126,15 @@ const feedServer = createServer((request, response) => {
     request.socket.destroy();
     return;
   }
-  response.writeHead(reply.status, {
+  const answer = reply;
+  setTimeout(() => {
+    response.writeHead(answer.status, {
     'Content-Type': 'application/json',
     'Access-Control-Allow-Origin': '*',
-    'Cache-Control': 'no-store',
-  });
-  response.end(reply.body);
+      'Cache-Control': 'no-store',
+    });
+    response.end(answer.body);
+  }, answer.delay ?? 0);
 });
 await new Promise((done) => feedServer.listen(0, '127.0.0.1', done));
 const feedOrigin = `http://127.0.0.1:${feedServer.address().port}`;
@@ -146,11 +150,14 @@ writeFileSync(join(snapshot, 'bookings.json'), JSON.stringify([
   { id: 3, cid: 1234567, type: 'booking', callsign: 'TNCM_TWR', start: stamp(NOW - hour), end: stamp(NOW + hour), division: 'CAR', subdivision: null },
 ]));
 
-function build(name, language, data = snapshot) {
+function build(name, language, data = snapshot, ...settings) {
   const folder = join(work, name);
   mkdirSync(folder);
+  // The demo's logo, which the site names.
+  cpSync(join(repo, 'demo', 'site', 'static'), join(folder, 'static'), { recursive: true });
   writeFileSync(join(folder, 'vatcar-site.toml'), [
     `language = "${language}"`,
+    ...settings,
     '[live]',
     'callsigns = ["TJSJ", "TJZS"]',
     'airports = ["TJSJ", "TJBQ"]',
@@ -194,8 +201,9 @@ function serve(root) {
   })));
 }
 
-const english = await serve(build('en', 'en'));
-const spanish = await serve(build('es', 'es'));
+const english = await serve(build('en', 'en', snapshot, 'logo = "logo.svg"'));
+// A Spanish site in Santo Domingo, as the webmaster of issue 48 had: its times in that zone too.
+const spanish = await serve(build('es', 'es', snapshot, 'display_zone = "America/Santo_Domingo"'));
 // Issue 48: positions booked by one controller and held by another. Ana Sofía (on the roster)
 // booked TJSJ_APP, where Tyrone Gumbs (on the roster) is on, and TJZS_CTR, where a visitor
 // is on; Tyrone booked TJSJ_APP too; a booking that names no CID is neither.
@@ -224,21 +232,38 @@ const visibleRows = (page, scope) => page.$$eval(`${scope} [data-live-list] > *`
 async function open(site, path, options = {}) {
   const context = await browser.newContext({
     javaScriptEnabled: options.javaScript !== false, viewport: options.viewport ?? null,
+    timezoneId: options.timezone,
   });
   await context.addInitScript(() => {
     window.__violations = [];
     document.addEventListener('securitypolicyviolation', (e) =>
       window.__violations.push(`${e.effectiveDirective} ${e.blockedURI}`));
+    // The layout shifts as Lighthouse counts them: none a reader's input caused.
+    window.__shifts = [];
+    new PerformanceObserver((list) => {
+      for (const shift of list.getEntries()) {
+        if (!shift.hadRecentInput) window.__shifts.push(shift);
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
   });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await context.route('**/*', (route) => {
     const url = route.request().url();
+    // A privacy extension or a firewall that stops the feed's request.
+    if (options.blocked && url.startsWith(feedOrigin + '/')) return route.abort('blockedbyclient');
     if (url.startsWith(site.origin + '/') || url.startsWith(feedOrigin + '/')) return route.continue();
     problems.push(`a request to another host: ${url}`);
     return route.abort();
   });
+  // Opened in a background tab: hidden until the test shows it.
+  if (options.hidden) {
+    await context.addInitScript(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    });
+  }
   if (options.clock) await page.clock.install({ time: NOW });
   if (options.time !== undefined) await page.clock.setFixedTime(options.time);
   await page.goto(site.origin + path);
@@ -317,8 +342,8 @@ try {
         `${online ? 'online' : ''}${heldBy.hidden ? '' : heldBy.textContent}`;
     }));
     const expected = [
-      'TJSJ_APP/-:', 'TJSJ_APP/1590318:online', 'TJSJ_APP/1617058:held by Tyrone Gumbs',
-      'TJZS_CTR/1617058:held by another controller',
+      'TJSJ_APP/-:', 'TJSJ_APP/1590318:online', 'TJSJ_APP/1617058:Held by Tyrone Gumbs',
+      'TJZS_CTR/1617058:Held by another controller',
     ];
     check(JSON.stringify(rows.sort()) === JSON.stringify(expected), `${path}, held positions: ${rows.sort().join(' | ')}`);
     await done(heldPage, `${path}, held positions`);
@@ -424,10 +449,11 @@ try {
     await settled(page);
     const line = (await text(page, '[data-live-status]'))[0];
     check(line === '5000 controllers online · 100000 flights to or from our airports', `${path}, a huge feed: ${line}`);
+    // The home block draws what its room holds: three.
     const drawn = await page.$$eval('[data-live-list="controllers"] > *', (rows) => rows.length);
-    check(drawn === 200, `${path}, a huge feed: ${drawn} controllers drawn`);
+    check(drawn === (path === '/' ? 3 : 200), `${path}, a huge feed: ${drawn} controllers drawn`);
     const notListed = await text(page, '[data-live-more]:not([hidden])');
-    const lists = path === '/' ? ['4800 more are not listed.'] : ['4800 more are not listed.', '99800 more are not listed.'];
+    const lists = path === '/' ? ['4997 more are not listed.'] : ['4800 more are not listed.', '99800 more are not listed.'];
     check(notListed.join(' | ') === lists.join(' | '), `${path}, a huge feed: ${notListed.join(' | ')}`);
     if (path === '/live/') {
       const flights = await page.$$eval('[data-live-list="traffic"] > tr', (rows) => rows.length);
@@ -461,7 +487,7 @@ try {
       page = opened.page;
       await settled(page);
       const line = (await text(page, '[data-live-status]'))[0];
-      const expected = live ? '2 controllers online · 3 flights to or from our airports' : 'Live data is unavailable right now.';
+      const expected = live ? '2 controllers online · 3 flights to or from our airports' : UNAVAILABLE;
       check(line === expected, `a feed ${what}, ${path}: ${line}`);
       const shown = await page.$$eval('[data-booking]', (rows) =>
         rows.filter((row) => row.getClientRects().length > 0).map((row) => row.getAttribute('data-booking')));
@@ -507,7 +533,7 @@ try {
       page = opened.page;
       await settled(page);
       const line = (await text(page, '[data-live-status]'))[0];
-      check(line === 'Live data is unavailable right now.', `${what} on ${path}: ${line}`);
+      check(line === UNAVAILABLE, `${what} on ${path}: ${line}`);
       check((await visibleRows(page, 'main')).length === 0, `${what} on ${path}: a list is shown`);
       check(!(await page.isVisible('[data-live-when]')), `${what} on ${path}: a time is shown`);
       check((await page.$$('[data-online-now]:not([hidden])')).length === 0, `${what}: marked online`);
@@ -585,12 +611,31 @@ try {
   for (let i = 0; i < 3; i++) await tick(page, 10 * 60_000, 1, 'the home block, later');
   await done(opened, 'the home block, once');
 
+  // Issue 48: opened in a background tab, neither page asks until it is seen; then once.
+  for (const path of ['/', '/live/']) {
+    before = asked();
+    opened = await open(english, path, { hidden: true });
+    page = opened.page;
+    await page.waitForTimeout(1500);
+    check(asked() - before === 0, `${path}, opened hidden: asked ${asked() - before} times`);
+    const seen = page.waitForResponse((r) => r.url().startsWith(feedOrigin), { timeout: 15_000 });
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await seen;
+    await settled(page);
+    check(asked() - before === 1, `${path}, seen: asked ${asked() - before} times, not once`);
+    await done(opened, `${path}, opened hidden`);
+  }
+
   // Without JavaScript: the bookings and one sentence.
   opened = await open(english, '/live/', { javaScript: false });
   page = opened.page;
   const noscript = await page.textContent('noscript');
   check(noscript.includes('With JavaScript on, this page also shows who is controlling our positions right now'), `noscript: ${noscript}`);
-  check((await text(page, '.live-bookings tbody tr')).length === 2, 'no bookings without JavaScript');
+  check((await text(page, '.live-bookings [data-booking]')).length === 2, 'no bookings without JavaScript');
   await done(opened, 'without JavaScript');
 
   // In the site's language.
@@ -602,6 +647,167 @@ try {
   check((await text(page, '[data-live-when]'))[0].startsWith('Datos de las '), 'es: as of');
   check((await page.textContent('[data-live-list="controllers"]')).includes('visitante'), 'es: visiting');
   await done(opened, 'Spanish');
+
+  // ---- Issue 48 ----
+
+  // "Online now" is the controller who booked, on the position booked: another on it holds
+  // it, named where the roster has them, and no one else is said to be on.
+  const holders = [
+    ['a controller of the roster', controller(1608894, 'Name In The Feed', 'TJSJ_APP', '119.400', 5, NOW - 600e3), 'Held by Emmanuel Joseph'],
+    ['a visitor', controller(1487720, 'Visiting Controller', 'TJSJ_APP', '119.400', 5, NOW - 600e3), 'Held by another controller'],
+  ];
+  for (const [who, holder, says] of holders) {
+    reply = { status: 200, body: JSON.stringify(feed(NOW, [holder], [], [])) };
+    for (const path of ['/live/', '/']) {
+      opened = await open(english, path);
+      page = opened.page;
+      await settled(page);
+      const row = await page.$eval('[data-booking="TJSJ_APP"]', (node) => ({
+        online: node.querySelector('[data-online-now]')?.getClientRects().length > 0,
+        held: [...node.querySelectorAll('[data-held-by]')].filter((n) => n.getClientRects().length > 0)
+          .map((n) => n.innerText.replace(/\s+/g, ' ').trim()).join(' | '),
+        text: node.innerText,
+      }));
+      check(!row.online, `${path}, TJSJ_APP held by ${who}: marked online now`);
+      check(row.held === says, `${path}, TJSJ_APP held by ${who}: "${row.held}", not "${says}"`);
+      check(!/Name In The Feed|Visiting Controller/.test(row.text), `${path}, held by ${who}: the feed's name is shown in the booking`);
+      await done(opened, `${path}, a booking held by ${who}`);
+    }
+  }
+  // In the four languages (here the Spanish).
+  reply = { status: 200, body: JSON.stringify(feed(NOW, [holders[1][1]], [], [])) };
+  opened = await open(spanish, '/live/');
+  await settled(opened.page);
+  const ocupada = (await text(opened.page, '[data-booking="TJSJ_APP"] [data-held-by]:not([hidden])')).join(' | ');
+  check(ocupada === 'Ocupada por otro controlador', `es, held by another: "${ocupada}"`);
+  await done(opened, 'Spanish, held by another');
+
+  // The board keeps its room whatever the feed does: nothing in sight moves, on a phone and a
+  // laptop, on the live page and the home page.
+  const shifted = async (page) => {
+    await page.evaluate(() => new Promise((ready) => requestAnimationFrame(() => requestAnimationFrame(ready))));
+    await page.waitForTimeout(200);
+    return page.evaluate(() => window.__shifts.map((s) => ({
+      value: s.value,
+      moved: s.sources.map((x) => x.node?.nodeType === 1
+        ? `${x.node.localName}${x.node.className ? '.' + String(x.node.className).replace(/ /g, '.') : ''}`
+        : x.node?.nodeName).join(' '),
+    })));
+  };
+  const empty = feed(NOW, [], [], []);
+  const feeds = [
+    ['unreachable', { drop: true }, {}],
+    ['blocked', { status: 200, body: JSON.stringify(ours()) }, { blocked: true }],
+    ['an error', { status: 503, body: '' }, {}],
+    ['slow', { status: 200, body: JSON.stringify(ours()), delay: 1500 }, {}],
+    ['empty', { status: 200, body: JSON.stringify(empty) }, {}],
+    ['ours', { status: 200, body: JSON.stringify(ours()) }, {}],
+    ['huge', { status: 200, body: JSON.stringify(many) }, {}],
+  ];
+  for (const [what, answer, how] of feeds) {
+    reply = answer;
+    for (const path of ['/live/', '/']) {
+      for (const [width, height] of [[390, 844], [1280, 800]]) {
+        opened = await open(english, path, { viewport: { width, height }, ...how });
+        await settled(opened.page);
+        const shifts = await shifted(opened.page);
+        const total = shifts.reduce((sum, s) => sum + s.value, 0);
+        check(total < 0.01, `a feed ${what}, ${path} at ${width} px: layout shift ${total.toFixed(3)} ` +
+          `(${shifts.map((s) => `${s.value.toFixed(3)} ${s.moved}`).join('; ')})`);
+        await done(opened, `a feed ${what}, ${path} at ${width} px`);
+      }
+    }
+  }
+
+  // The line saying the feed cannot be read says the page will try again, and sits evenly in
+  // its box.
+  reply = { drop: true };
+  for (const path of ['/live/', '/']) {
+    opened = await open(english, path, { viewport: { width: 390, height: 844 } });
+    page = opened.page;
+    await settled(page);
+    const line = (await text(page, '[data-live-status]'))[0];
+    check(/try again/.test(line), `${path}, unavailable: "${line}" does not say it will try again`);
+    const gaps = await page.$eval('[data-live-status]', (status) => {
+      const box = status.closest('.live-board').getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(status);
+      const words = range.getBoundingClientRect();
+      return { top: words.top - box.top, bottom: box.bottom - words.bottom, left: words.left - box.left, right: box.right - words.right };
+    });
+    check(Math.abs(gaps.top - gaps.bottom) <= 2 && Math.abs(gaps.left - gaps.right) <= 2,
+      `${path}, unavailable: the line is not in the middle of its box (${Object.entries(gaps).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')} px)`);
+    await done(opened, `${path}, unavailable`);
+  }
+
+  // Nothing of ours on: the count line does not say 0 above the sentences saying none.
+  reply = { status: 200, body: JSON.stringify(empty) };
+  for (const path of ['/live/', '/']) {
+    opened = await open(english, path);
+    page = opened.page;
+    await settled(page);
+    const line = (await text(page, '[data-live-status]'))[0];
+    check(!/\b0\b/.test(line), `${path}, nothing on: the count line says "${line}"`);
+    const board = await page.innerText('.live-board');
+    for (const sentence of ['None of our positions is staffed right now.', 'No flights are planned to or from our airports right now.']) {
+      check(board.split(sentence).length <= 2, `${path}, nothing on: "${sentence}" said twice`);
+    }
+    await done(opened, `${path}, nothing on`);
+  }
+
+  // Every booking over: no sentence about their times above "No positions are booked".
+  reply = { status: 200, body: JSON.stringify(feed(NOW + 8 * hour, [], [], [])) };
+  opened = await open(english, '/live/', { time: NOW + 8 * hour });
+  await settled(opened.page);
+  check(!(await opened.page.innerText('.live-bookings')).includes('All times are UTC'),
+    'every booking over: the sentence about UTC is still shown');
+  await done(opened, 'every booking over, the UTC sentence');
+
+  // The logo has its width and height, in its own proportions: the header does not move as it
+  // loads.
+  opened = await open(english, '/');
+  const logo = await opened.page.$eval('.brand-logo', (img) => ({
+    width: Number(img.getAttribute('width')), height: Number(img.getAttribute('height')),
+    drawn: img.getBoundingClientRect().width / img.getBoundingClientRect().height,
+  }));
+  // The demo's logo is square (viewBox="0 0 64 64").
+  check(logo.width > 0 && logo.width === logo.height && Math.abs(logo.drawn - 1) < 0.02,
+    `the logo's width and height: ${JSON.stringify(logo)}`);
+  await done(opened, 'the logo');
+
+  // A time is said once to each reader: Zulu; the display zone's time where the site has one;
+  // the reader's own only where their offset differs from both at that instant, in one form.
+  const forms = (page) => page.$$eval('.live-bookings [data-booking]', (rows) => rows.map((row) =>
+    [...row.querySelectorAll('.when, .when-local, .reader-time')]
+      .filter((n) => n.getClientRects().length > 0)
+      .map((n) => n.innerText.replace(/\s+/g, ' ').trim()).filter(Boolean)));
+  const readers = [
+    // [site, the reader's zone, forms shown]
+    [spanish, 'America/Santo_Domingo', 2],
+    [spanish, 'America/Puerto_Rico', 2], // another name, the same offset
+    [spanish, 'UTC', 2],
+    [spanish, 'America/New_York', 3],
+    [spanish, 'Europe/Amsterdam', 3],
+    [english, 'America/New_York', 2], // no display zone: Zulu and the reader's
+    [english, 'Etc/GMT', 1],
+  ];
+  reply = { status: 200, body: JSON.stringify(ours()) };
+  for (const [site, zone, count] of readers) {
+    opened = await open(site, '/live/', { timezone: zone });
+    page = opened.page;
+    await settled(page);
+    const said = await forms(page);
+    check(said.length > 0 && said.every((f) => f.length === count),
+      `${site === spanish ? 'es' : 'en'}, a reader in ${zone}: ${said.map((f) => f.join(' / ')).join(' | ')} (not ${count} forms)`);
+    for (const f of said) {
+      const own = f[count - 1];
+      if (count === 3 || (count === 2 && site === english)) {
+        // One name for the zone: no "GMT-4" beside "hora estándar del Atlántico".
+        check(!/GMT|UTC[+−-]/.test(own), `a reader in ${zone}: the zone named twice: "${own}"`);
+      }
+    }
+    await done(opened, `a reader in ${zone}`);
+  }
 
   console.log('live: ok');
 } catch (error) {

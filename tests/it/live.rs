@@ -92,11 +92,13 @@ fn our_bookings_that_have_not_ended_are_shown_by_day_with_the_rosters_names() {
     assert!(!ran.stderr.contains("Live:"), "{}", ran.stderr);
 
     let (text, html) = page(&out.join("live/index.html"));
+    // One table, a row group headed by each day, so that the columns line up.
+    assert_eq!(texts(&html, ".live-bookings table").len(), 1);
     assert_eq!(
-        texts(&html, ".live-bookings h3"),
+        texts(&html, ".live-bookings tbody th[scope=rowgroup]"),
         ["Friday 20 Nov", "Saturday 21 Nov", "Sunday 22 Nov"]
     );
-    let rows = texts(&html, ".live-bookings tbody tr");
+    let rows = texts(&html, ".live-bookings tr[data-booking]");
     assert_eq!(rows.len(), 4, "{rows:#?}");
     assert!(
         rows[0].starts_with("TJSJ_APP online now 2026-11-20 11:00Z – 14:00Z"),
@@ -275,7 +277,7 @@ fn records_that_cannot_be_read_are_left_out_with_a_warning_counting_them() {
         ran.stderr
     );
     let (_, html) = page(&out.join("live/index.html"));
-    assert_eq!(texts(&html, ".live-bookings tbody tr").len(), 4);
+    assert_eq!(texts(&html, ".live-bookings tr[data-booking]").len(), 4);
 }
 
 #[test]
@@ -331,7 +333,7 @@ fn hostile_bookings_are_shown_as_text_and_written_escaped() {
         "markup got through"
     );
     assert!(!text.contains('\u{202e}'));
-    let rows = texts(&html, ".live-bookings tbody tr");
+    let rows = texts(&html, ".live-bookings tr[data-booking]");
     assert_eq!(rows.len(), 3, "{rows:#?}");
     assert!(
         rows.iter()
@@ -398,7 +400,7 @@ fn the_hostile_snapshots_bookings_build_and_are_escaped_in_the_page_and_the_cale
         !text.contains(&"W".repeat(1000)),
         "a huge string got through whole"
     );
-    let rows = texts(&html, ".live-bookings tbody tr");
+    let rows = texts(&html, ".live-bookings tr[data-booking]");
     assert_eq!(rows.len(), 7, "{rows:#?}");
     for shown in [
         "TJSJ_<B>TWR</B>",
@@ -557,7 +559,7 @@ fn a_snapshot_build_reads_its_bookings_json_and_never_the_network() {
         ran.text()
     );
     let (_, html) = page(&out.path().join("site/live/index.html"));
-    assert_eq!(texts(&html, ".live-bookings tbody tr").len(), 4);
+    assert_eq!(texts(&html, ".live-bookings tr[data-booking]").len(), 4);
 
     fs::remove_file(snapshot.path().join("bookings.json")).unwrap();
     let (ran, out) = build(snapshot.path());
@@ -622,7 +624,7 @@ fn the_demo_builds_its_own_sample_bookings_offline() {
         ran.text()
     );
     let (_, html) = page(&out.path().join("site/live/index.html"));
-    let rows = texts(&html, ".live-bookings tbody tr");
+    let rows = texts(&html, ".live-bookings tr[data-booking]");
     assert_eq!(rows.len(), 7, "{rows:#?}");
     assert!(
         rows.iter()
@@ -706,7 +708,7 @@ fn the_pages_tell_the_script_what_to_read_and_let_it_reach_the_feed_only() {
         assert!(!text.contains("Jada Hughes"), "{file}");
         assert_eq!(
             data["text"]["unavailable"],
-            "Live data is unavailable right now."
+            "Live data is unavailable right now. This page will try again in a few minutes."
         );
         assert_eq!(
             data["text"]["flights_other"],

@@ -140,6 +140,11 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
         ))),
     };
     let mut site_view = view::build(data.clone(), &example_settings()?, &run);
+    // What a build reads from the logo's file (`logo.png` here, 64 pixels square).
+    site_view.site.logo_size = Some(view::LogoSize {
+        width: 64,
+        height: 64,
+    });
     let mut content = site_files::demo_content();
     content.push(ContentFile {
         path: "guides/_index.md".into(),

@@ -173,6 +173,16 @@ For a theme made from templates exported by an earlier vatcar-site (before `layo
   of each list and says how many more there are in the `data-live-more` line after it
   (`macros.html`'s `live_table`, `live-home.html`); a copy without that line draws the same
   rows, without saying so.
+- **Live and times, right and steady (issue 48).** `macros.html`'s `bookings_table` takes
+  `days` (the live page's `live.days`: one table, a row group a day) or `bookings` (one
+  group, as the home block's `live.next`), and its rows carry the booker's CID
+  (`data-cid`) and a `data-held-by` line, which `static/live.js` needs to say "online now"
+  only of the controller who booked and who else holds the position; a copy without them
+  marks no booking online now. `live-home.html`'s `data-live-rows` is how many rows its lists
+  draw. `base.html`'s local-time script takes the display zone in `data-display-zone`, and
+  adds the reader's own time only where it differs from Zulu and from that zone; a copy
+  without it adds it unless the reader's time is Zulu. The logo's `<img>` has its width and
+  height (`site.logo_size`), so that the header keeps its room while it loads.
 - **Pages extend `layout.html`** (new) instead of `base.html`. Copies that extend `base.html`
   still work, without what your `layout.html` adds.
 - **`base.html`** has the hook blocks `head_extra`, `header`, `nav`, `nav_extra`, `footer`,
