@@ -24,12 +24,13 @@
 //! [`i18n`] (the pages' words), [`sanitize`] (untrusted text made safe to show), [`secret`]
 //! (the API key), [`output`] (a file to publish), [`usage`], [`plain_files`], [`toml_errors`],
 //! [`problems`] (a build's mistakes, reported together), [`suggest`] ("did you mean"),
-//! [`images`] (an image decoded within limits, copied at a few widths) and [`parallel`]. The test tests/it/layers.rs holds the order.
+//! [`images`] (an image decoded within limits, copied at a few widths), [`banner_copies`]
+//! (the banners' copies as pages name them) and [`parallel`]. No file of [`view`] or
+//! [`render`] uses [`fetch`]: what they need of it comes through a leaf or [`model`]. The test tests/it/layers.rs holds the order.
 
-// Raw calls only where the platform gives no safe one: the publish swap (src/publish/swap.rs),
-// allowed there by name.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
+pub mod banner_copies;
 pub mod cmd;
 pub mod fetch;
 pub mod i18n;

@@ -4,7 +4,7 @@
 use super::calendar_links::{EventText, google_event};
 use super::outputs::EVENT_PAGE;
 use super::{Instant, Run, Texts, When, when};
-use crate::fetch::banners::LocalBanner;
+use crate::banner_copies::LocalBanner;
 use crate::model::{Event, Roster, SiteData, timestamp};
 use crate::sanitize::links::{SafeLink, safe_image, safe_link};
 use crate::settings::{Events, Settings, SiteSettings};
@@ -346,7 +346,7 @@ pub(super) fn route(event: &Event) -> String {
     }
 }
 
-/// The address a banner is read from at build time, as [`crate::fetch::banners::Banners`]
+/// The address a banner is read from at build time, as [`crate::banner_copies::Banners`]
 /// keys it: the API's `image_url` made absolute against the API's address, any http(s).
 pub fn banner_address(image_url: &str, base_url: &url::Url) -> Option<String> {
     safe_link(image_url, base_url).map(|link| link.href)

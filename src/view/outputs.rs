@@ -380,7 +380,7 @@ mod tests {
 
     #[test]
     fn the_banners_copies_are_where_fetch_puts_them() {
-        let folder = crate::fetch::banners::OUTPUT_FOLDER;
+        let folder = crate::banner_copies::OUTPUT_FOLDER;
         assert_eq!(
             super::BANNER_COPY.at("a-480.jpg"),
             format!("{folder}/a-480.jpg")

@@ -29,7 +29,7 @@ pub struct Run {
     pub bookings: Option<Arc<Result<crate::model::bookings::Bookings, String>>>,
     /// The banners served with the site, by the API's address; empty with
     /// `banners = "remote"` (the pages then show the API's addresses).
-    pub banners: Arc<crate::fetch::banners::Banners>,
+    pub banners: Arc<crate::banner_copies::Banners>,
 }
 
 /// How a feed names itself and how often clients should refresh it.

@@ -51,7 +51,14 @@ const LEAVES: &[&str] = &[
     // An image decoded within limits and copied at a few widths: fetch makes the banners'
     // copies with it; it knows only bytes.
     "images",
+    // The banners' copies as the pages name them: fetch makes them, the view shows them.
+    "banner_copies",
 ];
+
+/// Stages that may not use an earlier one they would otherwise be free to: the view and the
+/// renderer take what was loaded through the model or a leaf, never from the loading itself,
+/// so that the stages run as CONTRIBUTING describes them.
+const NEVER: &[(&str, &str)] = &[("view", "fetch"), ("render", "fetch")];
 
 /// One import against the order: where it is, and the rule it breaks.
 fn check_file(module: &str, file: &str, text: &str) -> Vec<String> {
@@ -73,6 +80,10 @@ fn check_file(module: &str, file: &str, text: &str) -> Vec<String> {
         let rule = match (rank(target), LEAVES.contains(&target)) {
             (None, false) => format!("`{target}` is in neither STAGES nor LEAVES"),
             (_, true) => continue,
+            _ if NEVER.contains(&(module, target)) => format!(
+                "`{module}` may not use `{target}` (NEVER in tests/it/layers.rs); take it \
+                 through the model or a leaf"
+            ),
             (Some(_), false) if own_leaf => {
                 format!("`{module}` is a leaf, and a leaf uses no stage (here `{target}`)")
             }
@@ -290,6 +301,25 @@ fn a_view_that_uses_the_renderer_is_named_with_its_line() {
              a leaf or an earlier stage",
         ]
     );
+}
+
+#[test]
+fn a_view_or_a_renderer_that_uses_the_fetching_stage_is_named() {
+    for module in ["view", "render"] {
+        let file = format!("src/{module}/x.rs");
+        assert_eq!(
+            check_file(
+                module,
+                &file,
+                "use crate::model::Event;\nuse crate::fetch::banners::Banners;\n"
+            ),
+            [format!(
+                "{file}:2: `{module}` may not use `fetch` (NEVER in tests/it/layers.rs); take it \
+                 through the model or a leaf"
+            )]
+        );
+    }
+    assert!(check_file("model", "src/model/x.rs", "use crate::fetch::Endpoint;\n").is_empty());
 }
 
 #[test]

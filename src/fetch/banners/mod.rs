@@ -25,13 +25,12 @@ use super::public::{may_read, read_over};
 use crate::images::{self, Format};
 use crate::secret::Secrets;
 use cache::{BannerState, Cache, CachedBanner, CachedCopy, Index, MadeCopies};
-use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use url::Url;
 
+pub use crate::banner_copies::{BannerCopy, Banners, LocalBanner, OUTPUT_FOLDER};
 pub use cache::CACHE_FOLDER;
 use reads::read_and_copy;
 pub use reads::read_for_snapshot;
@@ -52,61 +51,8 @@ pub const FRESH: Duration = Duration::from_secs(24 * 60 * 60);
 /// webmaster's quick ones do not wait on a dead host each time, and a host back up is read
 /// within the hour.
 pub const FAILED_FRESH: Duration = Duration::from_secs(60 * 60);
-/// The folder of the output the copies are published in.
-pub const OUTPUT_FOLDER: &str = "banners";
 /// What a banner is called in messages.
 const WHAT: &str = "an event banner";
-
-/// One copy of a banner, as a page names it: its path from the site's root and its width.
-#[derive(Clone, Debug, Hash, PartialEq, Eq, Serialize)]
-pub struct BannerCopy {
-    pub path: String,
-    pub width: u32,
-}
-
-/// A banner served with the site: the width and height of its widest copy (the `<img>`'s
-/// `width` and `height`, which reserve its place before it loads), that copy's path (`src`),
-/// and its copies, narrowest first: in the fallback format every browser shows, and in WebP
-/// where that is the smaller (else none).
-#[derive(Clone, Debug, Hash, PartialEq, Eq, Serialize)]
-pub struct LocalBanner {
-    pub width: u32,
-    pub height: u32,
-    pub src: String,
-    /// The fallback's media type: `image/jpeg`, or `image/png` for a banner with transparency.
-    pub fallback_type: &'static str,
-    pub fallback: Vec<BannerCopy>,
-    pub webp: Vec<BannerCopy>,
-}
-
-/// The banners served with the site, by the address the API gave (as
-/// [`crate::sanitize::links::safe_link`] makes it absolute), and the files to publish.
-#[derive(Debug, Default)]
-pub struct Banners {
-    by_address: HashMap<String, Arc<LocalBanner>>,
-    /// Each copy's path in the output and its bytes.
-    pub files: Vec<(String, Vec<u8>)>,
-}
-
-impl Banners {
-    /// The banner served with the site for the API's address `href`, if there is one.
-    pub fn get(&self, href: &str) -> Option<&Arc<LocalBanner>> {
-        self.by_address.get(href)
-    }
-}
-
-/// Banners by address with no files, for a view made without a build (the template
-/// documentation's).
-impl FromIterator<(String, LocalBanner)> for Banners {
-    fn from_iter<I: IntoIterator<Item = (String, LocalBanner)>>(banners: I) -> Self {
-        Self {
-            by_address: (banners.into_iter())
-                .map(|(address, banner)| (address, Arc::new(banner)))
-                .collect(),
-            files: Vec::new(),
-        }
-    }
-}
 
 /// A banner that is not served with the site, and why.
 #[derive(Debug)]
@@ -535,7 +481,7 @@ fn banners_of(served: Vec<(Url, CachedBanner, Vec<Vec<u8>>)>) -> Banners {
                 banners.files.push((path(copy), bytes));
             }
         }
-        banners.by_address.insert(address.into(), Arc::new(banner));
+        banners.insert(address.into(), banner);
     }
     banners
 }

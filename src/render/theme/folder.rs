@@ -3,8 +3,8 @@
 
 use super::embedded::TEMPLATES;
 use super::ignored::warn_ignored;
-use crate::fetch::site_files::read_plain;
 use crate::i18n as texts;
+use crate::plain_files::read_plain;
 use crate::problems::{Problem, Problems};
 use anyhow::Result;
 use std::collections::BTreeSet;
