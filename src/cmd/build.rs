@@ -119,10 +119,10 @@ fn tell_github_actions(output: &Path) {
 /// made, and each timed under `-v` ([`Stages`]).
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
     let secrets = super::guarded(options.key.as_ref());
-    let how = publish::Publish::new(publish::FolderKind::Site, options.force)
+    let publishing = publish::PublishOptions::new(publish::FolderKind::Site, options.force)
         .guarding(&secrets)
         .waiting(options.wait);
-    publish::tidy(&options.output, how)
+    publish::check_and_recover(&options.output, publishing)
         .with_context(|| format!("could not publish to {}", options.output.display()))?;
     let mut stages = Stages::start();
     // Every mistake in the webmaster's files, from every stage, reported together at the end.
@@ -144,7 +144,14 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         progress,
     );
     stages.done("banners", 0);
-    let viewed = make_view(options, decoded, base_url, banners, how, &mut problems)?;
+    let viewed = make_view(
+        options,
+        decoded,
+        base_url,
+        banners,
+        publishing,
+        &mut problems,
+    )?;
     stages.done("view", 0);
     let rendered = render_all(options, viewed, problems)?;
     let staged = rendered.staged;
@@ -227,7 +234,7 @@ fn make_view(
     decoded: Decoded,
     base_url: Url,
     banners: Arc<crate::fetch::banners::Banners>,
-    how: publish::Publish,
+    publishing: publish::PublishOptions,
     problems: &mut Vec<Problem>,
 ) -> Result<Viewed> {
     let Decoded {
@@ -241,7 +248,7 @@ fn make_view(
         .expect("loading the templates does not panic")?;
     let theme = theme.map_err(|e| problems.extend(as_problems(e))).ok();
     let origin = Origin::of(&data.roster, options.demo_data);
-    let run = view::Run {
+    let inputs = view::BuildInputs {
         base_url,
         build_time: options.build_time,
         texts,
@@ -253,14 +260,14 @@ fn make_view(
     // The raw bodies are saved by now; the view needs only the models.
     drop(loaded.snapshot);
     // The view takes the models, and drops each part once it has made what it needs of it.
-    let (view, staging) = view_while_reading_output(data, options, &run, how);
+    let (view, staging) = view_while_reading_output(data, options, &inputs, publishing);
     Ok(Viewed {
         view,
         staging,
         theme,
         content: loaded.content,
         static_files: loaded.static_files,
-        banners: run.banners,
+        banners: inputs.banners,
     })
 }
 
@@ -319,7 +326,7 @@ fn render_all(
     let wanted: HashSet<&str> = anchors.iter().map(|a| a.file.as_str()).collect();
     let ids = Mutex::new(HashMap::new());
     let events = view.event_pages.len();
-    let look = |file: &crate::output::OutputFile| {
+    let collect_ids = |file: &crate::output::OutputFile| {
         if wanted.contains(file.path.as_str()) {
             let found = view::ids_in(&String::from_utf8_lossy(&file.contents));
             let mut ids = ids.lock().unwrap_or_else(|e| e.into_inner());
@@ -333,7 +340,7 @@ fn render_all(
         &staging,
         &static_paths,
         options,
-        &look,
+        &collect_ids,
         &may_keep,
     );
     let [files, pages, calendars] = match rendered {
@@ -477,12 +484,12 @@ fn data_base_url(options: &BuildOptions, snapshot: &Snapshot) -> Result<Url> {
 fn view_while_reading_output(
     data: SiteData,
     options: &BuildOptions,
-    run: &view::Run,
-    how: publish::Publish,
+    inputs: &view::BuildInputs,
+    publishing: publish::PublishOptions,
 ) -> (view::SiteView, Result<publish::Staging>) {
     std::thread::scope(|scope| {
-        let staging = scope.spawn(|| publish::Staging::begin(&options.output, how));
-        let view = view::build(data, &options.settings, run);
+        let staging = scope.spawn(|| publish::Staging::begin(&options.output, publishing));
+        let view = view::build(data, &options.settings, inputs);
         (
             view,
             staging
@@ -501,7 +508,7 @@ fn render(
     staging: &publish::Staging,
     static_paths: &HashSet<&str>,
     options: &BuildOptions,
-    look: &(dyn Fn(&crate::output::OutputFile) + Sync),
+    collect_ids: &(dyn Fn(&crate::output::OutputFile) + Sync),
     may_keep: &(dyn Fn(&str) -> bool + Sync),
 ) -> Result<[usize; 3]> {
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
@@ -519,7 +526,7 @@ fn render(
         keep
     };
     let sink = |site::Rendered { kind, file, input }| {
-        look(&file);
+        collect_ids(&file);
         files.fetch_add(1, Ordering::Relaxed);
         if kind.is_page() {
             pages.fetch_add(1, Ordering::Relaxed);

@@ -23,8 +23,9 @@ pub(crate) fn run(
     started: Instant,
 ) -> Result<()> {
     let source = Source::Api(args.api.client_options(config, Some(progress.clone()))?);
-    let how = publish::Publish::new(publish::FolderKind::Snapshot, args.force).waiting(args.wait);
-    publish::tidy(&args.output, how)
+    let publishing =
+        publish::PublishOptions::new(publish::FolderKind::Snapshot, args.force).waiting(args.wait);
+    publish::check_and_recover(&args.output, publishing)
         .with_context(|| format!("could not save the snapshot in {}", args.output.display()))?;
     let mut cids = args.cids.clone();
     let mut seen = std::collections::HashSet::new();
@@ -39,7 +40,7 @@ pub(crate) fn run(
         let url = (args.api.bookings_url.as_ref()).unwrap_or(&config.live.bookings.url);
         let fetched = match crate::fetch::public::may_read(url) {
             true => crate::fetch::bookings::fetch(url),
-            false => Err(crate::fetch::public::read_over("the bookings list")),
+            false => Err(crate::fetch::public::https_rule("the bookings list")),
         };
         match fetched.and_then(|body| crate::model::bookings::decode_bookings(&body).map(|_| body))
         {
@@ -101,10 +102,10 @@ pub fn save_snapshot(
         .map(|(name, bytes)| OutputFile::new(name, bytes))
         .collect();
     let secrets = super::guarded(key);
-    let how = publish::Publish::new(publish::FolderKind::Snapshot, force)
+    let publishing = publish::PublishOptions::new(publish::FolderKind::Snapshot, force)
         .guarding(&secrets)
         .waiting(wait);
-    publish::publish(dir, &files, how)
+    publish::publish(dir, &files, publishing)
         .with_context(|| format!("could not save the snapshot in {}", dir.display()))?;
     Ok(())
 }

@@ -91,7 +91,7 @@ pub const REPORT_CONCURRENCY: usize = 4;
 /// One `training-<cid>.html` per student, and an `index.html` when there are several.
 /// Students whose data cannot be read are reported in the outcome; the others are written.
 pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<TrainingOutcome> {
-    tidy(options)?;
+    check_reports_folder(options)?;
     let secrets = super::guarded(options.key.as_ref());
     let endpoints: Vec<Endpoint> = cids
         .iter()
@@ -151,13 +151,13 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
     if let Some(index) = index_file(options, &index, &written, &theme, &style)? {
         files.push(index);
     }
-    let how = publish::Publish {
+    let publishing = publish::PublishOptions {
         prune: false,
-        ..publish::Publish::new(publish::FolderKind::Reports, options.force)
+        ..publish::PublishOptions::new(publish::FolderKind::Reports, options.force)
             .guarding(&secrets)
             .waiting(options.wait)
     };
-    publish::publish(&options.output, &files, how).with_context(|| {
+    publish::publish(&options.output, &files, publishing).with_context(|| {
         format!(
             "could not write the reports to {}",
             options.output.display()
@@ -228,7 +228,7 @@ fn index_file(
 
 /// `roster.html`: the roster on one printed page.
 pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
-    tidy(options)?;
+    check_reports_folder(options)?;
     let secrets = super::guarded(options.key.as_ref());
     let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
     let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
@@ -250,13 +250,13 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     if let Some(index) = index_file(options, &[], &["roster.html"], &theme, &style)? {
         files.push(index);
     }
-    let how = publish::Publish {
+    let publishing = publish::PublishOptions {
         prune: false,
-        ..publish::Publish::new(publish::FolderKind::Reports, options.force)
+        ..publish::PublishOptions::new(publish::FolderKind::Reports, options.force)
             .guarding(&secrets)
             .waiting(options.wait)
     };
-    publish::publish(&options.output, &files, how)
+    publish::publish(&options.output, &files, publishing)
         .with_context(|| format!("could not write the report to {}", options.output.display()))?;
     Ok(options.output.join("roster.html"))
 }
@@ -328,11 +328,11 @@ fn read_cids_file(path: &Path) -> Result<Vec<u64>> {
     Ok(cids)
 }
 
-/// The reports folder checked before anything is fetched (see [`publish::tidy`]).
-fn tidy(options: &ReportOptions) -> Result<()> {
-    let how =
-        publish::Publish::new(publish::FolderKind::Reports, options.force).waiting(options.wait);
-    publish::tidy(&options.output, how).with_context(|| {
+/// The reports folder checked before anything is fetched (see [`publish::check_and_recover`]).
+fn check_reports_folder(options: &ReportOptions) -> Result<()> {
+    let publishing = publish::PublishOptions::new(publish::FolderKind::Reports, options.force)
+        .waiting(options.wait);
+    publish::check_and_recover(&options.output, publishing).with_context(|| {
         format!(
             "could not write the reports to {}",
             options.output.display()

@@ -191,7 +191,7 @@ pub(crate) fn bookings_url_origin() -> &'static str {
 /// ([`crate::fetch::public::may_read`], the rule `--previous` is held to): the feed by every
 /// visitor's browser, the bookings by the build. A mistake in the config file: exit code 2.
 fn check_live_addresses(settings: &Settings) -> Result<()> {
-    use crate::fetch::public::{may_read, read_over};
+    use crate::fetch::public::{https_rule, may_read};
     use crate::secret::shown_url;
     if !settings.site.sections.live {
         return Ok(());
@@ -206,7 +206,7 @@ fn check_live_addresses(settings: &Settings) -> Result<()> {
                 "{}: {} is not read over plain http: {}; write its https address",
                 address.origin,
                 shown_url(&address.url),
-                read_over(what)
+                https_rule(what)
             ))
             .into());
         }

@@ -21,7 +21,7 @@ pub fn may_read(url: &Url) -> bool {
 
 /// The rule [`may_read`] holds every address to, as a warning says it: "the bookings list is
 /// read over https (http only on this machine)".
-pub fn read_over(what: &str) -> String {
+pub fn https_rule(what: &str) -> String {
     format!("{what} is read over https (http only on this machine)")
 }
 
@@ -83,7 +83,7 @@ impl Reader {
                 let error = format!(
                     "redirected to {}: {}",
                     shown_url(attempt.url()),
-                    read_over(what)
+                    https_rule(what)
                 );
                 attempt.error(error)
             }
@@ -137,7 +137,7 @@ impl Reader {
     pub fn get_all(&self, urls: &[Url]) -> Result<Vec<Option<Vec<u8>>>, String> {
         for url in urls {
             if !may_read(url) {
-                return Err(format!("{}: {}", shown_url(url), read_over(self.what)));
+                return Err(format!("{}: {}", shown_url(url), https_rule(self.what)));
             }
         }
         let timeout = self.client.limits.timeout;

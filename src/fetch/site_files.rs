@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 
 /// A path as a message names it: quoted when its name could end or start a line.
-fn shown(path: &Path) -> String {
+fn quoted(path: &Path) -> String {
     quoted_path(&path.display().to_string()).into_owned()
 }
 
@@ -47,7 +47,7 @@ pub fn read_static(dir: &Path) -> Result<Vec<StaticFile>> {
             if !plain {
                 log::warn!(
                     "{}: a file's name becomes its address, and this one holds control characters; rename it (it is left out)",
-                    shown(file)
+                    quoted(file)
                 );
             }
             plain
@@ -75,7 +75,7 @@ pub fn read_content(dir: &Path) -> Result<Vec<ContentFile>> {
         if !path.ends_with(".md") {
             log::warn!(
                 "{} is not a page (pages are .md files); images and other files belong in the static folder, so it is left out",
-                shown(&file)
+                quoted(&file)
             );
             continue;
         }
@@ -141,7 +141,7 @@ fn files_below(dir: &Path, what: &str) -> Result<Vec<(String, PathBuf)>> {
             log::warn!(
                 "{} is a link or a special file; only plain files in the {what} folder are \
                  read, so it is left out",
-                shown(entry.path())
+                quoted(entry.path())
             );
             continue;
         }

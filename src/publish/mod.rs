@@ -67,7 +67,7 @@ pub struct PublishReport {
 
 /// How a folder is published.
 #[derive(Clone, Copy, Debug)]
-pub struct Publish<'a> {
+pub struct PublishOptions<'a> {
     /// What the folder holds.
     pub kind: FolderKind,
     /// Publish over a folder that holds files vatcar-site did not write: the old folder, with
@@ -84,7 +84,7 @@ pub struct Publish<'a> {
     pub secrets: &'a Secrets,
 }
 
-impl<'a> Publish<'a> {
+impl<'a> PublishOptions<'a> {
     pub fn new(kind: FolderKind, force: bool) -> Self {
         Self {
             kind,
@@ -107,27 +107,27 @@ impl<'a> Publish<'a> {
 /// Checks `dir` before any work: takes its lock for a moment (failing at once, or waiting,
 /// if another run holds it), puts right what a dead run left there, and refuses a place where
 /// a folder of this kind must not go. A run that fails later has still tidied up.
-pub fn tidy(dir: &Path, how: Publish) -> Result<()> {
+pub fn check_and_recover(dir: &Path, options: PublishOptions) -> Result<()> {
     let has_parent = std::path::absolute(dir)
         .ok()
         .and_then(|d| d.parent().map(Path::is_dir))
         .unwrap_or(false);
     if has_parent {
-        open(dir, how)?;
+        open(dir, options)?;
     }
     Ok(())
 }
 
 /// The output folder at `dir`, locked, with what a dead run left there put right.
-fn open(dir: &Path, how: Publish) -> Result<Place> {
-    let place = Place::open(dir, how.kind, how.wait)?;
+fn open(dir: &Path, options: PublishOptions) -> Result<Place> {
+    let place = Place::open(dir, options.kind, options.wait)?;
     swap::recover(&place)?;
     Ok(place)
 }
 
 /// Publishes `files` to `dir` all at once; see [`Staging`] to stream them in.
-pub fn publish(dir: &Path, files: &[OutputFile], how: Publish) -> Result<PublishReport> {
-    let staging = Staging::begin(dir, how)?;
+pub fn publish(dir: &Path, files: &[OutputFile], options: PublishOptions) -> Result<PublishReport> {
+    let staging = Staging::begin(dir, options)?;
     for file in files {
         staging.add(&file.path, &file.contents)?;
     }
@@ -191,35 +191,35 @@ struct Staged {
 }
 
 impl Staging {
-    pub fn begin(dir: &Path, how: Publish) -> Result<Self> {
-        let place = open(dir, how)?;
+    pub fn begin(dir: &Path, options: PublishOptions) -> Result<Self> {
+        let place = open(dir, options)?;
         let active = Active::enter();
         check_interrupt()?;
         let (previous, previous_bytes) = match Marker::read_with_bytes(&place.dir)? {
-            Some((marker, _)) if marker.kind != how.kind => bail!(
+            Some((marker, _)) if marker.kind != options.kind => bail!(
                 "{} holds a vatcar-site {}, not a {}; choose another folder",
                 place.dir.display(),
                 marker.kind.in_words(),
-                how.kind.in_words()
+                options.kind.in_words()
             ),
             Some((marker, bytes)) => (marker, Some(bytes)),
-            None => (Marker::new(how.kind, std::iter::empty()), None),
+            None => (Marker::new(options.kind, std::iter::empty()), None),
         };
         let skip = (place.mode == Mode::InPlace).then_some(place::IN_PLACE_STAGING);
         let listed: HashSet<String> = previous.files.iter().cloned().collect();
-        let old = OldTree::scan(&place.dir, how.kind, skip, &listed)?;
+        let old = OldTree::scan(&place.dir, options.kind, skip, &listed)?;
         // On a mount point the webmaster's files would stay among the site's, in its way.
-        if !old.foreign.is_empty() && (!how.force || place.mode == Mode::InPlace) {
-            refuse_foreign(&place, &old.foreign, how, previous_bytes.is_some())?;
+        if !old.foreign.is_empty() && (!options.force || place.mode == Mode::InPlace) {
+            refuse_foreign(&place, &old.foreign, options, previous_bytes.is_some())?;
         }
         let staging = place.staging();
         let files = HashMap::with_capacity(previous.files.len());
         Ok(Self {
             new_dir: staging.join("new"),
             staging,
-            kind: how.kind,
-            prune: how.prune,
-            secrets: how.secrets.clone(),
+            kind: options.kind,
+            prune: options.prune,
+            secrets: options.secrets.clone(),
             previous,
             previous_bytes,
             old,
@@ -477,7 +477,12 @@ impl Staging {
 }
 
 /// Refuses a folder that holds what vatcar-site did not write, naming the first few.
-fn refuse_foreign(place: &Place, foreign: &[String], how: Publish, ours: bool) -> Result<()> {
+fn refuse_foreign(
+    place: &Place,
+    foreign: &[String],
+    options: PublishOptions,
+    ours: bool,
+) -> Result<()> {
     let shown = foreign[..foreign.len().min(5)].join(", ");
     let more = match foreign.len() {
         n if n > 5 => format!(" and {} more", n - 5),
@@ -488,7 +493,7 @@ fn refuse_foreign(place: &Place, foreign: &[String], how: Publish, ours: bool) -
     } else {
         "is not empty and was not made by vatcar-site"
     };
-    let static_hint = match how.kind {
+    let static_hint = match options.kind {
         FolderKind::Site => {
             "; vatcar-site owns its output folder and replaces it whole: your own files (CNAME, \
              .well-known/, verification files) belong in the site folder's static/, from which \
@@ -539,7 +544,7 @@ mod tests {
     fn files_staged_from_many_threads_all_land_and_a_repeat_is_refused() {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path().join("site");
-        let staging = Staging::begin(&dir, Publish::new(FolderKind::Site, false)).unwrap();
+        let staging = Staging::begin(&dir, PublishOptions::new(FolderKind::Site, false)).unwrap();
         // Each event folder gets its page from one thread and its calendar from another, and
         // every thread writes at the top too: folders are made by whichever thread comes first.
         std::thread::scope(|scope| {
@@ -600,7 +605,7 @@ mod tests {
         let first = publish(
             &out,
             &files(&[("index.html", "a"), ("x/y.html", "b")]),
-            Publish::new(FolderKind::Site, false),
+            PublishOptions::new(FolderKind::Site, false),
         )
         .unwrap();
         assert_eq!(first.written, 2);
@@ -609,7 +614,7 @@ mod tests {
         let second = publish(
             &out,
             &files(&[("index.html", "a2"), ("x/y.html", "b")]),
-            Publish::new(FolderKind::Site, false),
+            PublishOptions::new(FolderKind::Site, false),
         )
         .unwrap();
         assert_eq!((second.written, second.unchanged), (1, 1));
@@ -627,13 +632,13 @@ mod tests {
         publish(
             &out,
             &files(&[("a.html", "a"), ("old/b.html", "b")]),
-            Publish::new(FolderKind::Site, false),
+            PublishOptions::new(FolderKind::Site, false),
         )
         .unwrap();
         let report = publish(
             &out,
             &files(&[("a.html", "a")]),
-            Publish::new(FolderKind::Site, false),
+            PublishOptions::new(FolderKind::Site, false),
         )
         .unwrap();
         assert_eq!(report.removed, 1);
@@ -651,7 +656,7 @@ mod tests {
         let error = publish(
             &out,
             &files(&[("index.html", "x")]),
-            Publish::new(FolderKind::Site, false),
+            PublishOptions::new(FolderKind::Site, false),
         )
         .unwrap_err();
         let error = error.to_string();
@@ -667,7 +672,7 @@ mod tests {
         publish(
             &out,
             &files(&[("index.html", "x")]),
-            Publish::new(FolderKind::Site, true),
+            PublishOptions::new(FolderKind::Site, true),
         )
         .unwrap();
         assert!(out.join("index.html").exists());
@@ -697,7 +702,7 @@ mod tests {
         publish(
             &empty,
             &files(&[("index.html", "x")]),
-            Publish::new(FolderKind::Site, false),
+            PublishOptions::new(FolderKind::Site, false),
         )
         .unwrap();
     }
@@ -709,7 +714,7 @@ mod tests {
         publish(
             &out,
             &files(&[("a.html", "old"), ("b.html", "old")]),
-            Publish::new(FolderKind::Site, false),
+            PublishOptions::new(FolderKind::Site, false),
         )
         .unwrap();
         // A file and a folder at one path: the publication stops with everything else staged.
@@ -719,14 +724,14 @@ mod tests {
             ("c/d.html", "new"),
             ("c", "x"),
         ]);
-        assert!(publish(&out, &bad, Publish::new(FolderKind::Site, false)).is_err());
+        assert!(publish(&out, &bad, PublishOptions::new(FolderKind::Site, false)).is_err());
         assert_eq!(fs::read_to_string(out.join("a.html")).unwrap(), "old");
         assert_eq!(fs::read_to_string(out.join("b.html")).unwrap(), "old");
         let siblings: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
         assert_eq!(siblings.len(), 1, "no staging folder or lock left behind");
         // A file of ours may become a folder of ours.
         let grown = files(&[("a.html", "new"), ("b.html/c.html", "new")]);
-        publish(&out, &grown, Publish::new(FolderKind::Site, false)).unwrap();
+        publish(&out, &grown, PublishOptions::new(FolderKind::Site, false)).unwrap();
         assert_eq!(
             fs::read_to_string(out.join("b.html/c.html")).unwrap(),
             "new"
@@ -740,7 +745,7 @@ mod tests {
         publish(
             &out,
             &files(&[("index.html", "x")]),
-            Publish::new(FolderKind::Site, false),
+            PublishOptions::new(FolderKind::Site, false),
         )
         .unwrap();
         assert!(out.join("index.html").exists());
@@ -749,7 +754,7 @@ mod tests {
             publish(
                 &failing,
                 &files(&[("x.html", "x"), ("x.html/y.html", "y")]),
-                Publish::new(FolderKind::Site, false)
+                PublishOptions::new(FolderKind::Site, false)
             )
             .is_err()
         );
@@ -766,14 +771,14 @@ mod tests {
         publish(
             &out,
             &files(&[("index.html", "site")]),
-            Publish::new(FolderKind::Site, false),
+            PublishOptions::new(FolderKind::Site, false),
         )
         .unwrap();
         for force in [false, true] {
             let error = publish(
                 &out,
                 &files(&[("r.html", "x")]),
-                Publish::new(FolderKind::Reports, force),
+                PublishOptions::new(FolderKind::Reports, force),
             )
             .unwrap_err();
             assert!(
@@ -790,9 +795,9 @@ mod tests {
     fn without_pruning_earlier_files_stay_and_stay_listed() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("reports");
-        let keep = Publish {
+        let keep = PublishOptions {
             prune: false,
-            ..Publish::new(FolderKind::Reports, false)
+            ..PublishOptions::new(FolderKind::Reports, false)
         };
         publish(&out, &files(&[("a.html", "a")]), keep).unwrap();
         publish(&out, &files(&[("b.html", "b")]), keep).unwrap();
@@ -801,7 +806,7 @@ mod tests {
         let report = publish(
             &out,
             &files(&[("c.html", "c")]),
-            Publish::new(FolderKind::Reports, false),
+            PublishOptions::new(FolderKind::Reports, false),
         )
         .unwrap();
         assert_eq!(report.removed, 2);
@@ -815,7 +820,7 @@ mod tests {
                 publish(
                     &tmp.path().join("s"),
                     &files(&[(bad, "x")]),
-                    Publish::new(FolderKind::Site, false)
+                    PublishOptions::new(FolderKind::Site, false)
                 )
                 .is_err(),
                 "{bad}"

@@ -95,13 +95,13 @@ pub(super) fn render_page(
     data: Value,
 ) -> Result<String> {
     match make_page(theme, site, view, page, name, PageData::Value(data), None)? {
-        Made::Page { html, .. } => Ok(html),
-        Made::Kept => anyhow::bail!("internal error: {} kept unasked", page.path),
+        PageOutcome::Page { html, .. } => Ok(html),
+        PageOutcome::Kept => anyhow::bail!("internal error: {} kept unasked", page.path),
     }
 }
 
 /// A page made, with the hash of its inputs when `keep` was asked; or kept.
-pub(super) enum Made {
+pub(super) enum PageOutcome {
     Page { html: String, input: Option<u128> },
     Kept,
 }
@@ -133,13 +133,13 @@ impl PageData<'_> {
 
 /// A page with what every template has of it: its `page` value and the way back to the
 /// root, made once for its frame and its content.
-struct Placed<'p> {
+struct PageValues<'p> {
     page: &'p Page<'p>,
     value: Value,
     root: String,
 }
 
-impl<'p> Placed<'p> {
+impl<'p> PageValues<'p> {
     fn new(view: &SiteView, page: &'p Page<'p>) -> Self {
         Self {
             page,
@@ -201,15 +201,15 @@ fn frame(
     theme: &Theme,
     site: &SiteContext,
     view: &SiteView,
-    placed: &Placed,
+    page_values: &PageValues,
 ) -> Result<Option<std::sync::Arc<Frame>>> {
-    let (template, root) = (placed.page.template, placed.root.as_str());
-    let key = frame::key(template, root, &placed.value, &view.site.menu);
+    let (template, root) = (page_values.page.template, page_values.root.as_str());
+    let key = frame::key(template, root, &page_values.value, &view.site.menu);
     site.frames.get(key, || {
         // The frame is the built-in layout.html and base.html, which read no page's data.
         let mut context = site.context();
         context.insert("root", root);
-        context.insert("page", &frame::placeholder_page(&placed.value));
+        context.insert("page", &frame::placeholder_page(&page_values.value));
         let [frame, _] = frame::names(template);
         let frame = Frame::parse(&theme.render_part(&frame, &context)?);
         if frame.is_none() {
@@ -229,13 +229,13 @@ pub(super) fn make_page(
     name: &str,
     data: PageData,
     keep: Option<Keep>,
-) -> Result<Made> {
-    let placed = Placed::new(view, page);
+) -> Result<PageOutcome> {
+    let page_values = PageValues::new(view, page);
     let input = match keep {
         Some(keep) => {
-            let input = made_from(theme, site, &placed, name, &data)?;
+            let input = made_from(theme, site, &page_values, name, &data)?;
             if keep(&page.path, input) {
-                return Ok(Made::Kept);
+                return Ok(PageOutcome::Kept);
             }
             Some(input)
         }
@@ -243,15 +243,21 @@ pub(super) fn make_page(
     };
     let split = theme.split(page.template);
     let frame = match split {
-        Some(_) => frame(theme, site, view, &placed)?,
+        Some(_) => frame(theme, site, view, &page_values)?,
         None => None,
     };
     let (Some(split), Some(frame)) = (split, frame) else {
         let html = theme.render(
             page.template,
-            &whole_context(site, &placed.root, placed.value, name, data.into_value()?)?,
+            &whole_context(
+                site,
+                &page_values.root,
+                page_values.value,
+                name,
+                data.into_value()?,
+            )?,
         )?;
-        return Ok(Made::Page { html, input });
+        return Ok(PageOutcome::Page { html, input });
     };
     // Only what the content reads: the site's values are the same on every page, and copying
     // them into each page's context was a tenth of its cost.
@@ -262,19 +268,26 @@ pub(super) fn make_page(
     if split.reads("extra") {
         values.insert("extra".into(), site.extra.clone());
     }
-    values.insert("root".into(), Value::String(placed.root.clone()));
+    values.insert("root".into(), Value::String(page_values.root.clone()));
     if split.reads("page") {
-        values.insert("page".into(), placed.value.clone());
+        values.insert("page".into(), page_values.value.clone());
     }
     values.insert(name.into(), data.into_value()?);
     let context = tera::Context::from_value(Value::Object(values))?;
     let [_, content] = frame::names(page.template);
     match theme.render_part(&content, &context) {
-        Ok(content) => Ok(Made::Page {
-            html: frame.fill(content, &placed.value),
+        Ok(content) => Ok(PageOutcome::Page {
+            html: frame.fill(content, &page_values.value),
             input,
         }),
-        Err(error) => Err(content_error(theme, site, placed, name, &context, error)),
+        Err(error) => Err(content_error(
+            theme,
+            site,
+            page_values,
+            name,
+            &context,
+            error,
+        )),
     }
 }
 
@@ -284,21 +297,21 @@ pub(super) fn make_page(
 fn content_error(
     theme: &Theme,
     site: &SiteContext,
-    placed: Placed,
+    page_values: PageValues,
     name: &str,
     context: &tera::Context,
     error: anyhow::Error,
 ) -> anyhow::Error {
     let data = context.get(name).cloned().unwrap_or(Value::Null);
-    let whole = whole_context(site, &placed.root, placed.value, name, data)
+    let whole = whole_context(site, &page_values.root, page_values.value, name, data)
         .map_err(anyhow::Error::from)
-        .and_then(|context| theme.render(placed.page.template, &context));
+        .and_then(|context| theme.render(page_values.page.template, &context));
     match whole {
         Err(whole) => whole,
         Ok(_) => anyhow::anyhow!(
             "internal error: {} of {} failed alone where the whole page renders: {error}",
-            placed.page.template,
-            placed.page.path
+            page_values.page.template,
+            page_values.page.path
         ),
     }
 }
@@ -309,15 +322,15 @@ fn content_error(
 fn made_from(
     theme: &Theme,
     site: &SiteContext,
-    placed: &Placed,
+    page_values: &PageValues,
     name: &str,
     data: &PageData,
 ) -> Result<u128> {
     let mut state = Xxh3Default::new();
     state.update(&theme.fingerprint().to_le_bytes());
     state.update(&site.hash.to_le_bytes());
-    serde_json::to_writer(HashWriter(&mut state), &placed.value)?;
-    for text in [placed.root.as_str(), name] {
+    serde_json::to_writer(HashWriter(&mut state), &page_values.value)?;
+    for text in [page_values.root.as_str(), name] {
         state.update(&text.len().to_le_bytes());
         state.update(text.as_bytes());
     }

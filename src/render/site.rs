@@ -4,7 +4,7 @@
 
 use crate::parallel::map_parallel;
 use crate::render::ical;
-use crate::render::page::{Made, Page, PageData, SiteContext, make_page, render_page};
+use crate::render::page::{Page, PageData, PageOutcome, SiteContext, make_page, render_page};
 pub use crate::render::sink::{Keep, Rendered, Sink};
 use crate::render::theme::Theme;
 use crate::settings::Sections;
@@ -24,7 +24,7 @@ struct SectionPage {
     title: Option<&'static str>,
     /// The name the page's data goes under in the template.
     name: &'static str,
-    /// Made on the rendering thread: an event list is large.
+    /// PageOutcome on the rendering thread: an event list is large.
     data: fn(&SiteView) -> Result<Value>,
 }
 
@@ -162,7 +162,7 @@ pub fn render_keeping(
                 PageData::Event(&event),
                 keep,
             )?;
-            if let Made::Page { html, input } = made {
+            if let PageOutcome::Page { html, input } = made {
                 let rendered = Rendered::new(&outputs::EVENT_PAGE, page.path, html);
                 sink(Rendered { input, ..rendered })?;
             }

@@ -1,6 +1,6 @@
 //! The documents page: categories with in-page anchors, files by name.
 
-use super::Run;
+use super::BuildInputs;
 use crate::model::SiteData;
 use crate::sanitize::links::{SafeLink, safe_link};
 use serde::Serialize;
@@ -24,7 +24,7 @@ pub struct DocumentGroup {
     pub files: Vec<DocumentRow>,
 }
 
-pub(super) fn documents(data: &SiteData, run: &Run) -> Vec<DocumentGroup> {
+pub(super) fn documents(data: &SiteData, inputs: &BuildInputs) -> Vec<DocumentGroup> {
     let mut used: HashMap<String, usize> = HashMap::new();
     data.documents
         .iter()
@@ -41,9 +41,9 @@ pub(super) fn documents(data: &SiteData, run: &Run) -> Vec<DocumentGroup> {
                 .map(|doc| DocumentRow {
                     name: doc.name.clone(),
                     details: doc.details.clone(),
-                    updated: doc.updated.map(|d| super::time::date(&run.texts, d)),
+                    updated: doc.updated.map(|d| super::time::date(&inputs.texts, d)),
                     updated_iso: doc.updated.map(|d| d.format("%Y-%m-%d").to_string()),
-                    link: safe_link(&doc.url, &run.base_url),
+                    link: safe_link(&doc.url, &inputs.base_url),
                 })
                 .collect();
             files.sort_by_cached_key(|f| f.name.to_lowercase());

@@ -3,7 +3,7 @@
 
 use super::calendar_links::{EventText, google_event};
 use super::outputs::EVENT_PAGE;
-use super::{Instant, Run, Texts, When, when};
+use super::{BuildInputs, Instant, Texts, When, when};
 use crate::banner_copies::LocalBanner;
 use crate::model::{Event, Roster, SiteData, timestamp};
 use crate::sanitize::links::{SafeLink, safe_image, safe_link};
@@ -356,10 +356,10 @@ pub(super) fn summary(
     key: EventKey,
     listed: &Listed,
     site: &SiteSettings,
-    run: &Run,
+    inputs: &BuildInputs,
 ) -> EventSummary {
     let event = listed.event;
-    let now = run.build_time;
+    let now = inputs.build_time;
     let status = if event.start > now {
         EventStatus::Upcoming
     } else if event.effective_end() > now {
@@ -370,17 +370,17 @@ pub(super) fn summary(
     EventSummary {
         id: event.id,
         key,
-        name: event_name(event, &run.texts),
+        name: event_name(event, &inputs.texts),
         url: key.url(),
-        when: when(event, site.display_zone, &run.texts),
+        when: when(event, site.display_zone, &inputs.texts),
         route: route(event),
         banner: event
             .image_url
             .as_deref()
-            .and_then(|u| safe_image(u, &run.base_url)),
+            .and_then(|u| safe_image(u, &inputs.base_url)),
         banner_copies: (event.image_url.as_deref())
-            .and_then(|u| banner_address(u, &run.base_url))
-            .and_then(|address| run.banners.get(&address).cloned()),
+            .and_then(|u| banner_address(u, &inputs.base_url))
+            .and_then(|address| inputs.banners.get(&address).cloned()),
         status,
         facility: listed.facility,
         division: listed.division,
@@ -392,10 +392,10 @@ pub(super) fn event_lists(
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
     settings: &Events,
-    run: &Run,
+    inputs: &BuildInputs,
 ) -> EventLists {
     let horizon = crate::model::timestamp::add_clamped(
-        run.build_time,
+        inputs.build_time,
         -TimeDelta::days(settings.recent_days),
     );
     // Each key once (see `index_events`); the lists sort by start, then key.
@@ -430,7 +430,7 @@ pub(super) fn event_page(
     summary: Arc<EventSummary>,
     description: String,
     names: &HashMap<u64, String>,
-    (settings, run): (&Settings, &Run),
+    (settings, inputs): (&Settings, &BuildInputs),
 ) -> EventPage {
     let same = event.departure == event.arrival;
     let canonical = settings
@@ -464,7 +464,7 @@ pub(super) fn event_page(
         },
         positions: positions
             .iter()
-            .filter_map(|p| position(p, names, &run.texts))
+            .filter_map(|p| position(p, names, &inputs.texts))
             .collect(),
         participants: settings
             .events

@@ -3,7 +3,7 @@
 use super::calendar_links::shortened;
 use super::events::EventIndex;
 use super::outputs::EVENT_CALENDAR;
-use super::{EventKey, EventStatus, EventSummary, FeedSettings, Run, Site};
+use super::{BuildInputs, EventKey, EventStatus, EventSummary, FeedSettings, Site};
 use crate::model::Event;
 use crate::settings::Feeds;
 use chrono::{DateTime, Utc};
@@ -98,13 +98,13 @@ pub(super) fn calendar_feeds(
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
     site: &Site,
-    (settings, feeds, run): (&crate::settings::SiteSettings, &Feeds, &Run),
+    (settings, feeds, inputs): (&crate::settings::SiteSettings, &Feeds, &BuildInputs),
 ) -> CalendarFeeds {
     let uid_host = settings
         .site_url
         .as_ref()
         .and_then(|u| u.host_str())
-        .or_else(|| run.base_url.host_str())
+        .or_else(|| inputs.base_url.host_str())
         .unwrap_or("vatcar-site.invalid")
         .to_owned();
     let page = |key: &EventKey| site.site_url.as_ref().map(|u| format!("{u}{}", key.url()));
@@ -114,7 +114,7 @@ pub(super) fn calendar_feeds(
             let url = page(key);
             let page_line = url
                 .as_ref()
-                .map(|url| run.texts.text("calendar.event_page", &[("url", url)]));
+                .map(|url| inputs.texts.text("calendar.event_page", &[("url", url)]));
             let entry = CalendarEntry {
                 // The calendar needs no description markdown or positions: leaving them out
                 // keeps a large site's view small.
@@ -145,7 +145,7 @@ pub(super) fn calendar_feeds(
         keys.sort();
         keys.into_iter().map(|(_, key)| key).collect()
     };
-    let texts = &run.texts;
+    let texts = &inputs.texts;
     let described = |what: &str| match &site.site_url {
         Some(url) => texts.text("calendar.published_by", &[("calendar", what), ("url", url)]),
         None => what.to_owned(),

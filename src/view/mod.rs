@@ -44,7 +44,8 @@ pub use live::{
 pub use public_data::PublicData;
 pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, roster_page};
 pub use settings::{
-    DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Run, Sections, Settings, SiteFile,
+    BuildInputs, DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Sections, Settings,
+    SiteFile,
 };
 pub use site::{CalendarLinks, FacilityView, Favicon, LogoSize, Site};
 pub use time::{Instant, When, when};
@@ -182,13 +183,13 @@ fn scroll_frames(texts: &Texts) -> FrameTags {
 /// The site's views from the data, the webmaster's settings and what this run decided. The
 /// data is the view's to take from: each event's description and positions leave the models
 /// for its page (see [`take_from_events`]), and the rest goes when the view is made.
-pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
+pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> SiteView {
     in_sections(&mut data, settings.site.sections);
     let taken = take_from_events(&mut data);
     let data = &data;
-    let frames = scroll_frames(&run.texts);
-    let sanitizer = Sanitizer::new(&run.base_url).with_frames(frames.clone());
-    let mut site = site_view(data, &settings.site, &settings.feeds, run);
+    let frames = scroll_frames(&inputs.texts);
+    let sanitizer = Sanitizer::new(&inputs.base_url).with_frames(frames.clone());
+    let mut site = site_view(data, &settings.site, &settings.feeds, inputs);
     if settings.site.sections.live {
         site.live_connect_src = Some(live_connect_src(&settings.live));
     }
@@ -199,22 +200,23 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
         division_keys,
         summaries,
         event_pages,
-    } = event_views(data, taken, settings, run);
-    let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, &settings.events, run);
+    } = event_views(data, taken, settings, inputs);
+    let lists =
+        |keys: &[EventKey]| event_lists(keys, &events, &summaries, &settings.events, inputs);
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
 
-    let mut roster = roster_page(&data.roster, &run.texts);
+    let mut roster = roster_page(&data.roster, &inputs.texts);
     for row in &mut roster.staff {
         row.email = roster::staff_email(&settings.roster.staff_emails, row.code).cloned();
     }
-    let documents = documents::documents(data, run);
+    let documents = documents::documents(data, inputs);
     let whats_new = whats_new::whats_new(
         &data.roster,
         (&events, &summaries),
         &documents,
         settings,
-        run,
+        inputs,
     );
 
     let (feed, feed_updated) = feed(&events, &summaries, &settings.site, &settings.feeds);
@@ -223,14 +225,14 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
         &events,
         &summaries,
         &site,
-        (&settings.site, &settings.feeds, run),
+        (&settings.site, &settings.feeds, inputs),
     );
 
     let (live, bookings_calendar) = live::live_page(
-        run.bookings.as_deref(),
+        inputs.bookings.as_deref(),
         &data.roster,
         (&settings.live, &settings.site),
-        (run.build_time, &run.texts, &calendars.uid_host),
+        (inputs.build_time, &inputs.texts, &calendars.uid_host),
     );
     let mut home = home_page(
         data,
@@ -243,7 +245,7 @@ pub fn build(mut data: SiteData, settings: &Settings, run: &Run) -> SiteView {
     if settings.site.sections.live {
         home.live = Some(live.clone());
     }
-    let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, run);
+    let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, inputs);
     SiteView {
         sanitizer,
         site,
@@ -280,7 +282,7 @@ fn event_views<'d>(
     data: &'d SiteData,
     mut taken: HashMap<(bool, u64), Taken>,
     settings: &Settings,
-    run: &Run,
+    inputs: &BuildInputs,
 ) -> EventViews<'d> {
     let names = roster_names(&data.roster);
     let (events, facility_keys, division_keys) = index_events(data);
@@ -300,13 +302,13 @@ fn event_views<'d>(
             description,
             positions,
         } = taken;
-        let summary = Arc::new(summary(key, &listed, &settings.site, run));
+        let summary = Arc::new(summary(key, &listed, &settings.site, inputs));
         let page = event_page(
             (listed.event, &positions),
             Arc::clone(&summary),
             description,
             &names,
-            (settings, run),
+            (settings, inputs),
         );
         Ok((key, summary, page))
     })

@@ -5,7 +5,7 @@
 
 use super::events::{EventKey, EventPage, EventStatus};
 use super::whats_new::{Promoted, State, WhatsNew};
-use super::{FeedEntry, PersonRow, RosterPage, Run, Site, StaffRow};
+use super::{BuildInputs, FeedEntry, PersonRow, RosterPage, Site, StaffRow};
 use crate::model::StaffRole;
 use crate::model::previous::{DATA_VERSION, Origin};
 use serde::Serialize;
@@ -151,9 +151,9 @@ pub(super) fn public_data(
     roster: &RosterPage,
     event_pages: &[EventPage],
     site: &Site,
-    run: &Run,
+    inputs: &BuildInputs,
 ) -> PublicData {
-    let generated = run.build_time.format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let generated = inputs.build_time.format("%Y-%m-%dT%H:%M:%SZ").to_string();
     let absolute = |url: &str| match &site.site_url {
         Some(site_url) => format!("{site_url}{url}"),
         None => url.to_owned(),
@@ -162,8 +162,8 @@ pub(super) fn public_data(
         version: DATA_VERSION,
         generated: generated.clone(),
         site_url: site.site_url.clone(),
-        language: run.texts.language.clone(),
-        origin: run.origin.clone(),
+        language: inputs.texts.language.clone(),
+        origin: inputs.origin.clone(),
         first_build: whats_new.first_build,
         days: whats_new.days,
         changes: (whats_new.changes.iter())
@@ -202,7 +202,7 @@ pub(super) fn public_data(
     PublicData {
         changes,
         roster: roster_file(roster, &whats_new.promotions, site, generated),
-        events: events_feed(event_pages, site, run),
+        events: events_feed(event_pages, site, inputs),
         whats_new_feed,
         whats_new_updated,
     }
@@ -243,7 +243,7 @@ fn roster_file(
     }
 }
 
-fn events_feed(event_pages: &[EventPage], site: &Site, run: &Run) -> Option<EventsFeed> {
+fn events_feed(event_pages: &[EventPage], site: &Site, inputs: &BuildInputs) -> Option<EventsFeed> {
     let site_url = site.site_url.as_ref()?;
     let mut upcoming: Vec<&EventPage> = event_pages
         .iter()
@@ -286,10 +286,10 @@ fn events_feed(event_pages: &[EventPage], site: &Site, run: &Run) -> Option<Even
         .collect();
     Some(EventsFeed {
         version: "https://jsonfeed.org/version/1.1",
-        title: run.texts.text("feed.title", &[("site", &site.title)]),
+        title: inputs.texts.text("feed.title", &[("site", &site.title)]),
         home_page_url: format!("{site_url}events/"),
         feed_url: format!("{site_url}{}", super::outputs::EVENTS_JSON.path),
-        language: run.texts.language.clone(),
+        language: inputs.texts.language.clone(),
         vatcar: FeedExtension {
             about: ABOUT,
             version: DATA_VERSION,

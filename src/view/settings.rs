@@ -11,7 +11,7 @@ pub use crate::settings::{
 
 /// What one build gives the view beside the settings.
 #[derive(Clone, Debug)]
-pub struct Run {
+pub struct BuildInputs {
     /// The API's base URL, the one the data came from: relative document and image URLs are
     /// resolved against it.
     pub base_url: Url,

@@ -1,6 +1,6 @@
 //! What every page shows: the site's name, the facility, its calendars.
 
-use super::Run;
+use super::BuildInputs;
 use super::Sections;
 use super::calendar_links::{google_subscribe, outlook_subscribe};
 use super::content::encode;
@@ -99,7 +99,7 @@ pub(super) fn site_view(
     data: &SiteData,
     settings: &SiteSettings,
     feeds: &Feeds,
-    run: &Run,
+    inputs: &BuildInputs,
 ) -> Site {
     let facility = data.roster.facility.clone().unwrap_or_default();
     let name = facility
@@ -114,7 +114,7 @@ pub(super) fn site_view(
         }
     });
     let title = settings.title.clone().unwrap_or_else(|| name.clone());
-    let calendars = calendar_links(settings, feeds, run, &title);
+    let calendars = calendar_links(settings, feeds, inputs, &title);
     // Checked as the settings were read: a colour.
     let accent = (settings.accent.as_deref()).and_then(|c| super::accent(c).ok());
     Site {
@@ -132,7 +132,7 @@ pub(super) fn site_view(
             website: facility
                 .website_url
                 .as_deref()
-                .and_then(|u| safe_link(u, &run.base_url)),
+                .and_then(|u| safe_link(u, &inputs.base_url)),
         },
         has_feed: site_url.is_some(),
         site_url,
@@ -157,7 +157,12 @@ pub(super) fn site_view(
 
 /// Where the calendars are, their names, and the links that subscribe to them (absolute ones
 /// only when the site's address is known).
-fn calendar_links(settings: &SiteSettings, feeds: &Feeds, run: &Run, title: &str) -> CalendarLinks {
+fn calendar_links(
+    settings: &SiteSettings,
+    feeds: &Feeds,
+    inputs: &BuildInputs,
+    title: &str,
+) -> CalendarLinks {
     let absolute = |file: &str| {
         settings
             .site_url
@@ -170,15 +175,18 @@ fn calendar_links(settings: &SiteSettings, feeds: &Feeds, run: &Run, title: &str
         let rest = absolute.split_once("://")?.1.to_owned();
         Some(format!("webcal://{rest}"))
     };
-    let facility_name = feeds
-        .facility_calendar_name
-        .clone()
-        .unwrap_or_else(|| run.texts.text("calendar.facility_name", &[("site", title)]));
+    let facility_name = feeds.facility_calendar_name.clone().unwrap_or_else(|| {
+        inputs
+            .texts
+            .text("calendar.facility_name", &[("site", title)])
+    });
     let division_name = feeds
         .division_calendar_name
         .clone()
-        .unwrap_or_else(|| run.texts.text("calendar.division_name", &[]));
-    let bookings_name = run.texts.text("calendar.bookings_name", &[("site", title)]);
+        .unwrap_or_else(|| inputs.texts.text("calendar.division_name", &[]));
+    let bookings_name = inputs
+        .texts
+        .text("calendar.bookings_name", &[("site", title)]);
     const FACILITY: &str = FACILITY_CALENDAR.path;
     const DIVISION: &str = DIVISION_CALENDAR.path;
     const BOOKINGS: &str = BOOKINGS_CALENDAR.path;

@@ -11,7 +11,7 @@
 //! dropped. A promotion is carried only while the rosters show it: see [`promoted_from`].
 
 use super::events::{EventIndex, EventStatus, EventSummary};
-use super::{DocumentGroup, EventKey, Run, Texts};
+use super::{BuildInputs, DocumentGroup, EventKey, Texts};
 use crate::model::previous::{ChangeId, Previous, PreviousMember};
 use crate::model::{Member, Rating, Roster};
 use crate::settings::Settings;
@@ -147,10 +147,10 @@ pub(super) fn whats_new(
     (events, summaries): (&EventIndex, &BTreeMap<EventKey, Arc<EventSummary>>),
     documents: &[DocumentGroup],
     settings: &Settings,
-    run: &Run,
+    inputs: &BuildInputs,
 ) -> WhatsNew {
     let days = settings.whats_new.days;
-    let today = today(roster, (events, summaries), documents, settings, run);
+    let today = today(roster, (events, summaries), documents, settings, inputs);
     let state = State {
         events: today
             .events
@@ -171,8 +171,8 @@ pub(super) fn whats_new(
             .filter_map(|(id, doc)| Some((id.clone(), doc.link.clone()?)))
             .collect(),
     };
-    let previous = run.previous.as_deref();
-    let mut found = detect(&today, &state, previous, run.build_time);
+    let previous = inputs.previous.as_deref();
+    let mut found = detect(&today, &state, previous, inputs.build_time);
     if let Some(previous) = previous {
         // A change listed before keeps the date it was given then, unless today's data
         // dates it.
@@ -188,10 +188,10 @@ pub(super) fn whats_new(
         }
     }
     let oldest =
-        crate::model::timestamp::add_clamped(run.build_time, -TimeDelta::days(days.into()));
+        crate::model::timestamp::add_clamped(inputs.build_time, -TimeDelta::days(days.into()));
     let mut listed: Vec<(DateTime<Utc>, ChangeId)> = found
         .into_iter()
-        .filter(|(_, (date, _))| (oldest..=run.build_time).contains(date))
+        .filter(|(_, (date, _))| (oldest..=inputs.build_time).contains(date))
         .map(|(id, (date, _))| (date, id))
         .collect();
     listed.sort_by_cached_key(|(date, id)| (std::cmp::Reverse(*date), id.to_string()));
@@ -204,9 +204,9 @@ pub(super) fn whats_new(
                 new: previous.is_none_or(|p| !p.listed.contains(&text)),
                 id: text,
                 kind: id.kind(),
-                kind_name: kind_name(&id, run.texts.as_ref()),
+                kind_name: kind_name(&id, inputs.texts.as_ref()),
                 date: date.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
-                day: super::time::date(&run.texts, date),
+                day: super::time::date(&inputs.texts, date),
                 title,
                 url,
             };
@@ -238,7 +238,7 @@ fn today<'d>(
     (events, summaries): (&EventIndex<'d>, &'d BTreeMap<EventKey, Arc<EventSummary>>),
     documents: &'d [DocumentGroup],
     settings: &Settings,
-    run: &'d Run,
+    inputs: &'d BuildInputs,
 ) -> Today<'d> {
     let sections = settings.site.sections;
     let members = sections.roster.then(|| {
@@ -275,10 +275,10 @@ fn today<'d>(
     }
     Today {
         members,
-        before: run.previous.as_deref().and_then(|p| p.members.as_ref()),
+        before: inputs.previous.as_deref().and_then(|p| p.members.as_ref()),
         events,
         documents: by_id,
-        texts: &run.texts,
+        texts: &inputs.texts,
     }
 }
 

@@ -21,7 +21,7 @@
 mod cache;
 mod reads;
 
-use super::public::{may_read, read_over};
+use super::public::{https_rule, may_read};
 use crate::images::{self, Format};
 use crate::secret::Secrets;
 use cache::{BannerState, Cache, CachedBanner, CachedCopy, Index, MadeCopies};
@@ -127,7 +127,7 @@ pub fn prepare(
                 "its address holds {what}, which vatcar-site sends to no other host"
             ))
         } else {
-            (!may_read(address)).then(|| read_over(WHAT))
+            (!may_read(address)).then(|| https_rule(WHAT))
         };
         let outcome = match refused {
             Some(reason) => Outcome::Unserved {

@@ -6,7 +6,7 @@ use super::cache;
 use super::{
     AT_ONCE, Arrived, DEADLINE, MAX_BYTES, Observer, TIMEOUT, Unserved, WHAT, copies_of_body,
 };
-use crate::fetch::public::{Limits, PublicClient, Reader, may_read, read_over};
+use crate::fetch::public::{Limits, PublicClient, Reader, https_rule, may_read};
 use crate::secret::{Secrets, shown_url};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex, mpsc};
@@ -243,7 +243,7 @@ pub fn read_for_snapshot(
         } else if !may_read(address) {
             unserved.push(Unserved {
                 address: address.clone(),
-                reason: read_over(WHAT),
+                reason: https_rule(WHAT),
             });
         } else {
             to_read.push(address.clone());

@@ -127,7 +127,7 @@ fn served_banners(data: &SiteData, base_url: &url::Url) -> Banners {
 /// variables.
 fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView> {
     let base_url = url::Url::parse(vatcar_site::fetch::client::DEFAULT_BASE_URL)?;
-    let run = view::Run {
+    let inputs = view::BuildInputs {
         banners: std::sync::Arc::new(served_banners(data, &base_url)),
         base_url,
         build_time: demo.fetched_at.context("the demo has a capture time")?,
@@ -139,7 +139,7 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
                 .context("the demo has bookings")?,
         ))),
     };
-    let mut site_view = view::build(data.clone(), &example_settings()?, &run);
+    let mut site_view = view::build(data.clone(), &example_settings()?, &inputs);
     // What a build reads from the logo's file (`logo.png` here, 64 pixels square).
     site_view.site.logo_size = Some(view::LogoSize {
         width: 64,
