@@ -85,7 +85,12 @@ impl log::Log for Logger {
             log::Level::Info => "info",
             log::Level::Debug | log::Level::Trace => "debug",
         };
-        if record.level() == log::Level::Warn {
+        let warning = record.level() == log::Level::Warn;
+        let line = format!("{label}: {text}");
+        if warning && !super::repeats::is_new(&line, true) {
+            return;
+        }
+        if warning {
             WARNINGS.fetch_add(1, Ordering::Relaxed);
             if super::github::in_actions()
                 && let Some(problem) = super::github::located(&text)
@@ -93,7 +98,7 @@ impl log::Log for Logger {
                 super::github::annotate(super::github::Level::Warning, &problem);
             }
         }
-        console::eprint_lines(&format!("{label}: {text}"));
+        console::eprint_lines(&line);
     }
 
     fn flush(&self) {}

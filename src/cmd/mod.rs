@@ -15,6 +15,7 @@ mod logger;
 mod new_files;
 pub mod options;
 pub mod progress;
+mod repeats;
 pub mod report;
 pub mod serve;
 mod settings;

@@ -48,7 +48,7 @@ impl Progress {
     /// One step of a command: a line in CI, above the bars on a terminal. Lines name the
     /// user's paths, which may hold the key or anything else: each passes the door.
     pub fn step(&self, text: &str) {
-        if !matches!(self.mode, ProgressDisplay::Quiet) {
+        if !matches!(self.mode, ProgressDisplay::Quiet) && super::repeats::is_new(text, false) {
             super::console::eprint_lines(text);
         }
     }

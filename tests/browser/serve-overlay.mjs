@@ -70,6 +70,12 @@ try {
   check((await overlay.locator('img').count()) === 0, 'the errors were read as markup');
   check((await open.evaluate(() => window.hacked)) === undefined, 'a script in the errors ran');
   check((await open.getAttribute('#vatcar-site-errors', 'role')) === 'alertdialog', 'no role');
+  // Opaque in both schemes: the page's header and heading do not show through the errors.
+  for (const colorScheme of ['light', 'dark']) {
+    await open.emulateMedia({ colorScheme });
+    const background = await overlay.evaluate((node) => getComputedStyle(node).backgroundColor);
+    check(/^rgb\(\d+, \d+, \d+\)$/.test(background), `${colorScheme}: the overlay's background is ${background}, not opaque`);
+  }
   // Behind it, the last good site; one click away.
   check((await open.textContent('main h1')).includes('Join us'), 'the page behind changed');
   await open.getByRole('button', { name: 'Show the last good site' }).click();

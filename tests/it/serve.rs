@@ -1034,6 +1034,63 @@ fn a_burst_of_saves_makes_one_rebuild() {
     assert!((2..=4).contains(&made), "{printed}");
 }
 
+/// A rebuild leaves out the warnings and steps its last build printed (issue 50, item 9): the
+/// data is read once, so "no --site-url" and "read 40 controllers" would come with every save
+/// and bury the line that changed. Errors come each time, and a warning comes again once a
+/// build no longer says it and a later one does.
+#[test]
+fn a_rebuild_prints_no_warning_or_step_of_the_last_build_again_but_every_error() {
+    let server = start_site();
+    let dir = server.tmp.path().to_path_buf();
+    let start = server.serving.printed(0, "serving ");
+    const NO_SITE_URL: &str = "warning: no --site-url";
+    const READ: &str = "read 40 controllers";
+    assert_eq!(start.matches(NO_SITE_URL).count(), 1, "{start}");
+    assert_eq!(start.matches(READ).count(), 1, "{start}");
+    let mark = server.serving.mark();
+    fs::write(dir.join("static/extra.css"), "p { color: teal; }\n").unwrap();
+    let first = server.serving.printed(mark, "static/extra.css: ");
+    let mark = server.serving.mark();
+    fs::write(dir.join("content/bad.md"), "---\ntitle: Bad\n---\n").unwrap();
+    let broken = server.serving.printed(mark, "front matter is YAML");
+    let mark = server.serving.mark();
+    fs::remove_file(dir.join("content/bad.md")).unwrap();
+    fs::write(dir.join("static/extra.css"), "p { color: navy; }\n").unwrap();
+    let fixed = server.serving.printed(mark, "static/extra.css: ");
+    for (what, printed) in [
+        ("a rebuild", &first),
+        ("a broken one", &broken),
+        ("the next", &fixed),
+    ] {
+        assert!(
+            !printed.contains(NO_SITE_URL),
+            "{what} repeated the warning: {printed}"
+        );
+        assert!(
+            !printed.contains(READ),
+            "{what} repeated the step: {printed}"
+        );
+    }
+    assert!(
+        first.contains("(1 warning as before, not repeated)"),
+        "{first}"
+    );
+    assert!(broken.contains("error: content/bad.md:1:"), "{broken}");
+
+    // Without --site-url in the config the warning went; put back, it comes again.
+    let mark = server.serving.mark();
+    fs::write(
+        dir.join("vatcar-site.toml"),
+        "title = \"First Title\"\nsite_url = \"https://example.org/\"\n",
+    )
+    .unwrap();
+    server.serving.printed(mark, "vatcar-site.toml: ");
+    let mark = server.serving.mark();
+    fs::write(dir.join("vatcar-site.toml"), "title = \"First Title\"\n").unwrap();
+    let again = server.serving.printed(mark, "vatcar-site.toml: ");
+    assert_eq!(again.matches(NO_SITE_URL).count(), 1, "{again}");
+}
+
 /// The words over a failed rebuild are the site's language's, and follow its config
 /// (issue 40): the page's script reads them from the server's own path.
 #[test]

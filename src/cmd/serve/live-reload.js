@@ -24,7 +24,8 @@
     }
   };
 
-  // The errors as text (never as markup), over the page, which is the last good build.
+  // The errors as text (never as markup), over the page, which is the last good build. The
+  // overlay is opaque and dark in both schemes: nothing of the page shows through the text.
   const show = async (errors) => {
     const said = await words();
     document.getElementById(OVERLAY)?.remove();
@@ -34,7 +35,7 @@
     overlay.setAttribute("aria-labelledby", OVERLAY + "-title");
     overlay.style.cssText =
       "position:fixed;inset:0;z-index:2147483647;overflow:auto;padding:2rem;" +
-      "background:rgba(20,20,20,.92);color:#fff;font:16px/1.5 system-ui,sans-serif";
+      "background:#141414;color:#fff;color-scheme:dark;font:16px/1.5 system-ui,sans-serif";
     const title = document.createElement("h2");
     title.id = OVERLAY + "-title";
     title.style.cssText = "margin:0 0 .5rem;color:#ffb4a8;font-size:1.4rem";

@@ -116,7 +116,10 @@ fn serve(
 ) -> Result<()> {
     let options = &watcher.options;
     let progress = &watcher.progress;
+    // Counted, so that a rebuild leaves out what this build said already.
+    crate::cmd::repeats::next_build();
     build::build(options, progress)?;
+    crate::cmd::repeats::build_ended();
     watcher.speak();
     // Resolved once: every file served must be under this real path, wherever the output
     // folder's own name points.

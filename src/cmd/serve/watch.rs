@@ -151,7 +151,10 @@ impl Watcher {
     }
 
     fn rebuild(&self, what: &Path) {
-        match build::build(&self.options, &self.progress) {
+        crate::cmd::repeats::next_build();
+        let built = build::build(&self.options, &self.progress);
+        crate::cmd::repeats::build_ended();
+        match built {
             Ok(report) => {
                 let publish = &report.publish;
                 // A rebuild that changed nothing (a template no page uses, a file saved
@@ -166,8 +169,13 @@ impl Watcher {
                 } else {
                     "the site is unchanged".to_owned()
                 };
+                let as_before = match crate::cmd::repeats::warnings_left_out() {
+                    0 => String::new(),
+                    1 => " (1 warning as before, not repeated)".to_owned(),
+                    n => format!(" ({n} warnings as before, not repeated)"),
+                };
                 self.progress.step(&format!(
-                    "rebuilt after a change to {}: {outcome}",
+                    "rebuilt after a change to {}: {outcome}{as_before}",
                     what.display()
                 ));
             }
