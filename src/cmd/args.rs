@@ -114,11 +114,6 @@ pub(crate) struct ApiArgs {
     #[arg(long = "api-key", env = "VATCAR_API_KEY", hide_env_values = true)]
     pub(crate) api_key: Option<String>,
 
-    /// Where the ATC bookings list is read, for the live page (default: `bookings` under
-    /// [live] in the config file, else https://atc-bookings.vatsim.net/api/booking).
-    #[arg(long = "bookings-url", env = "VATCAR_BOOKINGS_URL", value_parser = crate::settings::parse_live_url)]
-    pub(crate) bookings_url: Option<url::Url>,
-
     /// Seconds one request may take, from connecting to the last byte (default 30).
     #[arg(long = "timeout", value_parser = positive_seconds)]
     pub(crate) timeout: Option<f64>,
@@ -126,6 +121,16 @@ pub(crate) struct ApiArgs {
     /// Seconds to wait for a connection.
     #[arg(long = "connect-timeout", default_value_t = 10.0, value_parser = positive_seconds)]
     pub(crate) connect_timeout: f64,
+}
+
+/// The bookings list, which only the commands that read it take (`build`, `serve`, `fetch`):
+/// a report or `check` reads none.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct BookingsArg {
+    /// Where the ATC bookings list is read, for the live page (default: `bookings` under
+    /// [live] in the config file, else https://atc-bookings.vatsim.net/api/booking).
+    #[arg(long = "bookings-url", env = "VATCAR_BOOKINGS_URL", value_parser = crate::settings::parse_live_url)]
+    pub(crate) bookings_url: Option<url::Url>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -157,7 +162,7 @@ pub(crate) struct SiteArgs {
     pub(crate) site_url: Option<url::Url>,
 
     /// Also show event times in this IANA time zone, e.g. America/Puerto_Rico.
-    #[arg(long = "display-zone", value_parser = display_zone)]
+    #[arg(long = "display-zone", value_parser = crate::settings::parse_zone)]
     pub(crate) display_zone: Option<chrono_tz::Tz>,
 
     /// The site's name (default: the facility's name).
@@ -196,6 +201,9 @@ pub(crate) struct SiteArgs {
 
     #[command(flatten)]
     pub(crate) banners: BannersArg,
+
+    #[command(flatten)]
+    pub(crate) bookings: BookingsArg,
 }
 
 /// Where event banners come from, for `build`, `serve` and `fetch` alike.
@@ -279,6 +287,9 @@ pub(crate) struct FetchArgs {
 
     #[command(flatten)]
     pub(crate) banners: BannersArg,
+
+    #[command(flatten)]
+    pub(crate) bookings: BookingsArg,
 
     /// Write into a folder that vatcar-site did not create, and overwrite files in it that
     /// vatcar-site did not write (each one is named in a warning).
@@ -407,10 +418,4 @@ pub(crate) fn positive_seconds(text: &str) -> Result<f64, String> {
             "expected a number of seconds between 0 and 86400, got {text:?}"
         )),
     }
-}
-
-fn display_zone(text: &str) -> Result<chrono_tz::Tz, String> {
-    text.parse().map_err(|_| {
-        format!("{text:?} is not an IANA time zone name (such as America/Puerto_Rico)")
-    })
 }

@@ -37,7 +37,7 @@ pub(crate) fn run(
     let mut snapshot: Snapshot = load::raw(&source, &endpoints)?;
     // The bookings list too, for the live page of a build from this snapshot.
     if config.site.sections.live {
-        let url = (args.api.bookings_url.as_ref()).unwrap_or(&config.live.bookings.url);
+        let url = (args.bookings.bookings_url.as_ref()).unwrap_or(&config.live.bookings.url);
         let fetched = match crate::fetch::public::may_read(url) {
             true => crate::fetch::bookings::fetch(url),
             false => Err(crate::fetch::public::https_rule("the bookings list")),

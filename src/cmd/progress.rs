@@ -101,6 +101,9 @@ impl FetchObserver for Progress {
         };
         match &self.mode {
             ProgressDisplay::Quiet => {}
+            // A failure is the command's to say, once, with its reason (an error, or `check`'s
+            // table); a line of its own here would say it twice.
+            ProgressDisplay::Lines if outcome.is_err() => {}
             ProgressDisplay::Lines => super::console::eprint_lines(&text),
             ProgressDisplay::Bars { bars, .. } => {
                 if let Some(bar) = bars.lock().expect("not poisoned").get(&endpoint) {

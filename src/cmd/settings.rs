@@ -133,7 +133,7 @@ pub(crate) fn site_options(
     // webmaster previews theirs over the demo data.
     let demo_site_files = matches!(source, Source::Demo) && config.path.is_none();
     let mut settings = site.over(config);
-    if let Some(url) = &source_args.api.bookings_url {
+    if let Some(url) = &site.bookings.bookings_url {
         settings.live.bookings = LiveAddress {
             url: url.clone(),
             origin: bookings_url_origin().to_owned(),

@@ -42,10 +42,14 @@ pub(super) fn static_files(options: &BuildOptions) -> Result<Vec<StaticFile>> {
         if !static_files.iter().any(|f| f.path == named.path) {
             let paths = static_files.iter().map(|f| f.path.as_str());
             let key = named.origin.rsplit(": ").next().unwrap_or("logo");
-            // `static/logo.png` for `logo.png`: the path written from the site folder.
+            // `static/logo.png` for `logo.png`: the path written from the site folder. Else a
+            // near name, as a slip of the name (`logo.jpg` for `logo.png`).
             let fix = match named.path.strip_prefix("static/") {
-                Some(below) if static_files.iter().any(|f| f.path == below) => Some(below),
-                _ => crate::suggest::nearest(&named.path, paths),
+                Some(below) if static_files.iter().any(|f| f.path == below) => Some(format!(
+                    "; write {key} = {below:?}: paths are relative to the static folder"
+                )),
+                _ => crate::suggest::nearest(&named.path, paths)
+                    .map(|near| format!("; did you mean {key} = {near:?}?")),
             };
             // A mistake in the config file, as a value it refuses is: exit code 2.
             return Err(UsageError(format!(
@@ -57,10 +61,7 @@ pub(super) fn static_files(options: &BuildOptions) -> Result<Vec<StaticFile>> {
                     .as_ref()
                     .map(|d| format!(" ({})", d.display()))
                     .unwrap_or_else(|| " (static/ beside vatcar-site.toml)".into()),
-                fix.map(|fix| format!(
-                    "; write {key} = {fix:?}: paths are relative to the static folder"
-                ))
-                .unwrap_or_default()
+                fix.unwrap_or_default()
             ))
             .into());
         }

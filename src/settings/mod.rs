@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 pub use values::{
-    BannerSource, HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, parse_colour,
+    BannerSource, HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, parse_colour, parse_zone,
 };
 use values::{
     BaseUrl, BitValue, Colour, Email, FeedLimit, KeyText, LiveFile, LiveTable, RecentDays,
@@ -820,6 +820,10 @@ documents = false
                 "vatcar-site.toml:3: display_zone: \"Mars/Olympus\" is not an IANA time zone name",
             ),
             (
+                "display_zone = \"America/Santo Domingo\"\n",
+                "vatcar-site.toml:1: display_zone: \"America/Santo Domingo\" is not an IANA time zone name; did you mean \"America/Santo_Domingo\"?",
+            ),
+            (
                 "recent_days = \"many\"\n",
                 "vatcar-site.toml:1: recent_days: expected a whole number, found the text \"many\"",
             ),
@@ -912,8 +916,17 @@ documents = false
                 "vatcar-site.toml:2: live.callsigns: \"TJSJ_APP\" holds a _; write the part before the first _ (\"TJSJ\" for \"TJSJ_APP\")",
             ),
             (
+                // Every mistake of the list at once (issue 50), not the first alone.
+                "[live]\ncallsigns = [\"MDCS_\", \"MDSD_\", \"MDPC\", \"MD PC\"]\n",
+                "vatcar-site.toml:2: live.callsigns: \"MDCS_\" holds a _; write the part before the first _ (\"MDCS\" for \"MDCS_\"); \"MDSD_\" holds a _; write the part before the first _ (\"MDSD\" for \"MDSD_\"); \"MD PC\" is not a code of letters and digits",
+            ),
+            (
                 "[live]\nairports = [\"TJ SJ\"]\n",
-                "vatcar-site.toml:2: live.airports: \"TJ SJ\" is not a code of letters and digits",
+                "vatcar-site.toml:2: live.airports: \"TJ SJ\" is not an ICAO airport code (four letters, such as \"TJSJ\")",
+            ),
+            (
+                "[live]\nairports = [\"MDSD\", \"SDQ\"]\n",
+                "vatcar-site.toml:2: live.airports: \"SDQ\" is an IATA code; write the airport's ICAO code",
             ),
             (
                 "\n[live]\ncallsigns = []\n",

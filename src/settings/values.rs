@@ -206,13 +206,20 @@ pub struct Zone(pub chrono_tz::Tz);
 impl TryFrom<String> for Zone {
     type Error = Invalid;
     fn try_from(text: String) -> Result<Self, Invalid> {
-        match text.parse() {
-            Ok(zone) => Ok(Self(zone)),
-            Err(_) => invalid(format!(
-                "{text:?} is not an IANA time zone name (such as America/Puerto_Rico)"
-            )),
-        }
+        parse_zone(&text).map(Self).map_err(Invalid)
     }
+}
+
+/// An IANA zone by its name (`display_zone`, `--display-zone`); a name that is none says
+/// which it may have meant (`America/Santo Domingo` for `America/Santo_Domingo`).
+pub fn parse_zone(text: &str) -> Result<chrono_tz::Tz, String> {
+    text.parse().map_err(|_| {
+        let names = chrono_tz::TZ_VARIANTS.iter().map(|zone| zone.name());
+        match crate::suggest::nearest(text, names) {
+            Some(near) => format!("{text:?} is not an IANA time zone name; did you mean {near:?}?"),
+            None => format!("{text:?} is not an IANA time zone name (such as America/Puerto_Rico)"),
+        }
+    })
 }
 
 /// A whole number within bounds, for `recent_days` (days) and `calendar.refresh_minutes`.
@@ -373,7 +380,7 @@ pub struct LiveTable {
     /// Callsign prefixes that are ours (before the first `_`).
     pub callsigns: Option<toml::Spanned<Codes>>,
     /// ICAO codes whose departures and arrivals are listed.
-    pub airports: Option<Codes>,
+    pub airports: Option<Airports>,
     /// VATSIM's data feed, read by the visitor's browser.
     pub feed: Option<toml::Spanned<LiveUrl>>,
     /// The ATC bookings list, read at build time.
@@ -400,8 +407,8 @@ impl<'de> Deserialize<'de> for LiveFile {
     }
 }
 
-/// `live.callsigns` and `live.airports`: codes of letters and digits, upper-cased; a
-/// callsign's prefix is the part before its first `_`.
+/// `live.callsigns`: callsign prefixes of letters and digits, upper-cased (the part before a
+/// callsign's first `_`). Every code that is none is named at once.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(try_from = "Vec<String>")]
 pub struct Codes(pub Vec<String>);
@@ -409,27 +416,69 @@ pub struct Codes(pub Vec<String>);
 impl TryFrom<Vec<String>> for Codes {
     type Error = Invalid;
     fn try_from(list: Vec<String>) -> Result<Self, Invalid> {
-        let mut codes: Vec<String> = Vec::with_capacity(list.len());
-        for text in list {
-            let code = text.trim().to_ascii_uppercase();
-            if let Some((prefix, _)) = code.split_once('_') {
-                return invalid(format!(
-                    "{text:?} holds a _; write the part before the first _ ({prefix:?} for {code:?})"
-                ));
-            }
-            if code.is_empty()
+        codes(list, |text, code| match code.split_once('_') {
+            Some((prefix, _)) => Some(format!(
+                "{text:?} holds a _; write the part before the first _ ({prefix:?} for {code:?})"
+            )),
+            None if code.is_empty()
                 || code.len() > 12
-                || !code.chars().all(|c| c.is_ascii_alphanumeric())
+                || !code.chars().all(|c| c.is_ascii_alphanumeric()) =>
             {
-                return invalid(format!(
+                Some(format!(
                     "{text:?} is not a code of letters and digits (such as \"TJSJ\")"
-                ));
+                ))
             }
-            if !codes.contains(&code) {
-                codes.push(code);
+            None => None,
+        })
+        .map(Self)
+    }
+}
+
+/// `live.airports`: ICAO codes (four letters or digits), upper-cased, as VATSIM's flight plans
+/// name airports. Every code that is none is named at once.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "Vec<String>")]
+pub struct Airports(pub Vec<String>);
+
+impl TryFrom<Vec<String>> for Airports {
+    type Error = Invalid;
+    fn try_from(list: Vec<String>) -> Result<Self, Invalid> {
+        codes(list, |text, code| {
+            let icao = code.len() == 4 && code.chars().all(|c| c.is_ascii_alphanumeric());
+            let iata = code.len() == 3 && code.chars().all(|c| c.is_ascii_alphabetic());
+            match (icao, iata) {
+                (true, _) => None,
+                (false, true) => Some(format!(
+                    "{text:?} is an IATA code; write the airport's ICAO code, which VATSIM's flight plans use (\"TJSJ\" for SJU)"
+                )),
+                (false, false) => Some(format!(
+                    "{text:?} is not an ICAO airport code (four letters, such as \"TJSJ\")"
+                )),
             }
+        })
+        .map(Self)
+    }
+}
+
+/// `list` upper-cased, trimmed and each once, where `refuse` (given a code as written and
+/// upper-cased) finds nothing wrong; else every refusal, in one message.
+fn codes(
+    list: Vec<String>,
+    refuse: impl Fn(&str, &str) -> Option<String>,
+) -> Result<Vec<String>, Invalid> {
+    let mut codes: Vec<String> = Vec::with_capacity(list.len());
+    let mut refused = Vec::new();
+    for text in list {
+        let code = text.trim().to_ascii_uppercase();
+        match refuse(&text, &code) {
+            Some(why) => refused.push(why),
+            None if !codes.contains(&code) => codes.push(code),
+            None => {}
         }
-        Ok(Self(codes))
+    }
+    match refused.is_empty() {
+        true => Ok(codes),
+        false => invalid(refused.join("; ")),
     }
 }
 

@@ -441,6 +441,52 @@ fn commands_that_use_no_config_run_beside_a_broken_one() {
     );
 }
 
+/// `check` names each failure once, in its table (issue 50): not a "failed: facility roster"
+/// line as well, which told nothing the table does not.
+#[test]
+fn check_names_each_failed_endpoint_once() {
+    let server = demo_api();
+    server.reply(Endpoint::FacilityRoster, Reply::status(404));
+    server.reply(Endpoint::DivisionEvents, Reply::ok("not json"));
+    let ran = run(vatcar(&["check", "--base-url", &server.url()]).env("VATCAR_API_KEY", KEY));
+    let text = ran.text();
+    assert_eq!(ran.code(), Some(1), "{text}");
+    for (label, path) in [
+        ("facility roster", "/api/v2/facility/roster"),
+        ("division events", "/api/v2/division/events"),
+    ] {
+        assert_eq!(text.matches(label).count(), 0, "{label}: {text}");
+        assert_eq!(
+            text.matches(&format!("FAIL  GET {path}")).count(),
+            1,
+            "{text}"
+        );
+    }
+    assert!(text.contains("ok    GET /api/v2/facility/events"), "{text}");
+}
+
+/// `--bookings-url` is offered by the commands that read the bookings list, and by no other
+/// (issue 50: `report training --help` listed it).
+#[test]
+fn only_the_commands_that_read_the_bookings_list_offer_its_address() {
+    for (command, offered) in [
+        (&["build"][..], true),
+        (&["serve"], true),
+        (&["fetch"], true),
+        (&["check"], false),
+        (&["report", "training"], false),
+        (&["report", "roster"], false),
+    ] {
+        let ran = run_ok(vatcar(command).arg("--help"));
+        assert_eq!(
+            ran.stdout.contains("--bookings-url"),
+            offered,
+            "{command:?}: {}",
+            ran.stdout
+        );
+    }
+}
+
 /// `check` with no key says so, once, before any request: not "the key from nowhere".
 #[test]
 fn check_without_a_key_says_so_before_any_request() {

@@ -383,7 +383,13 @@ fn logo_and_favicon_paths_written_from_the_site_folder_get_the_fix_and_one_exit_
         (
             "favicon = \"favicon.ico\"\n",
             "vatcar-site.toml:1: favicon: there is no favicon.ico in the static folder",
-            "; write favicon = \"favicon.png\": paths are relative to the static folder\n",
+            // A slip of the name, not of the folder (issue 50).
+            "; did you mean favicon = \"favicon.png\"?\n",
+        ),
+        (
+            "logo = \"logo.jpg\"\n",
+            "vatcar-site.toml:1: logo: there is no logo.jpg in the static folder",
+            "; did you mean logo = \"logo.png\"?\n",
         ),
         (
             "logo = \"banner.svg\"\n",
