@@ -145,10 +145,15 @@ pub(super) fn site_view(
         // otherwise end the path or start a fragment.
         logo: settings.logo.as_ref().map(|l| encode(&l.path)),
         logo_size: None,
-        favicon: settings.favicon.as_ref().map(|f| Favicon {
-            path: encode(&f.path),
-            media_type: media_type(&f.path),
-        }),
+        // The logo is the site's mark: the tab shows it too, unless `favicon` names another.
+        favicon: settings
+            .favicon
+            .as_ref()
+            .or(settings.logo.as_ref())
+            .map(|f| Favicon {
+                path: encode(&f.path),
+                media_type: media_type(&f.path),
+            }),
         header: super::header(settings.header, accent.as_ref()),
         accent,
         live_connect_src: None,

@@ -17,6 +17,36 @@ fn attr(html: &scraper::Html, css: &str, name: &str) -> Option<String> {
         .and_then(|e| e.value().attr(name).map(str::to_owned))
 }
 
+/// With a logo and no `favicon`, the tab shows the logo (issue 50), not the theme's icon;
+/// with neither, the theme's.
+#[test]
+fn the_logo_is_the_tabs_icon_unless_a_favicon_is_named() {
+    let site = site_folder(
+        "logo = \"img/logo.png\"\n",
+        &[("static/img/logo.png", b"\x89PNG\r\n\x1a\n")],
+    );
+    let (ran, out) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    for (file, root) in [("index.html", ""), ("events/412/index.html", "../../")] {
+        let (_, html) = page(&out.join(file));
+        assert_eq!(
+            attr(&html, "link[rel=icon]", "href"),
+            Some(format!("{root}img/logo.png")),
+            "{file}"
+        );
+        assert_eq!(
+            attr(&html, "link[rel=icon]", "type").as_deref(),
+            Some("image/png")
+        );
+    }
+    let site = site_folder("title = \"No logo\"\n", &[]);
+    let (ran, out) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let (_, html) = page(&out.join("index.html"));
+    let theirs = attr(&html, "link[rel=icon]", "href").unwrap_or_default();
+    assert!(theirs.starts_with("static/"), "{theirs}");
+}
+
 #[test]
 fn the_logo_accent_and_favicon_are_shown_on_every_page() {
     let site = site_folder(
