@@ -234,11 +234,13 @@ mod tests {
                 name: "Ev".into(),
                 url: "events/".into(),
                 external: false,
+                description: None,
             },
             MenuItem {
                 name: "One".into(),
                 url: "events/7/".into(),
                 external: false,
+                description: None,
             },
         ];
         let page = |url: &str| json!({"section": "events", "url": url, "title": "t"});

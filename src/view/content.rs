@@ -87,6 +87,9 @@ pub struct MenuItem {
     /// Relative to the site root, or an absolute address when `external`.
     pub url: String,
     pub external: bool,
+    /// A page of the webmaster's: its front matter's `description`, which the home page's
+    /// cards show under its name.
+    pub description: Option<String>,
 }
 
 /// The folder of the site that `vatcar-site serve` answers itself (its live reload), so that

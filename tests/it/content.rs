@@ -382,6 +382,19 @@ fn the_menu_holds_config_entries_and_pages_that_opt_in() {
         ["https://discord.gg/example"]
     );
 
+    // The home page's cards are the site's pages: the built-in ones and the webmaster's of the
+    // menu, with their descriptions; no external address (issue 50). Their heading is not the
+    // word of the menu's "More" button.
+    let (_, home) = page(&out.join("index.html"));
+    assert_eq!(
+        hrefs(&home, "main .link-grid a"),
+        ["roster/", "events/", "division/", "documents/", "join/", "pilots/"]
+    );
+    assert_eq!(texts(&home, "#more"), ["On this site"]);
+    let cards = texts(&home, "main .link-grid li");
+    assert!(cards[4].starts_with("Join or visit"), "{cards:?}");
+    assert!(cards[4].len() > "Join or visit".len(), "no description: {cards:?}");
+
     for (config, expected) in [
         (
             "[[menu]]\nname = \"Forum\"\nurl = \"javascript:alert(1)\"\n",

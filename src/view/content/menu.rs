@@ -87,6 +87,7 @@ pub(super) fn menu_items(
             name: p.title.clone(),
             url: p.url.clone(),
             external: false,
+            description: p.description.clone(),
         })
         .collect();
     // Where each page's [[menu]] entry was written, for the error about a second one.
@@ -147,10 +148,15 @@ pub(super) fn menu_items(
         if !external {
             menu_items.retain(|item| item.external || item.url != url);
         }
+        let description = (!external)
+            .then(|| published.iter().find(|page| page.url == url))
+            .flatten()
+            .and_then(|page| page.description.clone());
         menu_items.push(MenuItem {
             name: entry.name.clone(),
             url,
             external,
+            description,
         });
     }
     menu_items
