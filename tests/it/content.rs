@@ -388,12 +388,22 @@ fn the_menu_holds_config_entries_and_pages_that_opt_in() {
     let (_, home) = page(&out.join("index.html"));
     assert_eq!(
         hrefs(&home, "main .link-grid a"),
-        ["roster/", "events/", "division/", "documents/", "join/", "pilots/"]
+        [
+            "roster/",
+            "events/",
+            "division/",
+            "documents/",
+            "join/",
+            "pilots/"
+        ]
     );
     assert_eq!(texts(&home, "#more"), ["On this site"]);
     let cards = texts(&home, "main .link-grid li");
     assert!(cards[4].starts_with("Join or visit"), "{cards:?}");
-    assert!(cards[4].len() > "Join or visit".len(), "no description: {cards:?}");
+    assert!(
+        cards[4].len() > "Join or visit".len(),
+        "no description: {cards:?}"
+    );
 
     for (config, expected) in [
         (
