@@ -36,7 +36,8 @@
 //                  site itself (not the API's host), with srcset, width and height
 // and, since issue 48 (tables broken mid-word once the reader's own time widened them):
 //   words          no word of a bookings or live table (a callsign, a type, a rating, a part of
-//                  a time, a frequency, a code) is set on two lines, and no badge either; names
+//                  a time, a frequency, a code), nor of an event's time anywhere (a date, a
+//                  clock, issue 50), is set on two lines, and no badge either; names
 //                  (people's <bdi>, which may be longer than any column, a zone's .zone) and the
 //                  ATIS's text wrap as text does. Each word is measured by the lines its letters
 //                  are set on; a compound breaks at its own hyphen ("Eastern-|standaardtijd"),
@@ -409,7 +410,10 @@ function brokenWords() {
   const lines = (range) => new Set([...range.getClientRects()].filter((r) => r.width > 0.5)
     .map((r) => Math.round(r.top))).size;
   const range = document.createRange();
-  const cells = document.querySelectorAll('main table.bookings td, main table.live-table td, main .live-controllers li');
+  // And every event time (issue 50): a date broken at its hyphens ("2026-12-" / "02") is two
+  // lines of one word.
+  const cells = document.querySelectorAll('main table.bookings td, main table.live-table td, main .live-controllers li, ' +
+    'main .when, main .when-local, main .reader-time');
   for (const cell of cells) {
     if (!cell.getClientRects().length) continue;
     const where = cell.getAttribute('data-label') || cell.localName;

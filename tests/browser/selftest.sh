@@ -32,6 +32,7 @@ for miss in \
   '390px dark: logo contrast 1.00:1, accent' \
   '768px light: the logo'"'"'s width="40" height="10" are not its own proportions (1.00:1)' \
   '320px dark: "TJSJ_I_TWR" (Callsign) is set on' \
+  '390px light: "2026-12-02" (span) is set on' \
   '390px dark: axe image-alt (critical)' \
   'menu entry "One" is not reached by Tab, JavaScript off (opened: Menu)' \
   'menu entry "Three" is focused but not visible by Tab (opened: Menu)' \
