@@ -879,3 +879,59 @@ fn the_index_lists_every_report_in_the_folder_whatever_ran_last() {
     let another = ["--cid", "1590318"];
     assert_eq!(run_all("after-one", &[&one, roster, &another, roster]), all);
 }
+
+/// A training record of 9 sessions (the demo's, CID 1590318) prints on three US Letter pages
+/// at most, as Chromium prints it (issue 50: it took six, each session kept whole leaving
+/// most of a page empty, and the sessions' heading alone at the end of the first).
+#[test]
+fn a_training_record_of_nine_sessions_prints_on_three_letter_pages() {
+    let Some(browser) = crate::support::browser::browser_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("reports");
+    let ran = run(&mut crate::support::vatcar(&[
+        "report",
+        "training",
+        "--demo",
+        "--cid",
+        "1590318",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    assert!(ran.status.success(), "{}", ran.text());
+    let html = out.join("training-1590318.html");
+    assert_eq!(
+        fs::read_to_string(&html)
+            .unwrap()
+            .matches("class=\"note\"")
+            .count(),
+        9
+    );
+    let pdf = tmp.path().join("record.pdf");
+    // --print-to-pdf prints on US Letter, with the page's own margins.
+    let printed = Command::new(&browser.chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-pdf-header-footer",
+        ])
+        .arg(format!("--print-to-pdf={}", pdf.display()))
+        .arg(format!("file://{}", html.display()))
+        .output()
+        .unwrap();
+    assert!(
+        pdf.is_file(),
+        "{}",
+        String::from_utf8_lossy(&printed.stderr)
+    );
+    let bytes = fs::read(&pdf).unwrap();
+    let text = String::from_utf8_lossy(&bytes);
+    // Each page is an object of /Type /Page (the tree of them is /Pages).
+    let pages = (text.split("/Type").skip(1))
+        .map(str::trim_start)
+        .filter(|rest| rest.starts_with("/Page") && !rest.starts_with("/Pages"))
+        .count();
+    assert!((1..=3).contains(&pages), "{pages} pages");
+}
