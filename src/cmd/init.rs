@@ -78,46 +78,48 @@ pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
 /// The folder init makes empty, for the webmaster's logo and files.
 const STATIC: &str = "static";
 
-/// What was written, and what to do next.
+/// What was written, and what to do next, in the site's language (the catalogue's [init]);
+/// the commands and paths as they are.
 fn report(args: &InitArgs, new: &NewFiles, progress: &Progress) {
     let dir = &args.dir;
+    let texts = crate::i18n::Texts::load(&args.language, None).unwrap_or_else(|error| {
+        log::debug!("the {} catalogue: {error:#}", args.language);
+        crate::i18n::Texts::load(crate::i18n::DEFAULT_LANGUAGE, None)
+            .expect("the built-in English loads")
+    });
+    let say = |key: &str, args: &[(&str, &str)]| texts.text(key, args);
     let mut written: Vec<String> = new.paths().map(|p| p.display().to_string()).collect();
-    let files = written.len();
+    let files = written.len().to_string();
     written.push(format!("{}/", new_files::place(dir, STATIC).display()));
-    for line in &written {
-        progress.step(&format!("  wrote {line}"));
+    for path in &written {
+        progress.step(&format!("  {}", say("init.wrote", &[("path", path)])));
     }
     let cd = if dir == Path::new(".") {
         String::new()
     } else {
         format!("cd {} && ", dir.display())
     };
-    // The steps in the site's language (the catalogue's [init]); the commands as they are.
-    let texts = crate::i18n::Texts::load(&args.language, None).unwrap_or_else(|error| {
-        log::debug!("the {} catalogue: {error:#}", args.language);
-        crate::i18n::Texts::load(crate::i18n::DEFAULT_LANGUAGE, None)
-            .expect("the built-in English loads")
-    });
-    let say = |key: &str| texts.text(key, &[("workflow", WORKFLOW_PATH)]);
+    let workflow = [("workflow", WORKFLOW_PATH)];
     progress.step(&format!(
         "{}\n  {cd}vatcar-site serve --demo    {}\n  {}\n  \
          VATCAR_API_KEY=... vatcar-site check    {}\n  {}",
-        say("init.next"),
-        say("init.preview"),
-        say("init.edit"),
-        say("init.check"),
-        say("init.publish"),
+        say("init.next", &workflow),
+        say("init.preview", &workflow),
+        say("init.edit", &workflow),
+        say("init.check", &workflow),
+        say("init.publish", &workflow),
     ));
-    let overwritten = new.overwritten();
-    let overwritten = if args.force && overwritten > 0 {
-        format!(" ({overwritten} overwritten)")
-    } else {
-        String::new()
-    };
-    progress.done(&format!(
-        "wrote a site folder into {}: {files} files and static/{overwritten}",
-        dir.display(),
-    ));
+    let folder = dir.display().to_string();
+    let overwritten = new.overwritten().to_string();
+    let done = [
+        ("folder", folder.as_str()),
+        ("files", files.as_str()),
+        ("overwritten", overwritten.as_str()),
+    ];
+    progress.done(&match args.force && new.overwritten() > 0 {
+        true => say("init.done_overwritten", &done),
+        false => say("init.done", &done),
+    });
 }
 
 #[cfg(test)]

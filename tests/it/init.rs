@@ -517,6 +517,24 @@ fn init_speaks_every_built_in_language_and_refuses_others() {
         assert!(config.contains(&format!("\nlanguage = \"{language}\"\n")));
         let join = fs::read_to_string(tmp.path().join("content/join.md")).unwrap();
         assert!(join.contains(&format!("title = \"{title}\"")), "{join}");
+        // No sentence of ours in English (issue 50, item 5): every line but the commands and
+        // paths comes from the language's catalogue.
+        for english in [
+            "wrote",
+            "site folder",
+            " files ",
+            "next:",
+            "preview",
+            "publish:",
+        ]
+        .iter()
+        .filter(|_| language != "en")
+        {
+            assert!(
+                !stderr.contains(english),
+                "{language}: {english:?} in {stderr}"
+            );
+        }
     }
     let tmp = tempfile::tempdir().unwrap();
     let Ran { status, stderr, .. } = init(tmp.path(), &["--language", "pt"]);
