@@ -4,6 +4,81 @@
 //! field`, `invalid type: string "x", expected i64`), are read here, and only here, so that
 //! the tests below catch an upgrade that changes the wording or moves the place.
 
+/// `text` read as a `T`, or every mistake in it: a value `T` refuses is left out and the rest
+/// read again, so that one run names them all (a webmaster who fixes the first should not
+/// meet the second only then). Not TOML at all is the parser's one error. The mistakes come
+/// in the text's order.
+pub fn every_mistake<T: serde::de::DeserializeOwned>(
+    text: &str,
+) -> Result<T, Vec<toml::de::Error>> {
+    let mut table = toml::de::DeTable::parse(text).map_err(|e| vec![e])?;
+    let mut mistakes = Vec::new();
+    loop {
+        match T::deserialize(toml::de::Deserializer::from(table.clone())) {
+            Ok(read) if mistakes.is_empty() => return Ok(read),
+            Ok(_) => break,
+            Err(e) => {
+                let at = e.span().map(|s| s.start);
+                mistakes.push(e);
+                if !at.is_some_and(|at| leave_out(table.get_mut(), at)) {
+                    break;
+                }
+            }
+        }
+    }
+    mistakes.sort_by_key(|e| e.span().map(|s| s.start));
+    Err(mistakes)
+}
+
+/// Leaves out of `table` the value at byte `at` of the text (a key, or a value, the deepest
+/// that holds it: one entry of `[live]`, one `[[menu]]` entry), so that the rest can be read
+/// for more mistakes. Whether anything was left out. A table's own span may be its header
+/// alone, so each is looked into, not only the one whose span holds `at`.
+fn leave_out(table: &mut toml::de::DeTable<'_>, at: usize) -> bool {
+    let mut found = None;
+    for (key, value) in table.iter_mut() {
+        if holds(key.span(), at) {
+            found = Some(key.clone());
+            break;
+        }
+        if leave_out_of(value.get_mut(), at) {
+            return true;
+        }
+        if holds(value.span(), at) {
+            found = Some(key.clone());
+            break;
+        }
+    }
+    found.is_some_and(|key| table.remove(&key).is_some())
+}
+
+fn holds(span: std::ops::Range<usize>, at: usize) -> bool {
+    span.contains(&at) || span.start == at
+}
+
+/// [`leave_out`] inside a value: a table's entry, or a list's item.
+fn leave_out_of(value: &mut toml::de::DeValue<'_>, at: usize) -> bool {
+    match value {
+        toml::de::DeValue::Table(table) => leave_out(table, at),
+        toml::de::DeValue::Array(items) => {
+            for i in 0..items.len() {
+                if leave_out_of(items.as_mut()[i].get_mut(), at) {
+                    return true;
+                }
+                if holds(items[i].span(), at) {
+                    let kept = (items.iter().enumerate())
+                        .filter(|(j, _)| *j != i)
+                        .map(|(_, item)| item.clone());
+                    *items = kept.collect();
+                    return true;
+                }
+            }
+            false
+        }
+        _ => false,
+    }
+}
+
 /// Where the error is in `text` (line and column from 1, the column in characters), when toml
 /// says.
 pub fn place(error: &toml::de::Error, text: &str) -> Option<(usize, usize)> {

@@ -164,9 +164,9 @@ pub fn parse_all(files: &[ContentFile]) -> (Vec<ContentPage>, Vec<Problem>) {
     let mut pages = Vec::new();
     let mut problems = Vec::new();
     for file in files {
-        let (page, problem) = read(file);
+        let (page, found) = read(file);
         pages.extend(page);
-        problems.extend(problem);
+        problems.extend(found);
     }
     (pages, problems)
 }
@@ -175,19 +175,19 @@ pub fn parse_all(files: &[ContentFile]) -> (Vec<ContentPage>, Vec<Problem>) {
 /// line.
 pub fn parse(file: &ContentFile) -> Result<ContentPage, Problem> {
     match read(file) {
-        (_, Some(problem)) => Err(problem),
-        (Some(page), None) => Ok(page),
-        (None, None) => Err(Problem::in_file(&file.origin, "could not be read")),
+        (_, problems) if !problems.is_empty() => Err(problems.into_iter().next().expect("one")),
+        (Some(page), _) => Ok(page),
+        (None, _) => Err(Problem::in_file(&file.origin, "could not be read")),
     }
 }
 
-/// The file's page and the mistake in it, if any: a page with a mistake in its front matter
-/// comes back as a stand-in, read as far as it could be.
-fn read(file: &ContentFile) -> (Option<ContentPage>, Option<Problem>) {
+/// The file's page and the mistakes in it (all its front matter's at once): a page with a
+/// mistake in its front matter comes back as a stand-in, read as far as it could be.
+fn read(file: &ContentFile) -> (Option<ContentPage>, Vec<Problem>) {
     let origin = &file.origin;
     let (kind, url) = match place(&file.path) {
         Ok(placed) => placed,
-        Err(e) => return (None, Some(Problem::in_file(origin, e))),
+        Err(e) => return (None, vec![Problem::in_file(origin, e)]),
     };
     let stand_in = |body: String, body_line: usize| ContentPage {
         path: file.path.clone(),
@@ -214,7 +214,7 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Option<Problem>) {
         Fenced::Other { problem, body } => {
             let page = body.map(|(body, line)| stand_in(body.to_owned(), line));
             let page = page.unwrap_or_else(|| stand_in(String::new(), 1));
-            return (Some(page), Some(Problem::at(origin, 1, None, problem)));
+            return (Some(page), vec![Problem::at(origin, 1, None, problem)]);
         }
     };
     let body = text[fenced.body_start..].to_owned();
@@ -223,13 +223,13 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Option<Problem>) {
 
     let mut matter = match front_matter(front, origin) {
         Ok(matter) => matter,
-        Err(problem) => return (Some(stand_in(body, body_line)), Some(problem)),
+        Err(problems) => return (Some(stand_in(body, body_line)), problems),
     };
     let checked = title(matter.title.take(), kind, origin)
         .and_then(|title| Ok((title, template(matter.template.take(), front, origin)?)));
     let (title, (template, template_line)) = match checked {
         Ok(checked) => checked,
-        Err(problem) => return (Some(stand_in(body, body_line)), Some(problem)),
+        Err(problem) => return (Some(stand_in(body, body_line)), vec![problem]),
     };
     let page = ContentPage {
         path: file.path.clone(),
@@ -252,20 +252,20 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Option<Problem>) {
         whole: true,
         lines: OnceLock::new(),
     };
-    (Some(page), None)
+    (Some(page), Vec::new())
 }
 
-/// The front matter, read; a mistake in it at its line (the front matter starts on the
+/// The front matter, read; every mistake in it at its line (the front matter starts on the
 /// file's second line).
-fn front_matter(front: &str, origin: &str) -> Result<FrontMatter, Problem> {
-    toml::from_str(front).map_err(|e| {
-        let line = toml_errors::place(&e, front).map_or(1, |(line, _)| line + 1);
-        Problem::at(
-            origin,
-            line,
-            None,
-            format!("front matter: {}", front_matter_error(&e)),
-        )
+fn front_matter(front: &str, origin: &str) -> Result<FrontMatter, Vec<Problem>> {
+    toml_errors::every_mistake(front).map_err(|mistakes| {
+        (mistakes.iter())
+            .map(|e| {
+                let line = toml_errors::place(e, front).map_or(1, |(line, _)| line + 1);
+                let message = format!("front matter: {}", front_matter_error(e));
+                Problem::at(origin, line, None, message)
+            })
+            .collect()
     })
 }
 
@@ -623,7 +623,7 @@ mod tests {
     fn yaml_and_json_front_matter_are_named_and_shown_in_toml() {
         let yaml = "---\ntitle: \"Join: us\"\nweight: 3\ndraft: false\ntags:\n  - a\ndescription: It's \"easy\"\n---\n[x](@/y.md)\n";
         let (page, problem) = read(&file("join.md", yaml));
-        let problem = problem.unwrap().to_string();
+        let problem = problem[0].to_string();
         assert!(
             problem.starts_with("content/join.md:1: this front matter is YAML"),
             "{problem}"
@@ -641,7 +641,7 @@ mod tests {
 
         let json = "{\n  \"title\": \"Join\",\n  \"menu\": true,\n  \"extra\": {}\n}\nBody\n";
         let (page, problem) = read(&file("join.md", json));
-        let problem = problem.unwrap().to_string();
+        let problem = problem[0].to_string();
         assert!(problem.contains("this front matter is JSON"), "{problem}");
         assert!(
             problem.ends_with("+++\nmenu = true\ntitle = \"Join\"\n+++"),
@@ -666,6 +666,26 @@ mod tests {
                 .to_string()
                 .ends_with("unknown key `colour`; the keys are `title`, `description`, `weight`, `draft`, `template`, `menu`, `extra`, and a theme's own go under [extra]"),
         );
+    }
+
+    /// Every mistake of a front matter at once (issue 50: `descripcion` first, then
+    /// `menu = "yes"`), each at its line, in the file's order.
+    #[test]
+    fn every_mistake_of_a_front_matter_is_named_at_once() {
+        let (page, problems) = read(&file(
+            "a.md",
+            "+++\ntitle = \"A\"\ndescripcion = \"x\"\nmenu = \"yes\"\nweight = 2\n+++\nBody\n",
+        ));
+        let problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            problems,
+            [
+                "content/a.md:3: front matter: unknown key `descripcion`: did you mean `description`?",
+                "content/a.md:4: front matter: invalid type: string \"yes\", expected a boolean",
+            ]
+        );
+        // The page stands in for itself: its body's links are checked with the rest.
+        assert_eq!(page.unwrap().body, "Body\n");
     }
 
     #[test]

@@ -343,22 +343,30 @@ impl Settings {
         Self::parse(&text, &path)
     }
 
-    /// A config file's text; errors name `path`, the line and the key.
+    /// A config file's text; errors name `path`, the line and the key: every mistake of the
+    /// file at once, each on a line of its own.
     pub fn parse(text: &str, path: &Path) -> Result<Self> {
-        let file: File = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| words::line_of(text, s.start));
-            let message = match &line {
-                // A syntax error on the key's own line may quote part of it.
-                Some(line) if words::defines_api_key(text, *line) => {
-                    "api_key: not valid TOML; write it as api_key = \"...\" (the value is not shown)"
-                        .to_owned()
-                }
-                _ => words::readable(&e),
-            };
-            match line {
-                Some(line) => anyhow::anyhow!("{}:{line}: {message}", path.display()),
-                None => anyhow::anyhow!("{}: {message}", path.display()),
-            }
+        let located = |message: String, at: Option<usize>| match at {
+            Some(at) => format!("{}:{}: {message}", path.display(), words::line_of(text, at)),
+            None => format!("{}: {message}", path.display()),
+        };
+        let file: File = crate::toml_errors::every_mistake(text).map_err(|mistakes| {
+            let syntax = toml::de::DeTable::parse(text).is_err();
+            let lines: Vec<String> = (mistakes.iter())
+                .map(|e| {
+                    let at = e.span().map(|s| s.start);
+                    let message = match at.map(|at| words::line_of(text, at)) {
+                        // A syntax error on the key's own line may quote part of it.
+                        Some(line) if syntax && words::defines_api_key(text, line) => {
+                            "api_key: not valid TOML; write it as api_key = \"...\" (the value is not shown)"
+                                .to_owned()
+                        }
+                        _ => words::readable(e),
+                    };
+                    located(message, at)
+                })
+                .collect();
+            anyhow::anyhow!(lines.join("\n"))
         })?;
         let at = |span: std::ops::Range<usize>| {
             format!("{}:{}", path.display(), words::line_of(text, span.start))
@@ -806,6 +814,46 @@ documents = false
         }
         let loaded = parse("api_key = \"98765432123456789\"\n").unwrap();
         assert_eq!(loaded.api.key.as_deref(), Some("98765432123456789"));
+    }
+
+    /// Every mistake of the file at once, in its order (issue 50): three of one kind, and
+    /// others, in the top level, a table and a list of tables.
+    #[test]
+    fn every_mistake_is_named_at_once_in_the_files_order() {
+        let text = "site_ulr = \"https://x.org\"\ntitel = \"T\"\ncolour = \"red\"\n\
+                    recent_days = \"many\"\n[live]\nairports = [\"SDQ\"]\nfeed = \"ftp://x\"\n\
+                    [[menu]]\nname = \"A\"\nulr = \"https://x.org\"\n";
+        let error = format!("{:#}", parse(text).unwrap_err());
+        let lines: Vec<&str> = error.lines().collect();
+        let starts: Vec<&str> = lines
+            .iter()
+            .map(|l| &l[..l.find(": ").unwrap_or(0) + 1])
+            .collect();
+        assert_eq!(
+            starts,
+            [
+                "vatcar-site.toml:1:",
+                "vatcar-site.toml:2:",
+                "vatcar-site.toml:3:",
+                "vatcar-site.toml:4:",
+                "vatcar-site.toml:6:",
+                "vatcar-site.toml:7:",
+                "vatcar-site.toml:10:"
+            ],
+            "{error}"
+        );
+        assert!(
+            lines[0].ends_with("unknown key `site_ulr`: did you mean `site_url`?"),
+            "{error}"
+        );
+        assert!(
+            lines[1].ends_with("unknown key `titel`: did you mean `title`?"),
+            "{error}"
+        );
+        assert!(
+            lines[6].ends_with("unknown key `ulr` in [menu]: did you mean `url`?"),
+            "{error}"
+        );
     }
 
     #[test]
