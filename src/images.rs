@@ -261,6 +261,12 @@ pub fn natural_size(bytes: &[u8]) -> Option<(u32, u32)> {
     }
 }
 
+/// Whether a PNG, JPEG or WebP has no transparent pixel (a logo on its own ground); `None`
+/// for anything else (an SVG) or an image that does not decode within the limits.
+pub fn is_opaque(bytes: &[u8]) -> Option<bool> {
+    decode(bytes).ok().map(|pixels| !pixels.transparent)
+}
+
 fn too_large() -> String {
     format!(
         "the image is larger than vatcar-site decodes ({} million pixels, {MAX_SIDE} a side)",

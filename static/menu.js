@@ -7,11 +7,61 @@
 //   order, behind a "More" button at the row's end (the "priority+" pattern): the first ones,
 //   the site's own sections, stay one click away, and the header keeps its height however
 //   long the webmaster's menu is.
+// And the site's name in the header, which the stylesheet shows in two lines at most: where
+// it needs more, the short name the config gives (data-short) takes its place, and what still
+// does not fit ends with the last whole word that does and an ellipsis, never inside a word.
 (function () {
   "use strict";
   var root = document.documentElement;
   root.classList.add("menu-js");
+
+  function fitName() {
+    var name = document.querySelector(".brand-name");
+    var text = name && name.firstChild;
+    if (!text || text.nodeType !== 3) { return; }
+    var link = name.closest("a");
+    var full = name.getAttribute("data-full") || text.data;
+    // The box that shows two lines and hides the rest.
+    var clip = name.closest(".brand-line") || name;
+    var range = document.createRange();
+    // Whether the name's last letter is inside the two lines shown.
+    function fits() {
+      range.selectNodeContents(text);
+      var boxes = range.getClientRects();
+      return !boxes.length || boxes[boxes.length - 1].bottom <= clip.getBoundingClientRect().bottom + 0.5;
+    }
+    // The type is sized by the length of the name shown (style.css, --name-chars).
+    var sized = name.closest(".brand-text");
+    function show(words) {
+      text.data = words;
+      if (sized) { sized.style.setProperty("--name-chars", String(words.length)); }
+    }
+    name.setAttribute("data-full", full);
+    show(full);
+    if (link) { link.removeAttribute("aria-label"); }
+    if (fits()) { return; }
+    var shown = name.getAttribute("data-short") || full;
+    show(shown);
+    var words = shown.split(" ");
+    while (!fits() && words.length > 1) {
+      words.pop();
+      text.data = words.join(" ").replace(/[\s,;:.\u2013\u2014-]+$/, "") + "\u2026";
+    }
+    // A screen reader still hears the whole of what was cut.
+    var code = clip.querySelector(".brand-code");
+    if (link && text.data !== shown) { link.setAttribute("aria-label", shown + (code ? " " + code.textContent : "")); }
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    // Fitted whenever the name's room changes: once laid out (after the menu button below
+    // takes its place beside it), and at every resize. Without ResizeObserver, on resizes.
+    var brandText = document.querySelector(".brand-text");
+    if (brandText && typeof ResizeObserver === "function") {
+      new ResizeObserver(fitName).observe(brandText);
+    } else {
+      window.addEventListener("resize", fitName);
+      window.setTimeout(fitName, 0);
+    }
     var button = document.querySelector("button.menu-button[aria-controls]");
     var menu = button && document.getElementById(button.getAttribute("aria-controls"));
     // A theme's own header may have no button: its menu stays a list.

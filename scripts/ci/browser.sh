@@ -38,14 +38,14 @@ lane() {
   done
   return "$status"
 }
-lane demo hostile-content reports &
+lane demo hostile-content reports facility-fr &
 first=$!
 lane hostile facility-es facility-nl &
 second=$!
 failed=0
 wait "$first" || failed=1
 wait "$second" || failed=1
-for site in demo hostile hostile-content facility-es facility-nl reports; do
+for site in demo hostile hostile-content facility-es facility-nl facility-fr reports; do
   cat "target/ci/browser-$site.log"
 done
 if [ "$failed" != 0 ]; then

@@ -18,6 +18,7 @@ tools=tests/validators
 accent_of() { sed -n 's/^accent = "\(#[0-9a-fA-F]\{6\}\)"$/\1/p' "tests/fixtures/$1/vatcar-site.toml"; }
 es_accent=$(accent_of facility-es)
 nl_accent=$(accent_of facility-nl)
+fr_accent=$(accent_of facility-fr)
 rm -rf target/ci/screenshots
 shots=(--screenshots "${LAYOUT_SCREENSHOTS:-failures}")
 # `measure SITE OPTION...`: the check of target/ci/SITE, its output in target/ci/layout-SITE.log.
@@ -30,7 +31,7 @@ measure() {
 # The Spanish site serves its event banners (scripts/ci/sites.sh): --local-banners checks each.
 # The self-test and the three sites side by side: one Chromium keeps about one core busy (its
 # page, then our script, in turn), so one check at a time left the other core idle.
-names=(selftest facility-es facility-nl demo)
+names=(selftest facility-es facility-nl facility-fr demo)
 pids=()
 bash tests/browser/selftest.sh "$tools" >target/ci/layout-selftest.log 2>&1 &
 pids+=("$!")
@@ -43,6 +44,10 @@ measure facility-nl --page content=opleiding/toren/index.html --page section=opl
   --menu-entries 12 --logo-colour "$nl_accent" --accent "$nl_accent" &
 pids+=("$!")
 # The demo has no section; its content page is join.md, with a table.
+# A French one (issue 50): a long name with no short_title, a navy logo drawn on nothing.
+measure facility-fr --page content=visiteurs/index.html --menu-entries 8 --logo-colour "$fr_accent" \
+  --accent "$fr_accent" &
+pids+=("$!")
 measure demo --page content=join/index.html --menu-entries 8 &
 pids+=("$!")
 failed=0

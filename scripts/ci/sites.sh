@@ -2,7 +2,7 @@
 # scripts/ci/sites.sh [BIN]: the sites and reports the validators check, built into target/ci/
 # by BIN (by default the archive's binary, scripts/ci/archive.sh): the demo (the README's first
 # command), a site from hostile data, one from hostile content pages, a Spanish facility's, a
-# Dutch one's, and the reports.
+# Dutch one's, a French one's, and the reports.
 # scripts/ci/sites.sh --same-from BIN: the same built again by BIN into target/ci/again/, which
 # must hold the same bytes (the publication's own record, .vatcar-site.json, aside: it holds
 # each file's time). .ci/run builds the sites with the tests' debug binary, so that the browser
@@ -15,7 +15,7 @@ if [ "${1-}" = --same-from ]; then
   bin=${2:?usage: scripts/ci/sites.sh --same-from BIN}
   out=target/ci/again
 fi
-sites=(demo hostile hostile-content facility-es facility-nl reports)
+sites=(demo hostile hostile-content facility-es facility-nl facility-fr reports)
 at=(env SOURCE_DATE_EPOCH=1795176000)
 for site in "${sites[@]}"; do
   rm -rf "${out:?}/$site"
@@ -62,6 +62,9 @@ grep -q 'srcset="../../banners/' "$out"/facility-es/events/*/index.html
 # yellow accent on an accent header, eleven menu entries of long Dutch words, a display zone.
 "${at[@]}" "$bin" build --demo --config tests/fixtures/facility-nl/vatcar-site.toml \
   --output "$out"/facility-nl --site-url https://facility-nl.example/
+# A French facility (issue 50): a long name with no short name, a navy logo on nothing.
+"${at[@]}" "$bin" build --demo --config tests/fixtures/facility-fr/vatcar-site.toml \
+  --output "$out"/facility-fr --site-url https://facility-fr.example/
 "$bin" report training --demo --cid 1590318 --cid 1612745 --output "$out"/reports
 "$bin" report roster --demo --output "$out"/reports
 # A training record whose notes hold remote images and deep nesting: it must load nothing.

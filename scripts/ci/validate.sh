@@ -20,7 +20,8 @@ v=tests/validators
   target/ci/hostile-content --site-url https://hostile-content.example/ \
   target/ci/reports \
   target/ci/facility-es --site-url https://facility-es.example/ \
-  target/ci/facility-nl --site-url https://facility-nl.example/
+  target/ci/facility-nl --site-url https://facility-nl.example/ \
+  target/ci/facility-fr --site-url https://facility-fr.example/
 
 # What's new and the public data: changes.json, roster.json and events.json against
 # docs/schemas/ (JSON Feed 1.1's required fields too), whats-new.xml in feedparser; on the demo

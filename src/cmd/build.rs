@@ -256,6 +256,14 @@ fn make_view(
         origin,
         bookings,
         banners,
+        logo: (options.settings.site.logo.as_ref())
+            .and_then(|logo| {
+                loaded
+                    .static_files
+                    .iter()
+                    .find(|file| file.path == logo.path)
+            })
+            .map(|file| view::LogoFile::of(&file.bytes)),
     };
     // The raw bodies are saved by now; the view needs only the models.
     drop(loaded.snapshot);
@@ -299,10 +307,6 @@ fn render_all(
     } = viewed;
     // Read by the content pages' links and by the check that no page overwrites a static file.
     let static_paths: HashSet<&str> = static_files.iter().map(|f| f.path.as_str()).collect();
-    view.site.logo_size = (options.settings.site.logo.as_ref())
-        .and_then(|logo| static_files.iter().find(|file| file.path == logo.path))
-        .and_then(|file| crate::images::natural_size(&file.bytes))
-        .map(|(width, height)| view::LogoSize { width, height });
     let anchors = view::add_content(
         &mut view,
         &content,

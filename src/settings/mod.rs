@@ -20,7 +20,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 pub use values::{
-    BannerSource, HeaderStyle, MenuEntry, MenuTarget, Sections, SiteFile, parse_colour, parse_zone,
+    BannerSource, HeaderStyle, LogoBackdrop, MenuEntry, MenuTarget, Sections, SiteFile,
+    parse_colour, parse_zone,
 };
 use values::{
     BaseUrl, BitValue, Colour, Email, FeedLimit, KeyText, LiveFile, LiveTable, RecentDays,
@@ -135,6 +136,8 @@ pub struct Language {
 pub struct SiteSettings {
     /// The site's name; the facility's name when not set.
     pub title: Option<String>,
+    /// A shorter name, shown in the header where the whole one would be cut.
+    pub short_title: Option<String>,
     /// A line under the site's title.
     pub tagline: Option<String>,
     /// Where the site will be published; needed for the sitemap, the feed and absolute links.
@@ -150,6 +153,8 @@ pub struct SiteSettings {
     pub accent: Option<String>,
     /// The header's colours: the page's own, or the accent's.
     pub header: HeaderStyle,
+    /// What is drawn behind the logo.
+    pub logo_backdrop: LogoBackdrop,
     /// `[extra]`: a theme's own settings, any table, handed to every template as `extra`
     /// as written (dates as their text); empty when the file has none.
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -260,11 +265,13 @@ struct File {
     api_key: Option<Spanned<KeyText>>,
     site_url: Option<SiteUrl>,
     title: Option<String>,
+    short_title: Option<String>,
     tagline: Option<String>,
     logo: Option<Spanned<StaticPath>>,
     favicon: Option<Spanned<StaticPath>>,
     accent: Option<Colour>,
     header: Option<HeaderStyle>,
+    logo_backdrop: Option<LogoBackdrop>,
     banners: Option<BannerSource>,
     /// A built-in language (en, es, fr, nl) or one the templates folder has a catalogue for.
     language: Option<Spanned<String>>,
@@ -423,6 +430,7 @@ impl Settings {
             }),
             site: SiteSettings {
                 title: file.title,
+                short_title: file.short_title,
                 tagline: file.tagline,
                 site_url: file.site_url.map(|u| u.0),
                 display_zone: file.display_zone.map(|z| z.0),
@@ -432,6 +440,7 @@ impl Settings {
                 favicon: site_file("favicon", file.favicon),
                 accent: file.accent.map(|c| c.0),
                 header: file.header.unwrap_or_default(),
+                logo_backdrop: file.logo_backdrop.unwrap_or_default(),
                 extra: extra(file.extra, at)?,
             },
             events: Events {

@@ -168,6 +168,40 @@ impl TryFrom<String> for HeaderStyle {
     }
 }
 
+/// `logo_backdrop`: what the header draws behind the logo, the same in both schemes. `auto`
+/// (the default): nothing behind a logo that brings its own ground (a PNG, JPEG or WebP with
+/// no transparent pixel), and behind one drawn on nothing a plate where the accent would not
+/// read on the header in either scheme; `plate`: a plate always; `none`: never.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(try_from = "String", rename_all = "lowercase")]
+pub enum LogoBackdrop {
+    #[default]
+    Auto,
+    Plate,
+    None,
+}
+
+impl LogoBackdrop {
+    const NAMES: [&str; 3] = ["auto", "plate", "none"];
+}
+
+impl TryFrom<String> for LogoBackdrop {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        match text.trim() {
+            "auto" => Ok(Self::Auto),
+            "plate" => Ok(Self::Plate),
+            "none" => Ok(Self::None),
+            other => invalid(match crate::suggest::nearest(other, Self::NAMES) {
+                Some(near) => format!("{other:?} is not a logo backdrop: did you mean {near:?}?"),
+                None => format!(
+                    "{other:?} is not a logo backdrop; write \"auto\" (the default), \"plate\" or \"none\""
+                ),
+            }),
+        }
+    }
+}
+
 /// `banners`: where event banners are loaded from. `local` (the default): fetched at build
 /// time and published with the site, resized; `remote`: the API's address, as the API gives it.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]

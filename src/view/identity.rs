@@ -12,7 +12,8 @@
 //! at least 3:1 against every background a ring sits on, and the header's text on the accent
 //! header.
 
-use crate::settings::HeaderStyle;
+use super::LogoFile;
+use crate::settings::{HeaderStyle, LogoBackdrop};
 use serde::Serialize;
 
 /// The theme's colours for one accent, as CSS hex colours.
@@ -120,7 +121,7 @@ pub struct HeaderColours {
 /// header is the accent as chosen in light mode, with the text that reads on it (see
 /// [`accent`]), and a deep shade of it in dark mode, where a saturated slab would outshine
 /// the page.
-pub fn header(style: HeaderStyle, accent: Option<&AccentView>) -> HeaderView {
+pub fn header(style: HeaderStyle, accent: Option<&AccentView>, wanted: Plate) -> HeaderView {
     let parsed = |text: &str| parse_colour(text).ok();
     let (chosen, dark) = match accent {
         Some(view) => (
@@ -142,21 +143,28 @@ pub fn header(style: HeaderStyle, accent: Option<&AccentView>) -> HeaderView {
             "transparent".into()
         },
     };
-    let (light, dark) = match style {
-        HeaderStyle::Plain => {
+    // The same in both schemes (issue 50): a logo set on a plate in one and bare in the other
+    // looked like two logos.
+    let plated = match (wanted, style) {
+        (Plate::Never, _) => false,
+        (Plate::Always, _) | (Plate::WhereNeeded, HeaderStyle::Accent) => true,
+        (Plate::WhereNeeded, HeaderStyle::Plain) => {
             let needs = |paper: Rgb| chosen.is_some_and(|c| contrast(c, paper) < VISIBLE);
-            (
-                colours(WHITE, DARK_INK, needs(WHITE)),
-                colours(DARK_BACKGROUND, LIGHT_INK, needs(DARK_BACKGROUND)),
-            )
+            needs(WHITE) || needs(DARK_BACKGROUND)
         }
+    };
+    let (light, dark) = match style {
+        HeaderStyle::Plain => (
+            colours(WHITE, DARK_INK, plated),
+            colours(DARK_BACKGROUND, LIGHT_INK, plated),
+        ),
         HeaderStyle::Accent => {
             let deep = towards(mix(dark, DARK_BACKGROUND, 0.6), DARK_BACKGROUND, |c| {
                 contrast(c, LIGHT_INK) >= RESTFUL
             });
             (
-                colours(surface, ink_on(surface), true),
-                colours(deep, LIGHT_INK, true),
+                colours(surface, ink_on(surface), plated),
+                colours(deep, LIGHT_INK, plated),
             )
         }
     };
@@ -165,6 +173,27 @@ pub fn header(style: HeaderStyle, accent: Option<&AccentView>) -> HeaderView {
         plated: light.plate != "transparent" || dark.plate != "transparent",
         light,
         dark,
+    }
+}
+
+/// Whether the logo sits on a plate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plate {
+    Never,
+    Always,
+    /// Where the accent (the logo's colour, as far as it is known) would not read on the header
+    /// in either scheme, and always on an accent header.
+    WhereNeeded,
+}
+
+/// The plate `logo_backdrop` asks for, given what the logo's file says: `auto` sets no plate
+/// behind a logo that brings its own ground.
+pub fn plate_for(backdrop: LogoBackdrop, logo: Option<LogoFile>) -> Plate {
+    match backdrop {
+        LogoBackdrop::None => Plate::Never,
+        LogoBackdrop::Plate => Plate::Always,
+        LogoBackdrop::Auto if logo.is_some_and(|logo| logo.opaque) => Plate::Never,
+        LogoBackdrop::Auto => Plate::WhereNeeded,
     }
 }
 
@@ -214,6 +243,11 @@ fn contrast(a: Rgb, b: Rgb) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The header where the logo is one drawn on nothing in the accent (`logo_backdrop` auto).
+    fn header(style: HeaderStyle, accent: Option<&AccentView>) -> HeaderView {
+        super::header(style, accent, Plate::WhereNeeded)
+    }
 
     #[test]
     fn a_readable_accent_is_kept_and_an_unreadable_one_adjusted() {
@@ -274,17 +308,24 @@ mod tests {
             }
         }
         assert_eq!(checked, (named.len() + 4096) * 4);
-        // On a plain header a burnt orange reads on white as it is; a bright one (2.9:1) gets
-        // a dark plate.
+        // On a plain header a burnt orange reads on white and on the dark paper as it is; a
+        // bright one (2.9:1 on white) gets a dark plate, the same in both schemes (issue 50:
+        // a plate in light mode only looked like another logo).
         let burnt = header(HeaderStyle::Plain, Some(&accent("#e8590c").unwrap()));
-        assert_eq!(burnt.light.plate, "transparent");
+        assert_eq!(
+            (burnt.light.plate.as_str(), burnt.dark.plate.as_str()),
+            ("transparent", "transparent")
+        );
         let bright = header(HeaderStyle::Plain, Some(&accent("#ff6600").unwrap()));
-        assert_eq!(bright.light.plate, "#10171e");
-        // Navy vanishes on the dark theme's paper: a white plate there.
+        assert_eq!(
+            (bright.light.plate.as_str(), bright.dark.plate.as_str()),
+            ("#10171e", "#10171e")
+        );
+        // Navy vanishes on the dark theme's paper: a white plate, in both.
         let navy = header(HeaderStyle::Plain, Some(&accent("#001f5b").unwrap()));
         assert_eq!(
             (navy.light.plate.as_str(), navy.dark.plate.as_str()),
-            ("transparent", "#ffffff")
+            ("#ffffff", "#ffffff")
         );
         // Yellow on an accent header: a dark plate in both schemes.
         let yellow = header(HeaderStyle::Accent, Some(&accent("#ffd700").unwrap()));
@@ -292,6 +333,49 @@ mod tests {
             (yellow.light.plate.as_str(), yellow.dark.plate.as_str()),
             ("#10171e", "#10171e")
         );
+    }
+
+    /// `logo_backdrop`: `auto` sets no plate behind a logo with its own ground, `none` never
+    /// one, `plate` always one; each the same in both schemes.
+    #[test]
+    fn the_logo_backdrop_is_the_same_in_both_schemes_as_asked() {
+        let bright = accent("#ff6600").unwrap();
+        let opaque = Some(LogoFile {
+            size: Some((64, 64)),
+            opaque: true,
+        });
+        let drawn = Some(LogoFile {
+            size: Some((64, 64)),
+            opaque: false,
+        });
+        let plates = |backdrop, logo, style| {
+            let header = super::header(style, Some(&bright), plate_for(backdrop, logo));
+            (header.light.plate, header.dark.plate)
+        };
+        let none = || ("transparent".to_owned(), "transparent".to_owned());
+        let dark = || ("#10171e".to_owned(), "#10171e".to_owned());
+        for style in [HeaderStyle::Plain, HeaderStyle::Accent] {
+            assert_eq!(
+                plates(LogoBackdrop::Auto, opaque, style),
+                none(),
+                "{style:?}"
+            );
+            assert_eq!(
+                plates(LogoBackdrop::None, drawn, style),
+                none(),
+                "{style:?}"
+            );
+            assert_eq!(
+                plates(LogoBackdrop::Plate, opaque, style),
+                dark(),
+                "{style:?}"
+            );
+            assert_eq!(
+                plates(LogoBackdrop::Auto, drawn, style),
+                dark(),
+                "{style:?}"
+            );
+        }
     }
 
     #[test]

@@ -44,8 +44,8 @@ pub use live::{
 pub use public_data::PublicData;
 pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, roster_page};
 pub use settings::{
-    BuildInputs, DEFAULT_FEED_LIMIT, FeedSettings, MenuEntry, MenuTarget, Sections, Settings,
-    SiteFile,
+    BuildInputs, DEFAULT_FEED_LIMIT, FeedSettings, LogoFile, MenuEntry, MenuTarget, Sections,
+    Settings, SiteFile,
 };
 pub use site::{CalendarLinks, FacilityView, Favicon, LogoSize, Site};
 pub use time::{Instant, When, when};

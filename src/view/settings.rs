@@ -30,6 +30,27 @@ pub struct BuildInputs {
     /// The banners served with the site, by the API's address; empty with
     /// `banners = "remote"` (the pages then show the API's addresses).
     pub banners: Arc<crate::banner_copies::Banners>,
+    /// What the logo's file says of it, when a logo is set.
+    pub logo: Option<LogoFile>,
+}
+
+/// What a logo's file says of it: its own size (for the `<img>`'s `width` and `height`, so
+/// that the header keeps its room while it loads) and whether it brings its own ground.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LogoFile {
+    pub size: Option<(u32, u32)>,
+    /// A PNG, JPEG or WebP with no transparent pixel.
+    pub opaque: bool,
+}
+
+impl LogoFile {
+    /// The facts of a logo's bytes (an SVG's size from its root; its ground is not known).
+    pub fn of(bytes: &[u8]) -> Self {
+        Self {
+            size: crate::images::natural_size(bytes),
+            opaque: crate::images::is_opaque(bytes).unwrap_or(false),
+        }
+    }
 }
 
 /// How a feed names itself and how often clients should refresh it.

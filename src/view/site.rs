@@ -13,6 +13,8 @@ use serde::Serialize;
 #[derive(Clone, Debug, Serialize)]
 pub struct Site {
     pub title: String,
+    /// A shorter name, which the header shows where the whole one would be cut.
+    pub short_title: Option<String>,
     pub tagline: Option<String>,
     /// What the site is, for search engines and link previews: the home page introduction's
     /// `description`, else the tagline, else the facility's own description.
@@ -119,6 +121,7 @@ pub(super) fn site_view(
     let accent = (settings.accent.as_deref()).and_then(|c| super::accent(c).ok());
     Site {
         title,
+        short_title: settings.short_title.clone(),
         tagline: settings.tagline.clone(),
         description: settings
             .tagline
@@ -144,7 +147,8 @@ pub(super) fn site_view(
         // Pages write these after `root`, as addresses: a name with a space, `#` or `?` would
         // otherwise end the path or start a fragment.
         logo: settings.logo.as_ref().map(|l| encode(&l.path)),
-        logo_size: None,
+        logo_size: (inputs.logo.and_then(|logo| logo.size))
+            .map(|(width, height)| LogoSize { width, height }),
         // The logo is the site's mark: the tab shows it too, unless `favicon` names another.
         favicon: settings
             .favicon
@@ -154,7 +158,11 @@ pub(super) fn site_view(
                 path: encode(&f.path),
                 media_type: media_type(&f.path),
             }),
-        header: super::header(settings.header, accent.as_ref()),
+        header: super::header(
+            settings.header,
+            accent.as_ref(),
+            super::identity::plate_for(settings.logo_backdrop, inputs.logo),
+        ),
         accent,
         live_connect_src: None,
     }

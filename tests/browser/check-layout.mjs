@@ -90,6 +90,12 @@ const SCHEMES = ['light', 'dark'];
 /** The tallest the header may be at a width, with the menu collapsed; widths not named are free. */
 const HEADER_MAX_PX = { 320: 96, 390: 96, 1280: 140 };
 const LOGO_MIN_CONTRAST = 3;
+/** The first characters of the site's name the header shows at a width (issue 50): at 390 px
+    the distinctive part of a long name ("Centro de Control de Área de Santo Domingo ACC"), from
+    768 px all of it; widths not named are free, save that no word of it is cut. */
+const NAME_MIN_SHOWN = { 390: 30, 768: Infinity, 1280: Infinity };
+/** The smallest type the name may take to fit, in px: below it, a second line, then a cut. */
+const NAME_MIN_PX = 13;
 const AXE_WIDTHS = [390, 1280];
 /** A text of several lines with fewer letters a line than this is set letter by letter. */
 const MIN_LETTERS_PER_LINE = 4;
@@ -204,8 +210,10 @@ try {
 const { found, skipped } = pagesOf(site);
 const started = Date.now();
 const failures = [];
-const counts = { width: 0, header: 0, menu: 0, logo: 0, axe: 0, letters: 0, hyphens: 0, accent: 0, focus: 0, banner: 0, words: 0 };
+const counts = { width: 0, header: 0, menu: 0, logo: 0, plate: 0, name: 0, axe: 0, letters: 0, hyphens: 0, accent: 0, focus: 0, banner: 0, words: 0 };
 let measured = 0;
+/** The logo's plate in the first scheme, by page kind and width, to compare with the second. */
+const plates = new Map();
 let shots = 0;
 /** Milliseconds spent in each phase, for the summary: what to speed up when it grows. */
 const spent = { load: 0, measure: 0, axe: 0, screenshots: 0, keyboard: 0 };
@@ -244,7 +252,7 @@ function pageWidth() {
 
 // In the page: the header (the banner landmark), its height, the logo, its backdrop, the accent.
 function headerAndLogo({ logoColour, kit: source }) {
-  const { paint, alpha, contrast, rgb, name } = (0, eval)(`(${source})`)();
+  const { paint, alpha, contrast, rgb, name, opaque } = (0, eval)(`(${source})`)();
   const header = document.querySelector('body > header, header.site-header, [role="banner"]') ??
     [...document.querySelectorAll('header')].find((h) => !h.closest('main, article, aside, section, footer'));
   const resolved = (property, value, parent) => {
@@ -281,11 +289,16 @@ function headerAndLogo({ logoColour, kit: source }) {
     base = 'the window';
   }
   const backdrop = paint(layers);
-  out.logo = { element: name(logo), base, image, backdrop: rgb(backdrop), colours: [],
+  // Its plate: what is drawn around it in its own box, which must not depend on the scheme.
+  const own = getComputedStyle(logo);
+  const plate = alpha(own.backgroundColor) > 0 ? `${own.backgroundColor}, padding ${own.padding}, radius ${own.borderRadius}` : 'none';
+  out.logo = { element: name(logo), base, image, backdrop: rgb(backdrop), plate, opaque: opaque(logo), colours: [],
     width: logo.getAttribute('width'), height: logo.getAttribute('height'),
     // The image's own proportions, as the browser read them from the file; the box may be
     // narrower (max-width, with object-fit keeping the drawing whole).
     drawn: logo.naturalWidth / logo.naturalHeight };
+  // An opaque logo brings its own ground: the accent around it is nothing it must read on.
+  if (out.logo.opaque) return out;
   // The logo is drawn in the accent as given: the page's --accent-surface where it has one
   // (issue 40), else its --accent.
   const surface = getComputedStyle(logo).getPropertyValue('--accent-surface').trim() ? 'var(--accent-surface)' : 'var(--accent)';
@@ -348,10 +361,70 @@ function colourKit() {
   };
   const rgb = (c) => `rgb(${c.join(', ')})`;
   const name = (el) => el.localName + (el.id ? `#${el.id}` : '') + [...el.classList].map((c) => `.${c}`).join('');
-  return { paint, alpha, contrast, backdrop, rgb, name };
+  // Whether an image is opaque, every pixel of it (a square logo on its own ground), drawn on
+  // a canvas; an image not loaded, or not readable, counts as not.
+  const opaque = (img) => {
+    if (!img.complete || !img.naturalWidth) return false;
+    const sheet = document.createElement('canvas');
+    sheet.width = sheet.height = 64;
+    const pen = sheet.getContext('2d', { willReadFrequently: true });
+    try {
+      pen.drawImage(img, 0, 0, 64, 64);
+      const data = pen.getImageData(0, 0, 64, 64).data;
+      for (let i = 3; i < data.length; i += 4) if (data[i] < 255) return false;
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return { paint, alpha, contrast, backdrop, rgb, name, opaque };
 }
 
 const KIT = colourKit.toString();
+
+// In the page: the site's name in the header (the header's link outside its menu, named by
+// the page's og:site_name): how many of its first characters are in view, whether a word of
+// it is partly hidden or ellipsed by the browser (text-overflow, line-clamp: they cut inside
+// a word), and the smallest type it is set in.
+function brandName() {
+  const name = document.querySelector('meta[property="og:site_name"]')?.content.replace(/\s+/g, ' ').trim();
+  const header = document.querySelector('body > header, header.site-header, [role="banner"]');
+  const link = header && [...header.querySelectorAll('a[href]')].find((a) => !a.closest('nav') && a.textContent.trim());
+  if (!name || !link) return null;
+  const out = { name, shown: '', cut: [], ellipsed: null, smallest: Infinity };
+  const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility === 'hidden' || !node.textContent.trim()) continue;
+    // Each word, and which of its characters are in view: inside every box that clips it.
+    const clips = [];
+    for (let e = el; e && e !== document.body; e = e.parentElement) {
+      if (getComputedStyle(e).overflow !== 'visible') clips.push(e.getBoundingClientRect());
+    }
+    const range = document.createRange();
+    const words = [...node.textContent.matchAll(/\S+/g)];
+    for (const word of words) {
+      let seen = '';
+      for (let i = word.index; i < word.index + word[0].length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const r = range.getBoundingClientRect();
+        const inside = r.width > 0 && clips.every((c) => r.left >= c.left - 0.5 && r.right <= c.right + 0.5 &&
+          r.top >= c.top - 0.5 && r.bottom <= c.bottom + 0.5);
+        seen += inside ? word[0][i - word.index] : '\u0000';
+      }
+      if (seen.includes('\u0000') && seen.replaceAll('\u0000', '')) out.cut.push(`${word[0]} (shown: ${seen.replaceAll('\u0000', '')})`);
+      if (!seen.includes('\u0000')) out.shown += `${out.shown ? ' ' : ''}${word[0]}`;
+      if (seen.replaceAll('\u0000', '')) out.smallest = Math.min(out.smallest, parseFloat(style.fontSize));
+    }
+    const clamped = style.webkitLineClamp !== 'none' || style.textOverflow === 'ellipsis';
+    if (clamped && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)) {
+      out.ellipsed = `${style.webkitLineClamp !== 'none' ? `line-clamp ${style.webkitLineClamp}` : 'text-overflow: ellipsis'} on ${el.localName}.${[...el.classList].join('.')}`;
+    }
+  }
+  return out;
+}
 
 // In the page: texts set a few letters a line (the header's, and the page's headings), and
 // long words that cannot hyphenate (the header's and <main>'s texts).
@@ -661,9 +734,32 @@ try {
         else if (HEADER_MAX_PX[width] !== undefined && h.height > HEADER_MAX_PX[width]) {
           fail('header', where, `header height ${h.height} px > ${HEADER_MAX_PX[width]} px (${h.header})`);
         } else note(where, `header height ${h.height} px`);
-        if (h.logo && !h.logo.colours.length) fail('logo', where, 'no --accent on the page and no --logo-colour: nothing to measure the logo against');
+        if (h.logo && !h.logo.opaque && !h.logo.colours.length) fail('logo', where, 'no --accent on the page and no --logo-colour: nothing to measure the logo against');
         if (h.logo && !(Math.abs(Number(h.logo.width) / Number(h.logo.height) - h.logo.drawn) < 0.02)) {
           fail('logo', where, `the logo's width="${h.logo.width}" height="${h.logo.height}" are not its own proportions (${h.logo.drawn.toFixed(2)}:1)`);
+        }
+        if (h.logo) {
+          // The logo as given: the same plate (or none) in both schemes.
+          const key = `${kind} ${width}`;
+          if (scheme === SCHEMES[0]) plates.set(key, h.logo.plate);
+          else if (plates.get(key) !== h.logo.plate) {
+            fail('plate', where, `the logo's plate is ${h.logo.plate} here but ${plates.get(key)} in ${SCHEMES[0]}` +
+              `${h.logo.opaque ? ' (an opaque logo)' : ''}: the schemes treat it differently`);
+          } else note(where, `the logo's plate is ${h.logo.plate} in both schemes${h.logo.opaque ? ' (an opaque logo)' : ''}`);
+        }
+        const n = await timed('measure', () => page.evaluate(brandName));
+        if (n) {
+          let shown = 0;
+          while (shown < n.name.length && n.shown[shown] === n.name[shown]) shown++;
+          const wanted = Math.min(n.name.length, NAME_MIN_SHOWN[width] ?? 0);
+          const says = `the name "${n.name}" shows "${n.shown}"`;
+          if (shown < wanted) fail('name', where, `${says}: its first ${shown} characters, not ${wanted}`);
+          for (const c of n.cut) fail('name', where, `${says}: a word cut, ${c}`);
+          if (n.ellipsed) fail('name', where, `${says}, ellipsed by ${n.ellipsed}, which cuts inside a word`);
+          if (n.smallest < NAME_MIN_PX) fail('name', where, `${says} in ${n.smallest} px type < ${NAME_MIN_PX} px`);
+          if (shown >= wanted && !n.cut.length && !n.ellipsed && n.smallest >= NAME_MIN_PX) {
+            note(where, `${says} (${shown} characters, ${n.smallest} px), no word cut`);
+          }
         }
         if (h.logo) {
           for (const c of h.logo.colours) {
@@ -773,7 +869,7 @@ const seconds = ((Date.now() - started) / 1000).toFixed(1);
 for (const s of skipped) console.log(`check-layout: left out: ${s}`);
 console.log(`layout: ${Object.keys(found).length} page kinds x ${WIDTHS.length} widths x ${SCHEMES.length} schemes ` +
   `(${measured} views) of ${site}: ${failures.length} failures (page width ${counts.width}, header height ${counts.header}, ` +
-  `menu ${counts.menu}, logo contrast ${counts.logo}, axe ${counts.axe}, letters ${counts.letters}, hyphens ${counts.hyphens}, ` +
+  `menu ${counts.menu}, logo contrast ${counts.logo}, logo plate ${counts.plate}, name ${counts.name}, axe ${counts.axe}, letters ${counts.letters}, hyphens ${counts.hyphens}, ` +
   `accent ${counts.accent}, focus ring ${counts.focus}, banners ${counts.banner}, words ${counts.words}); ${shots} screenshots in ${opt.out}; ${seconds} s ` +
   `(${Object.entries(spent).map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)}`).join(', ')})`);
 process.exit(failures.length ? 1 : 0);

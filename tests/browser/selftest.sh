@@ -30,6 +30,9 @@ for miss in \
   '320px light: header height' \
   '1280px dark: header height' \
   '390px dark: logo contrast 1.00:1, accent' \
+  '768px dark: the logo'"'"'s plate is none here but rgb(255, 255, 255), padding 2px, radius 0px in light' \
+  '390px light: the name "Curaçao FIR" shows "": its first 0 characters, not 11' \
+  '320px dark: the name "Curaçao FIR" shows "": a word cut, Curaçao' \
   '768px light: the logo'"'"'s width="40" height="10" are not its own proportions (1.00:1)' \
   '320px dark: "TJSJ_I_TWR" (Callsign) is set on' \
   '390px light: "2026-12-02" (span) is set on' \

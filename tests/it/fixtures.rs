@@ -94,15 +94,17 @@ fn the_spanish_facility_site_builds_with_what_the_layout_check_measures() {
         );
     }
 
-    // The logo is drawn in the accent, as a facility's usually is.
+    // Issue 50's facility: a 46-character name with a short one, and a square logo on its own
+    // orange ground, which no plate surrounds (logo_backdrop "auto").
     let settings = std::fs::read_to_string(&config).unwrap();
-    let accent = settings
-        .lines()
-        .find_map(|line| line.strip_prefix("accent = \""))
-        .and_then(|rest| rest.strip_suffix('"'))
-        .unwrap();
-    let logo = std::fs::read_to_string(out.path().join("logo.svg")).unwrap();
-    assert!(logo.contains(&format!("\"{accent}\"")), "{logo}");
+    assert!(settings.contains("short_title = "), "{settings}");
+    assert_eq!(
+        crate::support::texts(&home, ".brand-name"),
+        ["Centro de Control de Área de Santo Domingo ACC"]
+    );
+    let logo = std::fs::read(out.path().join("logo.png")).unwrap();
+    assert_eq!(vatcar_site::images::is_opaque(&logo), Some(true));
+    assert!(!text.contains("brand-plated"), "an opaque logo on a plate");
 
     // The pages .ci/run names with --page, and what makes them wide.
     let (_, section) = crate::support::page(&out.path().join("formacion/index.html"));
@@ -231,4 +233,25 @@ fn the_dutch_facility_site_builds_with_what_the_layout_check_measures() {
         crate::support::texts(&roster, "h1"),
         ["Luchtverkeersleiders"]
     );
+}
+
+/// tests/fixtures/facility-fr (issue 50), which .ci/run measures beside the others: a long name
+/// with no short one (so, on the narrowest phones, ended after a whole word), and a navy logo
+/// drawn on nothing, which needs a plate on the dark page and so has one on both.
+#[test]
+fn the_french_facility_site_builds_with_what_the_layout_check_measures() {
+    let (_, out) = build_fixture_site("facility-fr");
+    let (text, home) = crate::support::page(&out.path().join("index.html"));
+    assert!(text.contains("<html lang=\"fr\">"));
+    assert_eq!(
+        crate::support::texts(&home, ".brand-name"),
+        ["Centre de contrôle en route de Fort-de-France"]
+    );
+    assert!(
+        !text.contains("data-short="),
+        "the fixture has no short name"
+    );
+    assert!(text.contains("class=\"brand brand-plated\""), "no plate");
+    assert_eq!(menu_of(&home).len(), 8);
+    assert!(out.path().join("visiteurs/index.html").is_file());
 }

@@ -138,13 +138,14 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
             demo.file(vatcar_site::fetch::bookings::FILE)
                 .context("the demo has bookings")?,
         ))),
+        // The demo's logo, an SVG of 64 by 64.
+        logo: Some(view::LogoFile {
+            size: Some((64, 64)),
+            opaque: false,
+        }),
     };
     let mut site_view = view::build(data.clone(), &example_settings()?, &inputs);
     // What a build reads from the logo's file (`logo.png` here, 64 pixels square).
-    site_view.site.logo_size = Some(view::LogoSize {
-        width: 64,
-        height: 64,
-    });
     let mut content = site_files::demo_content();
     content.push(ContentFile {
         path: "guides/_index.md".into(),
