@@ -97,23 +97,15 @@ impl Marker {
     /// The marker of `dir`, if it has one. A marker that does not read is an error: the folder
     /// cannot be told apart from a foreign one.
     pub fn read(dir: &Path) -> anyhow::Result<Option<Marker>> {
-        Ok(Self::read_with_bytes(dir)?.map(|(marker, _)| marker))
-    }
-
-    /// [`Marker::read`], with the file's bytes, to tell later whether it changes.
-    pub fn read_with_bytes(dir: &Path) -> anyhow::Result<Option<(Marker, Vec<u8>)>> {
         let path = dir.join(MARKER);
-        match fs::symlink_metadata(&path) {
-            Ok(meta) if meta.is_file() => {
-                let bytes = fs::read(&path)
-                    .with_context(|| format!("could not read {}", path.display()))?;
-                let marker = serde_json::from_slice(&bytes).with_context(|| {
-                    format!("{} is damaged; remove it to rebuild", path.display())
-                })?;
-                Ok(Some((marker, bytes)))
-            }
-            _ => Ok(None),
+        if !fs::symlink_metadata(&path).is_ok_and(|meta| meta.is_file()) {
+            return Ok(None);
         }
+        let bytes =
+            fs::read(&path).with_context(|| format!("could not read {}", path.display()))?;
+        let marker = serde_json::from_slice(&bytes)
+            .with_context(|| format!("{} is damaged; remove it to rebuild", path.display()))?;
+        Ok(Some(marker))
     }
 
     pub fn to_json(&self) -> Vec<u8> {
@@ -139,17 +131,11 @@ impl FolderKind {
             Self::Snapshot => "snapshot",
         }
     }
-
-    /// Why two kinds stay apart, in the words a webmaster needs.
-    pub(super) fn apart_advice(this: Self, other: Self) -> &'static str {
-        if this == Self::Site || other == Self::Site {
-            "reports and snapshots hold private data (email addresses, contact details) and \
-             would be published with the site; keep them in a folder outside it"
-        } else {
-            "choose another folder"
-        }
-    }
 }
+
+/// Why a site and a private folder stay apart, in the words a webmaster needs.
+pub(super) const APART: &str = "reports and snapshots hold private data (email addresses, contact details) and \
+     would be published with the site; keep them in a folder outside it";
 
 #[cfg(test)]
 mod tests {

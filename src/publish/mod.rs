@@ -8,7 +8,7 @@
 //! 1. The output folder is resolved once (a link to it is followed, then never again) and
 //!    locked, so two runs never publish to it at once; what a dead run left is put right
 //!    first ([`swap::recover`]). The working folder (or one holding it) and a folder with a
-//!    volume mounted inside ([`mounts`]) are refused.
+//!    volume mounted inside are refused ([`place`]).
 //! 2. What the folder holds is read without following links ([`tree`]).
 //! 3. A new tree is staged beside the folder: changed files written, unchanged ones (the same
 //!    bytes as the old file) hard-linked from the old tree. It replaces the old tree in one
@@ -16,16 +16,13 @@
 //!    a mix. A rebuild that changes nothing writes nothing.
 //! 4. The old tree loses the files its marker lists; anything else in it (saved by the
 //!    webmaster while the run staged) is kept beside the output, with a warning
-//!    ([`swap::discard`]). Nothing of the webmaster's is ever deleted.
+//!    ([`tree::discard`]). Nothing of the webmaster's is ever deleted.
 //! 5. On a mount point nothing beside the folder shares its file system: the changed files are
-//!    staged inside it and moved in one by one, with a journal that lets a failure, or the
-//!    next run after a kill, undo the moves ([`swap::in_place`]).
+//!    staged inside it and moved in one by one ([`swap::in_place`]).
 //!
 //! Sites and private folders (reports, snapshots) are never nested in each other.
 
-mod files;
 mod marker;
-mod mounts;
 mod place;
 mod signals;
 mod swap;
@@ -35,25 +32,26 @@ mod swap;
 mod test_pause;
 mod tree;
 
-use files::{check_relative, same_bytes, write_file};
 use signals::{Active, check_interrupt};
 pub use signals::{Interrupted, interrupt, interrupted};
 
 use crate::output::OutputFile;
 use crate::secret::Secrets;
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, bail};
+use marker::{APART, Marker, hash};
 pub use marker::{FolderKind, MARKER};
-use marker::{Marker, hash};
 pub use place::Nested;
 use place::{Mode, Place};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
+use std::io::{self, ErrorKind};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 #[cfg(debug_assertions)]
 pub(crate) use test_pause::pause_for_tests;
-use tree::{OldTree, below};
+use tree::{OldTree, below, check_relative, same_bytes};
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct PublishReport {
@@ -71,7 +69,7 @@ pub struct PublishOptions<'a> {
     /// What the folder holds.
     pub kind: FolderKind,
     /// Publish over a folder that holds files vatcar-site did not write: the old folder, with
-    /// them, is kept beside the output ([`swap::discard`]).
+    /// them, is kept beside the output.
     pub force: bool,
     /// Remove files written last time and not produced now. Off for reports, which
     /// accumulate one file per student.
@@ -144,7 +142,7 @@ pub fn check_apart(site: &Path, private: &Path) -> Result<()> {
             "{} and {} are one inside the other: {}",
             site.display(),
             private.display(),
-            FolderKind::apart_advice(FolderKind::Site, FolderKind::Snapshot)
+            APART
         ))
         .into());
     }
@@ -162,23 +160,14 @@ pub struct Staging {
     kind: FolderKind,
     prune: bool,
     secrets: Secrets,
-    /// The marker as it was, and its bytes, to tell whether it changes.
+    /// The marker as it was (its list of files taken into `old`).
     previous: Marker,
-    previous_bytes: Option<Vec<u8>>,
     old: OldTree,
-    /// What has been staged so far; `add` is called from every rendering thread.
-    added: Mutex<Added>,
+    /// Each file staged so far, written or kept; `add` is called from every rendering thread.
+    staged: Mutex<HashMap<String, Staged>>,
     /// Bytes written into the staging folder so far.
     bytes_written: AtomicU64,
     _active: Active,
-}
-
-#[derive(Default)]
-struct Added {
-    /// Each file staged so far, written or kept.
-    files: HashMap<String, Staged>,
-    /// Folders made in the staging tree so far: an event's page and its calendar share one.
-    folders: HashSet<String>,
 }
 
 /// One file of the publication.
@@ -195,25 +184,28 @@ impl Staging {
         let place = open(dir, options)?;
         let active = Active::enter();
         check_interrupt()?;
-        let (previous, previous_bytes) = match Marker::read_with_bytes(&place.dir)? {
-            Some((marker, _)) if marker.kind != options.kind => bail!(
+        let previous = Marker::read(&place.dir)?;
+        if let Some(marker) = previous
+            .as_ref()
+            .filter(|marker| marker.kind != options.kind)
+        {
+            bail!(
                 "{} holds a vatcar-site {}, not a {}; choose another folder",
                 place.dir.display(),
                 marker.kind.in_words(),
                 options.kind.in_words()
-            ),
-            Some((marker, bytes)) => (marker, Some(bytes)),
-            None => (Marker::new(options.kind, std::iter::empty()), None),
-        };
-        let skip = (place.mode == Mode::InPlace).then_some(place::IN_PLACE_STAGING);
-        let listed: HashSet<String> = previous.files.iter().cloned().collect();
-        let old = OldTree::scan(&place.dir, options.kind, skip, &listed)?;
+            );
+        }
+        let marked = previous.is_some();
+        let mut previous =
+            previous.unwrap_or_else(|| Marker::new(options.kind, std::iter::empty()));
+        let listed = std::mem::take(&mut previous.files).into_iter().collect();
+        let old = OldTree::scan(&place.dir, options.kind, listed)?;
         // On a mount point the webmaster's files would stay among the site's, in its way.
         if !old.foreign.is_empty() && (!options.force || place.mode == Mode::InPlace) {
-            refuse_foreign(&place, &old.foreign, options, previous_bytes.is_some())?;
+            refuse_foreign(&place, &old.foreign, options, marked)?;
         }
         let staging = place.staging();
-        let files = HashMap::with_capacity(previous.files.len());
         Ok(Self {
             new_dir: staging.join("new"),
             staging,
@@ -221,12 +213,8 @@ impl Staging {
             prune: options.prune,
             secrets: options.secrets.clone(),
             previous,
-            previous_bytes,
+            staged: Mutex::new(HashMap::with_capacity(old.ours.len())),
             old,
-            added: Mutex::new(Added {
-                files,
-                ..Added::default()
-            }),
             bytes_written: AtomicU64::new(0),
             place,
             _active: active,
@@ -250,27 +238,20 @@ impl Staging {
     /// be made again, and `true` says so. Never with a secret: the page was scanned for the
     /// secrets of its own build, which need not be this one's.
     pub fn keep_made_from(&self, path: &str, input: u128) -> bool {
-        if !self.secrets.is_empty() || !self.old.ours.contains(path) {
-            return false;
-        }
-        let Some((content, recorded)) = self.previous.made_from(path) else {
-            return false;
-        };
-        if recorded != input
-            || !fs::read(below(&self.place.dir, path)).is_ok_and(|bytes| hash(&bytes) == content)
-        {
-            return false;
-        }
+        let still =
+            |content| fs::read(below(&self.place.dir, path)).is_ok_and(|b| hash(&b) == content);
+        let made_from = (self.secrets.is_empty() && self.old.ours.contains(path))
+            .then(|| self.previous.made_from(path))
+            .flatten()
+            .filter(|&(content, recorded)| recorded == input && still(content));
         let staged = Staged {
             written: false,
-            made_from: Some((content, input)),
+            made_from,
         };
-        let mut added = self.lock();
-        if added.files.contains_key(path) {
-            return false;
+        made_from.is_some() && {
+            let mut files = self.lock();
+            !files.contains_key(path) && files.insert(path.to_owned(), staged).is_none()
         }
-        added.files.insert(path.to_owned(), staged);
-        true
     }
 
     /// [`Staging::add`] for a page made from inputs that hash to `input`, recorded in the
@@ -294,42 +275,24 @@ impl Staging {
                 );
             }
         }
-        if path == MARKER {
-            return Err(anyhow!(
-                "internal error: output path {path:?} is reserved or given twice"
-            ));
-        }
         // Read before the lock is taken.
-        let kept =
-            self.old.ours.contains(path) && same_bytes(&below(&self.place.dir, path), contents);
+        let kept = path != MARKER
+            && self.old.ours.contains(path)
+            && same_bytes(&below(&self.place.dir, path), contents);
         let staged = Staged {
             written: !kept,
             made_from: input.map(|input| (hash(contents), input)),
         };
-        // "" is the staging tree's top, which does not exist before the first file.
-        let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
-        let folder_made = {
-            let mut added = self.lock();
-            if added.files.insert(path.to_owned(), staged).is_some() {
-                bail!("internal error: output path {path:?} is reserved or given twice");
-            }
-            kept || added.folders.contains(folder)
-        };
-        if kept {
-            return Ok(());
+        if path == MARKER || self.lock().insert(path.to_owned(), staged).is_some() {
+            bail!("internal error: output path {path:?} is reserved or given twice");
         }
-        let target = below(&self.new_dir, path);
-        if !folder_made {
-            // Two threads may make the same folder at once; `create_dir_all` allows that.
-            let parent = target.parent().expect("a staged file has a parent");
-            fs::create_dir_all(parent)
-                .with_context(|| format!("could not create {}", parent.display()))?;
-            self.lock().folders.insert(folder.to_owned());
+        if !kept {
+            let target = below(&self.new_dir, path);
+            in_folder(&target, || fs::write(&target, contents))
+                .with_context(|| format!("could not write {}", target.display()))?;
+            self.bytes_written
+                .fetch_add(contents.len() as u64, Ordering::Relaxed);
         }
-        fs::write(&target, contents)
-            .with_context(|| format!("could not write {}", target.display()))?;
-        self.bytes_written
-            .fetch_add(contents.len() as u64, Ordering::Relaxed);
         Ok(())
     }
 
@@ -344,120 +307,102 @@ impl Staging {
     /// gone.
     pub fn commit(self) -> Result<PublishReport> {
         check_interrupt()?;
-        let files = std::mem::take(&mut self.lock().files);
-        let mut listed: BTreeMap<&str, Staged> = files
+        let staged = std::mem::take(&mut *self.lock());
+        let mut listed: BTreeMap<&str, Staged> = staged
             .iter()
             .map(|(path, staged)| (path.as_str(), *staged))
             .collect();
-        let mut removed = 0;
-        for path in self
-            .old
-            .ours
+        let stale: Vec<&str> = (self.old.ours.iter().map(String::as_str))
+            .filter(|path| !staged.contains_key(*path))
+            .collect();
+        // Reports keep what earlier runs wrote, listed.
+        let kept = stale.iter().filter(|_| !self.prune);
+        listed.extend(kept.map(|path| {
+            (
+                *path,
+                Staged {
+                    written: false,
+                    made_from: self.previous.made_from(path),
+                },
+            )
+        }));
+        let removed = if self.prune { stale.len() } else { 0 };
+        let made_from = listed
             .iter()
-            .filter(|path| !files.contains_key(*path))
-        {
-            if self.prune {
-                removed += 1;
-            } else {
-                // Reports keep what earlier runs wrote, listed.
-                let made_from = self.previous.made_from(path);
-                listed.insert(
-                    path,
-                    Staged {
-                        written: false,
-                        made_from,
-                    },
-                );
-            }
-        }
-        let marker = Marker::new(
-            self.kind,
-            listed
-                .iter()
-                .map(|(path, staged)| (*path, staged.made_from)),
-        )
-        .to_json();
-        let written = files.values().filter(|staged| staged.written).count();
+            .map(|(path, staged)| (*path, staged.made_from));
+        let marker = Marker::new(self.kind, made_from).to_json();
+        let written = staged.values().filter(|staged| staged.written).count();
         let mut report = PublishReport {
             written,
-            unchanged: files.len() - written,
+            unchanged: staged.len() - written,
             removed,
             bytes_written: self.bytes_written(),
         };
-        if written == 0 && removed == 0 && self.previous_bytes.as_ref() == Some(&marker) {
+        if written == 0 && removed == 0 && same_bytes(&self.place.dir.join(MARKER), &marker) {
             return self.finish(report);
         }
-        write_file(&self.new_dir.join(MARKER), &marker)?;
         report.bytes_written += marker.len() as u64;
-        let unchanged = listed.iter().filter(|(_, staged)| !staged.written);
+        let paths = |written| {
+            listed
+                .iter()
+                .filter(move |(_, staged)| staged.written == written)
+        };
+        let paths = |written| paths(written).map(|(path, _)| *path).collect::<Vec<_>>();
         match self.place.mode {
             Mode::Exchange => {
-                let made = std::mem::take(&mut self.lock().folders);
-                let unchanged: Vec<&str> = unchanged.map(|(path, _)| *path).collect();
-                self.link_unchanged(&unchanged, &made)?;
+                let target = self.new_dir.join(MARKER);
+                in_folder(&target, || fs::write(&target, &marker))
+                    .with_context(|| format!("could not write {}", target.display()))?;
+                // Sorted, the files of a folder come together: it is made once for them.
+                let unchanged = paths(false);
+                fn folder(path: &str) -> Option<&str> {
+                    path.rsplit_once('/').map(|(folder, _)| folder)
+                }
+                let runs: Vec<&[&str]> =
+                    unchanged.chunk_by(|a, b| folder(a) == folder(b)).collect();
+                runs.par_iter()
+                    .try_for_each(|run| self.link_unchanged(run))?;
                 fs::write(self.staging.join(swap::EXCHANGING), "")
                     .context("could not write the staging folder's state")?;
                 pause_for_tests("staged");
                 check_interrupt()?;
-                if fs::symlink_metadata(&self.place.dir).is_err() {
-                    fs::rename(&self.new_dir, &self.place.dir).with_context(|| {
-                        format!(
-                            "could not move the new site into {}",
-                            self.place.dir.display()
-                        )
-                    })?;
-                } else {
-                    swap::exchange(&self.new_dir, &self.place.dir, &self.staging.join("old"))?;
-                }
+                swap::exchange(&self.new_dir, &self.place.dir, &self.staging.join("old"))?;
                 pause_for_tests("swapped");
             }
             Mode::InPlace => {
                 pause_for_tests("staged");
                 check_interrupt()?;
-                let stale = self
-                    .old
-                    .ours
-                    .iter()
-                    .filter(|path| !listed.contains_key(path.as_str()));
-                let removals = stale.map(|path| swap::Step::Remove { path: path.clone() });
-                let changed = listed.iter().filter(|(_, staged)| staged.written);
-                let replaced = changed.map(|(path, _)| swap::Step::Replace {
-                    path: (*path).to_owned(),
-                });
-                // Last, so that it lists the new files only once they are all in place.
-                let marker = swap::Step::Replace {
-                    path: MARKER.to_owned(),
+                let both: BTreeSet<&str> = listed.keys().chain(&stale).copied().collect();
+                let moves = swap::InPlace {
+                    both: Marker::new(self.kind, both.into_iter().map(|path| (path, None)))
+                        .to_json(),
+                    marker,
+                    stale: if self.prune { stale } else { Vec::new() },
+                    changed: paths(true),
                 };
-                let steps: Vec<swap::Step> = removals.chain(replaced).chain([marker]).collect();
-                swap::in_place(&self.place.dir, &self.staging, &steps)?;
+                fs::create_dir_all(&self.staging)
+                    .with_context(|| format!("could not create {}", self.staging.display()))?;
+                swap::in_place(&self.place.dir, &self.staging, moves)?;
             }
         }
         self.finish(report)
     }
 
-    /// Links the old tree's files at `paths` into the new tree (copies where the file system
-    /// has no hard links): readers of either see the same bytes, and their mtimes stay. On all
-    /// cores: a site of many events keeps tens of thousands of files, one system call each.
-    fn link_unchanged(&self, paths: &[&str], made: &HashSet<String>) -> Result<()> {
-        use rayon::prelude::*;
-        fn folder_of(path: &str) -> &str {
-            path.rsplit_once('/').map_or("", |(folder, _)| folder)
-        }
-        let folders: HashSet<&str> = (paths.iter().map(|path| folder_of(path)))
-            .filter(|folder| !made.contains(*folder))
-            .collect();
-        // `create_dir_all` takes a folder made meanwhile by another thread as made.
-        folders.par_iter().try_for_each(|folder| {
-            let folder = below(&self.new_dir, folder);
-            fs::create_dir_all(&folder)
-                .with_context(|| format!("could not create {}", folder.display()))
-        })?;
-        paths.par_iter().try_for_each(|path| {
+    /// Links the old tree's files at `paths`, of one folder, into the new tree (a copy where
+    /// the file system has no hard links): readers of either see the same bytes, and their
+    /// mtimes stay.
+    fn link_unchanged(&self, paths: &[&str]) -> Result<()> {
+        let folder = below(&self.new_dir, paths[0]);
+        let folder = folder.parent().expect("a staged file has a folder");
+        fs::create_dir_all(folder)
+            .with_context(|| format!("could not create {}", folder.display()))?;
+        for path in paths {
             let (source, target) = (below(&self.place.dir, path), below(&self.new_dir, path));
             fs::hard_link(&source, &target)
                 .or_else(|_| fs::copy(&source, &target).map(drop))
-                .with_context(|| format!("could not keep {} in the new site", source.display()))
-        })
+                .with_context(|| format!("could not keep {} in the new site", source.display()))?;
+        }
+        Ok(())
     }
 
     /// The publication is done: the old tree is taken apart and the folders made to hold the
@@ -465,14 +410,26 @@ impl Staging {
     fn finish(mut self, report: PublishReport) -> Result<PublishReport> {
         self.place.keep = true;
         // The drop cleans up again, finding nothing.
-        swap::clean(&self.place)?;
+        swap::clean(&self.place, Some(&self.old.ours))?;
         Ok(report)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Added> {
-        // A thread that panicked while holding the lock left only lists behind; they are
-        // still usable, and the staging folder is dropped with the failed build anyway.
-        self.added.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Staged>> {
+        // A thread that panicked while holding the lock left only a list behind; it is still
+        // usable, and the staging folder is dropped with the failed build anyway.
+        self.staged.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Makes the file at `target` with `make`, making its folder first if it is missing (two
+/// threads may make one folder at once; `create_dir_all` allows that).
+fn in_folder(target: &Path, make: impl Fn() -> io::Result<()>) -> io::Result<()> {
+    match make() {
+        Err(error) if error.kind() == ErrorKind::NotFound => {
+            fs::create_dir_all(target.parent().expect("a staged file has a folder"))?;
+            make()
+        }
+        other => other,
     }
 }
 
@@ -481,17 +438,11 @@ fn refuse_foreign(
     place: &Place,
     foreign: &[String],
     options: PublishOptions,
-    ours: bool,
+    marked: bool,
 ) -> Result<()> {
-    let shown = foreign[..foreign.len().min(5)].join(", ");
-    let more = match foreign.len() {
-        n if n > 5 => format!(" and {} more", n - 5),
-        _ => String::new(),
-    };
-    let what = if ours {
-        "holds files that vatcar-site did not write"
-    } else {
-        "is not empty and was not made by vatcar-site"
+    let what = match marked {
+        true => "holds files that vatcar-site did not write",
+        false => "is not empty and was not made by vatcar-site",
     };
     let static_hint = match options.kind {
         FolderKind::Site => {
@@ -501,20 +452,30 @@ fn refuse_foreign(
         }
         _ => "",
     };
-    let force = if place.mode == Mode::InPlace {
-        "(--force cannot keep them apart on a mount point)"
-    } else {
-        "(--force publishes anyway and keeps the folder as it is now beside the output)"
+    let force = match place.mode {
+        Mode::InPlace => "(--force cannot keep them apart on a mount point)",
+        Mode::Exchange => {
+            "(--force publishes anyway and keeps the folder as it is now beside the output)"
+        }
     };
     bail!(
-        "{} {what}: {shown}{more}{static_hint}, or choose another --output {force}",
-        place.dir.display()
+        "{} {what}: {}{static_hint}, or choose another --output {force}",
+        place.dir.display(),
+        first_few(foreign, 5)
     )
+}
+
+/// The first `n` of `names`, and how many more there are.
+fn first_few(names: &[String], n: usize) -> String {
+    match names.len().checked_sub(n) {
+        Some(more) if more > 0 => format!("{} and {more} more", names[..n].join(", ")),
+        _ => names.join(", "),
+    }
 }
 
 impl Drop for Staging {
     fn drop(&mut self) {
-        if let Err(error) = swap::clean(&self.place) {
+        if let Err(error) = swap::clean(&self.place, None) {
             log::warn!("could not remove {}: {error:#}", self.staging.display());
         }
     }
@@ -578,24 +539,6 @@ mod tests {
         }
         let marker: Marker = serde_json::from_slice(&fs::read(dir.join(MARKER)).unwrap()).unwrap();
         assert_eq!(marker.files.len(), 404);
-    }
-
-    #[test]
-    fn a_file_is_the_same_only_with_every_byte_the_same() {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join("page.html");
-        // Longer than the blocks the comparison reads, by a few bytes.
-        let long: Vec<u8> = (0..200_003u32).map(|i| (i % 251) as u8).collect();
-        fs::write(&path, &long).unwrap();
-        assert!(same_bytes(&path, &long));
-        let mut last_differs = long.clone();
-        *last_differs.last_mut().unwrap() ^= 1;
-        assert!(!same_bytes(&path, &last_differs));
-        assert!(!same_bytes(&path, &long[..long.len() - 1]));
-        assert!(!same_bytes(&path, &[long.as_slice(), b"x"].concat()));
-        fs::write(&path, b"").unwrap();
-        assert!(same_bytes(&path, b""));
-        assert!(!same_bytes(&tmp.path().join("missing.html"), b""));
     }
 
     #[test]

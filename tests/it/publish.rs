@@ -5,7 +5,8 @@
 //!
 //! Exact points are reached with the publication's test pause (`VATCAR_SITE_TEST_PAUSE`, see
 //! `src/publish/test_pause.rs`): the run says `paused at <point>` and waits there. Only debug
-//! builds have it; `cargo test --release` skips the tests that need it, saying so.
+//! builds have it; `cargo test --release` skips the tests that need it, saying so (and fails
+//! them where `VATCAR_REQUIRE_TEST_PAUSE` is set).
 //!
 //! The tests that need signals, links, `/proc` or `mount` are for Unix or Linux only; the
 //! others run on every platform.
@@ -23,7 +24,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 #[cfg(target_os = "linux")]
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A snapshot folder: the demo data with `events` generated facility events, so that a
 /// publication has a few thousand files to move.
@@ -120,12 +121,14 @@ fn litter_beside(out: &Path) -> Vec<String> {
 
 /// Whether the binary has the publication's test pause, saying so when it has not: only debug
 /// builds have it (`cargo test`, as CI runs it, builds one), and the tests are built alike, so
-/// that `cargo test --release` skips the tests that need it.
-fn has_test_pause(test: &str) -> bool {
+/// that `cargo test --release` skips the tests that need it, or, where CI asks for them
+/// (`VATCAR_REQUIRE_TEST_PAUSE`), fails them.
+fn has_test_pause() -> bool {
     if !cfg!(debug_assertions) {
-        cannot_run_here(&format!(
-            "{test} needs the publication's test pause, compiled into debug builds only; run `cargo test` without --release"
-        ));
+        cannot_run_here(
+            "the publication's test pause is compiled into debug builds only; run `cargo test` \
+             without --release",
+        );
     }
     cfg!(debug_assertions)
 }
@@ -256,7 +259,7 @@ fn reader_never_sees_a_mix(root: &Path) {
 fn a_reader_sees_the_old_site_or_the_new_one_never_a_mix_on_tmpfs() {
     let shm = Path::new("/dev/shm");
     if !shm.is_dir() {
-        cannot_run_here("there is no /dev/shm on this machine");
+        cannot_run_here("no /dev/shm (a tmpfs) on this machine");
         return;
     }
     let root = tempfile::tempdir_in(shm).unwrap();
@@ -295,9 +298,7 @@ fn an_unchanged_rebuild_touches_nothing_not_even_the_folder() {
 #[cfg(unix)]
 #[test]
 fn sigterm_or_sigint_before_the_swap_leave_the_old_site_and_after_it_finish_the_new_one() {
-    if !has_test_pause(
-        "sigterm_or_sigint_before_the_swap_leave_the_old_site_and_after_it_finish_the_new_one",
-    ) {
+    if !has_test_pause() {
         return;
     }
     let root = tempfile::tempdir().unwrap();
@@ -328,7 +329,7 @@ fn sigterm_or_sigint_before_the_swap_leave_the_old_site_and_after_it_finish_the_
 
 #[test]
 fn sigkill_at_any_point_leaves_a_whole_site_and_the_next_run_cleans_up() {
-    if !has_test_pause("sigkill_at_any_point_leaves_a_whole_site_and_the_next_run_cleans_up") {
+    if !has_test_pause() {
         return;
     }
     let root = tempfile::tempdir().unwrap();
@@ -371,7 +372,7 @@ fn sigkill_at_any_point_leaves_a_whole_site_and_the_next_run_cleans_up() {
 
 #[test]
 fn a_second_run_fails_at_once_or_waits_and_the_site_is_one_runs() {
-    if !has_test_pause("a_second_run_fails_at_once_or_waits_and_the_site_is_one_runs") {
+    if !has_test_pause() {
         return;
     }
     let root = tempfile::tempdir().unwrap();
@@ -405,7 +406,12 @@ fn a_second_run_fails_at_once_or_waits_and_the_site_is_one_runs() {
     .stdout(Stdio::null())
     .spawn()
     .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    // It says it waits, and does: it is still running while the first run is paused.
+    let mut notice = BufReader::new(waiting.stderr.take().unwrap()).lines();
+    assert!(
+        notice.any(|line| line.is_ok_and(|line| line.contains("waiting for another vatcar-site"))),
+        "the waiting run ended without saying that it waits"
+    );
     assert!(
         waiting.try_wait().unwrap().is_none(),
         "the waiting run did not wait"
@@ -413,21 +419,8 @@ fn a_second_run_fails_at_once_or_waits_and_the_site_is_one_runs() {
     fs::write(&resume, "").unwrap();
     let first = first.wait_with_output().unwrap();
     assert!(first.status.success());
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let waited = loop {
-        if let Some(status) = waiting.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "the waiting run never finished");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let mut notice = String::new();
-    std::io::Read::read_to_string(&mut waiting.stderr.take().unwrap(), &mut notice).unwrap();
-    assert!(waited.success(), "{notice}");
-    assert!(
-        notice.contains("waiting for another vatcar-site"),
-        "{notice}"
-    );
+    let rest: Vec<String> = notice.map_while(Result::ok).collect();
+    assert!(waiting.wait().unwrap().success(), "{rest:?}");
     let fresh = root.path().join("fresh");
     run_ok(&mut demo(&fresh, &["--title", "Second"]));
     assert_eq!(snapshot_of(&out), snapshot_of(&fresh));
@@ -524,13 +517,14 @@ fn an_output_folder_that_is_a_link_is_resolved_once_and_said_so() {
 }
 
 /// Runs `mount` with `args`, then `at`, and returns a guard that unmounts it when dropped
-/// (a failing test included); or says why not, where mounting is not permitted (a run that
-/// is not root, a container without the capability).
+/// (a failing test included): as root, or through `sudo -n` (GitHub's runners allow it without
+/// a password); or says why not, where mounting is not permitted (a container without the
+/// capability), and fails instead where CI asks for the mount tests (`VATCAR_REQUIRE_MOUNTS`).
 #[cfg(target_os = "linux")]
 fn mount(args: &[&std::ffi::OsStr], at: &Path) -> Option<Mounted> {
     fs::create_dir_all(at).unwrap();
-    let ran = Command::new("mount").args(args).arg(at).output();
-    match ran {
+    let ran = as_root("mount").args(args).arg(at).output();
+    let why = match ran {
         Ok(out) if out.status.success() => {
             let at = fs::canonicalize(at).unwrap();
             // The newest mount at `at` is the one on top, listed last.
@@ -539,22 +533,29 @@ fn mount(args: &[&std::ffi::OsStr], at: &Path) -> Option<Mounted> {
                 .rev()
                 .find(|(_, point)| *point == at)
                 .map(|(id, _)| id);
-            Some(Mounted { id, at })
+            return Some(Mounted { id, at });
         }
-        Ok(out) => skipped(&format!(
+        Ok(out) => format!(
             "mount is not permitted here: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )),
-        Err(error) => skipped(&format!("no mount command: {error}")),
-    }
+            String::from_utf8_lossy(&out.stderr).trim()
+        ),
+        Err(error) => format!("no mount command: {error}"),
+    };
+    cannot_run_here(&why);
+    None
 }
 
-/// Says why a mount test cannot run here; where CI asks for them (`VATCAR_REQUIRE_MOUNTS`, set
-/// by `.ci/run`, which runs as root), fails instead.
+/// `program`, run as root: itself where this is root, else through `sudo -n`.
 #[cfg(target_os = "linux")]
-fn skipped(why: &str) -> Option<Mounted> {
-    cannot_run_here(why);
-    None
+fn as_root(program: &str) -> Command {
+    let root = fs::read_to_string("/proc/self/status")
+        .is_ok_and(|status| status.lines().any(|line| line.starts_with("Uid:\t0\t")));
+    if root {
+        return Command::new(program);
+    }
+    let mut sudo = Command::new("sudo");
+    sudo.args(["-n", program]);
+    sudo
 }
 
 /// This process's mounts: each one's id and mount point (`/proc/self/mountinfo`).
@@ -571,10 +572,12 @@ fn mount_table() -> Vec<(String, PathBuf)> {
         .collect()
 }
 
-/// Mounts a tmpfs at `at` (see [`mount`]).
+/// Mounts a tmpfs at `at` (see [`mount`]); its top is open to every user, as /tmp is, so that
+/// a test not run as root writes there.
 #[cfg(target_os = "linux")]
 fn mount_tmpfs(at: &Path) -> Option<Mounted> {
-    mount(&["-t", "tmpfs", "tmpfs"].map(std::ffi::OsStr::new), at)
+    let args = ["-t", "tmpfs", "-o", "mode=1777", "tmpfs"];
+    mount(&args.map(std::ffi::OsStr::new), at)
 }
 
 /// Mounts the folder `from` at `at` too (see [`mount`]): a bind mount, on the same file
@@ -601,18 +604,22 @@ impl Drop for Mounted {
             .as_ref()
             .and_then(|id| mount_table().into_iter().find(|(i, _)| i == id))
             .map_or_else(|| self.at.clone(), |(_, point)| point);
-        let unmounted = Command::new("umount").arg(&now).status();
+        let unmounted = as_root("umount").arg(&now).status();
         if !unmounted.is_ok_and(|s| s.success()) {
             // Busy (a run still inside): detached now, gone once it is no longer used.
-            let _ = Command::new("umount").arg("--lazy").arg(&now).status();
+            let _ = as_root("umount").arg("--lazy").arg(&now).status();
         }
     }
 }
 
+/// A mount point as the output (a container's volume, a server's document root) shares its
+/// file system with nothing beside it: the changed files are staged inside it and moved in one
+/// by one. A run killed half-way leaves whole files, every one listed by the marker, so the
+/// next build is not refused and puts the new site in place.
 #[cfg(target_os = "linux")]
 #[test]
-fn a_mount_point_as_the_output_works_and_a_killed_run_is_undone() {
-    if !has_test_pause("a_mount_point_as_the_output_works_and_a_killed_run_is_undone") {
+fn a_mount_point_as_the_output_works_and_a_killed_run_is_repaired_by_the_next() {
+    if !has_test_pause() {
         return;
     }
     let root = tempfile::tempdir().unwrap();
@@ -645,32 +652,49 @@ fn a_mount_point_as_the_output_works_and_a_killed_run_is_undone() {
     assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
     assert_eq!(snapshot_of(&out), old);
 
-    // SIGKILL halfway through the moves: the next run undoes them from the journal first.
+    // SIGKILL halfway through the moves: a mix of whole files, each listed by the marker.
     let mut child = start_paused(demo(&out, &["--title", "New"]), "moving", None);
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(out.join(".vatcar-staging").exists());
-    let failing = run(&mut vatcar_at_demo_time(&[
-        "build",
-        "--snapshot",
-        "/nonexistent",
-        "--output",
-        out.to_str().unwrap(),
-    ]));
-    assert_eq!(failing.code(), Some(1));
+    let marker: Value =
+        serde_json::from_slice(&fs::read(out.join(".vatcar-site.json")).unwrap()).unwrap();
+    let listed: Vec<&str> = marker["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|file| file.as_str().unwrap())
+        .collect();
+    let files = tree(&out);
+    let unlisted: Vec<&String> = files
+        .keys()
+        .filter(|file| {
+            !file.starts_with(".vatcar-staging/")
+                && *file != ".vatcar-site.json"
+                && !listed.contains(&file.as_str())
+        })
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "not listed by the marker: {unlisted:?}"
+    );
+    let titles: std::collections::BTreeSet<bool> = files
+        .iter()
+        .filter(|(file, _)| file.ends_with(".html"))
+        .map(|(_, bytes)| String::from_utf8_lossy(bytes).contains("· New"))
+        .collect();
     assert_eq!(
-        snapshot_of(&out),
-        old,
-        "the killed run's moves were not undone"
+        titles.len(),
+        2,
+        "the kill came before any page moved, or after all"
     );
 
+    // The next build, with no --force, cleans up and puts the new site in place, whole.
     run_ok(&mut demo(&out, &["--title", "New"]));
-    assert!(
-        fs::read_to_string(out.join("index.html"))
-            .unwrap()
-            .contains("New")
-    );
     assert!(!out.join(".vatcar-staging").exists());
+    let fresh = root.path().join("fresh");
+    run_ok(&mut demo(&fresh, &["--title", "New"]));
+    assert_eq!(snapshot_of(&out), snapshot_of(&fresh));
 }
 
 #[test]
@@ -897,8 +921,7 @@ fn a_volume_mounted_inside_the_output_is_refused_and_never_emptied() {
     assert_eq!(snapshot_of(&volume), on_volume);
 
     // A staging folder with a volume inside, as a run of vatcar-site before issue 21 left it:
-    // the next run removes what is ours and keeps the volume, moved beside the output with
-    // what holds it, and says where.
+    // no removal enters a volume, so the next run stops there, names it and says what to do.
     let staging = root.path().join(".site.vatcar-staging");
     let stuck = staging.join("new/downloads");
     fs::create_dir_all(staging.join("new/events/1")).unwrap();
@@ -906,33 +929,20 @@ fn a_volume_mounted_inside_the_output_is_refused_and_never_emptied() {
     let Some(_stuck_mount) = bind_mount(&volume, &stuck) else {
         return;
     };
-    let ran = run_ok(&mut vatcar_at_demo_time(&[
-        "build",
-        "--demo",
-        "--output",
-        out.to_str().unwrap(),
-        "--title",
-        "New",
-    ]));
+    let site = snapshot_of(&out);
+    let ran = run(&mut demo(&out, &["--title", "New"]));
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
     assert!(
-        ran.stderr
-            .contains("found when the site was replaced: downloads/"),
+        ran.stderr.contains(&format!(
+            "{} holds a mounted volume, so it was not removed: unmount it (`umount {}`)",
+            staging.display(),
+            stuck.display()
+        )),
         "{}",
         ran.stderr
     );
     assert_eq!(snapshot_of(&volume), on_volume, "the volume was emptied");
-    let litter = litter_beside(&out);
-    assert_eq!(litter.len(), 3, "{litter:?}");
-    assert!(litter[1].starts_with("site.old-"), "{litter:?}");
-    assert!(
-        !root.path().join(&litter[1]).join("events").exists(),
-        "ours is removed"
-    );
-    assert!(
-        fs::read_to_string(out.join("index.html"))
-            .unwrap()
-            .contains("New")
-    );
+    assert_eq!(snapshot_of(&out), site, "the site was changed");
 }
 
 /// `--output .` (or any folder holding the working folder) with `--force` once swapped the
@@ -1077,7 +1087,7 @@ fn a_second_build_into_one_folder_updates_nested_pages_and_removes_old_events() 
 /// stays beside the output, named in a warning.
 #[test]
 fn files_of_yours_saved_while_a_build_publishes_are_kept_beside_it() {
-    if !has_test_pause("files_of_yours_saved_while_a_build_publishes_are_kept_beside_it") {
+    if !has_test_pause() {
         return;
     }
     let root = tempfile::tempdir().unwrap();
@@ -1121,9 +1131,7 @@ fn files_of_yours_saved_while_a_build_publishes_are_kept_beside_it() {
 #[cfg(unix)]
 #[test]
 fn a_file_saved_just_before_the_exchange_of_a_killed_run_is_kept_by_the_next_run() {
-    if !has_test_pause(
-        "a_file_saved_just_before_the_exchange_of_a_killed_run_is_kept_by_the_next_run",
-    ) {
+    if !has_test_pause() {
         return;
     }
     let root = tempfile::tempdir().unwrap();
