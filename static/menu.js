@@ -30,12 +30,7 @@
       var boxes = range.getClientRects();
       return !boxes.length || boxes[boxes.length - 1].bottom <= clip.getBoundingClientRect().bottom + 0.5;
     }
-    // The type is sized by the length of the name shown (style.css, --name-chars).
-    var sized = name.closest(".brand-text");
-    function show(words) {
-      text.data = words;
-      if (sized) { sized.style.setProperty("--name-chars", String(words.length)); }
-    }
+    function show(words) { text.data = words; }
     name.setAttribute("data-full", full);
     show(full);
     if (link) { link.removeAttribute("aria-label"); }
