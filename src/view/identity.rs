@@ -352,29 +352,18 @@ mod tests {
             let header = super::header(style, Some(&bright), plate_for(backdrop, logo));
             (header.light.plate, header.dark.plate)
         };
-        let none = || ("transparent".to_owned(), "transparent".to_owned());
-        let dark = || ("#10171e".to_owned(), "#10171e".to_owned());
+        let none = ("transparent".to_owned(), "transparent".to_owned());
+        let dark = ("#10171e".to_owned(), "#10171e".to_owned());
         for style in [HeaderStyle::Plain, HeaderStyle::Accent] {
-            assert_eq!(
-                plates(LogoBackdrop::Auto, opaque, style),
-                none(),
-                "{style:?}"
-            );
-            assert_eq!(
-                plates(LogoBackdrop::None, drawn, style),
-                none(),
-                "{style:?}"
-            );
-            assert_eq!(
-                plates(LogoBackdrop::Plate, opaque, style),
-                dark(),
-                "{style:?}"
-            );
-            assert_eq!(
-                plates(LogoBackdrop::Auto, drawn, style),
-                dark(),
-                "{style:?}"
-            );
+            for (backdrop, logo, expected) in [
+                (LogoBackdrop::Auto, opaque, &none),
+                (LogoBackdrop::None, drawn, &none),
+                (LogoBackdrop::Plate, opaque, &dark),
+                (LogoBackdrop::Auto, drawn, &dark),
+            ] {
+                let found = plates(backdrop, logo, style);
+                assert_eq!(&found, expected, "{style:?} {backdrop:?}");
+            }
         }
     }
 
