@@ -24,6 +24,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 #[cfg(target_os = "linux")]
 use std::sync::atomic::{AtomicBool, Ordering};
+#[cfg(unix)]
 use std::time::Duration;
 
 /// A snapshot folder: the demo data with `events` generated facility events, so that a
