@@ -307,10 +307,27 @@ fn render_all(
     } = viewed;
     // Read by the content pages' links and by the check that no page overwrites a static file.
     let static_paths: HashSet<&str> = static_files.iter().map(|f| f.path.as_str()).collect();
+    // The images among the static files, by their size, for the pages that show them.
+    let image = |path: &str| {
+        let extension = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+        matches!(
+            extension.as_deref(),
+            Some("png" | "jpg" | "jpeg" | "webp" | "svg")
+        )
+    };
+    let image_sizes: HashMap<&str, (u32, u32)> = (static_files.iter())
+        .filter(|file| image(&file.path))
+        .filter_map(|file| {
+            Some((
+                file.path.as_str(),
+                crate::images::natural_size(&file.bytes)?,
+            ))
+        })
+        .collect();
     let anchors = view::add_content(
         &mut view,
         &content,
-        &static_paths,
+        (&static_paths, &image_sizes),
         &theme.as_ref().map(Theme::static_paths).unwrap_or_default(),
         &options.settings.site.menu,
         options.drafts,

@@ -106,7 +106,8 @@ const RESERVED_FOLDER: &str = "__vatcar-site/";
 pub fn add_content(
     view: &mut SiteView,
     pages: &[ContentPage],
-    static_paths: &HashSet<&str>,
+    // The static files' paths, and the images' sizes among them.
+    (static_paths, image_sizes): (&HashSet<&str>, &HashMap<&str, (u32, u32)>),
     theme_files: &[String],
     menu: &[MenuEntry],
     drafts: bool,
@@ -147,6 +148,7 @@ pub fn add_content(
     for page in &published {
         let page_ids = ids.get(page.path.as_str()).unwrap_or(&no_ids);
         let html = markdown_to_html(page, page_ids, &targets, &frames, errors, &mut anchors);
+        let html = with_image_sizes(html, page, &targets, image_sizes);
         match page.kind {
             PageKind::HomeIntro => {
                 // The webmaster's words open the home page, in the site's language: the
@@ -431,6 +433,41 @@ fn options() -> Options {
 /// The page's Markdown as HTML: headings and footnotes with the ids [`page_ids`] gave them,
 /// links and images rewritten, or refused with a problem added to `errors`; tables and code
 /// blocks in the frames they scroll in.
+/// `html` with the `width` and `height` of each image of the site's own static files that the
+/// page shows (`![Tower](img/tower.png)`), so that its room is kept while it loads; CSS scales
+/// it to the column as before.
+fn with_image_sizes(
+    mut html: String,
+    page: &ContentPage,
+    targets: &Targets,
+    sizes: &HashMap<&str, (u32, u32)>,
+) -> String {
+    if sizes.is_empty() || !html.contains("<img ") {
+        return html;
+    }
+    let mut sized = Vec::new();
+    for (event, _) in Parser::new_ext(&page.body, options()).into_offset_iter() {
+        if let Event::Start(Tag::Image { dest_url, .. }) = event
+            && let Ok(rewrite) = targets.rewrite(page, &dest_url)
+            && let Some(&(width, height)) = rewrite.target.as_deref().and_then(|t| sizes.get(t))
+        {
+            let dest = rewrite.dest.unwrap_or_else(|| dest_url.to_string());
+            sized.push((dest, width, height));
+        }
+    }
+    for (dest, width, height) in sized {
+        // As pulldown-cmark's writer wrote it.
+        let mut href = String::new();
+        let _ = pulldown_cmark_escape::escape_href(&mut href, &dest);
+        let written = format!("<img src=\"{href}\"");
+        html = html.replace(
+            &written,
+            &format!("{written} width=\"{width}\" height=\"{height}\""),
+        );
+    }
+    html
+}
+
 fn markdown_to_html(
     page: &ContentPage,
     ids: &PageIds,

@@ -816,3 +816,43 @@ fn every_page_with_a_mistake_in_its_front_matter_is_named_at_once() {
         ],
     );
 }
+
+/// An image of the site's own static files in a page gets its `width` and `height`, so that
+/// the page keeps its room while it loads (issue 50); an image from elsewhere, or a file that
+/// is no image, gets none.
+#[test]
+fn a_pages_own_images_carry_their_width_and_height() {
+    let png =
+        fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/banner/banner.png"))
+            .unwrap();
+    let (width, height) = vatcar_site::images::natural_size(&png).unwrap();
+    let svg = b"<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 120 30\"></svg>";
+    let site = site_folder(
+        "",
+        &[
+            ("static/img/tower.png", &png),
+            ("static/img/map.svg", svg),
+            (
+                "content/guides/tower.md",
+                b"+++\ntitle = \"Tower\"\n+++\n![The tower](../../img/tower.png)\n\n![A map](@/img/map.svg \"Map\")\n\n![Elsewhere](https://example.org/x.png)\n",
+            ),
+        ],
+    );
+    let (ran, out) = build_site(site.path(), &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let html = fs::read_to_string(out.join("guides/tower/index.html")).unwrap();
+    assert!(
+        html.contains(&format!(
+            "<img src=\"../../img/tower.png\" width=\"{width}\" height=\"{height}\" alt=\"The tower\""
+        )),
+        "{html}"
+    );
+    assert!(
+        html.contains("<img src=\"../../img/map.svg\" width=\"120\" height=\"30\" alt=\"A map\""),
+        "{html}"
+    );
+    assert!(
+        html.contains("<img src=\"https://example.org/x.png\" alt=\"Elsewhere\""),
+        "{html}"
+    );
+}

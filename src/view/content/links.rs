@@ -112,6 +112,7 @@ impl Targets<'_> {
         let kept = LinkRewrite {
             dest: None,
             anchor_on: None,
+            target: None,
         };
         if dest.is_empty() || dest.starts_with('#') || dest.starts_with("//") || has_scheme(dest) {
             return Ok(kept);
@@ -161,6 +162,7 @@ impl Targets<'_> {
             return Ok(LinkRewrite {
                 dest: None,
                 anchor_on,
+                target: Some(joined),
             });
         };
         let mut anchor_on = None;
@@ -198,6 +200,7 @@ impl Targets<'_> {
                 _ => format!("{relative}{suffix}"),
             }),
             anchor_on,
+            target: Some(target),
         })
     }
 }
@@ -209,6 +212,8 @@ pub(super) struct LinkRewrite {
     /// The page vatcar-site writes that it names an anchor of, and the anchor (as written):
     /// checked once that page is rendered.
     pub(super) anchor_on: Option<(String, String)>,
+    /// The site's own path it leads to (`img/tower.png`), when it leads into the site.
+    pub(super) target: Option<String>,
 }
 
 /// The first few of a page's `count` ids (`#staff, #visitors, and 12 more`), or "none": a

@@ -160,7 +160,10 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
     view::add_content(
         &mut site_view,
         &pages,
-        &std::collections::HashSet::from(["logo.png"]),
+        (
+            &std::collections::HashSet::from(["logo.png"]),
+            &std::collections::HashMap::new(),
+        ),
         &theme.static_paths(),
         &[],
         false,
