@@ -435,37 +435,51 @@ fn options() -> Options {
 /// blocks in the frames they scroll in.
 /// `html` with the `width` and `height` of each image of the site's own static files that the
 /// page shows (`![Tower](img/tower.png)`), so that its room is kept while it loads; CSS scales
-/// it to the column as before.
+/// it to the column as before. One pass over the page, however many images it has; a tag
+/// that has either already (the webmaster's own HTML) is left as it is.
 fn with_image_sizes(
-    mut html: String,
+    html: String,
     page: &ContentPage,
     targets: &Targets,
     sizes: &HashMap<&str, (u32, u32)>,
 ) -> String {
-    if sizes.is_empty() || !html.contains("<img ") {
+    const IMG: &str = "<img src=\"";
+    if sizes.is_empty() || !html.contains(IMG) {
         return html;
     }
-    let mut sized = Vec::new();
+    // Each image's address as pulldown-cmark's writer wrote it, and its size.
+    let mut sized: HashMap<String, (u32, u32)> = HashMap::new();
     for (event, _) in Parser::new_ext(&page.body, options()).into_offset_iter() {
         if let Event::Start(Tag::Image { dest_url, .. }) = event
             && let Ok(rewrite) = targets.rewrite(page, &dest_url)
-            && let Some(&(width, height)) = rewrite.target.as_deref().and_then(|t| sizes.get(t))
+            && let Some(&size) = rewrite.target.as_deref().and_then(|t| sizes.get(t))
         {
             let dest = rewrite.dest.unwrap_or_else(|| dest_url.to_string());
-            sized.push((dest, width, height));
+            let mut href = String::new();
+            let _ = pulldown_cmark_escape::escape_href(&mut href, &dest);
+            sized.insert(href, size);
         }
     }
-    for (dest, width, height) in sized {
-        // As pulldown-cmark's writer wrote it.
-        let mut href = String::new();
-        let _ = pulldown_cmark_escape::escape_href(&mut href, &dest);
-        let written = format!("<img src=\"{href}\"");
-        html = html.replace(
-            &written,
-            &format!("{written} width=\"{width}\" height=\"{height}\""),
-        );
+    let mut out = String::with_capacity(html.len() + sized.len() * 32);
+    let mut rest = html.as_str();
+    while let Some(at) = rest.find(IMG) {
+        let (before, after) = rest.split_at(at + IMG.len());
+        out.push_str(before);
+        let end = after.find('"').unwrap_or(after.len());
+        let tag_end = after.find('>').unwrap_or(after.len());
+        let has_size =
+            after[..tag_end].contains(" width=") || after[..tag_end].contains(" height=");
+        out.push_str(&after[..end]);
+        match sized.get(&after[..end]) {
+            Some((width, height)) if !has_size && end < after.len() => {
+                out.push_str(&format!("\" width=\"{width}\" height=\"{height}"));
+            }
+            _ => {}
+        }
+        rest = &after[end..];
     }
-    html
+    out.push_str(rest);
+    out
 }
 
 fn markdown_to_html(

@@ -834,7 +834,7 @@ fn a_pages_own_images_carry_their_width_and_height() {
             ("static/img/map.svg", svg),
             (
                 "content/guides/tower.md",
-                b"+++\ntitle = \"Tower\"\n+++\n![The tower](../../img/tower.png)\n\n![A map](@/img/map.svg \"Map\")\n\n![Elsewhere](https://example.org/x.png)\n",
+                b"+++\ntitle = \"Tower\"\n+++\n![The tower](../../img/tower.png)\n\n![A map](@/img/map.svg \"Map\")\n\n![Elsewhere](https://example.org/x.png)\n\n![The tower again](../../img/tower.png)\n",
             ),
         ],
     );
