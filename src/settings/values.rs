@@ -148,23 +148,15 @@ pub enum HeaderStyle {
     Accent,
 }
 
-impl HeaderStyle {
-    const NAMES: [&str; 2] = ["plain", "accent"];
-}
-
 impl TryFrom<String> for HeaderStyle {
     type Error = Invalid;
     fn try_from(text: String) -> Result<Self, Invalid> {
-        match text.trim() {
-            "plain" => Ok(Self::Plain),
-            "accent" => Ok(Self::Accent),
-            other => invalid(match crate::suggest::nearest(other, Self::NAMES) {
-                Some(near) => format!("{other:?} is not a header style: did you mean {near:?}?"),
-                None => format!(
-                    "{other:?} is not a header style; write \"plain\" (the default: the page's colours, the accent as a highlight) or \"accent\" (the header in the accent)"
-                ),
-            }),
-        }
+        one_of(
+            &text,
+            &[("plain", Self::Plain), ("accent", Self::Accent)],
+            "a header style",
+            "write \"plain\" (the default: the page's colours, the accent as a highlight) or \"accent\" (the header in the accent)",
+        )
     }
 }
 
@@ -181,24 +173,19 @@ pub enum LogoBackdrop {
     None,
 }
 
-impl LogoBackdrop {
-    const NAMES: [&str; 3] = ["auto", "plate", "none"];
-}
-
 impl TryFrom<String> for LogoBackdrop {
     type Error = Invalid;
     fn try_from(text: String) -> Result<Self, Invalid> {
-        match text.trim() {
-            "auto" => Ok(Self::Auto),
-            "plate" => Ok(Self::Plate),
-            "none" => Ok(Self::None),
-            other => invalid(match crate::suggest::nearest(other, Self::NAMES) {
-                Some(near) => format!("{other:?} is not a logo backdrop: did you mean {near:?}?"),
-                None => format!(
-                    "{other:?} is not a logo backdrop; write \"auto\" (the default), \"plate\" or \"none\""
-                ),
-            }),
-        }
+        one_of(
+            &text,
+            &[
+                ("auto", Self::Auto),
+                ("plate", Self::Plate),
+                ("none", Self::None),
+            ],
+            "a logo backdrop",
+            "write \"auto\" (the default), \"plate\" or \"none\"",
+        )
     }
 }
 
@@ -212,24 +199,35 @@ pub enum BannerSource {
     Remote,
 }
 
-impl BannerSource {
-    const NAMES: [&str; 2] = ["local", "remote"];
-}
-
 impl TryFrom<String> for BannerSource {
     type Error = Invalid;
     fn try_from(text: String) -> Result<Self, Invalid> {
-        match text.trim() {
-            "local" => Ok(Self::Local),
-            "remote" => Ok(Self::Remote),
-            other => invalid(match crate::suggest::nearest(other, Self::NAMES) {
-                Some(near) => format!("{other:?} is not a banner source: did you mean {near:?}?"),
-                None => format!(
-                    "{other:?} is not a banner source; write \"local\" (the default: banners fetched at build time and served with the site) or \"remote\" (the API's addresses)"
-                ),
-            }),
-        }
+        one_of(
+            &text,
+            &[("local", Self::Local), ("remote", Self::Remote)],
+            "a banner source",
+            "write \"local\" (the default: banners fetched at build time and served with the site) or \"remote\" (the API's addresses)",
+        )
     }
+}
+
+/// The choice `text` names (trimmed) among `choices`; else a refusal saying it is not `what`,
+/// with the nearest name, or `otherwise` (what to write) when none is near.
+fn one_of<T: Copy>(
+    text: &str,
+    choices: &[(&str, T)],
+    what: &str,
+    otherwise: &str,
+) -> Result<T, Invalid> {
+    let text = text.trim();
+    if let Some((_, choice)) = choices.iter().find(|(name, _)| *name == text) {
+        return Ok(*choice);
+    }
+    let names = choices.iter().map(|(name, _)| *name);
+    invalid(match crate::suggest::nearest(text, names) {
+        Some(near) => format!("{text:?} is not {what}: did you mean {near:?}?"),
+        None => format!("{text:?} is not {what}; {otherwise}"),
+    })
 }
 
 /// `display_zone`: an IANA zone.
