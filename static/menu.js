@@ -30,13 +30,12 @@
       var boxes = range.getClientRects();
       return !boxes.length || boxes[boxes.length - 1].bottom <= clip.getBoundingClientRect().bottom + 0.5;
     }
-    function show(words) { text.data = words; }
     name.setAttribute("data-full", full);
-    show(full);
+    text.data = full;
     if (link) { link.removeAttribute("aria-label"); }
     if (fits()) { return; }
     var shown = name.getAttribute("data-short") || full;
-    show(shown);
+    text.data = shown;
     var words = shown.split(" ");
     while (!fits() && words.length > 1) {
       words.pop();

@@ -147,8 +147,14 @@ pub fn add_content(
     let no_ids = PageIds::default();
     for page in &published {
         let page_ids = ids.get(page.path.as_str()).unwrap_or(&no_ids);
-        let html = markdown_to_html(page, page_ids, &targets, &frames, errors, &mut anchors);
-        let html = with_image_sizes(html, page, &targets, image_sizes);
+        let html = markdown_to_html(
+            page,
+            page_ids,
+            (&targets, image_sizes),
+            &frames,
+            errors,
+            &mut anchors,
+        );
         match page.kind {
             PageKind::HomeIntro => {
                 // The webmaster's words open the home page, in the site's language: the
@@ -433,32 +439,14 @@ fn options() -> Options {
 /// The page's Markdown as HTML: headings and footnotes with the ids [`page_ids`] gave them,
 /// links and images rewritten, or refused with a problem added to `errors`; tables and code
 /// blocks in the frames they scroll in.
-/// `html` with the `width` and `height` of each image of the site's own static files that the
-/// page shows (`![Tower](img/tower.png)`), so that its room is kept while it loads; CSS scales
-/// it to the column as before. One pass over the page, however many images it has; a tag
-/// that has either already (the webmaster's own HTML) is left as it is.
-fn with_image_sizes(
-    html: String,
-    page: &ContentPage,
-    targets: &Targets,
-    sizes: &HashMap<&str, (u32, u32)>,
-) -> String {
+/// `html` with the `width` and `height` of each image in `sized` (its address as
+/// pulldown-cmark's writer wrote it, and its size), so that its room is kept while it loads;
+/// CSS scales it to the column as before. One pass over the page, however many images it has;
+/// a tag that has either already (the webmaster's own HTML) is left as it is.
+fn with_image_sizes(html: String, sized: &HashMap<String, (u32, u32)>) -> String {
     const IMG: &str = "<img src=\"";
-    if sizes.is_empty() || !html.contains(IMG) {
+    if sized.is_empty() {
         return html;
-    }
-    // Each image's address as pulldown-cmark's writer wrote it, and its size.
-    let mut sized: HashMap<String, (u32, u32)> = HashMap::new();
-    for (event, _) in Parser::new_ext(&page.body, options()).into_offset_iter() {
-        if let Event::Start(Tag::Image { dest_url, .. }) = event
-            && let Ok(rewrite) = targets.rewrite(page, &dest_url)
-            && let Some(&size) = rewrite.target.as_deref().and_then(|t| sizes.get(t))
-        {
-            let dest = rewrite.dest.unwrap_or_else(|| dest_url.to_string());
-            let mut href = String::new();
-            let _ = pulldown_cmark_escape::escape_href(&mut href, &dest);
-            sized.insert(href, size);
-        }
     }
     let mut out = String::with_capacity(html.len() + sized.len() * 32);
     let mut rest = html.as_str();
@@ -485,7 +473,8 @@ fn with_image_sizes(
 fn markdown_to_html(
     page: &ContentPage,
     ids: &PageIds,
-    targets: &Targets,
+    // Where links lead, and the sizes of the images among the static files.
+    (targets, sizes): (&Targets, &HashMap<&str, (u32, u32)>),
     frames: &FrameTags,
     errors: &mut Vec<Problem>,
     anchors: &mut Vec<GeneratedAnchor>,
@@ -495,10 +484,13 @@ fn markdown_to_html(
             *label = CowStr::from(id.clone());
         }
     };
+    // The site's own images the page shows, by their address as the writer writes it.
+    let mut sized: HashMap<String, (u32, u32)> = HashMap::new();
     // Each event is changed on its way to the writer: a page's events are never all held.
     let events = Parser::new_ext(&page.body, options())
         .into_offset_iter()
         .map(|(mut event, range)| {
+            let image = matches!(event, Event::Start(Tag::Image { .. }));
             match &mut event {
                 Event::Start(Tag::Heading { id, attrs, .. }) => {
                     *id = ids.headings.get(&range.start).cloned().map(CowStr::from);
@@ -511,6 +503,13 @@ fn markdown_to_html(
                 Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
                     match targets.rewrite(page, dest_url) {
                         Ok(rewrite) => {
+                            let size = (rewrite.target.as_deref()).and_then(|t| sizes.get(t));
+                            if let (true, Some(&size)) = (image, size) {
+                                let dest = rewrite.dest.as_deref().unwrap_or(dest_url);
+                                let mut href = String::new();
+                                let _ = pulldown_cmark_escape::escape_href(&mut href, dest);
+                                sized.insert(href, size);
+                            }
                             if let Some((file, fragment)) = rewrite.anchor_on {
                                 anchors.push(GeneratedAnchor {
                                     at: Problem::at(
@@ -541,5 +540,5 @@ fn markdown_to_html(
         });
     let mut html = String::with_capacity(page.body.len() * 3 / 2);
     pulldown_cmark::html::push_html(&mut html, frames.around(events));
-    html
+    with_image_sizes(html, &sized)
 }
