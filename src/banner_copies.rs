@@ -10,7 +10,7 @@ use std::sync::Arc;
 pub const OUTPUT_FOLDER: &str = "banners";
 
 /// One copy of a banner, as a page names it: its path from the site's root and its width.
-#[derive(Clone, Debug, Hash, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BannerCopy {
     pub path: String,
     pub width: u32,
@@ -20,7 +20,7 @@ pub struct BannerCopy {
 /// `width` and `height`, which reserve its place before it loads), that copy's path (`src`),
 /// and its copies, narrowest first: in the fallback format every browser shows, and in WebP
 /// where that is the smaller (else none).
-#[derive(Clone, Debug, Hash, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LocalBanner {
     pub width: u32,
     pub height: u32,

@@ -43,7 +43,7 @@ const MAX_ALLOC: u64 = 128 * 1024 * 1024;
 const JPEG_QUALITY: u8 = 82;
 
 /// A file format a copy is written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     Webp,

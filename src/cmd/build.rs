@@ -354,16 +354,7 @@ fn render_all(
             ids.insert(file.path.clone(), found);
         }
     };
-    let may_keep = |path: &str| !wanted.contains(path);
-    let rendered = render(
-        view,
-        &theme,
-        &staging,
-        &static_paths,
-        options,
-        &collect_ids,
-        &may_keep,
-    );
+    let rendered = render(view, &theme, &staging, &static_paths, options, &collect_ids);
     let [files, pages, calendars] = match rendered {
         Ok(counts) => counts,
         Err(e) if problems.is_empty() => return Err(e),
@@ -530,23 +521,9 @@ fn render(
     static_paths: &HashSet<&str>,
     options: &BuildOptions,
     collect_ids: &(dyn Fn(&crate::output::OutputFile) + Sync),
-    may_keep: &(dyn Fn(&str) -> bool + Sync),
 ) -> Result<[usize; 3]> {
     let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
-    let kept = AtomicUsize::new(0);
-    // An event page kept as the last build made it: not one the webmaster's pages link into
-    // (its ids are read from what is made) nor one a static file would take the place of.
-    let keep = |path: &str, input: u128| {
-        let keep =
-            !static_paths.contains(path) && may_keep(path) && staging.keep_made_from(path, input);
-        if keep {
-            for count in [&files, &pages, &kept] {
-                count.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-        keep
-    };
-    let sink = |site::Rendered { kind, file, input }| {
+    let sink = |site::Rendered { kind, file }| {
         collect_ids(&file);
         files.fetch_add(1, Ordering::Relaxed);
         if kind.is_page() {
@@ -561,13 +538,8 @@ fn render(
                 file.path
             );
         }
-        staging.add_made_from(&file.path, &file.contents, input)
+        staging.add(&file.path, &file.contents)
     };
-    let keep: Option<site::Keep> = staging.may_keep_pages().then_some(&keep);
-    site::render_keeping(view, theme, &sink, keep)?;
-    log::debug!(
-        "{} event pages kept without being made again: their inputs and files are as the last build left them",
-        kept.into_inner()
-    );
+    site::render(view, theme, &sink)?;
     Ok([files, pages, calendars].map(AtomicUsize::into_inner))
 }

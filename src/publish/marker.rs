@@ -3,8 +3,6 @@
 //! does not list is the webmaster's.
 
 use anyhow::Context;
-use serde::Deserialize;
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
@@ -32,66 +30,20 @@ pub(super) struct Marker {
     pub kind: FolderKind,
     /// Sorted as [`Marker::new`] writes them.
     pub files: Vec<String>,
-    /// For each page made from inputs the render stage hashed: the hash of its bytes and of
-    /// its inputs (`CONTENT INPUT`, XXH3-128 in hex), so that the next build may keep the page
-    /// without making it again. Only a shortcut: what does not read is none.
-    #[serde(
-        default,
-        skip_serializing_if = "BTreeMap::is_empty",
-        deserialize_with = "any_made_from"
-    )]
-    pub made_from: BTreeMap<String, String>,
-}
-
-/// A `made_from` that is not a map of strings (a marker edited by hand) reads as empty.
-fn any_made_from<'de, D: serde::Deserializer<'de>>(
-    value: D,
-) -> Result<BTreeMap<String, String>, D::Error> {
-    let value = serde_json::Value::deserialize(value)?;
-    Ok(serde_json::from_value(value).unwrap_or_default())
 }
 
 fn site_kind() -> FolderKind {
     FolderKind::Site
 }
 
-/// The hash a marker records of a file's bytes or a page's inputs.
-pub(super) fn hash(bytes: &[u8]) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(bytes)
-}
-
 impl Marker {
-    /// A marker listing `files` (sorted, each once), each with its hashes if it is a page made
-    /// from hashed inputs.
-    pub fn new<'a>(
-        kind: FolderKind,
-        files: impl Iterator<Item = (&'a str, Option<(u128, u128)>)>,
-    ) -> Self {
-        let mut listed = Vec::new();
-        let mut made_from = BTreeMap::new();
-        for (path, hashes) in files {
-            if let Some((content, input)) = hashes {
-                made_from.insert(path.to_owned(), format!("{content:032x} {input:032x}"));
-            }
-            listed.push(path.to_owned());
-        }
+    /// A marker listing `files`, sorted, each once.
+    pub fn new<'a>(kind: FolderKind, files: impl Iterator<Item = &'a str>) -> Self {
         Self {
             generator: GENERATOR.into(),
             kind,
-            files: listed,
-            made_from,
+            files: files.map(str::to_owned).collect(),
         }
-    }
-
-    /// The hashes of the bytes and the inputs of the page at `path`, if recorded.
-    pub fn made_from(&self, path: &str) -> Option<(u128, u128)> {
-        let (content, input) = self.made_from.get(path)?.split_once(' ')?;
-        let hex = |digits: &str| {
-            (digits.len() == 32 && digits.bytes().all(|b| b.is_ascii_hexdigit()))
-                .then(|| u128::from_str_radix(digits, 16).ok())
-                .flatten()
-        };
-        Some((hex(content)?, hex(input)?))
     }
 
     /// The marker of `dir`, if it has one. A marker that does not read is an error: the folder
@@ -162,32 +114,11 @@ mod tests {
     }
 
     #[test]
-    fn hashes_read_back_and_damaged_ones_are_none_with_the_marker_still_read() {
-        let marker = Marker::new(
-            FolderKind::Site,
-            [("a.html", Some((7, u128::MAX))), ("b.ics", None)].into_iter(),
-        );
-        let marker: Marker = serde_json::from_slice(&marker.to_json()).unwrap();
-        assert_eq!(marker.made_from("a.html"), Some((7, u128::MAX)));
-        assert_eq!(marker.made_from("b.ics"), None);
-        let read = |made_from: &str| {
-            let json =
-                format!(r#"{{"generator": "x", "files": ["a.html"], "made_from": {made_from}}}"#);
-            serde_json::from_str::<Marker>(&json)
-                .unwrap()
-                .made_from("a.html")
-        };
-        let good = format!("{:032x} {:032x}", 1, 2);
-        assert_eq!(read(&format!(r#"{{"a.html": "{good}"}}"#)), Some((1, 2)));
-        for damaged in [
-            format!(r#"{{"a.html": "{}"}}"#, &good[1..]),
-            format!(r#"{{"a.html": "+{}"}}"#, &good[1..]),
-            r#"{"a.html": 7}"#.to_owned(),
-            "[1, 2]".to_owned(),
-            "null".to_owned(),
-        ] {
-            assert_eq!(read(&damaged), None, "{damaged}");
-        }
+    fn a_marker_with_the_page_hashes_earlier_versions_recorded_still_reads() {
+        let json = r#"{"generator": "vatcar-site 0.1.0", "kind": "site", "files": ["a.html"],
+            "made_from": {"a.html": "0 1"}}"#;
+        let marker: Marker = serde_json::from_str(json).unwrap();
+        assert_eq!(marker.files, ["a.html"]);
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub use signals::{Interrupted, interrupt, interrupted};
 use crate::output::OutputFile;
 use crate::secret::Secrets;
 use anyhow::{Context, Result, bail};
-use marker::{APART, Marker, hash};
+use marker::{APART, Marker};
 pub use marker::{FolderKind, MARKER};
 pub use place::Nested;
 use place::{Mode, Place};
@@ -160,23 +160,13 @@ pub struct Staging {
     kind: FolderKind,
     prune: bool,
     secrets: Secrets,
-    /// The marker as it was (its list of files taken into `old`).
-    previous: Marker,
     old: OldTree,
-    /// Each file staged so far, written or kept; `add` is called from every rendering thread.
-    staged: Mutex<HashMap<String, Staged>>,
+    /// Each file staged so far, and whether it was written (otherwise the output folder's
+    /// file stays); `add` is called from every rendering thread.
+    staged: Mutex<HashMap<String, bool>>,
     /// Bytes written into the staging folder so far.
     bytes_written: AtomicU64,
     _active: Active,
-}
-
-/// One file of the publication.
-#[derive(Clone, Copy)]
-struct Staged {
-    /// Written into the staging folder; otherwise the output folder's file stays.
-    written: bool,
-    /// For a page made from hashed inputs: the hashes of its bytes and of its inputs.
-    made_from: Option<(u128, u128)>,
 }
 
 impl Staging {
@@ -197,10 +187,8 @@ impl Staging {
             );
         }
         let marked = previous.is_some();
-        let mut previous =
-            previous.unwrap_or_else(|| Marker::new(options.kind, std::iter::empty()));
-        let listed = std::mem::take(&mut previous.files).into_iter().collect();
-        let old = OldTree::scan(&place.dir, options.kind, listed)?;
+        let listed = previous.map(|marker| marker.files.into_iter().collect());
+        let old = OldTree::scan(&place.dir, options.kind, listed.unwrap_or_default())?;
         // On a mount point the webmaster's files would stay among the site's, in its way.
         if !old.foreign.is_empty() && (!options.force || place.mode == Mode::InPlace) {
             refuse_foreign(&place, &old.foreign, options, marked)?;
@@ -212,7 +200,6 @@ impl Staging {
             kind: options.kind,
             prune: options.prune,
             secrets: options.secrets.clone(),
-            previous,
             staged: Mutex::new(HashMap::with_capacity(old.ours.len())),
             old,
             bytes_written: AtomicU64::new(0),
@@ -224,39 +211,6 @@ impl Staging {
     /// Stages one file, unless the output folder has these bytes already. Safe to call from
     /// several threads at once: the file system work happens outside the lock.
     pub fn add(&self, path: &str, contents: &[u8]) -> Result<()> {
-        self.add_made_from(path, contents, None)
-    }
-
-    /// Whether pages may be kept on the hash of their inputs: never with a secret in play
-    /// (see [`Staging::keep_made_from`]), so then no page's inputs are worth hashing.
-    pub fn may_keep_pages(&self) -> bool {
-        self.secrets.is_empty()
-    }
-
-    /// Keeps the output folder's page at `path` if the last build made it from inputs that
-    /// hash to `input` and it still holds the bytes that build wrote: then the page need not
-    /// be made again, and `true` says so. Never with a secret: the page was scanned for the
-    /// secrets of its own build, which need not be this one's.
-    pub fn keep_made_from(&self, path: &str, input: u128) -> bool {
-        let still =
-            |content| fs::read(below(&self.place.dir, path)).is_ok_and(|b| hash(&b) == content);
-        let made_from = (self.secrets.is_empty() && self.old.ours.contains(path))
-            .then(|| self.previous.made_from(path))
-            .flatten()
-            .filter(|&(content, recorded)| recorded == input && still(content));
-        let staged = Staged {
-            written: false,
-            made_from,
-        };
-        made_from.is_some() && {
-            let mut files = self.lock();
-            !files.contains_key(path) && files.insert(path.to_owned(), staged).is_none()
-        }
-    }
-
-    /// [`Staging::add`] for a page made from inputs that hash to `input`, recorded in the
-    /// marker for [`Staging::keep_made_from`].
-    pub fn add_made_from(&self, path: &str, contents: &[u8], input: Option<u128>) -> Result<()> {
         check_interrupt()?;
         check_relative(path)?;
         if !self.secrets.is_empty() {
@@ -279,11 +233,7 @@ impl Staging {
         let kept = path != MARKER
             && self.old.ours.contains(path)
             && same_bytes(&below(&self.place.dir, path), contents);
-        let staged = Staged {
-            written: !kept,
-            made_from: input.map(|input| (hash(contents), input)),
-        };
-        if path == MARKER || self.lock().insert(path.to_owned(), staged).is_some() {
+        if path == MARKER || self.lock().insert(path.to_owned(), !kept).is_some() {
             bail!("internal error: output path {path:?} is reserved or given twice");
         }
         if !kept {
@@ -308,30 +258,19 @@ impl Staging {
     pub fn commit(self) -> Result<PublishReport> {
         check_interrupt()?;
         let staged = std::mem::take(&mut *self.lock());
-        let mut listed: BTreeMap<&str, Staged> = staged
+        let mut listed: BTreeMap<&str, bool> = staged
             .iter()
-            .map(|(path, staged)| (path.as_str(), *staged))
+            .map(|(path, written)| (path.as_str(), *written))
             .collect();
         let stale: Vec<&str> = (self.old.ours.iter().map(String::as_str))
             .filter(|path| !staged.contains_key(*path))
             .collect();
         // Reports keep what earlier runs wrote, listed.
         let kept = stale.iter().filter(|_| !self.prune);
-        listed.extend(kept.map(|path| {
-            (
-                *path,
-                Staged {
-                    written: false,
-                    made_from: self.previous.made_from(path),
-                },
-            )
-        }));
+        listed.extend(kept.map(|path| (*path, false)));
         let removed = if self.prune { stale.len() } else { 0 };
-        let made_from = listed
-            .iter()
-            .map(|(path, staged)| (*path, staged.made_from));
-        let marker = Marker::new(self.kind, made_from).to_json();
-        let written = staged.values().filter(|staged| staged.written).count();
+        let marker = Marker::new(self.kind, listed.keys().copied()).to_json();
+        let written = staged.values().filter(|written| **written).count();
         let mut report = PublishReport {
             written,
             unchanged: staged.len() - written,
@@ -342,12 +281,12 @@ impl Staging {
             return self.finish(report);
         }
         report.bytes_written += marker.len() as u64;
-        let paths = |written| {
-            listed
-                .iter()
-                .filter(move |(_, staged)| staged.written == written)
+        let paths = |written: bool| {
+            (listed.iter())
+                .filter(|(_, w)| **w == written)
+                .map(|(path, _)| *path)
+                .collect::<Vec<_>>()
         };
-        let paths = |written| paths(written).map(|(path, _)| *path).collect::<Vec<_>>();
         match self.place.mode {
             Mode::Exchange => {
                 let target = self.new_dir.join(MARKER);
@@ -374,8 +313,7 @@ impl Staging {
                 check_interrupt()?;
                 let both: BTreeSet<&str> = listed.keys().chain(&stale).copied().collect();
                 let moves = swap::InPlace {
-                    both: Marker::new(self.kind, both.into_iter().map(|path| (path, None)))
-                        .to_json(),
+                    both: Marker::new(self.kind, both.into_iter()).to_json(),
                     marker,
                     stale: if self.prune { stale } else { Vec::new() },
                     changed: paths(true),
@@ -414,7 +352,7 @@ impl Staging {
         Ok(report)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Staged>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
         // A thread that panicked while holding the lock left only a list behind; it is still
         // usable, and the staging folder is dropped with the failed build anyway.
         self.staged.lock().unwrap_or_else(|e| e.into_inner())

@@ -1,16 +1,13 @@
 //! One page through its template: its context (the site's values, the way back to the root,
 //! the page's own facts, its data), rendered whole, or in two parts over a shared frame
-//! ([`frame`]), or kept as the last build made it.
+//! ([`frame`]).
 
 use crate::render::frame::{self, Frame, Frames};
 use crate::render::theme::Theme;
-use crate::view::{EventPage, SiteView};
+use crate::view::SiteView;
 use anyhow::Result;
 use serde::Serialize;
 use serde_json::{Value, json};
-use xxhash_rust::xxh3::Xxh3Default;
-
-use crate::render::sink::Keep;
 
 /// Where a page sits and what the templates need to link from it.
 pub(super) struct Page<'a> {
@@ -44,20 +41,15 @@ pub(super) struct SiteContext {
     pub(super) value: Value,
     pub(super) extra: Value,
     frames: Frames,
-    /// A hash of `value` and `extra`, for what a page is made from.
-    hash: u128,
 }
 
 impl SiteContext {
-    pub(super) fn new(value: Value, extra: Value) -> Result<Self> {
-        let mut state = Xxh3Default::new();
-        serde_json::to_writer(HashWriter(&mut state), &(&value, &extra))?;
-        Ok(Self {
+    pub(super) fn new(value: Value, extra: Value) -> Self {
+        Self {
             value,
             extra,
             frames: Frames::default(),
-            hash: state.digest128(),
-        })
+        }
     }
 
     /// A context holding what every template gets, `site` and `extra`, for the rest to be
@@ -81,53 +73,6 @@ impl std::ops::Deref for SiteContext {
 impl Serialize for SiteContext {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.value.serialize(serializer)
-    }
-}
-
-/// One page: its template with the site, the way back to the root, the page's own facts and
-/// its data under `name`.
-pub(super) fn render_page(
-    theme: &Theme,
-    site: &SiteContext,
-    view: &SiteView,
-    page: &Page,
-    name: &str,
-    data: Value,
-) -> Result<String> {
-    match make_page(theme, site, view, page, name, PageData::Value(data), None)? {
-        PageOutcome::Page { html, .. } => Ok(html),
-        PageOutcome::Kept => anyhow::bail!("internal error: {} kept unasked", page.path),
-    }
-}
-
-/// A page made, with the hash of its inputs when `keep` was asked; or kept.
-pub(super) enum PageOutcome {
-    Page { html: String, input: Option<u128> },
-    Kept,
-}
-
-/// A page's data, under the name its template reads it by: a value, or an event's page,
-/// whose value is made only where the page is (a page kept needs only the hash of what it
-/// shows, [`EventPage::hash_what_the_page_shows`], cheaper than the value).
-pub(super) enum PageData<'e> {
-    Value(Value),
-    Event(&'e EventPage),
-}
-
-impl PageData<'_> {
-    fn into_value(self) -> Result<Value> {
-        match self {
-            PageData::Value(value) => Ok(value),
-            PageData::Event(event) => Ok(event.context()?),
-        }
-    }
-
-    fn hash(&self, state: &mut Xxh3Default) -> Result<()> {
-        match self {
-            PageData::Value(value) => serde_json::to_writer(HashWriter(state), value)?,
-            PageData::Event(event) => event.hash_what_the_page_shows(state),
-        }
-        Ok(())
     }
 }
 
@@ -219,45 +164,25 @@ fn frame(
     })
 }
 
-/// [`render_page`], asking `keep` first whether the page may be kept as the last build made
-/// it.
-pub(super) fn make_page(
+/// One page: its template with the site, the way back to the root, the page's own facts and
+/// its data under `name`.
+pub(super) fn render_page(
     theme: &Theme,
     site: &SiteContext,
     view: &SiteView,
     page: &Page,
     name: &str,
-    data: PageData,
-    keep: Option<Keep>,
-) -> Result<PageOutcome> {
+    data: Value,
+) -> Result<String> {
     let page_values = PageValues::new(view, page);
-    let input = match keep {
-        Some(keep) => {
-            let input = made_from(theme, site, &page_values, name, &data)?;
-            if keep(&page.path, input) {
-                return Ok(PageOutcome::Kept);
-            }
-            Some(input)
-        }
-        None => None,
-    };
     let split = theme.split(page.template);
     let frame = match split {
         Some(_) => frame(theme, site, view, &page_values)?,
         None => None,
     };
     let (Some(split), Some(frame)) = (split, frame) else {
-        let html = theme.render(
-            page.template,
-            &whole_context(
-                site,
-                &page_values.root,
-                page_values.value,
-                name,
-                data.into_value()?,
-            )?,
-        )?;
-        return Ok(PageOutcome::Page { html, input });
+        let context = whole_context(site, &page_values.root, page_values.value, name, data)?;
+        return theme.render(page.template, &context);
     };
     // Only what the content reads: the site's values are the same on every page, and copying
     // them into each page's context was a tenth of its cost.
@@ -272,14 +197,11 @@ pub(super) fn make_page(
     if split.reads("page") {
         values.insert("page".into(), page_values.value.clone());
     }
-    values.insert(name.into(), data.into_value()?);
+    values.insert(name.into(), data);
     let context = tera::Context::from_value(Value::Object(values))?;
     let [_, content] = frame::names(page.template);
     match theme.render_part(&content, &context) {
-        Ok(content) => Ok(PageOutcome::Page {
-            html: frame.fill(content, &page_values.value),
-            input,
-        }),
+        Ok(content) => Ok(frame.fill(content, &page_values.value)),
         Err(error) => Err(content_error(
             theme,
             site,
@@ -313,41 +235,5 @@ fn content_error(
             page_values.page.template,
             page_values.page.path
         ),
-    }
-}
-
-/// The hash of all a page is made from, the same however it is rendered: the program and the
-/// theme (templates and texts, [`Theme::fingerprint`]), the site's values and `extra`, the way
-/// back to the root, the page's own values, and its data under `name`.
-fn made_from(
-    theme: &Theme,
-    site: &SiteContext,
-    page_values: &PageValues,
-    name: &str,
-    data: &PageData,
-) -> Result<u128> {
-    let mut state = Xxh3Default::new();
-    state.update(&theme.fingerprint().to_le_bytes());
-    state.update(&site.hash.to_le_bytes());
-    serde_json::to_writer(HashWriter(&mut state), &page_values.value)?;
-    for text in [page_values.root.as_str(), name] {
-        state.update(&text.len().to_le_bytes());
-        state.update(text.as_bytes());
-    }
-    data.hash(&mut state)?;
-    Ok(state.digest128())
-}
-
-/// Bytes written into a hash.
-struct HashWriter<'s>(&'s mut Xxh3Default);
-
-impl std::io::Write for HashWriter<'_> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.update(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }

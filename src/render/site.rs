@@ -4,16 +4,16 @@
 
 use crate::parallel::map_parallel;
 use crate::render::ical;
-use crate::render::page::{Page, PageData, PageOutcome, SiteContext, make_page, render_page};
-pub use crate::render::sink::{Keep, Rendered, Sink};
+use crate::render::page::{Page, SiteContext, render_page};
+pub use crate::render::sink::{Rendered, Sink};
 use crate::render::theme::Theme;
 use crate::settings::Sections;
 use crate::view::outputs::{self, Output};
-use crate::view::{EventKey, EventPage, EventStatus, SiteView};
+use crate::view::{EventKey, EventPage, SiteView};
 use anyhow::Result;
 use serde::Serialize;
 use serde_json::{Value, json};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// A page of its own for each section.
 struct SectionPage {
@@ -24,7 +24,7 @@ struct SectionPage {
     title: Option<&'static str>,
     /// The name the page's data goes under in the template.
     name: &'static str,
-    /// PageOutcome on the rendering thread: an event list is large.
+    /// Made on the rendering thread: an event list is large.
     data: fn(&SiteView) -> Result<Value>,
 }
 
@@ -118,114 +118,33 @@ pub fn templates_rendered(
     names
 }
 
-/// Renders every file of the site and hands each to `sink` as soon as it is made.
-///
-/// Per-event files (each event's page and its `event.ics`) are most of a large site and are
-/// made on every core. Everything else (the section pages, the 404 page, the sitemap) is made
-/// on a thread of its own beside them: an event list is one long file, and a core would
-/// otherwise wait for it at the end. Each event's page is taken from the view, made whole
-/// ([`SiteView::describe`]: its description sanitized) and dropped once its files are made:
-/// what stays of it is its VEVENT, for the calendar feeds, and the opening of its text for
-/// the Atom feed and events.json, which are made when every event has been.
+/// Renders every file of the site and hands each to `sink` as soon as it is made: each
+/// event's page and calendar on every core, and beside them, on a thread of its own, the
+/// section pages, the 404 page and the sitemap; then the feeds, which list every event.
 pub fn render(view: SiteView, theme: &Theme, sink: Sink) -> Result<()> {
-    render_keeping(view, theme, sink, None)
-}
-
-/// [`render`], keeping the event pages `keep` vouches for instead of making them again, and
-/// handing the sink the hash of each one's inputs (none without `keep`).
-pub fn render_keeping(
-    mut view: SiteView,
-    theme: &Theme,
-    sink: Sink,
-    keep: Option<Keep>,
-) -> Result<()> {
-    let event_pages = std::mem::take(&mut view.event_pages);
-    let site = SiteContext::new(serde_json::to_value(&view.site)?, view.extra.clone())?;
-    // For the sitemap, which is made beside the event pages.
+    let site = SiteContext::new(serde_json::to_value(&view.site)?, view.extra.clone());
     let site_url = view.site.site_url.as_deref();
-    let event_urls: Vec<String> = (event_pages.iter())
-        .map(|e| event_page(e, site_url).url())
-        .collect();
-    let in_feed: HashSet<EventKey> = view.feed.iter().filter_map(|entry| entry.event).collect();
-    let made = std::thread::scope(|scope| {
-        let view = &view;
-        let site_wide = scope.spawn(|| site_wide_files(view, theme, &site, &event_urls, sink));
-        let made = map_parallel(event_pages, |mut event| {
-            view.describe(&mut event);
-            let page = event_page(&event, view.site.site_url.as_deref());
-            let made = make_page(
-                theme,
-                &site,
-                view,
-                &page,
-                "event",
-                PageData::Event(&event),
-                keep,
-            )?;
-            if let PageOutcome::Page { html, input } = made {
-                let rendered = Rendered::new(&outputs::EVENT_PAGE, page.path, html);
-                sink(Rendered { input, ..rendered })?;
-            }
-            let key = event.summary.key;
-            Ok(MadeEvent {
-                key,
-                block: single_calendar(&view.calendars, &event, sink)?,
-                feed_part: (in_feed.contains(&key))
-                    .then(|| crate::view::FeedEntry::description_part(&event.text)),
-                excerpt: (event.summary.status != EventStatus::Past)
-                    .then_some(event.excerpt)
-                    .flatten(),
-            })
+    let blocks = std::thread::scope(|scope| {
+        let site_wide = scope.spawn(|| site_wide_files(&view, theme, &site, sink));
+        let blocks = map_parallel(view.event_pages.iter().collect(), |event| {
+            let page = event_page(event, site_url);
+            let html = render_page(theme, &site, &view, &page, "event", event.context()?)?;
+            sink(Rendered::new(&outputs::EVENT_PAGE, page.path, html))?;
+            let block = single_calendar(&view.calendars, event, sink)?;
+            Ok(block.map(|block| (event.summary.key, block)))
         });
         let site_wide = site_wide.join().expect("rendering does not panic");
-        site_wide.and(made)
+        site_wide.and(blocks)
     })?;
-    let mut blocks = HashMap::with_capacity(made.len());
-    let mut feed_parts = HashMap::new();
-    let mut excerpts = HashMap::new();
-    for event in made {
-        if let Some(part) = event.feed_part {
-            feed_parts.insert(event.key, part);
-        }
-        if let Some(excerpt) = event.excerpt {
-            excerpts.insert(event.key, excerpt);
-        }
-        if let Some(block) = event.block {
-            blocks.insert(event.key, block);
-        }
-    }
-    for entry in &mut view.feed {
-        if let Some(part) = entry.event.and_then(|key| feed_parts.get(&key)) {
-            entry.summary.push_str(part);
-        }
-    }
-    if let Some(events) = &mut view.public.events {
-        for item in &mut events.items {
-            if let Some(excerpt) = excerpts.remove(&item.event) {
-                item.content_text = excerpt;
-            }
-        }
-    }
     if view.site.site_url.is_some() {
         atom_feed(&view, theme, &site, sink)?;
     }
     crate::render::data::events_feed(&view, sink)?;
     let calendars = Calendars {
         feeds: &view.calendars,
-        blocks,
+        blocks: blocks.into_iter().flatten().collect(),
     };
     calendars.feeds(&view, sink)
-}
-
-/// What stays of an event once its page and its calendar are made.
-struct MadeEvent {
-    key: EventKey,
-    /// Its VEVENT, for the calendar feeds.
-    block: Option<ical::VEvent>,
-    /// The end of its Atom feed entry, when the feed lists it.
-    feed_part: Option<String>,
-    /// Its excerpt, for events.json, when it is not over.
-    excerpt: Option<String>,
 }
 
 /// The Atom feed of the upcoming events.
@@ -240,13 +159,7 @@ fn atom_feed(view: &SiteView, theme: &Theme, site: &SiteContext, sink: Sink) -> 
     ))
 }
 
-fn site_wide_files(
-    view: &SiteView,
-    theme: &Theme,
-    site: &SiteContext,
-    event_urls: &[String],
-    sink: Sink,
-) -> Result<()> {
+fn site_wide_files(view: &SiteView, theme: &Theme, site: &SiteContext, sink: Sink) -> Result<()> {
     let section_pages: Vec<(Page, &SectionPage)> = SECTION_PAGES
         .iter()
         .filter(|s| s.output.is_written(&view.site.sections, view.site.has_feed))
@@ -290,7 +203,7 @@ fn site_wide_files(
             .iter()
             .map(|(page, _)| page.url())
             .chain(view.content.pages.iter().map(|c| c.url.clone()))
-            .chain(event_urls.iter().cloned())
+            .chain(view.event_pages.iter().map(|e| e.summary.url.clone()))
             .map(|u| format!("{site_url}{u}"))
             .collect();
         let mut context = site.context();

@@ -45,9 +45,6 @@ pub struct Theme {
     sources: Vec<TemplateSource>,
     /// The words of the pages, in the site's language.
     texts: Arc<Texts>,
-    /// A hash of the program's version, every template and the texts: what a page is made
-    /// with, besides its data.
-    fingerprint: u128,
 }
 
 /// The theme's templates parsed by Tera: most of a small site's build, which `serve` does
@@ -123,15 +120,9 @@ impl Theme {
             .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
             .collect();
         let sources = gather_sources(user_dir, page_templates, rendered, &mut static_files)?;
-        let fingerprint = fingerprint(&texts, &sources);
         let parse = || parse(&sources, &texts);
         let parsed = match cache {
-            Some(cache) => {
-                // Where each template came from decides which are built in, and the errors.
-                let origins: Vec<&str> = sources.iter().map(|s| s.origin.as_str()).collect();
-                let made_from = format!("{fingerprint}\n{origins:?}");
-                cache.get(xxhash_rust::xxh3::xxh3_128(made_from.as_bytes()), parse)?
-            }
+            Some(cache) => cache.get(fingerprint(&texts, &sources), parse)?,
             None => Arc::new(parse()?),
         };
         Ok(Self {
@@ -139,7 +130,6 @@ impl Theme {
             static_files,
             sources,
             texts,
-            fingerprint,
         })
     }
 
@@ -174,11 +164,6 @@ impl Theme {
                 rendered
             },
         )
-    }
-
-    /// A hash of the program's version, the templates and the texts.
-    pub fn fingerprint(&self) -> u128 {
-        self.fingerprint
     }
 
     /// How `template` is rendered in two parts, if it can be ([`frame`]).
@@ -464,13 +449,19 @@ fn keep_splits(
     Ok((splits, kept))
 }
 
-/// A hash of the program's version, the texts and every template: what a page is made
-/// with, besides its data.
+/// A hash of the program's version, the texts and every template with where it came from
+/// (which decides which are built in, and the errors): what the parsed templates are made of.
 fn fingerprint(texts: &Texts, sources: &[TemplateSource]) -> u128 {
     let mut made_with = format!("{}\n{texts:?}\n", env!("CARGO_PKG_VERSION")).into_bytes();
     for source in sources {
-        let lengths = format!("{}\n{}\n", source.name.len(), source.text.len());
+        let lengths = format!(
+            "{}\n{}\n{}\n",
+            source.name.len(),
+            source.text.len(),
+            source.origin.len()
+        );
         made_with.extend_from_slice(lengths.as_bytes());
+        made_with.extend_from_slice(source.origin.as_bytes());
         made_with.extend_from_slice(source.name.as_bytes());
         made_with.extend_from_slice(source.text.as_bytes());
     }

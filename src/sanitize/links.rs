@@ -4,7 +4,7 @@
 
 use url::Url;
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SafeLink {
     /// Ready for an `href` or `src` attribute (still to be HTML-escaped by the template).
     pub href: String,

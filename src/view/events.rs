@@ -6,17 +6,17 @@ use super::outputs::EVENT_PAGE;
 use super::{BuildInputs, Instant, Texts, When, when};
 use crate::banner_copies::LocalBanner;
 use crate::model::{Event, Roster, SiteData, timestamp};
+use crate::sanitize::description::{Sanitizer, html_to_text};
 use crate::sanitize::links::{SafeLink, safe_image, safe_link};
 use crate::settings::{Events, Settings, SiteSettings};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// Where an event stands at the build time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EventStatus {
     Upcoming,
@@ -24,7 +24,7 @@ pub enum EventStatus {
     Past,
 }
 
-#[derive(Clone, Debug, Hash, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct EventSummary {
     /// Which page this is (templates have `id` and `url`).
     #[serde(skip)]
@@ -52,10 +52,7 @@ pub struct EventPage {
     /// Shared with the event lists.
     #[serde(flatten)]
     pub summary: Arc<EventSummary>,
-    /// The description as the API sent it (markdown or HTML, untrusted), until
-    /// [`super::SiteView::describe`] makes `description_html`, `text` and `excerpt` of it.
-    #[serde(skip)]
-    pub(super) description: String,
+    /// The description the API sent (markdown or HTML, untrusted), sanitized.
     pub description_html: String,
     /// The description's opening as plain text, for link previews (`og:description`).
     pub excerpt: Option<String>,
@@ -92,41 +89,6 @@ impl EventPage {
 
     /// The link that opens Google Calendar's new-event form filled in with this event; none
     /// once it is over.
-    /// Feeds `state` everything this event's page can show: every field but the description
-    /// as the API sent it (what the page shows of it is made from it), the text and times
-    /// included, which its Google Calendar link is made from. A rebuild hashes them to tell
-    /// that the page would come out as the last build made it, without making it: cheaper
-    /// than the link alone. Every field is named, so that a new one must be decided here.
-    pub fn hash_what_the_page_shows(&self, state: &mut impl Hasher) {
-        let EventPage {
-            summary,
-            description: _,
-            description_html,
-            excerpt,
-            airports,
-            departure,
-            arrival,
-            positions,
-            participants,
-            updated,
-            canonical,
-            text,
-            span,
-        } = self;
-        summary.hash(state);
-        description_html.hash(state);
-        excerpt.hash(state);
-        airports.hash(state);
-        departure.hash(state);
-        arrival.hash(state);
-        positions.hash(state);
-        participants.hash(state);
-        updated.hash(state);
-        canonical.hash(state);
-        text.hash(state);
-        span.hash(state);
-    }
-
     pub fn google_calendar(&self) -> Option<String> {
         let summary = &self.summary;
         (summary.status != EventStatus::Past).then(|| {
@@ -149,7 +111,6 @@ impl EventPage {
     pub fn of_summary(summary: EventSummary) -> Self {
         Self {
             summary: Arc::new(summary),
-            description: String::new(),
             description_html: String::new(),
             excerpt: None,
             airports: Vec::new(),
@@ -165,7 +126,7 @@ impl EventPage {
     }
 }
 
-#[derive(Clone, Debug, Hash, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Position {
     pub label: String,
     pub detail: Option<String>,
@@ -426,9 +387,9 @@ pub(super) fn event_lists(
 /// An event's page, from its model and its positions (taken out of the model, see
 /// `view::take_from_events`).
 pub(super) fn event_page(
-    (event, positions): (&Event, &[Value]),
+    event: &Event,
     summary: Arc<EventSummary>,
-    description: String,
+    sanitizer: &Sanitizer,
     names: &HashMap<u64, String>,
     (settings, inputs): (&Settings, &BuildInputs),
 ) -> EventPage {
@@ -439,14 +400,15 @@ pub(super) fn event_page(
         .as_ref()
         .and_then(|u| u.join(&summary.url).ok())
         .map(|u| u.to_string());
+    let description_html = sanitizer.render(&event.description);
+    let text = html_to_text(&description_html);
     EventPage {
         canonical,
-        description,
-        description_html: String::new(),
-        text: String::new(),
+        description_html,
+        excerpt: excerpt(&text, 200),
+        text,
         span: (event.start, event.effective_end()),
         summary,
-        excerpt: None,
         airports: if same {
             event.departure.clone()
         } else {
@@ -462,8 +424,7 @@ pub(super) fn event_page(
         } else {
             event.arrival.clone()
         },
-        positions: positions
-            .iter()
+        positions: (event.positions.iter())
             .filter_map(|p| position(p, names, &inputs.texts))
             .collect(),
         participants: settings

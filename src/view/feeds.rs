@@ -3,21 +3,17 @@
 use super::calendar_links::shortened;
 use super::events::EventIndex;
 use super::outputs::EVENT_CALENDAR;
-use super::{BuildInputs, EventKey, EventStatus, EventSummary, FeedSettings, Site};
+use super::{BuildInputs, EventKey, EventPage, EventStatus, EventSummary, FeedSettings, Site};
 use crate::model::Event;
 use crate::settings::Feeds;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// An entry of the Atom feed.
 #[derive(Clone, Debug, Serialize)]
 pub struct FeedEntry {
-    /// The event it is, whose description's opening ends `summary` once its page is rendered
-    /// ([`FeedEntry::description_part`]).
-    #[serde(skip)]
-    pub event: Option<EventKey>,
     pub id: String,
     pub url: String,
     pub title: String,
@@ -77,20 +73,18 @@ impl CalendarEntry {
     }
 }
 
-impl FeedEntry {
-    /// What an event's description adds to the end of its entry's `summary`: its first 280
-    /// characters of plain text, and "…" when there are more.
-    pub fn description_part(text: &str) -> String {
-        if text.is_empty() {
-            return String::new();
-        }
-        let short: String = text.chars().take(280).collect();
-        let mut part = format!("\n\n{short}");
-        if short.len() < text.len() {
-            part.push('…');
-        }
-        part
+/// What an event's description adds to the end of its feed entry's `summary`: its first 280
+/// characters of plain text, and "…" when there are more.
+fn description_part(text: &str) -> String {
+    if text.is_empty() {
+        return String::new();
     }
+    let short: String = text.chars().take(280).collect();
+    let mut part = format!("\n\n{short}");
+    if short.len() < text.len() {
+        part.push('…');
+    }
+    part
 }
 
 pub(super) fn calendar_feeds(
@@ -188,13 +182,15 @@ pub(super) fn calendar_feeds(
 /// byte-identical until what it shows changes.
 pub(super) fn feed(
     events: &EventIndex,
-    summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
+    (summaries, pages): (&BTreeMap<EventKey, Arc<EventSummary>>, &[EventPage]),
     settings: &crate::settings::SiteSettings,
     feeds: &Feeds,
 ) -> (Vec<FeedEntry>, String) {
     let Some(site_url) = &settings.site_url else {
         return (Vec::new(), String::new());
     };
+    let pages: HashMap<EventKey, &EventPage> =
+        pages.iter().map(|page| (page.summary.key, page)).collect();
     let mut entries: Vec<(DateTime<Utc>, EventKey)> = summaries
         .iter()
         .filter(|(_, s)| s.status != EventStatus::Past)
@@ -221,8 +217,8 @@ pub(super) fn feed(
             if !summary.route.is_empty() {
                 text.push_str(&format!(" · {}", summary.route));
             }
+            text.push_str(&description_part(&pages[&key].text));
             FeedEntry {
-                event: Some(key),
                 id: url.clone(),
                 url,
                 title: summary.name.clone(),

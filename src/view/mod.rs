@@ -52,13 +52,13 @@ pub use time::{Instant, When, when};
 pub use whats_new::{Change, WhatsNew, document_id};
 
 use crate::model::SiteData;
-use crate::sanitize::description::{Sanitizer, html_to_text};
+use crate::sanitize::description::Sanitizer;
 use crate::sanitize::frames::FrameTags;
 use events::{EventIndex, Listed, event_lists, event_page, index_events, roster_names, summary};
 use feeds::{calendar_feeds, feed};
 use serde::Serialize;
 use site::site_view;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 #[derive(Clone, Debug, Serialize)]
@@ -86,8 +86,6 @@ pub struct HomePage {
 
 /// The whole site's views, built once.
 pub struct SiteView {
-    /// Each event's description is sanitized as its page is rendered ([`SiteView::describe`]).
-    sanitizer: Sanitizer,
     pub site: Site,
     pub home: HomePage,
     pub roster: RosterPage,
@@ -118,19 +116,6 @@ pub struct SiteView {
     pub extra: serde_json::Value,
 }
 
-impl SiteView {
-    /// Makes an event's page whole: its description sanitized to HTML, as plain text, and the
-    /// opening of that text (`excerpt`). Called as each page is rendered, on every core, so
-    /// that no more than a page's worth of each is held at a time.
-    pub fn describe(&self, page: &mut EventPage) {
-        let description = std::mem::take(&mut page.description);
-        page.description_html = self.sanitizer.render(&description);
-        drop(description);
-        page.text = html_to_text(&page.description_html);
-        page.excerpt = events::excerpt(&page.text, 200);
-    }
-}
-
 /// The data the sections show: one that is switched off contributes no pages, no events
 /// and no calendar.
 fn in_sections(data: &mut SiteData, sections: Sections) {
@@ -142,35 +127,6 @@ fn in_sections(data: &mut SiteData, sections: Sections) {
     }
 }
 
-/// What the view reads of an event's model once, on the core that makes its page.
-#[derive(Default)]
-struct Taken {
-    /// Markdown or HTML, sanitized once.
-    description: String,
-    /// Kept by the models as JSON objects, 600 bytes each; the page shows them as text.
-    positions: Vec<serde_json::Value>,
-}
-
-/// Every event's description and positions, taken out of the models: the first record of
-/// each id in each list (the one [`index_events`] keeps), by whether it is the facility's
-/// list and its id. They are the models' largest part, and each is dropped once its page is
-/// made.
-fn take_from_events(data: &mut SiteData) -> HashMap<(bool, u64), Taken> {
-    let mut taken = HashMap::new();
-    for (facility, list) in [
-        (true, &mut data.facility_events),
-        (false, &mut data.division_events),
-    ] {
-        for event in list {
-            taken.entry((facility, event.id)).or_insert_with(|| Taken {
-                description: std::mem::take(&mut event.description),
-                positions: std::mem::take(&mut event.positions),
-            });
-        }
-    }
-    taken
-}
-
 /// The frames wide tables and code blocks scroll in, named in the site's language: in event
 /// descriptions and in the webmaster's pages alike.
 fn scroll_frames(texts: &Texts) -> FrameTags {
@@ -180,12 +136,9 @@ fn scroll_frames(texts: &Texts) -> FrameTags {
     )
 }
 
-/// The site's views from the data, the webmaster's settings and what this run decided. The
-/// data is the view's to take from: each event's description and positions leave the models
-/// for its page (see [`take_from_events`]), and the rest goes when the view is made.
+/// The site's views from the data, the webmaster's settings and what this run decided.
 pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> SiteView {
     in_sections(&mut data, settings.site.sections);
-    let taken = take_from_events(&mut data);
     let data = &data;
     let frames = scroll_frames(&inputs.texts);
     let sanitizer = Sanitizer::new(&inputs.base_url).with_frames(frames.clone());
@@ -200,7 +153,7 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         division_keys,
         summaries,
         event_pages,
-    } = event_views(data, taken, settings, inputs);
+    } = event_views(data, &sanitizer, settings, inputs);
     let lists =
         |keys: &[EventKey]| event_lists(keys, &events, &summaries, &settings.events, inputs);
     let facility_events = lists(&facility_keys);
@@ -219,7 +172,12 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         inputs,
     );
 
-    let (feed, feed_updated) = feed(&events, &summaries, &settings.site, &settings.feeds);
+    let (feed, feed_updated) = feed(
+        &events,
+        (&summaries, &event_pages),
+        &settings.site,
+        &settings.feeds,
+    );
     let calendars = calendar_feeds(
         (&facility_keys, &division_keys),
         &events,
@@ -247,7 +205,6 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
     }
     let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, inputs);
     SiteView {
-        sanitizer,
         site,
         home,
         roster,
@@ -277,40 +234,27 @@ struct EventViews<'d> {
     event_pages: Vec<EventPage>,
 }
 
-/// Each event's summary and page, made on every core, with what was taken from its model.
+/// Each event's summary and page (its description sanitized, the costliest step), made on
+/// every core.
 fn event_views<'d>(
     data: &'d SiteData,
-    mut taken: HashMap<(bool, u64), Taken>,
+    sanitizer: &Sanitizer,
     settings: &Settings,
     inputs: &BuildInputs,
 ) -> EventViews<'d> {
     let names = roster_names(&data.roster);
     let (events, facility_keys, division_keys) = index_events(data);
-    // Each event's summary and page are made on every core. Its description is sanitized,
-    // the costliest step per event, as its page is rendered ([`SiteView::describe`]): what
-    // is made of it (its HTML, its text, the Google Calendar link, the calendar), held for
-    // every event, was most of a large site's memory.
-    let list: Vec<(EventKey, Listed, Taken)> = (events.iter())
-        .map(|(key, listed)| {
-            let record = (listed.facility, listed.event.id);
-            (*key, *listed, taken.remove(&record).unwrap_or_default())
-        })
-        .collect();
-    drop(taken);
-    let per_event = crate::parallel::map_parallel(list, |(key, listed, taken)| {
-        let Taken {
-            description,
-            positions,
-        } = taken;
-        let summary = Arc::new(summary(key, &listed, &settings.site, inputs));
+    let list: Vec<(&EventKey, &Listed)> = events.iter().collect();
+    let per_event = crate::parallel::map_parallel(list, |(key, listed)| {
+        let summary = Arc::new(summary(*key, listed, &settings.site, inputs));
         let page = event_page(
-            (listed.event, &positions),
+            listed.event,
             Arc::clone(&summary),
-            description,
+            sanitizer,
             &names,
             (settings, inputs),
         );
-        Ok((key, summary, page))
+        Ok((*key, summary, page))
     })
     .expect("building the view cannot fail");
     let mut summaries: BTreeMap<EventKey, Arc<EventSummary>> = BTreeMap::new();

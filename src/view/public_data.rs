@@ -3,7 +3,7 @@
 //! docs/schemas/ holds their schemas. The next build reads changes.json and roster.json back
 //! as its previous state (`model::previous`).
 
-use super::events::{EventKey, EventPage, EventStatus};
+use super::events::{EventPage, EventStatus};
 use super::whats_new::{Promoted, State, WhatsNew};
 use super::{BuildInputs, FeedEntry, PersonRow, RosterPage, Site, StaffRow};
 use crate::model::StaffRole;
@@ -103,10 +103,6 @@ pub struct FeedExtension {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct EventItem {
-    /// The event it is: `content_text` is its excerpt, set once its page is rendered (the
-    /// event's name until then, and for an event without a description).
-    #[serde(skip)]
-    pub event: EventKey,
     pub id: String,
     pub url: String,
     pub title: String,
@@ -182,7 +178,6 @@ pub(super) fn public_data(
         Some(site_url) => {
             let entries: Vec<FeedEntry> = (whats_new.changes.iter())
                 .map(|c| FeedEntry {
-                    event: None,
                     id: format!("{site_url}whats-new/#{}", c.id),
                     url: absolute(&c.url),
                     title: c.title.clone(),
@@ -264,11 +259,11 @@ fn events_feed(event_pages: &[EventPage], site: &Site, inputs: &BuildInputs) -> 
                 (page.airports.clone(), page.airports.clone())
             };
             EventItem {
-                event: summary.key,
                 id: url.clone(),
                 url,
                 title: summary.name.clone(),
-                content_text: summary.name.clone(),
+                // The description's opening; the name for an event without one.
+                content_text: (page.excerpt.clone()).unwrap_or_else(|| summary.name.clone()),
                 date_modified: page.updated.as_ref().map(|u| u.iso.clone()),
                 vatcar: EventExtension {
                     about: ABOUT,

@@ -7,7 +7,7 @@ use chrono_tz::Tz;
 use serde::Serialize;
 
 /// One instant, in the forms the pages use.
-#[derive(Clone, Debug, Hash, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Instant {
     /// For `<time datetime>`: `2025-11-05T23:00:00Z`.
     pub iso: String,
@@ -86,7 +86,7 @@ pub(super) fn push_digits(out: &mut String, n: u32, width: u32) {
     }
 }
 
-#[derive(Clone, Debug, Hash, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct When {
     pub start: Instant,
     pub end: Instant,

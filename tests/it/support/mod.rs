@@ -188,9 +188,7 @@ pub fn demo_api() -> MockServer {
     server
 }
 
-/// Every file below `dir`, by relative path with `/`, with its bytes; the marker at the top
-/// without what each event page was made from, which a build with a key or another theme does
-/// not record (two builds of one site have the same files, and the same marker otherwise).
+/// Every file below `dir`, by relative path with `/`, with its bytes.
 pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -209,12 +207,6 @@ pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     }
     let mut out = BTreeMap::new();
     walk(dir, dir, &mut out);
-    if let Some(marker) = out.get_mut(".vatcar-site.json")
-        && let Ok(serde_json::Value::Object(mut fields)) = serde_json::from_slice(marker)
-    {
-        fields.remove("made_from");
-        *marker = serde_json::to_vec_pretty(&fields).unwrap();
-    }
     out
 }
 
