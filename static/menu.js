@@ -124,4 +124,9 @@
     });
     fit();
   });
+  // After the handler above, however it ended: the menu's row is as it will stay, and the
+  // stylesheet's clip of it until then goes.
+  document.addEventListener("DOMContentLoaded", function () {
+    root.classList.add("menu-fitted");
+  });
 })();

@@ -42,6 +42,10 @@
 //                  ATIS's text wrap as text does. Each word is measured by the lines its letters
 //                  are set on; a compound breaks at its own hyphen ("Eastern-|standaardtijd"),
 //                  a date never ("2026-|11-21").
+// and, since issue 50 (the Dutch home page's menu wrapped onto rows until menu.js folded it):
+//   shift          the page does not move under the reader as it loads, its scripts run and
+//                  the live lists fill: the layout shifts add up to SHIFT_MAX or less (the
+//                  Core Web Vitals' cumulative layout shift, without the user's input)
 // The pages are seen as a reader in READER_ZONE sees them, so that each time carries the
 // reader's own too (local-time.js), as it does for most readers.
 // and keeps a full-page screenshot of each view that misses a goal in --out (of every view with
@@ -97,6 +101,9 @@ const NAME_MIN_SHOWN = { 390: 30, 768: Infinity, 1280: Infinity };
 /** The smallest type the name may take to fit, in px: below it, a second line, then a cut. */
 const NAME_MIN_PX = 13;
 const AXE_WIDTHS = [390, 1280];
+/** Lighthouse scores a cumulative layout shift of 0.1 "good"; a page that holds its place
+    shifts by nothing, and a hundredth is left for rounding in the last pixel. */
+const SHIFT_MAX = 0.01;
 /** A text of several lines with fewer letters a line than this is set letter by letter. */
 const MIN_LETTERS_PER_LINE = 4;
 /** A word this long (in letters) breaks mid-word at a phone's width unless it hyphenates. */
@@ -210,7 +217,7 @@ try {
 const { found, skipped } = pagesOf(site);
 const started = Date.now();
 const failures = [];
-const counts = { width: 0, header: 0, menu: 0, logo: 0, plate: 0, name: 0, axe: 0, letters: 0, hyphens: 0, accent: 0, focus: 0, banner: 0, words: 0 };
+const counts = { width: 0, header: 0, menu: 0, logo: 0, plate: 0, name: 0, axe: 0, letters: 0, hyphens: 0, accent: 0, focus: 0, banner: 0, words: 0, shift: 0 };
 let measured = 0;
 /** The logo's plate in the first scheme, by page kind and width, to compare with the second. */
 const plates = new Map();
@@ -685,6 +692,13 @@ const contexts = [];
 for (const javaScriptEnabled of [true, false]) {
   const context = await browser.newContext({ javaScriptEnabled, serviceWorkers: 'block', reducedMotion: 'reduce',
     timezoneId: READER_ZONE });
+  // Every layout shift from the page's first paint on, as the Layout Instability API reports it.
+  await context.addInitScript(() => {
+    window.__layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const shift of list.getEntries()) if (!shift.hadRecentInput) window.__layoutShift += shift.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
   const page = await context.newPage();
   // The pages' clock at the sample's time: its data is live then, and the bookings on.
   if (opt.feed) await page.clock.setFixedTime(new Date(opt.feed.general.update_timestamp));
@@ -720,6 +734,10 @@ try {
     for (const width of WIDTHS) {
       await timed('load', () => open(page, url, width));
       if (live) await page.waitForFunction(() => [...document.querySelectorAll('[data-live-status]')].every((s) => s.textContent), null, { timeout: 15000 });
+      // Two frames drawn after the load: a shift made by then has been reported.
+      const shift = await page.evaluate(() => new Promise((done) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => done(window.__layoutShift)))));
+      if (shift > SHIFT_MAX) fail('shift', `${kind} (${path}) ${width}px ${SCHEMES[0]}`, `layout shift ${shift.toFixed(3)} > ${SHIFT_MAX} as it loads`);
       for (const scheme of SCHEMES) {
         const where = `${kind} (${path}) ${width}px ${scheme}`;
         const failedBefore = failures.length;

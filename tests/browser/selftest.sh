@@ -43,7 +43,8 @@ for miss in \
   '390px dark: hyphens: manual on p ("Verkeersleidingsprocedures' \
   "1280px light: the accent #f5c400 is not the header's top rule" \
   '768px dark: focus ring rgb(255, 209, 102) on a "Four": 1.' \
-  '320px light: a remote banner https://cdn.example.invalid/banner.png'; do
+  '320px light: a remote banner https://cdn.example.invalid/banner.png' \
+  '1280px light: layout shift'; do
   if ! grep -qF -- "$miss" "$out/bad.log"; then
     cat "$out/bad.log" >&2
     echo "error: check-layout.mjs did not report '$miss' on tests/browser/selftest/bad.html" >&2
