@@ -2,6 +2,10 @@
 // the reader's own local time next to each event time where it is not already said, time
 // zones by their names in the page's language, and banners that fail to load hidden.
 //
+// Read in <head>, before the page is drawn: each time's line is filled as the parser puts its
+// (empty) element in the page, before anything below it is drawn, so that nothing moves under
+// the reader (issue 50: a deferred fill shifted the events page by up to 0.146 at 390 px).
+//
 // Each time is said once to each reader (issue 48). The page says it in Zulu, and in the
 // site's display zone when one is set (base.html puts its IANA name on this script's element,
 // data-display-zone); the reader's own time is added only where their zone's offset at that
@@ -13,11 +17,13 @@
   var script = document.currentScript;
   var label = (script && script.getAttribute("data-your-time")) || "Your time";
   var displayZone = (script && script.getAttribute("data-display-zone")) || "";
-  var banners = document.querySelectorAll("img.event-banner");
-  for (var b = 0; b < banners.length; b++) {
-    banners[b].addEventListener("error", function (event) { event.target.hidden = true; });
-    if (banners[b].complete && banners[b].naturalWidth === 0) { banners[b].hidden = true; }
-  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var banners = document.querySelectorAll("img.event-banner");
+    for (var b = 0; b < banners.length; b++) {
+      banners[b].addEventListener("error", function (event) { event.target.hidden = true; });
+      if (banners[b].complete && banners[b].naturalWidth === 0) { banners[b].hidden = true; }
+    }
+  });
   if (typeof Intl === "undefined" || !Intl.DateTimeFormat) { return; }
   // Written in the page's language, so the line reads like the page around it; the browser's
   // own when it cannot format that one (an unknown or ill-formed tag throws RangeError).
@@ -44,14 +50,12 @@
     return null;
   }
   // The display zone, which the page names by its place ("Curacao"), by its name instead.
-  var zones = document.querySelectorAll("[data-zone]");
   var now = new Date();
-  for (var z = 0; z < zones.length; z++) {
-    var named = zoneName(zones[z].getAttribute("data-zone"), now);
-    if (named) { zones[z].textContent = named; }
+  function rename(zone) {
+    var named = zoneName(zone.getAttribute("data-zone"), now);
+    // Its own text, once set, is a change the observer sees too: it is left as it is.
+    if (named && zone.textContent !== named) { zone.textContent = named; }
   }
-  var nodes = document.querySelectorAll(".reader-time[data-start]");
-  if (!nodes.length) { return; }
   // Minutes east of UTC in the display zone at `when` (0 without one: the page says Zulu
   // only), from its wall clock there; NaN where the browser does not know the zone (then
   // the reader's time is said, as it cannot be told apart).
@@ -78,11 +82,13 @@
   }
   var day = new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short" });
   var clock = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-  for (var i = 0; i < nodes.length; i++) {
-    var node = nodes[i];
+  // A time's line, filled from its attributes alone (its element is empty in the page).
+  function fill(node) {
+    if (node.vatcarFilled) { return; }
+    node.vatcarFilled = true;
     var start = new Date(node.getAttribute("data-start"));
     var end = new Date(node.getAttribute("data-end"));
-    if (isNaN(start.getTime()) || isNaN(end.getTime()) || !(another(start) || another(end))) { continue; }
+    if (isNaN(start.getTime()) || isNaN(end.getTime()) || !(another(start) || another(end))) { return; }
     var sameDay = day.format(start) === day.format(end);
     var zone = zoneName(undefined, start);
     // The zone's name wraps as a name does; the rest breaks between its parts only.
@@ -99,4 +105,27 @@
       (sameDay ? "–" : " – " + day.format(end) + " ") + clock.format(end)));
     node.hidden = false;
   }
+  var lines = ".reader-time[data-start]";
+  // Each line as the parser adds it, and each zone's name as its text comes: an observer's
+  // records are taken before the next frame is drawn. Then, once the page is read, what the
+  // observer did not see.
+  var observer = typeof MutationObserver === "function" && new MutationObserver(function (records) {
+    for (var r = 0; r < records.length; r++) {
+      var added = records[r].addedNodes;
+      for (var a = 0; a < added.length; a++) {
+        var node = added[a];
+        if (node.nodeType === 1 && node.matches(lines)) { fill(node); }
+        var parent = node.nodeType === 3 && node.parentNode;
+        if (parent && parent.nodeType === 1 && parent.hasAttribute("data-zone")) { rename(parent); }
+      }
+    }
+  });
+  if (observer) { observer.observe(document.documentElement, { childList: true, subtree: true }); }
+  document.addEventListener("DOMContentLoaded", function () {
+    if (observer) { observer.disconnect(); }
+    var nodes = document.querySelectorAll(lines);
+    for (var i = 0; i < nodes.length; i++) { fill(nodes[i]); }
+    var zones = document.querySelectorAll("[data-zone]");
+    for (var z = 0; z < zones.length; z++) { rename(zones[z]); }
+  });
 })();

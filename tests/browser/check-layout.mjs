@@ -888,6 +888,6 @@ for (const s of skipped) console.log(`check-layout: left out: ${s}`);
 console.log(`layout: ${Object.keys(found).length} page kinds x ${WIDTHS.length} widths x ${SCHEMES.length} schemes ` +
   `(${measured} views) of ${site}: ${failures.length} failures (page width ${counts.width}, header height ${counts.header}, ` +
   `menu ${counts.menu}, logo contrast ${counts.logo}, logo plate ${counts.plate}, name ${counts.name}, axe ${counts.axe}, letters ${counts.letters}, hyphens ${counts.hyphens}, ` +
-  `accent ${counts.accent}, focus ring ${counts.focus}, banners ${counts.banner}, words ${counts.words}); ${shots} screenshots in ${opt.out}; ${seconds} s ` +
+  `accent ${counts.accent}, focus ring ${counts.focus}, banners ${counts.banner}, words ${counts.words}, layout shift ${counts.shift}); ${shots} screenshots in ${opt.out}; ${seconds} s ` +
   `(${Object.entries(spent).map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)}`).join(', ')})`);
 process.exit(failures.length ? 1 : 0);
