@@ -4,7 +4,10 @@
 //! file), built-in defaults ([`crate::settings`] reads the file over the defaults; the flags
 //! are laid over it here, by [`Flags::over`]).
 
-use super::args::{ApiArgs, Command, ReportArgs, ReportCommon, ReportKind, SiteArgs, SourceArgs};
+use super::args::{
+    ApiArgs, BannersArg, BookingsArg, Command, ReportArgs, ReportCommon, ReportKind, SiteArgs,
+    SourceArgs,
+};
 use super::options::{BuildOptions, ReportOptions};
 use super::progress::Progress;
 use crate::fetch::client::{ClientOptions, FetchObserver, Observer, RetryPolicy};
@@ -23,82 +26,62 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The flags (and the environment variables read as flags) that stand for keys of the config
-/// file, as the command took them: `None` where it was not given or the command has no such
-/// flag. A new one is a field here, a line of [`Flags::of`] and one of [`Flags::over`].
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Flags {
-    base_url: Option<String>,
-    api_key: Option<String>,
-    timeout: Option<f64>,
-    site_url: Option<url::Url>,
-    display_zone: Option<chrono_tz::Tz>,
-    title: Option<String>,
-    feed_limit: Option<usize>,
-    output: Option<PathBuf>,
-    templates: Option<PathBuf>,
-    language: Option<String>,
-    previous: Option<url::Url>,
-    banners: Option<String>,
-    bookings_url: Option<url::Url>,
+/// The arguments of a command that hold flags (or environment variables read as flags)
+/// standing for keys of the config file; [`Flags::over`] lays them over the file.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Flags<'a> {
+    api: Option<&'a ApiArgs>,
+    site: Option<&'a SiteArgs>,
+    report: Option<&'a ReportCommon>,
+    banners: Option<&'a BannersArg>,
+    bookings: Option<&'a BookingsArg>,
+    output: Option<&'a PathBuf>,
 }
 
-impl Flags {
-    /// The flags of `command` that stand for keys of the file.
-    pub(crate) fn of(command: &Command) -> Self {
+impl<'a> Flags<'a> {
+    pub(crate) fn of(command: &'a Command) -> Self {
+        let none = Self::default();
+        let report = |common: &'a ReportCommon| Self {
+            api: Some(&common.source.api),
+            report: Some(common),
+            ..none
+        };
         match command {
             Command::Build(args) => Self::site(&args.source.api, &args.site),
             Command::Serve(args) => Self::site(&args.source.api, &args.site),
-            Command::Check(args) => Self::api(&args.source.api),
+            Command::Check(args) => Self {
+                api: Some(&args.source.api),
+                ..none
+            },
             Command::Fetch(args) => Self {
-                banners: args.banners.banners.clone(),
-                bookings_url: args.bookings.bookings_url.clone(),
-                ..Self::api(&args.api)
+                api: Some(&args.api),
+                banners: Some(&args.banners),
+                bookings: Some(&args.bookings),
+                ..none
             },
-            Command::Report(ReportArgs { kind }) => {
-                let common = match kind {
-                    ReportKind::Training(args) => &args.common,
-                    ReportKind::Roster(args) => args,
-                };
-                Self {
-                    templates: common.templates.clone(),
-                    language: common.language.clone(),
-                    ..Self::api(&common.source.api)
-                }
-            }
+            Command::Report(ReportArgs {
+                kind: ReportKind::Training(args),
+            }) => report(&args.common),
+            Command::Report(ReportArgs {
+                kind: ReportKind::Roster(args),
+            }) => report(args),
             Command::Announce(args) => Self {
-                output: args.output.clone(),
-                ..Self::default()
+                output: args.output.as_ref(),
+                ..none
             },
-            Command::Init(_) | Command::Templates(_) | Command::Completions { .. } => {
-                Self::default()
-            }
-        }
-    }
-
-    fn api(api: &ApiArgs) -> Self {
-        Self {
-            base_url: api.base_url.clone(),
-            api_key: api.api_key.clone(),
-            timeout: api.timeout,
-            ..Self::default()
+            Command::Init(_) | Command::Templates(_) | Command::Completions { .. } => none,
         }
     }
 
     /// `build`'s and `serve`'s.
-    pub(crate) fn site(api: &ApiArgs, site: &SiteArgs) -> Self {
+    pub(crate) fn site(api: &'a ApiArgs, site: &'a SiteArgs) -> Self {
         Self {
-            site_url: site.site_url.clone(),
-            display_zone: site.display_zone,
-            title: site.title.clone(),
-            feed_limit: site.feed_limit,
-            output: site.output.clone(),
-            templates: site.templates.clone(),
-            language: site.language.clone(),
-            previous: site.previous.clone(),
-            banners: site.banners.banners.clone(),
-            bookings_url: site.bookings.bookings_url.clone(),
-            ..Self::api(api)
+            api: Some(api),
+            site: Some(site),
+            banners: Some(&site.banners),
+            bookings: Some(&site.bookings),
+            output: site.output.as_ref(),
+            ..Self::default()
         }
     }
 
@@ -106,27 +89,36 @@ impl Flags {
     /// key (`VATCAR_API_KEY=""`) is no key: the file's, if it has one, stands.
     pub(crate) fn over(&self, config: &Settings) -> Settings {
         let mut s = config.clone();
-        s.base_url = self.base_url.clone().map_or(s.base_url, BaseUrl);
-        if let Some(key) = self.api_key.as_ref().filter(|key| !key.trim().is_empty()) {
-            s.api_key = Some(KeyText::new(key.clone(), api_key_origin()));
+        if let Some(api) = self.api {
+            s.base_url = api.base_url.clone().map_or(s.base_url, BaseUrl);
+            if let Some(key) = api.api_key.as_ref().filter(|key| !key.trim().is_empty()) {
+                s.api_key = Some(KeyText::new(key.clone(), api_key_origin()));
+            }
+            s.timeout = api.timeout.map_or(s.timeout, Timeout);
         }
-        s.timeout = self.timeout.map_or(s.timeout, Timeout);
-        s.site_url = self.site_url.clone().map(SiteUrl).or(s.site_url);
-        s.display_zone = self.display_zone.map(Zone).or(s.display_zone);
-        s.title = self.title.clone().or(s.title);
-        s.feed_limit = (self.feed_limit).map_or(s.feed_limit, |n| FeedLimit((n > 0).then_some(n)));
-        s.output = self.output.clone().or(s.output);
-        s.templates = self.templates.clone().or(s.templates);
-        if let Some(language) = &self.language {
-            s.language = Some(Language::new(language, "--language"));
+        if let Some(site) = self.site {
+            s.site_url = site.site_url.clone().map(SiteUrl).or(s.site_url);
+            s.display_zone = site.display_zone.map(Zone).or(s.display_zone);
+            s.title = site.title.clone().or(s.title);
+            s.feed_limit =
+                (site.feed_limit).map_or(s.feed_limit, |n| FeedLimit((n > 0).then_some(n)));
+            s.previous = site.previous.clone().map(SiteUrl).or(s.previous);
         }
-        s.previous = self.previous.clone().map(SiteUrl).or(s.previous);
-        match self.banners.as_deref() {
+        let themed = (self.site.map(|a| (&a.templates, &a.language)))
+            .or(self.report.map(|a| (&a.templates, &a.language)));
+        if let Some((templates, language)) = themed {
+            s.templates = templates.clone().or(s.templates);
+            if let Some(language) = language {
+                s.language = Some(Language::new(language, "--language"));
+            }
+        }
+        s.output = self.output.cloned().or(s.output);
+        match self.banners.and_then(|a| a.banners.as_deref()) {
             Some("local") => s.banners = BannerSource::Local,
             Some("remote") => s.banners = BannerSource::Remote,
             _ => {}
         }
-        if let Some(url) = &self.bookings_url {
+        if let Some(url) = self.bookings.and_then(|a| a.bookings_url.as_ref()) {
             s.live.bookings = LiveAddress::new(url.clone(), bookings_url_origin());
         }
         s

@@ -257,11 +257,13 @@ impl Settings {
     fn placed(&mut self, path: &Path, at: &dyn Fn(usize) -> String) -> Result<(), String> {
         self.path = Some(path.to_path_buf());
         let folder = path.parent().unwrap_or(Path::new(""));
-        let folders = [&mut self.output, &mut self.templates];
-        for named in folders
-            .into_iter()
-            .chain([&mut self.static_files, &mut self.content])
-        {
+        let folders = [
+            &mut self.output,
+            &mut self.templates,
+            &mut self.static_files,
+            &mut self.content,
+        ];
+        for named in folders {
             *named = named.take().map(|p| folder.join(p));
         }
         if let Some(key) = &mut self.api_key {
