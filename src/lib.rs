@@ -9,8 +9,8 @@
 //! 4. [`render`]: views into files ([`output`]) through the Tera theme, plus the iCal writer.
 //! 5. [`publish`]: the only code that writes an output folder, all or nothing.
 //!
-//! [`settings`] is the webmaster's configuration, one typed model that `cmd` reads and the
-//! view takes its areas of.
+//! [`settings`] is the webmaster's configuration, one typed model of the config file's shape
+//! that `cmd` reads (laying the flags over it) and hands to the view.
 //!
 //! [`i18n`] is the words of the pages in each language, loaded once by the command and
 //! handed to the view and the theme; [`plain_files`] reads the user's files without

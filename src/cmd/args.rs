@@ -217,21 +217,6 @@ pub(crate) struct BannersArg {
     pub(crate) banners: Option<String>,
 }
 
-impl BannersArg {
-    /// The config's `banners`, or this flag's over it.
-    pub(crate) fn over(
-        &self,
-        config: crate::settings::BannerSource,
-    ) -> crate::settings::BannerSource {
-        use crate::settings::BannerSource;
-        match self.banners.as_deref() {
-            Some("local") => BannerSource::Local,
-            Some("remote") => BannerSource::Remote,
-            _ => config,
-        }
-    }
-}
-
 #[derive(Args, Debug)]
 pub(crate) struct BuildArgs {
     #[command(flatten)]

@@ -88,7 +88,7 @@ pub(crate) fn run(
             pages: report.pages,
             calendars: report.calendars,
             warnings: super::logger::warnings(),
-            site_url: options.settings.site.site_url.as_ref().map(Url::as_str),
+            site_url: options.settings.site_url.as_ref().map(|u| u.0.as_str()),
             error: None,
         });
     }
@@ -256,7 +256,7 @@ fn make_view(
         origin,
         bookings,
         banners,
-        logo: (options.settings.site.logo.as_ref())
+        logo: (options.settings.logo.as_ref())
             .and_then(|logo| {
                 loaded
                     .static_files
@@ -329,7 +329,7 @@ fn render_all(
         &content,
         (&static_paths, &image_sizes),
         &theme.as_ref().map(Theme::static_paths).unwrap_or_default(),
-        &options.settings.site.menu,
+        &options.settings.menu,
         options.drafts,
         &mut problems,
     )?;
@@ -426,7 +426,7 @@ fn load_theme_meanwhile(
         .collect();
     let templates = options.templates.clone();
     let language = options.language.clone();
-    let site = &options.settings.site;
+    let site = &options.settings;
     let rendered = crate::render::site::templates_rendered(
         &site.sections,
         site.site_url.is_some(),
@@ -434,8 +434,7 @@ fn load_theme_meanwhile(
     );
     let cache = Arc::clone(&options.templates_parsed);
     // A [[menu]] entry for a built-in page renames its entry, and the page's title with it.
-    let renames =
-        crate::view::menu_renames(&options.settings.site.menu, &options.settings.site.sections);
+    let renames = crate::view::menu_renames(&options.settings.menu, &options.settings.sections);
     std::thread::spawn(move || {
         let mut texts = Texts::load(&language, templates.as_deref())?;
         for (key, text) in &renames {

@@ -28,7 +28,7 @@ pub(crate) fn run(
         progress.step(&format!(
             "checking {} with the key from {}",
             options.base_url,
-            key_origin(&args.source.api, config)
+            key_origin(config)
         ));
     }
     let bodies = load::raw_each(&source, &Endpoint::SITE, Endpoint::SITE.len())?;

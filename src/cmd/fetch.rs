@@ -36,8 +36,8 @@ pub(crate) fn run(
     let endpoints: Vec<Endpoint> = Endpoint::SITE.into_iter().chain(students).collect();
     let mut snapshot: Snapshot = load::raw(&source, &endpoints)?;
     // The bookings list too, for the live page of a build from this snapshot.
-    if config.site.sections.live {
-        let url = (args.bookings.bookings_url.as_ref()).unwrap_or(&config.live.bookings.url);
+    if config.sections.live {
+        let url = &config.live.bookings.url;
         let fetched = match crate::fetch::public::may_read(url) {
             true => crate::fetch::bookings::fetch(url),
             false => Err(crate::fetch::public::https_rule("the bookings list")),
@@ -55,7 +55,7 @@ pub(crate) fn run(
     let data = crate::model::decode_site(&snapshot).context("the fetched data would not build")?;
     // The events' banners too, so that a build from this snapshot serves them with no
     // network (as it serves them from the API's, `banners = "local"`).
-    if args.banners.over(config.events.banners) == crate::settings::BannerSource::Local {
+    if config.banners == crate::settings::BannerSource::Local {
         let base_url = super::options::api_base(&source)?;
         let addresses = super::side_reads::banner_addresses(config, &data, &base_url);
         let secrets = super::guarded(key);

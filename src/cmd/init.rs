@@ -192,15 +192,15 @@ mod tests {
             );
             let loaded = Settings::parse(&uncommented, Path::new("vatcar-site.toml"))
                 .unwrap_or_else(|e| panic!("{}: {e:#}\n{uncommented}", starter.language));
-            assert!(loaded.site.title.is_some() && loaded.site.display_zone.is_some());
-            assert!(loaded.roster.staff_emails.wm.is_some());
-            assert_eq!(loaded.events.facility_bits.len(), 2);
-            assert!(loaded.folders.content.is_some() && loaded.folders.static_files.is_some());
+            assert!(loaded.title.is_some() && loaded.display_zone.is_some());
+            assert!(loaded.staff_emails.wm.is_some());
+            assert_eq!(loaded.facilities.len(), 2);
+            assert!(loaded.content.is_some() && loaded.static_files.is_some());
             // As written, only the essentials are set: the output and the language.
             let loaded = Settings::parse(config, Path::new("vatcar-site.toml")).unwrap();
-            assert_eq!(loaded.folders.output, Path::new("output"));
+            assert_eq!(loaded.output_folder(), Path::new("output"));
             assert_eq!(loaded.language.unwrap().name, starter.language);
-            assert!(loaded.site.title.is_none() && loaded.folders.static_files.is_none());
+            assert!(loaded.title.is_none() && loaded.static_files.is_none());
         }
     }
 

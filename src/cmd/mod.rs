@@ -27,7 +27,7 @@ mod templates;
 use crate::secret::{ApiKey, Secrets};
 use crate::settings::Settings;
 use anyhow::Result;
-use args::{ApiArgs, Cli, Command, ReportArgs, ReportKind, TemplatesArgs};
+use args::{Cli, Command, ReportArgs, ReportKind, TemplatesArgs};
 use clap::Parser;
 use progress::Progress;
 use std::process::ExitCode;
@@ -81,15 +81,16 @@ pub fn run() -> ExitCode {
     };
     let (config, result) = match config {
         Ok(config) => {
+            let settings = settings::Flags::of(&cli.command).over(&config);
             // Every key that could be used is known to the logger, the error printer and the
             // checks on output files. A key that is refused is refused by the command that
             // would send it; a demo build does not need one.
-            let known = command_api(&cli.command).and_then(|api| api.key(&config).ok().flatten());
+            let known = settings::api_key(&settings).ok().flatten();
             if let Some(key) = &known {
                 console::know(key.clone());
             }
-            let result = execute(&cli, &config, known);
-            (Some(config), result)
+            let result = execute(&cli, &settings, known);
+            (Some(settings), result)
         }
         Err(error) => (None, Err(error)),
     };
@@ -105,8 +106,8 @@ pub fn run() -> ExitCode {
             if github::in_actions() {
                 github::annotate_error(&error);
                 if let Command::Build(args) = &cli.command {
-                    let from_config = config.as_ref().and_then(|c| c.site.site_url.as_ref());
-                    let site_url = args.site.site_url.as_ref().or(from_config);
+                    let from_config = config.as_ref().and_then(|c| c.site_url.as_ref());
+                    let site_url = args.site.site_url.as_ref().or(from_config.map(|u| &u.0));
                     github::summarize(&github::BuildSummary {
                         pages: 0,
                         calendars: 0,
@@ -181,25 +182,6 @@ pub(crate) fn guarded(key: Option<&ApiKey>) -> Secrets {
     secrets
 }
 
-fn command_api(command: &Command) -> Option<&ApiArgs> {
-    match command {
-        Command::Build(a) => Some(&a.source.api),
-        Command::Serve(a) => Some(&a.source.api),
-        Command::Check(a) => Some(&a.source.api),
-        Command::Fetch(a) => Some(&a.api),
-        Command::Report(ReportArgs {
-            kind: ReportKind::Training(a),
-        }) => Some(&a.common.source.api),
-        Command::Report(ReportArgs {
-            kind: ReportKind::Roster(a),
-        }) => Some(&a.source.api),
-        Command::Init(_)
-        | Command::Templates(_)
-        | Command::Announce(_)
-        | Command::Completions { .. } => None,
-    }
-}
-
 /// What to do next, for the errors where that is known.
 fn hint(error: &anyhow::Error) -> Option<&'static str> {
     use crate::fetch::endpoint::Endpoint;
@@ -235,6 +217,7 @@ fn hint(error: &anyhow::Error) -> Option<&'static str> {
     }
 }
 
+/// `settings`: the config file's, with the command's flags laid over them.
 fn execute(cli: &Cli, config: &Settings, key: Option<ApiKey>) -> Result<()> {
     let started = Instant::now();
     let progress = Arc::new(Progress::new(cli.quiet));

@@ -1,9 +1,13 @@
-//! What each setting is, decided in one place. Precedence, highest first: command-line flags,
-//! the environment (`VATCAR_API_KEY`, `VATCAR_BASE_URL`, read by clap as flags), the config
-//! file (paths in it relative to the file), built-in defaults ([`crate::settings`] reads the
-//! file over the defaults; the flags are laid over it here).
+//! What each setting is, decided in one place. Precedence, highest first: command-line flags
+//! and the environment variables clap reads as flags (`VATCAR_API_KEY`, `VATCAR_BASE_URL`,
+//! `VATCAR_BANNERS`, `VATCAR_BOOKINGS_URL`), the config file (paths in it relative to the
+//! file), built-in defaults ([`crate::settings`] reads the file over the defaults; the flags
+//! are laid over it here, by [`Flags::over`]).
 
-use super::args::{ApiArgs, ReportCommon, SiteArgs, SourceArgs};
+use super::args::{
+    ApiArgs, BannersArg, BookingsArg, Command, ReportArgs, ReportCommon, ReportKind, SiteArgs,
+    SourceArgs,
+};
 use super::options::{BuildOptions, ReportOptions};
 use super::progress::Progress;
 use crate::fetch::client::{ClientOptions, FetchObserver, Observer, RetryPolicy};
@@ -11,7 +15,10 @@ use crate::fetch::load::Source;
 use crate::fetch::site_files::DEMO_LOGO;
 use crate::fetch::snapshot;
 use crate::secret::{ApiKey, KeyError};
-use crate::settings::{LiveAddress, Settings, SiteFile};
+use crate::settings::{
+    BannerSource, BaseUrl, FeedLimit, KeyText, Language, LiveAddress, Settings, SiteFile, SiteUrl,
+    Timeout, Zone,
+};
 use crate::usage::UsageError;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
@@ -19,33 +26,147 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-impl ApiArgs {
-    /// The key from the flag or the environment, else from the config file. An empty one is
-    /// no key; one too short to keep secret is a usage error, found before any request.
-    pub(crate) fn key(&self, config: &Settings) -> Result<Option<ApiKey>> {
-        let from_config = config.api.key.as_deref();
-        let (raw, origin) = match (self.api_key.as_deref(), from_config) {
-            (Some(raw), _) if !raw.trim().is_empty() => (raw, key_origin(self, config)),
-            (_, Some(raw)) => (raw, "the config file"),
-            _ => return Ok(None),
+/// The arguments of a command that hold flags (or environment variables read as flags)
+/// standing for keys of the config file; [`Flags::over`] lays them over the file.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Flags<'a> {
+    api: Option<&'a ApiArgs>,
+    site: Option<&'a SiteArgs>,
+    report: Option<&'a ReportCommon>,
+    banners: Option<&'a BannersArg>,
+    bookings: Option<&'a BookingsArg>,
+    output: Option<&'a PathBuf>,
+}
+
+impl<'a> Flags<'a> {
+    pub(crate) fn of(command: &'a Command) -> Self {
+        let none = Self::default();
+        let report = |common: &'a ReportCommon| Self {
+            api: Some(&common.source.api),
+            report: Some(common),
+            ..none
         };
-        match ApiKey::new(raw) {
-            Ok(key) => Ok(Some(key)),
-            Err(KeyError::Empty) => Ok(None),
-            Err(error) => Err(UsageError(format!("{error} (the key from {origin})")).into()),
+        match command {
+            Command::Build(args) => Self::site(&args.source.api, &args.site),
+            Command::Serve(args) => Self::site(&args.source.api, &args.site),
+            Command::Check(args) => Self {
+                api: Some(&args.source.api),
+                ..none
+            },
+            Command::Fetch(args) => Self {
+                api: Some(&args.api),
+                banners: Some(&args.banners),
+                bookings: Some(&args.bookings),
+                ..none
+            },
+            Command::Report(ReportArgs {
+                kind: ReportKind::Training(args),
+            }) => report(&args.common),
+            Command::Report(ReportArgs {
+                kind: ReportKind::Roster(args),
+            }) => report(args),
+            Command::Announce(args) => Self {
+                output: args.output.as_ref(),
+                ..none
+            },
+            Command::Init(_) | Command::Templates(_) | Command::Completions { .. } => none,
         }
     }
 
+    /// `build`'s and `serve`'s.
+    pub(crate) fn site(api: &'a ApiArgs, site: &'a SiteArgs) -> Self {
+        Self {
+            api: Some(api),
+            site: Some(site),
+            banners: Some(&site.banners),
+            bookings: Some(&site.bookings),
+            output: site.output.as_ref(),
+            ..Self::default()
+        }
+    }
+
+    /// The config file's settings with these flags laid over them, where they win. An empty
+    /// key (`VATCAR_API_KEY=""`) is no key: the file's, if it has one, stands.
+    pub(crate) fn over(&self, config: &Settings) -> Settings {
+        let mut s = config.clone();
+        if let Some(api) = self.api {
+            s.base_url = api.base_url.clone().map_or(s.base_url, BaseUrl);
+            if let Some(key) = api.api_key.as_ref().filter(|key| !key.trim().is_empty()) {
+                s.api_key = Some(KeyText::new(key.clone(), api_key_origin()));
+            }
+            s.timeout = api.timeout.map_or(s.timeout, Timeout);
+        }
+        if let Some(site) = self.site {
+            s.site_url = site.site_url.clone().map(SiteUrl).or(s.site_url);
+            s.display_zone = site.display_zone.map(Zone).or(s.display_zone);
+            s.title = site.title.clone().or(s.title);
+            s.feed_limit =
+                (site.feed_limit).map_or(s.feed_limit, |n| FeedLimit((n > 0).then_some(n)));
+            s.previous = site.previous.clone().map(SiteUrl).or(s.previous);
+        }
+        let themed = (self.site.map(|a| (&a.templates, &a.language)))
+            .or(self.report.map(|a| (&a.templates, &a.language)));
+        if let Some((templates, language)) = themed {
+            s.templates = templates.clone().or(s.templates);
+            if let Some(language) = language {
+                s.language = Some(Language::new(language, "--language"));
+            }
+        }
+        s.output = self.output.cloned().or(s.output);
+        match self.banners.and_then(|a| a.banners.as_deref()) {
+            Some("local") => s.banners = BannerSource::Local,
+            Some("remote") => s.banners = BannerSource::Remote,
+            _ => {}
+        }
+        if let Some(url) = self.bookings.and_then(|a| a.bookings_url.as_ref()) {
+            s.live.bookings = LiveAddress::new(url.clone(), bookings_url_origin());
+        }
+        s
+    }
+}
+
+/// The API key the settings hold (from a flag, the environment or the file). An empty one is
+/// no key; one too short to keep secret is a usage error, found before any request.
+pub(crate) fn api_key(settings: &Settings) -> Result<Option<ApiKey>> {
+    let Some(key) = &settings.api_key else {
+        return Ok(None);
+    };
+    match ApiKey::new(&key.text) {
+        Ok(key) => Ok(Some(key)),
+        Err(KeyError::Empty) => Ok(None),
+        Err(error) => Err(UsageError(format!("{error} (the key from {})", key.origin)).into()),
+    }
+}
+
+/// Where the key the settings hold came from, for messages.
+pub(crate) fn key_origin(settings: &Settings) -> &str {
+    settings
+        .api_key
+        .as_ref()
+        .map_or("nowhere (no key set)", |key| &key.origin)
+}
+
+fn api_key_origin() -> &'static str {
+    if std::env::var_os("VATCAR_API_KEY").is_some() {
+        "VATCAR_API_KEY or --api-key"
+    } else {
+        "--api-key"
+    }
+}
+
+impl ApiArgs {
+    /// How the client reaches the API: the settings' address, timeout and key, and this
+    /// command's `--connect-timeout` (no key of the file).
     pub(crate) fn client_options(
         &self,
-        config: &Settings,
+        settings: &Settings,
         progress: Option<Arc<Progress>>,
     ) -> Result<ClientOptions> {
         Ok(ClientOptions {
-            base_url: (self.base_url.clone()).unwrap_or_else(|| config.api.base_url.clone()),
-            api_key: self.key(config)?,
+            base_url: settings.base_url.0.clone(),
+            api_key: api_key(settings)?,
             connect_timeout: Duration::from_secs_f64(self.connect_timeout),
-            timeout: Duration::from_secs_f64(self.timeout.unwrap_or(config.api.timeout)),
+            timeout: Duration::from_secs_f64(settings.timeout.0),
             retry: RetryPolicy::default(),
             observer: progress.map(|p| Observer(p as Arc<dyn FetchObserver>)),
             ..ClientOptions::default()
@@ -56,7 +177,7 @@ impl ApiArgs {
 impl SourceArgs {
     pub(crate) fn source(
         &self,
-        config: &Settings,
+        settings: &Settings,
         progress: Option<Arc<Progress>>,
     ) -> Result<Source> {
         Ok(if self.demo {
@@ -64,108 +185,72 @@ impl SourceArgs {
         } else if let Some(dir) = &self.snapshot {
             Source::Snapshot(dir.clone())
         } else {
-            Source::Api(self.api.client_options(config, progress)?)
+            Source::Api(self.api.client_options(settings, progress)?)
         })
-    }
-}
-
-impl SiteArgs {
-    /// The config file's settings with this command's flags laid over them.
-    fn over(&self, config: &Settings) -> Settings {
-        let mut settings = config.clone();
-        let site = &mut settings.site;
-        site.title = self.title.clone().or(site.title.take());
-        site.site_url = self.site_url.clone().or(site.site_url.take());
-        site.display_zone = self.display_zone.or(site.display_zone);
-        let whats_new = &mut settings.whats_new;
-        whats_new.previous = self.previous.clone().or(whats_new.previous.take());
-        if let Some(limit) = self.feed_limit {
-            settings.feeds.feed_limit = (limit > 0).then_some(limit);
-        }
-        if let Some(output) = &self.output {
-            settings.folders.output = output.clone();
-        }
-        settings.events.banners = self.banners.over(settings.events.banners);
-        settings.folders.templates = templates_folder(self.templates.as_ref(), config);
-        settings
     }
 }
 
 /// The webmaster's static folder: the config file's `static`, else `static/` beside the config
 /// file if there is one. Without a config file there is no site folder, so none: a `static/`
 /// that happens to be in the working folder is not taken.
-fn static_folder(config: &Settings) -> Option<PathBuf> {
-    site_folder(config, config.folders.static_files.as_deref(), "static")
+fn static_folder(settings: &Settings) -> Option<PathBuf> {
+    site_folder(settings, settings.static_files.as_deref(), "static")
 }
 
 /// The webmaster's pages: the config file's `content`, else `content/` beside the config file,
 /// on the same terms as [`static_folder`].
-fn content_folder(config: &Settings) -> Option<PathBuf> {
-    site_folder(config, config.folders.content.as_deref(), "content")
+fn content_folder(settings: &Settings) -> Option<PathBuf> {
+    site_folder(settings, settings.content.as_deref(), "content")
 }
 
-fn site_folder(config: &Settings, configured: Option<&Path>, default: &str) -> Option<PathBuf> {
+fn site_folder(settings: &Settings, configured: Option<&Path>, default: &str) -> Option<PathBuf> {
     match configured {
         Some(dir) => Some(dir.to_path_buf()),
         None => {
-            let beside = config.path.as_ref()?.parent()?.join(default);
+            let beside = settings.path.as_ref()?.parent()?.join(default);
             beside.is_dir().then_some(beside)
         }
     }
 }
 
-/// The templates folder: the flag's, else the config file's (relative to the file).
-pub(crate) fn templates_folder(flag: Option<&PathBuf>, config: &Settings) -> Option<PathBuf> {
-    flag.cloned().or_else(|| config.folders.templates.clone())
-}
-
-/// How to build the site, for `build` and `serve` alike.
+/// How to build the site, for `build` and `serve` alike, from the settings with the flags
+/// laid over them.
 pub(crate) fn site_options(
     source_args: &SourceArgs,
     site: &SiteArgs,
-    config: &Settings,
+    settings: &Settings,
     progress: Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<BuildOptions> {
-    let source = source_args.source(config, Some(progress))?;
+    let source = source_args.source(settings, Some(progress))?;
     let build_time = build_time(&source)?;
     // Bare `build --demo` shows the demo facility's own site folder; with a config file, the
     // webmaster previews theirs over the demo data.
-    let demo_site_files = matches!(source, Source::Demo) && config.path.is_none();
-    let mut settings = site.over(config);
-    if let Some(url) = &site.bookings.bookings_url {
-        settings.live.bookings = LiveAddress {
-            url: url.clone(),
-            origin: bookings_url_origin().to_owned(),
-        };
-    }
-    check_live_addresses(&settings)?;
+    let demo_site_files = matches!(source, Source::Demo) && settings.path.is_none();
+    check_live_addresses(settings)?;
+    let mut settings = settings.clone();
     if matches!(source, Source::Demo) {
         // The demo's data is the demo facility's, whose roster gives no code.
         let live = &mut settings.live;
-        if live.callsigns.is_empty() {
-            live.callsigns = snapshot::DEMO_CALLSIGNS.map(str::to_owned).to_vec();
+        if live.callsigns.0.is_empty() {
+            live.callsigns.0 = snapshot::DEMO_CALLSIGNS.map(str::to_owned).to_vec();
         }
-        if live.airports.is_empty() {
-            live.airports = snapshot::DEMO_AIRPORTS.map(str::to_owned).to_vec();
+        if live.airports.0.is_empty() {
+            live.airports.0 = snapshot::DEMO_AIRPORTS.map(str::to_owned).to_vec();
         }
     }
     if demo_site_files {
-        settings.site.logo = Some(SiteFile {
-            path: DEMO_LOGO.to_owned(),
-            origin: "the demo's logo".to_owned(),
-        });
+        settings.logo = Some(SiteFile::new(DEMO_LOGO, "the demo's logo"));
     }
-    let templates = settings.folders.templates.clone();
     Ok(BuildOptions {
         demo_data: matches!(source, Source::Demo),
         source,
-        output: settings.folders.output.clone(),
+        output: settings.output_folder(),
         save_snapshot: None,
-        language: language(site.language.as_deref(), config, templates.as_deref())?,
-        templates,
-        static_files: static_folder(config),
-        content: content_folder(config),
+        language: language(&settings)?,
+        templates: settings.templates.clone(),
+        static_files: static_folder(&settings),
+        content: content_folder(&settings),
         drafts: site.drafts,
         demo_site_files,
         force: site.force,
@@ -193,7 +278,7 @@ pub(crate) fn bookings_url_origin() -> &'static str {
 fn check_live_addresses(settings: &Settings) -> Result<()> {
     use crate::fetch::public::{https_rule, may_read};
     use crate::secret::shown_url;
-    if !settings.site.sections.live {
+    if !settings.sections.live {
         return Ok(());
     }
     let live = &settings.live;
@@ -216,38 +301,37 @@ fn check_live_addresses(settings: &Settings) -> Result<()> {
 
 pub(crate) fn report_options(
     args: &ReportCommon,
-    config: &Settings,
+    settings: &Settings,
     include_contact: bool,
     progress: Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<ReportOptions> {
-    let source = args.source.source(config, Some(progress))?;
-    let templates = templates_folder(args.templates.as_ref(), config);
+    let source = args.source.source(settings, Some(progress))?;
     Ok(ReportOptions {
-        language: language(args.language.as_deref(), config, templates.as_deref())?,
+        language: language(settings)?,
         key,
         generated_at: build_time(&source)?,
         source,
         output: args.output.clone(),
-        templates,
+        templates: settings.templates.clone(),
         force: args.force,
         wait: args.wait,
         include_contact,
         // Checked when the config was read; as for the site.
-        accent: (config.site.accent.as_deref()).and_then(|c| crate::view::accent(c).ok()),
-        extra: serde_json::Value::Object(config.site.extra.clone()),
-        renames: crate::view::menu_renames(&config.site.menu, &config.site.sections),
+        accent: (settings.accent.as_ref()).and_then(|c| crate::view::accent(&c.0).ok()),
+        extra: serde_json::Value::Object(settings.extra.clone()),
+        renames: crate::view::menu_renames(&settings.menu, &settings.sections),
     })
 }
 
 /// `--language`, else the config file's `language`, if it is one the templates can speak: a
 /// built-in one or one the templates folder has `i18n/<language>.toml` for.
-fn language(flag: Option<&str>, config: &Settings, templates: Option<&Path>) -> Result<String> {
-    let (language, origin) = match (flag, &config.language) {
-        (Some(flag), _) => (flag, "--language".to_owned()),
-        (None, Some(chosen)) => (chosen.name.as_str(), format!("{}: language", chosen.origin)),
-        (None, None) => return Ok(crate::i18n::DEFAULT_LANGUAGE.to_owned()),
+fn language(settings: &Settings) -> Result<String> {
+    let Some(chosen) = &settings.language else {
+        return Ok(crate::i18n::DEFAULT_LANGUAGE.to_owned());
     };
+    let (language, origin, templates) =
+        (&chosen.name, &chosen.origin, settings.templates.as_deref());
     let available = crate::i18n::available(templates);
     if available.iter().any(|l| l == language) {
         return Ok(language.to_owned());
@@ -261,20 +345,6 @@ fn language(flag: Option<&str>, config: &Settings, templates: Option<&Path>) -> 
         available.join(", "),
     ))
     .into())
-}
-
-pub(crate) fn key_origin(api: &ApiArgs, config: &Settings) -> &'static str {
-    if api.api_key.is_some() {
-        if std::env::var_os("VATCAR_API_KEY").is_some() {
-            "VATCAR_API_KEY or --api-key"
-        } else {
-            "--api-key"
-        }
-    } else if config.api.key.is_some() {
-        "the config file"
-    } else {
-        "nowhere (no key set)"
-    }
 }
 
 /// `SOURCE_DATE_EPOCH` if set (reproducible builds); for the demo, the moment its data was

@@ -21,9 +21,9 @@ pub(super) fn read_previous_meanwhile(
     options: &BuildOptions,
 ) -> Option<JoinHandle<Result<Previous, String>>> {
     use crate::fetch::previous::{self, PreviousSource};
-    let place = match (&options.settings.whats_new.previous, &options.source) {
+    let place = match (&options.settings.previous, &options.source) {
         (_, Source::Loaded(_)) => return None,
-        (Some(url), _) => PreviousSource::Site(url.clone()),
+        (Some(url), _) => PreviousSource::Site(url.0.clone()),
         (None, Source::Demo) => PreviousSource::Demo,
         (None, _) => PreviousSource::Folder(options.output.clone()),
     };
@@ -44,7 +44,7 @@ pub(super) type ReadBookings = Arc<Result<crate::model::bookings::Bookings, Stri
 pub(super) fn fetch_bookings_meanwhile(
     options: &BuildOptions,
 ) -> Option<JoinHandle<Result<Vec<u8>, String>>> {
-    if !options.settings.site.sections.live
+    if !options.settings.sections.live
         || options.bookings.is_some()
         || !matches!(options.source, Source::Api(_))
     {
@@ -77,7 +77,7 @@ pub(super) fn bookings_or_warn(
     fetching: Option<JoinHandle<Result<Vec<u8>, String>>>,
     snapshot: &Snapshot,
 ) -> (Option<ReadBookings>, Option<Vec<u8>>) {
-    if !options.settings.site.sections.live {
+    if !options.settings.sections.live {
         return (None, None);
     }
     let (body, fetched) = match (fetching, &options.bookings) {
@@ -154,7 +154,7 @@ pub(super) fn local_banners(
 ) -> Arc<Banners> {
     use crate::fetch::banners::{BannerBodies, Unserved};
     let addresses = banner_addresses(&options.settings, data, base_url);
-    if options.settings.events.banners == BannerSource::Remote {
+    if options.settings.banners == BannerSource::Remote {
         // Shown from their addresses, which a page does over https only: the others are
         // said, not dropped in silence.
         let unshown: Vec<Unserved> = (addresses.into_iter())
@@ -203,7 +203,7 @@ pub(super) fn banner_addresses(
     data: &crate::model::SiteData,
     base_url: &url::Url,
 ) -> Vec<url::Url> {
-    let sections = &settings.site.sections;
+    let sections = &settings.sections;
     let facility = data.facility_events.iter().filter(|_| sections.events);
     let division = data.division_events.iter().filter(|_| sections.division);
     facility

@@ -35,7 +35,7 @@ pub(super) fn static_files(options: &BuildOptions) -> Result<Vec<StaticFile>> {
         Some(dir) => read_static(dir)?,
         None => Vec::new(),
     };
-    for named in [&options.settings.site.logo, &options.settings.site.favicon]
+    for named in [&options.settings.logo, &options.settings.favicon]
         .into_iter()
         .flatten()
     {

@@ -1,11 +1,11 @@
-//! The webmaster's settings: one typed model, read from `vatcar-site.toml` and checked as it
-//! is read, with every default in [`Settings::default`]. A leaf module that imports no stage,
-//! so that `cmd` (which lays flags and the environment over it, in `cmd/settings.rs`) and
-//! `view` (which takes its areas: [`SiteSettings`], [`Events`], [`Feeds`],
-//! [`RosterSettings`]) both use it.
+//! The webmaster's settings: [`Settings`] is `vatcar-site.toml` as written, a field for each
+//! key at the top and a struct for each table, each value checked by its type as it is read
+//! (`values.rs`) and each default in its type's `Default`. A leaf module that imports no
+//! stage, so that `cmd` (which lays flags and the environment over it, in `cmd/settings.rs`)
+//! and `view` both use it.
 //!
-//! A new key is a field of [`File`] (as written), a field of its area (with its default) and
-//! a line of [`Settings::from_file`], all in this file; then the code that uses it.
+//! A new key is a field of [`Settings`] (or of its table), of a type that checks and defaults
+//! it; then the code that uses it.
 
 mod addresses;
 mod values;
@@ -18,14 +18,12 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use toml::Spanned;
+use values::MenuFile;
 pub use values::{
-    BannerSource, HeaderStyle, LogoBackdrop, MenuEntry, MenuTarget, Sections, SiteFile,
-    parse_colour, parse_zone,
-};
-use values::{
-    BaseUrl, BitValue, Colour, Email, FeedLimit, KeyText, LiveFile, LiveTable, RecentDays,
-    RefreshMinutes, SiteUrl, StaticPath, Timeout, WhatsNewDays, Zone,
+    Airports, BannerSource, BaseUrl, BitValue, Codes, Colour, Email, FeedLimit, HeaderStyle,
+    KeyText, Language, LiveAddress, LogoBackdrop, MenuEntry, MenuTarget, RecentDays,
+    RefreshMinutes, Sections, SiteFile, SiteUrl, Timeout, WhatsNewDays, Zone, parse_colour,
+    parse_zone,
 };
 
 /// The file looked for in the working folder when `--config` is not given.
@@ -43,297 +41,171 @@ pub const DEFAULT_TIMEOUT: f64 = 30.0;
 /// (6.7 MB at 10,000 upcoming events) while a reader shows the first few dozen entries.
 pub const DEFAULT_FEED_LIMIT: usize = 50;
 
+/// The output folder unless `output` or `--output` says otherwise: in the working folder,
+/// wherever the config file is.
+pub const DEFAULT_OUTPUT: &str = "output";
+
 /// VATSIM's data feed, which the visitor's browser reads for who is on now.
 pub const DEFAULT_LIVE_FEED: &str = "https://data.vatsim.net/v3/vatsim-data.json";
 
 /// VATSIM's ATC bookings list, read at build time.
 pub const DEFAULT_BOOKINGS: &str = "https://atc-bookings.vatsim.net/api/booking";
 
-/// Everything a run is configured with, before the command line's flags are laid over it.
-#[derive(Clone, Debug)]
+/// Everything a run is configured with: `vatcar-site.toml` as written, each key left out
+/// taking its type's default; `cmd` lays the command line's flags over it.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Settings {
     /// The config file read, if any: paths in it are relative to its folder.
+    #[serde(skip)]
     pub path: Option<PathBuf>,
-    pub api: Api,
-    pub folders: Folders,
-    /// `language` as written and where, checked once the templates folder is known.
-    pub language: Option<Language>,
-    pub site: SiteSettings,
-    pub events: Events,
-    pub feeds: Feeds,
-    pub roster: RosterSettings,
-    pub whats_new: WhatsNewSettings,
-    /// The live page and its bookings (on unless `live = false`: `site.sections.live`).
-    pub live: Live,
-}
-
-/// The live page: who is on now (read by the visitor's browser) and who is booked (read at
-/// build time).
-#[derive(Clone, Debug)]
-pub struct Live {
-    /// Callsign prefixes that are ours (before the first `_`), upper-cased; empty for the
-    /// facility's code from the roster.
-    pub callsigns: Vec<String>,
-    /// ICAO codes whose departures and arrivals are listed; none leaves the traffic out.
-    pub airports: Vec<String>,
-    /// VATSIM's data feed.
-    pub feed: LiveAddress,
-    /// The ATC bookings list.
-    pub bookings: LiveAddress,
-    /// `serve --demo`: the pages read the server's built-in sample of the feed instead, and
-    /// say so. Never set from the file.
-    pub sample_feed: bool,
-}
-
-/// An address of `[live]`, and where it was set, for errors.
-#[derive(Clone, Debug)]
-pub struct LiveAddress {
-    pub url: url::Url,
-    /// `vatcar-site.toml:14: live.feed`, or `the default live.feed`.
-    pub origin: String,
-}
-
-impl LiveAddress {
-    fn default_for(key: &str, url: &str) -> Self {
-        Self {
-            url: url::Url::parse(url).expect("the default addresses parse"),
-            origin: format!("the default live.{key}"),
-        }
-    }
-}
-
-/// How the API is reached.
-#[derive(Clone, Debug)]
-pub struct Api {
-    pub base_url: String,
-    /// Seconds one request may take.
-    pub timeout: f64,
-    /// `api_key` in the file (accepted with a warning: it belongs in the environment).
-    pub key: Option<String>,
-}
-
-/// The folders the file names, relative to the file's folder.
-#[derive(Clone, Debug)]
-pub struct Folders {
-    pub output: PathBuf,
-    pub templates: Option<PathBuf>,
-    /// The webmaster's own files, copied into the site as they are; `static` beside the file
-    /// when not set and there is one.
-    pub static_files: Option<PathBuf>,
-    /// The webmaster's own pages; `content` beside the file when not set and there is one.
-    pub content: Option<PathBuf>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Language {
-    pub name: String,
-    /// `file:line`, for the error if the templates cannot speak it.
-    pub origin: String,
-}
-
-/// How the site names and presents itself.
-#[derive(Clone, Debug, Default)]
-pub struct SiteSettings {
+    pub base_url: BaseUrl,
+    /// Accepted with a warning: it belongs in the environment.
+    pub api_key: Option<KeyText>,
+    /// Where the site will be published; needed for the sitemap, the feed and absolute links.
+    pub site_url: Option<SiteUrl>,
     /// The site's name; the facility's name when not set.
     pub title: Option<String>,
     /// A shorter name, shown in the header where the whole one would be cut.
     pub short_title: Option<String>,
     /// A line under the site's title.
     pub tagline: Option<String>,
-    /// Where the site will be published; needed for the sitemap, the feed and absolute links.
-    pub site_url: Option<url::Url>,
-    /// A zone to show local times in, beside Zulu.
-    pub display_zone: Option<chrono_tz::Tz>,
-    pub sections: Sections,
-    /// The `[[menu]]` entries, in order.
-    pub menu: Vec<MenuEntry>,
     pub logo: Option<SiteFile>,
     pub favicon: Option<SiteFile>,
-    /// The theme's main colour as written, checked.
-    pub accent: Option<String>,
+    /// The theme's main colour.
+    pub accent: Option<Colour>,
     /// The header's colours: the page's own, or the accent's.
     pub header: HeaderStyle,
     /// What is drawn behind the logo.
     pub logo_backdrop: LogoBackdrop,
-    /// `[extra]`: a theme's own settings, any table, handed to every template as `extra`
-    /// as written (dates as their text); empty when the file has none.
+    /// Where the banners are loaded from: published with the site, or the API's addresses.
+    pub banners: BannerSource,
+    /// A built-in language (en, es, fr, nl) or one the templates folder has a catalogue for.
+    pub language: Option<Language>,
+    /// A zone to show local times in, beside Zulu.
+    pub display_zone: Option<Zone>,
+    pub recent_days: RecentDays,
+    pub feed_limit: FeedLimit,
+    /// Relative to the config file's folder; [`DEFAULT_OUTPUT`] when not set.
+    pub output: Option<PathBuf>,
+    pub templates: Option<PathBuf>,
+    /// The webmaster's own files, copied into the site as they are; `static` beside the file
+    /// when not set and there is one.
+    #[serde(rename = "static")]
+    pub static_files: Option<PathBuf>,
+    /// The webmaster's own pages; `content` beside the file when not set and there is one.
+    pub content: Option<PathBuf>,
+    /// Seconds one request may take.
+    pub timeout: Timeout,
+    pub calendar: Calendar,
+    /// Names for bits of the events' `facilities` bitmask, keyed by the bit's value ("1",
+    /// "2", "4", ...). The API does not document them, so none are shown by default.
+    pub facilities: BTreeMap<BitValue, String>,
+    pub staff_emails: StaffEmails,
+    /// Which parts of the site to build; `live` is set by `live = false`.
+    pub sections: Sections,
+    /// The `[[menu]]` entries as written, read into [`Settings::menu`] once checked.
+    #[serde(rename = "menu")]
+    menu_written: Vec<MenuFile>,
+    /// The `[[menu]]` entries, in order.
+    #[serde(skip)]
+    pub menu: Vec<MenuEntry>,
+    /// What's new: how many days a change stays listed.
+    pub whats_new_days: WhatsNewDays,
+    /// What's new: the published site whose `data/` the build compares with (its
+    /// data/roster.json and data/changes.json), for CI runs that start from an empty output
+    /// folder; the output folder's own previous build when not set.
+    pub previous: Option<SiteUrl>,
+    /// The live page: `false`, or the `[live]` table.
+    #[serde(deserialize_with = "live")]
+    pub live: Live,
+    /// `[extra]`: a theme's own settings, any table, no key checked, handed to every template
+    /// as `extra` as written (dates as their text).
+    #[serde(deserialize_with = "values::extra")]
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
-/// How events are listed.
-#[derive(Clone, Debug)]
-pub struct Events {
-    /// How many days an event stays listed as "recent" after it ends.
-    pub recent_days: i64,
-    /// How many upcoming events the home page lists.
-    pub home_events: usize,
-    /// Names for bits of the events' `facilities` mask, by bit value, ascending.
-    pub facility_bits: Vec<(u64, String)>,
-    /// Where the banners are loaded from: published with the site, or the API's addresses.
-    pub banners: BannerSource,
+/// `[calendar]`: the calendars' names, derived from the site's title when not set, and how
+/// often calendar apps should refresh them.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Calendar {
+    pub facility_name: Option<String>,
+    pub division_name: Option<String>,
+    pub refresh_minutes: RefreshMinutes,
 }
 
-/// The Atom feed and the calendars.
-#[derive(Clone, Debug)]
-pub struct Feeds {
-    /// Entries in the Atom feed, soonest first; `None` for every upcoming event.
-    pub feed_limit: Option<usize>,
-    /// Calendar names; derived from the site's title when not set.
-    pub facility_calendar_name: Option<String>,
-    pub division_calendar_name: Option<String>,
-    /// How often calendar apps should refresh the feeds, in minutes.
-    pub refresh_minutes: u32,
-}
-
-/// What's new: the changes between builds.
-#[derive(Clone, Debug)]
-pub struct WhatsNewSettings {
-    /// How many days a change stays listed.
-    pub days: u32,
-    /// The published site whose `data/` the build compares with; the output folder's own
-    /// previous build when not set.
-    pub previous: Option<url::Url>,
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct RosterSettings {
-    pub staff_emails: StaffEmails,
-}
-
-/// Role addresses shown on the roster (never the API's personal ones), one per staff post
-/// (the view gives each `model::StaffRole` its own).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// `[staff_emails]`: role addresses shown on the roster (never the API's personal ones), one
+/// per staff post (the view gives each `model::StaffRole` its own).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct StaffEmails {
-    pub atm: Option<String>,
-    pub datm: Option<String>,
-    pub ta: Option<String>,
-    pub ec: Option<String>,
-    pub fe: Option<String>,
-    pub wm: Option<String>,
+    pub atm: Option<Email>,
+    pub datm: Option<Email>,
+    pub ta: Option<Email>,
+    pub ec: Option<Email>,
+    pub fe: Option<Email>,
+    pub wm: Option<Email>,
 }
 
-impl Default for Settings {
+/// `[live]`: the live page, who is on now (read by the visitor's browser) and who is booked
+/// (read at build time).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Live {
+    /// Callsign prefixes that are ours, before the first `_`.
+    pub callsigns: Codes,
+    /// ICAO codes whose departures and arrivals are listed.
+    pub airports: Airports,
+    /// VATSIM's data feed.
+    pub feed: LiveAddress,
+    /// The ATC bookings list.
+    pub bookings: LiveAddress,
+    /// `serve --demo`: the pages read the server's built-in sample of the feed instead, and
+    /// say so. Never set from the file.
+    #[serde(skip)]
+    pub sample_feed: bool,
+    /// `live = false` turns the page off: `sections.live`, where the pages look.
+    #[serde(skip)]
+    on: bool,
+}
+
+impl Default for Live {
     fn default() -> Self {
+        let default = |key: &str, url: &str| {
+            let url = url::Url::parse(url).expect("the default addresses parse");
+            LiveAddress::new(url, &format!("the default live.{key}"))
+        };
         Self {
-            path: None,
-            api: Api {
-                base_url: DEFAULT_BASE_URL.to_owned(),
-                timeout: DEFAULT_TIMEOUT,
-                key: None,
-            },
-            folders: Folders {
-                output: PathBuf::from("output"),
-                templates: None,
-                static_files: None,
-                content: None,
-            },
-            language: None,
-            site: SiteSettings::default(),
-            events: Events {
-                recent_days: 60,
-                home_events: 5,
-                facility_bits: Vec::new(),
-                banners: BannerSource::Local,
-            },
-            feeds: Feeds {
-                feed_limit: Some(DEFAULT_FEED_LIMIT),
-                facility_calendar_name: None,
-                division_calendar_name: None,
-                refresh_minutes: 180,
-            },
-            roster: RosterSettings::default(),
-            whats_new: WhatsNewSettings {
-                days: 30,
-                previous: None,
-            },
-            live: Live {
-                callsigns: Vec::new(),
-                airports: Vec::new(),
-                feed: LiveAddress::default_for("feed", DEFAULT_LIVE_FEED),
-                bookings: LiveAddress::default_for("bookings", DEFAULT_BOOKINGS),
-                sample_feed: false,
-            },
+            callsigns: Codes::default(),
+            airports: Airports::default(),
+            feed: default("feed", DEFAULT_LIVE_FEED),
+            bookings: default("bookings", DEFAULT_BOOKINGS),
+            sample_feed: false,
+            on: true,
         }
     }
 }
 
-/// `vatcar-site.toml` as written: each value checked by its type as it is read.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    base_url: Option<BaseUrl>,
-    api_key: Option<Spanned<KeyText>>,
-    site_url: Option<SiteUrl>,
-    title: Option<String>,
-    short_title: Option<String>,
-    tagline: Option<String>,
-    logo: Option<Spanned<StaticPath>>,
-    favicon: Option<Spanned<StaticPath>>,
-    accent: Option<Colour>,
-    header: Option<HeaderStyle>,
-    logo_backdrop: Option<LogoBackdrop>,
-    banners: Option<BannerSource>,
-    /// A built-in language (en, es, fr, nl) or one the templates folder has a catalogue for.
-    language: Option<Spanned<String>>,
-    display_zone: Option<Zone>,
-    recent_days: Option<RecentDays>,
-    feed_limit: Option<FeedLimit>,
-    output: Option<PathBuf>,
-    templates: Option<PathBuf>,
-    #[serde(rename = "static")]
-    static_files: Option<PathBuf>,
-    content: Option<PathBuf>,
-    timeout: Option<Timeout>,
-    #[serde(default)]
-    calendar: CalendarFile,
-    /// Names for bits of the events' `facilities` bitmask, keyed by the bit's value ("1",
-    /// "2", "4", ...). The API does not document them, so none are shown by default.
-    #[serde(default)]
-    facilities: BTreeMap<BitValue, String>,
-    /// Role addresses shown on the roster (never the API's personal ones).
-    #[serde(default)]
-    staff_emails: StaffEmailsFile,
-    #[serde(default)]
-    sections: Sections,
-    #[serde(default)]
-    menu: Vec<MenuFile>,
-    /// What's new: how many days a change stays listed.
-    whats_new_days: Option<WhatsNewDays>,
-    /// What's new: the published site to compare with (its data/roster.json and
-    /// data/changes.json), for CI runs that start from an empty output folder.
-    previous: Option<SiteUrl>,
-    /// The live page: `false`, or the `[live]` table.
-    live: Option<LiveFile>,
-    /// A theme's own settings: any table, no key checked.
-    extra: Option<Spanned<toml::Table>>,
-}
-
-/// A `[[menu]]` entry: a name, and an address elsewhere or a page of the site.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MenuFile {
-    name: Spanned<String>,
-    url: Option<Spanned<String>>,
-    page: Option<Spanned<String>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CalendarFile {
-    facility_name: Option<String>,
-    division_name: Option<String>,
-    refresh_minutes: Option<RefreshMinutes>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StaffEmailsFile {
-    atm: Option<Email>,
-    datm: Option<Email>,
-    ta: Option<Email>,
-    ec: Option<Email>,
-    fe: Option<Email>,
-    wm: Option<Email>,
+/// `live`: `false` (or `true`), or the `[live]` table.
+fn live<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Live, D::Error> {
+    struct Visitor;
+    impl<'de> serde::de::Visitor<'de> for Visitor {
+        type Value = Live;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("false (no live page) or a [live] table")
+        }
+        fn visit_bool<E: serde::de::Error>(self, on: bool) -> Result<Live, E> {
+            Ok(Live {
+                on,
+                ..Live::default()
+            })
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Live, A::Error> {
+            Live::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    d.deserialize_any(Visitor)
 }
 
 impl Settings {
@@ -353,16 +225,13 @@ impl Settings {
     /// A config file's text; errors name `path`, the line and the key: every mistake of the
     /// file at once, each on a line of its own.
     pub fn parse(text: &str, path: &Path) -> Result<Self> {
-        let located = |message: String, at: Option<usize>| match at {
-            Some(at) => format!("{}:{}: {message}", path.display(), words::line_of(text, at)),
-            None => format!("{}: {message}", path.display()),
-        };
-        let file: File = crate::toml_errors::every_mistake(text).map_err(|mistakes| {
+        let at = |at: usize| format!("{}:{}", path.display(), words::line_of(text, at));
+        let mut settings: Self = crate::toml_errors::every_mistake(text).map_err(|mistakes| {
             let syntax = toml::de::DeTable::parse(text).is_err();
             let lines: Vec<String> = (mistakes.iter())
                 .map(|e| {
-                    let at = e.span().map(|s| s.start);
-                    let message = match at.map(|at| words::line_of(text, at)) {
+                    let start = e.span().map(|s| s.start);
+                    let message = match start.map(|start| words::line_of(text, start)) {
                         // A syntax error on the key's own line may quote part of it.
                         Some(line) if syntax && words::defines_api_key(text, line) => {
                             "api_key: not valid TOML; write it as api_key = \"...\" (the value is not shown)"
@@ -370,206 +239,72 @@ impl Settings {
                         }
                         _ => words::readable(e),
                     };
-                    located(message, at)
+                    match start {
+                        Some(start) => format!("{}: {message}", at(start)),
+                        None => format!("{}: {message}", path.display()),
+                    }
                 })
                 .collect();
             anyhow::anyhow!(lines.join("\n"))
         })?;
-        let at = |span: std::ops::Range<usize>| {
-            format!("{}:{}", path.display(), words::line_of(text, span.start))
-        };
-        Self::from_file(file, path, &at).map_err(anyhow::Error::msg)
+        settings.placed(path, &at).map_err(anyhow::Error::msg)?;
+        Ok(settings)
     }
 
-    /// The file's values in their areas, over the defaults; the checks that need more than
-    /// one value, and the places of values that later errors name.
-    fn from_file(
-        file: File,
-        path: &Path,
-        at: &dyn Fn(std::ops::Range<usize>) -> String,
-    ) -> Result<Self, String> {
-        let defaults = Self::default();
+    /// What the file's values alone do not say: where each value that later errors name was
+    /// written, the folders relative to the file's, the `[[menu]]` entries checked with the
+    /// lines of their keys, and the live page's switch in `sections`.
+    fn placed(&mut self, path: &Path, at: &dyn Fn(usize) -> String) -> Result<(), String> {
+        self.path = Some(path.to_path_buf());
         let folder = path.parent().unwrap_or(Path::new(""));
-        let relative = |p: PathBuf| folder.join(p);
-        if let Some(key) = &file.api_key {
+        let folders = [
+            &mut self.output,
+            &mut self.templates,
+            &mut self.static_files,
+            &mut self.content,
+        ];
+        for named in folders {
+            *named = named.take().map(|p| folder.join(p));
+        }
+        if let Some(key) = &mut self.api_key {
+            key.origin = format!("{}: api_key", at(key.span.start));
             log::warn!(
                 "{}: api_key in a config file is easy to commit by mistake; set VATCAR_API_KEY (a CI secret) instead",
-                at(key.span())
+                at(key.span.start)
             );
         }
-        let site_file = |key: &str, value: Option<Spanned<StaticPath>>| {
-            value.map(|value| SiteFile {
-                origin: format!("{}: {key}", at(value.span())),
-                path: value.into_inner().0,
-            })
-        };
-        let emails = file.staff_emails;
-        let (live_on, live) = match file.live {
-            None | Some(LiveFile::Switch(true)) => (true, LiveTable::default()),
-            Some(LiveFile::Switch(false)) => (false, LiveTable::default()),
-            Some(LiveFile::Table(table)) => (true, *table),
-        };
-        let mut sections = file.sections;
-        sections.live = live_on;
-        Ok(Self {
-            path: Some(path.to_path_buf()),
-            api: Api {
-                base_url: file.base_url.map_or(defaults.api.base_url, |b| b.0),
-                timeout: file.timeout.map_or(defaults.api.timeout, |t| t.0),
-                key: file.api_key.map(|k| k.into_inner().0),
-            },
-            folders: Folders {
-                output: file.output.map_or(defaults.folders.output, relative),
-                templates: file.templates.map(relative),
-                static_files: file.static_files.map(relative),
-                content: file.content.map(relative),
-            },
-            language: file.language.map(|l| Language {
-                origin: at(l.span()),
-                name: l.into_inner().trim().to_owned(),
-            }),
-            site: SiteSettings {
-                title: file.title,
-                short_title: file.short_title,
-                tagline: file.tagline,
-                site_url: file.site_url.map(|u| u.0),
-                display_zone: file.display_zone.map(|z| z.0),
-                sections,
-                menu: menu(file.menu, at)?,
-                logo: site_file("logo", file.logo),
-                favicon: site_file("favicon", file.favicon),
-                accent: file.accent.map(|c| c.0),
-                header: file.header.unwrap_or_default(),
-                logo_backdrop: file.logo_backdrop.unwrap_or_default(),
-                extra: extra(file.extra, at)?,
-            },
-            events: Events {
-                recent_days: file
-                    .recent_days
-                    .map_or(defaults.events.recent_days, |d| d.0),
-                facility_bits: (file.facilities.into_iter())
-                    .map(|(bit, name)| (bit.0, name.trim().to_owned()))
-                    .collect(),
-                banners: file.banners.unwrap_or_default(),
-                ..defaults.events
-            },
-            feeds: Feeds {
-                feed_limit: match file.feed_limit {
-                    Some(limit) => (limit.0 > 0).then_some(limit.0),
-                    None => defaults.feeds.feed_limit,
-                },
-                facility_calendar_name: file.calendar.facility_name,
-                division_calendar_name: file.calendar.division_name,
-                refresh_minutes: (file.calendar.refresh_minutes)
-                    .map_or(defaults.feeds.refresh_minutes, |m| m.0),
-            },
-            roster: RosterSettings {
-                staff_emails: StaffEmails {
-                    atm: emails.atm.map(|e| e.0),
-                    datm: emails.datm.map(|e| e.0),
-                    ta: emails.ta.map(|e| e.0),
-                    ec: emails.ec.map(|e| e.0),
-                    fe: emails.fe.map(|e| e.0),
-                    wm: emails.wm.map(|e| e.0),
-                },
-            },
-            whats_new: WhatsNewSettings {
-                days: file.whats_new_days.map_or(defaults.whats_new.days, |d| d.0),
-                previous: file.previous.map(|u| u.0),
-            },
-            live: live_settings(live, defaults.live, at)?,
-        })
-    }
-}
-
-/// The `[live]` table over the defaults.
-fn live_settings(
-    table: LiveTable,
-    defaults: Live,
-    at: &dyn Fn(std::ops::Range<usize>) -> String,
-) -> Result<Live, String> {
-    let callsigns = match table.callsigns {
-        Some(list) if list.get_ref().0.is_empty() => {
-            return Err(format!(
-                "{}: live.callsigns: the list is empty; name the callsign prefixes that are yours, or leave callsigns out for the facility's code",
-                at(list.span())
-            ));
+        for (key, file) in [("logo", &mut self.logo), ("favicon", &mut self.favicon)] {
+            if let Some(file) = file {
+                file.origin = format!("{}: {key}", at(file.span.start));
+            }
         }
-        Some(list) => list.into_inner().0,
-        None => defaults.callsigns,
-    };
-    let address = |key: &str, value: Option<Spanned<values::LiveUrl>>, default: LiveAddress| {
-        value.map_or(default, |value| LiveAddress {
-            origin: format!("{}: live.{key}", at(value.span())),
-            url: value.into_inner().0,
-        })
-    };
-    Ok(Live {
-        callsigns,
-        airports: table.airports.map_or(defaults.airports, |a| a.0),
-        feed: address("feed", table.feed, defaults.feed),
-        bookings: address("bookings", table.bookings, defaults.bookings),
-        sample_feed: false,
-    })
-}
+        if let Some(language) = &mut self.language {
+            language.origin = format!("{}: language", at(language.span.start));
+        }
+        self.menu = menu(std::mem::take(&mut self.menu_written), at)?;
+        let live = &mut self.live;
+        for (key, address) in [("feed", &mut live.feed), ("bookings", &mut live.bookings)] {
+            if address.origin.is_empty() {
+                address.origin = format!("{}: live.{key}", at(address.span.start));
+            }
+        }
+        self.sections.live = live.on;
+        Ok(())
+    }
 
-/// `[extra]` as the templates get it: TOML's values as JSON's, a date as its text. A float
-/// that is not a number (`nan`, `inf`) has no JSON value, and is refused naming its key.
-fn extra(
-    table: Option<Spanned<toml::Table>>,
-    at: &dyn Fn(std::ops::Range<usize>) -> String,
-) -> Result<serde_json::Map<String, serde_json::Value>, String> {
-    let Some(table) = table else {
-        return Ok(serde_json::Map::new());
-    };
-    let origin = at(table.span());
-    as_json_table(table.into_inner(), "extra").map_err(|key| {
-        format!("{origin}: {key}: nan and inf are not numbers a template can show; write them as text, in quotes")
-    })
-}
-
-/// A TOML table's values as JSON's; `Err` names the key (`extra.a.b[2]`) of a float that
-/// JSON cannot hold.
-fn as_json_table(
-    table: toml::Table,
-    path: &str,
-) -> Result<serde_json::Map<String, serde_json::Value>, String> {
-    table
-        .into_iter()
-        .map(|(key, value)| {
-            let value = as_json(value, &format!("{path}.{key}"))?;
-            Ok((key, value))
-        })
-        .collect()
-}
-
-fn as_json(value: toml::Value, path: &str) -> Result<serde_json::Value, String> {
-    use serde_json::Value as Json;
-    Ok(match value {
-        toml::Value::String(text) => Json::String(text),
-        toml::Value::Integer(number) => Json::from(number),
-        toml::Value::Float(number) => serde_json::Number::from_f64(number)
-            .map(Json::Number)
-            .ok_or_else(|| path.to_owned())?,
-        toml::Value::Boolean(flag) => Json::Bool(flag),
-        toml::Value::Datetime(time) => Json::String(time.to_string()),
-        toml::Value::Array(items) => Json::Array(
-            (items.into_iter().enumerate())
-                .map(|(i, item)| as_json(item, &format!("{path}[{i}]")))
-                .collect::<Result<_, _>>()?,
-        ),
-        toml::Value::Table(table) => Json::Object(as_json_table(table, path)?),
-    })
+    /// The output folder: `output`, or [`DEFAULT_OUTPUT`].
+    pub fn output_folder(&self) -> PathBuf {
+        self.output
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_OUTPUT))
+    }
 }
 
 /// The `[[menu]]` entries: each a name and exactly one of an address or a page.
-fn menu(
-    entries: Vec<MenuFile>,
-    at: &dyn Fn(std::ops::Range<usize>) -> String,
-) -> Result<Vec<MenuEntry>, String> {
+fn menu(entries: Vec<MenuFile>, at: &dyn Fn(usize) -> String) -> Result<Vec<MenuEntry>, String> {
     let mut menu = Vec::new();
     for entry in entries {
-        let origin = at(entry.name.span());
+        let origin = at(entry.name.span().start);
         let name = entry.name.get_ref().trim();
         if name.is_empty() {
             return Err(format!("{origin}: menu: name is empty"));
@@ -577,7 +312,7 @@ fn menu(
         let target = match (&entry.url, &entry.page) {
             (Some(url), None) => MenuTarget::Url(
                 values::menu_url(url.get_ref())
-                    .map_err(|e| format!("{}: menu: url: {e}", at(url.span())))?,
+                    .map_err(|e| format!("{}: menu: url: {e}", at(url.span().start)))?,
             ),
             (None, Some(page)) => MenuTarget::Page(page.get_ref().trim().to_owned()),
             _ => {
@@ -589,7 +324,11 @@ fn menu(
         menu.push(MenuEntry {
             name: name.to_owned(),
             target,
-            origin: at(entry.page.as_ref().map_or(entry.name.span(), |p| p.span())),
+            origin: at(entry
+                .page
+                .as_ref()
+                .map_or(entry.name.span(), |p| p.span())
+                .start),
         });
     }
     Ok(menu)
@@ -619,7 +358,7 @@ mod tests {
         let mut rows = 0;
         for (table, prefix) in tables {
             let text = format!("{table}not_a_key = 1\n");
-            let error = toml::from_str::<File>(&text).unwrap_err();
+            let error = toml::from_str::<Settings>(&text).unwrap_err();
             let crate::toml_errors::Complaint::UnknownField { known, .. } =
                 crate::toml_errors::complaint(&error)
             else {
@@ -670,35 +409,35 @@ documents = false
         )
         .unwrap();
         assert_eq!(
-            loaded.site.site_url.unwrap().as_str(),
+            loaded.site_url.unwrap().0.as_str(),
             "https://tjzs.example.org/"
         );
         assert_eq!(
-            loaded.site.display_zone,
+            loaded.display_zone.map(|z| z.0),
             Some(chrono_tz::America::Puerto_Rico)
         );
-        assert_eq!(
-            loaded.events.facility_bits,
-            [(1, "San Juan CERAP".into()), (64, "Piarco FIR".into())]
-        );
-        assert_eq!(
-            loaded.roster.staff_emails,
-            StaffEmails {
-                atm: Some("atm@tjzs.example.org".into()),
-                ..StaffEmails::default()
-            }
-        );
-        assert!(!loaded.site.sections.documents && loaded.site.sections.roster);
-        assert_eq!(loaded.site.header, HeaderStyle::Accent);
-        assert_eq!(parse("").unwrap().site.header, HeaderStyle::Plain);
-        assert_eq!(loaded.events.banners, BannerSource::Remote);
-        assert_eq!(parse("").unwrap().events.banners, BannerSource::Local);
-        assert_eq!(loaded.feeds.feed_limit, Some(20));
-        assert_eq!(parse("feed_limit = 0\n").unwrap().feeds.feed_limit, None);
-        assert_eq!(
-            parse("").unwrap().feeds.feed_limit,
-            Some(DEFAULT_FEED_LIMIT)
-        );
+        let bits: Vec<(u64, &str)> = (loaded.facilities.iter())
+            .map(|(bit, name)| (bit.0, name.as_str()))
+            .collect();
+        assert_eq!(bits, [(1, "San Juan CERAP"), (64, "Piarco FIR")]);
+        let emails = &loaded.staff_emails;
+        assert_eq!(emails.atm.as_ref().unwrap().0, "atm@tjzs.example.org");
+        assert!(emails.datm.is_none() && emails.wm.is_none());
+        assert!(!loaded.sections.documents && loaded.sections.roster);
+        assert_eq!(loaded.header, HeaderStyle::Accent);
+        assert_eq!(parse("").unwrap().header, HeaderStyle::Plain);
+        assert_eq!(loaded.banners, BannerSource::Remote);
+        assert_eq!(parse("").unwrap().banners, BannerSource::Local);
+        assert_eq!(loaded.feed_limit.0, Some(20));
+        assert_eq!(loaded.calendar.refresh_minutes.0, 60);
+        assert_eq!(loaded.output, Some(PathBuf::from("public")));
+        assert_eq!(parse("feed_limit = 0\n").unwrap().feed_limit.0, None);
+        let defaults = parse("").unwrap();
+        assert_eq!(defaults.feed_limit.0, Some(DEFAULT_FEED_LIMIT));
+        assert_eq!(defaults.recent_days.0, 60);
+        assert_eq!(defaults.calendar.refresh_minutes.0, 180);
+        assert_eq!(defaults.whats_new_days.0, 30);
+        assert_eq!(defaults.output_folder(), Path::new(DEFAULT_OUTPUT));
     }
 
     #[test]
@@ -707,9 +446,9 @@ documents = false
             "[live]\ncallsigns = [\" tjsj\", \"TJZS\", \"TJSJ\"]\nairports = [\"TJSJ\"]\nfeed = \"http://127.0.0.1:9/feed.json\"\n",
         )
         .unwrap();
-        assert!(loaded.site.sections.live);
-        assert_eq!(loaded.live.callsigns, ["TJSJ", "TJZS"]);
-        assert_eq!(loaded.live.airports, ["TJSJ"]);
+        assert!(loaded.sections.live);
+        assert_eq!(loaded.live.callsigns.0, ["TJSJ", "TJZS"]);
+        assert_eq!(loaded.live.airports.0, ["TJSJ"]);
         assert_eq!(
             loaded.live.feed.url.as_str(),
             "http://127.0.0.1:9/feed.json"
@@ -717,9 +456,10 @@ documents = false
         assert_eq!(loaded.live.feed.origin, "vatcar-site.toml:4: live.feed");
         assert_eq!(loaded.live.bookings.url.as_str(), DEFAULT_BOOKINGS);
         let off = parse("live = false\n").unwrap();
-        assert!(!off.site.sections.live && off.site.sections.roster);
+        assert!(!off.sections.live && off.sections.roster);
         let defaults = parse("").unwrap();
-        assert!(defaults.site.sections.live && defaults.live.callsigns.is_empty());
+        assert!(defaults.sections.live && defaults.live.callsigns.0.is_empty());
+        assert_eq!(defaults.live.feed.origin, "the default live.feed");
         assert_eq!(defaults.live.feed.url.as_str(), DEFAULT_LIVE_FEED);
         // Not a key of [sections]: `live = false` is.
         assert!(parse("[sections]\nlive = false\n").is_err());
@@ -822,7 +562,9 @@ documents = false
             );
         }
         let loaded = parse("api_key = \"98765432123456789\"\n").unwrap();
-        assert_eq!(loaded.api.key.as_deref(), Some("98765432123456789"));
+        let key = loaded.api_key.unwrap();
+        assert_eq!(key.text, "98765432123456789");
+        assert_eq!(key.origin, "vatcar-site.toml:1: api_key");
     }
 
     /// Every mistake of the file at once, in its order (issue 50): three of one kind, and
@@ -1026,14 +768,14 @@ documents = false
         )
         .unwrap();
         assert_eq!(
-            serde_json::Value::Object(loaded.site.extra),
+            serde_json::Value::Object(loaded.extra),
             serde_json::json!({
                 "banner": "<b>hi</b>",
                 "opens": "1979-05-27T07:32:00Z",
                 "social": {"hours": [18, 22.5, true]},
             })
         );
-        assert!(parse("title = \"x\"\n").unwrap().site.extra.is_empty());
+        assert!(parse("title = \"x\"\n").unwrap().extra.is_empty());
         let error = parse("\n[extra.a]\nb = [1, nan]\n")
             .unwrap_err()
             .to_string();

@@ -6,6 +6,8 @@ use super::addresses::{check_base_url, parse_live_url, parse_site_url};
 use crate::secret::without_userinfo;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::ops::Range;
+use toml::Spanned;
 
 /// Marks the message of a value refused by its type, so that the error printer puts the key
 /// before it (`recent_days: expected 0 to 3650, found -1`).
@@ -30,6 +32,12 @@ fn invalid<T>(message: String) -> Result<T, Invalid> {
 #[serde(try_from = "String")]
 pub struct BaseUrl(pub String);
 
+impl Default for BaseUrl {
+    fn default() -> Self {
+        Self(super::DEFAULT_BASE_URL.to_owned())
+    }
+}
+
 impl TryFrom<String> for BaseUrl {
     type Error = Invalid;
     fn try_from(text: String) -> Result<Self, Invalid> {
@@ -47,17 +55,39 @@ impl TryFrom<String> for BaseUrl {
     }
 }
 
-/// `api_key`, read as any value, so that one of the wrong type is refused without echoing
-/// it (serde's type errors quote the value).
+/// `api_key` as the file, a flag or the environment gives it, and where (for its errors):
+/// read as any value, so that one of the wrong type is refused without echoing it (serde's
+/// type errors quote the value).
 #[derive(Clone, Debug, Deserialize)]
-#[serde(try_from = "toml::Value")]
-pub struct KeyText(pub String);
+#[serde(try_from = "Spanned<toml::Value>")]
+pub struct KeyText {
+    pub text: String,
+    /// `vatcar-site.toml:3: api_key`, `--api-key`.
+    pub origin: String,
+    pub(super) span: Range<usize>,
+}
 
-impl TryFrom<toml::Value> for KeyText {
+impl KeyText {
+    pub fn new(text: String, origin: &str) -> Self {
+        let origin = origin.to_owned();
+        Self {
+            text,
+            origin,
+            span: 0..0,
+        }
+    }
+}
+
+impl TryFrom<Spanned<toml::Value>> for KeyText {
     type Error = Invalid;
-    fn try_from(value: toml::Value) -> Result<Self, Invalid> {
-        match value {
-            toml::Value::String(text) => Ok(Self(text)),
+    fn try_from(value: Spanned<toml::Value>) -> Result<Self, Invalid> {
+        let span = value.span();
+        match value.into_inner() {
+            toml::Value::String(text) => Ok(Self {
+                text,
+                origin: String::new(),
+                span,
+            }),
             other => invalid(format!(
                 "expected the key as a quoted string, found a {} (the value is not shown)",
                 other.type_str()
@@ -66,7 +96,7 @@ impl TryFrom<toml::Value> for KeyText {
     }
 }
 
-/// `site_url`.
+/// `site_url` and `previous`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(try_from = "String")]
 pub struct SiteUrl(pub url::Url);
@@ -78,14 +108,33 @@ impl TryFrom<String> for SiteUrl {
     }
 }
 
-/// `logo` and `favicon`: a file's path below the static folder.
+/// `logo` and `favicon`: a file of the webmaster's static folder (`logo = "logo.svg"`).
 #[derive(Clone, Debug, Deserialize)]
-#[serde(try_from = "String")]
-pub struct StaticPath(pub String);
+#[serde(try_from = "Spanned<String>")]
+pub struct SiteFile {
+    /// Below the static folder, which is its path in the site.
+    pub path: String,
+    /// Where it was named (`vatcar-site.toml:4: logo`), for errors.
+    pub origin: String,
+    pub(super) span: Range<usize>,
+}
 
-impl TryFrom<String> for StaticPath {
+impl SiteFile {
+    pub fn new(path: &str, origin: &str) -> Self {
+        let (path, origin) = (path.to_owned(), origin.to_owned());
+        Self {
+            path,
+            origin,
+            span: 0..0,
+        }
+    }
+}
+
+impl TryFrom<Spanned<String>> for SiteFile {
     type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
+    fn try_from(text: Spanned<String>) -> Result<Self, Invalid> {
+        let span = text.span();
+        let text = text.into_inner();
         let path = text.trim().trim_start_matches("./");
         if path.starts_with('/') && !path.trim_start_matches('/').is_empty() {
             // The site's root, as a web address would write it: the file is in static/.
@@ -100,7 +149,12 @@ impl TryFrom<String> for StaticPath {
                 "{text:?} is not a path in the static folder (such as \"logo.svg\")"
             ));
         }
-        Ok(Self(path.to_owned()))
+        let path = path.to_owned();
+        Ok(Self {
+            path,
+            origin: String::new(),
+            span,
+        })
     }
 }
 
@@ -254,10 +308,16 @@ pub fn parse_zone(text: &str) -> Result<chrono_tz::Tz, String> {
     })
 }
 
-/// A whole number within bounds, for `recent_days` (days) and `calendar.refresh_minutes`.
+/// `recent_days`: how many days an event stays listed as "recent" after it ends.
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(try_from = "i64")]
 pub struct RecentDays(pub i64);
+
+impl Default for RecentDays {
+    fn default() -> Self {
+        Self(60)
+    }
+}
 
 impl TryFrom<i64> for RecentDays {
     type Error = Invalid;
@@ -274,6 +334,12 @@ impl TryFrom<i64> for RecentDays {
 #[serde(try_from = "i64")]
 pub struct WhatsNewDays(pub u32);
 
+impl Default for WhatsNewDays {
+    fn default() -> Self {
+        Self(30)
+    }
+}
+
 impl TryFrom<i64> for WhatsNewDays {
     type Error = Invalid;
     fn try_from(days: i64) -> Result<Self, Invalid> {
@@ -284,9 +350,16 @@ impl TryFrom<i64> for WhatsNewDays {
     }
 }
 
+/// `calendar.refresh_minutes`: how often calendar apps should refresh the feeds.
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(try_from = "i64")]
 pub struct RefreshMinutes(pub u32);
+
+impl Default for RefreshMinutes {
+    fn default() -> Self {
+        Self(180)
+    }
+}
 
 impl TryFrom<i64> for RefreshMinutes {
     type Error = Invalid;
@@ -298,19 +371,27 @@ impl TryFrom<i64> for RefreshMinutes {
     }
 }
 
-/// `feed_limit`, read as any value, so that a value of the wrong type is reported in the
-/// setting's own words (serde's type errors name only the type). 0 for no limit.
+/// `feed_limit`: entries in the Atom feed, soonest first; `None` (written 0) for every
+/// upcoming event. Read as any value, so that a value of the wrong type is reported in the
+/// setting's own words (serde's type errors name only the type).
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(try_from = "toml::Value")]
-pub struct FeedLimit(pub usize);
+pub struct FeedLimit(pub Option<usize>);
+
+impl Default for FeedLimit {
+    fn default() -> Self {
+        Self(Some(super::DEFAULT_FEED_LIMIT))
+    }
+}
 
 impl TryFrom<toml::Value> for FeedLimit {
     type Error = Invalid;
     fn try_from(value: toml::Value) -> Result<Self, Invalid> {
         let found = match value {
             // Beyond usize (on a 32-bit machine) is as good as no limit.
-            toml::Value::Integer(n) if n >= 0 => {
-                return Ok(Self(usize::try_from(n).unwrap_or(usize::MAX)));
+            toml::Value::Integer(0) => return Ok(Self(None)),
+            toml::Value::Integer(n) if n > 0 => {
+                return Ok(Self(Some(usize::try_from(n).unwrap_or(usize::MAX))));
             }
             toml::Value::Integer(n) => n.to_string(),
             other => format!("a {}", other.type_str()),
@@ -325,6 +406,12 @@ impl TryFrom<toml::Value> for FeedLimit {
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(try_from = "f64")]
 pub struct Timeout(pub f64);
+
+impl Default for Timeout {
+    fn default() -> Self {
+        Self(super::DEFAULT_TIMEOUT)
+    }
+}
 
 impl TryFrom<f64> for Timeout {
     type Error = Invalid;
@@ -398,56 +485,20 @@ impl Default for Sections {
     }
 }
 
-/// `live`: `false` (or `true`), or the `[live]` table.
-#[derive(Debug)]
-pub enum LiveFile {
-    Switch(bool),
-    Table(Box<LiveTable>),
-}
-
-/// The `[live]` table, as written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LiveTable {
-    /// Callsign prefixes that are ours (before the first `_`).
-    pub callsigns: Option<toml::Spanned<Codes>>,
-    /// ICAO codes whose departures and arrivals are listed.
-    pub airports: Option<Airports>,
-    /// VATSIM's data feed, read by the visitor's browser.
-    pub feed: Option<toml::Spanned<LiveUrl>>,
-    /// The ATC bookings list, read at build time.
-    pub bookings: Option<toml::Spanned<LiveUrl>>,
-}
-
-impl<'de> Deserialize<'de> for LiveFile {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = LiveFile;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("false (no live page) or a [live] table")
-            }
-            fn visit_bool<E: serde::de::Error>(self, on: bool) -> Result<LiveFile, E> {
-                Ok(LiveFile::Switch(on))
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<LiveFile, A::Error> {
-                LiveTable::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-                    .map(|table| LiveFile::Table(Box::new(table)))
-            }
-        }
-        d.deserialize_any(Visitor)
-    }
-}
-
 /// `live.callsigns`: callsign prefixes of letters and digits, upper-cased (the part before a
-/// callsign's first `_`). Every code that is none is named at once.
-#[derive(Clone, Debug, Deserialize)]
+/// callsign's first `_`); none for the facility's code. Every code that is none is named at
+/// once.
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(try_from = "Vec<String>")]
 pub struct Codes(pub Vec<String>);
 
 impl TryFrom<Vec<String>> for Codes {
     type Error = Invalid;
     fn try_from(list: Vec<String>) -> Result<Self, Invalid> {
+        if list.is_empty() {
+            // Left out, the facility's code is meant; written empty, it may not be.
+            return invalid("the list is empty; name the callsign prefixes that are yours, or leave callsigns out for the facility's code".into());
+        }
         codes(list, |text, code| match code.split_once('_') {
             Some((prefix, _)) => Some(format!(
                 "{text:?} holds a _; write the part before the first _ ({prefix:?} for {code:?})"
@@ -467,8 +518,8 @@ impl TryFrom<Vec<String>> for Codes {
 }
 
 /// `live.airports`: ICAO codes (four letters or digits), upper-cased, as VATSIM's flight plans
-/// name airports. Every code that is none is named at once.
-#[derive(Clone, Debug, Deserialize)]
+/// name airports; none leaves the traffic out. Every code that is none is named at once.
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(try_from = "Vec<String>")]
 pub struct Airports(pub Vec<String>);
 
@@ -515,26 +566,71 @@ fn codes(
 }
 
 /// `live.feed` and `live.bookings`: an http(s) address with a host and no user name or
-/// password (the feed's address is published in the pages). Where it may be read from
-/// (https, or http to this machine) is `fetch::public`'s rule, held by the command.
+/// password (the feed's address is published in the pages), and where it was set, for
+/// errors. Where it may be read from (https, or http to this machine) is `fetch::public`'s
+/// rule, held by the command.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(try_from = "String")]
-pub struct LiveUrl(pub url::Url);
+#[serde(try_from = "Spanned<String>")]
+pub struct LiveAddress {
+    pub url: url::Url,
+    /// `vatcar-site.toml:14: live.feed`, `--bookings-url`, or `the default live.feed`.
+    pub origin: String,
+    pub(super) span: Range<usize>,
+}
 
-impl TryFrom<String> for LiveUrl {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        parse_live_url(&text).map(Self).map_err(Invalid)
+impl LiveAddress {
+    pub fn new(url: url::Url, origin: &str) -> Self {
+        let origin = origin.to_owned();
+        Self {
+            url,
+            origin,
+            span: 0..0,
+        }
     }
 }
 
-/// A file of the webmaster's static folder that a setting names (`logo = "logo.svg"`).
-#[derive(Clone, Debug)]
-pub struct SiteFile {
-    /// Below the static folder, which is its path in the site.
-    pub path: String,
-    /// Where it was named (`vatcar-site.toml:4: logo`), for errors.
+impl TryFrom<Spanned<String>> for LiveAddress {
+    type Error = Invalid;
+    fn try_from(text: Spanned<String>) -> Result<Self, Invalid> {
+        let span = text.span();
+        let url = parse_live_url(text.get_ref()).map_err(Invalid)?;
+        Ok(Self {
+            url,
+            origin: String::new(),
+            span,
+        })
+    }
+}
+
+/// `language`, trimmed, and where it was set: whether the templates speak it is known once
+/// the templates folder is.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(from = "Spanned<String>")]
+pub struct Language {
+    pub name: String,
+    /// `vatcar-site.toml:2: language`, or `--language`.
     pub origin: String,
+    pub(super) span: Range<usize>,
+}
+
+impl Language {
+    pub fn new(name: &str, origin: &str) -> Self {
+        let (name, origin) = (name.to_owned(), origin.to_owned());
+        Self {
+            name,
+            origin,
+            span: 0..0,
+        }
+    }
+}
+
+impl From<Spanned<String>> for Language {
+    fn from(text: Spanned<String>) -> Self {
+        Self {
+            span: text.span(),
+            ..Self::new(text.get_ref().trim(), "")
+        }
+    }
 }
 
 /// An entry of the header's navigation from the config's `[[menu]]`.
@@ -554,6 +650,18 @@ pub enum MenuTarget {
     Page(String),
 }
 
+/// A `[[menu]]` entry as written: a name, and an address elsewhere or a page of the site,
+/// which [`super::Settings::parse`] checks with the lines of each (one of url and page, not
+/// both, is a rule of the entry, which every mistake at once would report again for a
+/// misspelled `url`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MenuFile {
+    pub(super) name: Spanned<String>,
+    pub(super) url: Option<Spanned<String>>,
+    pub(super) page: Option<Spanned<String>>,
+}
+
 /// A menu entry's address elsewhere: http, https or mailto, nothing a browser would run.
 pub(super) fn menu_url(text: &str) -> Result<String, String> {
     let url = url::Url::parse(text.trim()).map_err(|_| {
@@ -565,4 +673,51 @@ pub(super) fn menu_url(text: &str) -> Result<String, String> {
             "{text:?}: only http, https and mailto addresses are linked, not {scheme}:"
         )),
     }
+}
+
+/// `[extra]` as the templates get it: TOML's values as JSON's, a date as its text. A float
+/// that is not a number (`nan`, `inf`) has no JSON value, and is refused naming its key.
+pub(super) fn extra<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<serde_json::Map<String, serde_json::Value>, D::Error> {
+    let table = toml::Table::deserialize(d)?;
+    as_json_table(table, "extra").map_err(|key| {
+        serde::de::Error::custom(Invalid(format!(
+            "{key}: nan and inf are not numbers a template can show; write them as text, in quotes"
+        )))
+    })
+}
+
+/// A TOML table's values as JSON's; `Err` names the key (`extra.a.b[2]`) of a float that
+/// JSON cannot hold.
+fn as_json_table(
+    table: toml::Table,
+    path: &str,
+) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    table
+        .into_iter()
+        .map(|(key, value)| {
+            let value = as_json(value, &format!("{path}.{key}"))?;
+            Ok((key, value))
+        })
+        .collect()
+}
+
+fn as_json(value: toml::Value, path: &str) -> Result<serde_json::Value, String> {
+    use serde_json::Value as Json;
+    Ok(match value {
+        toml::Value::String(text) => Json::String(text),
+        toml::Value::Integer(number) => Json::from(number),
+        toml::Value::Float(number) => serde_json::Number::from_f64(number)
+            .map(Json::Number)
+            .ok_or_else(|| path.to_owned())?,
+        toml::Value::Boolean(flag) => Json::Bool(flag),
+        toml::Value::Datetime(time) => Json::String(time.to_string()),
+        toml::Value::Array(items) => Json::Array(
+            (items.into_iter().enumerate())
+                .map(|(i, item)| as_json(item, &format!("{path}[{i}]")))
+                .collect::<Result<_, _>>()?,
+        ),
+        toml::Value::Table(table) => Json::Object(as_json_table(table, path)?),
+    })
 }

@@ -15,6 +15,8 @@ pub(super) fn readable(error: &toml::de::Error) -> String {
     match toml_errors::complaint(error) {
         // Refused by the value's own type, which says what the setting takes.
         Complaint::Other(message) => match (message.strip_prefix(INVALID), key) {
+            // A type that names a key below its own (`extra.a.b[1]`) is not told its own.
+            (Some(rest), Some(key)) if rest.starts_with(&format!("{key}.")) => rest.to_owned(),
             (Some(rest), Some(key)) => format!("{key}: {rest}"),
             (Some(rest), None) => rest.to_owned(),
             (None, _) => message.to_owned(),

@@ -8,7 +8,7 @@ use crate::banner_copies::LocalBanner;
 use crate::model::{Event, Roster, SiteData, timestamp};
 use crate::sanitize::description::{Sanitizer, html_to_text};
 use crate::sanitize::links::{SafeLink, safe_image, safe_link};
-use crate::settings::{Events, Settings, SiteSettings};
+use crate::settings::Settings;
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
 use serde_json::Value;
@@ -316,7 +316,7 @@ pub fn banner_address(image_url: &str, base_url: &url::Url) -> Option<String> {
 pub(super) fn summary(
     key: EventKey,
     listed: &Listed,
-    site: &SiteSettings,
+    settings: &Settings,
     inputs: &BuildInputs,
 ) -> EventSummary {
     let event = listed.event;
@@ -333,7 +333,7 @@ pub(super) fn summary(
         key,
         name: event_name(event, &inputs.texts),
         url: key.url(),
-        when: when(event, site.display_zone, &inputs.texts),
+        when: when(event, settings.display_zone.map(|z| z.0), &inputs.texts),
         route: route(event),
         banner: event
             .image_url
@@ -352,12 +352,12 @@ pub(super) fn event_lists(
     keys: &[EventKey],
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
-    settings: &Events,
+    settings: &Settings,
     inputs: &BuildInputs,
 ) -> EventLists {
     let horizon = crate::model::timestamp::add_clamped(
         inputs.build_time,
-        -TimeDelta::days(settings.recent_days),
+        -TimeDelta::days(settings.recent_days.0),
     );
     // Each key once (see `index_events`); the lists sort by start, then key.
     let mut upcoming: Vec<(DateTime<Utc>, EventKey)> = Vec::new();
@@ -380,12 +380,11 @@ pub(super) fn event_lists(
     EventLists {
         upcoming: pick(upcoming),
         recent: pick(recent),
-        recent_days: settings.recent_days,
+        recent_days: settings.recent_days.0,
     }
 }
 
-/// An event's page, from its model and its positions (taken out of the model, see
-/// `view::take_from_events`).
+/// An event's page, from its model: its description sanitized, as HTML and as text.
 pub(super) fn event_page(
     event: &Event,
     summary: Arc<EventSummary>,
@@ -394,11 +393,8 @@ pub(super) fn event_page(
     (settings, inputs): (&Settings, &BuildInputs),
 ) -> EventPage {
     let same = event.departure == event.arrival;
-    let canonical = settings
-        .site
-        .site_url
-        .as_ref()
-        .and_then(|u| u.join(&summary.url).ok())
+    let canonical = (settings.site_url.as_ref())
+        .and_then(|u| u.0.join(&summary.url).ok())
         .map(|u| u.to_string());
     let description_html = sanitizer.render(&event.description);
     let text = html_to_text(&description_html);
@@ -427,12 +423,13 @@ pub(super) fn event_page(
         positions: (event.positions.iter())
             .filter_map(|p| position(p, names, &inputs.texts))
             .collect(),
-        participants: settings
-            .events
-            .facility_bits
-            .iter()
-            .filter(|(bit, _)| event.facilities.is_some_and(|mask| mask as u64 & bit != 0))
-            .map(|(_, name)| name.clone())
+        participants: (settings.facilities.iter())
+            .filter(|(bit, _)| {
+                event
+                    .facilities
+                    .is_some_and(|mask| mask as u64 & bit.0 != 0)
+            })
+            .map(|(_, name)| name.trim().to_owned())
             .collect(),
         updated: event.updated_at.or(event.created_at).map(Instant::new),
     }

@@ -5,7 +5,7 @@ use super::events::EventIndex;
 use super::outputs::EVENT_CALENDAR;
 use super::{BuildInputs, EventKey, EventPage, EventStatus, EventSummary, FeedSettings, Site};
 use crate::model::Event;
-use crate::settings::Feeds;
+use crate::settings::Settings;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -92,12 +92,12 @@ pub(super) fn calendar_feeds(
     events: &EventIndex,
     summaries: &BTreeMap<EventKey, Arc<EventSummary>>,
     site: &Site,
-    (settings, feeds, inputs): (&crate::settings::SiteSettings, &Feeds, &BuildInputs),
+    (settings, inputs): (&Settings, &BuildInputs),
 ) -> CalendarFeeds {
     let uid_host = settings
         .site_url
         .as_ref()
-        .and_then(|u| u.host_str())
+        .and_then(|u| u.0.host_str())
         .or_else(|| inputs.base_url.host_str())
         .unwrap_or("vatcar-site.invalid")
         .to_owned();
@@ -151,13 +151,13 @@ pub(super) fn calendar_feeds(
                 "calendar.facility_description",
                 &[("facility", &site.facility.name)],
             )),
-            refresh_minutes: feeds.refresh_minutes,
+            refresh_minutes: settings.calendar.refresh_minutes.0,
             empty: texts.text("calendar.empty", &[]),
         },
         division: FeedSettings {
             name: site.calendars.division_name.clone(),
             description: described(&texts.text("calendar.division_description", &[])),
-            refresh_minutes: feeds.refresh_minutes,
+            refresh_minutes: settings.calendar.refresh_minutes.0,
             empty: texts.text("calendar.empty", &[]),
         },
         bookings: FeedSettings {
@@ -166,7 +166,7 @@ pub(super) fn calendar_feeds(
                 "calendar.bookings_description",
                 &[("facility", &site.facility.name)],
             )),
-            refresh_minutes: feeds.refresh_minutes,
+            refresh_minutes: settings.calendar.refresh_minutes.0,
             empty: texts.text("calendar.no_bookings", &[]),
         },
         entries,
@@ -183,10 +183,9 @@ pub(super) fn calendar_feeds(
 pub(super) fn feed(
     events: &EventIndex,
     (summaries, pages): (&BTreeMap<EventKey, Arc<EventSummary>>, &[EventPage]),
-    settings: &crate::settings::SiteSettings,
-    feeds: &Feeds,
+    settings: &Settings,
 ) -> (Vec<FeedEntry>, String) {
-    let Some(site_url) = &settings.site_url else {
+    let Some(site_url) = settings.site_url.as_ref().map(|u| &u.0) else {
         return (Vec::new(), String::new());
     };
     let pages: HashMap<EventKey, &EventPage> =
@@ -197,7 +196,7 @@ pub(super) fn feed(
         .map(|(key, _)| (events[key].event.start, *key))
         .collect();
     entries.sort();
-    if let Some(limit) = feeds.feed_limit {
+    if let Some(limit) = settings.feed_limit.0 {
         entries.truncate(limit);
     }
     let stamp = |t: DateTime<Utc>| t.format("%Y-%m-%dT%H:%M:%SZ").to_string();

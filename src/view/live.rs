@@ -6,7 +6,7 @@ use super::Texts;
 use super::time::{Instant, When, between, day_title};
 use crate::model::bookings::{Booking, Bookings};
 use crate::model::{Member, Roster};
-use crate::settings::{Live, SiteSettings};
+use crate::settings::{Live, Settings};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -146,8 +146,8 @@ pub fn ours_not_ended<'b>(
 
 /// The prefixes that are ours: `[live] callsigns`, else the facility's code from the roster.
 pub fn our_prefixes(live: &Live, roster: &Roster) -> Vec<String> {
-    if !live.callsigns.is_empty() {
-        return live.callsigns.clone();
+    if !live.callsigns.0.is_empty() {
+        return live.callsigns.0.clone();
     }
     let code = roster
         .facility
@@ -163,9 +163,10 @@ pub fn our_prefixes(live: &Live, roster: &Roster) -> Vec<String> {
 pub(super) fn live_page(
     bookings: Option<&Result<Bookings, String>>,
     roster: &Roster,
-    (live, site): (&Live, &SiteSettings),
+    settings: &Settings,
     (now, texts, uid_host): (DateTime<Utc>, &Texts, &str),
 ) -> (LivePage, BookingsCalendar) {
+    let live = &settings.live;
     let prefixes = our_prefixes(live, roster);
     let people = roster_people(roster);
     let (available, list): (bool, &[Booking]) = match bookings {
@@ -176,8 +177,8 @@ pub(super) fn live_page(
     let mut next = Vec::new();
     let mut calendar = BookingsCalendar::default();
     let horizon = now + TimeDelta::hours(NEXT_HOURS);
-    let page = (site.site_url.as_ref())
-        .and_then(|u| u.join(super::outputs::LIVE.folder()).ok())
+    let page = (settings.site_url.as_ref())
+        .and_then(|u| u.0.join(super::outputs::LIVE.folder()).ok())
         .map(String::from);
     let page_line = (page.as_ref()).map(|url| texts.text("calendar.live_page", &[("url", url)]));
     let kept = ours_not_ended(list, &prefixes, now);
@@ -203,7 +204,12 @@ pub(super) fn live_page(
         };
         let row = BookingRow {
             callsign: booking.callsign.clone(),
-            when: between(booking.start, booking.end, site.display_zone, texts),
+            when: between(
+                booking.start,
+                booking.end,
+                settings.display_zone.map(|z| z.0),
+                texts,
+            ),
             kind: kind.clone(),
             kind_code: booking.kind.code(),
             name: name.filter(|_| on_roster),
@@ -245,7 +251,7 @@ pub(super) fn live_page(
     let page = LivePage {
         script_data: script_data(&prefixes, live, texts),
         callsigns: prefixes,
-        airports: live.airports.clone(),
+        airports: live.airports.0.clone(),
         sample_feed: live.sample_feed,
         bookings_available: available,
         count: kept.len(),
@@ -310,7 +316,7 @@ fn script_data(prefixes: &[String], live: &Live, texts: &Texts) -> String {
     serde_json::json!({
         "feed": feed,
         "callsigns": prefixes,
-        "airports": live.airports,
+        "airports": live.airports.0,
         "text": text,
         "one": texts.one_counts(),
         "sample": live.sample_feed,

@@ -136,14 +136,17 @@ fn scroll_frames(texts: &Texts) -> FrameTags {
     )
 }
 
+/// How many upcoming events the home page lists.
+const HOME_EVENTS: usize = 5;
+
 /// The site's views from the data, the webmaster's settings and what this run decided.
 pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> SiteView {
-    in_sections(&mut data, settings.site.sections);
+    in_sections(&mut data, settings.sections);
     let data = &data;
     let frames = scroll_frames(&inputs.texts);
     let sanitizer = Sanitizer::new(&inputs.base_url).with_frames(frames.clone());
-    let mut site = site_view(data, &settings.site, &settings.feeds, inputs);
-    if settings.site.sections.live {
+    let mut site = site_view(data, settings, inputs);
+    if settings.sections.live {
         site.live_connect_src = Some(live_connect_src(&settings.live));
     }
 
@@ -154,14 +157,13 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         summaries,
         event_pages,
     } = event_views(data, &sanitizer, settings, inputs);
-    let lists =
-        |keys: &[EventKey]| event_lists(keys, &events, &summaries, &settings.events, inputs);
+    let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, settings, inputs);
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
 
     let mut roster = roster_page(&data.roster, &inputs.texts);
     for row in &mut roster.staff {
-        row.email = roster::staff_email(&settings.roster.staff_emails, row.code).cloned();
+        row.email = roster::staff_email(&settings.staff_emails, row.code).map(|e| e.0.clone());
     }
     let documents = documents::documents(data, inputs);
     let whats_new = whats_new::whats_new(
@@ -172,24 +174,19 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         inputs,
     );
 
-    let (feed, feed_updated) = feed(
-        &events,
-        (&summaries, &event_pages),
-        &settings.site,
-        &settings.feeds,
-    );
+    let (feed, feed_updated) = feed(&events, (&summaries, &event_pages), settings);
     let calendars = calendar_feeds(
         (&facility_keys, &division_keys),
         &events,
         &summaries,
         &site,
-        (&settings.site, &settings.feeds, inputs),
+        (settings, inputs),
     );
 
     let (live, bookings_calendar) = live::live_page(
         inputs.bookings.as_deref(),
         &data.roster,
-        (&settings.live, &settings.site),
+        settings,
         (inputs.build_time, &inputs.texts, &calendars.uid_host),
     );
     let mut home = home_page(
@@ -198,9 +195,9 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         &roster,
         (&facility_events, &division_events),
         &whats_new,
-        next_events(&summaries, settings.events.home_events),
+        next_events(&summaries, HOME_EVENTS),
     );
-    if settings.site.sections.live {
+    if settings.sections.live {
         home.live = Some(live.clone());
     }
     let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, inputs);
@@ -221,7 +218,7 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         bookings_calendar,
         public,
         frames,
-        extra: serde_json::Value::Object(settings.site.extra.clone()),
+        extra: serde_json::Value::Object(settings.extra.clone()),
     }
 }
 
@@ -246,7 +243,7 @@ fn event_views<'d>(
     let (events, facility_keys, division_keys) = index_events(data);
     let list: Vec<(&EventKey, &Listed)> = events.iter().collect();
     let per_event = crate::parallel::map_parallel(list, |(key, listed)| {
-        let summary = Arc::new(summary(*key, listed, &settings.site, inputs));
+        let summary = Arc::new(summary(*key, listed, settings, inputs));
         let page = event_page(
             listed.event,
             Arc::clone(&summary),

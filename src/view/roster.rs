@@ -3,7 +3,7 @@
 
 use super::Texts;
 use crate::model::{Member, Rating, Roster, StaffRole};
-use crate::settings::StaffEmails;
+use crate::settings::{Email, StaffEmails};
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
@@ -88,7 +88,7 @@ pub(super) fn sorted_people(members: &[Member], texts: &Texts) -> Vec<PersonRow>
 }
 
 /// The address the config gives a staff post.
-pub(super) fn staff_email(emails: &StaffEmails, role: StaffRole) -> Option<&String> {
+pub(super) fn staff_email(emails: &StaffEmails, role: StaffRole) -> Option<&Email> {
     match role {
         StaffRole::Atm => emails.atm.as_ref(),
         StaffRole::Datm => emails.datm.as_ref(),

@@ -1,5 +1,5 @@
-//! What the view is given beside the data: the webmaster's settings (their areas, from
-//! [`crate::settings`]) and what the run decided.
+//! What the view is given beside the data: the webmaster's settings ([`crate::settings`], the
+//! flags laid over them) and what the run decided.
 
 use chrono::{DateTime, Utc};
 use std::sync::Arc;

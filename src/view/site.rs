@@ -7,7 +7,7 @@ use super::content::encode;
 use super::outputs::{BOOKINGS_CALENDAR, DIVISION_CALENDAR, FACILITY_CALENDAR};
 use crate::model::SiteData;
 use crate::sanitize::links::{SafeLink, safe_link};
-use crate::settings::{Feeds, SiteSettings};
+use crate::settings::Settings;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
@@ -97,18 +97,13 @@ pub struct FacilityView {
     pub website: Option<SafeLink>,
 }
 
-pub(super) fn site_view(
-    data: &SiteData,
-    settings: &SiteSettings,
-    feeds: &Feeds,
-    inputs: &BuildInputs,
-) -> Site {
+pub(super) fn site_view(data: &SiteData, settings: &Settings, inputs: &BuildInputs) -> Site {
     let facility = data.roster.facility.clone().unwrap_or_default();
     let name = facility
         .display_name()
         .unwrap_or_else(|| "VATCAR facility".into());
     let site_url = settings.site_url.as_ref().map(|u| {
-        let text = u.to_string();
+        let text = u.0.to_string();
         if text.ends_with('/') {
             text
         } else {
@@ -116,9 +111,9 @@ pub(super) fn site_view(
         }
     });
     let title = settings.title.clone().unwrap_or_else(|| name.clone());
-    let calendars = calendar_links(settings, feeds, inputs, &title);
+    let calendars = calendar_links(settings, inputs, &title);
     // Checked as the settings were read: a colour.
-    let accent = (settings.accent.as_deref()).and_then(|c| super::accent(c).ok());
+    let accent = (settings.accent.as_ref()).and_then(|c| super::accent(&c.0).ok());
     Site {
         title,
         short_title: settings.short_title.clone(),
@@ -139,8 +134,8 @@ pub(super) fn site_view(
         },
         has_feed: site_url.is_some(),
         site_url,
-        display_zone: settings.display_zone.map(|z| z.name().to_owned()),
-        display_zone_name: settings.display_zone.map(|z| zone_place(z.name())),
+        display_zone: settings.display_zone.map(|z| z.0.name().to_owned()),
+        display_zone_name: settings.display_zone.map(|z| zone_place(z.0.name())),
         calendars,
         generator: concat!("vatcar-site ", env!("CARGO_PKG_VERSION")),
         menu: Vec::new(),
@@ -170,17 +165,12 @@ pub(super) fn site_view(
 
 /// Where the calendars are, their names, and the links that subscribe to them (absolute ones
 /// only when the site's address is known).
-fn calendar_links(
-    settings: &SiteSettings,
-    feeds: &Feeds,
-    inputs: &BuildInputs,
-    title: &str,
-) -> CalendarLinks {
+fn calendar_links(settings: &Settings, inputs: &BuildInputs, title: &str) -> CalendarLinks {
     let absolute = |file: &str| {
         settings
             .site_url
             .as_ref()
-            .and_then(|u| u.join(file).ok())
+            .and_then(|u| u.0.join(file).ok())
             .map(String::from)
     };
     let webcal = |file: &str| {
@@ -188,13 +178,13 @@ fn calendar_links(
         let rest = absolute.split_once("://")?.1.to_owned();
         Some(format!("webcal://{rest}"))
     };
-    let facility_name = feeds.facility_calendar_name.clone().unwrap_or_else(|| {
+    let facility_name = settings.calendar.facility_name.clone().unwrap_or_else(|| {
         inputs
             .texts
             .text("calendar.facility_name", &[("site", title)])
     });
-    let division_name = feeds
-        .division_calendar_name
+    let division_name = (settings.calendar)
+        .division_name
         .clone()
         .unwrap_or_else(|| inputs.texts.text("calendar.division_name", &[]));
     let bookings_name = inputs

@@ -149,7 +149,7 @@ pub(super) fn whats_new(
     settings: &Settings,
     inputs: &BuildInputs,
 ) -> WhatsNew {
-    let days = settings.whats_new.days;
+    let days = settings.whats_new_days.0;
     let today = today(roster, (events, summaries), documents, settings, inputs);
     let state = State {
         events: today
@@ -240,7 +240,7 @@ fn today<'d>(
     settings: &Settings,
     inputs: &'d BuildInputs,
 ) -> Today<'d> {
-    let sections = settings.site.sections;
+    let sections = settings.sections;
     let members = sections.roster.then(|| {
         let mut members = HashMap::new();
         for (visitor, list) in [(false, &roster.controllers), (true, &roster.visitors)] {

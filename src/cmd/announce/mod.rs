@@ -32,7 +32,7 @@ pub(crate) fn run(args: &AnnounceArgs, config: &Settings, progress: &Arc<Progres
         Err(_) if args.dry_run => None,
         Err(error) => return Err(error),
     };
-    let output = args.output.as_ref().unwrap_or(&config.folders.output);
+    let output = &config.output_folder();
     let found = changes::read(output)?;
     let file = output.join(changes::PATH);
     let new: Vec<&Change> = found.changes.iter().filter(|c| c.new).collect();
@@ -126,11 +126,7 @@ fn failed(index: usize, messages: usize, posted: usize, new: &[&Change], variabl
 
 /// The colour of every embed: the site's accent, or the built-in theme's.
 fn accent(config: &Settings) -> Result<u32> {
-    let chosen = config
-        .site
-        .accent
-        .as_deref()
-        .unwrap_or(embeds::DEFAULT_ACCENT);
+    let chosen = (config.accent.as_ref()).map_or(embeds::DEFAULT_ACCENT, |c| &c.0);
     // The config checked it as it was read.
     embeds::colour(chosen).map_err(anyhow::Error::msg)
 }

@@ -19,7 +19,7 @@ use super::args::ServeArgs;
 use super::build;
 use super::options::BuildOptions;
 use super::progress::Progress;
-use super::settings::site_options;
+use super::settings::{Flags, site_options};
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::secret::ApiKey;
@@ -54,7 +54,8 @@ pub(crate) fn run(
         move || {
             // Read as at startup: the file given, or `vatcar-site.toml` if there is one now.
             let config = Settings::load(explicit.as_deref())?;
-            let mut fresh = site_options(&source, &site, &config, progress.clone(), None)?;
+            let settings = Flags::site(&source.api, &site).over(&config);
+            let mut fresh = site_options(&source, &site, &settings, progress.clone(), None)?;
             fresh.settings.live.sample_feed = sample;
             if fresh.output != first.output {
                 log::warn!(

@@ -14,7 +14,7 @@ use vatcar_site::i18n::Texts;
 use vatcar_site::model::{self, SiteData};
 use vatcar_site::render::reports::{index_context, report_context};
 use vatcar_site::render::{TEMPLATES, Theme, site};
-use vatcar_site::settings::{Settings, SiteFile};
+use vatcar_site::settings::Settings;
 use vatcar_site::view::report::{self, IndexEntry, ReportSettings};
 use vatcar_site::view::{self, SiteView};
 
@@ -71,33 +71,34 @@ fn demo_data(demo: &Snapshot) -> Result<SiteData> {
     Ok(data)
 }
 
-/// Settings that give every variable a value.
+/// Settings that give every variable a value, as a webmaster writes them.
 fn example_settings() -> Result<Settings> {
-    let mut settings = Settings::default();
-    settings.site.site_url = Some(url::Url::parse("https://tjzs.example.org/")?);
-    settings.site.display_zone = Some(chrono_tz::America::Puerto_Rico);
-    settings.site.tagline = Some("Caribbean skies".into());
-    settings.roster.staff_emails.atm = Some("atm@tjzs.example.org".into());
-    settings.events.facility_bits = vec![(1, "San Juan CERAP".into())];
-    settings.site.logo = Some(SiteFile {
-        path: "logo.png".into(),
-        origin: String::new(),
-    });
-    settings.site.accent = Some("#0b5d7a".into());
-    settings.live.callsigns = vatcar_site::fetch::snapshot::DEMO_CALLSIGNS
-        .map(str::to_owned)
-        .to_vec();
-    settings.live.airports = vatcar_site::fetch::snapshot::DEMO_AIRPORTS
-        .map(str::to_owned)
-        .to_vec();
-    settings.site.extra = serde_json::json!({
-        "banner_text": "Controllers wanted for the Friday event",
-        "social": {"discord": "https://discord.gg/your-invite"},
-    })
-    .as_object()
-    .cloned()
-    .unwrap_or_default();
-    Ok(settings)
+    let demo = |codes: &[&str]| format!("{codes:?}");
+    let text = format!(
+        r##"site_url = "https://tjzs.example.org/"
+display_zone = "America/Puerto_Rico"
+tagline = "Caribbean skies"
+logo = "logo.png"
+accent = "#0b5d7a"
+
+[staff_emails]
+atm = "atm@tjzs.example.org"
+
+[facilities]
+"1" = "San Juan CERAP"
+
+[live]
+callsigns = {}
+airports = {}
+
+[extra]
+banner_text = "Controllers wanted for the Friday event"
+social = {{ discord = "https://discord.gg/your-invite" }}
+"##,
+        demo(&vatcar_site::fetch::snapshot::DEMO_CALLSIGNS),
+        demo(&vatcar_site::fetch::snapshot::DEMO_AIRPORTS),
+    );
+    Settings::parse(&text, std::path::Path::new("vatcar-site.toml"))
 }
 
 /// Every banner of the demo as a build from the API serves it (`banners = "local"`), a PNG
@@ -206,7 +207,7 @@ fn reports(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<Vec<Vec<u8
         },
     ];
     let roster = report::roster(&data.roster, &settings);
-    let extra = serde_json::Value::Object(example_settings()?.site.extra);
+    let extra = serde_json::Value::Object(example_settings()?.extra);
     Ok(vec![
         theme.render(
             "report-training.html",
