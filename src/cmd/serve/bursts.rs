@@ -1,33 +1,31 @@
 //! How serve learns that what the site is made from changed: in bursts, each one rebuild.
 //!
-//! Changes come as the system's file events (the `notify` crate: inotify, FSEvents,
-//! ReadDirectoryChangesW), within milliseconds of a save; a burst of them makes one rebuild,
-//! once none has come for [`QUIET`]. Each folder is watched whole, and the folders holding
-//! the folders and the config file are watched on their own, so that a file saved by renaming
-//! another over it, or a folder removed and made again, is seen (and the folder watched
-//! anew). The files an editor keeps beside the one it saves (swap, backup, lock and probe
-//! files) are no change to the site.
+//! What changed is always found by a look at the files (each one's modification time and
+//! length) against the look the last burst ended with; a file event or a poll only wakes the
+//! watcher to look. Events are the system's (the `notify` crate: inotify, FSEvents,
+//! ReadDirectoryChangesW), within milliseconds of a save. A burst ends once two looks
+//! [`QUIET`] apart agree, so that an editor saving several files (or one in steps, or by
+//! rename) makes one rebuild. Each folder is watched whole, and the folders holding the
+//! folders and the config file on their own, so that a folder removed and made again is seen;
+//! the watch is made anew after each burst. The files an editor keeps beside the one it saves
+//! (swap, backup, lock and probe files) are left out of the looks.
 //!
 //! Events do not come from every file system: a network share, or a folder a container
 //! mounts from its host, may never send them. So the folders are also looked at every
 //! [`CHECK`]; a change that no event told of turns the watch into polling, a look every
-//! [`POLL`], for the rest of the run, with a warning (`--poll` polls from the start). A look
-//! compares each file's modification time and length: notify's own PollWatcher (8.2) compares
-//! times in whole seconds and only forward, so a second save within the same second would be
-//! missed unless it read every file at every look.
+//! [`POLL`], for the rest of the run, with a warning (`--poll` polls from the start).
+//! notify's own PollWatcher (8.2) compares times in whole seconds and only forward, and would
+//! miss a second save within the same second.
 
-use super::scan::{TimeAndLength, fingerprint, is_editors_own, stamp};
 use notify::event::{AccessKind, AccessMode};
-use notify::{Event, EventKind, RecursiveMode};
+use notify::{Event, EventKind, RecursiveMode, Watcher};
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashSet};
-use std::hash::Hash;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant, SystemTime};
 
-/// A burst of changes is built once no more came for this long, so that an editor saving
-/// several files (or writing one in steps, or by rename) makes one rebuild.
+/// Two looks this far apart that agree end a burst.
 const QUIET: Duration = Duration::from_millis(30);
 /// Files that never stop changing are built after this long anyway.
 const MOST_WAIT: Duration = Duration::from_secs(3);
@@ -37,106 +35,67 @@ const CHECK: Duration = Duration::from_secs(2);
 /// How long an event may come after the change it tells of.
 const LAG: Duration = Duration::from_millis(250);
 /// How often the folders are looked at when polling.
-const POLL: Duration = Duration::from_millis(300);
+pub(super) const POLL: Duration = Duration::from_millis(300);
+
+type FileEvent = notify::Result<Event>;
 
 /// How changes are learnt of, and what was there at the last rebuild.
 pub(super) struct Watching {
-    source: ChangeSource,
+    /// The system's file events; `None` when polling.
+    notify: Option<notify::RecommendedWatcher>,
+    /// Where every watch sends its events: one channel for the whole run, so that no event is
+    /// lost while one watch gives way to the next.
+    sender: Sender<FileEvent>,
+    events: Receiver<FileEvent>,
+    /// When the folders were last looked at for want of events, to check that events come.
+    checked: Instant,
+    /// `--poll`: polling was asked for, rather than fallen back to.
+    asked: bool,
     places: Places,
+    /// What the next burst is measured from: the last one's final look, taken before anything
+    /// reads the files, so that a save made while they are read (in answer to an error, say)
+    /// is another change.
     seen: WatchedState,
 }
 
-/// How changes to the watched files are learned: from the system's events, or by looking again.
-enum ChangeSource {
-    Events(FileEvents),
-    /// `asked`: by `--poll`, rather than for want of events.
-    Polling {
-        asked: bool,
-    },
-}
-
-/// The system's file events, through notify.
-struct FileEvents {
-    notify: Box<dyn notify::Watcher + Send>,
-    events: Receiver<notify::Result<Event>>,
-    /// The paths notify was given, and how.
-    watched: BTreeMap<PathBuf, RecursiveMode>,
-    /// When the folders were last looked at, to check that events come.
-    checked: Instant,
-}
-
-impl FileEvents {
-    fn start() -> notify::Result<FileEvents> {
-        let (sender, events) = mpsc::channel();
-        // Links are not followed, as the build does not follow them.
-        let config = notify::Config::default().with_follow_symlinks(false);
-        let notify: notify::RecommendedWatcher = notify::Watcher::new(sender, config)?;
-        Ok(FileEvents {
-            notify: Box::new(notify),
-            events,
-            watched: BTreeMap::new(),
-            checked: Instant::now(),
-        })
-    }
-}
-
-/// The changes of one burst.
-#[derive(Default)]
-pub(super) struct Burst {
-    /// The paths changed, as the webmaster names them, first seen first.
-    paths: FirstSeen<PathBuf>,
-    /// The same as the system names them, for [`Watching::follow`].
-    touched: HashSet<PathBuf>,
-}
-
-impl Burst {
-    fn add(&mut self, given: PathBuf, real: &Path) {
-        self.paths.add(given);
-        if !self.touched.contains(real) {
-            self.touched.insert(real.to_path_buf());
+/// A watch on what `places` wants watched, sending its events to `sender`; Err says why
+/// there is none.
+fn file_events(
+    places: &Places,
+    sender: Sender<FileEvent>,
+) -> Result<notify::RecommendedWatcher, String> {
+    // Links are not followed, as the build does not follow them.
+    let config = notify::Config::default().with_follow_symlinks(false);
+    let mut notify = notify::RecommendedWatcher::new(sender, config)
+        .map_err(|error| format!("could not watch for file events ({error})"))?;
+    for (path, mode) in places.wanted() {
+        match notify.watch(&path, mode) {
+            // Removed since it was looked for: its holder's events tell.
+            Err(error) if !matches!(error.kind, notify::ErrorKind::PathNotFound) => {
+                return Err(format!("could not watch {} ({error})", path.display()));
+            }
+            _ => {}
         }
     }
+    Ok(notify)
+}
 
-    fn names(&self, place: &WatchedPath) -> bool {
-        self.paths.contains(&place.given) || self.touched.contains(&place.real)
-    }
+/// Whether `event` may tell of a change: a file opened or read tells of none (and each look
+/// opens the folders it reads).
+fn stirs(event: &FileEvent) -> bool {
+    !matches!(event, Ok(Event { kind: EventKind::Access(kind), .. })
+        if *kind != AccessKind::Close(AccessMode::Write))
+}
 
+/// The files one burst changed, as the webmaster names them: the config file first.
+pub(super) struct Burst(pub(super) Vec<PathBuf>);
+
+impl Burst {
     /// The path to name in the message: the first changed that still exists (a file saved
     /// by rename, not the temporary file renamed over it).
     pub(super) fn what(&self) -> PathBuf {
-        (self.paths.order.iter().find(|path| path.exists()))
-            .or(self.paths.order.first())
-            .cloned()
-            .unwrap_or_default()
-    }
-}
-
-/// Items in the order they first came, each once. A burst may name tens of thousands of
-/// paths (a checkout, an archive unpacked): each is looked up in a set, not in the list.
-struct FirstSeen<T> {
-    order: Vec<T>,
-    seen: HashSet<T>,
-}
-
-impl<T> Default for FirstSeen<T> {
-    fn default() -> Self {
-        FirstSeen {
-            order: Vec::new(),
-            seen: HashSet::new(),
-        }
-    }
-}
-
-impl<T: Eq + Hash + Clone> FirstSeen<T> {
-    fn add(&mut self, item: T) {
-        if !self.seen.contains(&item) {
-            self.seen.insert(item.clone());
-            self.order.push(item);
-        }
-    }
-
-    fn contains(&self, item: &T) -> bool {
-        self.seen.contains(item)
+        let there = self.0.iter().find(|path| path.exists());
+        there.or(self.0.first()).cloned().unwrap_or_default()
     }
 }
 
@@ -144,294 +103,130 @@ impl Watching {
     /// Starts watching `places`: by the system's file events, or by polling (with `poll`, or
     /// where events cannot be had).
     pub(super) fn start(places: Places, poll: bool) -> Watching {
-        let seen = places.look();
+        let (sender, events) = mpsc::channel();
         let mut watching = Watching {
-            source: ChangeSource::Polling { asked: true },
+            notify: None,
+            sender,
+            events,
+            checked: Instant::now(),
+            asked: poll,
             places,
-            seen,
+            seen: WatchedState::default(),
         };
         if !poll {
-            match FileEvents::start() {
-                Ok(events) => {
-                    watching.source = ChangeSource::Events(events);
-                    watching.follow(&HashSet::new());
-                }
-                Err(error) => {
-                    watching.poll_instead(&format!("could not watch for file events ({error})"))
-                }
-            }
+            watching.rewatch();
         }
+        // After the watch is made: whatever changes from here is told of.
+        watching.seen = watching.places.look();
         watching
     }
 
-    /// Whether `burst` changed the config file.
-    pub(super) fn names_config(&self, burst: &Burst) -> bool {
-        burst.names(&self.places.config)
-    }
-
-    /// Watches other places from now on (a config file read again may name other folders).
-    pub(super) fn watch_instead(&mut self, places: Places) {
+    /// Watches `places` from now on (a config file read again may name other folders); what
+    /// is there now is what the next burst is measured from, as the rebuild that follows
+    /// reads it.
+    pub(super) fn watch(&mut self, places: Places) {
         self.places = places;
+        if self.notify.is_some() {
+            self.rewatch();
+        }
+        self.seen = self.places.look();
     }
 
-    /// `burst` taken in: the folders it touched watched anew, and what is there now the state
-    /// the next burst is measured from.
-    pub(super) fn taken(&mut self, burst: &Burst) {
-        self.follow(&burst.touched);
-        self.seen = self.places.look();
+    /// File events from a watch made anew (a folder removed and made again is another folder
+    /// to the system), or polling where they cannot be had.
+    fn rewatch(&mut self) {
+        match file_events(&self.places, self.sender.clone()) {
+            Ok(notify) => self.notify = Some(notify),
+            Err(why) => self.poll_instead(&why),
+        }
     }
 
     /// How the folders are watched, for the line saying that serve runs: empty for events.
     pub(super) fn how(&self) -> String {
-        match self.source {
-            ChangeSource::Events(_) => String::new(),
-            ChangeSource::Polling { asked: true } => {
-                format!(" (polling every {} s, as --poll asks)", POLL.as_secs_f32())
-            }
-            ChangeSource::Polling { asked: false } => {
-                format!(" (polling every {} s)", POLL.as_secs_f32())
-            }
+        let why = if self.asked { ", as --poll asks" } else { "" };
+        match self.notify {
+            Some(_) => String::new(),
+            None => format!(" (polling every {} s{why})", POLL.as_secs_f32()),
         }
     }
 
-    /// Waits for the next burst of changes.
-    pub(super) fn next(&mut self) -> Burst {
+    /// Waits for the next burst of changes; `None` once `site_folder`, the folder serve works
+    /// in, is no longer the folder at its path (removed, or renamed away).
+    pub(super) fn next(&mut self, site_folder: &Path) -> Option<Burst> {
         loop {
-            let burst = match &mut self.source {
-                ChangeSource::Polling { .. } => {
+            let wait = CHECK.saturating_sub(self.checked.elapsed());
+            let checking = match self.notify {
+                None => {
                     std::thread::sleep(POLL);
-                    self.poll()
+                    false
                 }
-                ChangeSource::Events(events) => {
-                    let wait = CHECK.saturating_sub(events.checked.elapsed());
-                    match events.events.recv_timeout(wait) {
-                        Ok(event) => self.burst_from(event),
-                        Err(RecvTimeoutError::Timeout) => self.check(),
-                        Err(RecvTimeoutError::Disconnected) => {
-                            self.poll_instead("the file events stopped");
-                            None
+                Some(_) => match self.events.recv_timeout(wait) {
+                    // One look answers every event that came meanwhile.
+                    Ok(event) => {
+                        let came: Vec<FileEvent> =
+                            (std::iter::once(event).chain(self.events.try_iter())).collect();
+                        if let Some(error) = came.iter().find_map(|event| event.as_ref().err()) {
+                            self.poll_instead(&format!("the file events failed ({error})"));
                         }
+                        if !came.iter().any(stirs) {
+                            continue;
+                        }
+                        false
                     }
-                }
-            };
-            if let Some(burst) = burst {
-                return burst;
-            }
-        }
-    }
-
-    /// A look at the folders; the burst, once they stay the same for [`QUIET`].
-    fn poll(&mut self) -> Option<Burst> {
-        let mut now = self.places.look();
-        if now == self.seen {
-            return None;
-        }
-        let started = Instant::now();
-        while started.elapsed() < MOST_WAIT {
-            std::thread::sleep(QUIET);
-            let again = self.places.look();
-            if again == now {
-                break;
-            }
-            now = again;
-        }
-        Some(now.difference(&self.seen, &self.places))
-    }
-
-    /// The burst that `first` begins, if it is a change to the site: every change to the
-    /// site until none came for [`QUIET`].
-    fn burst_from(&mut self, first: notify::Result<Event>) -> Option<Burst> {
-        let mut burst = Burst::default();
-        if !self.add(&mut burst, first) {
-            return None;
-        }
-        let started = Instant::now();
-        while let ChangeSource::Events(events) = &self.source {
-            let left = MOST_WAIT.saturating_sub(started.elapsed());
-            match events.events.recv_timeout(QUIET.min(left)) {
-                Ok(event) => {
-                    self.add(&mut burst, event);
-                }
-                Err(_) => break,
-            }
-        }
-        Some(burst)
-    }
-
-    /// Adds what `event` changed to `burst`; whether it was a change to the site. An error
-    /// turns the watch into polling, and counts as a change.
-    fn add(&mut self, burst: &mut Burst, event: notify::Result<Event>) -> bool {
-        let event = match event {
-            Ok(event) => event,
-            Err(error) => {
-                self.poll_instead(&format!("the file events failed ({error})"));
-                let folder = self.places.folders.first().unwrap_or(&self.places.config);
-                burst.add(folder.given.clone(), &folder.real);
-                return true;
-            }
-        };
-        if matches!(event.kind, EventKind::Access(kind) if kind != AccessKind::Close(AccessMode::Write))
-        {
-            return false;
-        }
-        if event.need_rescan() {
-            // The system lost count of its events: anything may have changed.
-            let folder = self.places.folders.first().unwrap_or(&self.places.config);
-            burst.add(folder.given.clone(), &folder.real);
-            return true;
-        }
-        let mut changed = false;
-        for path in &event.paths {
-            if let Some(given) = self.places.given(path) {
-                burst.add(given, path);
-                changed = true;
-            }
-        }
-        changed
-    }
-
-    /// The look every [`CHECK`]: a change found that no event tells of within [`LAG`] means
-    /// that events do not come from these folders.
-    fn check(&mut self) -> Option<Burst> {
-        let ChangeSource::Events(events) = &mut self.source else {
-            return None;
-        };
-        events.checked = Instant::now();
-        let now = self.places.look();
-        if now == self.seen {
-            return None;
-        }
-        let started = Instant::now();
-        while let Some(left) = LAG.checked_sub(started.elapsed()) {
-            let ChangeSource::Events(events) = &self.source else {
-                break;
-            };
-            match events.events.recv_timeout(left) {
-                Ok(event) => {
-                    if let Some(burst) = self.burst_from(event) {
-                        return Some(burst);
+                    // The channel's sender is ours: it only times out.
+                    Err(_) => {
+                        self.checked = Instant::now();
+                        true
                     }
-                }
-                Err(_) => break,
+                },
+            };
+            if !works_in(site_folder) {
+                return None;
             }
+            let mut now = self.places.look();
+            if now == self.seen {
+                continue;
+            }
+            let started = Instant::now();
+            while started.elapsed() < MOST_WAIT {
+                std::thread::sleep(QUIET);
+                let again = self.places.look();
+                if again == now {
+                    break;
+                }
+                now = again;
+            }
+            let burst = now.difference(&self.seen, &self.places.config);
+            self.seen = now;
+            if checking {
+                // An event on its way has come by now.
+                std::thread::sleep(LAG);
+                if !self.events.try_iter().any(|event| stirs(&event)) {
+                    self.poll_instead(&format!(
+                        "no file event came for a change to {} (is it on a network share, or mounted into a container?)",
+                        burst.what().display()
+                    ));
+                }
+            }
+            if self.notify.is_some() {
+                self.rewatch();
+            }
+            return Some(burst);
         }
-        let burst = now.difference(&self.seen, &self.places);
-        self.poll_instead(&format!(
-            "no file event came for a change to {} (is it on a network share, or mounted into a container?)",
-            burst.what().display()
-        ));
-        Some(burst)
     }
 
     /// Polls from now on, saying why once.
     fn poll_instead(&mut self, why: &str) {
-        if let ChangeSource::Events(_) = self.source {
-            log::warn!(
-                "{why}; watching by polling every {} s instead",
-                POLL.as_secs_f32()
-            );
+        if self.notify.take().is_some() || !self.asked {
+            let every = POLL.as_secs_f32();
+            log::warn!("{why}; watching by polling every {every} s instead");
         }
-        self.source = ChangeSource::Polling { asked: false };
-    }
-
-    /// Has notify watch what [`Places::wanted`] says, the paths in `touched` (a folder
-    /// removed, made again or renamed) anew.
-    fn follow(&mut self, touched: &HashSet<PathBuf>) {
-        let ChangeSource::Events(events) = &mut self.source else {
-            return;
-        };
-        let wanted = self.places.wanted();
-        let stale: Vec<PathBuf> = (events.watched.iter())
-            .filter(|(path, mode)| wanted.get(*path) != Some(*mode) || touched.contains(*path))
-            .map(|(path, _)| path.clone())
-            .collect();
-        for path in stale {
-            // A folder removed is no longer watched, and notify says so: nothing to undo.
-            let _ = events.notify.unwatch(&path);
-            events.watched.remove(&path);
-        }
-        let mut failed = None;
-        for (path, mode) in wanted {
-            if events.watched.contains_key(&path) {
-                continue;
-            }
-            match events.notify.watch(&path, mode) {
-                Ok(()) => {
-                    events.watched.insert(path, mode);
-                }
-                // Removed since it was looked for: its holder's events will tell.
-                Err(error) if matches!(error.kind, notify::ErrorKind::PathNotFound) => {}
-                Err(error) => {
-                    failed = Some(format!("could not watch {} ({error})", path.display()));
-                    break;
-                }
-            }
-        }
-        if let Some(why) = failed {
-            self.poll_instead(&why);
-        }
-    }
-}
-
-/// A path as the webmaster named it, and as the system names it in its events.
-struct WatchedPath {
-    given: PathBuf,
-    real: PathBuf,
-}
-
-impl WatchedPath {
-    fn new(given: &Path) -> WatchedPath {
-        WatchedPath {
-            given: given.to_path_buf(),
-            real: real_path(given),
-        }
-    }
-}
-
-/// `path` with its links resolved, as far as it exists; absolute.
-fn real_path(path: &Path) -> PathBuf {
-    if let Ok(real) = path.canonicalize() {
-        return real;
-    }
-    if let Some(name) = path.file_name() {
-        let parent = (path.parent())
-            .filter(|parent| !parent.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        if let Ok(real) = parent.canonicalize() {
-            return real.join(name);
-        }
-        if parent != Path::new(".") {
-            return real_path(parent).join(name);
-        }
-    }
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// What is watched.
-pub(super) struct Places {
-    config: WatchedPath,
-    folders: Vec<WatchedPath>,
-    /// Paths never to look into: the output and the publisher's files, as given and real.
-    ignored: Vec<PathBuf>,
-    /// The folder serve was started in, whose own removal and return are watched too.
-    site_folder: PathBuf,
-}
-
-/// Makes the site folder the working folder again once it is back after being removed.
-///
-/// The paths a webmaster gives are relative to the folder serve was started in, and a process
-/// keeps the folder it works in, not its name: once that folder is removed (a clone made
-/// again, a folder restored from a copy), every relative path leads nowhere, even after a new
-/// folder of the same name is put in its place. So each look first goes back to the folder
-/// by its name.
-pub(super) fn follow_site_folder(site_folder: &Path) {
-    if site_folder.is_dir() && !works_in(site_folder) {
-        let _ = std::env::set_current_dir(site_folder);
     }
 }
 
 /// Whether the process works in the folder now at `folder`: not in one removed, or renamed
-/// away, since.
+/// away, since. The paths a webmaster gives are relative to the folder serve was started in,
+/// and a process keeps the folder it works in, not its name.
 #[cfg(unix)]
 fn works_in(folder: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
@@ -447,80 +242,34 @@ fn works_in(_: &Path) -> bool {
     true
 }
 
+/// What is watched: paths as the webmaster names them.
+pub(super) struct Places {
+    pub(super) config: PathBuf,
+    pub(super) folders: Vec<PathBuf>,
+    /// Paths never to look into: the output folder, as given and real.
+    pub(super) ignored: Vec<PathBuf>,
+}
+
 impl Places {
-    /// The config file and the folders to watch, leaving out `ignored` (the output folder and
-    /// the publisher's files beside it).
-    pub(super) fn new(
-        config: &Path,
-        folders: &[PathBuf],
-        ignored: Vec<PathBuf>,
-        site_folder: &Path,
-    ) -> Places {
-        Places {
-            config: WatchedPath::new(config),
-            folders: folders.iter().map(|f| WatchedPath::new(f)).collect(),
-            ignored,
-            site_folder: site_folder.to_path_buf(),
-        }
-    }
-
-    /// The path as the webmaster names it, when a change at `path` (as the system names it)
-    /// is a change to the site.
-    fn given(&self, path: &Path) -> Option<PathBuf> {
-        if is_editors_own(path) || self.ignored.iter().any(|i| path.starts_with(i)) {
-            return None;
-        }
-        // The site folder made again or renamed back holds a config file anew.
-        if path == self.config.real || path == self.site_folder {
-            return Some(self.config.given.clone());
-        }
-        self.folders.iter().find_map(|folder| {
-            let rest = path.strip_prefix(&folder.real).ok()?;
-            Some(if rest.as_os_str().is_empty() {
-                folder.given.clone()
-            } else {
-                folder.given.join(rest)
-            })
-        })
-    }
-
-    /// `given`, a path under one of the folders as the webmaster names it, as the system
-    /// does: without a look at the disk for each of a burst's files.
-    fn real(&self, given: &Path) -> PathBuf {
-        (self.folders.iter())
-            .find_map(|folder| {
-                let rest = given.strip_prefix(&folder.given).ok()?;
-                Some(match rest.as_os_str().is_empty() {
-                    true => folder.real.clone(),
-                    false => folder.real.join(rest),
-                })
-            })
-            .unwrap_or_else(|| real_path(given))
-    }
-
-    /// What notify is to watch: each folder whole; alone, the folders that hold them and the
-    /// config file, to see them made, removed or renamed.
+    /// What notify is to watch, by real path: each folder whole; alone, the folders that
+    /// hold them and the config file, to see them made, removed or renamed.
     fn wanted(&self) -> BTreeMap<PathBuf, RecursiveMode> {
-        let existing: Vec<&Path> = (self.folders.iter())
-            .map(|folder| folder.real.as_path())
+        let existing: Vec<PathBuf> = (self.folders.iter())
+            .filter_map(|folder| folder.canonicalize().ok())
             .filter(|path| path.is_dir())
             .collect();
         // A folder inside another is watched with it.
-        let whole: Vec<&Path> = (existing.iter().copied())
-            .filter(|path| !existing.iter().any(|o| o != path && path.starts_with(o)))
+        let whole = |path: &Path| !existing.iter().any(|o| o != path && path.starts_with(o));
+        let mut wanted: BTreeMap<PathBuf, RecursiveMode> = (existing.iter())
+            .filter(|path| whole(path))
+            .map(|path| (path.clone(), RecursiveMode::Recursive))
             .collect();
-        let mut wanted: BTreeMap<PathBuf, RecursiveMode> = (whole.iter())
-            .map(|path| (path.to_path_buf(), RecursiveMode::Recursive))
-            .collect();
-        let holders = (self.folders.iter())
-            .chain([&self.config])
-            .filter_map(|place| place.real.parent())
-            .chain(self.site_folder.parent());
-        for holder in holders {
-            if holder.is_dir() && !whole.iter().any(|w| holder.starts_with(w)) {
-                wanted
-                    .entry(holder.to_path_buf())
-                    .or_insert(RecursiveMode::NonRecursive);
+        for place in self.folders.iter().chain([&self.config]) {
+            let holder = std::path::absolute(place).ok();
+            let holder = holder.and_then(|path| path.parent()?.canonicalize().ok());
+            let watched = |holder: &PathBuf| existing.iter().any(|w| holder.starts_with(w));
+            for holder in holder.into_iter().filter(|holder| !watched(holder)) {
+                wanted.entry(holder).or_insert(RecursiveMode::NonRecursive);
             }
         }
         wanted
@@ -528,56 +277,124 @@ impl Places {
 
     /// What is there now.
     fn look(&self) -> WatchedState {
-        follow_site_folder(&self.site_folder);
-        let folders: Vec<PathBuf> = self.folders.iter().map(|f| f.given.clone()).collect();
         WatchedState {
-            config: stamp(&self.config.given),
-            files: fingerprint(&folders, &self.ignored),
+            config: stamp(&self.config),
+            files: fingerprint(&self.folders, &self.ignored),
         }
     }
 }
 
-/// What is in one of two lists and not in the other, both sorted and without duplicates (as
-/// [`fingerprint`] gives them), in order.
-fn differing<'a, T: Ord>(now: &'a [T], before: &'a [T]) -> Vec<&'a T> {
+/// The paths whose entries differ between two lists (made, removed, or of another stamp),
+/// each once, in order: one walk of both, each sorted by path (as [`fingerprint`] gives
+/// them), so that a burst of n files costs work in proportion to n.
+fn changed<'a, P: Ord, S: PartialEq>(now: &'a [(P, S)], before: &'a [(P, S)]) -> Vec<&'a P> {
     let (mut now, mut before) = (now.iter().peekable(), before.iter().peekable());
-    let mut differ = Vec::new();
+    let mut changed: Vec<&P> = Vec::new();
     loop {
-        match (now.peek(), before.peek()) {
-            (Some(a), Some(b)) => match a.cmp(b) {
-                Ordering::Less => differ.extend(now.next()),
-                Ordering::Greater => differ.extend(before.next()),
-                Ordering::Equal => {
-                    now.next();
-                    before.next();
-                }
+        let order = match (now.peek(), before.peek()) {
+            (None, None) => return changed,
+            (Some(a), Some(b)) => a.0.cmp(&b.0),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+        };
+        let path = match order {
+            Ordering::Less => now.next().map(|a| &a.0),
+            Ordering::Greater => before.next().map(|b| &b.0),
+            Ordering::Equal => match (now.next(), before.next()) {
+                (Some(a), Some(b)) if a.1 != b.1 => Some(&a.0),
+                _ => None,
             },
-            (Some(_), None) => differ.extend(now.next()),
-            (None, Some(_)) => differ.extend(before.next()),
-            (None, None) => return differ,
+        };
+        // Twice in one look (a file that changed between two walks of its folder) is once.
+        if let Some(path) = path.filter(|path| changed.last() != Some(path)) {
+            changed.push(path);
         }
     }
 }
 
 /// The state of the watched files, compared between looks.
-#[derive(PartialEq)]
+#[derive(PartialEq, Default)]
 struct WatchedState {
-    config: Option<TimeAndLength>,
-    files: Vec<(PathBuf, TimeAndLength)>,
+    config: Option<Stamp>,
+    files: Vec<(PathBuf, Stamp)>,
 }
 
 impl WatchedState {
     /// The files that differ from `before`, the config file first, as a burst.
-    fn difference(&self, before: &WatchedState, places: &Places) -> Burst {
-        let mut burst = Burst::default();
-        if self.config != before.config {
-            burst.add(places.config.given.clone(), &places.config.real);
-        }
-        for (path, _) in differing(&self.files, &before.files) {
-            burst.add(path.clone(), &places.real(path));
-        }
-        burst
+    fn difference(&self, before: &WatchedState, config: &Path) -> Burst {
+        let config = (self.config != before.config).then(|| config.to_path_buf());
+        let files = changed(&self.files, &before.files).into_iter().cloned();
+        Burst(config.into_iter().chain(files).collect())
     }
+}
+
+/// Files that are no part of the site, left out of the looks: those an editor keeps beside
+/// the one it saves, and version control's folders, which the build does not read (Vim's swap
+/// files, `.name.swp`, `.swo`, … and `.swx`, and its probe that a folder takes new files,
+/// `4913`; backups, `name~`; Emacs's auto-save, `#name#`, and lock, `.#name`, files;
+/// JetBrains' and GNOME's temporary files), and the publisher's own beside an output folder
+/// (`.site.vatcar-staging`, `.site.vatcar-lock`, the banners' `.vatcar-site-cache`), which a
+/// watched folder holding the output would otherwise see change at each rebuild.
+fn left_out(path: &Path) -> bool {
+    if path.components().any(|part| part.as_os_str() == ".git") {
+        return true;
+    }
+    let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
+        return false;
+    };
+    let vim_swap = name.starts_with('.')
+        && name.len() > 4
+        && matches!(&name.as_bytes()[name.len() - 4..], [b'.', b's', b'w', c] if c.is_ascii_lowercase());
+    // Vim tries 4913 first, then adds 123 until it finds a free name.
+    let vim_probe = name.len() <= 6
+        && name.bytes().all(|b| b.is_ascii_digit())
+        && (name.parse::<u32>()).is_ok_and(|n| n >= 4913 && (n - 4913) % 123 == 0);
+    vim_swap
+        || vim_probe
+        || name.ends_with('~')
+        || (name.len() > 1 && name.starts_with('#') && name.ends_with('#'))
+        || name.starts_with(".#")
+        || name.ends_with("___jb_tmp___")
+        || name.ends_with("___jb_old___")
+        || name.starts_with(".goutputstream-")
+        || (name.starts_with('.') && name.contains(".vatcar-"))
+}
+
+/// A file's modification time and length. An edit that keeps both is not seen; every file
+/// system this runs on keeps at least millisecond times, far finer than a person's saves.
+type Stamp = (Option<SystemTime>, u64);
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok(), meta.len()))
+}
+
+/// Every file under `folders`, sorted, leaving out the paths in `ignored` (and what is under
+/// them) and what [`left_out`] names. Links are not followed, as the build does not follow
+/// them.
+pub(super) fn fingerprint(folders: &[PathBuf], ignored: &[PathBuf]) -> Vec<(PathBuf, Stamp)> {
+    let mut out = Vec::new();
+    let mut stack = folders.to_vec();
+    while let Some(folder) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if ignored.contains(&path) || left_out(&path) {
+                continue;
+            }
+            match entry.metadata() {
+                Ok(meta) if meta.is_dir() => stack.push(path),
+                Ok(meta) => out.push((path, (meta.modified().ok(), meta.len()))),
+                Err(_) => {}
+            }
+        }
+    }
+    out.sort();
+    // A folder named twice (`static` beside the config and as configured) is listed once.
+    out.dedup();
+    out
 }
 
 #[cfg(test)]
@@ -585,8 +402,8 @@ mod tests {
     use super::*;
     use std::cell::Cell;
 
-    /// A key that counts how often it is compared or hashed: the work a burst's gathering
-    /// does, measured without a clock.
+    /// A key that counts how often it is compared: the work a burst's gathering does,
+    /// measured without a clock.
     #[derive(Clone)]
     struct Counted<'a> {
         key: u32,
@@ -600,12 +417,6 @@ mod tests {
         }
     }
     impl Eq for Counted<'_> {}
-    impl Hash for Counted<'_> {
-        fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-            self.work.set(self.work.get() + 1);
-            self.key.hash(state);
-        }
-    }
     impl PartialOrd for Counted<'_> {
         fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
             Some(self.cmp(other))
@@ -618,45 +429,87 @@ mod tests {
         }
     }
 
-    /// 20,000 new files, as a checkout writes them: each path comes in several events (made,
-    /// written, closed).
+    /// 20,000 files, as a checkout writes them.
     const MANY: u32 = 20_000;
 
     #[test]
-    fn a_burst_of_many_paths_keeps_each_once_in_first_seen_order_with_work_in_proportion() {
+    fn a_burst_of_many_changed_files_names_each_once_in_order_with_work_in_proportion() {
         let work = Cell::new(0);
         let key = |key| Counted { key, work: &work };
-        let mut paths = FirstSeen::default();
-        for n in 0..MANY {
-            // Each path three times, the later ones among the next paths' first.
-            paths.add(key(n));
-            paths.add(key(n / 2));
-            paths.add(key(n));
-        }
-        let order: Vec<u32> = paths.order.iter().map(|c| c.key).collect();
-        assert_eq!(order, (0..MANY).collect::<Vec<_>>());
-        assert!(paths.contains(&key(MANY - 1)) && !paths.contains(&key(MANY)));
-        // A set does a few hashes and comparisons a path; a list looked through for each
-        // does as many as it holds (200 million here).
+        // Every file saved; every other one twice in the later look, as a file that changed
+        // again between two walks of a folder named twice is.
+        let before: Vec<(Counted, u8)> = (0..MANY).map(|n| (key(n), 0)).collect();
+        let now: Vec<(Counted, u8)> = (0..MANY)
+            .flat_map(|n| {
+                [(key(n), 1), (key(n), 2)]
+                    .into_iter()
+                    .take(1 + (n % 2) as usize)
+            })
+            .collect();
+        work.set(0);
+        let found: Vec<u32> = changed(&now, &before).iter().map(|c| c.key).collect();
+        assert_eq!(found, (0..MANY).collect::<Vec<_>>());
+        // A few comparisons a file; a list looked through for each does as many as it holds
+        // (200 million here).
         let done = work.get();
-        assert!(done < 20 * u64::from(MANY), "{done} comparisons and hashes");
+        assert!(done < 8 * u64::from(MANY), "{done} comparisons");
     }
 
     #[test]
     fn the_files_that_differ_between_two_looks_are_found_with_work_in_proportion() {
         let work = Cell::new(0);
         let key = |key| Counted { key, work: &work };
-        // Before: every even number; now: every multiple of 3 (made, or kept) and nothing else.
-        let before: Vec<Counted> = (0..2 * MANY).step_by(2).map(key).collect();
-        let now: Vec<Counted> = (0..2 * MANY).step_by(3).map(key).collect();
+        // Before: every even number; now: every multiple of 3 (made, or kept) and nothing
+        // else; 6, 12, … saved again.
+        let before: Vec<(Counted, u8)> = (0..2 * MANY).step_by(2).map(|n| (key(n), 0)).collect();
+        let now: Vec<(Counted, u8)> = (0..2 * MANY)
+            .step_by(3)
+            .map(|n| (key(n), u8::from(n % 6 == 0 && n > 0)))
+            .collect();
         work.set(0);
-        let found: Vec<u32> = differing(&now, &before).iter().map(|c| c.key).collect();
-        // Made (odd multiples of 3) and removed (even numbers that are not), in order.
+        let found: Vec<u32> = changed(&now, &before).iter().map(|c| c.key).collect();
+        // Made (odd multiples of 3), removed (even numbers that are not) and saved again, in
+        // order.
         let expected: Vec<u32> = (0..2 * MANY)
-            .filter(|n| (n % 2 == 0) != (n % 3 == 0))
+            .filter(|n| (n % 2 == 0) != (n % 3 == 0) || (n % 6 == 0 && *n > 0))
             .collect();
         assert_eq!(found, expected);
         let done = work.get();
         assert!(done < 4 * u64::from(MANY), "{done} comparisons");
+    }
+
+    #[test]
+    fn files_no_part_of_the_site_are_known_by_name() {
+        for name in [
+            "content/.about.md.swp",
+            "content/.about.md.swo",
+            "content/.about.md.swx",
+            "content/4913",
+            "content/5036",
+            "content/about.md~",
+            "content/#about.md#",
+            "content/.#about.md",
+            "content/about.md___jb_tmp___",
+            "static/.goutputstream-X1Y2Z3",
+            "static/.git/index",
+            "static/.site.vatcar-staging",
+            "static/.site.vatcar-lock",
+            "static/.vatcar-site-cache",
+        ] {
+            assert!(left_out(Path::new(name)), "{name}");
+        }
+        for name in [
+            "content/about.md",
+            "content/.well-known.md",
+            "static/.well-known/security.txt",
+            "static/.htaccess",
+            "static/4914",
+            "static/49130",
+            "static/#",
+            "static/.sw",
+            "static/.SWP",
+        ] {
+            assert!(!left_out(Path::new(name)), "{name}");
+        }
     }
 }

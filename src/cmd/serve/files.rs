@@ -51,8 +51,7 @@ pub(super) async fn answer(State(served): State<Arc<Served>>, mut request: Reque
         && first == live::RESERVED
     {
         let query = request.uri().query().unwrap_or_default();
-        let route = live::route(rest, query);
-        return live::respond(&served.changes, &route, served.sample).await;
+        return live::respond(&served.changes, rest, query, served.sample).await;
     }
     if !path.is_servable(&served.root) {
         return StatusCode::NOT_FOUND.into_response();
@@ -84,24 +83,18 @@ impl RequestPath {
         if !path.starts_with('/') {
             return Err(StatusCode::BAD_REQUEST);
         }
-        let decoded = percent_decode_str(path)
-            .decode_utf8()
-            .map_err(|_| StatusCode::NOT_FOUND)?;
-        let mut names = Vec::new();
-        for name in decoded
+        let decoded =
+            (percent_decode_str(path).decode_utf8()).map_err(|_| StatusCode::NOT_FOUND)?;
+        let names = (decoded
             .split('/')
-            .filter(|name| !name.is_empty() && *name != ".")
-        {
+            .filter(|name| !name.is_empty() && *name != "."))
+        .map(|name| {
             let mut parts = Path::new(name).components();
-            let plain = matches!(
-                (parts.next(), parts.next()),
-                (Some(Component::Normal(_)), None)
-            ) && !name.contains(['\0', '\\']);
-            if !plain {
-                return Err(StatusCode::NOT_FOUND);
-            }
-            names.push(name.to_owned());
-        }
+            let one = matches!(parts.next(), Some(Component::Normal(_))) && parts.next().is_none();
+            let plain = one && !name.contains(['\0', '\\']);
+            plain.then(|| name.to_owned()).ok_or(StatusCode::NOT_FOUND)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
         let slash = matches!(decoded.rsplit('/').next(), Some("" | "."));
         Ok(RequestPath { names, slash })
     }
@@ -111,12 +104,9 @@ impl RequestPath {
     /// The path as `ServeDir` is given it: the names percent-encoded again, joined by single
     /// slashes, with the query of `uri` kept (a folder's redirect carries it).
     fn uri(&self, uri: &Uri) -> Uri {
-        let mut path = String::new();
-        for name in &self.names {
-            path.push('/');
-            path.extend(utf8_percent_encode(name, PATH_NAME));
-        }
-        if self.slash || self.names.is_empty() {
+        let name = |name| format!("/{}", utf8_percent_encode(name, PATH_NAME));
+        let mut path: String = self.names.iter().map(|n| name(n)).collect();
+        if self.slash || path.is_empty() {
             path.push('/');
         }
         if let Some(query) = uri.query() {

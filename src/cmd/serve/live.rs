@@ -11,7 +11,7 @@
 use axum::body::Body;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::watch;
 
@@ -34,26 +34,24 @@ pub(super) const POLL_WAIT: Duration = Duration::from_secs(20);
 pub(super) struct ServedBuild {
     generation: watch::Sender<u64>,
     /// The errors of the last rebuild, when it failed (scrubbed of the key).
-    failure: std::sync::Mutex<Option<String>>,
+    failure: Mutex<Option<String>>,
     /// The words the pages show over a failed rebuild, in the site's language, as JSON.
-    words: std::sync::Mutex<String>,
+    words: Mutex<String>,
 }
 
 impl ServedBuild {
     pub(super) fn new() -> Arc<Self> {
-        let start = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |t| t.as_millis() as u64);
+        let start = (SystemTime::now().duration_since(UNIX_EPOCH)).map_or(0, |t| t.as_millis());
         Arc::new(Self {
-            generation: watch::Sender::new(start),
-            failure: std::sync::Mutex::new(None),
-            words: std::sync::Mutex::new(words(&crate::i18n::Texts::english())),
+            generation: watch::Sender::new(start as u64),
+            failure: Mutex::new(None),
+            words: Mutex::new(words(&crate::i18n::Texts::english())),
         })
     }
 
     /// The site is now in the language of `texts`: the pages show a failed rebuild in it.
     pub(super) fn speak(&self, texts: &crate::i18n::Texts) {
-        *self.words.lock().unwrap_or_else(|e| e.into_inner()) = words(texts);
+        *lock(&self.words) = words(texts);
     }
 
     pub(super) fn current(&self) -> u64 {
@@ -67,28 +65,17 @@ impl ServedBuild {
 
     /// A rebuild failed with `errors`: every waiting page shows them.
     pub(super) fn fail(&self, errors: String) {
-        *self.failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(errors);
+        *lock(&self.failure) = Some(errors);
         self.bump();
     }
 
     /// A rebuild succeeded, changing the site or not: the pages reload if it changed, or if
     /// they show the errors of a failed one.
     pub(super) fn succeed(&self, changed: bool) {
-        let failed = self
-            .failure
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-            .is_some();
+        let failed = lock(&self.failure).take().is_some();
         if changed || failed {
             self.bump();
         }
-    }
-
-    /// The errors of the last rebuild, or empty when it did not fail.
-    fn failure(&self) -> String {
-        let failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
-        failure.clone().unwrap_or_default()
     }
 
     /// The generation once it is no longer `since`, or `since` after `wait`.
@@ -97,6 +84,11 @@ impl ServedBuild {
         let _ = tokio::time::timeout(wait, changed.wait_for(|now| *now != since)).await;
         self.current()
     }
+}
+
+/// `mutex` locked: what it holds is whole whenever a lock is let go.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    (mutex.lock()).unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The overlay's words from the catalogue (`[serve]`), as the script reads them.
@@ -110,63 +102,38 @@ fn words(texts: &crate::i18n::Texts) -> String {
     .to_string()
 }
 
-#[derive(Debug, PartialEq)]
-pub(super) enum Route {
-    Script,
-    /// The words of the overlay, in the site's language.
-    Words,
-    /// The generation, after waiting for a change from `since` if given.
-    Changes {
-        since: Option<u64>,
-    },
-    /// The errors of the last rebuild, empty when it did not fail.
-    Errors,
-    /// The sample data feed (with `--demo` only; else not found).
-    SampleFeed,
-    Unknown,
-}
-
-/// What a request for `/__vatcar-site/` followed by `names` (the path's decoded names) asks
-/// for, with `query` the part after `?`.
-pub(super) fn route(names: &[String], query: &str) -> Route {
+/// The answer to `/__vatcar-site/` followed by `names` (the path's decoded names), with
+/// `query` the part after `?`: the script, the overlay's words, the errors of the last
+/// rebuild (empty when it did not fail), the sample data feed (`serve --demo` only), or the
+/// generation; a poll from the generation being served (`changes?since=`) waits for the next
+/// one, for [`POLL_WAIT`] at most.
+pub(super) async fn respond(
+    changes: &ServedBuild,
+    names: &[String],
+    query: &str,
+    sample: bool,
+) -> Response {
+    let plain = "text/plain; charset=utf-8";
     match names {
-        [name] if name == "live-reload.js" => Route::Script,
-        [name] if name == "errors" => Route::Errors,
-        [folder, name] if folder == "live" && name == "vatsim-data.json" => Route::SampleFeed,
-        [name] if name == "words" => Route::Words,
-        [name] if name == "changes" => Route::Changes {
-            since: query
-                .split('&')
+        [name] if name == "live-reload.js" => text(SCRIPT, "text/javascript; charset=utf-8"),
+        [name] if name == "words" => text(lock(&changes.words).clone(), "application/json"),
+        [name] if name == "errors" => {
+            text(lock(&changes.failure).clone().unwrap_or_default(), plain)
+        }
+        [folder, name] if sample && folder == "live" && name == "vatsim-data.json" => {
+            text(SAMPLE_FEED, "application/json")
+        }
+        [name] if name == "changes" => {
+            let since = (query.split('&'))
                 .find_map(|pair| pair.strip_prefix("since="))
-                .and_then(|since| since.parse().ok()),
-        },
-        _ => Route::Unknown,
-    }
-}
-
-/// The answer to a reserved path; a poll from the generation being served waits for the next
-/// one, for [`POLL_WAIT`] at most. `sample` serves the sample data feed (`serve --demo`).
-pub(super) async fn respond(changes: &ServedBuild, route: &Route, sample: bool) -> Response {
-    match route {
-        Route::SampleFeed if sample => text(SAMPLE_FEED, "application/json"),
-        Route::Script => text(SCRIPT, "text/javascript; charset=utf-8"),
-        Route::Changes { since } => {
+                .and_then(|since| since.parse().ok());
             let generation = match since {
-                Some(since) => changes.after(*since, POLL_WAIT).await,
+                Some(since) => changes.after(since, POLL_WAIT).await,
                 None => changes.current(),
             };
-            text(generation.to_string(), "text/plain; charset=utf-8")
+            text(generation.to_string(), plain)
         }
-        Route::Errors => text(changes.failure(), "text/plain; charset=utf-8"),
-        Route::Words => {
-            let words = changes
-                .words
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .clone();
-            text(words, "application/json")
-        }
-        Route::SampleFeed | Route::Unknown => (StatusCode::NOT_FOUND, "not found").into_response(),
+        _ => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }
 
@@ -241,34 +208,51 @@ mod tests {
         }
     }
 
-    fn names(path: &str) -> Vec<String> {
-        path.split('/').map(str::to_owned).collect()
+    /// The status and body of the answer to `/__vatcar-site/{path}?{query}`.
+    fn answer(changes: &ServedBuild, path: &str, query: &str, sample: bool) -> (u16, String) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        let names: Vec<String> = path.split('/').map(str::to_owned).collect();
+        runtime.block_on(async {
+            let answer = respond(changes, &names, query, sample).await;
+            let code = answer.status().as_u16();
+            let body = axum::body::to_bytes(answer.into_body(), usize::MAX);
+            (
+                code,
+                String::from_utf8_lossy(&body.await.unwrap()).into_owned(),
+            )
+        })
     }
 
     #[test]
     fn reserved_paths() {
-        assert_eq!(route(&names("live-reload.js"), ""), Route::Script);
-        assert_eq!(
-            route(&names("changes"), "x=1&since=42"),
-            Route::Changes { since: Some(42) }
-        );
-        assert_eq!(
-            route(&names("changes"), "since=-1"),
-            Route::Changes { since: None }
-        );
-        assert_eq!(route(&names("errors"), ""), Route::Errors);
-        assert_eq!(
-            route(&names("live/vatsim-data.json"), ""),
-            Route::SampleFeed
-        );
+        let changes = ServedBuild::new();
+        let now = changes.current();
+        let script = answer(&changes, "live-reload.js", "", false);
+        assert!(script.1.contains("location.reload()"));
+        // A poll from another generation answers at once, as does one without `since`.
+        let other = format!("x=1&since={}", now + 9);
+        let at_once = (200, now.to_string());
+        assert_eq!(answer(&changes, "changes", &other, false), at_once);
+        assert_eq!(answer(&changes, "changes", "since=-1", false), at_once);
+        assert_eq!(answer(&changes, "errors", "", false), (200, String::new()));
+        assert!(answer(&changes, "words", "", false).1.contains("\"title\""));
+        let feed = answer(&changes, "live/vatsim-data.json", "", true);
+        assert!(feed.0 == 200 && feed.1.contains("\"controllers\""));
         assert_eq!(
             format!("/{RESERVED}/live/vatsim-data.json"),
             crate::view::SAMPLE_FEED_PATH
         );
-        assert_eq!(route(&names("words"), ""), Route::Words);
-        assert_eq!(route(&names("other"), ""), Route::Unknown);
-        assert_eq!(route(&names("changes/more"), ""), Route::Unknown);
-        assert_eq!(route(&[], ""), Route::Unknown);
+        for (path, sample) in [
+            ("live/vatsim-data.json", false),
+            ("other", true),
+            ("changes/more", true),
+            ("", true),
+        ] {
+            assert_eq!(answer(&changes, path, "", sample).0, 404, "{path}");
+        }
     }
 
     #[test]
@@ -279,11 +263,12 @@ mod tests {
         assert_eq!(changes.current(), first, "nothing changed, nothing failed");
         changes.fail("content/a.md:4:1: link @/x".into());
         assert_eq!(changes.current(), first + 1);
-        assert_eq!(changes.failure(), "content/a.md:4:1: link @/x");
+        let failure = || lock(&changes.failure).clone();
+        assert_eq!(failure().as_deref(), Some("content/a.md:4:1: link @/x"));
         // Good again with the same site as before the failure: the pages reload all the same.
         changes.succeed(false);
         assert_eq!(changes.current(), first + 2);
-        assert_eq!(changes.failure(), "");
+        assert_eq!(failure(), None);
     }
 
     /// The overlay over a failed rebuild speaks the site's language (issue 40).

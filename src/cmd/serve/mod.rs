@@ -12,7 +12,6 @@
 mod bursts;
 mod files;
 mod live;
-mod scan;
 mod watch;
 
 use super::args::ServeArgs;
@@ -75,13 +74,10 @@ pub(crate) fn run(
             })
         }
     });
+    let config_file = (config.path.clone()).unwrap_or_else(|| PathBuf::from(DEFAULT_FILE));
     let watcher = watch::Watcher {
         reconfigure,
-        key: options.key.clone(),
-        config_file: config
-            .path
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(DEFAULT_FILE)),
+        config_file,
         options,
         progress: progress.clone(),
         changes: ServedBuild::new(),
@@ -124,18 +120,14 @@ fn serve(
     watcher.speak();
     // Resolved once: every file served must be under this real path, wherever the output
     // folder's own name points.
-    let root = options
-        .output
-        .canonicalize()
+    let root = (options.output.canonicalize())
         .with_context(|| format!("could not resolve {}", options.output.display()))?;
 
     // Watched before the address is announced, so that an edit made the moment the server is
     // up is seen as a change.
     let folders = watcher.folders();
     let watching = watcher.watch();
-    let address = listener
-        .local_addr()
-        .context("could not read the address")?;
+    let address = (listener.local_addr()).context("could not read the address")?;
     let mut sources = vec![watcher.config_file.display().to_string()];
     sources.extend(folders.iter().map(|f| f.display().to_string()));
     progress.done(&format!(

@@ -2,14 +2,13 @@
 //! `content/`) changes: each burst of changes (`bursts.rs`) one rebuild, the config file read
 //! again first when it is among them, and the open pages told how it went.
 
-use super::bursts::{Places, Watching, follow_site_folder};
+use super::bursts::{Burst, POLL, Places, Watching, fingerprint};
 use super::live::ServedBuild;
 use crate::cmd::build;
 use crate::cmd::options::BuildOptions;
 use crate::cmd::progress::Progress;
-use crate::secret::ApiKey;
+use crate::cmd::repeats;
 use anyhow::Result;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -23,13 +22,13 @@ pub(super) struct Watcher {
     pub(super) config_file: PathBuf,
     pub(super) options: BuildOptions,
     pub(super) progress: Arc<Progress>,
-    pub(super) key: Option<ApiKey>,
     pub(super) changes: Arc<ServedBuild>,
     /// `--poll`: look at the folders rather than wait for events.
     pub(super) poll: bool,
-    /// The folder serve was started in, by its absolute name.
+    /// The folder serve was started in, by its absolute name: the relative paths it was given
+    /// name places in it, and a folder removed and put back is another one, to work in anew.
     pub(super) site_folder: PathBuf,
-    /// The output folder the server serves, resolved.
+    /// The output folder's real path, served from; set once the first build made it.
     pub(super) served: PathBuf,
 }
 
@@ -37,15 +36,9 @@ impl Watcher {
     /// The folders a rebuild reads: the ones the options name, and `static/` and `content/`
     /// beside the config file, which the options leave out while they do not exist.
     pub(super) fn folders(&self) -> Vec<PathBuf> {
-        let mut folders: Vec<PathBuf> = [
-            &self.options.templates,
-            &self.options.static_files,
-            &self.options.content,
-        ]
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect();
+        let given = &self.options;
+        let given = [&given.templates, &given.static_files, &given.content];
+        let mut folders: Vec<PathBuf> = given.into_iter().flatten().cloned().collect();
         if self.config_file.is_file() {
             let beside = self.config_file.parent().unwrap_or(Path::new(""));
             folders.extend(["static", "content"].map(|name| beside.join(name)));
@@ -55,13 +48,16 @@ impl Watcher {
         folders
     }
 
+    /// The places to watch; the output folder (as given and real) is never looked into: a
+    /// watched folder that holds it would otherwise see each rebuild as a change.
     fn places(&self) -> Places {
-        Places::new(
-            &self.config_file,
-            &self.folders(),
-            self.ignored(),
-            &self.site_folder,
-        )
+        let output = &self.options.output;
+        let real = output.canonicalize().ok();
+        Places {
+            config: self.config_file.clone(),
+            folders: self.folders(),
+            ignored: [output.clone()].into_iter().chain(real).collect(),
+        }
     }
 
     /// Starts watching; taken before the server answers, so that an edit made the moment it
@@ -70,58 +66,22 @@ impl Watcher {
         Watching::start(self.places(), self.poll)
     }
 
-    /// The output folder and the publisher's files beside it: a site folder that holds the
-    /// output would otherwise see each rebuild as a change.
-    fn ignored(&self) -> Vec<PathBuf> {
-        let output = &self.options.output;
-        let mut ignored = vec![output.clone()];
-        ignored.extend(output.canonicalize().ok());
-        if let (Some(parent), Some(name)) = (output.parent(), output.file_name()) {
-            for suffix in ["vatcar-staging", "vatcar-lock"] {
-                let mut hidden = OsString::from(".");
-                hidden.push(name);
-                hidden.push(".");
-                hidden.push(suffix);
-                ignored.push(parent.join(&hidden));
-                let parent = if parent.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    parent
-                };
-                ignored.extend(parent.canonicalize().ok().map(|p| p.join(&hidden)));
-            }
-        }
-        ignored
-    }
-
     pub(super) fn run(mut self, mut watching: Watching) {
         let mut config_broken = false;
-        let mut folder_gone = false;
         loop {
-            let burst = watching.next();
-            follow_site_folder(&self.site_folder);
-            if !self.site_folder.is_dir() {
-                if !folder_gone {
-                    self.folder_gone();
-                    folder_gone = true;
-                }
-                watching.taken(&burst);
-                continue;
-            }
-            if folder_gone {
-                self.progress.step(&format!(
-                    "the site folder {} is back",
-                    self.site_folder.display()
-                ));
-                folder_gone = false;
+            let burst = watching.next(&self.site_folder).unwrap_or_else(|| {
+                watching = self.come_back();
+                // Whatever was put back may hold another config file.
                 config_broken = true;
-            }
-            if watching.names_config(&burst) || config_broken {
+                Burst(vec![self.site_folder.clone()])
+            });
+            // A burst names the config file first.
+            if burst.0.first() == Some(&self.config_file) || config_broken {
                 match (self.reconfigure)() {
                     Ok(options) => {
                         self.options = options;
                         config_broken = false;
-                        watching.watch_instead(self.places());
+                        watching.watch(self.places());
                         self.speak();
                     }
                     Err(error) => {
@@ -129,13 +89,10 @@ impl Watcher {
                         // shown again until it is fixed.
                         self.fail(&error);
                         config_broken = true;
-                        watching.taken(&burst);
                         continue;
                     }
                 }
             }
-            // Taken before building: whatever changes while it runs is another change.
-            watching.taken(&burst);
             self.rebuild(&burst.what());
         }
     }
@@ -150,67 +107,79 @@ impl Watcher {
         }
     }
 
+    /// The site folder is gone (removed, or renamed away): says so, and what is served
+    /// meanwhile (the last good build where it is kept elsewhere, nothing where it was inside
+    /// the folder), waits until a folder is at its path again and has stopped changing (a copy
+    /// being made), and works in that one from then on.
+    fn come_back(&self) -> Watching {
+        let served = match self.served.is_dir() {
+            true => "still serving the last good build",
+            false => "the last build went with it, so pages answer 404 until then",
+        };
+        let folder = self.site_folder.display();
+        let text = format!(
+            "the site folder {folder} is gone; serve builds it again once it is back ({served})"
+        );
+        self.changes.fail(text.clone());
+        crate::cmd::console::eprint_lines(&format!("warning: {text}"));
+        let mut before = None;
+        loop {
+            std::thread::sleep(POLL);
+            let now = (self.site_folder.is_dir())
+                .then(|| fingerprint(std::slice::from_ref(&self.site_folder), &[]));
+            if now.is_some()
+                && now == before
+                && std::env::set_current_dir(&self.site_folder).is_ok()
+            {
+                break;
+            }
+            before = now;
+        }
+        self.progress
+            .step(&format!("the site folder {folder} is back"));
+        self.watch()
+    }
+
     fn rebuild(&self, what: &Path) {
-        crate::cmd::repeats::next_build();
+        repeats::next_build();
         let built = build::build(&self.options, &self.progress);
-        crate::cmd::repeats::build_ended();
+        repeats::build_ended();
         match built {
             Ok(report) => {
-                let publish = &report.publish;
+                let (written, removed) = (report.publish.written, report.publish.removed);
                 // A rebuild that changed nothing (a template no page uses, a file saved
                 // unchanged) leaves open pages alone.
-                let changed = publish.written + publish.removed > 0;
+                let changed = written + removed > 0;
                 self.changes.succeed(changed);
-                let outcome = if changed {
-                    format!(
-                        "{} written, {} removed; reloading open pages",
-                        publish.written, publish.removed
-                    )
-                } else {
-                    "the site is unchanged".to_owned()
+                let outcome = match changed {
+                    true => format!("{written} written, {removed} removed; reloading open pages"),
+                    false => "the site is unchanged".to_owned(),
                 };
-                let as_before = match crate::cmd::repeats::warnings_left_out() {
+                let as_before = match repeats::warnings_left_out() {
                     0 => String::new(),
                     1 => " (1 warning as before, not repeated)".to_owned(),
                     n => format!(" ({n} warnings as before, not repeated)"),
                 };
-                self.progress.step(&format!(
-                    "rebuilt after a change to {}: {outcome}{as_before}",
-                    what.display()
+                let what = what.display();
+                (self.progress).step(&format!(
+                    "rebuilt after a change to {what}: {outcome}{as_before}"
                 ));
             }
             Err(error) => self.fail(&error),
         }
     }
 
-    /// Says that the site folder is gone, and what is served until it is back: the last good
-    /// build where it is kept elsewhere, nothing where it was inside the folder.
-    fn folder_gone(&self) {
-        let served = if self.served.is_dir() {
-            "still serving the last good build"
-        } else {
-            "the last build went with it, so pages answer 404 until then"
-        };
-        let text = format!(
-            "the site folder {} is gone; serve builds it again once it is back ({served})",
-            self.site_folder.display()
-        );
-        self.changes.fail(text.clone());
-        crate::cmd::console::eprint_lines(&format!("warning: {text}"));
-    }
-
     fn fail(&self, error: &anyhow::Error) {
         let mut text = format!("{error:#}");
-        if let Some(key) = &self.key {
+        if let Some(key) = &self.options.key {
             text = key.redact(&text);
         }
         let text = crate::cmd::console::scrub(&text);
         // The pages are told first: once the terminal says so, they know.
         self.changes.fail(text.clone());
-        let served = if self.served.is_dir() {
-            "still serving the last good build"
-        } else {
-            "nothing is served until a build succeeds"
+        let served = match self.served.is_dir() {
+            true => "still serving the last good build",
+            false => "nothing is served until a build succeeds",
         };
         crate::cmd::console::eprint_lines(&format!("error: {text} ({served})"));
     }
