@@ -121,30 +121,35 @@ pub fn templates_rendered(
 /// Renders every file of the site and hands each to `sink` as soon as it is made: each
 /// event's page and calendar on every core, and beside them, on a thread of its own, the
 /// section pages, the 404 page and the sitemap; then the feeds, which list every event.
-pub fn render(view: SiteView, theme: &Theme, sink: Sink) -> Result<()> {
+pub fn render(mut view: SiteView, theme: &Theme, sink: Sink) -> Result<()> {
     let site = SiteContext::new(serde_json::to_value(&view.site)?, view.extra.clone());
+    // Each event's page is dropped once its files are made: a large division's pages are
+    // most of the build's memory.
+    let event_pages = std::mem::take(&mut view.event_pages);
+    let event_urls: Vec<String> = event_pages.iter().map(|e| e.summary.url.clone()).collect();
+    let view = &view;
     let site_url = view.site.site_url.as_deref();
     let blocks = std::thread::scope(|scope| {
-        let site_wide = scope.spawn(|| site_wide_files(&view, theme, &site, sink));
-        let blocks = map_parallel(view.event_pages.iter().collect(), |event| {
-            let page = event_page(event, site_url);
-            let html = render_page(theme, &site, &view, &page, "event", event.context()?)?;
+        let site_wide = scope.spawn(|| site_wide_files(view, theme, &site, &event_urls, sink));
+        let blocks = map_parallel(event_pages, |event| {
+            let page = event_page(&event, site_url);
+            let html = render_page(theme, &site, view, &page, "event", event.context()?)?;
             sink(Rendered::new(&outputs::EVENT_PAGE, page.path, html))?;
-            let block = single_calendar(&view.calendars, event, sink)?;
+            let block = single_calendar(&view.calendars, &event, sink)?;
             Ok(block.map(|block| (event.summary.key, block)))
         });
         let site_wide = site_wide.join().expect("rendering does not panic");
         site_wide.and(blocks)
     })?;
     if view.site.site_url.is_some() {
-        atom_feed(&view, theme, &site, sink)?;
+        atom_feed(view, theme, &site, sink)?;
     }
-    crate::render::data::events_feed(&view, sink)?;
+    crate::render::data::events_feed(view, sink)?;
     let calendars = Calendars {
         feeds: &view.calendars,
         blocks: blocks.into_iter().flatten().collect(),
     };
-    calendars.feeds(&view, sink)
+    calendars.feeds(view, sink)
 }
 
 /// The Atom feed of the upcoming events.
@@ -159,7 +164,13 @@ fn atom_feed(view: &SiteView, theme: &Theme, site: &SiteContext, sink: Sink) -> 
     ))
 }
 
-fn site_wide_files(view: &SiteView, theme: &Theme, site: &SiteContext, sink: Sink) -> Result<()> {
+fn site_wide_files(
+    view: &SiteView,
+    theme: &Theme,
+    site: &SiteContext,
+    event_urls: &[String],
+    sink: Sink,
+) -> Result<()> {
     let section_pages: Vec<(Page, &SectionPage)> = SECTION_PAGES
         .iter()
         .filter(|s| s.output.is_written(&view.site.sections, view.site.has_feed))
@@ -203,7 +214,7 @@ fn site_wide_files(view: &SiteView, theme: &Theme, site: &SiteContext, sink: Sin
             .iter()
             .map(|(page, _)| page.url())
             .chain(view.content.pages.iter().map(|c| c.url.clone()))
-            .chain(view.event_pages.iter().map(|e| e.summary.url.clone()))
+            .chain(event_urls.iter().cloned())
             .map(|u| format!("{site_url}{u}"))
             .collect();
         let mut context = site.context();
@@ -304,7 +315,7 @@ fn single_calendar(
     let block = ical::vevent(&ical::FeedEvent {
         event: &entry.event,
         name: &entry.name,
-        description: entry.description(&event.text),
+        description: entry.description(&event.text()),
         location: entry.location.clone(),
         uid: &entry.uid,
         url: entry.url.as_deref(),

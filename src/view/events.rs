@@ -66,10 +66,6 @@ pub struct EventPage {
     pub updated: Option<Instant>,
     /// Absolute URL of this page, when the site URL is known.
     pub canonical: Option<String>,
-    /// The description as plain text, for the event's calendar and its Google Calendar link
-    /// ([`EventPage::context`]).
-    #[serde(skip)]
-    pub text: String,
     /// When the event starts and ends, for the Google Calendar link.
     #[serde(skip)]
     span: (DateTime<Utc>, DateTime<Utc>),
@@ -87,6 +83,13 @@ impl EventPage {
         Ok(context)
     }
 
+    /// The description as plain text, for the event's calendar, its Atom entry and its Google
+    /// Calendar link: made where each needs it, as holding it for every event of a large
+    /// division cost as much memory again as their pages' HTML.
+    pub fn text(&self) -> String {
+        html_to_text(&self.description_html)
+    }
+
     /// The link that opens Google Calendar's new-event form filled in with this event; none
     /// once it is over.
     pub fn google_calendar(&self) -> Option<String> {
@@ -96,7 +99,7 @@ impl EventPage {
                 name: &summary.name,
                 start: self.span.0,
                 end: self.span.1,
-                description: &self.text,
+                description: &self.text(),
                 location: &summary.route,
                 page: self.canonical.as_deref(),
             })
@@ -120,7 +123,6 @@ impl EventPage {
             participants: Vec::new(),
             updated: None,
             canonical: None,
-            text: String::new(),
             span: (DateTime::UNIX_EPOCH, DateTime::UNIX_EPOCH),
         }
     }
@@ -402,7 +404,6 @@ pub(super) fn event_page(
         canonical,
         description_html,
         excerpt: excerpt(&text, 200),
-        text,
         span: (event.start, event.effective_end()),
         summary,
         airports: if same {

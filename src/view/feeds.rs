@@ -216,7 +216,7 @@ pub(super) fn feed(
             if !summary.route.is_empty() {
                 text.push_str(&format!(" · {}", summary.route));
             }
-            text.push_str(&description_part(&pages[&key].text));
+            text.push_str(&description_part(&pages[&key].text()));
             FeedEntry {
                 id: url.clone(),
                 url,
