@@ -90,7 +90,11 @@ impl std::error::Error for Problem {}
 
 /// Every problem a build found: one error, printed one problem a line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problems(Vec<Problem>);
+pub struct Problems {
+    all: Vec<Problem>,
+    /// Some are the config file's mistakes: a mistake in how the program is called (exit 2).
+    in_config: bool,
+}
 
 impl Problems {
     /// `problems` sorted by file, line and column (the problems of no one file first), and
@@ -100,12 +104,29 @@ impl Problems {
             (&a.file, a.line, a.column, &a.message).cmp(&(&b.file, b.line, b.column, &b.message))
         });
         problems.dedup();
-        Problems(problems)
+        Problems {
+            all: problems,
+            in_config: false,
+        }
+    }
+
+    /// The config file's `mistakes` with the site's pages' `problems`.
+    pub fn with_config(mistakes: &ConfigMistakes, problems: Vec<Problem>) -> Self {
+        let all = mistakes.0.iter().cloned().chain(problems).collect();
+        Problems {
+            in_config: true,
+            ..Problems::new(all)
+        }
+    }
+
+    /// Whether some are the config file's: a usage error.
+    pub fn in_config(&self) -> bool {
+        self.in_config
     }
 
     /// All of them, sorted.
     pub fn all(&self) -> &[Problem] {
-        &self.0
+        &self.all
     }
 
     /// `Err` of them all, or `Ok` when there is none.
@@ -120,11 +141,15 @@ impl Problems {
 
 impl fmt::Display for Problems {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.as_slice() {
+        let files = match self.in_config {
+            true => "the config file and the site's pages",
+            false => "the site's pages",
+        };
+        match self.all.as_slice() {
             [one] => return write!(f, "{one}"),
-            all => write!(f, "{} problems with the site's pages:", all.len())?,
+            all => write!(f, "{} problems with {files}:", all.len())?,
         }
-        for problem in self.0.iter().take(CAP) {
+        for problem in self.all.iter().take(CAP) {
             // A message of several lines (an example to copy) is indented under its dash.
             let text = problem.to_string();
             let mut lines = text.split('\n');
@@ -136,14 +161,28 @@ impl fmt::Display for Problems {
                 }
             }
         }
-        if self.0.len() > CAP {
-            write!(f, "\n  and {} more", self.0.len() - CAP)?;
+        if self.all.len() > CAP {
+            write!(f, "\n  and {} more", self.all.len() - CAP)?;
         }
         Ok(())
     }
 }
 
 impl std::error::Error for Problems {}
+
+/// The config file's mistakes, every one at once, each at its line: a usage error, printed
+/// one a line as `vatcar-site.toml:12: ...`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigMistakes(pub Vec<Problem>);
+
+impl fmt::Display for ConfigMistakes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lines: Vec<String> = self.0.iter().map(Problem::to_string).collect();
+        f.write_str(&lines.join("\n"))
+    }
+}
+
+impl std::error::Error for ConfigMistakes {}
 
 #[cfg(test)]
 mod tests {

@@ -24,6 +24,7 @@ mod site_folder;
 mod stages;
 mod templates;
 
+use crate::problems::{ConfigMistakes, Problems};
 use crate::secret::{ApiKey, Secrets};
 use crate::settings::Settings;
 use anyhow::Result;
@@ -43,7 +44,11 @@ impl RunFailure {
     /// 2 for a mistake in how the program was called ([`UsageError`], whichever layer found
     /// it), 1 for anything else.
     fn exit_code(&self) -> u8 {
-        if self.0.chain().any(|e| e.is::<UsageError>()) {
+        let in_config = |e: &(dyn std::error::Error + 'static)| {
+            e.downcast_ref::<Problems>()
+                .is_some_and(Problems::in_config)
+        };
+        if self.0.chain().any(|e| e.is::<UsageError>() || in_config(e)) {
             2
         } else {
             1
@@ -74,8 +79,7 @@ pub fn run() -> ExitCode {
     // that use one read it: `init` may be run to replace a broken one, and `templates` and
     // `completions` have nothing to do with it.
     let config = if cli.command.uses_config() {
-        Settings::load(cli.config.as_deref())
-            .map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))))
+        Settings::load(cli.config.as_deref()).map_err(|e| config_error(e, &cli))
     } else {
         Ok(Settings::default())
     };
@@ -130,6 +134,24 @@ pub fn run() -> ExitCode {
                 None => ExitCode::from(RunFailure(error).exit_code()),
             }
         }
+    }
+}
+
+/// A config file that does not read: a usage error. Where the command builds the site, the
+/// mistakes of its pages' front matter come with the file's, so that one run names them all.
+fn config_error(error: anyhow::Error, cli: &Cli) -> anyhow::Error {
+    let Some(mistakes) = error.downcast_ref::<ConfigMistakes>() else {
+        return UsageError(format!("{error:#}")).into();
+    };
+    let pages = match cli.command {
+        Command::Build(_) | Command::Serve(_) => {
+            site_folder::front_matter_problems(cli.config.as_deref())
+        }
+        _ => Vec::new(),
+    };
+    match pages.is_empty() {
+        true => UsageError(mistakes.to_string()).into(),
+        false => Problems::with_config(mistakes, pages).into(),
     }
 }
 

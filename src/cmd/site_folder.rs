@@ -10,6 +10,7 @@ use crate::publish;
 use crate::usage::UsageError;
 use anyhow::{Result, bail};
 use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 
 /// The webmaster's pages, read and their front matter checked; a page with a mistake is
 /// added to `problems` and stands in for itself, so that every link is checked all the same.
@@ -25,6 +26,23 @@ pub(super) fn content_pages(
     let (pages, found) = content::parse_all(&files);
     problems.extend(found);
     Ok(pages)
+}
+
+/// The mistakes of the front matter of the pages beside a config file that does not read
+/// (`content/`, or the folder its `content` names where that much of it reads), so that one
+/// run names them with the config file's: none where there is no such folder.
+pub(super) fn front_matter_problems(config: Option<&Path>) -> Vec<Problem> {
+    let config = config.unwrap_or(Path::new(crate::settings::DEFAULT_FILE));
+    let named = std::fs::read_to_string(config)
+        .ok()
+        .and_then(|text| toml::from_str::<toml::Table>(&text).ok())
+        .and_then(|table| Some(PathBuf::from(table.get("content")?.as_str()?)));
+    let folder = config.parent().unwrap_or(Path::new(""));
+    let dir = folder.join(named.unwrap_or_else(|| PathBuf::from("content")));
+    match dir.is_dir().then(|| read_content(&dir)) {
+        Some(Ok(files)) => content::parse_all(&files).1,
+        _ => Vec::new(),
+    }
 }
 
 /// The webmaster's static files, with the logo and favicon the settings name among them,

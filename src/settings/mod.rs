@@ -11,6 +11,7 @@ mod addresses;
 mod values;
 mod words;
 
+use crate::problems::{ConfigMistakes, Problem};
 pub use addresses::{
     check_base_url, is_host_name, parse_live_url, parse_previous_url, parse_site_url,
 };
@@ -226,12 +227,13 @@ impl Settings {
     /// file at once, each on a line of its own.
     pub fn parse(text: &str, path: &Path) -> Result<Self> {
         let at = |at: usize| format!("{}:{}", path.display(), words::line_of(text, at));
+        let file = path.display().to_string();
         let mut settings: Self = crate::toml_errors::every_mistake(text).map_err(|mistakes| {
             let syntax = toml::de::DeTable::parse(text).is_err();
-            let lines: Vec<String> = (mistakes.iter())
+            let problems = (mistakes.iter())
                 .map(|e| {
-                    let start = e.span().map(|s| s.start);
-                    let message = match start.map(|start| words::line_of(text, start)) {
+                    let line = e.span().map(|s| words::line_of(text, s.start));
+                    let message = match line {
                         // A syntax error on the key's own line may quote part of it.
                         Some(line) if syntax && words::defines_api_key(text, line) => {
                             "api_key: not valid TOML; write it as api_key = \"...\" (the value is not shown)"
@@ -239,22 +241,26 @@ impl Settings {
                         }
                         _ => words::readable(e),
                     };
-                    match start {
-                        Some(start) => format!("{}: {message}", at(start)),
-                        None => format!("{}: {message}", path.display()),
+                    match line {
+                        Some(line) => Problem::at(&file, line, None, message),
+                        None => Problem::in_file(&file, message),
                     }
                 })
                 .collect();
-            anyhow::anyhow!(lines.join("\n"))
+            ConfigMistakes(problems)
         })?;
-        settings.placed(path, &at).map_err(anyhow::Error::msg)?;
+        let line = |at: usize| words::line_of(text, at);
+        settings.placed(path, &at).map_err(|(start, message)| {
+            ConfigMistakes(vec![Problem::at(&file, line(start), None, message)])
+        })?;
         Ok(settings)
     }
 
     /// What the file's values alone do not say: where each value that later errors name was
     /// written, the folders relative to the file's, the `[[menu]]` entries checked with the
     /// lines of their keys, and the live page's switch in `sections`.
-    fn placed(&mut self, path: &Path, at: &dyn Fn(usize) -> String) -> Result<(), String> {
+    /// A mistake is `Err` of where it starts in the text, and what it is.
+    fn placed(&mut self, path: &Path, at: &dyn Fn(usize) -> String) -> Result<(), (usize, String)> {
         self.path = Some(path.to_path_buf());
         let folder = path.parent().unwrap_or(Path::new(""));
         let folders = [
@@ -300,24 +306,31 @@ impl Settings {
     }
 }
 
-/// The `[[menu]]` entries: each a name and exactly one of an address or a page.
-fn menu(entries: Vec<MenuFile>, at: &dyn Fn(usize) -> String) -> Result<Vec<MenuEntry>, String> {
+/// The `[[menu]]` entries: each a name and exactly one of an address or a page. A mistake is
+/// `Err` of where it starts in the text, and what it is.
+fn menu(
+    entries: Vec<MenuFile>,
+    at: &dyn Fn(usize) -> String,
+) -> Result<Vec<MenuEntry>, (usize, String)> {
     let mut menu = Vec::new();
     for entry in entries {
-        let origin = at(entry.name.span().start);
+        let start = entry.name.span().start;
         let name = entry.name.get_ref().trim();
         if name.is_empty() {
-            return Err(format!("{origin}: menu: name is empty"));
+            return Err((start, "menu: name is empty".to_owned()));
         }
         let target = match (&entry.url, &entry.page) {
             (Some(url), None) => MenuTarget::Url(
                 values::menu_url(url.get_ref())
-                    .map_err(|e| format!("{}: menu: url: {e}", at(url.span().start)))?,
+                    .map_err(|e| (url.span().start, format!("menu: url: {e}")))?,
             ),
             (None, Some(page)) => MenuTarget::Page(page.get_ref().trim().to_owned()),
             _ => {
-                return Err(format!(
-                    "{origin}: menu: {name:?} needs either url = \"https://...\" (an address elsewhere) or page = \"join.md\" (a page of the site), not both"
+                return Err((
+                    start,
+                    format!(
+                        "menu: {name:?} needs either url = \"https://...\" (an address elsewhere) or page = \"join.md\" (a page of the site), not both"
+                    ),
                 ));
             }
         };

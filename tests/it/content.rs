@@ -284,6 +284,50 @@ fn front_matter_mistakes_are_errors_naming_the_file_and_line() {
     }
 }
 
+/// Issue 50: three mistakes of the config file and two of a page's front matter, named in one
+/// run, each at its file and line; a usage error, and nothing published. The file's own
+/// mistakes alone read as before, one a line.
+#[test]
+fn config_and_front_matter_mistakes_are_named_in_one_run() {
+    let config = "titel = \"Santo Domingo\"\nrecent_days = -1\n[live]\ncallsigns = [\"MDCS_\"]\n";
+    let page = "+++\ntitle = \"Únete\"\ndescripcion = \"x\"\nmenu = \"yes\"\n+++\nHola.\n";
+    let site = site_folder(config, &[("content/unete.md", page.as_bytes())]);
+    let (ran, out) = build_site(site.path(), &[]);
+    assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    let toml = site.path().join("vatcar-site.toml").display().to_string();
+    let page = site.path().join(content("unete.md")).display().to_string();
+    for line in [
+        "error: 5 problems with the config file and the site's pages:".to_owned(),
+        format!("{toml}:1: unknown key `titel`"),
+        format!("{toml}:2: recent_days"),
+        format!("{toml}:4: live.callsigns"),
+        format!("{page}:3: front matter: unknown key `descripcion`"),
+        format!("{page}:4: front matter: invalid type"),
+    ] {
+        assert!(
+            ran.stderr.contains(&line),
+            "want {line}\n got {}",
+            ran.stderr
+        );
+    }
+    assert!(!out.exists(), "nothing is published");
+
+    fs::write(
+        site.path().join("content/unete.md"),
+        "+++\ntitle = \"Únete\"\n+++\n",
+    )
+    .unwrap();
+    let (ran, _) = build_site(site.path(), &[]);
+    assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    assert!(
+        ran.stderr
+            .starts_with(&format!("error: {toml}:1: unknown key `titel`")),
+        "{}",
+        ran.stderr
+    );
+    assert!(!ran.stderr.contains("problems with"), "{}", ran.stderr);
+}
+
 #[test]
 fn a_page_may_not_take_the_place_of_a_generated_page() {
     let site = site_folder(
