@@ -3,10 +3,16 @@
 //! The pipeline, one folder a stage, each importing only the stages before it:
 //!
 //! 1. [`fetch`]: raw bodies from the API ([`fetch::client`]), a snapshot folder or the demo
-//!    ([`fetch::snapshot`]), and the webmaster's own files ([`fetch::site_files`]).
+//!    ([`fetch::snapshot`]), and the webmaster's own files ([`fetch::site_files`]); once the
+//!    events are decoded, their banners ([`fetch::banners`]: their addresses are in the
+//!    events).
 //! 2. [`model`]: bodies decoded into typed models, every shape quirk absorbed.
-//! 3. [`view`]: what each page and report shows, sorted and formatted once.
+//! 3. [`view`]: what each page and report shows, sorted, formatted and made safe once (every
+//!    description sanitized here); the webmaster's pages' Markdown rendered, with their ids.
 //! 4. [`render`]: views into files ([`output`]) through the Tera theme, plus the iCal writer.
+//!    It reads the view and writes nothing back. The ids of the pages a webmaster's link
+//!    points into (`roster/#staff`) are read from those pages once rendered: the templates
+//!    make them.
 //! 5. [`publish`]: the only code that writes an output folder, all or nothing.
 //!
 //! [`settings`] is the webmaster's configuration, one typed model of the config file's shape

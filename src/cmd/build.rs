@@ -128,11 +128,11 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     // Every mistake in the webmaster's files, from every stage, reported together at the end.
     let mut problems = Vec::new();
     let loaded = load(options, &mut problems)?;
-    stages.done("load", 0);
+    stages.done("load");
     let decoded = decode(options, loaded, progress)?;
-    stages.done("decode", 0);
+    stages.done("decode");
     if save_snapshot(options, &decoded.loaded.snapshot, progress)? {
-        stages.done("save snapshot", decoded.loaded.snapshot.bytes());
+        stages.done("save snapshot");
     }
     let base_url = data_base_url(options, &decoded.loaded.snapshot)?;
     let banners = local_banners(
@@ -143,7 +143,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         &secrets,
         progress,
     );
-    stages.done("banners", 0);
+    stages.done("banners");
     let viewed = make_view(
         options,
         decoded,
@@ -152,16 +152,15 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         publishing,
         &mut problems,
     )?;
-    stages.done("view", 0);
+    stages.done("view");
     let rendered = render_all(options, viewed, problems)?;
-    let staged = rendered.staged;
-    stages.done("render", staged);
+    stages.done("render");
     progress.step(&format!(
         "rendered {} pages and {} calendars",
         rendered.pages, rendered.calendars
     ));
     let report = commit(options, rendered)?;
-    stages.done("publish", report.publish.bytes_written - staged);
+    stages.done("publish");
     Ok(report)
 }
 
@@ -286,8 +285,6 @@ struct StagedSite {
     pages: usize,
     calendars: usize,
     events: usize,
-    /// Bytes written into the staging folder.
-    staged: u64,
 }
 
 /// The webmaster's pages put among the views, then every file rendered and staged with the
@@ -371,7 +368,6 @@ fn render_all(
     }
     add_banners(&banners, &static_paths, options, &staging)?;
     Ok(StagedSite {
-        staged: staging.bytes_written(),
         staging,
         files: files + static_files.len(),
         pages,

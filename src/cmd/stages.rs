@@ -1,12 +1,10 @@
-//! With `-v`, a line at the end of each stage of the build's pipeline: how long it took and how
-//! many bytes it wrote, so that a slow build shows where its time goes; with `-vv`, the
-//! process's peak memory so far too. docs/dev/performance.md describes the stages.
+//! With `-v`, a line at the end of each stage of the build's pipeline: how long it took, so
+//! that a slow build shows where its time goes; with `-vv`, the process's peak memory so far
+//! too. docs/dev/performance.md describes the stages.
 
 use std::time::Instant;
 
-/// With `-v`, a line at the end of each stage of the pipeline: how long it took and how many
-/// bytes it wrote, so that a slow build shows where its time goes; with `-vv`, the process's
-/// peak memory so far too. docs/dev/performance.md describes the stages.
+/// The clock of the stages' lines.
 pub(super) struct Stages {
     clock: Instant,
 }
@@ -18,7 +16,7 @@ impl Stages {
         }
     }
 
-    pub(super) fn done(&mut self, stage: &str, written: u64) {
+    pub(super) fn done(&mut self, stage: &str) {
         let took = self.clock.elapsed();
         self.clock = Instant::now();
         let peak = if log::log_enabled!(log::Level::Debug) {
@@ -26,11 +24,7 @@ impl Stages {
         } else {
             String::new()
         };
-        log::info!(
-            "stage {stage}: {} ms, {} written{peak}",
-            took.as_millis(),
-            super::progress::size(written)
-        );
+        log::info!("stage {stage}: {} ms{peak}", took.as_millis());
     }
 }
 

@@ -48,7 +48,6 @@ use std::fs;
 use std::io::{self, ErrorKind};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 #[cfg(debug_assertions)]
 pub(crate) use test_pause::pause_for_tests;
 use tree::{OldTree, below, check_relative, same_bytes};
@@ -58,9 +57,6 @@ pub struct PublishReport {
     pub written: usize,
     pub unchanged: usize,
     pub removed: usize,
-    /// Bytes written to the file system, the marker's among them (a file kept by a hard link
-    /// writes none).
-    pub bytes_written: u64,
 }
 
 /// How a folder is published.
@@ -164,8 +160,6 @@ pub struct Staging {
     /// Each file staged so far, and whether it was written (otherwise the output folder's
     /// file stays); `add` is called from every rendering thread.
     staged: Mutex<HashMap<String, bool>>,
-    /// Bytes written into the staging folder so far.
-    bytes_written: AtomicU64,
     _active: Active,
 }
 
@@ -202,7 +196,6 @@ impl Staging {
             secrets: options.secrets.clone(),
             staged: Mutex::new(HashMap::with_capacity(old.ours.len())),
             old,
-            bytes_written: AtomicU64::new(0),
             place,
             _active: active,
         })
@@ -240,16 +233,8 @@ impl Staging {
             let target = below(&self.new_dir, path);
             in_folder(&target, || fs::write(&target, contents))
                 .with_context(|| format!("could not write {}", target.display()))?;
-            self.bytes_written
-                .fetch_add(contents.len() as u64, Ordering::Relaxed);
         }
         Ok(())
-    }
-
-    /// Bytes of the files staged so far that differ from the output folder's (the others are
-    /// not written).
-    pub fn bytes_written(&self) -> u64 {
-        self.bytes_written.load(Ordering::Relaxed)
     }
 
     /// Puts the staged files in place of the old ones, all at once where the file system
@@ -271,16 +256,14 @@ impl Staging {
         let removed = if self.prune { stale.len() } else { 0 };
         let marker = Marker::new(self.kind, listed.keys().copied()).to_json();
         let written = staged.values().filter(|written| **written).count();
-        let mut report = PublishReport {
+        let report = PublishReport {
             written,
             unchanged: staged.len() - written,
             removed,
-            bytes_written: self.bytes_written(),
         };
         if written == 0 && removed == 0 && same_bytes(&self.place.dir.join(MARKER), &marker) {
             return self.finish(report);
         }
-        report.bytes_written += marker.len() as u64;
         let paths = |written: bool| {
             (listed.iter())
                 .filter(|(_, w)| **w == written)
