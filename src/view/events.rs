@@ -386,9 +386,10 @@ pub(super) fn event_lists(
     }
 }
 
-/// An event's page, from its model: its description sanitized, as HTML and as text.
+/// An event's page, from its model and its description (taken out of the model, see
+/// `view::take_descriptions`), sanitized.
 pub(super) fn event_page(
-    event: &Event,
+    (event, description): (&Event, &str),
     summary: Arc<EventSummary>,
     sanitizer: &Sanitizer,
     names: &HashMap<u64, String>,
@@ -398,7 +399,7 @@ pub(super) fn event_page(
     let canonical = (settings.site_url.as_ref())
         .and_then(|u| u.0.join(&summary.url).ok())
         .map(|u| u.to_string());
-    let description_html = sanitizer.render(&event.description);
+    let description_html = sanitizer.render(description);
     let text = html_to_text(&description_html);
     EventPage {
         canonical,
