@@ -503,77 +503,52 @@ fn check_without_a_key_says_so_before_any_request() {
     assert!(server.log().is_empty(), "a request was made");
 }
 
-/// `build -v`: a line per stage of the pipeline, in order, each with its time and the bytes
-/// it wrote. The times' values are the benchmark's business; the bytes are checked against
-/// the files the build left.
+/// `build -v`: a line per stage of the pipeline, in order, each with its time (whose values
+/// are the benchmark's business); `-vv` adds the peak memory so far.
 #[test]
-fn verbose_build_prints_each_stage_with_its_time_and_the_bytes_it_wrote() {
+fn verbose_build_prints_each_stage_with_its_time() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
-    let build = || {
+    let build = |verbose: &str| {
         run_ok(&mut vatcar(&[
             "build",
             "--demo",
-            "-v",
+            verbose,
             "--output",
             out.to_str().unwrap(),
         ]))
         .stderr
     };
-    let stages = |stderr: &str| -> Vec<(String, String)> {
+    let stages = |stderr: &str| -> Vec<(String, bool)> {
         stderr
             .lines()
             .filter_map(|line| {
                 let (stage, rest) = line.strip_prefix("info: stage ")?.split_once(": ")?;
-                let (time, written) = rest.split_once(", ")?;
-                let ms = time.strip_suffix(" ms")?;
-                assert!(ms.parse::<u64>().is_ok(), "{line}");
-                assert!(
-                    !written.contains("peak"),
-                    "-v alone tells no memory: {line}"
-                );
+                let (time, peak) = rest.split_once(" ms").unwrap_or((rest, ""));
+                assert!(time.parse::<u64>().is_ok(), "{line}");
                 Some((
                     stage.to_owned(),
-                    written.strip_suffix(" written")?.to_owned(),
+                    peak.starts_with(", peak ") && peak.ends_with(" MiB"),
                 ))
             })
             .collect()
     };
-    let first = stages(&build());
-    let names: Vec<&str> = first.iter().map(|(stage, _)| stage.as_str()).collect();
+    let names = ["load", "decode", "banners", "view", "render", "publish"];
+    let brief = stages(&build("-v"));
     assert_eq!(
-        names,
-        ["load", "decode", "banners", "view", "render", "publish"]
+        brief.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>(),
+        names
     );
-    let marker = fs::metadata(out.join(".vatcar-site.json")).unwrap().len();
-    let site: u64 = tree(&out)
-        .iter()
-        .filter(|(path, _)| *path != ".vatcar-site.json")
-        .map(|(_, bytes)| bytes.len() as u64)
-        .sum();
-    let written: Vec<&str> = first.iter().map(|(_, bytes)| bytes.as_str()).collect();
-    assert_eq!(
-        written,
-        ["0 B", "0 B", "0 B", "0 B", &human(site), &human(marker)],
-        "the render stage writes the site's files, the publish stage the marker"
-    );
-    // The first build over it records what each event page is made from, in the marker
-    // alone; after that, with unchanged data, nothing is written at any stage.
-    let recording = stages(&build());
     assert!(
-        recording[..5].iter().all(|(_, bytes)| bytes == "0 B"),
-        "{recording:?}"
+        brief.iter().all(|(_, peak)| !peak),
+        "-v alone tells no memory: {brief:?}"
     );
-    let again = stages(&build());
-    assert_eq!(again.len(), 6);
-    assert!(again.iter().all(|(_, bytes)| bytes == "0 B"), "{again:?}");
-}
-
-/// Sizes as the build prints them.
-fn human(bytes: u64) -> String {
-    match bytes {
-        0..1024 => format!("{bytes} B"),
-        1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
-        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
+    let full = stages(&build("-vv"));
+    assert_eq!(
+        full.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>(),
+        names
+    );
+    if cfg!(target_os = "linux") {
+        assert!(full.iter().all(|(_, peak)| *peak), "{full:?}");
     }
 }

@@ -284,12 +284,12 @@ fn front_matter_mistakes_are_errors_naming_the_file_and_line() {
     }
 }
 
-/// Issue 50: three mistakes of the config file and two of a page's front matter, named in one
-/// run, each at its file and line; a usage error, and nothing published. The file's own
-/// mistakes alone read as before, one a line.
+/// Issue 50: mistakes of the config file (three callsigns of one kind among them) and two of a
+/// page's front matter, named in one run, each at its file and line; a usage error, and
+/// nothing published. The file's own mistakes alone read as before, one a line.
 #[test]
 fn config_and_front_matter_mistakes_are_named_in_one_run() {
-    let config = "titel = \"Santo Domingo\"\nrecent_days = -1\n[live]\ncallsigns = [\"MDCS_\"]\n";
+    let config = "titel = \"Santo Domingo\"\nrecent_days = -1\n[live]\ncallsigns = [\"MDCS_\", \"MDSD_\", \"MDPC_\"]\n";
     let page = "+++\ntitle = \"Únete\"\ndescripcion = \"x\"\nmenu = \"yes\"\n+++\nHola.\n";
     let site = site_folder(config, &[("content/unete.md", page.as_bytes())]);
     let (ran, out) = build_site(site.path(), &[]);
@@ -300,7 +300,9 @@ fn config_and_front_matter_mistakes_are_named_in_one_run() {
         "error: 5 problems with the config file and the site's pages:".to_owned(),
         format!("{toml}:1: unknown key `titel`"),
         format!("{toml}:2: recent_days"),
-        format!("{toml}:4: live.callsigns"),
+        format!("{toml}:4: live.callsigns: \"MDCS_\" holds a _"),
+        "\"MDSD_\" holds a _".to_owned(),
+        "\"MDPC_\" holds a _".to_owned(),
         format!("{page}:3: front matter: unknown key `descripcion`"),
         format!("{page}:4: front matter: invalid type"),
     ] {
