@@ -391,15 +391,12 @@ fn commit(options: &BuildOptions, rendered: StagedSite) -> Result<BuildReport> {
     })
 }
 
-/// The problems an error of the webmaster's files holds: each of a [`Problems`], or the
-/// error itself, at the file and line its message starts with (a template's).
+/// The problems an error of the webmaster's files holds: each of a [`Problems`] (the
+/// templates' and the pages' mistakes, each at its place), or the error itself.
 fn as_problems(error: anyhow::Error) -> Vec<Problem> {
     match error.downcast::<Problems>() {
         Ok(problems) => problems.all().to_vec(),
-        Err(error) => {
-            let text = format!("{error:#}");
-            vec![super::github::located(&text).unwrap_or_else(|| Problem::other(text))]
-        }
+        Err(error) => vec![Problem::other(format!("{error:#}"))],
     }
 }
 

@@ -8,7 +8,7 @@
 //! lines are made safe the same way.
 
 use super::console;
-use crate::problems::{CAP, Problem, Problems};
+use crate::problems::{CAP, ConfigMistakes, Problem, Problems};
 use std::io::Write;
 use std::path::Path;
 
@@ -47,8 +47,17 @@ pub fn annotate(level: Level, problem: &Problem) {
 /// Annotates every problem an error holds (as many as it prints), or the error itself when
 /// its message starts with a file and line.
 pub fn annotate_error(error: &anyhow::Error) {
+    let config = || {
+        error
+            .chain()
+            .find_map(|e| e.downcast_ref::<ConfigMistakes>())
+    };
     if let Some(problems) = error.chain().find_map(|e| e.downcast_ref::<Problems>()) {
         for problem in problems.all().iter().take(CAP) {
+            annotate(Level::Error, problem);
+        }
+    } else if let Some(mistakes) = config() {
+        for problem in mistakes.0.iter().take(CAP) {
             annotate(Level::Error, problem);
         }
     } else if let Some(problem) = located(&error.to_string()) {

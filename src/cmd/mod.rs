@@ -42,11 +42,12 @@ struct RunFailure(anyhow::Error);
 
 impl RunFailure {
     /// 2 for a mistake in how the program was called ([`UsageError`], whichever layer found
-    /// it), 1 for anything else.
+    /// it, or the config file's mistakes), 1 for anything else.
     fn exit_code(&self) -> u8 {
         let in_config = |e: &(dyn std::error::Error + 'static)| {
-            e.downcast_ref::<Problems>()
-                .is_some_and(Problems::in_config)
+            e.is::<ConfigMistakes>()
+                || e.downcast_ref::<Problems>()
+                    .is_some_and(Problems::in_config)
         };
         if self.0.chain().any(|e| e.is::<UsageError>() || in_config(e)) {
             2
@@ -150,7 +151,7 @@ fn config_error(error: anyhow::Error, cli: &Cli) -> anyhow::Error {
         _ => Vec::new(),
     };
     match pages.is_empty() {
-        true => UsageError(mistakes.to_string()).into(),
+        true => error,
         false => Problems::with_config(mistakes, pages).into(),
     }
 }

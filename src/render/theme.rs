@@ -13,6 +13,7 @@ mod ignored;
 mod translate;
 
 use crate::i18n::Texts;
+use crate::problems::{Problem, Problems};
 use crate::render::escape::escape_html;
 use crate::render::frame::{self, Split};
 use crate::render::tera_glue::{errors as tera_errors, panics};
@@ -57,7 +58,7 @@ struct Parsed {
     deferred: Deferred,
     /// `tera` with the deferred templates, made the first time a page of one is rendered
     /// whole.
-    whole: OnceLock<std::result::Result<Tera, String>>,
+    whole: OnceLock<std::result::Result<Tera, Problem>>,
 }
 
 /// The templates last parsed, by a hash of what they were parsed from: `serve` keeps one for
@@ -146,7 +147,9 @@ impl Theme {
                 .map_err(|error| load_error(&error, &self.sources))?;
             Ok(tera)
         });
-        whole.as_ref().map_err(|error| anyhow::anyhow!("{error}"))
+        whole
+            .as_ref()
+            .map_err(|problem| Problems::new(vec![problem.clone()]).into())
     }
 
     /// The words of the pages, for what the view writes itself.
@@ -187,7 +190,11 @@ impl Theme {
             // Tera's message may quote a line of the template or a value from a catalogue.
             let message = quote::cut_lines(&message);
             match located {
-                Some(place) => anyhow::anyhow!("{}: {message}", quote::short(&place)),
+                Some(problem) => Problems::new(vec![Problem {
+                    message: format!("{}: {message}", problem.message),
+                    ..problem
+                }])
+                .into(),
                 None => anyhow::anyhow!("could not render template {template}: {message}"),
             }
         })
@@ -195,18 +202,17 @@ impl Theme {
 
     /// For an undefined variable, the file and line where the variable is used (Tera's render
     /// errors carry no line).
-    fn locate(&self, message: &str) -> Option<String> {
+    fn locate(&self, message: &str) -> Option<Problem> {
         let (variable, template) = tera_errors::missing_variable(message)?;
         let TemplateSource { text, origin, .. } =
             self.sources.iter().find(|source| source.name == template)?;
         let line = text.lines().position(|line| line.contains(variable))? + 1;
-        Some(format!(
-            "{origin}:{line}: variable `{variable}` is not defined"
-        ))
+        let message = format!("variable `{}` is not defined", quote::short(variable));
+        Some(Problem::at(origin, line, None, message))
     }
 
     /// For a `t()` call naming a key no catalogue has, the file and line of the call.
-    fn locate_text_key(&self, message: &str) -> Option<String> {
+    fn locate_text_key(&self, message: &str) -> Option<Problem> {
         let (template, rest) = tera_errors::failed_function(message, UNKNOWN_KEY)?;
         let key = rest.split('`').next()?;
         let quoted = format!("\"{key}\"");
@@ -218,11 +224,7 @@ impl Theme {
             .min_by_key(|source| source.name != template)
             .map(|source| (&source.text, &source.origin))?;
         let line = text.lines().position(|line| line.contains(&quoted))? + 1;
-        Some(format!(
-            "{origin}:{line}: t(): no catalogue has the text key `{}` (language {})",
-            quote::short(key),
-            self.texts.language
-        ))
+        Some(unknown_key(origin, line, key, &self.texts))
     }
 
     /// The static files' paths in the site: `static/style.css`.
@@ -256,14 +258,15 @@ fn parse(sources: &[TemplateSource], texts: &Arc<Texts>) -> Result<Parsed> {
                 .map(|(name, text)| (name.as_str(), text.as_str())),
         );
     if let Err(error) = tera.add_raw_templates(all) {
-        anyhow::bail!(load_error(&error, sources));
+        return Err(Problems::new(vec![load_error(&error, sources)]).into());
     }
     if let Err((name, error)) = crate::render::limits::check(&tera) {
         let origin = sources
             .iter()
             .find(|source| source.name == name)
             .map_or(name.as_str(), |source| source.origin.as_str());
-        anyhow::bail!("{origin}: {}", quote::cut_lines(&error.to_string()));
+        let problem = Problem::in_file(origin, quote::cut_lines(&error.to_string()));
+        return Err(Problems::new(vec![problem]).into());
     }
     check_text_keys(sources, texts)?;
     tera.autoescape_on(vec![".html", ".xml"]);
@@ -444,7 +447,7 @@ fn keep_splits(
     if !whole_now.is_empty()
         && let Err(error) = tera.add_raw_templates(whole_now)
     {
-        anyhow::bail!(load_error(&error, sources));
+        return Err(Problems::new(vec![load_error(&error, sources)]).into());
     }
     Ok((splits, kept))
 }
@@ -491,11 +494,8 @@ fn check_text_keys(sources: &[TemplateSource], texts: &Texts) -> Result<()> {
                 let known =
                     texts.get(key).is_some() || texts.get(&format!("{key}.other")).is_some();
                 if !known {
-                    anyhow::bail!(
-                        "{origin}:{}: t(): no catalogue has the text key `{}` (language {})",
-                        number + 1,
-                        quote::short(key),
-                        texts.language
+                    return Err(
+                        Problems::new(vec![unknown_key(origin, number + 1, key, texts)]).into(),
                     );
                 }
             }
@@ -504,11 +504,21 @@ fn check_text_keys(sources: &[TemplateSource], texts: &Texts) -> Result<()> {
     Ok(())
 }
 
+/// A `t()` call at `line` of the template at `origin` naming a key no catalogue has.
+fn unknown_key(origin: &str, line: usize, key: &str, texts: &Texts) -> Problem {
+    let message = format!(
+        "t(): no catalogue has the text key `{}` (language {})",
+        quote::short(key),
+        texts.language
+    );
+    Problem::at(origin, line, None, message)
+}
+
 /// Tera's error when the templates load, in the theme's words. A syntax error (pest's message
 /// quotes the whole line, however long) becomes `file:line:column`, what was expected, and the
 /// part of the line around the column; anything else is Tera's message, naming the file,
 /// each line cut short.
-fn load_error(error: &tera::Error, sources: &[TemplateSource]) -> String {
+fn load_error(error: &tera::Error, sources: &[TemplateSource]) -> Problem {
     let message = tera_errors::full_text(error);
     let source = sources
         .iter()
@@ -520,12 +530,13 @@ fn load_error(error: &tera::Error, sources: &[TemplateSource]) -> String {
             let quoted = quote::pointing(&source.text, line, column)
                 .map(|q| format!("\n{q}"))
                 .unwrap_or_default();
-            format!(
-                "{origin}:{line}:{column}: does not parse: {}{quoted}",
-                quote::short(&syntax.expected)
-            )
+            let message = format!("does not parse: {}{quoted}", quote::short(&syntax.expected));
+            Problem::at(origin, line, Some(column), message)
         }
-        _ => format!("{origin} does not parse: {}", quote::cut_lines(&message)),
+        _ => Problem::in_file(
+            origin,
+            format!("does not parse: {}", quote::cut_lines(&message)),
+        ),
     }
 }
 

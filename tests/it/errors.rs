@@ -447,17 +447,23 @@ fn an_anchor_of_a_generated_page_is_checked_through_a_relative_link_too() {
 }
 
 #[test]
-fn a_config_error_in_github_actions_is_an_annotation_on_its_line() {
-    let site = site_folder("title = \"T\"\n\nrecent_days = \"sixty\"\n", &[]);
+fn config_errors_in_github_actions_are_annotations_each_on_its_line() {
+    let site = site_folder(
+        "title = \"T\"\n\nrecent_days = \"sixty\"\nfeed_limit = -1\n",
+        &[],
+    );
     let summary = site.path().join("summary.md");
     let ran = build_in_actions(site.path(), &summary, &[]);
     assert_eq!(ran.code(), Some(2), "{}", ran.text());
     assert_eq!(
-        ran.stdout.trim(),
-        "::error file=vatcar-site.toml,line=3::recent_days: expected a whole number, found the text \"sixty\""
+        ran.stdout.trim().lines().collect::<Vec<_>>(),
+        [
+            "::error file=vatcar-site.toml,line=3::recent_days: expected a whole number, found the text \"sixty\"",
+            "::error file=vatcar-site.toml,line=4::feed_limit: expected a whole number of entries (0 for no limit), found -1",
+        ]
     );
     let summary = std::fs::read_to_string(&summary).unwrap();
-    assert!(summary.contains("The build failed: 1 error."), "{summary}");
+    assert!(summary.contains("The build failed"), "{summary}");
 }
 
 #[test]
