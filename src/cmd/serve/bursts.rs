@@ -117,7 +117,7 @@ impl Watching {
             watching.rewatch();
         }
         // After the watch is made: whatever changes from here is told of.
-        watching.seen = watching.places.look();
+        watching.seen = watching.places.scan();
         watching
     }
 
@@ -129,7 +129,7 @@ impl Watching {
         if self.notify.is_some() {
             self.rewatch();
         }
-        self.seen = self.places.look();
+        self.seen = self.places.scan();
     }
 
     /// File events from a watch made anew (a folder removed and made again is another folder
@@ -142,7 +142,7 @@ impl Watching {
     }
 
     /// How the folders are watched, for the line saying that serve runs: empty for events.
-    pub(super) fn how(&self) -> String {
+    pub(super) fn watch_mode(&self) -> String {
         let why = if self.asked { ", as --poll asks" } else { "" };
         match self.notify {
             Some(_) => String::new(),
@@ -183,14 +183,14 @@ impl Watching {
             if !works_in(site_folder) {
                 return None;
             }
-            let mut now = self.places.look();
+            let mut now = self.places.scan();
             if now == self.seen {
                 continue;
             }
             let started = Instant::now();
             while started.elapsed() < MOST_WAIT {
                 std::thread::sleep(QUIET);
-                let again = self.places.look();
+                let again = self.places.scan();
                 if again == now {
                     break;
                 }
@@ -275,8 +275,8 @@ impl Places {
         wanted
     }
 
-    /// What is there now.
-    fn look(&self) -> WatchedState {
+    /// The config file's and every watched file's time and length now.
+    fn scan(&self) -> WatchedState {
         WatchedState {
             config: stamp(&self.config),
             files: fingerprint(&self.folders, &self.ignored),

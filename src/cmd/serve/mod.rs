@@ -134,7 +134,7 @@ fn serve(
         "serving {} at http://{address}/ (Ctrl-C to stop); rebuilding when {} changes{}, and reloading open pages",
         options.output.display(),
         sources.join(", "),
-        watching.how()
+        watching.watch_mode()
     ));
 
     let served = files::Served::new(root.clone(), Arc::clone(&watcher.changes), sample);
