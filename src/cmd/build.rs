@@ -144,10 +144,14 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         progress,
     );
     stages.done("banners", 0);
+    let activity = super::activity::activity(options, &decoded.data.roster);
+    if activity.is_some() {
+        stages.done("activity", 0);
+    }
     let viewed = make_view(
         options,
         decoded,
-        base_url,
+        (base_url, activity),
         banners,
         publishing,
         &mut problems,
@@ -232,7 +236,7 @@ struct Viewed {
 fn make_view(
     options: &BuildOptions,
     decoded: Decoded,
-    base_url: Url,
+    (base_url, activity): (Url, Option<Arc<crate::model::activity::Activity>>),
     banners: Arc<crate::fetch::banners::Banners>,
     publishing: publish::PublishOptions,
     problems: &mut Vec<Problem>,
@@ -255,6 +259,7 @@ fn make_view(
         previous: previous_or_warn(loaded.previous, &origin),
         origin,
         bookings,
+        activity,
         banners,
         logo: (options.settings.logo.as_ref())
             .and_then(|logo| {
