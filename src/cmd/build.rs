@@ -144,10 +144,14 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
         progress,
     );
     stages.done("banners");
+    let activity = super::activity::activity(options, &decoded.data.roster);
+    if activity.is_some() {
+        stages.done("activity");
+    }
     let viewed = make_view(
         options,
         decoded,
-        base_url,
+        (base_url, activity),
         banners,
         publishing,
         &mut problems,
@@ -231,7 +235,7 @@ struct Viewed {
 fn make_view(
     options: &BuildOptions,
     decoded: Decoded,
-    base_url: Url,
+    (base_url, activity): (Url, Option<Arc<crate::model::activity::Activity>>),
     banners: Arc<crate::fetch::banners::Banners>,
     publishing: publish::PublishOptions,
     problems: &mut Vec<Problem>,
@@ -254,6 +258,7 @@ fn make_view(
         previous: previous_or_warn(loaded.previous, &origin),
         origin,
         bookings,
+        activity,
         banners,
         logo: (options.settings.logo.as_ref())
             .and_then(|logo| {

@@ -2,6 +2,7 @@
 //! `args.rs`, what they mean beside the config file (`crate::settings`) and the environment in
 //! `settings.rs`; messages on stderr and exit codes (0 success, 1 failure, 2 usage) here.
 
+mod activity;
 mod announce;
 mod args;
 pub mod build;

@@ -3,6 +3,7 @@
 //! ([`site_files`]). The API key that fetching needs, and every later stage must keep out of
 //! sight, is [`crate::secret`]'s.
 
+pub mod activity;
 pub mod banners;
 pub mod bookings;
 pub mod client;

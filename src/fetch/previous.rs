@@ -21,6 +21,9 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 /// The two files, below the site's root.
 pub const CHANGES: &str = "data/changes.json";
 pub const ROSTER: &str = "data/roster.json";
+/// The members' sessions, published with `[activity]` on: read on its own, by
+/// [`read_activity`].
+pub const ACTIVITY: &str = "data/activity.json";
 
 /// Where the previous build is.
 #[derive(Clone, Debug)]
@@ -70,6 +73,28 @@ pub fn read(place: &PreviousSource) -> Result<Bodies, String> {
         _ => format!("{place} has no {CHANGES}"),
     })?;
     Ok(Bodies { changes, roster })
+}
+
+/// The previous build's data/activity.json, `None` where it published none (or for the
+/// demo, which reads no sessions); the reason it could not be read otherwise.
+pub fn read_activity(place: &PreviousSource) -> Result<Option<Vec<u8>>, String> {
+    match place {
+        PreviousSource::Folder(dir) => from_folder(dir, ACTIVITY),
+        PreviousSource::Demo => Ok(None),
+        PreviousSource::Site(site) => {
+            let url =
+                (site.join(ACTIVITY)).map_err(|e| format!("{}{ACTIVITY}: {e}", shown_url(site)))?;
+            let reader = Reader::new(
+                "the previous site",
+                Limits {
+                    max_bytes: MAX_BYTES,
+                    timeout: TIMEOUT,
+                },
+            )?
+            .fresh(std::time::SystemTime::now());
+            Ok(reader.get_all(&[url])?.into_iter().next().flatten())
+        }
+    }
 }
 
 /// A file of the folder, without following links (as every file of the user's is read);

@@ -1,5 +1,6 @@
 //! Public files read over HTTP with no key and no other secret: the previous build's data
-//! (`--previous`, [`super::previous`]) and the ATC bookings list ([`super::bookings`]). One
+//! (`--previous`, [`super::previous`]), the ATC bookings list ([`super::bookings`]) and the
+//! members' ATC sessions ([`super::activity`]). One
 //! rule for where they may be read from, held at the address given and at every address it
 //! redirects to ([`may_read`]); a size cap and a time limit on everything read.
 //!
@@ -163,9 +164,32 @@ impl Reader {
     }
 }
 
+/// What a server answered a [`PublicClient::answer`]: the body, or the status it refused
+/// with and its `Retry-After`, as sent.
+#[derive(Debug)]
+pub enum Answer {
+    Body(Vec<u8>),
+    Refused {
+        status: u16,
+        retry_after: Option<String>,
+    },
+}
+
 impl PublicClient {
     /// One body; `None` on 404.
     pub async fn get(&self, url: &Url) -> Result<Option<Vec<u8>>, ReadFailure> {
+        match self.answer(url).await? {
+            Answer::Body(body) => Ok(Some(body)),
+            Answer::Refused { status: 404, .. } => Ok(None),
+            Answer::Refused { status, .. } => Err(ReadFailure {
+                reason: format!("{} answered {status}", shown_url(url)),
+                host_unreachable: false,
+            }),
+        }
+    }
+
+    /// One body, or what the server refused it with (for a caller that waits when told to).
+    pub async fn answer(&self, url: &Url) -> Result<Answer, ReadFailure> {
         let address = shown_url(url);
         let limits = self.limits;
         let failed = |e: reqwest::Error| {
@@ -199,11 +223,14 @@ impl PublicClient {
         };
         let mut response = request.send().await.map_err(failed)?;
         let status = response.status();
-        if status == reqwest::StatusCode::NOT_FOUND {
-            return Ok(None);
-        }
         if !status.is_success() {
-            return Err(refused(format!("{address} answered {}", status.as_u16())));
+            let retry_after = (response.headers().get(reqwest::header::RETRY_AFTER))
+                .and_then(|value| value.to_str().ok())
+                .map(|value| value.chars().take(64).collect());
+            return Ok(Answer::Refused {
+                status: status.as_u16(),
+                retry_after,
+            });
         }
         let too_large = || refused(too_large(&address, limits.max_bytes));
         if response
@@ -219,7 +246,7 @@ impl PublicClient {
             }
             body.extend_from_slice(&chunk);
         }
-        Ok(Some(body))
+        Ok(Answer::Body(body))
     }
 }
 

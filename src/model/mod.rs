@@ -8,6 +8,7 @@
 //! Text fields have had control characters other than tab and newline removed; they are
 //! otherwise as the API sent them (unescaped, possibly HTML).
 
+pub mod activity;
 pub mod bookings;
 pub mod content;
 mod decode;

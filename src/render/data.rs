@@ -18,6 +18,14 @@ pub(super) fn render(view: &SiteView, theme: &Theme, site: &SiteContext, sink: S
     if written(&outputs::ROSTER_JSON) {
         sink(json(&outputs::ROSTER_JSON, &public.roster)?)?;
     }
+    if let Some(activity) = public
+        .activity
+        .as_ref()
+        .filter(|_| written(&outputs::ACTIVITY_JSON))
+    {
+        let output = &outputs::ACTIVITY_JSON;
+        sink(Rendered::new(output, output.path, activity.clone()))?;
+    }
     if written(&outputs::WHATS_NEW_FEED) {
         let mut context = site.context();
         context.insert("entries", &public.whats_new_feed);

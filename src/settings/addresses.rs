@@ -25,6 +25,35 @@ pub fn check_base_url(text: &str) -> Result<url::Url, String> {
     Ok(url)
 }
 
+/// `[activity] api`: VATSIM's Core API, read with no key: https, or plain http to this
+/// machine only (tests, local mirrors), as every public file is read; with no user name,
+/// password, query or fragment, since the paths are added to it.
+pub fn parse_core_api_url(text: &str) -> Result<url::Url, String> {
+    let shown = without_userinfo(text.trim());
+    let url = match url::Url::parse(text.trim()) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => url,
+        _ => return Err(format!("{shown:?} is not an http(s) address")),
+    };
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err("the address holds a user name or password; leave them out".into());
+    }
+    if url.scheme() == "http" && !is_loopback(&url) {
+        return Err(format!(
+            "{shown:?}: the Core API is read over https (http only on this machine)"
+        ));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(format!("{shown:?} takes no query or fragment"));
+    }
+    let mut url = url;
+    if !url.path().ends_with('/') {
+        // The paths are added below it: `https://x/core` reads `https://x/core/v2/...`.
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    Ok(url)
+}
+
 fn is_loopback(url: &url::Url) -> bool {
     match url.host() {
         Some(url::Host::Domain(domain)) => domain.eq_ignore_ascii_case("localhost"),

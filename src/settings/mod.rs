@@ -21,10 +21,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use values::MenuFile;
 pub use values::{
-    Airports, BannerSource, BaseUrl, BitValue, Codes, Colour, Email, FeedLimit, HeaderStyle,
-    KeyText, Language, LiveAddress, LogoBackdrop, MenuEntry, MenuTarget, RecentDays,
-    RefreshMinutes, Sections, SiteFile, SiteUrl, Timeout, WhatsNewDays, Zone, parse_colour,
-    parse_zone,
+    ActivityDays, Airports, BannerSource, BaseUrl, BitValue, Codes, Colour, CoreApi, Email,
+    FeedLimit, HeaderStyle, Interval, KeyText, Language, LiveAddress, LogoBackdrop, MenuEntry,
+    MenuTarget, RecentDays, RefreshMinutes, RequestBudget, RuleHours, Sections, SiteFile, SiteUrl,
+    Timeout, WhatsNewDays, Zone, parse_colour, parse_zone,
 };
 
 /// The file looked for in the working folder when `--config` is not given.
@@ -51,6 +51,9 @@ pub const DEFAULT_LIVE_FEED: &str = "https://data.vatsim.net/v3/vatsim-data.json
 
 /// VATSIM's ATC bookings list, read at build time.
 pub const DEFAULT_BOOKINGS: &str = "https://atc-bookings.vatsim.net/api/booking";
+
+/// VATSIM's Core API, which lists each member's ATC sessions (`[activity] api`).
+pub const DEFAULT_CORE_API: &str = "https://api.vatsim.net";
 
 /// Everything a run is configured with: `vatcar-site.toml` as written, each key left out
 /// taking its type's default; `cmd` lays the command line's flags over it.
@@ -120,6 +123,8 @@ pub struct Settings {
     /// The live page: `false`, or the `[live]` table.
     #[serde(deserialize_with = "live")]
     pub live: Live,
+    /// `[activity]`: each member's controlling hours, read from VATSIM's Core API.
+    pub activity: Activity,
     /// `[extra]`: a theme's own settings, any table, no key checked, handed to every template
     /// as `extra` as written (dates as their text).
     #[serde(deserialize_with = "values::extra")]
@@ -186,6 +191,27 @@ impl Default for Live {
             on: true,
         }
     }
+}
+
+/// `[activity]`: the hours each member controlled in a rolling window, from VATSIM's Core
+/// API, a few members a build (docs/activity.md). Off unless `enabled = true`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Activity {
+    pub enabled: bool,
+    /// The rolling window, in days back from the build.
+    pub window_days: ActivityDays,
+    /// The division's rule: hours a member controls in the window (for the staff report).
+    pub rule_hours: RuleHours,
+    /// Callsign prefixes whose sessions count; `[live] callsigns`, else the facility's code,
+    /// when not set.
+    pub callsigns: Option<Codes>,
+    /// The most requests to the Core API one build makes.
+    pub requests: RequestBudget,
+    /// Seconds between two requests: VATSIM allows about ten a minute.
+    pub interval_seconds: Interval,
+    /// VATSIM's Core API.
+    pub api: CoreApi,
 }
 
 /// `live`: `false` (or `true`), or the `[live]` table.
@@ -295,6 +321,7 @@ impl Settings {
             }
         }
         self.sections.live = live.on;
+        self.sections.activity = self.activity.enabled;
         Ok(())
     }
 
@@ -366,6 +393,7 @@ mod tests {
             ("[staff_emails]\n", "staff_emails."),
             ("[sections]\n", "sections."),
             ("[live]\n", "live."),
+            ("[activity]\n", "activity."),
             ("[[menu]]\nname = \"Discord\"\n", "menu."),
         ];
         let mut rows = 0;
@@ -553,6 +581,68 @@ documents = false
         ] {
             let loaded = parse(&format!("[live]\nfeed = \"{address}\"\n")).unwrap();
             assert_eq!(loaded.live.feed.url.origin().ascii_serialization(), origin);
+        }
+    }
+
+    #[test]
+    fn the_activity_table_reads_with_its_defaults_and_refuses_what_it_cannot_take() {
+        let defaults = parse("").unwrap().activity;
+        assert!(!defaults.enabled && defaults.callsigns.is_none());
+        assert_eq!(
+            (
+                defaults.window_days.0,
+                defaults.rule_hours.0,
+                defaults.requests.0
+            ),
+            (90, 3.0, 60)
+        );
+        assert_eq!(defaults.interval_seconds.0, 6.0);
+        assert_eq!(defaults.api.0.as_str(), "https://api.vatsim.net/");
+        let loaded = parse(
+            "[activity]\nenabled = true\nwindow_days = 30\nrule_hours = 2.5\ncallsigns = [\"tjsj\"]\nrequests = 0\ninterval_seconds = 0\napi = \"http://127.0.0.1:9/\"\n",
+        )
+        .unwrap();
+        let activity = &loaded.activity;
+        assert!(activity.enabled && loaded.sections.activity);
+        assert_eq!(activity.callsigns.as_ref().unwrap().0, ["TJSJ"]);
+        assert_eq!((activity.window_days.0, activity.requests.0), (30, 0));
+        assert_eq!(activity.api.0.as_str(), "http://127.0.0.1:9/");
+        for (text, expected) in [
+            (
+                "window_days = 0",
+                "activity.window_days: expected 1 to 365 days, found 0",
+            ),
+            (
+                "rule_hours = -1",
+                "activity.rule_hours: expected 0 to 1000 hours",
+            ),
+            (
+                "requests = 100000",
+                "activity.requests: expected 0 to 10000 requests",
+            ),
+            (
+                "interval_seconds = 700",
+                "activity.interval_seconds: expected 0 to 600 seconds",
+            ),
+            (
+                "api = \"http://api.vatsim.net\"",
+                "activity.api: \"http://api.vatsim.net\": the Core API is read over https (http only on this machine)",
+            ),
+            ("api = \"https://api.vatsim.net/?x=1\"", "takes no query"),
+            (
+                "api = \"https://me:pw@api.vatsim.net\"",
+                "user name or password",
+            ),
+            ("callsigns = []", "activity.callsigns: the list is empty"),
+        ] {
+            let error = parse(&format!("[activity]\n{text}\n"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                error.starts_with("vatcar-site.toml:2: ") && error.contains(expected),
+                "{text}\n  gave {error}\n  want {expected}"
+            );
+            assert!(!error.contains("pw@"), "{error}");
         }
     }
 

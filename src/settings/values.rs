@@ -2,7 +2,7 @@
 //! refused by serde (and worded by [`super::words`]), a value of the right kind but out of
 //! bounds by the type's `TryFrom`, with an [`Invalid`] naming what is expected.
 
-use super::addresses::{check_base_url, parse_live_url, parse_site_url};
+use super::addresses::{check_base_url, parse_core_api_url, parse_live_url, parse_site_url};
 use crate::secret::without_userinfo;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -471,6 +471,10 @@ pub struct Sections {
     /// at the top of the file turns them off, not a key of `[sections]`.
     #[serde(skip_deserializing)]
     pub live: bool,
+    /// The roster's activity columns and data/activity.json: `[activity] enabled`, not a
+    /// key of `[sections]`.
+    #[serde(skip_deserializing)]
+    pub activity: bool,
 }
 
 impl Default for Sections {
@@ -481,6 +485,7 @@ impl Default for Sections {
             division: true,
             documents: true,
             live: true,
+            activity: false,
         }
     }
 }
@@ -720,4 +725,108 @@ fn as_json(value: toml::Value, path: &str) -> Result<serde_json::Value, String> 
         ),
         toml::Value::Table(table) => Json::Object(as_json_table(table, path)?),
     })
+}
+
+/// `activity.window_days`: the rolling window the hours are counted in.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "i64")]
+pub struct ActivityDays(pub u32);
+
+impl Default for ActivityDays {
+    fn default() -> Self {
+        Self(90)
+    }
+}
+
+impl TryFrom<i64> for ActivityDays {
+    type Error = Invalid;
+    fn try_from(days: i64) -> Result<Self, Invalid> {
+        match u32::try_from(days) {
+            Ok(days) if (1..=365).contains(&days) => Ok(Self(days)),
+            _ => invalid(format!("expected 1 to 365 days, found {days}")),
+        }
+    }
+}
+
+/// `activity.rule_hours`: the hours the division's rule asks for in the window.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "f64")]
+pub struct RuleHours(pub f64);
+
+impl Default for RuleHours {
+    fn default() -> Self {
+        Self(3.0)
+    }
+}
+
+impl TryFrom<f64> for RuleHours {
+    type Error = Invalid;
+    fn try_from(hours: f64) -> Result<Self, Invalid> {
+        if !(0.0..=1000.0).contains(&hours) {
+            return invalid(format!("expected 0 to 1000 hours, found {hours}"));
+        }
+        Ok(Self(hours))
+    }
+}
+
+/// `activity.requests`: the most requests one build sends the Core API; 0 sends none (the
+/// figures kept are shown as they are).
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "i64")]
+pub struct RequestBudget(pub u32);
+
+impl Default for RequestBudget {
+    fn default() -> Self {
+        Self(60)
+    }
+}
+
+impl TryFrom<i64> for RequestBudget {
+    type Error = Invalid;
+    fn try_from(requests: i64) -> Result<Self, Invalid> {
+        match u32::try_from(requests) {
+            Ok(requests) if requests <= 10_000 => Ok(Self(requests)),
+            _ => invalid(format!("expected 0 to 10000 requests, found {requests}")),
+        }
+    }
+}
+
+/// `activity.interval_seconds`: the wait between two requests to the Core API.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "f64")]
+pub struct Interval(pub f64);
+
+impl Default for Interval {
+    fn default() -> Self {
+        Self(6.0)
+    }
+}
+
+impl TryFrom<f64> for Interval {
+    type Error = Invalid;
+    fn try_from(seconds: f64) -> Result<Self, Invalid> {
+        if !(0.0..=600.0).contains(&seconds) {
+            return invalid(format!("expected 0 to 600 seconds, found {seconds}"));
+        }
+        Ok(Self(seconds))
+    }
+}
+
+/// `activity.api`: VATSIM's Core API, read with no key over https (http to this machine
+/// only, as every public read is); no user name, password, query or fragment.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "String")]
+pub struct CoreApi(pub url::Url);
+
+impl Default for CoreApi {
+    fn default() -> Self {
+        Self(url::Url::parse(super::DEFAULT_CORE_API).expect("the default address parses"))
+    }
+}
+
+impl TryFrom<String> for CoreApi {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        parse_core_api_url(&text).map(Self).map_err(Invalid)
+    }
 }

@@ -8,6 +8,7 @@
 //! what every page shares (`site.rs`, `time.rs`), and the private reports ([`report`]); this
 //! file puts the site's views together.
 
+pub mod activity;
 mod calendar_links;
 mod content;
 mod documents;
@@ -184,6 +185,13 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
     for row in &mut roster.staff {
         row.email = roster::staff_email(&settings.staff_emails, row.code).map(|e| e.0.clone());
     }
+    activity::add_to_roster(
+        &mut roster,
+        inputs.activity.as_deref(),
+        &data.roster,
+        settings,
+        inputs.build_time,
+    );
     let documents = documents::documents(data, inputs);
     let whats_new = whats_new::whats_new(
         &data.roster,

@@ -54,6 +54,8 @@ pub enum Written {
     UnlessEventSectionOff,
     /// Only with `--site-url`: it needs absolute addresses.
     WithSiteUrl,
+    /// Only with `[activity] enabled = true`.
+    WithActivity,
 }
 
 /// A switch under `[sections]`.
@@ -134,6 +136,7 @@ impl Output {
             Written::UnlessOff(section) => section.is_on(sections),
             Written::UnlessEventSectionOff => sections.events || sections.division,
             Written::WithSiteUrl => has_site_url,
+            Written::WithActivity => sections.activity,
         }
     }
 
@@ -256,6 +259,13 @@ pub const ROSTER_JSON: Output = Output {
     written: Written::UnlessOff(Section::Roster),
     what: "the roster as JSON",
 };
+/// Also the next build's known sessions (with the copy in the cache).
+pub const ACTIVITY_JSON: Output = Output {
+    path: "data/activity.json",
+    kind: Kind::Data,
+    written: Written::WithActivity,
+    what: "the members' sessions as JSON",
+};
 pub const LIVE: Output = Output {
     path: "live/index.html",
     kind: Kind::Page,
@@ -283,7 +293,7 @@ pub const BANNER_COPY: Output = Output {
     what: "an event banner's copy",
 };
 
-pub const OUTPUTS: [&Output; 22] = [
+pub const OUTPUTS: [&Output; 23] = [
     &HOME,
     &ROSTER,
     &EVENTS,
@@ -304,6 +314,7 @@ pub const OUTPUTS: [&Output; 22] = [
     &WHATS_NEW_FEED,
     &CHANGES_JSON,
     &ROSTER_JSON,
+    &ACTIVITY_JSON,
     &EVENTS_JSON,
     &BANNER_COPY,
 ];
@@ -366,7 +377,7 @@ mod tests {
             let switches: &[Section] = match output.written {
                 Written::UnlessOff(section) => &[section][..],
                 Written::UnlessEventSectionOff => &[Section::Events, Section::Division],
-                Written::Always | Written::WithSiteUrl => &[],
+                Written::Always | Written::WithSiteUrl | Written::WithActivity => &[],
             };
             for section in switches {
                 let off = format!("`{} = false`", section.key());
@@ -374,6 +385,9 @@ mod tests {
             }
             if output.written == Written::WithSiteUrl {
                 assert!(row.contains("--site-url"), "{}", output.path);
+            }
+            if output.written == Written::WithActivity {
+                assert!(row.contains("`[activity]`"), "{}", output.path);
             }
         }
     }

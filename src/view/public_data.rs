@@ -140,6 +140,9 @@ pub struct PublicData {
     /// whats-new.xml's entries (with the site's URL), and its `<updated>`.
     pub whats_new_feed: Vec<FeedEntry>,
     pub whats_new_updated: String,
+    /// data/activity.json as the next build reads it back (`model::activity`); `None` with
+    /// `[activity]` off.
+    pub activity: Option<Vec<u8>>,
 }
 
 pub(super) fn public_data(
@@ -200,6 +203,9 @@ pub(super) fn public_data(
         events: events_feed(event_pages, site, inputs),
         whats_new_feed,
         whats_new_updated,
+        activity: (inputs.activity.as_ref())
+            .zip(roster.activity.as_ref())
+            .map(|(known, shown)| known.encode(inputs.build_time, shown.window_days)),
     }
 }
 

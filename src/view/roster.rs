@@ -26,6 +26,8 @@ pub struct PersonRow {
     pub joined: Option<String>,
     pub home_facility: Option<String>,
     pub visit_start: Option<String>,
+    /// Hours in the window and last controlled; `None` with `[activity]` off.
+    pub activity: Option<super::activity::MemberActivity>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -35,6 +37,9 @@ pub struct RosterPage {
     pub visitors: Vec<PersonRow>,
     /// Controllers per rating code, highest rating first.
     pub rating_counts: Vec<RatingCount>,
+    /// The activity columns' window and how many members' figures are known; `None` with
+    /// `[activity]` off.
+    pub activity: Option<super::activity::ActivitySummary>,
 }
 
 /// How many home controllers hold one rating.
@@ -70,6 +75,7 @@ pub(super) fn person(member: &Member, texts: &Texts) -> PersonRow {
         joined: member.joined.map(|d| d.format("%Y-%m-%d").to_string()),
         home_facility: member.home_facility.clone(),
         visit_start: member.visit_start.map(|d| d.format("%Y-%m-%d").to_string()),
+        activity: None,
     }
 }
 
@@ -133,5 +139,6 @@ pub fn roster_page(roster: &Roster, texts: &Texts) -> RosterPage {
         controllers,
         visitors: sorted_people(&roster.visitors, texts),
         rating_counts,
+        activity: None,
     }
 }

@@ -27,6 +27,8 @@ pub struct BuildInputs {
     pub origin: crate::model::previous::Origin,
     /// The ATC bookings list, or why it could not be read; `None` with the live page off.
     pub bookings: Option<Arc<Result<crate::model::bookings::Bookings, String>>>,
+    /// What is known of the members' ATC sessions; `None` with `[activity]` off.
+    pub activity: Option<Arc<crate::model::activity::Activity>>,
     /// The banners served with the site, by the API's address; empty with
     /// `banners = "remote"` (the pages then show the API's addresses).
     pub banners: Arc<crate::banner_copies::Banners>,

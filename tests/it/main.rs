@@ -3,6 +3,7 @@
 //!
 //! Run one module with `cargo test --test it <module>::`, e.g. `cargo test --test it report::`.
 
+mod activity;
 mod announce;
 mod banner_cache;
 mod banners;

@@ -115,7 +115,7 @@ fn a_name_that_is_not_a_built_in_file_is_refused_with_the_nearest() {
         // The names it takes are listed, and nothing was written, not even the good name.
         assert!(
             ran.stderr
-                .contains("static/local-time.js, static/menu.js, static/live.js, static/icon.svg"),
+                .contains("static/local-time.js, static/menu.js, static/live.js, static/sort.js, static/icon.svg"),
             "{}",
             ran.stderr
         );

@@ -57,7 +57,7 @@ fn each_file_the_build_does_not_read_is_named_in_a_warning() {
                 "warning: {theme}/logo.png is not a template vatcar-site uses (`vatcar-site templates export DIR` writes out the ones it does); it is ignored"
             ),
             format!(
-                "warning: {theme}/static/extra.css is not a static file vatcar-site copies (only style.css, local-time.js, menu.js, live.js, icon.svg are); it is ignored"
+                "warning: {theme}/static/extra.css is not a static file vatcar-site copies (only style.css, local-time.js, menu.js, live.js, sort.js, icon.svg are); it is ignored"
             ),
             format!(
                 "warning: {theme}/visiting.html is not a template vatcar-site uses (`vatcar-site templates export DIR` writes out the ones it does); it is ignored"
@@ -130,7 +130,7 @@ fn a_folder_with_nothing_read_is_named_once_and_a_name_wrong_in_case_is_pointed_
                 "warning: {theme}/images/ is a folder vatcar-site does not read (templates are read from the top of the templates folder, static files from static/); it is ignored"
             ),
             format!(
-                "warning: {theme}/static/fonts/ is a folder vatcar-site does not copy (it copies only the static files style.css, local-time.js, menu.js, live.js, icon.svg); it is ignored"
+                "warning: {theme}/static/fonts/ is a folder vatcar-site does not copy (it copies only the static files style.css, local-time.js, menu.js, live.js, sort.js, icon.svg); it is ignored"
             ),
         ]
     );

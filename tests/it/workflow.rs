@@ -363,7 +363,7 @@ fn completions_quiet_and_the_summary_line() {
         "{last}"
     );
     assert!(
-        last.ends_with("(49 written, 0 unchanged, 0 removed)"),
+        last.ends_with("(50 written, 0 unchanged, 0 removed)"),
         "{last}"
     );
     // A site without events does not mention them.

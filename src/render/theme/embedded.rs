@@ -45,5 +45,6 @@ pub const STATIC_FILES: &[(&str, &[u8])] = embedded!(
     "local-time.js",
     "menu.js",
     "live.js",
+    "sort.js",
     "icon.svg",
 );

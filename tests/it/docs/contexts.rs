@@ -134,6 +134,7 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
         build_time: demo.fetched_at.context("the demo has a capture time")?,
         texts: view::Texts::english(),
         previous: None,
+        activity: None,
         origin: model::previous::Origin::of(&data.roster, true),
         bookings: Some(std::sync::Arc::new(model::bookings::decode_bookings(
             demo.file(vatcar_site::fetch::bookings::FILE)

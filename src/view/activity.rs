@@ -1,0 +1,231 @@
+//! The roster's activity columns: each member's hours in the rolling window and the end of
+//! their latest session, under the division's rule of which sessions count (docs/activity.md).
+//!
+//! A session counts when its callsign is the facility's (its prefix among the `[activity]
+//! callsigns`, as [`super::live::is_ours`] decides for the live page) with a controlling
+//! suffix (its last `_` part: DEL, GND, TWR, APP, DEP, CTR or FSS, never OBS, ATIS or any
+//! other), it has ended, and it lasted less than 24 hours (a longer one is a known fault of
+//! VATSIM's records). Its hours are the part of it inside `[now − window_days, now]`.
+
+use super::live::{is_ours, our_prefixes};
+use crate::model::Roster;
+use crate::model::activity::{self, Activity, Session};
+use chrono::{DateTime, TimeDelta, Utc};
+use serde::Serialize;
+
+/// The suffixes of a controlling position.
+pub const CONTROLLING: [&str; 7] = ["DEL", "GND", "TWR", "APP", "DEP", "CTR", "FSS"];
+
+/// A session this long or longer is dropped: a known fault of VATSIM's records.
+const LONGEST_HOURS: i64 = 24;
+
+/// One member's figures, as the roster shows them.
+#[derive(Clone, Debug, Serialize)]
+pub struct MemberActivity {
+    /// Whether the member's sessions were ever read whole; when not, every figure is unknown
+    /// (never 0 h).
+    pub known: bool,
+    /// Hours in the window, with one decimal (`3.5`); `None` when unknown.
+    pub hours: Option<String>,
+    /// Seconds in the window, for sorting; `None` when unknown.
+    pub seconds: Option<i64>,
+    /// The end of the latest counted session, `YYYY-MM-DD`; `None` when unknown or when no
+    /// session in the window counts.
+    pub last: Option<String>,
+    /// The same, RFC 3339, for `<time datetime>` and sorting.
+    pub last_iso: Option<String>,
+    /// When the member's sessions were last read whole, `YYYY-MM-DD`.
+    pub checked: Option<String>,
+}
+
+/// What the roster says of the activity columns as a whole.
+#[derive(Clone, Debug, Serialize)]
+pub struct ActivitySummary {
+    pub window_days: u32,
+    /// Members whose figures are known, of `members`.
+    pub known: usize,
+    pub members: usize,
+}
+
+/// Whether a session on `callsign` counts for the facility of `prefixes`.
+pub fn counts(callsign: &str, prefixes: &[String]) -> bool {
+    let suffix = callsign.rsplit_once('_').map(|(_, suffix)| suffix);
+    is_ours(callsign, prefixes)
+        && suffix.is_some_and(|s| CONTROLLING.iter().any(|c| c.eq_ignore_ascii_case(s)))
+}
+
+/// The seconds of `session` inside `[start, now]`, if it counts at all (under a day long).
+fn seconds_within(session: &Session, start: DateTime<Utc>, now: DateTime<Utc>) -> i64 {
+    if session.end - session.start >= TimeDelta::hours(LONGEST_HOURS) {
+        return 0;
+    }
+    let from = session.start.max(start);
+    let to = session.end.min(now);
+    (to - from).num_seconds().max(0)
+}
+
+/// A member's figures at `now`, from what is known of their sessions.
+pub fn figures(
+    member: Option<&activity::MemberActivity>,
+    prefixes: &[String],
+    now: DateTime<Utc>,
+    window_days: u32,
+) -> MemberActivity {
+    let Some(member) = member.filter(|m| m.checked.is_some()) else {
+        return MemberActivity {
+            known: false,
+            hours: None,
+            seconds: None,
+            last: None,
+            last_iso: None,
+            checked: None,
+        };
+    };
+    let start = activity::window_start(now, window_days);
+    let counted = (member.sessions.iter())
+        .filter(|s| counts(&s.callsign, prefixes))
+        .filter(|s| s.end - s.start < TimeDelta::hours(LONGEST_HOURS));
+    let mut seconds = 0;
+    let mut last: Option<DateTime<Utc>> = None;
+    for session in counted {
+        let within = seconds_within(session, start, now);
+        seconds += within;
+        if within > 0 {
+            last = last.max(Some(session.end.min(now)));
+        }
+    }
+    MemberActivity {
+        known: true,
+        hours: Some(format!("{:.1}", seconds as f64 / 3600.0)),
+        seconds: Some(seconds),
+        last: last.map(|t| t.format("%Y-%m-%d").to_string()),
+        last_iso: last.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        checked: (member.checked).map(|t| t.format("%Y-%m-%d").to_string()),
+    }
+}
+
+/// The callsign prefixes whose sessions count: `[activity] callsigns`, else the live page's.
+pub fn prefixes(settings: &crate::settings::Settings, roster: &Roster) -> Vec<String> {
+    match &settings.activity.callsigns {
+        Some(codes) => codes.0.clone(),
+        None => our_prefixes(&settings.live, roster),
+    }
+}
+
+/// Each member's figures on the roster's rows, and the summary; nothing with `[activity]`
+/// off.
+pub(super) fn add_to_roster(
+    page: &mut super::RosterPage,
+    known: Option<&Activity>,
+    roster: &Roster,
+    settings: &crate::settings::Settings,
+    now: DateTime<Utc>,
+) {
+    let Some(known) = known.filter(|_| settings.activity.enabled) else {
+        return;
+    };
+    let prefixes = prefixes(settings, roster);
+    let days = settings.activity.window_days.0;
+    let mut summary = ActivitySummary {
+        window_days: days,
+        known: 0,
+        members: 0,
+    };
+    for row in page.controllers.iter_mut().chain(page.visitors.iter_mut()) {
+        let figures = figures(known.members.get(&row.cid), &prefixes, now, days);
+        summary.members += 1;
+        summary.known += usize::from(figures.known);
+        row.activity = Some(figures);
+    }
+    page.activity = Some(summary);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(text).unwrap().to_utc()
+    }
+
+    #[test]
+    fn only_the_facilitys_controlling_positions_count() {
+        let ours = ["TJSJ".to_owned(), "TJZS".to_owned()];
+        for yes in [
+            "TJSJ_TWR",
+            "tjsj_gnd",
+            "TJSJ_I_APP",
+            "TJZS_CTR",
+            "TJSJ_DEL",
+            "TJZS_FSS",
+            "TJSJ_DEP",
+        ] {
+            assert!(counts(yes, &ours), "{yes}");
+        }
+        for no in [
+            "TJSJ_OBS",
+            "TJSJ_ATIS",
+            "TJSJX_TWR",
+            "MDSD_TWR",
+            "TJSJ",
+            "TJSJ_",
+            "TJSJ_SUP",
+            "TJSJ_TWR_X",
+        ] {
+            assert!(!counts(no, &ours), "{no}");
+        }
+    }
+
+    #[test]
+    fn hours_are_the_part_inside_the_window_and_a_day_long_session_is_dropped() {
+        let session = |id, callsign: &str, start: &str, end: &str| Session {
+            id,
+            callsign: callsign.into(),
+            start: at(start),
+            end: at(end),
+        };
+        let now = at("2026-11-29T12:00:00Z");
+        let member = activity::MemberActivity {
+            checked: Some(now),
+            tried: Some(now),
+            sessions: vec![
+                session(
+                    1,
+                    "TJSJ_TWR",
+                    "2026-11-28T23:00:00Z",
+                    "2026-11-29T01:30:00Z",
+                ),
+                session(
+                    2,
+                    "TJSJ_OBS",
+                    "2026-11-27T10:00:00Z",
+                    "2026-11-27T18:00:00Z",
+                ),
+                session(
+                    3,
+                    "TJSJ_CTR",
+                    "2026-11-20T00:00:00Z",
+                    "2026-11-21T00:00:00Z",
+                ),
+                // Crosses the window's start (2026-08-31T12:00Z): 1 h inside.
+                session(
+                    4,
+                    "TJSJ_APP",
+                    "2026-08-31T10:00:00Z",
+                    "2026-08-31T13:00:00Z",
+                ),
+            ],
+        };
+        let ours = ["TJSJ".to_owned()];
+        let shown = figures(Some(&member), &ours, now, 90);
+        assert_eq!(shown.hours.as_deref(), Some("3.5"));
+        assert_eq!(shown.last.as_deref(), Some("2026-11-29"));
+        let unknown = figures(None, &ours, now, 90);
+        assert!(!unknown.known && unknown.hours.is_none());
+        let never_whole = activity::MemberActivity {
+            checked: None,
+            ..member
+        };
+        assert!(!figures(Some(&never_whole), &ours, now, 90).known);
+    }
+}
