@@ -225,7 +225,10 @@ fn rows(output: &Path) -> std::collections::HashMap<u64, (String, String)> {
             .collect();
         let cid: u64 = cells[1].parse().unwrap();
         let n = cells.len();
-        rows.insert(cid, (cells[n - 2].clone(), cells[n - 1].clone()));
+        // The hours, without the day the sessions were read under them.
+        let hours = row.select(&cell).nth(n - 2).unwrap();
+        let hours = hours.text().next().unwrap_or_default().trim().to_owned();
+        rows.insert(cid, (hours, cells[n - 1].clone()));
     }
     rows
 }
@@ -254,6 +257,14 @@ fn the_roster_shows_the_hours_the_rule_gives_within_the_budget_and_later_builds_
     let (hours, last) = expected(&a_all);
     assert_eq!(shown[&A], (hours.clone(), last.clone().unwrap()));
     assert_eq!(hours, "4.3");
+    // How fresh a figure is, in words a keyboard or touch reader sees too.
+    let (_, roster) = page(&output.join("roster/index.html"));
+    let read = scraper::Selector::parse("td small.checked").unwrap();
+    let days: Vec<String> = roster.select(&read).map(|d| d.text().collect()).collect();
+    assert!(
+        !days.is_empty() && days.iter().all(|d| d.starts_with("Sessions read ")),
+        "{days:?}"
+    );
     assert_eq!(shown[&C].0, "unknown");
     assert_eq!(shown[&V], ("unknown".to_owned(), "unknown".to_owned()));
     assert!(output.join("data/activity.json").is_file());
