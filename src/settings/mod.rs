@@ -21,10 +21,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use values::MenuFile;
 pub use values::{
-    ActivityDays, Airports, BannerSource, BaseUrl, BitValue, Codes, Colour, CoreApi, Email,
+    ActivityDays, Airports, BannerSource, BaseUrl, BitValue, Cid, Codes, Colour, CoreApi, Email,
     FeedLimit, HeaderStyle, Interval, KeyText, Language, LiveAddress, LogoBackdrop, MenuEntry,
-    MenuTarget, RecentDays, RefreshMinutes, RequestBudget, RuleHours, Sections, SiteFile, SiteUrl,
-    Timeout, WhatsNewDays, Zone, parse_colour, parse_zone,
+    MenuTarget, NameMode, RecentDays, RefreshMinutes, RequestBudget, RuleHours, Sections, SiteFile,
+    SiteUrl, Timeout, WhatsNewDays, Zone, parse_colour, parse_zone,
 };
 
 /// The file looked for in the working folder when `--config` is not given.
@@ -125,6 +125,8 @@ pub struct Settings {
     pub live: Live,
     /// `[activity]`: each member's controlling hours, read from VATSIM's Core API.
     pub activity: Activity,
+    /// `[people]`: a page per member, and how members' names are shown.
+    pub people: People,
     /// `[extra]`: a theme's own settings, any table, no key checked, handed to every template
     /// as `extra` as written (dates as their text).
     #[serde(deserialize_with = "values::extra")]
@@ -212,6 +214,28 @@ pub struct Activity {
     pub interval_seconds: Interval,
     /// VATSIM's Core API.
     pub api: CoreApi,
+}
+
+/// `[people]`: a page per roster member at `roster/{cid}/`, and the privacy the facility
+/// chose for its members (docs/people.md). Off unless `enabled = true`; off, no page and no
+/// name changes.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct People {
+    pub enabled: bool,
+    /// How names are shown wherever the site shows one.
+    pub names: NameMode,
+    /// Members who get no page and are shown by their CID alone.
+    pub opt_out: Vec<Cid>,
+    /// Whether search engines may index the member pages (and the sitemap lists them).
+    pub index: bool,
+}
+
+impl People {
+    /// Whether the member of `cid` asked to be left out.
+    pub fn is_opted_out(&self, cid: u64) -> bool {
+        self.opt_out.iter().any(|c| c.0 == cid)
+    }
 }
 
 /// `live`: `false` (or `true`), or the `[live]` table.
@@ -322,6 +346,7 @@ impl Settings {
         }
         self.sections.live = live.on;
         self.sections.activity = self.activity.enabled;
+        self.sections.people = self.people.enabled;
         Ok(())
     }
 
@@ -394,6 +419,7 @@ mod tests {
             ("[sections]\n", "sections."),
             ("[live]\n", "live."),
             ("[activity]\n", "activity."),
+            ("[people]\n", "people."),
             ("[[menu]]\nname = \"Discord\"\n", "menu."),
         ];
         let mut rows = 0;
@@ -643,6 +669,38 @@ documents = false
                 "{text}\n  gave {error}\n  want {expected}"
             );
             assert!(!error.contains("pw@"), "{error}");
+        }
+    }
+
+    #[test]
+    fn the_people_table_reads_with_its_defaults_and_refuses_what_it_cannot_take() {
+        let defaults = parse("").unwrap().people;
+        assert!(!defaults.enabled && !defaults.index && defaults.opt_out.is_empty());
+        assert_eq!(defaults.names, NameMode::FirstInitial);
+        let loaded =
+            parse("[people]\nenabled = true\nnames = \"cid\"\nopt_out = [1234567]\nindex = true\n")
+                .unwrap();
+        assert!(loaded.people.enabled && loaded.people.index && loaded.sections.people);
+        assert_eq!(loaded.people.names, NameMode::Cid);
+        assert!(loaded.people.is_opted_out(1234567) && !loaded.people.is_opted_out(1));
+        for (text, expected) in [
+            (
+                "names = \"first\"",
+                "people.names: \"first\" is not a name mode",
+            ),
+            (
+                "opt_out = [0]",
+                "people.opt_out: expected a CID (a positive whole number, such as 1234567), found 0",
+            ),
+            ("index = 1", "people.index: expected true or false"),
+        ] {
+            let error = parse(&format!("[people]\n{text}\n"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                error.starts_with("vatcar-site.toml:2: ") && error.contains(expected),
+                "{text}\n  gave {error}\n  want {expected}"
+            );
         }
     }
 

@@ -475,6 +475,9 @@ pub struct Sections {
     /// key of `[sections]`.
     #[serde(skip_deserializing)]
     pub activity: bool,
+    /// The member pages: `[people] enabled`, not a key of `[sections]`.
+    #[serde(skip_deserializing)]
+    pub people: bool,
 }
 
 impl Default for Sections {
@@ -486,6 +489,7 @@ impl Default for Sections {
             documents: true,
             live: true,
             activity: false,
+            people: false,
         }
     }
 }
@@ -828,5 +832,50 @@ impl TryFrom<String> for CoreApi {
     type Error = Invalid;
     fn try_from(text: String) -> Result<Self, Invalid> {
         parse_core_api_url(&text).map(Self).map_err(Invalid)
+    }
+}
+
+/// `people.names`: how a member's name is shown wherever the site shows one, with `[people]`
+/// on. `first-initial` (the default) keeps a member findable by those who know them and
+/// hardly by anyone else; `cid` shows no name at all.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(try_from = "String", rename_all = "kebab-case")]
+pub enum NameMode {
+    Full,
+    #[default]
+    FirstInitial,
+    Cid,
+}
+
+impl TryFrom<String> for NameMode {
+    type Error = Invalid;
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        one_of(
+            &text,
+            &[
+                ("full", Self::Full),
+                ("first-initial", Self::FirstInitial),
+                ("cid", Self::Cid),
+            ],
+            "a name mode",
+            "write \"full\" (the name as the API sends it), \"first-initial\" (the default: \"Tyrone G.\") or \"cid\" (the CID alone)",
+        )
+    }
+}
+
+/// A member's VATSIM CID in `people.opt_out`: a positive whole number.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(try_from = "i64")]
+pub struct Cid(pub u64);
+
+impl TryFrom<i64> for Cid {
+    type Error = Invalid;
+    fn try_from(cid: i64) -> Result<Self, Invalid> {
+        match u64::try_from(cid) {
+            Ok(cid) if cid > 0 => Ok(Self(cid)),
+            _ => invalid(format!(
+                "expected a CID (a positive whole number, such as 1234567), found {cid}"
+            )),
+        }
     }
 }
