@@ -88,8 +88,9 @@ const SECTION_PAGES: [SectionPage; 7] = [
 ];
 
 /// The other templates a site renders by name, and the file each makes.
-const OTHER_TEMPLATES: [(&Output, &str); 5] = [
+const OTHER_TEMPLATES: [(&Output, &str); 6] = [
     (&outputs::EVENT_PAGE, "event.html"),
+    (&outputs::PERSON_PAGE, "person.html"),
     (&outputs::NOT_FOUND, "404.html"),
     (&outputs::SITEMAP, "sitemap.xml"),
     (&outputs::FEED, "feed.xml"),
@@ -207,14 +208,30 @@ fn site_wide_files(
         sink(Rendered::new(&outputs::CONTENT_PAGE, page.path, html))?;
     }
 
+    for person in &view.people {
+        let page = Page {
+            path: outputs::PERSON_PAGE.at(&person.row.cid.to_string()),
+            template: "person.html",
+            section: "roster",
+            title: person.row.name.clone(),
+            description: None,
+            image: None,
+        };
+        let html = render_page(theme, site, view, &page, "person", to_value(person)?)?;
+        sink(Rendered::new(&outputs::PERSON_PAGE, page.path, html))?;
+    }
+
     not_found_page(view, theme, site, sink)?;
 
     if let Some(site_url) = &view.site.site_url {
+        // Member pages are listed only where the facility lets search engines index them.
+        let indexed_people = view.people.iter().filter(|person| person.index);
         let urls: Vec<String> = section_pages
             .iter()
             .map(|(page, _)| page.url())
             .chain(view.content.pages.iter().map(|c| c.url.clone()))
             .chain(event_urls.iter().cloned())
+            .chain(indexed_people.filter_map(|person| person.row.page.clone()))
             .map(|u| format!("{site_url}{u}"))
             .collect();
         let mut context = site.context();

@@ -17,6 +17,7 @@ mod feeds;
 mod identity;
 mod live;
 pub mod outputs;
+mod people;
 mod public_data;
 pub mod report;
 mod roster;
@@ -42,6 +43,7 @@ pub use live::{
     BookingDay, BookingEntry, BookingRow, BookingsCalendar, LivePage, SAMPLE_FEED_PATH, is_ours,
     our_prefixes, ours_not_ended,
 };
+pub use people::{PersonPage, StaffPost};
 pub use public_data::PublicData;
 pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, roster_page};
 pub use settings::{
@@ -95,6 +97,8 @@ pub struct SiteView {
     pub documents: Vec<DocumentGroup>,
     /// One page per event id, sorted by id.
     pub event_pages: Vec<EventPage>,
+    /// One page per roster member not opted out, sorted by CID; none with `[people]` off.
+    pub people: Vec<PersonPage>,
     pub feed: Vec<FeedEntry>,
     /// The newest `updated` of the feed's entries.
     pub feed_updated: String,
@@ -161,6 +165,7 @@ const HOME_EVENTS: usize = 5;
 /// The site's views from the data, the webmaster's settings and what this run decided.
 pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> SiteView {
     in_sections(&mut data, settings.sections);
+    people::apply_names(&mut data.roster, &settings.people);
     let descriptions = take_descriptions(&mut data);
     let data = &data;
     let frames = scroll_frames(&inputs.texts);
@@ -192,6 +197,11 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         settings,
         inputs.build_time,
     );
+    // Member pages sit below the roster's: none without it.
+    let people = match settings.sections.roster {
+        true => people::people_pages(&mut roster, &data.roster, &settings.people, &inputs.texts),
+        false => Vec::new(),
+    };
     let documents = documents::documents(data, inputs);
     let whats_new = whats_new::whats_new(
         &data.roster,
@@ -236,6 +246,7 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         division_events,
         documents,
         event_pages,
+        people,
         feed,
         feed_updated,
         calendars,

@@ -56,6 +56,8 @@ pub enum Written {
     WithSiteUrl,
     /// Only with `[activity] enabled = true`.
     WithActivity,
+    /// Only with `[people] enabled = true` (and the roster on): a member's page.
+    WithPeople,
 }
 
 /// A switch under `[sections]`.
@@ -137,6 +139,7 @@ impl Output {
             Written::UnlessEventSectionOff => sections.events || sections.division,
             Written::WithSiteUrl => has_site_url,
             Written::WithActivity => sections.activity,
+            Written::WithPeople => sections.people && sections.roster,
         }
     }
 
@@ -175,6 +178,13 @@ pub const DOCUMENTS: Output = Output {
     kind: Kind::Page,
     written: Written::UnlessOff(Section::Documents),
     what: "the documents page",
+};
+/// `<cid>` is the member's CID.
+pub const PERSON_PAGE: Output = Output {
+    path: "roster/<cid>/index.html",
+    kind: Kind::Page,
+    written: Written::WithPeople,
+    what: "a member's page",
 };
 /// `<id>` is the event's id, or `412-division` for the division's record of an id the
 /// facility lists as another event.
@@ -293,9 +303,10 @@ pub const BANNER_COPY: Output = Output {
     what: "an event banner's copy",
 };
 
-pub const OUTPUTS: [&Output; 23] = [
+pub const OUTPUTS: [&Output; 24] = [
     &HOME,
     &ROSTER,
+    &PERSON_PAGE,
     &EVENTS,
     &EVENT_PAGE,
     &EVENT_CALENDAR,
@@ -377,6 +388,7 @@ mod tests {
             let switches: &[Section] = match output.written {
                 Written::UnlessOff(section) => &[section][..],
                 Written::UnlessEventSectionOff => &[Section::Events, Section::Division],
+                Written::WithPeople => &[Section::Roster],
                 Written::Always | Written::WithSiteUrl | Written::WithActivity => &[],
             };
             for section in switches {
@@ -388,6 +400,9 @@ mod tests {
             }
             if output.written == Written::WithActivity {
                 assert!(row.contains("`[activity]`"), "{}", output.path);
+            }
+            if output.written == Written::WithPeople {
+                assert!(row.contains("`[people]`"), "{}", output.path);
             }
         }
     }

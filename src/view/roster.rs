@@ -28,6 +28,9 @@ pub struct PersonRow {
     pub visit_start: Option<String>,
     /// Hours in the window and last controlled; `None` with `[activity]` off.
     pub activity: Option<super::activity::MemberActivity>,
+    /// The member's page below the site root (`roster/1234567/`); `None` with `[people]` off
+    /// or for a member who opted out.
+    pub page: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -76,6 +79,7 @@ pub(super) fn person(member: &Member, texts: &Texts) -> PersonRow {
         home_facility: member.home_facility.clone(),
         visit_start: member.visit_start.map(|d| d.format("%Y-%m-%d").to_string()),
         activity: None,
+        page: None,
     }
 }
 

@@ -20,6 +20,7 @@ pub const TEMPLATES: &[(&str, &str)] = embedded!(
     "events.html",
     "division.html",
     "event.html",
+    "person.html",
     "documents.html",
     "page.html",
     "section.html",
