@@ -91,6 +91,11 @@ atm = "atm@tjzs.example.org"
 callsigns = {}
 airports = {}
 
+[people]
+enabled = true
+names = "full"
+index = true
+
 [extra]
 banner_text = "Controllers wanted for the Friday event"
 social = {{ discord = "https://discord.gg/your-invite" }}
