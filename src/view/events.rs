@@ -3,6 +3,7 @@
 
 use super::calendar_links::{EventText, google_event};
 use super::outputs::EVENT_PAGE;
+use super::people::WrittenNames;
 use super::{BuildInputs, Instant, Texts, When, when};
 use crate::banner_copies::LocalBanner;
 use crate::model::{Event, Roster, SiteData, timestamp};
@@ -392,7 +393,7 @@ pub(super) fn event_page(
     (event, description): (&Event, &str),
     summary: Arc<EventSummary>,
     sanitizer: &Sanitizer,
-    names: &HashMap<u64, String>,
+    names: &Names,
     (settings, inputs): (&Settings, &BuildInputs),
 ) -> EventPage {
     let same = event.departure == event.arrival;
@@ -441,11 +442,7 @@ pub(super) fn event_page(
 /// `position`, `callsign`, `name`, `title`; a detail naming who staffs it (a controller name,
 /// or a CID looked up in the roster, or "vacant" where the controller or CID is null) and any
 /// times given, in Zulu.
-pub(super) fn position(
-    value: &Value,
-    names: &HashMap<u64, String>,
-    texts: &Texts,
-) -> Option<Position> {
+pub(super) fn position(value: &Value, names: &Names, texts: &Texts) -> Option<Position> {
     let text = |v: &Value| match v {
         Value::String(s) => Some(s.trim().to_owned()).filter(|s| !s.is_empty()),
         Value::Number(n) => Some(n.to_string()),
@@ -470,7 +467,10 @@ pub(super) fn position(
     let person = (person_keys.into_iter()).find_map(|k| object.get(k).and_then(&text));
     let no_person = (person_keys.into_iter()).any(|k| object.get(k).is_some_and(Value::is_null));
     match (person, object.get("cid")) {
-        (Some(name), _) => details.push(name),
+        (Some(name), _) => match &names.written {
+            Some(written) => details.extend(written.shown(&name)),
+            None => details.push(name),
+        },
         (None, Some(Value::Null)) => details.push(texts.text("event.position_vacant", &[])),
         (None, None) if no_person => details.push(texts.text("event.position_vacant", &[])),
         (None, Some(cid)) => {
@@ -479,7 +479,7 @@ pub(super) fn position(
                 .or_else(|| text(cid).and_then(|t| t.parse().ok()))
             {
                 details.push(
-                    names
+                    (names.by_cid)
                         .get(&cid)
                         .cloned()
                         .unwrap_or_else(|| format!("CID {cid}")),
@@ -525,15 +525,24 @@ fn zulu_time(time: &str) -> String {
     }
 }
 
-pub(super) fn roster_names(roster: &Roster) -> HashMap<u64, String> {
+pub(super) fn roster_names(roster: &Roster, written: Option<WrittenNames>) -> Names {
     let staff = roster.staff.iter().flat_map(|s| s.holders.iter());
-    roster
+    let by_cid = roster
         .controllers
         .iter()
         .chain(roster.visitors.iter())
         .chain(staff)
         .filter_map(|m| m.name.clone().map(|n| (m.cid, n)))
-        .collect()
+        .collect();
+    Names { by_cid, written }
+}
+
+/// The names an event's positions are shown with.
+pub(super) struct Names {
+    /// The roster's names (as `[people]` shows them), by CID.
+    pub(super) by_cid: HashMap<u64, String>,
+    /// `[people]`'s rule for a name the API wrote as text; `None` with `[people]` off.
+    pub(super) written: Option<WrittenNames>,
 }
 
 /// The first words of `text`, at most about `limit` characters, cut at a word and marked with
@@ -609,7 +618,10 @@ mod tests {
     #[test]
     fn a_position_says_vacant_in_words_and_its_times_in_zulu() {
         let texts = super::Texts::english();
-        let names = std::collections::HashMap::from([(1617058, "Ana Sofía".to_owned())]);
+        let names = super::Names {
+            by_cid: std::collections::HashMap::from([(1617058, "Ana Sofía".to_owned())]),
+            written: None,
+        };
         let shown = |value: serde_json::Value| {
             let position = super::position(&value, &names, &texts).unwrap();
             format!(

@@ -165,7 +165,7 @@ const HOME_EVENTS: usize = 5;
 /// The site's views from the data, the webmaster's settings and what this run decided.
 pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> SiteView {
     in_sections(&mut data, settings.sections);
-    people::apply_names(&mut data.roster, &settings.people);
+    let written_names = people::apply_names(&mut data.roster, &settings.people);
     let descriptions = take_descriptions(&mut data);
     let data = &data;
     let frames = scroll_frames(&inputs.texts);
@@ -181,7 +181,13 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         division_keys,
         summaries,
         event_pages,
-    } = event_views(data, descriptions, &sanitizer, settings, inputs);
+    } = event_views(
+        data,
+        descriptions,
+        (&sanitizer, written_names),
+        settings,
+        inputs,
+    );
     let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, settings, inputs);
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
@@ -274,11 +280,11 @@ struct EventViews<'d> {
 fn event_views<'d>(
     data: &'d SiteData,
     mut descriptions: HashMap<(bool, u64), String>,
-    sanitizer: &Sanitizer,
+    (sanitizer, written_names): (&Sanitizer, Option<people::WrittenNames>),
     settings: &Settings,
     inputs: &BuildInputs,
 ) -> EventViews<'d> {
-    let names = roster_names(&data.roster);
+    let names = roster_names(&data.roster, written_names);
     let (events, facility_keys, division_keys) = index_events(data);
     let list: Vec<(&EventKey, &Listed, String)> = (events.iter())
         .map(|(key, listed)| {

@@ -10,6 +10,7 @@ use super::{PersonRow, RosterPage, Texts};
 use crate::model::{Member, Roster, StaffRole};
 use crate::settings::{NameMode, People};
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// A member's page: what the roster says of them and, with `[activity]` on, their hours.
 /// Never an address: the roster model holds none.
@@ -69,11 +70,59 @@ fn shown_name(member: &Member, people: &People) -> Option<String> {
     }
 }
 
-/// Every name of the roster as `[people]` has it; nothing with `[people]` off.
-pub(super) fn apply_names(roster: &mut Roster, people: &People) {
-    if !people.enabled {
-        return;
+/// `[people]`'s rule for a name the API wrote as text, with no CID (an event position's
+/// controller): a roster member's name is shown as the roster shows it, by full name
+/// case-insensitively; another name in the name mode (in `cid` mode, not at all: there is
+/// no CID to show).
+pub(super) struct WrittenNames {
+    people: People,
+    /// Each member's full name, lowercased, and their CID.
+    cids: HashMap<String, u64>,
+}
+
+impl WrittenNames {
+    pub(super) fn shown(&self, text: &str) -> Option<String> {
+        let key = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        match self.cids.get(&key.to_lowercase()) {
+            Some(&cid) => {
+                let member = Member {
+                    cid,
+                    name: Some(key),
+                    rating: None,
+                    joined: None,
+                    home_facility: None,
+                    visit_start: None,
+                };
+                Some(shown_name(&member, &self.people).unwrap_or_else(|| format!("CID {cid}")))
+            }
+            None => match self.people.names {
+                NameMode::Full => Some(text.to_owned()),
+                NameMode::FirstInitial => Some(first_and_initial(text)),
+                NameMode::Cid => None,
+            },
+        }
     }
+}
+
+/// Every name of the roster as `[people]` has it, and the rule for the names the API writes
+/// as text; nothing, and `None`, with `[people]` off.
+pub(super) fn apply_names(roster: &mut Roster, people: &People) -> Option<WrittenNames> {
+    if !people.enabled {
+        return None;
+    }
+    let everyone = (roster.controllers.iter())
+        .chain(&roster.visitors)
+        .chain(roster.staff.iter().flat_map(|p| p.holders.iter()));
+    let cids = everyone
+        .filter_map(|m| {
+            let name = m.name.as_deref()?.split_whitespace().collect::<Vec<_>>();
+            Some((name.join(" ").to_lowercase(), m.cid))
+        })
+        .collect();
+    let written = WrittenNames {
+        people: people.clone(),
+        cids,
+    };
     let staff = roster.staff.iter_mut().flat_map(|p| p.holders.iter_mut());
     for member in (roster.controllers.iter_mut())
         .chain(roster.visitors.iter_mut())
@@ -81,6 +130,7 @@ pub(super) fn apply_names(roster: &mut Roster, people: &People) {
     {
         member.name = shown_name(member, people);
     }
+    Some(written)
 }
 
 /// A page for each controller and visitor not opted out, and each such row of the roster
@@ -170,5 +220,31 @@ mod tests {
         people.names = NameMode::Cid;
         assert_eq!(shown_name(&tyrone, &people), None);
         assert_eq!(member(1, None).display_name(), "CID 1");
+    }
+
+    #[test]
+    fn a_name_written_as_text_is_the_members_where_it_is_one_and_in_the_mode_where_not() {
+        let mut roster = Roster {
+            facility: None,
+            staff: Vec::new(),
+            controllers: vec![member(1, Some("Tyrone Gumbs")), member(2, Some("Ana Ruiz"))],
+            visitors: Vec::new(),
+        };
+        let people = People {
+            enabled: true,
+            opt_out: vec![Cid(2)],
+            ..People::default()
+        };
+        let written = apply_names(&mut roster, &people).unwrap();
+        assert_eq!(written.shown("tyrone  GUMBS").as_deref(), Some("tyrone G."));
+        assert_eq!(written.shown("Ana Ruiz").as_deref(), Some("CID 2"));
+        assert_eq!(written.shown("Jo Bloggs").as_deref(), Some("Jo B."));
+        let cid = People {
+            names: NameMode::Cid,
+            ..people
+        };
+        let written = apply_names(&mut roster, &cid).unwrap();
+        assert_eq!(written.shown("Jo Bloggs"), None);
+        assert!(apply_names(&mut roster, &People::default()).is_none());
     }
 }

@@ -33,6 +33,7 @@ mod layers;
 mod layout;
 mod lengths;
 mod live;
+mod people;
 mod printed_lines;
 mod publish;
 mod report;

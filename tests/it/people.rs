@@ -1,0 +1,186 @@
+//! `[people]`: a page per roster member at `roster/<cid>/`, the name mode wherever names
+//! appear, opting out, noindex and the sitemap, and no change at all with the table off. Run
+//! through the binary on the demo data; the names looked for are the demo's own, read from
+//! its snapshot.
+
+use crate::support::{assert_same_files, build_site, page, site_folder, tree};
+use std::collections::BTreeMap;
+use vatcar_site::fetch::snapshot::Snapshot;
+
+/// The demo roster's members, controllers then visitors, with their full names: (CID, name).
+fn demo_members() -> Vec<(u64, String)> {
+    let data = vatcar_site::model::decode_site(&Snapshot::demo()).unwrap();
+    let roster = data.roster;
+    let members: Vec<(u64, String)> = (roster.controllers.iter())
+        .chain(&roster.visitors)
+        .filter_map(|m| m.name.clone().map(|name| (m.cid, name)))
+        .collect();
+    assert!(members.len() > 20, "{}", members.len());
+    members
+}
+
+/// A staff holder of the demo who is on the controllers' list too: shown on the roster, the
+/// home page and their own page, so the one to opt out.
+fn staff_member() -> (u64, String) {
+    let data = vatcar_site::model::decode_site(&Snapshot::demo()).unwrap();
+    let roster = data.roster;
+    let holder = (roster.staff.iter())
+        .flat_map(|post| post.holders.iter())
+        .find(|h| roster.controllers.iter().any(|c| c.cid == h.cid) && h.name.is_some())
+        .expect("the demo has a staff member on the roster");
+    (holder.cid, holder.name.clone().unwrap())
+}
+
+/// `build --demo` with `config`, at the demo's time and with a site URL (so that sitemap.xml
+/// is written): the output's files.
+fn built(config: &str) -> (tempfile::TempDir, BTreeMap<String, Vec<u8>>) {
+    let site = site_folder(config, &[]);
+    let (ran, out) = build_site(site.path(), &["--site-url", "https://demo.example.org/"]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let files = tree(&out);
+    (site, files)
+}
+
+/// `text` as the templates write it into HTML (Tera's escaping): `O'Connor` is
+/// `O&#39;Connor`.
+fn escaped(text: &str) -> String {
+    (text
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;"))
+    .replace('"', "&quot;")
+    .replace('\'', "&#39;")
+    .replace('/', "&#x2F;")
+}
+
+/// The files of `files` whose text holds `needle`, as it is or escaped for HTML.
+fn files_holding<'f>(files: &'f BTreeMap<String, Vec<u8>>, needle: &str) -> Vec<&'f str> {
+    let html = escaped(needle);
+    (files.iter())
+        .filter(|(_, bytes)| {
+            let text = String::from_utf8_lossy(bytes);
+            text.contains(needle) || text.contains(&html)
+        })
+        .map(|(path, _)| path.as_str())
+        .collect()
+}
+
+fn member_page(cid: u64) -> String {
+    format!("roster/{cid}/index.html")
+}
+
+#[test]
+fn every_member_has_a_page_and_an_opted_out_one_has_none_and_no_name_anywhere() {
+    let (opted_out, name) = staff_member();
+    let (site, files) = built(&format!(
+        "[people]\nenabled = true\nnames = \"full\"\nopt_out = [{opted_out}]\n"
+    ));
+    for (cid, member_name) in demo_members() {
+        let path = member_page(cid);
+        if cid == opted_out {
+            assert!(!files.contains_key(&path), "{path} is written");
+            continue;
+        }
+        let text = String::from_utf8_lossy(&files[&path]);
+        let heading = format!("<h1>{}</h1>", escaped(&member_name));
+        assert!(text.contains(&heading), "{path}: {heading}");
+        assert!(!text.contains("mailto:") && !text.contains('@'), "{path}");
+    }
+    assert_eq!(files_holding(&files, &name), Vec::<&str>::new(), "{name}");
+    let first = name.split_whitespace().next().unwrap();
+    let last = name.split_whitespace().last().unwrap();
+    assert_eq!(files_holding(&files, last), Vec::<&str>::new(), "{last}");
+    // Shown by the CID alone: on the roster (with no link) and in the staff list.
+    let (roster, _) = page(&site.path().join("public/roster/index.html"));
+    assert!(roster.contains(&format!("CID {opted_out}")));
+    assert!(!roster.contains(&format!("{opted_out}/\"")));
+    assert!(!roster.contains(&format!(">{first} ")), "{first}");
+}
+
+#[test]
+fn the_roster_links_each_name_to_the_members_page() {
+    let (site, _) = built("[people]\nenabled = true\n");
+    let (_, html) = page(&site.path().join("public/roster/index.html"));
+    let links = scraper::Selector::parse("tbody td:first-child a").unwrap();
+    let hrefs: Vec<&str> = (html.select(&links))
+        .filter_map(|a| a.value().attr("href"))
+        .collect();
+    assert_eq!(hrefs.len(), demo_members().len());
+    for href in hrefs {
+        let cid = (href
+            .strip_prefix("../roster/")
+            .and_then(|h| h.strip_suffix('/')))
+        .unwrap_or_else(|| panic!("{href}"));
+        assert!(
+            site.path()
+                .join("public/roster")
+                .join(cid)
+                .join("index.html")
+                .is_file()
+        );
+    }
+}
+
+#[test]
+fn with_names_cid_no_members_name_is_in_any_published_file() {
+    let (_, files) = built("[people]\nenabled = true\nnames = \"cid\"\n");
+    for (cid, name) in demo_members() {
+        assert_eq!(files_holding(&files, &name), Vec::<&str>::new(), "{name}");
+        let text = String::from_utf8_lossy(&files[&member_page(cid)]).into_owned();
+        assert!(text.contains(&format!("<h1>CID {cid}</h1>")), "{cid}");
+    }
+}
+
+#[test]
+fn first_initial_is_the_default_and_hides_the_last_name() {
+    let (_, files) = built("[people]\nenabled = true\n");
+    for (cid, name) in demo_members() {
+        let words: Vec<&str> = name.split_whitespace().collect();
+        let text = String::from_utf8_lossy(&files[&member_page(cid)]).into_owned();
+        if let [first, .., last] = words.as_slice() {
+            let initial = last.chars().next().unwrap().to_uppercase();
+            let heading = format!("<h1>{}</h1>", escaped(&format!("{first} {initial}.")));
+            assert!(text.contains(&heading), "{name}: {heading}");
+            assert_eq!(files_holding(&files, &name), Vec::<&str>::new(), "{name}");
+        }
+    }
+}
+
+#[test]
+fn member_pages_carry_noindex_and_stay_out_of_the_sitemap_unless_index_is_true() {
+    let noindex = "<meta name=\"robots\" content=\"noindex\">";
+    let (cid, _) = demo_members()[0].clone();
+    let (_, hidden) = built("[people]\nenabled = true\n");
+    let (_, indexed) = built("[people]\nenabled = true\nindex = true\n");
+    let page_of = |files: &BTreeMap<String, Vec<u8>>| {
+        String::from_utf8_lossy(&files[&member_page(cid)]).into_owned()
+    };
+    assert!(page_of(&hidden).contains(noindex));
+    assert!(!page_of(&indexed).contains(noindex));
+    // The roster's own page is indexed either way.
+    assert!(!String::from_utf8_lossy(&hidden["roster/index.html"]).contains(noindex));
+    let sitemap = |files: &BTreeMap<String, Vec<u8>>| {
+        String::from_utf8_lossy(&files["sitemap.xml"]).into_owned()
+    };
+    let address = format!("https://demo.example.org/roster/{cid}/");
+    assert!(!sitemap(&hidden).contains(&address));
+    assert!(sitemap(&hidden).contains("https://demo.example.org/roster/</loc>"));
+    assert!(sitemap(&indexed).contains(&address));
+}
+
+#[test]
+fn with_people_off_the_output_is_the_same_as_without_the_table() {
+    let (opted_out, _) = staff_member();
+    let (_, without) = built("");
+    let (_, off) = built(&format!(
+        "[people]\nenabled = false\nnames = \"cid\"\nopt_out = [{opted_out}]\nindex = true\n"
+    ));
+    assert_same_files(&without, &off);
+    assert!(!without.keys().any(|path| path.starts_with("roster/1")));
+}
+
+#[test]
+fn member_pages_need_the_roster_page() {
+    let (_, files) = built("[people]\nenabled = true\n\n[sections]\nroster = false\n");
+    assert!(!files.keys().any(|path| path.starts_with("roster/")));
+}
