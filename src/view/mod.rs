@@ -192,22 +192,7 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
 
-    let mut roster = roster_page(&data.roster, &inputs.texts);
-    for row in &mut roster.staff {
-        row.email = roster::staff_email(&settings.staff_emails, row.code).map(|e| e.0.clone());
-    }
-    activity::add_to_roster(
-        &mut roster,
-        inputs.activity.as_deref(),
-        &data.roster,
-        settings,
-        inputs.build_time,
-    );
-    // Member pages sit below the roster's: none without it.
-    let people = match settings.sections.roster {
-        true => people::people_pages(&mut roster, &data.roster, &settings.people, &inputs.texts),
-        false => Vec::new(),
-    };
+    let (roster, people) = roster_views(data, settings, inputs);
     let documents = documents::documents(data, inputs);
     let whats_new = whats_new::whats_new(
         &data.roster,
@@ -264,6 +249,32 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         frames,
         extra: serde_json::Value::Object(settings.extra.clone()),
     }
+}
+
+/// The roster page (the staff's addresses from the config, the activity columns, the links
+/// to the member pages) and the member pages.
+fn roster_views(
+    data: &SiteData,
+    settings: &Settings,
+    inputs: &BuildInputs,
+) -> (RosterPage, Vec<PersonPage>) {
+    let mut roster = roster_page(&data.roster, &inputs.texts);
+    for row in &mut roster.staff {
+        row.email = roster::staff_email(&settings.staff_emails, row.code).map(|e| e.0.clone());
+    }
+    activity::add_to_roster(
+        &mut roster,
+        inputs.activity.as_deref(),
+        &data.roster,
+        settings,
+        inputs.build_time,
+    );
+    // Member pages sit below the roster's: none without it.
+    let people = match settings.sections.roster {
+        true => people::people_pages(&mut roster, &data.roster, &settings.people, &inputs.texts),
+        false => Vec::new(),
+    };
+    (roster, people)
 }
 
 /// Every event's summary and page, and the index they were made from.
