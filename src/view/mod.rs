@@ -192,15 +192,16 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
 
-    let (roster, people) = roster_views(data, settings, inputs);
+    let (roster, mut people) = roster_views(data, settings, inputs);
     let documents = documents::documents(data, inputs);
-    let whats_new = whats_new::whats_new(
+    let mut whats_new = whats_new::whats_new(
         &data.roster,
         (&events, &summaries),
         &documents,
         settings,
         inputs,
     );
+    people::link_changes(&mut whats_new, &people);
 
     let (feed, feed_updated) = feed(&events, (&summaries, &event_pages), settings);
     let calendars = calendar_feeds(
@@ -228,6 +229,8 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
     if settings.sections.live {
         home.live = Some(live.clone());
     }
+    let live_on = settings.sections.live.then_some(&live);
+    people::add_history_and_bookings(&mut people, &whats_new, live_on);
     let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, inputs);
     SiteView {
         site,

@@ -27,6 +27,11 @@ pub struct PersonPage {
     pub window_days: Option<u32>,
     /// Whether search engines may index the page (`[people] index`).
     pub index: bool,
+    /// The member's joins and promotions among What's new's changes, newest first.
+    pub history: Vec<super::Change>,
+    /// The member's bookings that have not ended, soonest first; empty with the live page
+    /// off.
+    pub bookings: Vec<super::BookingRow>,
 }
 
 /// A staff post a member holds.
@@ -169,12 +174,57 @@ pub(super) fn people_pages(
             staff,
             window_days,
             index: people.index,
+            history: Vec::new(),
+            bookings: Vec::new(),
         });
     }
     pages.sort_by_key(|page| page.row.cid);
     // A member on both lists (the API's data is not always tidy) gets one page, the first.
     pages.dedup_by_key(|page| page.row.cid);
     pages
+}
+
+/// The CID a member's change names: `promotion:1234567:S2`, `new_member:1234567`,
+/// `new_visitor:1234567`; `None` for a change of an event or a document.
+fn member_of(change: &super::Change) -> Option<u64> {
+    let mut parts = change.id.split(':');
+    match parts.next()? {
+        "promotion" | "new_member" | "new_visitor" => parts.next()?.parse().ok(),
+        _ => None,
+    }
+}
+
+/// Each change of a member who has a page links to it rather than to the roster.
+pub(super) fn link_changes(whats_new: &mut super::WhatsNew, pages: &[PersonPage]) {
+    for change in &mut whats_new.changes {
+        let page = member_of(change)
+            .and_then(|cid| pages.binary_search_by_key(&cid, |page| page.row.cid).ok());
+        if let Some(page) = page.and_then(|at| pages[at].row.page.clone()) {
+            change.url = page;
+        }
+    }
+}
+
+/// Each member's joins and promotions from What's new, and their bookings from the live
+/// page's, on their page.
+pub(super) fn add_history_and_bookings(
+    pages: &mut [PersonPage],
+    whats_new: &super::WhatsNew,
+    live: Option<&super::LivePage>,
+) {
+    let mut by_cid: HashMap<u64, &mut PersonPage> =
+        pages.iter_mut().map(|page| (page.row.cid, page)).collect();
+    for change in &whats_new.changes {
+        if let Some(page) = member_of(change).and_then(|cid| by_cid.get_mut(&cid)) {
+            page.history.push(change.clone());
+        }
+    }
+    let bookings = live.into_iter().flat_map(|live| &live.days);
+    for booking in bookings.flat_map(|day| &day.bookings) {
+        if let Some(page) = booking.cid.and_then(|cid| by_cid.get_mut(&cid)) {
+            page.bookings.push(booking.clone());
+        }
+    }
 }
 
 #[cfg(test)]

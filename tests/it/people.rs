@@ -184,3 +184,39 @@ fn member_pages_need_the_roster_page() {
     let (_, files) = built("[people]\nenabled = true\n\n[sections]\nroster = false\n");
     assert!(!files.keys().any(|path| path.starts_with("roster/")));
 }
+
+#[test]
+fn a_members_page_lists_their_own_bookings_and_joins_and_promotions() {
+    let (_, files) = built("[people]\nenabled = true\n");
+    let live = String::from_utf8_lossy(&files["live/index.html"]).into_owned();
+    let mut with_bookings = 0;
+    let mut with_history = 0;
+    for (cid, _) in demo_members() {
+        let text = String::from_utf8_lossy(&files[&member_page(cid)]).into_owned();
+        let html = scraper::Html::parse_document(&text);
+        let rows = scraper::Selector::parse("tr[data-booking]").unwrap();
+        let booked: Vec<&str> = (html.select(&rows))
+            .map(|row| row.value().attr("data-cid").unwrap_or(""))
+            .collect();
+        assert!(
+            booked.iter().all(|c| *c == cid.to_string()),
+            "{cid}: {booked:?}"
+        );
+        // The live page lists as many of this member's bookings.
+        let on_live = live.matches(&format!("data-cid=\"{cid}\"")).count();
+        assert_eq!(booked.len(), on_live, "{cid}");
+        with_bookings += usize::from(!booked.is_empty());
+        // Each links to the member's own page (`../../` is the site's root from it).
+        let history = scraper::Selector::parse(".changes li a").unwrap();
+        let links: Vec<&str> = (html.select(&history))
+            .filter_map(|a| a.value().attr("href"))
+            .collect();
+        let own = format!("../../roster/{cid}/");
+        assert!(links.iter().all(|href| *href == own), "{cid}: {links:?}");
+        with_history += usize::from(!links.is_empty());
+    }
+    assert!(
+        with_bookings > 0 && with_history > 0,
+        "{with_bookings} {with_history}"
+    );
+}
