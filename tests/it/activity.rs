@@ -329,3 +329,47 @@ fn with_activity_off_no_request_is_made_and_the_output_is_the_same() {
     }
     crate::support::assert_same_files(&a, &b);
 }
+
+/// A member's page's facts (`[people]`): each `<dt>`'s text and its `<dd>`'s.
+fn facts(output: &Path, cid: u64) -> std::collections::HashMap<String, String> {
+    let (_, html) = page(&output.join(format!("roster/{cid}/index.html")));
+    let pair = scraper::Selector::parse("dl.facts > div").unwrap();
+    let (dt, dd) = (
+        scraper::Selector::parse("dt").unwrap(),
+        scraper::Selector::parse("dd").unwrap(),
+    );
+    let text = |e: scraper::ElementRef| e.text().collect::<String>().trim().to_owned();
+    (html.select(&pair))
+        .map(|div| {
+            let term = div.select(&dt).next().map(text).unwrap_or_default();
+            (term, div.select(&dd).next().map(text).unwrap_or_default())
+        })
+        .collect()
+}
+
+#[test]
+fn with_people_on_a_members_page_shows_the_hours_and_last_controlled_the_rule_gives() {
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let (api, core) = (facility_api(), core_api());
+    config(site.path(), &core, 60, true);
+    let config_file = site.path().join("vatcar-site.toml");
+    let mut text = std::fs::read_to_string(&config_file).unwrap();
+    text.push_str("\n[people]\nenabled = true\n");
+    std::fs::write(&config_file, text).unwrap();
+    let output = build(site.path(), &api, "public");
+    let (a_first, a_second) = a_pages();
+    let a_all: Vec<Mocked> = a_first.into_iter().chain(a_second).collect();
+    let (hours, last) = expected(&a_all);
+    let a = facts(&output, A);
+    assert_eq!(a["Hours (90 days)"], hours, "{a:?}");
+    assert_eq!(a["Last controlled"], last.unwrap(), "{a:?}");
+    assert!(a.contains_key("Sessions last read"), "{a:?}");
+    let c = facts(&output, C);
+    assert_eq!(
+        (c["Hours (90 days)"].as_str(), c["Last controlled"].as_str()),
+        ("unknown", "unknown")
+    );
+    assert!(!c.contains_key("Sessions last read"), "{c:?}");
+    let v = facts(&output, V);
+    assert_eq!(v["Last controlled"], "not in the window", "{v:?}");
+}
