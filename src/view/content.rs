@@ -410,6 +410,13 @@ fn generated_paths(view: &SiteView, theme_files: &[String]) -> HashMap<String, G
             &outputs::EVENT_PAGE,
         );
     }
+    for person in &view.people {
+        add(
+            outputs::PERSON_PAGE.at(&person.row.cid.to_string()),
+            format!("the page of member {}", person.row.cid),
+            &outputs::PERSON_PAGE,
+        );
+    }
     for entry in view.calendars.entries.values() {
         add(
             entry.path.clone(),

@@ -220,3 +220,19 @@ fn a_members_page_lists_their_own_bookings_and_joins_and_promotions() {
         "{with_bookings} {with_history}"
     );
 }
+
+#[test]
+fn a_content_page_where_a_members_page_goes_stops_the_build_saying_so() {
+    let (cid, _) = demo_members()[0].clone();
+    let file = format!("content/roster/{cid}.md");
+    let site = site_folder(
+        "[people]\nenabled = true\n",
+        &[(&file, b"+++\ntitle = \"Ours\"\n+++\n")],
+    );
+    let (ran, _) = build_site(site.path(), &[]);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    let said = format!(
+        "roster/{cid}.md: would be published at roster/{cid}/index.html, where vatcar-site writes the page of member {cid}; rename it\n"
+    );
+    assert!(ran.stderr.contains(&said), "{}", ran.stderr);
+}
