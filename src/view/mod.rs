@@ -45,7 +45,9 @@ pub use live::{
 };
 pub use people::{PersonPage, StaffPost};
 pub use public_data::PublicData;
-pub use roster::{PersonRow, RatingCount, RosterPage, StaffRow, rating_names, roster_page};
+pub use roster::{
+    PersonRow, RatingCount, RosterPage, StaffHolder, StaffRow, rating_names, roster_page,
+};
 pub use settings::{
     BuildInputs, DEFAULT_FEED_LIMIT, FeedSettings, LogoFile, MenuEntry, MenuTarget, Sections,
     Settings, SiteFile,

@@ -181,6 +181,18 @@ pub(super) fn people_pages(
     pages.sort_by_key(|page| page.row.cid);
     // A member on both lists (the API's data is not always tidy) gets one page, the first.
     pages.dedup_by_key(|page| page.row.cid);
+    for holder in roster_page
+        .staff
+        .iter_mut()
+        .flat_map(|post| &mut post.holders)
+    {
+        if pages
+            .binary_search_by_key(&holder.cid, |page| page.row.cid)
+            .is_ok()
+        {
+            holder.page = Some(page_url(holder.cid));
+        }
+    }
     pages
 }
 

@@ -13,8 +13,20 @@ pub struct StaffRow {
     pub title: String,
     /// Names; empty when vacant.
     pub names: Vec<String>,
+    /// The same holders with their CIDs and, with `[people]` on, their pages.
+    pub holders: Vec<StaffHolder>,
     /// The role's address from the configuration (never the API's personal one).
     pub email: Option<String>,
+}
+
+/// Who holds a staff post.
+#[derive(Clone, Debug, Serialize)]
+pub struct StaffHolder {
+    pub cid: u64,
+    pub name: String,
+    /// The member's page below the site root (`roster/1234567/`); `None` with `[people]`
+    /// off, for a member who opted out, or one who is on neither list of the roster.
+    pub page: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -113,16 +125,23 @@ pub fn roster_page(roster: &Roster, texts: &Texts) -> RosterPage {
     let staff = StaffRole::ALL
         .iter()
         .map(|role| {
-            let holders = roster
-                .staff
-                .iter()
+            let holders: Vec<StaffHolder> = (roster.staff.iter())
                 .find(|p| p.role == *role)
-                .map(|p| p.holders.iter().map(Member::display_name).collect())
+                .map(|p| {
+                    (p.holders.iter())
+                        .map(|m| StaffHolder {
+                            cid: m.cid,
+                            name: m.display_name(),
+                            page: None,
+                        })
+                        .collect()
+                })
                 .unwrap_or_default();
             StaffRow {
                 code: *role,
                 title: texts.text(&format!("staff.{}", role.code().to_ascii_lowercase()), &[]),
-                names: holders,
+                names: holders.iter().map(|h| h.name.clone()).collect(),
+                holders,
                 email: None,
             }
         })

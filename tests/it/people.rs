@@ -105,6 +105,12 @@ fn the_roster_links_each_name_to_the_members_page() {
     let hrefs: Vec<&str> = (html.select(&links))
         .filter_map(|a| a.value().attr("href"))
         .collect();
+    // The staff posts' holders link to their pages too, on the roster and the home page.
+    let (roster, _) = page(&site.path().join("public/roster/index.html"));
+    let (home, _) = page(&site.path().join("public/index.html"));
+    let (staff, _) = staff_member();
+    assert!(roster.contains(&format!("<a href=\"../roster/{staff}/\">")));
+    assert!(home.contains(&format!("<a href=\"roster/{staff}/\">")));
     assert_eq!(hrefs.len(), demo_members().len());
     for href in hrefs {
         let cid = (href
