@@ -214,7 +214,7 @@ fn site_wide_files(
             template: "person.html",
             section: "roster",
             title: person.row.name.clone(),
-            description: None,
+            description: Some(person.description.clone()),
             image: None,
         };
         let html = render_page(theme, site, view, &page, "person", to_value(person)?)?;

@@ -27,6 +27,10 @@ pub struct PersonPage {
     pub window_days: Option<u32>,
     /// Whether search engines may index the page (`[people] index`).
     pub index: bool,
+    /// What the page is, for search engines and link previews: the name, home or visiting,
+    /// the rating (`Tyrone G. · Home controller · S2 Tower Controller`).
+    #[serde(skip)]
+    pub description: String,
     /// The member's joins and promotions among What's new's changes, newest first.
     pub history: Vec<super::Change>,
     /// The member's bookings that have not ended, soonest first; empty with the live page
@@ -168,7 +172,22 @@ pub(super) fn people_pages(
                 ),
             })
             .collect();
+        let kind = texts.text(
+            if visitor {
+                "person.visiting"
+            } else {
+                "person.home"
+            },
+            &[],
+        );
+        let rating = format!("{} {}", row.rating_code, row.rating_name);
+        let description = [row.name.as_str(), &kind, rating.trim()]
+            .into_iter()
+            .filter(|part| !part.is_empty())
+            .collect::<Vec<_>>()
+            .join(" · ");
         pages.push(PersonPage {
+            description,
             row: row.clone(),
             visitor,
             staff,

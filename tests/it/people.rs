@@ -147,6 +147,12 @@ fn first_initial_is_the_default_and_hides_the_last_name() {
             let initial = last.chars().next().unwrap().to_uppercase();
             let heading = format!("<h1>{}</h1>", escaped(&format!("{first} {initial}.")));
             assert!(text.contains(&heading), "{name}: {heading}");
+            // What search engines and link previews say of the page: the name as shown.
+            let described = format!(
+                "<meta name=\"description\" content=\"{} · ",
+                escaped(&format!("{first} {initial}."))
+            );
+            assert!(text.contains(&described), "{name}: {described}");
             assert_eq!(files_holding(&files, &name), Vec::<&str>::new(), "{name}");
         }
     }
