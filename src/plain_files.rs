@@ -1,10 +1,35 @@
 //! Files of the user's folders read without following links: a link could reach any file on
 //! the machine and publish it, or quote it in an error. Used by the theme and the catalogues,
-//! by the build for its previous state and by `announce` for the build's changes file.
+//! by the build for its previous state and by `announce` for the build's changes file. And
+//! the one way the caches beside the output write a file ([`write_whole`]).
 
 use anyhow::{Context, Result};
 use std::io::Read;
 use std::path::{Path, PathBuf};
+
+/// `bytes` written as `folder/name` whole: first under a name no other writer uses, made new
+/// (so never through a link), then renamed over `name`. A stopped build leaves the whole file
+/// or none, and a link at `name` is replaced, never written through. The names of the partial
+/// files start `.tmp-` and end `.partial`, for a cache to know its own leftovers.
+pub fn write_whole(folder: &Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static WRITTEN: AtomicU64 = AtomicU64::new(0);
+    let partial = folder.join(format!(
+        ".tmp-{}-{}.partial",
+        std::process::id(),
+        WRITTEN.fetch_add(1, Ordering::Relaxed)
+    ));
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&partial)
+        .and_then(|mut file| std::io::Write::write_all(&mut file, bytes))
+        .and_then(|()| std::fs::rename(&partial, folder.join(name)));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written
+}
 
 /// What [`read_plain_at_most`] found.
 #[derive(Debug, PartialEq)]

@@ -250,18 +250,7 @@ pub fn write_kept(output: &Path, bytes: &[u8]) -> Result<(), String> {
             folder.display()
         ));
     }
-    let partial = folder.join(format!(".tmp-activity-{}.partial", std::process::id()));
-    let _ = std::fs::remove_file(&partial);
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&partial)
-        .and_then(|mut f| std::io::Write::write_all(&mut f, bytes))
-        .and_then(|()| std::fs::rename(&partial, &file));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&partial);
-    }
-    written.map_err(failed)
+    crate::plain_files::write_whole(folder, CACHE_FILE, bytes).map_err(failed)
 }
 
 #[cfg(test)]

@@ -84,15 +84,7 @@ pub fn read_activity(place: &PreviousSource) -> Result<Option<Vec<u8>>, String> 
         PreviousSource::Site(site) => {
             let url =
                 (site.join(ACTIVITY)).map_err(|e| format!("{}{ACTIVITY}: {e}", shown_url(site)))?;
-            let reader = Reader::new(
-                "the previous site",
-                Limits {
-                    max_bytes: MAX_BYTES,
-                    timeout: TIMEOUT,
-                },
-            )?
-            .fresh(std::time::SystemTime::now());
-            Ok(reader.get_all(&[url])?.into_iter().next().flatten())
+            Ok(site_reader()?.get_all(&[url])?.into_iter().next().flatten())
         }
     }
 }
@@ -146,17 +138,19 @@ fn from_site(site: &Url) -> Result<Pair, String> {
         site.join(file)
             .map_err(|e| format!("{}{file}: {e}", shown_url(site)))
     };
-    // Read fresh: a run soon after a deploy would otherwise compare with the state before
-    // it, from a cache, and find the changes that deploy published new again, for announce
-    // to post a second time.
-    let reader = Reader::new(
-        "the previous site",
-        Limits {
-            max_bytes: MAX_BYTES,
-            timeout: TIMEOUT,
-        },
-    )?
-    .fresh(std::time::SystemTime::now());
-    let mut bodies = reader.get_all(&[url(CHANGES)?, url(ROSTER)?])?.into_iter();
+    let mut bodies = site_reader()?
+        .get_all(&[url(CHANGES)?, url(ROSTER)?])?
+        .into_iter();
     Ok((bodies.next().flatten(), bodies.next().flatten()))
+}
+
+/// How the published site's files are read: within [`TIMEOUT`] and [`MAX_BYTES`], and fresh:
+/// a run soon after a deploy would otherwise compare with the state before it, from a cache,
+/// and find the changes that deploy published new again, for announce to post a second time.
+fn site_reader() -> Result<Reader, String> {
+    let limits = Limits {
+        max_bytes: MAX_BYTES,
+        timeout: TIMEOUT,
+    };
+    Ok(Reader::new("the previous site", limits)?.fresh(std::time::SystemTime::now()))
 }

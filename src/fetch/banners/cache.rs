@@ -20,9 +20,8 @@ use crate::images::{Format, MAX_SIDE, WIDTHS};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The cache's folder, beside the output folder.
 pub const CACHE_FOLDER: &str = ".vatcar-site-cache";
@@ -339,33 +338,14 @@ fn read_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// `bytes` written under a name no other writer uses, made new (so never through a link), then
-/// renamed to `name`: a stopped build leaves the whole file or none, and a link at `name` is
-/// replaced, never written through.
+/// `bytes` written as `name` whole ([`crate::plain_files::write_whole`]).
 fn write_whole(folder: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
-    static WRITTEN: AtomicU64 = AtomicU64::new(0);
-    let path = folder.join(name);
-    let failed = |e: std::io::Error| {
+    crate::plain_files::write_whole(folder, name, bytes).map_err(|e| {
         format!(
             "could not write the banner cache's {}: {e}; check that its folder can be written, or set banners = \"remote\" in vatcar-site.toml",
-            path.display()
+            folder.join(name).display()
         )
-    };
-    let partial = folder.join(format!(
-        ".tmp-{}-{}.partial",
-        std::process::id(),
-        WRITTEN.fetch_add(1, Ordering::Relaxed)
-    ));
-    let written = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&partial)
-        .and_then(|mut file| file.write_all(bytes))
-        .and_then(|()| std::fs::rename(&partial, &path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&partial);
-    }
-    written.map_err(failed)
+    })
 }
 
 #[cfg(test)]
