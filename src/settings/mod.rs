@@ -8,6 +8,7 @@
 //! it; then the code that uses it.
 
 mod addresses;
+mod numbers;
 mod values;
 mod words;
 
@@ -16,15 +17,18 @@ pub use addresses::{
     check_base_url, is_host_name, parse_live_url, parse_previous_url, parse_site_url,
 };
 use anyhow::{Context, Result};
+pub use numbers::{
+    ActivityDays, FeedLimit, Interval, RecentDays, RefreshMinutes, RequestBudget, RuleHours,
+    Timeout, WhatsNewDays,
+};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use values::MenuFile;
 pub use values::{
-    ActivityDays, Airports, BannerSource, BaseUrl, BitValue, Cid, Codes, Colour, CoreApi, Email,
-    FeedLimit, HeaderStyle, Interval, KeyText, Language, LiveAddress, LogoBackdrop, MenuEntry,
-    MenuTarget, NameMode, RecentDays, RefreshMinutes, RequestBudget, RuleHours, Sections, SiteFile,
-    SiteUrl, Timeout, WhatsNewDays, Zone, parse_colour, parse_zone,
+    Airports, BannerSource, BaseUrl, BitValue, Cid, Codes, Colour, CoreApi, Email, HeaderStyle,
+    KeyText, Language, LiveAddress, LogoBackdrop, MenuEntry, MenuTarget, NameMode, Sections,
+    SiteFile, SiteUrl, Zone, parse_colour, parse_zone,
 };
 
 /// The file looked for in the working folder when `--config` is not given.
