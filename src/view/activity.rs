@@ -82,9 +82,7 @@ pub fn figures(
         };
     };
     let start = activity::window_start(now, window_days);
-    let counted = (member.sessions.iter())
-        .filter(|s| counts(&s.callsign, prefixes))
-        .filter(|s| s.end - s.start < TimeDelta::hours(LONGEST_HOURS));
+    let counted = (member.sessions.iter()).filter(|s| counts(&s.callsign, prefixes));
     let mut seconds = 0;
     let mut last: Option<DateTime<Utc>> = None;
     for session in counted {

@@ -48,7 +48,8 @@ pub struct StaffPost {
 
 /// The page's folder below the site root: `roster/1234567/`.
 pub fn page_url(cid: u64) -> String {
-    format!("roster/{cid}/")
+    let path = super::outputs::PERSON_PAGE.at(&cid.to_string());
+    path.strip_suffix("index.html").unwrap_or(&path).to_owned()
 }
 
 /// `Tyrone Gonzalez` as `Tyrone G.`: the first word and the last word's first letter. A
