@@ -490,10 +490,10 @@ function brokenWords() {
   const lines = (range) => new Set([...range.getClientRects()].filter((r) => r.width > 0.5)
     .map((r) => Math.round(r.top))).size;
   const range = document.createRange();
-  // And every event time (issue 50): a date broken at its hyphens ("2026-12-" / "02") is two
-  // lines of one word.
+  // And every event time (issue 50), and every date of a table (the roster's, issue 49): a
+  // date broken at its hyphens ("2026-12-" / "02") is two lines of one word.
   const cells = document.querySelectorAll('main table.bookings td, main table.live-table td, main .live-controllers li, ' +
-    'main .when, main .when-local, main .reader-time');
+    'main .when, main .when-local, main .reader-time, main td > time');
   for (const cell of cells) {
     if (!cell.getClientRects().length) continue;
     const where = cell.getAttribute('data-label') || cell.localName;
