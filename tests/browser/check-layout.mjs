@@ -693,11 +693,15 @@ for (const javaScriptEnabled of [true, false]) {
   const context = await browser.newContext({ javaScriptEnabled, serviceWorkers: 'block', reducedMotion: 'reduce',
     timezoneId: READER_ZONE });
   // Every layout shift from the page's first paint on, as the Layout Instability API reports it.
+  // The observer's callback is a task of its own, which a loaded machine runs frames after the
+  // shift (a CI run missed the self-test's shift at 1280 px): the total is read with the
+  // entries not yet handed to it (takeRecords).
   await context.addInitScript(() => {
-    window.__layoutShift = 0;
-    new PerformanceObserver((list) => {
-      for (const shift of list.getEntries()) if (!shift.hadRecentInput) window.__layoutShift += shift.value;
-    }).observe({ type: 'layout-shift', buffered: true });
+    let total = 0;
+    const add = (entries) => { for (const shift of entries) if (!shift.hadRecentInput) total += shift.value; };
+    const observer = new PerformanceObserver((list) => add(list.getEntries()));
+    observer.observe({ type: 'layout-shift', buffered: true });
+    window.__layoutShift = () => { add(observer.takeRecords()); return total; };
   });
   const page = await context.newPage();
   // The pages' clock at the sample's time: its data is live then, and the bookings on.
@@ -734,9 +738,10 @@ try {
     for (const width of WIDTHS) {
       await timed('load', () => open(page, url, width));
       if (live) await page.waitForFunction(() => [...document.querySelectorAll('[data-live-status]')].every((s) => s.textContent), null, { timeout: 15000 });
-      // Two frames drawn after the load: a shift made by then has been reported.
+      // Two frames drawn after the load, and the task after the second's paint: a shift made
+      // in them has been measured by then.
       const shift = await page.evaluate(() => new Promise((done) =>
-        requestAnimationFrame(() => requestAnimationFrame(() => done(window.__layoutShift)))));
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => done(window.__layoutShift()))))));
       if (shift > SHIFT_MAX) fail('shift', `${kind} (${path}) ${width}px ${SCHEMES[0]}`, `layout shift ${shift.toFixed(3)} > ${SHIFT_MAX} as it loads`);
       for (const scheme of SCHEMES) {
         const where = `${kind} (${path}) ${width}px ${scheme}`;
