@@ -10,6 +10,7 @@ use crate::fetch::activity::{Outcome, PAGE_SIZE, Plan, Verdict, read_sessions};
 use crate::fetch::load::Source;
 use crate::model::Roster;
 use crate::model::activity::{Activity, Session, decode_page, window_start};
+use crate::model::previous::Origin;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,15 +28,17 @@ pub(super) fn activity(options: &BuildOptions, roster: &Roster) -> Option<Arc<Ac
         .map(|m| m.cid)
         .collect();
     if matches!(options.source, Source::Demo) {
-        // The demo reads no one's sessions: every member shows as unknown.
-        return Some(Arc::default());
+        // The demo reads no one's sessions: its sample (demo/activity.json) shows what a
+        // facility's would, and nothing is kept for a next build.
+        return Some(Arc::new(demo_sample()));
     }
-    let mut known = kept(options);
+    let origin = Origin::of(roster, options.demo_data);
+    let mut known = kept(options, &origin);
     if let Source::Api(_) = options.source {
         read_more(options, &members, &mut known);
     }
     known.keep(&members.iter().copied().collect(), start);
-    let bytes = known.encode(now, settings.window_days.0);
+    let bytes = known.encode(now, settings.window_days.0, &origin);
     if let Err(reason) = crate::fetch::activity::write_kept(&options.output, &bytes) {
         log::warn!("Activity: {reason}; the next build reads again what this one read");
     }
@@ -47,15 +50,29 @@ pub(super) fn activity(options: &BuildOptions, roster: &Roster) -> Option<Arc<Ac
     Some(Arc::new(known))
 }
 
-/// What earlier builds knew: the copy kept beside the output folder and the previous build's
-/// data/activity.json (the published site's with `previous`), together.
-fn kept(options: &BuildOptions) -> Activity {
+/// The demo's sample of its members' sessions, as a build keeps them.
+fn demo_sample() -> Activity {
+    let (sample, _) = Activity::decode(crate::fetch::snapshot::DEMO_ACTIVITY)
+        .expect("demo/activity.json is an activity file (a unit test reads it)");
+    sample
+}
+
+/// What earlier builds of the same facility knew: the copy kept beside the output folder and
+/// the previous build's data/activity.json (the published site's with `previous`), together.
+/// A file made from other data (the demo's, another facility's) is left out, as What's new
+/// leaves out such a previous build: its members' CIDs may be this roster's.
+fn kept(options: &BuildOptions, origin: &Origin) -> Activity {
     use crate::fetch::previous::{PreviousSource, read_activity};
     let mut known = Activity::default();
     let mut add = |what: String, read: Result<Option<Vec<u8>>, String>| {
         let decoded = read.and_then(|body| body.map(|b| Activity::decode(&b)).transpose());
         match decoded {
-            Ok(Some(activity)) => known.merge(activity),
+            Ok(Some((activity, made_from))) => match origin.differs_from(&made_from) {
+                None => known.merge(activity),
+                Some(why) => log::warn!(
+                    "Activity: {what} {why}, and is left out; the sessions are read again from VATSIM"
+                ),
+            },
             Ok(None) => {}
             Err(reason) => log::warn!(
                 "Activity: {what} could not be read ({reason}); the sessions are read again from VATSIM"
@@ -147,5 +164,27 @@ fn read_more(options: &BuildOptions, members: &[u64], known: &mut Activity) {
         log::warn!(
             "Activity: reading stopped early ({reason}); the next build goes on with the members not read"
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_demos_sample_reads_whole_and_leaves_some_members_unread() {
+        let sample = super::demo_sample();
+        let roster: serde_json::Value =
+            serde_json::from_slice(include_bytes!("../../demo/facility-roster.json")).unwrap();
+        let data = &roster["data"];
+        let members: Vec<u64> = (data["controllers"].as_array().unwrap().iter())
+            .chain(data["visitors"].as_array().unwrap())
+            .map(|m| m["cid"].as_u64().unwrap())
+            .collect();
+        let read = members.iter().filter(|c| sample.was_checked(**c)).count();
+        assert!(
+            read >= members.len() - 5 && read < members.len(),
+            "{read} of {}",
+            members.len()
+        );
+        assert!(sample.members.keys().all(|cid| members.contains(cid)));
     }
 }

@@ -241,6 +241,12 @@ pub(crate) fn site_options(
     }
     if demo_site_files {
         settings.logo = Some(SiteFile::new(DEMO_LOGO, "the demo's logo"));
+        // The demo shows what a facility can switch on: the hours from its sample of
+        // sessions, and a page per member.
+        settings.activity.enabled = true;
+        settings.people.enabled = true;
+        settings.sections.activity = true;
+        settings.sections.people = true;
     }
     Ok(BuildOptions {
         demo_data: matches!(source, Source::Demo),

@@ -71,6 +71,11 @@ const DEMO: [(&str, &[u8]); 12] = demo_files![
 const DEMO_BANNERS: &[(&str, &[u8])] =
     &include!(concat!(env!("CARGO_MANIFEST_DIR"), "/demo/banners/list.rs"));
 
+/// The demo members' ATC sessions, as a build keeps them (data/activity.json), made up by
+/// `demo/activity/make.py`: the demo reads no one's sessions from VATSIM.
+pub const DEMO_ACTIVITY: &[u8] =
+    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/demo/activity.json"));
+
 /// When the demo data was "fetched": demo builds use it as their build time, so that the
 /// sample's upcoming events stay upcoming.
 pub const DEMO_FETCHED_AT: &str = "2026-11-20T12:00:00Z";

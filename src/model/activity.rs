@@ -18,8 +18,11 @@
 //! by its connection id (so a session read twice is one), whatever its callsign: which ones
 //! count is the view's rule (`view::activity`), so that a change of `[activity] callsigns`
 //! needs no new reads, and a page of sessions already known tells the next build to stop.
-//! An open session is not kept: it is read again once it has ended.
+//! An open session is not kept: it is read again once it has ended. The file says whose data
+//! made it ([`Origin`]), so that the demo's sample, or another facility's build into the same
+//! folder, is never taken for this facility's sessions (members may share CIDs).
 
+use super::previous::Origin;
 use super::timestamp::parse_instant;
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
@@ -176,6 +179,9 @@ struct Stored {
     #[serde(with = "utc")]
     generated: DateTime<Utc>,
     window_days: u32,
+    /// Whose data made the build; `None` in a file written before it was recorded.
+    #[serde(default)]
+    origin: Option<Origin>,
     members: Vec<StoredMember>,
 }
 
@@ -194,7 +200,7 @@ impl Activity {
     /// what else it has). Untrusted: what does not hold to what a build writes (a session
     /// that ends before it starts, a callsign of other characters, a time before VATSIM)
     /// is left out.
-    pub fn decode(body: &[u8]) -> Result<Activity, String> {
+    pub fn decode(body: &[u8]) -> Result<(Activity, Option<Origin>), String> {
         let stored: Stored = serde_json::from_slice(body)
             .map_err(|e| format!("it is not the activity file a build writes ({e})"))?;
         if stored.version != ACTIVITY_VERSION {
@@ -219,15 +225,16 @@ impl Activity {
                 },
             );
         }
-        Ok(activity)
+        Ok((activity, stored.origin))
     }
 
     /// As data/activity.json holds it: members by CID, sessions newest first.
-    pub fn encode(&self, generated: DateTime<Utc>, window_days: u32) -> Vec<u8> {
+    pub fn encode(&self, generated: DateTime<Utc>, window_days: u32, origin: &Origin) -> Vec<u8> {
         let stored = Stored {
             version: ACTIVITY_VERSION,
             generated,
             window_days,
+            origin: Some(origin.clone()),
             members: (self.members.iter())
                 .map(|(cid, member)| StoredMember {
                     cid: *cid,
@@ -461,8 +468,13 @@ mod tests {
         assert!(activity.knows(1, 2) && !activity.knows(1, 3) && !activity.knows(2, 1));
         assert!(!activity.was_checked(3));
         assert_eq!(activity.reading_order(&[3, 1, 2]), [2, 3, 1]);
-        let read = Activity::decode(&activity.encode(now, 90)).unwrap();
+        let origin = Origin {
+            facility: Some("13".into()),
+            demo: false,
+        };
+        let (read, read_origin) = Activity::decode(&activity.encode(now, 90, &origin)).unwrap();
         assert_eq!(read, activity);
+        assert_eq!(read_origin, Some(origin));
         let mut kept = read.clone();
         kept.keep(&HashSet::from([1]), at("2026-11-02T00:00:00Z"));
         assert_eq!(kept.members.len(), 1);
@@ -479,7 +491,8 @@ mod tests {
             {"id": 2, "callsign": "TJSJ_TWR", "start": "2026-11-01T02:00:00Z", "end": "2026-11-01T01:00:00Z"},
             {"id": 3, "callsign": "TJSJ_TWR", "start": "2026-11-01T00:00:00Z", "end": "2026-11-01T01:00:00Z"}
         ]}]});
-        let read = Activity::decode(body.to_string().as_bytes()).unwrap();
+        let (read, origin) = Activity::decode(body.to_string().as_bytes()).unwrap();
+        assert_eq!(origin, None);
         let member = &read.members[&1];
         assert_eq!(member.checked, None);
         assert_eq!(member.sessions.len(), 1);

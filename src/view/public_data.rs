@@ -205,7 +205,9 @@ pub(super) fn public_data(
         whats_new_updated,
         activity: (inputs.activity.as_ref())
             .zip(roster.activity.as_ref())
-            .map(|(known, shown)| known.encode(inputs.build_time, shown.window_days)),
+            .map(|(known, shown)| {
+                known.encode(inputs.build_time, shown.window_days, &inputs.origin)
+            }),
     }
 }
 

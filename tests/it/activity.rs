@@ -6,8 +6,9 @@
 use crate::support::{
     AgainstMock, MockServer, Reply, demo_api, demo_body, page, run_ok, tree, vatcar,
 };
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::path::Path;
 use vatcar_site::fetch::endpoint::Endpoint;
 
@@ -151,34 +152,46 @@ fn facility_api() -> MockServer {
     api
 }
 
-/// The hours and last controlled the rule gives `sessions` at [`NOW`]: the test's own
-/// reading of the rule, over the mock's list.
+/// The hours and last controlled the rule gives each member's sessions at [`NOW`], by
+/// tests/activity/hours.py: the rule as docs/activity.md words it, computed in Python over the
+/// items the mock serves, not by the program's code.
+fn rule(members: &[(u64, Vec<Value>)]) -> HashMap<u64, (String, Option<String>)> {
+    let given = json!({
+        "now": NOW,
+        "window_days": WINDOW_DAYS,
+        "callsigns": ["TJSJ", "TJZS"],
+        "members": members.iter().map(|(cid, items)| (cid.to_string(), json!(items)))
+            .collect::<serde_json::Map<String, Value>>(),
+    });
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/activity/hours.py");
+    let mut child = std::process::Command::new("python3")
+        .arg(script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs tests/activity/hours.py");
+    use std::io::Write;
+    (child.stdin.take().unwrap())
+        .write_all(given.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "tests/activity/hours.py failed");
+    let figures: HashMap<String, Value> = serde_json::from_slice(&out.stdout).unwrap();
+    (figures.into_iter())
+        .map(|(cid, f)| {
+            let hours = f["hours"].as_str().unwrap().to_owned();
+            (
+                cid.parse().unwrap(),
+                (hours, f["last"].as_str().map(str::to_owned)),
+            )
+        })
+        .collect()
+}
+
+/// [`rule`] for one member's mocked sessions.
 fn expected(sessions: &[Mocked]) -> (String, Option<String>) {
-    let time = |t: &str| format!("{t}Z").parse::<DateTime<Utc>>().unwrap();
-    let now = NOW.parse::<DateTime<Utc>>().unwrap();
-    let edge = now - TimeDelta::days(WINDOW_DAYS);
-    let mut seconds = 0;
-    let mut last: Option<DateTime<Utc>> = None;
-    for s in sessions {
-        let Some(end) = s.end else { continue };
-        let (start, end) = (time(s.start), time(end));
-        let (prefix, suffix) = (
-            s.callsign.split('_').next().unwrap(),
-            s.callsign.rsplit('_').next().unwrap(),
-        );
-        let ours = ["TJSJ", "TJZS"].contains(&prefix);
-        let controlling = ["DEL", "GND", "TWR", "APP", "DEP", "CTR", "FSS"].contains(&suffix);
-        if !ours || !controlling || end - start >= TimeDelta::hours(24) {
-            continue;
-        }
-        let inside = (end.min(now) - start.max(edge)).num_seconds();
-        if inside > 0 {
-            seconds += inside;
-            last = last.max(Some(end));
-        }
-    }
-    let hours = format!("{:.1}", seconds as f64 / 3600.0);
-    (hours, last.map(|t| t.format("%Y-%m-%d").to_string()))
+    let items = sessions.iter().map(|s| item(A, s)).collect();
+    rule(&[(A, items)]).remove(&A).unwrap()
 }
 
 fn config(site: &Path, core: &MockServer, requests: u32, enabled: bool) {
@@ -190,9 +203,14 @@ fn config(site: &Path, core: &MockServer, requests: u32, enabled: bool) {
 }
 
 fn build(site: &Path, api: &MockServer, out: &str) -> std::path::PathBuf {
+    build_printing(site, api, out).0
+}
+
+/// [`build`], and what it printed.
+fn build_printing(site: &Path, api: &MockServer, out: &str) -> (std::path::PathBuf, String) {
     let output = site.join(out);
     let config = site.join("vatcar-site.toml");
-    run_ok(
+    let ran = run_ok(
         vatcar(&[
             "build",
             "--config",
@@ -209,7 +227,7 @@ fn build(site: &Path, api: &MockServer, out: &str) -> std::path::PathBuf {
                 .to_string(),
         ),
     );
-    output
+    (output, ran.text())
 }
 
 /// Each member's row on the roster: CID → (hours, last controlled).
@@ -372,4 +390,197 @@ fn with_people_on_a_members_page_shows_the_hours_and_last_controlled_the_rule_gi
     assert!(!c.contains_key("Sessions last read"), "{c:?}");
     let v = facts(&output, V);
     assert_eq!(v["Last controlled"], "not in the window", "{v:?}");
+}
+
+/// An HTTP date (RFC 9110's IMF-fixdate) `seconds` from now, by the real clock: the Core
+/// API's `Retry-After` is the server's time, not the build's.
+fn http_date_in(seconds: i64) -> String {
+    (Utc::now() + chrono::TimeDelta::seconds(seconds))
+        .format("%a, %d %b %Y %H:%M:%S GMT")
+        .to_string()
+}
+
+#[test]
+fn a_retry_after_date_an_hour_away_stops_reading_and_the_next_build_goes_on() {
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let (api, core) = (facility_api(), core_api());
+    let (first, second) = a_pages();
+    core.route_path(
+        &path(A),
+        vec![
+            Reply::status(429).header("Retry-After", &http_date_in(3600)),
+            Reply::ok(page_body(A, &first, 6)),
+            Reply::ok(page_body(A, &second, 6)),
+        ],
+    );
+    config(site.path(), &core, 60, true);
+    let (output, printed) = build_printing(site.path(), &api, "public");
+    // Read as a date (a wait of about 3,600 s), it is beyond the two minutes a build waits:
+    // one request, then none. (Read as nothing, the build would wait its 60 s default and go on.)
+    assert_eq!(requests(&core).len(), 1, "{:?}", requests(&core));
+    assert!(
+        printed.contains("answered 429 (too many requests)")
+            && printed.contains("asking to wait 3"),
+        "{printed}"
+    );
+    assert!(rows(&output).values().all(|(hours, _)| hours == "unknown"));
+
+    let output = build(site.path(), &api, "public");
+    let shown = rows(&output);
+    let all: Vec<Mocked> = first.into_iter().chain(second).collect();
+    assert_eq!(shown[&A].0, expected(&all).0);
+    assert_eq!(shown[&B].0, "1.2");
+}
+
+/// `n` members from 2,000,000 on, each with a page of sessions made from their CID: ours
+/// and others' positions, an _OBS, some open, some before the window.
+fn many_members(n: u64) -> (MockServer, MockServer, Vec<(u64, Vec<Value>)>) {
+    let callsigns = [
+        "TJSJ_TWR",
+        "TJZS_CTR",
+        "TJSJ_OBS",
+        "MDSD_APP",
+        "TJSJ_GND",
+        "TJSJ_I_APP",
+    ];
+    let now = NOW.parse::<DateTime<Utc>>().unwrap();
+    let mut members = Vec::new();
+    for i in 0..n {
+        let cid = 2_000_000 + i;
+        let items: Vec<Value> = (0..i % 5)
+            .map(|j| {
+                let start = now
+                    - chrono::TimeDelta::days(((i * 7 + j * 13) % 100) as i64)
+                    - chrono::TimeDelta::hours((j * 5 % 24) as i64);
+                let end = start + chrono::TimeDelta::minutes((30 + (i * (j + 1)) % 150) as i64);
+                let open = i % 17 == 0 && j == 0;
+                let time = |t: DateTime<Utc>| t.format("%Y-%m-%dT%H:%M:%S").to_string();
+                json!({"connection_id": {"id": cid * 10 + j, "vatsim_id": cid.to_string(),
+                    "callsign": callsigns[((i + j) % 6) as usize], "start": time(start),
+                    "end": if open { Value::Null } else { json!(time(end)) }}})
+            })
+            .collect();
+        members.push((cid, items));
+    }
+    let core = MockServer::start();
+    for (cid, items) in &members {
+        let body = json!({"items": items, "count": items.len()}).to_string();
+        core.route_path(&path(*cid), vec![Reply::ok(body)]);
+    }
+    let api = demo_api();
+    let mut roster: Value = serde_json::from_slice(&demo_body("facility-roster.json")).unwrap();
+    let data = &mut roster["data"];
+    let template = data["controllers"][0].clone();
+    data["controllers"] = (members.iter())
+        .map(|(cid, _)| {
+            let mut c = template.clone();
+            c["cid"] = json!(cid);
+            c["last_name"] = json!(format!("Member{cid}"));
+            c
+        })
+        .collect();
+    data["visitors"] = json!([]);
+    api.reply(Endpoint::FacilityRoster, Reply::ok(roster.to_string()));
+    (api, core, members)
+}
+
+#[test]
+fn two_hundred_members_are_read_within_the_budget_in_the_builds_the_docs_say() {
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let (api, core, members) = many_members(200);
+    let expected = rule(&members);
+    config(site.path(), &core, 60, true);
+    // docs/activity.md: "200 members: 4 builds" with the default budget of 60.
+    let mut before = 0;
+    for build_number in 1..=4usize {
+        let output = build(site.path(), &api, "public");
+        let sent = requests(&core).len();
+        assert!(
+            sent - before <= 60,
+            "build {build_number}: {} requests",
+            sent - before
+        );
+        before = sent;
+        let shown = rows(&output);
+        let known = shown.values().filter(|(h, _)| h != "unknown").count();
+        assert_eq!(
+            known,
+            (60 * build_number).min(200),
+            "after build {build_number}"
+        );
+        for (cid, (hours, last)) in &shown {
+            if hours != "unknown" {
+                let (want_hours, want_last) = &expected[cid];
+                assert_eq!(hours, want_hours, "{cid}");
+                let want_last = want_last.as_deref().unwrap_or("not in the window");
+                assert_eq!(last, want_last, "{cid}");
+            }
+        }
+    }
+    // The first pass read each member once; the fourth build's rest of its budget went to
+    // the members read longest ago, the first build's.
+    let mut asked: HashMap<String, usize> = HashMap::new();
+    for target in requests(&core) {
+        *asked.entry(target).or_default() += 1;
+    }
+    assert_eq!(asked.len(), 200);
+    assert_eq!(asked.values().filter(|n| **n == 2).count(), 40);
+}
+
+#[test]
+fn a_ci_run_with_an_empty_folder_starts_from_the_published_sites_activity() {
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let (api, core) = (facility_api(), core_api());
+    config(site.path(), &core, 60, true);
+    let published = build(site.path(), &api, "published");
+    let before = rows(&published);
+    assert_ne!(before[&B].0, "unknown");
+
+    // The published site, as its host serves it; a new run with no cache and no output.
+    let host = MockServer::start();
+    let activity = std::fs::read(published.join("data/activity.json")).unwrap();
+    host.route_path("/data/activity.json", vec![Reply::ok(activity)]);
+    std::fs::remove_dir_all(site.path().join(".vatcar-site-cache")).unwrap();
+    let mut text = std::fs::read_to_string(site.path().join("vatcar-site.toml")).unwrap();
+    text = text.replace("requests = 60", "requests = 0");
+    text = format!("previous = \"{}/\"\n{text}", host.url());
+    std::fs::write(site.path().join("vatcar-site.toml"), text).unwrap();
+    let (fresh, printed) = build_printing(site.path(), &api, "fresh");
+    let asked: Vec<String> = host.log().into_iter().map(|l| l.target).collect();
+    assert!(
+        asked.iter().any(|t| t.starts_with("/data/activity.json?")),
+        "{asked:?} {printed}"
+    );
+    assert_eq!(rows(&fresh), before);
+}
+
+#[test]
+fn the_demos_sessions_are_never_taken_for_a_facilitys_members() {
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let output = site.path().join("public");
+    // README's first step: the demo, into the folder the real site is built into next.
+    run_ok(&mut vatcar(&[
+        "build",
+        "--demo",
+        "--output",
+        output.to_str().unwrap(),
+    ]));
+    let demo = rows(&output);
+    assert!(demo.values().filter(|(h, _)| h != "unknown").count() > 30);
+    // The real facility's roster shares the demo's CIDs; nothing is read from VATSIM.
+    let (api, core) = (demo_api(), core_api());
+    config(site.path(), &core, 0, true);
+    let (output, printed) = build_printing(site.path(), &api, "public");
+    let shown = rows(&output);
+    assert_eq!(shown.len(), demo.len());
+    assert!(
+        shown
+            .values()
+            .all(|(h, l)| h == "unknown" && l == "unknown"),
+        "{shown:?}"
+    );
+    assert!(
+        printed.contains("was made from the demo's data"),
+        "{printed}"
+    );
 }

@@ -533,7 +533,10 @@ fn verbose_build_prints_each_stage_with_its_time() {
             })
             .collect()
     };
-    let names = ["load", "decode", "banners", "view", "render", "publish"];
+    // The demo shows [activity] from its sample of sessions.
+    let names = [
+        "load", "decode", "banners", "activity", "view", "render", "publish",
+    ];
     let brief = stages(&build("-v"));
     assert_eq!(
         brief.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>(),

@@ -134,7 +134,7 @@ fn the_summary_does_not_name_an_output_folder_holding_the_key() {
         .env("VATCAR_API_KEY", KEY));
     assert!(ran.status.success(), "{}", ran.text());
     assert!(out.join("index.html").is_file());
-    assert!(ran.stderr.contains("built 24 pages"), "{}", ran.stderr);
+    assert!(ran.stderr.contains("built 72 pages"), "{}", ran.stderr);
     assert_scrubbed(&ran);
 
     let server = demo_api();

@@ -359,11 +359,11 @@ fn completions_quiet_and_the_summary_line() {
     ));
     let last = stderr.lines().last().unwrap();
     assert!(
-        last.starts_with("built 24 pages, 14 of them event pages, and 17 calendars into b in "),
+        last.starts_with("built 72 pages, 14 of them event pages, and 17 calendars into b in "),
         "{last}"
     );
     assert!(
-        last.ends_with("(50 written, 0 unchanged, 0 removed)"),
+        last.ends_with("(99 written, 0 unchanged, 0 removed)"),
         "{last}"
     );
     // A site without events does not mention them.
