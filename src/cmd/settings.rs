@@ -242,8 +242,9 @@ pub(crate) fn site_options(
     if demo_site_files {
         settings.logo = Some(SiteFile::new(DEMO_LOGO, "the demo's logo"));
         // The demo shows what a facility can switch on: the hours from its sample of
-        // sessions, and a page per member.
+        // sessions, the month's most active on the home page, and a page per member.
         settings.activity.enabled = true;
+        settings.activity.home_top = true;
         settings.people.enabled = true;
         settings.sections.activity = true;
         settings.sections.people = true;

@@ -65,6 +65,12 @@ impl Origin {
 pub struct Previous {
     /// Whose data made it; `None` when its changes.json does not say (an older build).
     pub origin: Option<Origin>,
+    /// When it was built: only a session that began after it is a first session found since
+    /// (`view::whats_new`).
+    pub generated: Option<DateTime<Utc>>,
+    /// The month of the activity summary it carried (`[activity] monthly_summary`), if it
+    /// carried one: a summary of another month is new to `announce`.
+    pub summary_month: Option<NaiveDate>,
     /// Its roster, by CID; `None` when it published none (the roster section was off).
     pub members: Option<HashMap<u64, PreviousMember>>,
     /// The changes it listed, as ids and dates.
@@ -96,6 +102,8 @@ pub struct PreviousMember {
 pub enum ChangeId {
     NewMember(u64),
     NewVisitor(u64),
+    /// A member's first session at the facility (by `[activity]`'s rule), by CID.
+    FirstSession(u64),
     /// The CID and the rating reached.
     Promotion(u64, Rating),
     /// The event page's folder name: `412`, `412-division`.
@@ -115,6 +123,7 @@ impl ChangeId {
         match self {
             ChangeId::NewMember(_) => "new_member",
             ChangeId::NewVisitor(_) => "new_visitor",
+            ChangeId::FirstSession(_) => "first_session",
             ChangeId::Promotion(..) => "promotion",
             ChangeId::NewEvent(_) => "new_event",
             ChangeId::EventChanged(..) => "event_changed",
@@ -138,6 +147,7 @@ impl ChangeId {
         let id = match (kind, second) {
             ("new_member", None) => ChangeId::NewMember(cid()?),
             ("new_visitor", None) => ChangeId::NewVisitor(cid()?),
+            ("first_session", None) => ChangeId::FirstSession(cid()?),
             // A build lists promotions to controller ratings only: one to SUS, INA or OBS
             // is a tampered id, and would say a private fact.
             ("promotion", Some(code)) => {
@@ -165,7 +175,9 @@ impl std::fmt::Display for ChangeId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let kind = self.kind();
         match self {
-            ChangeId::NewMember(cid) | ChangeId::NewVisitor(cid) => write!(f, "{kind}:{cid}"),
+            ChangeId::NewMember(cid) | ChangeId::NewVisitor(cid) | ChangeId::FirstSession(cid) => {
+                write!(f, "{kind}:{cid}")
+            }
             ChangeId::Promotion(cid, rating) => write!(f, "{kind}:{cid}:{}", rating.code()),
             ChangeId::NewEvent(id) | ChangeId::NewDocument(id) | ChangeId::DocumentRenamed(id) => {
                 write!(f, "{kind}:{id}")
@@ -230,8 +242,20 @@ struct ChangesFile {
     version: u64,
     #[serde(default)]
     origin: Option<Origin>,
+    /// Always written; a file without it is read as if nothing told its time.
+    #[serde(default)]
+    generated: Option<String>,
+    /// Written with `[activity] monthly_summary` on.
+    #[serde(default)]
+    activity_month: Option<SummaryFile>,
     changes: Vec<ChangeFile>,
     state: StateFile,
+}
+
+/// data/changes.json's `activity_month`, as far as it is read: its month.
+#[derive(Deserialize)]
+struct SummaryFile {
+    month: String,
 }
 
 #[derive(Deserialize)]
@@ -260,8 +284,26 @@ pub fn decode_previous(changes: &[u8], roster: Option<&[u8]>) -> Result<Previous
             changes_file.changes.len()
         ));
     }
+    let generated = match &changes_file.generated {
+        None => None,
+        Some(text) => Some(
+            DateTime::parse_from_rfc3339(text)
+                .map_err(|_| "data/changes.json: generated is not an RFC 3339 time".to_owned())?
+                .with_timezone(&Utc),
+        ),
+    };
+    let summary_month = match &changes_file.activity_month {
+        None => None,
+        Some(summary) => {
+            Some(parse_date(&format!("{}-01", summary.month)).ok_or_else(|| {
+                "data/changes.json: activity_month.month is not YYYY-MM".to_owned()
+            })?)
+        }
+    };
     let mut previous = Previous {
         origin: changes_file.origin,
+        generated,
+        summary_month,
         ..Previous::default()
     };
     for (n, change) in changes_file.changes.into_iter().enumerate() {
@@ -376,6 +418,7 @@ mod tests {
         let ids = [
             ChangeId::NewMember(1234567),
             ChangeId::NewVisitor(7),
+            ChangeId::FirstSession(1234567),
             ChangeId::Promotion(1234567, Rating::S2),
             ChangeId::NewEvent("412-division".into()),
             ChangeId::EventChanged("412".into(), "0123456789abcdef".into()),
@@ -401,6 +444,8 @@ mod tests {
             "promotion:1:OBS",
             "new_member:+1",
             "new_member:1:2",
+            "first_session:x",
+            "first_session:1:2",
             "new_event:<script>",
             "new_document:doc-XYZ",
             "document_updated:doc-0123456789abcdef:2026-13-01",

@@ -218,6 +218,11 @@ pub struct Activity {
     pub interval_seconds: Interval,
     /// VATSIM's Core API.
     pub api: CoreApi,
+    /// Whether the home page shows the month's three most active controllers.
+    pub home_top: bool,
+    /// Whether data/changes.json carries the last full month's summary, which `announce`
+    /// posts once a month.
+    pub monthly_summary: bool,
 }
 
 /// `[people]`: a page per roster member at `roster/{cid}/`, and the privacy the facility
@@ -618,6 +623,7 @@ documents = false
     fn the_activity_table_reads_with_its_defaults_and_refuses_what_it_cannot_take() {
         let defaults = parse("").unwrap().activity;
         assert!(!defaults.enabled && defaults.callsigns.is_none());
+        assert!(!defaults.home_top && !defaults.monthly_summary);
         assert_eq!(
             (
                 defaults.window_days.0,
@@ -634,6 +640,8 @@ documents = false
         .unwrap();
         let activity = &loaded.activity;
         assert!(activity.enabled && loaded.sections.activity);
+        let shown = parse("[activity]\nhome_top = true\nmonthly_summary = true\n").unwrap();
+        assert!(shown.activity.home_top && shown.activity.monthly_summary);
         assert_eq!(activity.callsigns.as_ref().unwrap().0, ["TJSJ"]);
         assert_eq!((activity.window_days.0, activity.requests.0), (30, 0));
         assert_eq!(activity.api.0.as_str(), "http://127.0.0.1:9/");

@@ -12,6 +12,7 @@ use crate::model::Roster;
 use crate::model::activity::{self, Activity, Session};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// The suffixes of a controlling position.
 pub const CONTROLLING: [&str; 7] = ["DEL", "GND", "TWR", "APP", "DEP", "CTR", "FSS"];
@@ -54,14 +55,91 @@ pub fn counts(callsign: &str, prefixes: &[String]) -> bool {
         && suffix.is_some_and(|s| CONTROLLING.iter().any(|c| c.eq_ignore_ascii_case(s)))
 }
 
-/// The seconds of `session` inside `[start, now]`, if it counts at all (under a day long).
-fn seconds_within(session: &Session, start: DateTime<Utc>, now: DateTime<Utc>) -> i64 {
-    if session.end - session.start >= TimeDelta::hours(LONGEST_HOURS) {
-        return 0;
+/// `member`'s sessions that count: the facility's controlling positions, under a day long.
+/// The one rule the roster's hours, the month's top and the first sessions all read.
+pub fn counted<'m>(
+    member: &'m activity::MemberActivity,
+    prefixes: &'m [String],
+) -> impl Iterator<Item = &'m Session> {
+    (member.sessions.iter()).filter(|s| {
+        counts(&s.callsign, prefixes) && s.end - s.start < TimeDelta::hours(LONGEST_HOURS)
+    })
+}
+
+/// The seconds of `session` inside `[from, to]`.
+fn seconds_within(session: &Session, from: DateTime<Utc>, to: DateTime<Utc>) -> i64 {
+    (session.end.min(to) - session.start.max(from))
+        .num_seconds()
+        .max(0)
+}
+
+/// The seconds `member` controlled inside `[from, to]`, by the rule; `None` when their
+/// sessions were never read whole (unknown, never 0).
+pub fn seconds_between(
+    member: Option<&activity::MemberActivity>,
+    prefixes: &[String],
+    (from, to): (DateTime<Utc>, DateTime<Utc>),
+) -> Option<i64> {
+    let member = member.filter(|m| m.checked.is_some())?;
+    Some(
+        counted(member, prefixes)
+            .map(|s| seconds_within(s, from, to))
+            .sum(),
+    )
+}
+
+/// Hours as the site writes them: one decimal, `3.5`.
+pub fn hours(seconds: i64) -> String {
+    format!("{:.1}", seconds as f64 / 3600.0)
+}
+
+/// When `member` first controlled at the facility, where that is known: their sessions were
+/// read whole, and they came to the facility (`came`: a home member's join date, a
+/// visitor's first day) on or after the first day of what is kept (`kept_from`, the
+/// window's start), so that every session of theirs since is among those kept. The start of
+/// their earliest counted session; `None` when they have none, or when an earlier one may
+/// lie before what is kept.
+pub fn first_session(
+    member: Option<&activity::MemberActivity>,
+    came: Option<chrono::NaiveDate>,
+    prefixes: &[String],
+    kept_from: DateTime<Utc>,
+) -> Option<DateTime<Utc>> {
+    let member = member.filter(|m| m.checked.is_some())?;
+    let came = came?.and_time(chrono::NaiveTime::MIN).and_utc();
+    if came < kept_from {
+        return None;
     }
-    let from = session.start.max(start);
-    let to = session.end.min(now);
-    (to - from).num_seconds().max(0)
+    counted(member, prefixes).map(|s| s.start).min()
+}
+
+/// Each roster member's [`first_session`], where it is known, by CID: none with
+/// `[activity]` off, and none for a member who opted out (`[people] opt_out`, whether
+/// `[people]` is on or not: the activity's lists never name them).
+pub fn first_sessions(
+    roster: &Roster,
+    settings: &crate::settings::Settings,
+    known: Option<&Activity>,
+    now: DateTime<Utc>,
+) -> HashMap<u64, DateTime<Utc>> {
+    let Some(known) = known.filter(|_| settings.activity.enabled) else {
+        return HashMap::new();
+    };
+    let prefixes = prefixes(settings, roster);
+    let kept_from = activity::window_start(now, settings.activity.window_days.0);
+    let home = roster.controllers.iter().map(|m| (m, m.joined));
+    let visiting = roster.visitors.iter().map(|m| (m, m.visit_start));
+    let mut first = HashMap::new();
+    for (member, came) in home.chain(visiting) {
+        if settings.people.is_opted_out(member.cid) || first.contains_key(&member.cid) {
+            continue;
+        }
+        let found = first_session(known.members.get(&member.cid), came, &prefixes, kept_from);
+        if let Some(start) = found {
+            first.insert(member.cid, start);
+        }
+    }
+    first
 }
 
 /// A member's figures at `now`, from what is known of their sessions.
@@ -82,10 +160,9 @@ pub fn figures(
         };
     };
     let start = activity::window_start(now, window_days);
-    let counted = (member.sessions.iter()).filter(|s| counts(&s.callsign, prefixes));
     let mut seconds = 0;
     let mut last: Option<DateTime<Utc>> = None;
-    for session in counted {
+    for session in counted(member, prefixes) {
         let within = seconds_within(session, start, now);
         seconds += within;
         if within > 0 {
@@ -94,7 +171,7 @@ pub fn figures(
     }
     MemberActivity {
         known: true,
-        hours: Some(format!("{:.1}", seconds as f64 / 3600.0)),
+        hours: Some(hours(seconds)),
         seconds: Some(seconds),
         last: last.map(|t| t.format("%Y-%m-%d").to_string()),
         last_iso: last.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),

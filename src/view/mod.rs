@@ -16,6 +16,7 @@ mod events;
 mod feeds;
 mod identity;
 mod live;
+mod month;
 pub mod outputs;
 mod people;
 mod public_data;
@@ -43,6 +44,7 @@ pub use live::{
     BookingDay, BookingEntry, BookingRow, BookingsCalendar, LivePage, SAMPLE_FEED_PATH, is_ours,
     our_prefixes, ours_not_ended,
 };
+pub use month::{MonthSummary, MonthTop, Ranked, SummaryEntry};
 pub use people::{PersonPage, StaffPost};
 pub use public_data::PublicData;
 pub use roster::{
@@ -87,6 +89,8 @@ pub struct HomePage {
     /// The live block: who is on now (shown by the browser script) and the bookings of the
     /// next 24 hours; `None` with the live page off.
     pub live: Option<LivePage>,
+    /// The month's most active controllers; `None` unless `[activity] home_top` is on.
+    pub month_top: Option<MonthTop>,
 }
 
 /// The whole site's views, built once.
@@ -231,9 +235,17 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
     if settings.sections.live {
         home.live = Some(live.clone());
     }
+    let (month_top, month_summary) = month::month_views(&data.roster, settings, inputs, &people);
+    home.month_top = month_top;
     let live_on = settings.sections.live.then_some(&live);
     people::add_history_and_bookings(&mut people, &whats_new, live_on);
-    let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, inputs);
+    let public = public_data::public_data(
+        (&whats_new, month_summary),
+        &roster,
+        &event_pages,
+        &site,
+        inputs,
+    );
     SiteView {
         site,
         home,
@@ -375,6 +387,7 @@ fn home_page(
         lead: site.facility.description.clone(),
         intro: None,
         live: None,
+        month_top: None,
         whats_new: (whats_new
             .changes
             .iter()
@@ -489,6 +502,7 @@ mod tests {
             keys.extend(super::time::WEEKDAYS.map(|day| format!("time.{group}.{day}")));
         }
         keys.extend(super::time::MONTHS.map(|month| format!("time.months_short.{month}")));
+        keys.extend(super::time::MONTHS.map(|month| format!("time.months.{month}")));
         keys.extend((-1..=12).map(|n| format!("rating.{}", Rating::from_number(n).code())));
         keys.extend(
             StaffRole::ALL.map(|role| format!("staff.{}", role.code().to_ascii_lowercase())),

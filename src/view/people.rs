@@ -217,11 +217,11 @@ pub(super) fn people_pages(
 }
 
 /// The CID a member's change names: `promotion:1234567:S2`, `new_member:1234567`,
-/// `new_visitor:1234567`; `None` for a change of an event or a document.
+/// `new_visitor:1234567`, `first_session:1234567`; `None` for a change of an event or a document.
 fn member_of(change: &super::Change) -> Option<u64> {
     let mut parts = change.id.split(':');
     match parts.next()? {
-        "promotion" | "new_member" | "new_visitor" => parts.next()?.parse().ok(),
+        "promotion" | "new_member" | "new_visitor" | "first_session" => parts.next()?.parse().ok(),
         _ => None,
     }
 }
@@ -246,7 +246,10 @@ pub(super) fn add_history_and_bookings(
 ) {
     let mut by_cid: HashMap<u64, &mut PersonPage> =
         pages.iter_mut().map(|page| (page.row.cid, page)).collect();
-    for change in &whats_new.changes {
+    // The page lists joins and promotions (`person.history`); a first session shows there
+    // as the hours and the day last controlled.
+    let history = (whats_new.changes.iter()).filter(|c| c.kind != "first_session");
+    for change in history {
         if let Some(page) = member_of(change).and_then(|cid| by_cid.get_mut(&cid)) {
             page.history.push(change.clone());
         }

@@ -5,7 +5,7 @@
 
 use super::events::{EventPage, EventStatus};
 use super::whats_new::{Promoted, State, WhatsNew};
-use super::{BuildInputs, FeedEntry, PersonRow, RosterPage, Site, StaffRow};
+use super::{BuildInputs, FeedEntry, MonthSummary, PersonRow, RosterPage, Site, StaffRow};
 use crate::model::StaffRole;
 use crate::model::previous::{DATA_VERSION, Origin};
 use serde::Serialize;
@@ -27,6 +27,9 @@ pub struct ChangesFile {
     pub days: u32,
     pub changes: Vec<ChangeEntry>,
     pub state: State,
+    /// The last full month's activity (`[activity] monthly_summary`), for `announce`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activity_month: Option<MonthSummary>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -146,7 +149,7 @@ pub struct PublicData {
 }
 
 pub(super) fn public_data(
-    whats_new: &WhatsNew,
+    (whats_new, activity_month): (&WhatsNew, Option<MonthSummary>),
     roster: &RosterPage,
     event_pages: &[EventPage],
     site: &Site,
@@ -176,6 +179,12 @@ pub(super) fn public_data(
             })
             .collect(),
         state: whats_new.state.clone(),
+        activity_month: activity_month.map(|mut summary| {
+            for entry in summary.top.iter_mut().chain(&mut summary.new_controllers) {
+                entry.url = absolute(&entry.url);
+            }
+            summary
+        }),
     };
     let (whats_new_feed, whats_new_updated) = match &site.site_url {
         Some(site_url) => {

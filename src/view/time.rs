@@ -149,6 +149,23 @@ pub(super) fn day_title(texts: &Texts, date: impl Datelike) -> String {
     )
 }
 
+/// A month as the activity's top and summary name it: `November 2026` (`time.month_year`).
+pub fn month_title(texts: &Texts, date: impl Datelike) -> String {
+    texts.text(
+        "time.month_year",
+        &[
+            (
+                "month",
+                &texts.text(
+                    &format!("time.months.{}", MONTHS[date.month0() as usize]),
+                    &[],
+                ),
+            ),
+            ("year", &date.year().to_string()),
+        ],
+    )
+}
+
 /// A date as a document's is shown: `5 Nov 2025` (`time.date`).
 pub fn date(texts: &Texts, date: impl Datelike) -> String {
     texts.text(

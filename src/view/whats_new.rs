@@ -103,6 +103,9 @@ struct Today<'d> {
     before: Option<&'d HashMap<u64, PreviousMember>>,
     events: HashMap<String, (&'d EventSummary, &'d crate::model::Event)>,
     documents: HashMap<String, DocumentRef<'d>>,
+    /// The start of each member's first session at the facility, where it is known
+    /// (`[activity]`'s rule: [`super::activity::first_session`]), by CID.
+    first_sessions: HashMap<u64, DateTime<Utc>>,
     texts: &'d Texts,
 }
 
@@ -273,11 +276,18 @@ fn today<'d>(
             }
         }
     }
+    let first_sessions = (members.is_some())
+        .then(|| {
+            let known = inputs.activity.as_deref();
+            super::activity::first_sessions(roster, settings, known, inputs.build_time)
+        })
+        .unwrap_or_default();
     Today {
         members,
         before: inputs.previous.as_deref().and_then(|p| p.members.as_ref()),
         events,
         documents: by_id,
+        first_sessions,
         texts: &inputs.texts,
     }
 }
@@ -303,6 +313,13 @@ fn detect(
         );
     }
     if let Some(previous) = previous {
+        // Only a session begun since the previous build is news: a member read for the
+        // first time brings sessions of any age.
+        for (cid, start) in &today.first_sessions {
+            if previous.generated.is_some_and(|then| *start > then) {
+                found.add(ChangeId::FirstSession(*cid), Some(*start));
+            }
+        }
         event_changes(&today.events, state, previous, &mut found);
         document_changes(&today.documents, previous, &mut found);
     }
@@ -530,6 +547,14 @@ fn describe(id: &ChangeId, today: &Today) -> Option<(String, String)> {
                 roster(),
             )
         }
+        ChangeId::FirstSession(cid) => {
+            today.first_sessions.get(cid)?;
+            let name = anyone(cid)?.display_name();
+            (
+                texts.text("whats_new.title_first_session", &[("name", &name)]),
+                roster(),
+            )
+        }
         ChangeId::Promotion(cid, rating) => {
             promoted_from(*cid, *rating, today)?;
             let member = anyone(cid)?;
@@ -577,6 +602,7 @@ fn kind_name(id: &ChangeId, texts: &Texts) -> String {
     let key = match id {
         ChangeId::NewMember(_) => "whats_new.kind_new_member",
         ChangeId::NewVisitor(_) => "whats_new.kind_new_visitor",
+        ChangeId::FirstSession(_) => "whats_new.kind_first_session",
         ChangeId::Promotion(..) => "whats_new.kind_promotion",
         ChangeId::NewEvent(_) => "whats_new.kind_new_event",
         ChangeId::EventChanged(..) => "whats_new.kind_event_changed",

@@ -156,8 +156,19 @@ fn facility_api() -> MockServer {
 /// tests/activity/hours.py: the rule as docs/activity.md words it, computed in Python over the
 /// items the mock serves, not by the program's code.
 fn rule(members: &[(u64, Vec<Value>)]) -> HashMap<u64, (String, Option<String>)> {
+    (rule_at(members, NOW).into_iter())
+        .map(|(cid, f)| {
+            let hours = f["hours"].as_str().unwrap().to_owned();
+            (cid, (hours, f["last"].as_str().map(str::to_owned)))
+        })
+        .collect()
+}
+
+/// Each member's figures at `now` by tests/activity/hours.py, as it writes them: `hours`,
+/// `last` and `months` (the seconds that count in each UTC month).
+fn rule_at(members: &[(u64, Vec<Value>)], now: &str) -> HashMap<u64, Value> {
     let given = json!({
-        "now": NOW,
+        "now": now,
         "window_days": WINDOW_DAYS,
         "callsigns": ["TJSJ", "TJZS"],
         "members": members.iter().map(|(cid, items)| (cid.to_string(), json!(items)))
@@ -178,13 +189,7 @@ fn rule(members: &[(u64, Vec<Value>)]) -> HashMap<u64, (String, Option<String>)>
     assert!(out.status.success(), "tests/activity/hours.py failed");
     let figures: HashMap<String, Value> = serde_json::from_slice(&out.stdout).unwrap();
     (figures.into_iter())
-        .map(|(cid, f)| {
-            let hours = f["hours"].as_str().unwrap().to_owned();
-            (
-                cid.parse().unwrap(),
-                (hours, f["last"].as_str().map(str::to_owned)),
-            )
-        })
+        .map(|(cid, f)| (cid.parse().unwrap(), f))
         .collect()
 }
 
@@ -208,6 +213,11 @@ fn build(site: &Path, api: &MockServer, out: &str) -> std::path::PathBuf {
 
 /// [`build`], and what it printed.
 fn build_printing(site: &Path, api: &MockServer, out: &str) -> (std::path::PathBuf, String) {
+    build_at(site, api, out, NOW)
+}
+
+/// [`build_printing`] at `now`.
+fn build_at(site: &Path, api: &MockServer, out: &str, now: &str) -> (std::path::PathBuf, String) {
     let output = site.join(out);
     let config = site.join("vatcar-site.toml");
     let ran = run_ok(
@@ -221,7 +231,7 @@ fn build_printing(site: &Path, api: &MockServer, out: &str) -> (std::path::PathB
         .against(api)
         .env(
             "SOURCE_DATE_EPOCH",
-            NOW.parse::<DateTime<Utc>>()
+            now.parse::<DateTime<Utc>>()
                 .unwrap()
                 .timestamp()
                 .to_string(),
@@ -582,5 +592,248 @@ fn the_demos_sessions_are_never_taken_for_a_facilitys_members() {
     assert!(
         printed.contains("was made from the demo's data"),
         "{printed}"
+    );
+}
+
+/// The home page's most active of the month (`[activity] home_top`): each `<li>`'s link and
+/// hours, and the block's whole HTML; `None` when there is no block.
+fn month_top(output: &Path) -> Option<(String, Vec<(String, String)>, String)> {
+    let (_, html) = page(&output.join("index.html"));
+    let block = scraper::Selector::parse("section[aria-labelledby=month-top]").unwrap();
+    let block = html.select(&block).next()?;
+    let item = scraper::Selector::parse("ol.month-top li").unwrap();
+    let (link, hours) = (
+        scraper::Selector::parse("a").unwrap(),
+        scraper::Selector::parse(".month-top-hours").unwrap(),
+    );
+    let heading = scraper::Selector::parse("h2").unwrap();
+    let heading: String = block.select(&heading).next()?.text().collect();
+    let ranked = (block.select(&item))
+        .map(|li| {
+            let href = li.select(&link).next().unwrap().attr("href").unwrap();
+            let hours: String = li.select(&hours).next().unwrap().text().collect();
+            (href.to_owned(), hours)
+        })
+        .collect();
+    Some((heading, ranked, block.html()))
+}
+
+/// The top three of `month` by the test's own sums (tests/activity/hours.py), `left_out`
+/// left out: each one's page and hours as the home page writes them.
+fn top_three(figures: &HashMap<u64, Value>, month: &str, left_out: u64) -> Vec<(String, String)> {
+    let mut ranked: Vec<(i64, u64)> = (figures.iter())
+        .filter_map(|(cid, f)| Some((f["months"].get(month)?.as_i64()?, *cid)))
+        .filter(|(seconds, cid)| *seconds > 0 && *cid != left_out)
+        .collect();
+    ranked.sort_by_key(|(seconds, cid)| (std::cmp::Reverse(*seconds), *cid));
+    (ranked.into_iter().take(3))
+        .map(|(seconds, cid)| {
+            let hours = format!("{:.1}\u{a0}h", seconds as f64 / 3600.0);
+            (format!("roster/{cid}/"), hours)
+        })
+        .collect()
+}
+
+#[test]
+fn the_home_pages_top_three_are_the_months_most_hours_and_an_opted_out_member_is_never_named() {
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let (api, core, members) = many_members(30);
+    let figures = rule_at(&members, NOW);
+    // The one with the most hours in November opts out: the fourth takes their place.
+    let mut most = (figures.iter())
+        .filter_map(|(cid, f)| Some((f["months"].get("2026-11")?.as_i64()?, *cid)))
+        .collect::<Vec<_>>();
+    most.sort_by_key(|(seconds, cid)| (std::cmp::Reverse(*seconds), *cid));
+    assert!(
+        most.len() >= 5,
+        "the mock's sessions give too few: {most:?}"
+    );
+    let opted_out = most[0].1;
+    config(site.path(), &core, 60, true);
+    let file = site.path().join("vatcar-site.toml");
+    let text = std::fs::read_to_string(&file).unwrap()
+        + &format!("home_top = true\n\n[people]\nenabled = true\nopt_out = [{opted_out}]\n");
+    std::fs::write(&file, text).unwrap();
+
+    let output = build(site.path(), &api, "public");
+    let (heading, ranked, html) = month_top(&output).expect("the block is on the home page");
+    assert_eq!(heading, "Most active in November 2026 so far");
+    assert_eq!(ranked, top_three(&figures, "2026-11", opted_out));
+    assert!(!html.contains(&opted_out.to_string()), "{html}");
+    assert!(html.contains("Known for 30 of 30 members"), "{html}");
+
+    // In a month's first days, the last full month: November's figures, read on the 29th.
+    config(site.path(), &core, 0, true);
+    let text = std::fs::read_to_string(&file).unwrap()
+        + &format!("home_top = true\n\n[people]\nenabled = true\nopt_out = [{opted_out}]\n");
+    std::fs::write(&file, text).unwrap();
+    let (output, _) = build_at(site.path(), &api, "public", "2026-12-03T08:00:00Z");
+    let (heading, ranked, html) = month_top(&output).unwrap();
+    assert_eq!(heading, "Most active in November 2026");
+    assert_eq!(ranked, top_three(&figures, "2026-11", opted_out));
+    assert!(html.contains("each read on 29 Nov 2026 or later"), "{html}");
+}
+
+#[test]
+fn with_the_month_keys_off_the_output_is_the_same_as_without_them() {
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let (api, core) = (facility_api(), core_api());
+    config(site.path(), &core, 60, true);
+    let off = build(site.path(), &api, "off");
+    let file = site.path().join("vatcar-site.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    // The second build reads the first's sessions and sends no request.
+    let text = text.replace("requests = 60", "requests = 0");
+    std::fs::write(&file, text + "home_top = false\nmonthly_summary = false\n").unwrap();
+    let again = build(site.path(), &api, "again");
+    let (mut a, mut b) = (tree(&off), tree(&again));
+    for t in [&mut a, &mut b] {
+        t.retain(|path, _| !path.starts_with(".vatcar-site"));
+    }
+    crate::support::assert_same_files(&a, &b);
+    let (_, home) = page(&off.join("index.html"));
+    assert!(!home.html().contains("month-top"));
+    let changes = std::fs::read_to_string(off.join("data/changes.json")).unwrap();
+    assert!(!changes.contains("activity_month") && !changes.contains("first_session"));
+}
+
+/// A facility of `members` (CID, join date) as home controllers, named `Member<cid>`.
+fn roster_of(members: &[(u64, &str)]) -> MockServer {
+    let api = demo_api();
+    let mut roster: Value = serde_json::from_slice(&demo_body("facility-roster.json")).unwrap();
+    let data = &mut roster["data"];
+    let template = data["controllers"][0].clone();
+    data["controllers"] = (members.iter())
+        .map(|(cid, joined)| {
+            let mut c = template.clone();
+            c["cid"] = json!(cid);
+            c["last_name"] = json!(format!("Member{cid}"));
+            c["join_date"] = json!(joined);
+            c
+        })
+        .collect();
+    data["visitors"] = json!([]);
+    api.reply(Endpoint::FacilityRoster, Reply::ok(roster.to_string()));
+    api
+}
+
+/// One closed TJSJ_TWR session, newest first as the Core API lists them.
+fn twr(id: u64, start: &'static str, end: &'static str) -> Mocked {
+    Mocked {
+        id,
+        callsign: "TJSJ_TWR",
+        start,
+        end: Some(end),
+    }
+}
+
+/// data/changes.json's first-session entries: (id, date, new).
+fn first_sessions(output: &Path) -> Vec<(String, String, bool)> {
+    let changes: Value =
+        serde_json::from_slice(&std::fs::read(output.join("data/changes.json")).unwrap()).unwrap();
+    (changes["changes"].as_array().unwrap().iter())
+        .filter(|c| c["kind"] == "first_session")
+        .map(|c| {
+            let (id, date) = (c["id"].as_str().unwrap(), c["date"].as_str().unwrap());
+            (id.to_owned(), date.to_owned(), c["new"].as_bool().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn whats_new_lists_a_first_session_only_when_it_is_one_and_began_since_the_previous_build() {
+    // N: joined in the window, first controls after the first build: the one entry.
+    // O: joined in the window, controlled before the first build too.
+    // L: a member since 2020 (before the window), whose earlier sessions are not kept.
+    // P: as N, but opted out. F: as O, but first read by the second build (the budget of
+    // the first ran out before their turn): the first read of their history is no news.
+    const N: u64 = 3_000_001;
+    const O: u64 = 3_000_002;
+    const L: u64 = 3_000_003;
+    const P: u64 = 3_000_004;
+    const F: u64 = 3_000_005;
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let joined = "2026-11-01";
+    let api = roster_of(&[
+        (N, joined),
+        (O, joined),
+        (L, "2020-01-01"),
+        (P, joined),
+        (F, joined),
+    ]);
+    let core = MockServer::start();
+    let serve = |cid: u64, sessions: Vec<Mocked>| {
+        let count = sessions.len();
+        core.route_path(
+            &path(cid),
+            vec![Reply::ok(page_body(cid, &sessions, count))],
+        );
+    };
+    let early = || twr(2, "2026-11-10T10:00:00", "2026-11-10T12:00:00");
+    for cid in [N, L, P] {
+        serve(cid, vec![]);
+    }
+    serve(O, vec![early()]);
+    serve(F, vec![early()]);
+    let write_config = |requests: u32| {
+        config(site.path(), &core, requests, true);
+        let file = site.path().join("vatcar-site.toml");
+        // With the site's address, What's new has its Atom feed.
+        let text = "site_url = \"https://tjsj.example.org/\"\n".to_owned()
+            + &std::fs::read_to_string(&file).unwrap()
+            + &format!("\n[people]\nenabled = true\nopt_out = [{P}]\n");
+        std::fs::write(&file, text).unwrap();
+    };
+    write_config(4);
+    let (output, _) = build_at(site.path(), &api, "public", "2026-11-20T12:00:00Z");
+    assert_eq!(first_sessions(&output), []);
+    assert!(!requests(&core).iter().any(|r| r.starts_with(&path(F))));
+
+    // Between the builds, each controls on the 25th.
+    let late = || twr(9, "2026-11-25T18:00:00", "2026-11-25T20:30:00");
+    for cid in [N, L, P] {
+        serve(cid, vec![late()]);
+    }
+    serve(O, vec![late(), early()]);
+    serve(F, vec![late(), early()]);
+    write_config(60);
+    let (output, _) = build_at(site.path(), &api, "public", "2026-11-29T12:00:00Z");
+    assert_eq!(
+        first_sessions(&output),
+        [(
+            format!("first_session:{N}"),
+            "2026-11-25T18:00:00Z".to_owned(),
+            true
+        )]
+    );
+    let (_, page) = page(&output.join("whats-new/index.html"));
+    let entry = scraper::Selector::parse(".change-first-session a").unwrap();
+    let entries: Vec<(String, String)> = (page.select(&entry))
+        .map(|a| (a.attr("href").unwrap().to_owned(), a.text().collect()))
+        .collect();
+    assert_eq!(
+        entries,
+        [(
+            format!("../roster/{N}/"),
+            "Jada M.’s first session at the facility".to_owned()
+        )]
+    );
+    let feed = std::fs::read_to_string(output.join("whats-new.xml")).unwrap();
+    assert!(
+        feed.contains("<title>Jada M.’s first session at the facility</title>"),
+        "{feed}"
+    );
+    let (_, home) = crate::support::page(&output.join("index.html"));
+    assert!(home.html().contains("first session at the facility"));
+
+    // A build with nothing new carries the entry on, no longer new, and finds no other.
+    let (output, _) = build_at(site.path(), &api, "public", "2026-11-29T18:00:00Z");
+    assert_eq!(
+        first_sessions(&output),
+        [(
+            format!("first_session:{N}"),
+            "2026-11-25T18:00:00Z".to_owned(),
+            false
+        )]
     );
 }

@@ -33,6 +33,25 @@ pub struct Changes {
     /// Whether the build had no previous state: then every entry looks new.
     pub first_build: bool,
     pub changes: Vec<Change>,
+    /// The last full month's activity summary, when the build wrote one
+    /// (`[activity] monthly_summary`).
+    pub summary: Option<Summary>,
+    /// The site's address, when the build knew it.
+    pub site_url: Option<String>,
+    /// When the build was made.
+    pub generated: DateTime<Utc>,
+}
+
+/// `activity_month`, as announce posts it: the build wrote its text in the site's language.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Summary {
+    /// `2026-11`.
+    pub month: String,
+    pub title: String,
+    /// Lines of plain text.
+    pub text: String,
+    /// Not the previous build's month: posted once, as a change is.
+    pub new: bool,
 }
 
 /// What a change is, as the file names it.
@@ -41,6 +60,7 @@ pub struct Changes {
 pub enum ChangeKind {
     NewMember,
     NewVisitor,
+    FirstSession,
     Promotion,
     NewEvent,
     EventChanged,
@@ -55,6 +75,7 @@ impl ChangeKind {
         match self {
             ChangeKind::NewMember => "new_member",
             ChangeKind::NewVisitor => "new_visitor",
+            ChangeKind::FirstSession => "first_session",
             ChangeKind::Promotion => "promotion",
             ChangeKind::NewEvent => "new_event",
             ChangeKind::EventChanged => "event_changed",
@@ -80,13 +101,13 @@ pub struct Change {
 #[derive(Deserialize)]
 struct ChangesFile {
     version: u32,
-    #[allow(dead_code)] // checked for its form only
     #[serde(deserialize_with = "rfc3339")]
     generated: DateTime<Utc>,
-    #[allow(dead_code)] // the entries' addresses are already absolute when it is set
     site_url: Option<String>,
     first_build: bool,
     changes: Vec<Change>,
+    #[serde(default)]
+    activity_month: Option<Summary>,
 }
 
 fn rfc3339<'de, D: serde::Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
@@ -221,9 +242,21 @@ fn parse(bytes: &[u8]) -> Result<Changes> {
             bail!("changes[{index}].title: empty; every change has a title");
         }
     }
+    if let Some(summary) = &file.activity_month {
+        let month = chrono::NaiveDate::parse_from_str(&format!("{}-01", summary.month), "%Y-%m-%d");
+        if summary.month.len() != 7 || month.is_err() {
+            bail!("activity_month.month: not a month written YYYY-MM, as a build writes it");
+        }
+        if summary.title.trim().is_empty() {
+            bail!("activity_month.title: empty; a build writes the summary's title");
+        }
+    }
     Ok(Changes {
         first_build: file.first_build,
         changes: file.changes,
+        summary: file.activity_month,
+        site_url: file.site_url,
+        generated: file.generated,
     })
 }
 

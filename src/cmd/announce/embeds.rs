@@ -6,7 +6,7 @@
 //! zero-width space, and each message says that no mention may notify anyone
 //! (`allowed_mentions`), so even a title that slipped through could not ping a soul.
 
-use super::changes::Change;
+use super::changes::{Change, Summary};
 use serde::Serialize;
 
 /// Discord's limits (developer documentation, "Embed Limits").
@@ -19,6 +19,10 @@ const URL_LIMIT: usize = 2048;
 // A message holds only titles (no description, footer or field), so a full one stays within
 // the message's total by construction.
 const _: () = assert!(MAX_EMBEDS * TITLE_LIMIT <= MESSAGE_LIMIT);
+/// The most lines of a monthly summary posted, each as long as a title at most: the summary's
+/// one embed stays within the message's total too.
+const SUMMARY_LINES: usize = 10;
+const _: () = assert!(TITLE_LIMIT * (1 + SUMMARY_LINES) + SUMMARY_LINES <= MESSAGE_LIMIT);
 
 /// What the built-in theme's accent is (`--accent` in static/style.css), for a site whose
 /// config chooses none.
@@ -40,6 +44,9 @@ pub struct AllowedMentions {
 #[derive(Debug, Serialize)]
 pub struct Embed {
     pub title: String,
+    /// The monthly summary's lines; a change's embed has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     pub color: u32,
@@ -60,11 +67,39 @@ pub fn messages(changes: &[&Change], colour: u32) -> Vec<Message> {
 fn embed(change: &Change, colour: u32) -> Embed {
     Embed {
         title: title(&change.title),
+        description: None,
         url: absolute(&change.url),
         color: colour,
         timestamp: change
             .date
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    }
+}
+
+/// The message that posts the month's activity summary: one embed, its title and each line
+/// of its text escaped as a change's title is, linked to the site (with its address), dated
+/// by the build that wrote it.
+pub fn summary_message(
+    summary: &Summary,
+    site_url: Option<&str>,
+    colour: u32,
+    built: chrono::DateTime<chrono::Utc>,
+) -> Message {
+    let lines: Vec<String> = summary
+        .text
+        .lines()
+        .take(SUMMARY_LINES)
+        .map(title)
+        .collect();
+    Message {
+        embeds: vec![Embed {
+            title: title(&summary.title),
+            description: Some(lines.join("\n")).filter(|d| !d.is_empty()),
+            url: site_url.and_then(absolute),
+            color: colour,
+            timestamp: built.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        }],
+        allowed_mentions: AllowedMentions { parse: [] },
     }
 }
 

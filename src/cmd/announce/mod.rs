@@ -36,6 +36,9 @@ pub(crate) fn run(args: &AnnounceArgs, config: &Settings, progress: &Arc<Progres
     let found = changes::read(output)?;
     let file = output.join(changes::PATH);
     let new: Vec<&Change> = found.changes.iter().filter(|c| c.new).collect();
+    // Posted once a month as a change is once: the build marks it new only when the
+    // previous build (the live site's) carried another month's.
+    let summary = (found.summary.as_ref()).filter(|s| s.new && !found.first_build);
     if found.first_build && !args.backlog {
         progress.done(&format!(
             "{}: a first build (no previous build to compare with), so its history ({}) is not news; nothing was posted (--backlog posts it)",
@@ -44,7 +47,7 @@ pub(crate) fn run(args: &AnnounceArgs, config: &Settings, progress: &Arc<Progres
         ));
         return Ok(());
     }
-    if new.is_empty() {
+    if new.is_empty() && summary.is_none() {
         progress.done(&format!(
             "{}: nothing new since the previous build; nothing was posted",
             file.display()
@@ -53,14 +56,48 @@ pub(crate) fn run(args: &AnnounceArgs, config: &Settings, progress: &Arc<Progres
     }
     let colour = accent(config)?;
     let messages = embeds::messages(&new, colour);
+    let summary = summary.map(|s| {
+        let site = found.site_url.as_deref();
+        (s, embeds::summary_message(s, site, colour, found.generated))
+    });
     match webhook {
         Some(webhook) if !args.dry_run => {
-            post(webhook, &messages, &new, &args.webhook_env, progress)
+            let mut poster = webhook::Poster::new(webhook)?;
+            if !new.is_empty() {
+                post(&mut poster, &messages, &new, &args.webhook_env, progress)?;
+            }
+            if let Some((summary, message)) = summary {
+                let body = serde_json::to_vec(&message).context("could not write the message")?;
+                poster.post(body).with_context(|| {
+                    format!(
+                        "could not post the activity summary of {} to the webhook in {}{}",
+                        summary.month,
+                        args.webhook_env,
+                        if new.is_empty() {
+                            ""
+                        } else {
+                            " (the changes above were posted)"
+                        }
+                    )
+                })?;
+                progress.done(&format!(
+                    "posted the activity summary of {} to the webhook in {}",
+                    summary.month, args.webhook_env
+                ));
+            }
+            Ok(())
         }
         _ => {
-            print_dry_run(&messages, &new, colour);
+            if !new.is_empty() {
+                print_dry_run(&messages, &new, colour);
+            }
+            let mut also = String::new();
+            if let Some((summary, message)) = &summary {
+                print_summary(summary, message);
+                also = " and the activity summary of the month".to_owned();
+            }
             progress.done(&format!(
-                "would post {} in {}; nothing was sent (--dry-run)",
+                "would post {} in {}{also}; nothing was sent (--dry-run)",
                 count(new.len(), "change"),
                 count(messages.len(), "message")
             ));
@@ -69,14 +106,27 @@ pub(crate) fn run(args: &AnnounceArgs, config: &Settings, progress: &Arc<Progres
     }
 }
 
+/// The monthly summary as Discord would get it (escaped), each line after a mark of ours:
+/// none of its text, from the API, starts or ends a line.
+fn print_summary(summary: &changes::Summary, message: &embeds::Message) {
+    use crate::sanitize::quote::one_line;
+    let mut text = format!("activity summary of {} (1 embed):\n", summary.month);
+    for embed in &message.embeds {
+        text.push_str(&format!("  title: {}\n", one_line(&embed.title)));
+        for line in embed.description.iter().flat_map(|d| d.lines()) {
+            text.push_str(&format!("  | {}\n", one_line(line)));
+        }
+    }
+    super::console::print_lines(text.trim_end_matches('\n'));
+}
+
 fn post(
-    webhook: webhook::Webhook,
+    poster: &mut webhook::Poster,
     messages: &[embeds::Message],
     new: &[&Change],
     variable: &str,
     progress: &Progress,
 ) -> Result<()> {
-    let mut poster = webhook::Poster::new(webhook)?;
     let mut posted = 0;
     for (index, message) in messages.iter().enumerate() {
         let body = serde_json::to_vec(message).context("could not write the message")?;

@@ -29,6 +29,7 @@ pub const TEMPLATES: &[(&str, &str)] = embedded!(
     "feed.xml",
     "whats-new.html",
     "whats-new-home.html",
+    "activity-home.html",
     "whats-new.xml",
     "live.html",
     "live-home.html",

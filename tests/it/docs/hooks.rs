@@ -100,8 +100,14 @@ const HOOKS: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "index.html",
+        "month_top",
+        "after `whats_new`: the month's most active controllers (`activity-home.html`)",
+        "the month's top three, or none (it is there with `[activity] home_top`)",
+    ),
+    (
+        "index.html",
         "upcoming_events",
-        "after `whats_new`: the \"Coming up\" events",
+        "after `month_top`: the \"Coming up\" events",
         "the next events, facility and division",
     ),
     (
