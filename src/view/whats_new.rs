@@ -276,12 +276,13 @@ fn today<'d>(
             }
         }
     }
-    let first_sessions = (members.is_some())
-        .then(|| {
-            let known = inputs.activity.as_deref();
-            super::activity::first_sessions(roster, settings, known, inputs.build_time)
-        })
-        .unwrap_or_default();
+    // Changes to the roster are listed only when it is published.
+    let first_sessions = if members.is_some() {
+        let known = inputs.activity.as_deref();
+        super::activity::first_sessions(roster, settings, known, inputs.build_time)
+    } else {
+        HashMap::new()
+    };
     Today {
         members,
         before: inputs.previous.as_deref().and_then(|p| p.members.as_ref()),

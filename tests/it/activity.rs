@@ -595,9 +595,12 @@ fn the_demos_sessions_are_never_taken_for_a_facilitys_members() {
     );
 }
 
-/// The home page's most active of the month (`[activity] home_top`): each `<li>`'s link and
-/// hours, and the block's whole HTML; `None` when there is no block.
-fn month_top(output: &Path) -> Option<(String, Vec<(String, String)>, String)> {
+/// Each ranked member's link and hours, as the home page shows them.
+type Ranked = Vec<(String, String)>;
+
+/// The home page's most active of the month (`[activity] home_top`): its heading, each
+/// `<li>`'s link and hours, and the block's whole HTML; `None` when there is no block.
+fn month_top(output: &Path) -> Option<(String, Ranked, String)> {
     let (_, html) = page(&output.join("index.html"));
     let block = scraper::Selector::parse("section[aria-labelledby=month-top]").unwrap();
     let block = html.select(&block).next()?;
@@ -620,7 +623,7 @@ fn month_top(output: &Path) -> Option<(String, Vec<(String, String)>, String)> {
 
 /// The top three of `month` by the test's own sums (tests/activity/hours.py), `left_out`
 /// left out: each one's page and hours as the home page writes them.
-fn top_three(figures: &HashMap<u64, Value>, month: &str, left_out: u64) -> Vec<(String, String)> {
+fn top_three(figures: &HashMap<u64, Value>, month: &str, left_out: u64) -> Ranked {
     let mut ranked: Vec<(i64, u64)> = (figures.iter())
         .filter_map(|(cid, f)| Some((f["months"].get(month)?.as_i64()?, *cid)))
         .filter(|(seconds, cid)| *seconds > 0 && *cid != left_out)
@@ -836,4 +839,156 @@ fn whats_new_lists_a_first_session_only_when_it_is_one_and_began_since_the_previ
             false
         )]
     );
+}
+
+/// `announce` run for the site built into `output` (its config in `site`), posting to `hook`.
+fn announce(
+    site: &Path,
+    output: &Path,
+    hook: &crate::support::webhook::Webhook,
+    extra: &[&str],
+) -> String {
+    let config = site.join("vatcar-site.toml");
+    let mut args = vec![
+        "announce",
+        "--config",
+        config.to_str().unwrap(),
+        "--output",
+        output.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let mut command = vatcar(&args);
+    command.env("DISCORD_WEBHOOK_URL", hook.url());
+    run_ok(&mut command).text()
+}
+
+#[test]
+fn announce_posts_the_months_summary_once_with_the_tests_own_sums_escaped() {
+    const M1: u64 = 4_000_001;
+    const M2: u64 = 4_000_002;
+    const M3: u64 = 4_000_003;
+    const M4: u64 = 4_000_004;
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let api = roster_of(&[
+        (M1, "2026-10-20"),
+        (M2, "2026-10-20"),
+        (M3, "2026-10-20"),
+        (M4, "2026-10-20"),
+    ]);
+    let sessions: Vec<(u64, Vec<Mocked>)> = vec![
+        (
+            M1,
+            vec![
+                twr(13, "2026-11-03T10:00:00", "2026-11-03T14:00:00"),
+                // Across October's end: an hour in each month.
+                twr(12, "2026-10-31T23:00:00", "2026-11-01T01:00:00"),
+            ],
+        ),
+        (
+            M2,
+            vec![twr(21, "2026-11-05T10:00:00", "2026-11-05T12:30:00")],
+        ),
+        (
+            M3,
+            vec![twr(31, "2026-11-07T10:00:00", "2026-11-07T11:00:00")],
+        ),
+        (
+            M4,
+            vec![twr(41, "2026-11-09T10:00:00", "2026-11-09T13:00:00")],
+        ),
+    ];
+    let core = MockServer::start();
+    for (cid, list) in &sessions {
+        core.route_path(
+            &path(*cid),
+            vec![Reply::ok(page_body(*cid, list, list.len()))],
+        );
+    }
+    // M4's name is markdown and a mention, as the API may send it.
+    let hostile = {
+        let mut roster: Value = serde_json::from_slice(&demo_body("facility-roster.json")).unwrap();
+        let template = roster["data"]["controllers"][0].clone();
+        roster["data"]["controllers"] = (sessions.iter())
+            .map(|(cid, _)| {
+                let mut c = template.clone();
+                c["cid"] = json!(cid);
+                c["last_name"] = json!(format!("Member{cid}"));
+                c["join_date"] = json!("2026-10-20");
+                if *cid == M4 {
+                    c["first_name"] = json!("@everyone");
+                    c["last_name"] = json!("**Bold**");
+                }
+                c
+            })
+            .collect();
+        roster["data"]["visitors"] = json!([]);
+        roster
+    };
+    api.reply(Endpoint::FacilityRoster, Reply::ok(hostile.to_string()));
+    let write_config = |requests: u32| {
+        config(site.path(), &core, requests, true);
+        let file = site.path().join("vatcar-site.toml");
+        let text = "site_url = \"https://tjsj.example.org/\"\n".to_owned()
+            + &std::fs::read_to_string(&file).unwrap()
+            + "monthly_summary = true\n\n[people]\nnames = \"full\"\n";
+        std::fs::write(&file, text).unwrap();
+    };
+    let hook = crate::support::webhook::Webhook::accepting();
+
+    // A first build: its summary (October's) is no news.
+    write_config(60);
+    let (output, _) = build_at(site.path(), &api, "public", "2026-11-29T12:00:00Z");
+    announce(site.path(), &output, &hook, &[]);
+    assert!(hook.delivered().is_empty());
+
+    // December: November's summary is new; a dry run shows it and sends nothing.
+    write_config(0);
+    let now = "2026-12-02T12:00:00Z";
+    let (output, _) = build_at(site.path(), &api, "public", now);
+    let dry = announce(site.path(), &output, &hook, &["--dry-run"]);
+    assert!(dry.contains("activity summary of 2026-11"), "{dry}");
+    assert!(hook.delivered().is_empty());
+    announce(site.path(), &output, &hook, &[]);
+    let delivered = hook.delivered();
+    assert_eq!(delivered.len(), 1, "{delivered:?}");
+
+    // The test's own sums: every member's November by tests/activity/hours.py.
+    let items: Vec<(u64, Vec<Value>)> = (sessions.iter())
+        .map(|(cid, list)| (*cid, list.iter().map(|s| item(*cid, s)).collect()))
+        .collect();
+    let figures = rule_at(&items, now);
+    let seconds = |cid: &u64| figures[cid]["months"]["2026-11"].as_i64().unwrap();
+    let total: i64 = sessions.iter().map(|(cid, _)| seconds(cid)).sum();
+    let embed = &delivered[0]["embeds"][0];
+    assert_eq!(
+        embed["title"],
+        format!(
+            "November 2026: {:.1} hours controlled",
+            total as f64 / 3600.0
+        )
+    );
+    assert_eq!(delivered[0]["allowed_mentions"]["parse"], json!([]));
+    let text = embed["description"].as_str().unwrap();
+    let mut top: Vec<u64> = sessions.iter().map(|(cid, _)| *cid).collect();
+    top.sort_by_key(|cid| (std::cmp::Reverse(seconds(cid)), *cid));
+    let line = text.lines().next().unwrap();
+    for cid in &top[..3] {
+        let hours = format!("({:.1}\u{a0}h)", seconds(cid) as f64 / 3600.0);
+        assert!(line.contains(&hours), "{cid} {hours}: {line}");
+    }
+    assert!(!line.contains(&format!("Member{}", top[3])), "{line}");
+    // The name is shown, and neither formats nor pings anyone.
+    assert!(
+        text.contains("@\u{200B}everyone \\*\\*Bold\\*\\*"),
+        "{text}"
+    );
+    assert!(!text.contains("@everyone"), "{text}");
+    // M1's first session began in October: not a new controller of November.
+    let new = "New controllers: Jada Member4000002, Jada Member4000003, @\u{200B}everyone \\*\\*Bold\\*\\*";
+    assert_eq!(text.lines().nth(1), Some(new), "{text}");
+
+    // Later in December the live summary is November's already: nothing is posted.
+    let (output, _) = build_at(site.path(), &api, "public", "2026-12-03T12:00:00Z");
+    let printed = announce(site.path(), &output, &hook, &[]);
+    assert_eq!(hook.delivered().len(), 1, "{printed}");
 }
