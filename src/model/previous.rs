@@ -284,22 +284,7 @@ pub fn decode_previous(changes: &[u8], roster: Option<&[u8]>) -> Result<Previous
             changes_file.changes.len()
         ));
     }
-    let generated = match &changes_file.generated {
-        None => None,
-        Some(text) => Some(
-            DateTime::parse_from_rfc3339(text)
-                .map_err(|_| "data/changes.json: generated is not an RFC 3339 time".to_owned())?
-                .with_timezone(&Utc),
-        ),
-    };
-    let summary_month = match &changes_file.activity_month {
-        None => None,
-        Some(summary) => {
-            Some(parse_date(&format!("{}-01", summary.month)).ok_or_else(|| {
-                "data/changes.json: activity_month.month is not YYYY-MM".to_owned()
-            })?)
-        }
-    };
+    let (generated, summary_month) = when(&changes_file)?;
     let mut previous = Previous {
         origin: changes_file.origin,
         generated,
@@ -376,6 +361,27 @@ pub fn decode_previous(changes: &[u8], roster: Option<&[u8]>) -> Result<Previous
         previous.members = Some(members);
     }
     Ok(previous)
+}
+
+/// The build's time and its activity summary's month (its first day), where it has them.
+fn when(file: &ChangesFile) -> Result<(Option<DateTime<Utc>>, Option<NaiveDate>), String> {
+    let generated = match &file.generated {
+        None => None,
+        Some(text) => Some(
+            DateTime::parse_from_rfc3339(text)
+                .map_err(|_| "data/changes.json: generated is not an RFC 3339 time".to_owned())?
+                .with_timezone(&Utc),
+        ),
+    };
+    let summary_month = match &file.activity_month {
+        None => None,
+        Some(summary) => {
+            Some(parse_date(&format!("{}-01", summary.month)).ok_or_else(|| {
+                "data/changes.json: activity_month.month is not YYYY-MM".to_owned()
+            })?)
+        }
+    };
+    Ok((generated, summary_month))
 }
 
 fn from_json<'a, T: Deserialize<'a>>(bytes: &'a [u8], file: &str) -> Result<T, String> {
