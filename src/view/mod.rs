@@ -232,7 +232,8 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         home.live = Some(live.clone());
     }
     let live_on = settings.sections.live.then_some(&live);
-    people::add_history_and_bookings(&mut people, &whats_new, live_on);
+    people::add_history_bookings_and_live(&mut people, &whats_new, live_on);
+    people::add_staffed_events(&mut people, &event_pages);
     let public = public_data::public_data(&whats_new, &roster, &event_pages, &site, inputs);
     SiteView {
         site,
@@ -275,10 +276,17 @@ fn roster_views(
         inputs.build_time,
     );
     // Member pages sit below the roster's: none without it.
-    let people = match settings.sections.roster {
+    let mut people = match settings.sections.roster {
         true => people::people_pages(&mut roster, &data.roster, &settings.people, &inputs.texts),
         false => Vec::new(),
     };
+    people::add_months(
+        &mut people,
+        inputs.activity.as_deref(),
+        &data.roster,
+        settings,
+        (inputs.build_time, &inputs.texts),
+    );
     (roster, people)
 }
 
