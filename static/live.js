@@ -363,6 +363,9 @@
     var rows = document.querySelectorAll("[data-booking]");
     for (var i = 0; i < rows.length; i++) {
       var row = rows[i];
+      // A member's page keeps its bookings as the build wrote them: its own line says whether
+      // the member is on, and a badge put into a narrow column moved the page.
+      if (row.closest && row.closest("[data-bookings-as-built]")) { continue; }
       var callsign = (row.getAttribute("data-booking") || "").toUpperCase();
       var cid = row.getAttribute("data-cid") || "";
       var start = Date.parse(row.getAttribute("data-start") || "");
