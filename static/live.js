@@ -27,6 +27,9 @@
 //   each list are (data-live-rows on a [data-live] element says fewer: the home block draws
 //   what its room holds): a feed listing absurd numbers is counted ("4800 more are not
 //   listed"), not drawn.
+// - On a member's page (templates/person.html), the [data-live] element names the member's
+//   CID (data-live-member): it says whether the feed has that CID on one of our positions
+//   (the callsign, and since when), by CID alone, and nothing while the feed cannot be read.
 // - Every value from the feed is put in the page as text (textContent), inside <bdi> where
 //   it is a name, never as markup. The page's Content-Security-Policy lets it connect to its
 //   own origin and the feed's only.
@@ -128,12 +131,21 @@
 
   function two(n) { return (n < 10 ? "0" : "") + n; }
 
-  // How long since `logon`, by the feed's time `now`; none for a time out of range (before
-  // VATSIM, ahead of the feed, a week back).
+  // Whether a logon time is one to show, by the feed's time `now`: not before VATSIM, not
+  // ahead of the feed, not a week back.
+  function plausibleLogon(logon, now) {
+    return !isNaN(logon) && logon >= FIRST && logon <= now + SKEW && now - logon <= LONGEST_SESSION;
+  }
+
+  // A time of day in UTC: `18:42Z`.
+  function clock(t) {
+    var at = new Date(t);
+    return two(at.getUTCHours()) + ":" + two(at.getUTCMinutes()) + "Z";
+  }
+
+  // How long since `logon`, by the feed's time `now`; none for a time out of range.
   function onlineFor(logon, now) {
-    if (isNaN(logon) || logon < FIRST || logon > now + SKEW || now - logon > LONGEST_SESSION) {
-      return "";
-    }
+    if (!plausibleLogon(logon, now)) { return ""; }
     var minutes = Math.max(0, Math.floor((now - logon) / 60000));
     if (minutes < 60) { return fill(text.online_minutes, { minutes: minutes }); }
     return fill(text.online_hours, { hours: Math.floor(minutes / 60), minutes: two(minutes % 60) });
@@ -167,6 +179,7 @@
       }
       var cid = typeof c.cid === "number" || typeof c.cid === "string" ? String(c.cid) : "";
       var known = roster && Object.prototype.hasOwnProperty.call(roster, cid) ? roster[cid] : null;
+      var logon = time(c.logon_time);
       controllers.push({
         callsign: callsign,
         cid: cid,
@@ -176,7 +189,8 @@
         rating: known ? plain(known[1]) : (ratings[c.rating] || ""),
         // Visiting: not on the roster, as far as the roster is known.
         visiting: !!roster && !known,
-        online: onlineFor(time(c.logon_time), updated)
+        online: onlineFor(logon, updated),
+        since: plausibleLogon(logon, updated) ? clock(logon) : ""
       });
     }
     controllers.sort(function (a, b) { return a.callsign < b.callsign ? -1 : a.callsign > b.callsign ? 1 : 0; });
@@ -349,6 +363,9 @@
     var rows = document.querySelectorAll("[data-booking]");
     for (var i = 0; i < rows.length; i++) {
       var row = rows[i];
+      // A member's page keeps its bookings as the build wrote them: its own line says whether
+      // the member is on, and a badge put into a narrow column moved the page.
+      if (row.closest && row.closest("[data-bookings-as-built]")) { continue; }
       var callsign = (row.getAttribute("data-booking") || "").toUpperCase();
       var cid = row.getAttribute("data-cid") || "";
       var start = Date.parse(row.getAttribute("data-start") || "");
@@ -374,6 +391,29 @@
     hideEmptyGroups();
   }
 
+  // A member's page: whether its member (data-live-member, a CID) is on one of our positions,
+  // by CID alone; `controllers` null (the feed not read) says nothing, rather than "not on".
+  function markMember(controllers) {
+    var lines = document.querySelectorAll("[data-live-member]");
+    for (var i = 0; i < lines.length; i++) {
+      var line = lines[i];
+      var cid = line.getAttribute("data-live-member") || "";
+      var on = null;
+      for (var c = 0; controllers && c < controllers.length && !on; c++) {
+        if (cid && controllers[c].cid === cid) { on = controllers[c]; }
+      }
+      var words = "";
+      if (on) {
+        words = fill(line.getAttribute(on.since ? "data-live-member-online" : "data-live-member-on"),
+          { callsign: on.callsign, time: on.since });
+      } else if (controllers) {
+        words = line.getAttribute("data-live-member-offline") || "";
+      }
+      if (line.textContent !== words) { line.textContent = words; }
+      if (on) { line.setAttribute("data-online", ""); } else { line.removeAttribute("data-online"); }
+    }
+  }
+
   // A day (or the next 24 hours) whose bookings are all over goes with them, the count says
   // how many are left, and where none is, the sentence saying so shows instead of the table
   // and what is said about it (data-bookings-some).
@@ -397,8 +437,7 @@
   function show(state) {
     var online = {};
     for (var i = 0; i < state.controllers.length; i++) { online[state.controllers[i].callsign] = state.controllers[i]; }
-    var at = new Date(state.updated);
-    var asOf = fill(text.as_of, { time: two(at.getUTCHours()) + ":" + two(at.getUTCMinutes()) + "Z" });
+    var asOf = fill(text.as_of, { time: clock(state.updated) });
     // The summary counts what there is, never "0": with nothing to count, it says no one is
     // on, and the controllers' list does not say it again.
     var counts = [];
@@ -418,6 +457,7 @@
       say(root, summary);
     }
     markBookings(online, state.updated);
+    markMember(state.controllers);
   }
 
   function unavailable() {
@@ -435,6 +475,7 @@
       say(root, text.unavailable);
     }
     markBookings(null, 0);
+    markMember(null);
   }
 
   // Whether the feed's time `updated` is now, by the visitor's clock: not more than 15

@@ -297,7 +297,9 @@ mod tests {
     fn base_html_uses_page_only_as_the_frame_key_knows() {
         let known = [
             r#"if page.section == "home""#,
-            r#"if site.live_connect_src and page.section in ["home", "live"]"#,
+            // `person.live` is the same on every member page of a build (the live page on or
+            // off), and their template is in the key.
+            r#"if site.live_connect_src and (page.section in ["home", "live"] or person.live)"#,
             "page.title",
             "if page.description",
             "page.description",

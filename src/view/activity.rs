@@ -10,7 +10,7 @@
 use super::live::{is_ours, our_prefixes};
 use crate::model::Roster;
 use crate::model::activity::{self, Activity, Session};
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Datelike, TimeDelta, TimeZone, Utc};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -37,6 +37,20 @@ pub struct MemberActivity {
     pub last_iso: Option<String>,
     /// When the member's sessions were last read whole, `YYYY-MM-DD`.
     pub checked: Option<String>,
+}
+
+/// One calendar month (UTC) of a member's hours, a bar of the chart on their page.
+#[derive(Clone, Debug, Serialize)]
+pub struct MonthHours {
+    /// `2026-09`, for `<time datetime>`.
+    pub month: String,
+    /// `Sep 2026`, in the site's language.
+    pub label: String,
+    /// As the window's total is written: `3.5`.
+    pub hours: String,
+    /// The bar's length in hundredths of the busiest month's: 0 to 100, and at least 1 for a
+    /// month with any time at all.
+    pub bar: i64,
 }
 
 /// What the roster says of the activity columns as a whole.
@@ -179,6 +193,61 @@ pub fn figures(
     }
 }
 
+/// The first instant of the calendar month (UTC) after `t`'s.
+fn next_month(t: DateTime<Utc>) -> DateTime<Utc> {
+    let (year, month) = match t.month() {
+        12 => (t.year() + 1, 1),
+        month => (t.year(), month + 1),
+    };
+    (Utc.with_ymd_and_hms(year, month, 1, 0, 0, 0).single()).unwrap_or(DateTime::<Utc>::MAX_UTC)
+}
+
+/// The member's hours in each calendar month (UTC) the window touches, oldest first, by the
+/// same rule as the window's total: the first month counted from the window's start, the
+/// last up to `now`, and a session across a month's end counted in each month for its part
+/// in it, so that the months add up to the total. Empty when the member's sessions were
+/// never read whole.
+pub fn by_month(
+    member: Option<&activity::MemberActivity>,
+    prefixes: &[String],
+    now: DateTime<Utc>,
+    window_days: u32,
+    texts: &super::Texts,
+) -> Vec<MonthHours> {
+    let Some(member) = member.filter(|m| m.checked.is_some()) else {
+        return Vec::new();
+    };
+    let counted: Vec<&Session> = counted(member, prefixes).collect();
+    let mut months = Vec::new();
+    let mut from = activity::window_start(now, window_days);
+    while from < now {
+        let to = next_month(from).min(now);
+        let seconds: i64 = (counted.iter()).map(|s| seconds_within(s, from, to)).sum();
+        months.push((from, seconds));
+        from = to;
+    }
+    let busiest = months
+        .iter()
+        .map(|(_, seconds)| *seconds)
+        .max()
+        .unwrap_or(0);
+    (months.into_iter())
+        .map(|(month, seconds)| MonthHours {
+            month: month.format("%Y-%m").to_string(),
+            label: format!(
+                "{} {}",
+                super::time::month_name(texts, month.month0()),
+                month.year()
+            ),
+            hours: hours(seconds),
+            bar: match seconds {
+                0 => 0,
+                _ => (seconds * 100 / busiest).max(1),
+            },
+        })
+        .collect()
+}
+
 /// The callsign prefixes whose sessions count: `[activity] callsigns`, else the live page's.
 pub fn prefixes(settings: &crate::settings::Settings, roster: &Roster) -> Vec<String> {
     match &settings.activity.callsigns {
@@ -302,5 +371,38 @@ mod tests {
             ..member
         };
         assert!(!figures(Some(&never_whole), &ours, now, 90).known);
+    }
+
+    #[test]
+    fn the_months_run_across_a_new_year_and_add_up_to_the_window() {
+        let now = at("2027-01-10T06:00:00Z");
+        let member = activity::MemberActivity {
+            checked: Some(now),
+            tried: Some(now),
+            sessions: vec![Session {
+                id: 1,
+                callsign: "TJSJ_CTR".into(),
+                start: at("2026-12-31T23:00:00Z"),
+                end: at("2027-01-01T01:30:00Z"),
+            }],
+        };
+        let ours = ["TJSJ".to_owned()];
+        let texts = crate::i18n::Texts::english();
+        let months = by_month(Some(&member), &ours, now, 30, &texts);
+        let shown: Vec<(&str, &str, &str, i64)> = (months.iter())
+            .map(|m| (m.month.as_str(), m.label.as_str(), m.hours.as_str(), m.bar))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("2026-12", "Dec 2026", "1.0", 66),
+                ("2027-01", "Jan 2027", "1.5", 100)
+            ]
+        );
+        assert_eq!(
+            figures(Some(&member), &ours, now, 30).hours.as_deref(),
+            Some("2.5")
+        );
+        assert!(by_month(None, &ours, now, 30, &texts).is_empty());
     }
 }

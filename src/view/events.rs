@@ -70,9 +70,17 @@ pub struct EventPage {
     /// When the event starts and ends, for the Google Calendar link.
     #[serde(skip)]
     span: (DateTime<Utc>, DateTime<Utc>),
+    /// The CIDs its positions name, each once, sorted: the members who staff it, for their
+    /// pages.
+    #[serde(skip)]
+    pub staffed_by: Vec<u64>,
 }
 
 impl EventPage {
+    pub(super) fn start(&self) -> DateTime<Utc> {
+        self.span.0
+    }
+
     /// What the event's template gets: the page, and the link that opens Google Calendar's
     /// new-event form filled in with this event (`google_calendar`; none once the event is
     /// over). The link is 2 to 3 KB, made here rather than kept with the page.
@@ -125,6 +133,7 @@ impl EventPage {
             updated: None,
             canonical: None,
             span: (DateTime::UNIX_EPOCH, DateTime::UNIX_EPOCH),
+            staffed_by: Vec::new(),
         }
     }
 }
@@ -402,7 +411,13 @@ pub(super) fn event_page(
         .map(|u| u.to_string());
     let description_html = sanitizer.render(description);
     let text = html_to_text(&description_html);
+    let mut staffed_by: Vec<u64> = (event.positions.iter())
+        .filter_map(|p| p.as_object().and_then(position_cid))
+        .collect();
+    staffed_by.sort_unstable();
+    staffed_by.dedup();
     EventPage {
+        staffed_by,
         canonical,
         description_html,
         excerpt: excerpt(&text, 200),
@@ -435,6 +450,16 @@ pub(super) fn event_page(
             .map(|(_, name)| name.trim().to_owned())
             .collect(),
         updated: event.updated_at.or(event.created_at).map(Instant::new),
+    }
+}
+
+/// The CID a position entry names (its `cid`, a number or a numeric text); `None` for a
+/// vacant position, or one that names its controller otherwise.
+fn position_cid(entry: &serde_json::Map<String, Value>) -> Option<u64> {
+    match entry.get("cid")? {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
     }
 }
 
@@ -473,11 +498,8 @@ pub(super) fn position(value: &Value, names: &Names, texts: &Texts) -> Option<Po
         },
         (None, Some(Value::Null)) => details.push(texts.text("event.position_vacant", &[])),
         (None, None) if no_person => details.push(texts.text("event.position_vacant", &[])),
-        (None, Some(cid)) => {
-            if let Some(cid) = cid
-                .as_u64()
-                .or_else(|| text(cid).and_then(|t| t.parse().ok()))
-            {
+        (None, Some(_)) => {
+            if let Some(cid) = position_cid(object) {
                 details.push(
                     (names.by_cid)
                         .get(&cid)

@@ -238,7 +238,8 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
     let (month_top, month_summary) = month::month_views(&data.roster, settings, inputs, &people);
     home.month_top = month_top;
     let live_on = settings.sections.live.then_some(&live);
-    people::add_history_and_bookings(&mut people, &whats_new, live_on);
+    people::add_history_bookings_and_live(&mut people, &whats_new, live_on);
+    people::add_staffed_events(&mut people, &event_pages);
     let public = public_data::public_data(
         (&whats_new, month_summary),
         &roster,
@@ -287,10 +288,17 @@ fn roster_views(
         inputs.build_time,
     );
     // Member pages sit below the roster's: none without it.
-    let people = match settings.sections.roster {
+    let mut people = match settings.sections.roster {
         true => people::people_pages(&mut roster, &data.roster, &settings.people, &inputs.texts),
         false => Vec::new(),
     };
+    people::add_months(
+        &mut people,
+        inputs.activity.as_deref(),
+        &data.roster,
+        settings,
+        (inputs.build_time, &inputs.texts),
+    );
     (roster, people)
 }
 

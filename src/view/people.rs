@@ -6,11 +6,16 @@
 //! bookings and data/roster.json all read their names from it, so none can show one the
 //! facility chose to hide. With `[people]` off nothing here runs.
 
-use super::{PersonRow, RosterPage, Texts};
+use super::activity::{MonthHours, by_month, prefixes};
+use super::{EventPage, EventSummary, PersonRow, RosterPage, Texts};
+use crate::model::activity::Activity;
 use crate::model::{Member, Roster, StaffRole};
-use crate::settings::{NameMode, People};
+use crate::settings::{NameMode, People, Settings};
+use chrono::{DateTime, Utc};
 use serde::Serialize;
+use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A member's page: what the roster says of them and, with `[activity]` on, their hours.
 /// Never an address: the roster model holds none.
@@ -36,6 +41,14 @@ pub struct PersonPage {
     /// The member's bookings that have not ended, soonest first; empty with the live page
     /// off.
     pub bookings: Vec<super::BookingRow>,
+    /// The member's hours in each calendar month (UTC) the window touches, oldest first, for
+    /// the chart; empty with `[activity]` off or while their hours are unknown.
+    pub months: Vec<MonthHours>,
+    /// The events whose positions name the member by CID, newest first.
+    pub events: Vec<Arc<EventSummary>>,
+    /// With the live page on, what its script reads (`data-live-config`), for the line that
+    /// says whether the member is controlling now.
+    pub live: Option<String>,
 }
 
 /// A staff post a member holds.
@@ -196,6 +209,9 @@ pub(super) fn people_pages(
             index: people.index,
             history: Vec::new(),
             bookings: Vec::new(),
+            months: Vec::new(),
+            events: Vec::new(),
+            live: None,
         });
     }
     pages.sort_by_key(|page| page.row.cid);
@@ -237,9 +253,46 @@ pub(super) fn link_changes(whats_new: &mut super::WhatsNew, pages: &[PersonPage]
     }
 }
 
-/// Each member's joins and promotions from What's new, and their bookings from the live
-/// page's, on their page.
-pub(super) fn add_history_and_bookings(
+/// Each member's hours by month, for the chart on their page; nothing with `[activity]` off.
+pub(super) fn add_months(
+    pages: &mut [PersonPage],
+    known: Option<&Activity>,
+    roster: &Roster,
+    settings: &Settings,
+    (now, texts): (DateTime<Utc>, &Texts),
+) {
+    let Some(known) = known.filter(|_| settings.activity.enabled) else {
+        return;
+    };
+    let prefixes = prefixes(settings, roster);
+    let days = settings.activity.window_days.0;
+    for page in pages {
+        let member = known.members.get(&page.row.cid);
+        page.months = by_month(member, &prefixes, now, days, texts);
+    }
+}
+
+/// The events whose positions name a member by CID, on the member's page, newest first. Only
+/// a CID: a name written in a position is no evidence of who it is.
+pub(super) fn add_staffed_events(pages: &mut [PersonPage], event_pages: &[EventPage]) {
+    let mut staffed: Vec<&EventPage> = (event_pages.iter())
+        .filter(|event| !event.staffed_by.is_empty())
+        .collect();
+    staffed.sort_by_key(|event| Reverse((event.start(), event.summary.key)));
+    let mut by_cid: HashMap<u64, &mut PersonPage> =
+        pages.iter_mut().map(|page| (page.row.cid, page)).collect();
+    for event in staffed {
+        for cid in &event.staffed_by {
+            if let Some(page) = by_cid.get_mut(cid) {
+                page.events.push(Arc::clone(&event.summary));
+            }
+        }
+    }
+}
+
+/// Each member's joins and promotions from What's new, their bookings from the live page's,
+/// and with the live page on what its script reads, on their page.
+pub(super) fn add_history_bookings_and_live(
     pages: &mut [PersonPage],
     whats_new: &super::WhatsNew,
     live: Option<&super::LivePage>,
@@ -253,6 +306,9 @@ pub(super) fn add_history_and_bookings(
         if let Some(page) = member_of(change).and_then(|cid| by_cid.get_mut(&cid)) {
             page.history.push(change.clone());
         }
+    }
+    for page in by_cid.values_mut() {
+        page.live = live.map(|live| live.script_data.clone());
     }
     let bookings = live.into_iter().flat_map(|live| &live.days);
     for booking in bookings.flat_map(|day| &day.bookings) {

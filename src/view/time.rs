@@ -114,7 +114,7 @@ fn weekday_name(texts: &Texts, group: &str, day: Weekday) -> String {
     texts.text(&format!("time.{group}.{key}"), &[])
 }
 
-fn month_name(texts: &Texts, month0: u32) -> String {
+pub(super) fn month_name(texts: &Texts, month0: u32) -> String {
     texts.text(
         &format!("time.months_short.{}", MONTHS[month0 as usize]),
         &[],

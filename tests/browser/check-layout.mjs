@@ -64,7 +64,8 @@
 //                       (else the first), roster/index.html, documents/index.html,
 //                       live/index.html, 404.html
 //   --feed FILE         a sample of VATSIM's data feed (JSON), sent to the live script of the
-//                       home and live pages, so that they are measured with their lists filled;
+//                       pages that carry it (the home and live pages, a member's page), so that
+//                       they are measured with their lists filled;
 //                       the pages' clock stands at the sample's time (its general.update_timestamp,
 //                       when the sites of scripts/ci/sites.sh were built), so that the bookings
 //                       are not over by it. Without it the feed's host does not resolve, as every
@@ -731,13 +732,17 @@ let infrastructure = null;
 try {
   for (const [kind, path] of Object.entries(found)) {
     const url = urlOf(path);
-    // The pages that read the data feed get --feed's sample (only those: routing slows every
-    // load), and are measured once the script has said what it found.
-    const live = opt.feed !== null && (kind === 'home' || kind === 'live');
+    // The pages that read the data feed (the home and live pages, a member's page: each
+    // carries the live script's data-live-config) get --feed's sample (only those: routing
+    // slows every load), and are measured once the script has said what it found.
+    const live = opt.feed !== null && readFileSync(join(site, path), 'utf8').includes('data-live-config=');
     if (live) await page.route(isFeed, feedReply);
     for (const width of WIDTHS) {
       await timed('load', () => open(page, url, width));
-      if (live) await page.waitForFunction(() => [...document.querySelectorAll('[data-live-status]')].every((s) => s.textContent), null, { timeout: 15000 });
+      if (live) {
+        await page.waitForFunction(() => [...document.querySelectorAll('[data-live]')].every((s) => s.getAttribute('data-live-state') !== 'loading') &&
+          [...document.querySelectorAll('[data-live-status]')].every((s) => s.textContent), null, { timeout: 15000 });
+      }
       // Two frames drawn after the load, and the task after the second's paint: a shift made
       // in them has been measured by then.
       const shift = await page.evaluate(() => new Promise((done) =>

@@ -30,6 +30,11 @@
 //   minutes ahead of the visitor's clock) is not live and hides no booking, while one 2
 //   minutes ahead is; a logon time before VATSIM, in the future or a week back shows no
 //   duration.
+// - issue 49: a member's page says whether the member is on one of our positions now, by CID
+//   alone (not as an observer, not elsewhere, not someone of the same name), with the
+//   callsign and since when (without the time where the logon time is out of range); says
+//   nothing when the feed cannot be read and without JavaScript; keeps its room at 320, 390,
+//   768 and 1280 px in English and Dutch (no layout shift).
 //
 // Prints "live: ok" and exits 0, or says what failed and exits 1. Run by tests/it/live.rs.
 import { spawnSync } from 'node:child_process';
@@ -215,6 +220,9 @@ writeFileSync(join(held.snapshot, 'bookings.json'), JSON.stringify([
   { id: 14, cid: null, type: 'booking', callsign: 'TJSJ_APP', start: stamp(NOW - hour), end: stamp(NOW + hour), division: 'CAR', subdivision: null },
 ]));
 const heldSite = await serve(build('held', 'en', held.snapshot));
+// Issue 49: member pages (`[people]`), in English and Dutch (the longest words).
+const people = await serve(build('people', 'en', snapshot, '[people]', 'enabled = true'));
+const peopleNl = await serve(build('people-nl', 'nl', snapshot, '[people]', 'enabled = true'));
 
 // ---- The browser ----
 
@@ -809,13 +817,91 @@ try {
     await done(opened, `a reader in ${zone}`);
   }
 
+  // ---- Issue 49: a member's page says whether the member is controlling now ----
+  const clockOf = (ms) => {
+    const t = new Date(ms);
+    return `${String(t.getUTCHours()).padStart(2, '0')}:${String(t.getUTCMinutes()).padStart(2, '0')}Z`;
+  };
+  const since = clockOf(NOW - 75 * 60e3);
+  const memberPage = (cid) => `/roster/${cid}/`;
+  // A slow feed, so that the page is drawn before the line is filled: what it fills must not
+  // move anything.
+  const slowly = (body) => ({ status: 200, body: JSON.stringify(body), delay: 600 });
+  const totalShift = async (page) => (await shifted(page)).reduce((sum, s) => sum + s.value, 0);
+  for (const [site, language, words] of [
+    [people, 'en', `Controlling TJSJ_APP since ${since}`],
+    [peopleNl, 'nl', `Verkeersleider op TJSJ_APP sinds ${since}`],
+  ]) {
+    reply = slowly(ours());
+    for (const width of [320, 390, 768, 1280]) {
+      for (const scheme of ['light', 'dark']) {
+        opened = await open(site, memberPage(MEMBER), { viewport: { width, height: 800 } });
+        page = opened.page;
+        await page.emulateMedia({ colorScheme: scheme });
+        await settled(page, '[data-live-member]');
+        const line = (await text(page, '[data-live-member]'))[0];
+        check(line === words, `${language}, the member's page at ${width} px: "${line}"`);
+        const shifts = await shifted(page);
+        const shift = shifts.reduce((sum, s) => sum + s.value, 0);
+        check(shift < 0.01, `${language}, the member's page at ${width} px, ${scheme}: layout shift ${shift.toFixed(3)} ` +
+          `(${shifts.map((s) => `${s.value.toFixed(3)} ${s.moved}`).join('; ')})`);
+        check(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+          `${language}, the member's page at ${width} px is wider than the window`);
+        if (width === 320) await axe(page, `${language}, the member's page at 320 px, ${scheme}`);
+        await done(opened, `${language}, the member's page at ${width} px, ${scheme}`);
+      }
+    }
+  }
+  // Not on: another member, one on as an observer (facility 0 on a TWR callsign, or _OBS),
+  // the member on another facility's position, or someone else of the member's name.
+  const notOn = 'Not controlling right now';
+  const elsewhere = feed(NOW, [
+    controller(MEMBER, 'Tyrone Gumbs', 'TNCM_TWR', '118.700', 4, NOW - 60e3),
+    controller(1999999, 'Tyrone Gumbs', 'TJSJ_TWR', '118.300', 4, NOW - 60e3),
+  ], [], []);
+  const untimed = feed(NOW, [controller(MEMBER, 'Tyrone Gumbs', 'TJSJ_APP', '119.400', 5, NOW + 3 * hour)], [], []);
+  for (const [what, body, cid, words] of [
+    ['another member', ours(), 1617058, notOn],
+    ['an observer on a TWR callsign', ours(), 1612745, notOn],
+    ['an observer on _OBS', ours(), 1684319, notOn],
+    ['the member elsewhere, a namesake here', elsewhere, MEMBER, notOn],
+    ['a logon time ahead of the feed', untimed, MEMBER, 'Controlling TJSJ_APP now'],
+  ]) {
+    reply = { status: 200, body: JSON.stringify(body) };
+    opened = await open(people, memberPage(cid));
+    await settled(opened.page, '[data-live-member]');
+    const line = (await text(opened.page, '[data-live-member]'))[0];
+    check(line === words, `the member's page, ${what}: "${line}"`);
+    await done(opened, `the member's page, ${what}`);
+  }
+  // A feed that cannot be read says nothing of the member, never "not controlling"; nor does
+  // the page without JavaScript, where the line is not drawn.
+  for (const [what, answer] of [['an error', { status: 503, body: '', delay: 600 }], ['unreachable', { drop: true }]]) {
+    reply = answer;
+    opened = await open(people, memberPage(MEMBER), { viewport: { width: 320, height: 800 } });
+    page = opened.page;
+    await page.waitForFunction(() => document.querySelector('[data-live-member]')
+      .getAttribute('data-live-state') === 'unavailable', null, { timeout: 15_000 });
+    const line = await page.textContent('[data-live-member]');
+    check(line === '', `the member's page, a feed ${what}: "${line}"`);
+    const shift = await totalShift(page);
+    check(shift < 0.01, `the member's page, a feed ${what}: layout shift ${shift.toFixed(3)}`);
+    await done(opened, `the member's page, a feed ${what}`);
+  }
+  reply = { status: 200, body: JSON.stringify(ours()) };
+  opened = await open(people, memberPage(MEMBER), { javaScript: false });
+  const drawn = await opened.page.$eval('[data-live-member]', (node) => node.getClientRects().length);
+  check(drawn === 0, 'the member\'s page without JavaScript: the live line is drawn');
+  check(!(await opened.page.innerText('main')).includes('controlling'), 'the member\'s page without JavaScript says something of the feed');
+  await done(opened, 'the member\'s page without JavaScript');
+
   console.log('live: ok');
 } catch (error) {
   console.error(`live: FAILED: ${error.message}`);
   status = 1;
 } finally {
   await browser.close();
-  for (const site of [english, spanish, heldSite]) site.server.close();
+  for (const site of [english, spanish, heldSite, people, peopleNl]) site.server.close();
   feedServer.close();
   rmSync(work, { recursive: true, force: true });
   rmSync(held.work, { recursive: true, force: true });

@@ -13,22 +13,22 @@ use std::path::Path;
 use vatcar_site::fetch::endpoint::Endpoint;
 
 /// The build's "now" (SOURCE_DATE_EPOCH) and the window's 90 days before it.
-const NOW: &str = "2026-11-29T12:00:00Z";
-const WINDOW_DAYS: i64 = 90;
+pub(super) const NOW: &str = "2026-11-29T12:00:00Z";
+pub(super) const WINDOW_DAYS: i64 = 90;
 
-const A: u64 = 1_000_001;
-const B: u64 = 1_000_002;
+pub(super) const A: u64 = 1_000_001;
+pub(super) const B: u64 = 1_000_002;
 /// Its reads fail (500): unknown.
-const C: u64 = 1_000_003;
+pub(super) const C: u64 = 1_000_003;
 /// A visitor who only ever worked an ATIS.
-const V: u64 = 1_000_005;
+pub(super) const V: u64 = 1_000_005;
 
 /// One session as the Core API lists it; `end` None while it is open.
-struct Mocked {
-    id: u64,
-    callsign: &'static str,
-    start: &'static str,
-    end: Option<&'static str>,
+pub(super) struct Mocked {
+    pub id: u64,
+    pub callsign: &'static str,
+    pub start: &'static str,
+    pub end: Option<&'static str>,
 }
 
 fn item(cid: u64, s: &Mocked) -> Value {
@@ -36,7 +36,7 @@ fn item(cid: u64, s: &Mocked) -> Value {
         "callsign": s.callsign, "start": s.start, "end": s.end, "server": "USA-EAST"}})
 }
 
-fn page_body(cid: u64, sessions: &[Mocked], count: usize) -> Vec<u8> {
+pub(super) fn page_body(cid: u64, sessions: &[Mocked], count: usize) -> Vec<u8> {
     let items: Vec<Value> = sessions.iter().map(|s| item(cid, s)).collect();
     json!({"items": items, "count": count})
         .to_string()
@@ -107,7 +107,7 @@ fn v_sessions() -> Vec<Mocked> {
     }]
 }
 
-fn path(cid: u64) -> String {
+pub(super) fn path(cid: u64) -> String {
     format!("/v2/members/{cid}/atc")
 }
 
@@ -130,7 +130,7 @@ fn core_api() -> MockServer {
 }
 
 /// The facility API's mock: the demo's data with a roster of A, B and C, and V visiting.
-fn facility_api() -> MockServer {
+pub(super) fn facility_api() -> MockServer {
     let api = demo_api();
     let mut roster: Value = serde_json::from_slice(&demo_body("facility-roster.json")).unwrap();
     let data = &mut roster["data"];
@@ -199,7 +199,7 @@ fn expected(sessions: &[Mocked]) -> (String, Option<String>) {
     rule(&[(A, items)]).remove(&A).unwrap()
 }
 
-fn config(site: &Path, core: &MockServer, requests: u32, enabled: bool) {
+pub(super) fn config(site: &Path, core: &MockServer, requests: u32, enabled: bool) {
     let text = format!(
         "[activity]\nenabled = {enabled}\ncallsigns = [\"TJSJ\", \"TJZS\"]\nrequests = {requests}\ninterval_seconds = 0\napi = \"{}\"\n",
         core.url()
@@ -207,7 +207,7 @@ fn config(site: &Path, core: &MockServer, requests: u32, enabled: bool) {
     std::fs::write(site.join("vatcar-site.toml"), text).unwrap();
 }
 
-fn build(site: &Path, api: &MockServer, out: &str) -> std::path::PathBuf {
+pub(super) fn build(site: &Path, api: &MockServer, out: &str) -> std::path::PathBuf {
     build_printing(site, api, out).0
 }
 

@@ -3,7 +3,11 @@
 //! through the binary on the demo data; the names looked for are the demo's own, read from
 //! its snapshot.
 
-use crate::support::{assert_same_files, build_site, page, site_folder, tree};
+use crate::activity::{
+    A, B, C, Mocked, NOW, V, WINDOW_DAYS, build, config, facility_api, page_body, path,
+};
+use crate::support::{MockServer, Reply, assert_same_files, build_site, page, site_folder, tree};
+use chrono::{DateTime, TimeDelta, Utc};
 use std::collections::BTreeMap;
 use vatcar_site::fetch::snapshot::Snapshot;
 
@@ -247,4 +251,243 @@ fn a_content_page_where_a_members_page_goes_stops_the_build_saying_so() {
         "roster/{cid}.md: would be published at roster/{cid}/index.html, where vatcar-site writes the page of member {cid}; rename it\n"
     );
     assert!(ran.stderr.contains(&said), "{}", ran.stderr);
+}
+
+/// The events of the demo (`demo/facility-events.json`, read here as JSON, not through the
+/// program) whose positions carry `cid` in their `cid` field: (id, start), newest first.
+fn staffed_in_demo(cid: u64) -> Vec<(u64, String)> {
+    let events: serde_json::Value =
+        serde_json::from_slice(&std::fs::read("demo/facility-events.json").unwrap()).unwrap();
+    let mut staffed: Vec<(u64, String)> = (events["data"].as_array().unwrap().iter())
+        .filter(|event| {
+            let positions = event["positions"]["positions"].as_array();
+            (positions.into_iter().flatten()).any(|p| p["cid"].as_u64() == Some(cid))
+        })
+        .map(|event| {
+            let start = event["start"].as_str().unwrap().to_owned();
+            (event["id"].as_u64().unwrap(), start)
+        })
+        .collect();
+    staffed.sort_by(|a, b| b.1.cmp(&a.1));
+    staffed
+}
+
+/// The event pages a member's page lists under "Events staffed", in its order.
+fn staffed_on_page(text: &str) -> Vec<String> {
+    let html = scraper::Html::parse_document(text);
+    let links = scraper::Selector::parse("section[aria-labelledby=staffed] h3 a").unwrap();
+    (html.select(&links))
+        .filter_map(|a| a.value().attr("href").map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn a_members_page_lists_the_events_whose_positions_carry_their_cid_and_no_others() {
+    let (site, files) = built("[people]\nenabled = true\n");
+    let mut listed = 0;
+    for (cid, _) in demo_members() {
+        let text = String::from_utf8_lossy(&files[&member_page(cid)]).into_owned();
+        let expected: Vec<String> = (staffed_in_demo(cid).into_iter())
+            .map(|(id, _)| format!("../../events/{id}/"))
+            .collect();
+        assert_eq!(staffed_on_page(&text), expected, "{cid}");
+        // None: no heading, no empty list.
+        assert_eq!(
+            text.contains("Events staffed"),
+            !expected.is_empty(),
+            "{cid}"
+        );
+        for href in &expected {
+            let page = site.path().join("public/roster").join(cid.to_string());
+            assert!(
+                page.join(href).join("index.html").is_file(),
+                "{cid}: {href}"
+            );
+        }
+        listed += expected.len();
+    }
+    assert!(listed >= 10, "{listed}");
+    // Tyrone Gumbs staffs event 412 by CID and is named in 426's positions by name only: a
+    // name is no evidence of who it is.
+    let (tyrone, _) = (demo_members().into_iter())
+        .find(|(_, name)| name == "Tyrone Gumbs")
+        .unwrap();
+    let text = String::from_utf8_lossy(&files[&member_page(tyrone)]).into_owned();
+    assert_eq!(staffed_on_page(&text), ["../../events/412/"]);
+}
+
+#[test]
+fn with_activity_off_the_member_pages_are_the_same_as_without_the_table() {
+    let (_, without) = built("[people]\nenabled = true\n");
+    let (_, off) = built(
+        "[people]\nenabled = true\n\n[activity]\nenabled = false\nrequests = 0\napi = \"http://127.0.0.1:9/\"\n",
+    );
+    assert_same_files(&without, &off);
+    let pages = (without.iter()).filter(|(path, _)| path.ends_with(".html"));
+    assert!(
+        !pages
+            .map(|(_, bytes)| String::from_utf8_lossy(bytes))
+            .any(|t| t.contains("<figure"))
+    );
+}
+
+/// A's sessions for the chart: across a month's end (September into October), across
+/// midnight, across the window's edge (2026-08-31T12:00Z), a day long, an `_OBS`, another
+/// facility's, and one still open.
+fn chart_sessions() -> Vec<Mocked> {
+    let session = |id, callsign, start, end| Mocked {
+        id,
+        callsign,
+        start,
+        end,
+    };
+    vec![
+        session(9, "TJSJ_APP", "2026-11-29T10:00:00", None),
+        session(
+            8,
+            "TJSJ_TWR",
+            "2026-11-28T22:30:00",
+            Some("2026-11-29T01:20:00"),
+        ),
+        session(
+            7,
+            "TJSJ_OBS",
+            "2026-11-27T10:00:00",
+            Some("2026-11-27T12:00:00"),
+        ),
+        session(
+            6,
+            "MDSD_TWR",
+            "2026-11-20T10:00:00",
+            Some("2026-11-20T12:00:00"),
+        ),
+        session(
+            5,
+            "TJZS_CTR",
+            "2026-10-10T00:00:00",
+            Some("2026-10-11T00:00:00"),
+        ),
+        session(
+            4,
+            "TJZS_CTR",
+            "2026-09-30T22:00:00",
+            Some("2026-10-01T01:48:00"),
+        ),
+        session(
+            3,
+            "TJSJ_GND",
+            "2026-09-12T18:00:00",
+            Some("2026-09-12T19:06:00"),
+        ),
+        session(
+            2,
+            "TJSJ_DEL",
+            "2026-08-31T10:00:00",
+            Some("2026-08-31T13:30:00"),
+        ),
+    ]
+}
+
+/// The test's own sums of `sessions` by calendar month (UTC) over the window ending at
+/// [`NOW`]: ("2026-08", "1.5"), ... oldest first.
+fn month_sums(sessions: &[Mocked]) -> Vec<(String, String)> {
+    let time = |t: &str| format!("{t}Z").parse::<DateTime<Utc>>().unwrap();
+    let now = NOW.parse::<DateTime<Utc>>().unwrap();
+    let edge = now - TimeDelta::days(WINDOW_DAYS);
+    let bounds = [
+        edge,
+        time("2026-09-01T00:00:00"),
+        time("2026-10-01T00:00:00"),
+        time("2026-11-01T00:00:00"),
+        now,
+    ];
+    let counts = |s: &Mocked| {
+        let (prefix, suffix) = s.callsign.split_once('_').unwrap();
+        ["TJSJ", "TJZS"].contains(&prefix)
+            && ["DEL", "GND", "TWR", "APP", "DEP", "CTR", "FSS"].contains(&suffix)
+    };
+    (bounds.windows(2))
+        .map(|month| {
+            let mut seconds = 0;
+            for s in sessions.iter().filter(|s| counts(s)) {
+                let Some(end) = s.end.map(time) else { continue };
+                let start = time(s.start);
+                if end - start < TimeDelta::hours(24) {
+                    seconds += (end.min(month[1]) - start.max(month[0]))
+                        .num_seconds()
+                        .max(0);
+                }
+            }
+            let hours = format!("{:.1}", seconds as f64 / 3600.0);
+            (month[0].format("%Y-%m").to_string(), hours)
+        })
+        .collect()
+}
+
+/// The chart's rows on a member's page: (`<time datetime>`, hours, bar length).
+fn chart(output: &std::path::Path, cid: u64) -> Vec<(String, String, String)> {
+    let (_, html) = page(&output.join(format!("roster/{cid}/index.html")));
+    let row = scraper::Selector::parse("figure.month-chart tbody tr").unwrap();
+    let (time, hours, bar) = (
+        scraper::Selector::parse("th time").unwrap(),
+        scraper::Selector::parse("td .num").unwrap(),
+        scraper::Selector::parse("td svg rect:not(.track)").unwrap(),
+    );
+    (html.select(&row))
+        .map(|row| {
+            let month = row.select(&time).next().unwrap();
+            let hours = row.select(&hours).next().unwrap();
+            let bar = row.select(&bar).next().unwrap();
+            (
+                month.value().attr("datetime").unwrap().to_owned(),
+                hours.text().collect::<String>(),
+                bar.value().attr("width").unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_members_chart_shows_their_hours_in_each_month_as_the_tests_own_sums_give() {
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let (api, core) = (facility_api(), MockServer::start());
+    let sessions = chart_sessions();
+    let count = sessions.len();
+    core.route_path(&path(A), vec![Reply::ok(page_body(A, &sessions, count))]);
+    core.route_path(&path(B), vec![Reply::ok(page_body(B, &[], 0))]);
+    core.route_path(&path(C), vec![Reply::status(500)]);
+    core.route_path(&path(V), vec![Reply::ok(page_body(V, &[], 0))]);
+    config(site.path(), &core, 60, true);
+    let config_file = site.path().join("vatcar-site.toml");
+    let mut text = std::fs::read_to_string(&config_file).unwrap();
+    text.push_str("\n[people]\nenabled = true\n");
+    std::fs::write(&config_file, text).unwrap();
+    let output = build(site.path(), &api, "public");
+
+    let expected = month_sums(&sessions);
+    assert_eq!(
+        expected,
+        [
+            ("2026-08", "1.5"),
+            ("2026-09", "3.1"),
+            ("2026-10", "1.8"),
+            ("2026-11", "2.8")
+        ]
+        .map(|(m, h)| (m.to_owned(), h.to_owned()))
+    );
+    let shown = chart(&output, A);
+    let figures: Vec<(String, String)> = (shown.iter())
+        .map(|(month, hours, _)| (month.clone(), hours.clone()))
+        .collect();
+    assert_eq!(figures, expected);
+    // The busiest month's bar is the whole track; the others in proportion.
+    let bars: Vec<&str> = shown.iter().map(|(_, _, bar)| bar.as_str()).collect();
+    assert_eq!(bars, ["48", "100", "58", "91"]);
+    // The caption names the chart, in a figure, as text.
+    let (html, _) = page(&output.join(format!("roster/{A}/index.html")));
+    assert!(html.contains("<figcaption>Hours by month (UTC)</figcaption>"));
+    // No chart where the hours are unknown (C's reads fail), and zeros where nothing counts.
+    assert!(chart(&output, C).is_empty());
+    let b: Vec<String> = chart(&output, B).into_iter().map(|r| r.1).collect();
+    assert_eq!(b, ["0.0", "0.0", "0.0", "0.0"]);
 }
