@@ -3,7 +3,8 @@
 //
 // The built-in theme's layout goals (issue 23), measured on a built site in Debian's headless
 // Chromium, at every width of WIDTHS and in both colour schemes, on every page kind (home,
-// events list, an event, roster, documents, live, a content page, a section page, 404):
+// events list, an event, roster, a member's page, documents, live, a content page, a section
+// page, 404):
 //   page width     documentElement.scrollWidth <= innerWidth: no horizontal overflow, with
 //                  any overflow hidden on <html> or <body> undone first (hiding it does not count)
 //   header height  the header's height with the menu collapsed, at most HEADER_MAX_PX
@@ -124,7 +125,7 @@ const MAX_TABS = 60;
 const READER_ZONE = 'America/New_York';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const KINDS = ['home', 'events', 'event', 'roster', 'documents', 'live', 'content', 'section', '404'];
+const KINDS = ['home', 'events', 'event', 'roster', 'member', 'documents', 'live', 'content', 'section', '404'];
 
 function usage(message) {
   if (message) console.error(`check-layout: ${message}`);
@@ -192,6 +193,13 @@ function pagesOf(dir) {
     const events = readdirSync(eventDir).filter((n) => /^\d+$/.test(n) && existsSync(join(eventDir, n, 'index.html')))
       .sort((a, b) => Number(a) - Number(b)).map((n) => `events/${n}/index.html`);
     defaults.event = events.find((p) => readFileSync(join(dir, p), 'utf8').includes('<table')) ?? events[0];
+  }
+  // A member's page ([people]): the first with the most to show (a chart of their hours).
+  const rosterDir = join(dir, 'roster');
+  if (existsSync(rosterDir)) {
+    const members = readdirSync(rosterDir).filter((n) => /^\d+$/.test(n) && existsSync(join(rosterDir, n, 'index.html')))
+      .sort((a, b) => Number(a) - Number(b)).map((n) => `roster/${n}/index.html`);
+    defaults.member = members.find((p) => readFileSync(join(dir, p), 'utf8').includes('<figure')) ?? members[0];
   }
   for (const kind of KINDS) {
     const path = opt.pages[kind] ?? defaults[kind];
