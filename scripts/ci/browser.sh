@@ -15,7 +15,7 @@ check() {
   if [ "$site" = reports ]; then
     echo "== browser: the reports"
     node tests/validators/check-browser.mjs target/ci/reports "${chromium[@]}" --out target/ci/browser-reports \
-      --pdf training-1590318.html --pdf roster.html --pdf training-1300002.html
+      --pdf training-1590318.html --pdf roster.html --pdf training-1300002.html --pdf activity.html
     return
   fi
   echo "== browser: the $site site"

@@ -67,6 +67,8 @@ grep -q 'srcset="../../banners/' "$out"/facility-es/events/*/index.html
   --output "$out"/facility-fr --site-url https://facility-fr.example/
 "$bin" report training --demo --cid 1590318 --cid 1612745 --output "$out"/reports
 "$bin" report roster --demo --output "$out"/reports
+# The staff's activity report, from the demo's sample of sessions.
+"$bin" report activity --demo --output "$out"/reports
 # A training record whose notes hold remote images and deep nesting: it must load nothing.
 "${at[@]}" "$bin" report training --snapshot tests/fixtures/hostile \
   --cid 1300002 --output "$out"/reports

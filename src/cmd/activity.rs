@@ -8,10 +8,12 @@
 use super::options::BuildOptions;
 use crate::fetch::activity::{Outcome, PAGE_SIZE, Plan, Verdict, read_sessions};
 use crate::fetch::load::Source;
+use crate::fetch::previous::{PreviousSource, read_activity};
 use crate::model::Roster;
 use crate::model::activity::{Activity, Session, decode_page, window_start};
 use crate::model::previous::Origin;
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -51,7 +53,7 @@ pub(super) fn activity(options: &BuildOptions, roster: &Roster) -> Option<Arc<Ac
 }
 
 /// The demo's sample of its members' sessions, as a build keeps them.
-fn demo_sample() -> Activity {
+pub(super) fn demo_sample() -> Activity {
     let (sample, _) = Activity::decode(crate::fetch::snapshot::DEMO_ACTIVITY)
         .expect("demo/activity.json is an activity file (a unit test reads it)");
     sample
@@ -59,38 +61,68 @@ fn demo_sample() -> Activity {
 
 /// What earlier builds of the same facility knew: the copy kept beside the output folder and
 /// the previous build's data/activity.json (the published site's with `previous`), together.
-/// A file made from other data (the demo's, another facility's) is left out, as What's new
-/// leaves out such a previous build: its members' CIDs may be this roster's.
 fn kept(options: &BuildOptions, origin: &Origin) -> Activity {
-    use crate::fetch::previous::{PreviousSource, read_activity};
-    let mut known = Activity::default();
-    let mut add = |what: String, read: Result<Option<Vec<u8>>, String>| {
-        let decoded = read.and_then(|body| body.map(|b| Activity::decode(&b)).transpose());
-        match decoded {
-            Ok(Some((activity, made_from))) => match origin.differs_from(&made_from) {
-                None => known.merge(activity),
-                Some(why) => log::warn!(
-                    "Activity: {what} {why}, and is left out; the sessions are read again from VATSIM"
-                ),
-            },
-            Ok(None) => {}
-            Err(reason) => log::warn!(
-                "Activity: {what} could not be read ({reason}); the sessions are read again from VATSIM"
-            ),
-        }
-    };
-    let cache = crate::fetch::activity::cache_file(&options.output);
-    add(
-        cache.display().to_string(),
-        crate::fetch::activity::read_kept(&options.output),
-    );
     let previous = match &options.settings.previous {
         Some(url) => PreviousSource::Site(url.0.clone()),
         None => PreviousSource::Folder(options.output.clone()),
     };
-    let what = format!("{previous}'s {}", crate::fetch::previous::ACTIVITY);
-    add(what, read_activity(&previous));
-    known
+    let kept = kept_from(&options.output, &[previous], origin);
+    for (what, why) in &kept.left_out {
+        log::warn!("Activity: {what} {why}; the sessions are read again from VATSIM");
+    }
+    kept.activity
+}
+
+/// The sessions kept by earlier builds, as [`kept_from`] finds them.
+pub(super) struct Kept {
+    /// Every file's members and sessions, merged.
+    pub activity: Activity,
+    /// The files read, as messages name them.
+    pub read: Vec<String>,
+    /// The files there that were left out, and why, for the caller's warning.
+    pub left_out: Vec<(String, String)>,
+}
+
+/// The sessions kept beside the site's output folder `output` (the cache's copy) and in the
+/// data/activity.json of each of `published`, merged: each member's sessions once, with the
+/// latest of each read. A file that is not there is not said; one that cannot be read, or
+/// that was made from other data than `origin`'s (the demo's, another facility's: its
+/// members' CIDs may be this roster's, as What's new leaves out such a previous build), is
+/// left out and named in `left_out`.
+pub(super) fn kept_from(output: &Path, published: &[PreviousSource], origin: &Origin) -> Kept {
+    let mut kept = Kept {
+        activity: Activity::default(),
+        read: Vec::new(),
+        left_out: Vec::new(),
+    };
+    let mut add = |what: String, read: Result<Option<Vec<u8>>, String>| {
+        let decoded = read.and_then(|body| body.map(|b| Activity::decode(&b)).transpose());
+        match decoded {
+            Ok(Some((activity, made_from))) => match origin.differs_from(&made_from) {
+                None => {
+                    kept.activity.merge(activity);
+                    kept.read.push(what);
+                }
+                Some(why) => kept
+                    .left_out
+                    .push((what, format!("{why}, and is left out"))),
+            },
+            Ok(None) => {}
+            Err(reason) => kept
+                .left_out
+                .push((what, format!("could not be read ({reason})"))),
+        }
+    };
+    let cache = crate::fetch::activity::cache_file(output);
+    add(
+        cache.display().to_string(),
+        crate::fetch::activity::read_kept(output),
+    );
+    for place in published {
+        let what = format!("{place}'s {}", crate::fetch::previous::ACTIVITY);
+        add(what, read_activity(place));
+    }
+    kept
 }
 
 /// The members read longest ago (or never) read now, within the budget, into `known`.

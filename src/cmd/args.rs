@@ -299,6 +299,15 @@ pub(crate) enum ReportKind {
     Training(TrainingArgs),
     /// The roster on one printed page.
     Roster(ReportCommon),
+    /// Every member's hours against the [activity] rule: who is below it, who is unknown.
+    ///
+    /// Every roster member's hours in the window, with the members below `rule_hours`
+    /// furthest behind first, and those whose sessions were never read listed as unknown
+    /// (neither 0 h nor below the rule). The sessions are those the site's builds kept
+    /// (beside --site, in its data/activity.json, and the published site's with `previous`):
+    /// the report reads none from VATSIM; with --demo, the demo's sample. The roster is read
+    /// as `report roster` reads it.
+    Activity(ActivityArgs),
 }
 
 #[derive(Args, Debug)]
@@ -328,6 +337,18 @@ pub(crate) struct ReportCommon {
     /// failing at once.
     #[arg(long = "wait")]
     pub(crate) wait: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ActivityArgs {
+    #[command(flatten)]
+    pub(crate) common: ReportCommon,
+
+    /// The folder `build` wrote the site into: its members' sessions are read from the copy
+    /// kept beside it (.vatcar-site-cache/activity.json) and from its data/activity.json
+    /// (default: the config's `output`, else output).
+    #[arg(long = "site", value_name = "DIR")]
+    pub(crate) site: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -257,6 +257,9 @@ fn execute(cli: &Cli, config: &Settings, key: Option<ApiKey>) -> Result<()> {
         Command::Report(ReportArgs {
             kind: ReportKind::Roster(args),
         }) => report::run_roster(args, config, &progress, key),
+        Command::Report(ReportArgs {
+            kind: ReportKind::Activity(args),
+        }) => report::run_activity(args, config, &progress, key),
         Command::Templates(TemplatesArgs { action }) => templates::run(action, &progress),
         Command::Announce(args) => announce::run(args, config, &progress),
         Command::Completions { shell } => {

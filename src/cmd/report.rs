@@ -1,7 +1,8 @@
 //! `vatcar-site report`: private printable reports (a student's training record, the
-//! roster), rendered whole and written to their own folder, never into the site.
+//! roster, the members' activity against the rule), rendered whole and written to their own
+//! folder, never into the site.
 
-use super::args::{ReportCommon, TrainingArgs};
+use super::args::{ActivityArgs, ReportCommon, TrainingArgs};
 use super::options::{ReportOptions, api_base};
 use super::progress::Progress;
 use super::settings::report_options;
@@ -9,6 +10,8 @@ use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load;
 use crate::i18n::Texts;
 use crate::model;
+use crate::model::activity::Activity;
+use crate::model::previous::Origin;
 use crate::output::OutputFile;
 use crate::publish;
 use crate::render::Theme;
@@ -16,7 +19,7 @@ use crate::render::reports::{index_context, report_context};
 use crate::secret::ApiKey;
 use crate::settings::Settings;
 use crate::usage::UsageError;
-use crate::view::report;
+use crate::view::{activity_report, report};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -72,6 +75,20 @@ pub(crate) fn run_roster(
     key: Option<ApiKey>,
 ) -> Result<()> {
     let path = roster_report(&report_options(args, config, false, progress.clone(), key)?)?;
+    progress.done(&format!("wrote {}", path.display()));
+    Ok(())
+}
+
+/// The `report activity` command.
+pub(crate) fn run_activity(
+    args: &ActivityArgs,
+    config: &Settings,
+    progress: &Arc<Progress>,
+    key: Option<ApiKey>,
+) -> Result<()> {
+    let site = args.site.clone().unwrap_or_else(|| config.output_folder());
+    let options = report_options(&args.common, config, false, progress.clone(), key)?;
+    let path = activity_report(&options, config, &site)?;
     progress.done(&format!("wrote {}", path.display()));
     Ok(())
 }
@@ -226,6 +243,11 @@ fn index_file(
     Ok(Some(OutputFile::new("index.html", html)))
 }
 
+/// The roster report's file.
+const ROSTER_FILE: &str = "roster.html";
+/// The activity report's file.
+const ACTIVITY_FILE: &str = "activity.html";
+
 /// `roster.html`: the roster on one printed page.
 pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     check_reports_folder(options)?;
@@ -246,26 +268,153 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
         "report-roster.html",
         &report_context(&report::roster(&roster, &settings), &style, &options.extra),
     )?;
-    let mut files = vec![OutputFile::new("roster.html", html)];
-    if let Some(index) = index_file(options, &[], &["roster.html"], &theme, &style)? {
+    publish_one(options, (ROSTER_FILE, html), (&theme, &style), &secrets)
+}
+
+/// `activity.html`: every member's hours in the window against the rule.
+///
+/// Where the sessions come from: what the site's builds kept (decided in issue 49's work, and
+/// said in docs/activity.md): the copy beside `site` (`.vatcar-site-cache/activity.json`), the
+/// site's `data/activity.json`, and the published site's with `previous`, merged as a build
+/// merges them. The report reads no session from VATSIM itself: the Core API's throttle makes
+/// a read of a roster take minutes, which the scheduled builds spend already, and what a
+/// report read would either be lost or have to be written into the build's cache by a
+/// command that writes only into the reports folder. Each member's line says when their
+/// sessions were read. The roster is read as `report roster` reads it (the API, a snapshot
+/// or the demo), so that the report lists today's members. With the demo, whose members were
+/// never read, the sessions are its sample (demo/activity.json), as on the demo's site.
+pub fn activity_report(
+    options: &ReportOptions,
+    settings: &Settings,
+    site: &Path,
+) -> Result<PathBuf> {
+    let demo = matches!(options.source, load::Source::Demo);
+    if !settings.activity.enabled && !demo {
+        return Err(UsageError(
+            "[activity] is off in the config file: this report counts the hours a build with [activity] on reads from VATSIM; set `enabled = true` under [activity] (docs/activity.md), build the site, then run the report again".into(),
+        )
+        .into());
+    }
+    check_reports_folder(options)?;
+    let secrets = super::guarded(options.key.as_ref());
+    let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
+    let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
+    // The demo's members were never read: its sample stands for what a build keeps, and its
+    // facility's positions count, as on the demo's site.
+    let mut settings = settings.clone();
+    let known = match demo {
+        true => {
+            super::settings::demo_positions(&mut settings);
+            super::activity::demo_sample()
+        }
+        false => kept_sessions(&settings, site, &Origin::of(&roster, false))?,
+    };
+    let settings = &settings;
+    let members: Vec<u64> = (roster.controllers.iter())
+        .chain(&roster.visitors)
+        .map(|m| m.cid)
+        .collect();
+    if !members.iter().any(|cid| known.was_checked(*cid)) {
+        bail!(
+            "the sessions of none of the roster's {} members have been read yet (the kept sessions are of other members, or their reads did not finish); each build with [activity] on reads up to {} members: build the site again, then run the report",
+            members.len(),
+            settings.activity.requests.0
+        );
+    }
+    let texts = report_texts(options)?;
+    let theme = Theme::load(options.templates.as_deref(), Arc::clone(&texts))?;
+    let report_settings = report::ReportSettings {
+        texts,
+        include_contact: false,
+        generated_at: options.generated_at,
+        base_url: api_base(&options.source)?,
+        accent: options.accent.clone(),
+    };
+    let style = report::style(&report_settings);
+    let prefixes = crate::view::activity::prefixes(settings, &roster);
+    let rule = activity_report::Rule {
+        prefixes: &prefixes,
+        window_days: settings.activity.window_days.0,
+        rule_hours: settings.activity.rule_hours.0,
+    };
+    let view = activity_report::activity_report(&roster, &known, &rule, &report_settings);
+    let html = theme.render(
+        "report-activity.html",
+        &report_context(&view, &style, &options.extra),
+    )?;
+    publish_one(options, (ACTIVITY_FILE, html), (&theme, &style), &secrets)
+}
+
+/// The sessions the site's builds kept (see [`activity_report`]) from `origin`'s data, or an
+/// error saying what to do where no build kept any.
+fn kept_sessions(settings: &Settings, site: &Path, origin: &Origin) -> Result<Activity> {
+    use crate::fetch::previous::{ACTIVITY, PreviousSource};
+    let mut published = vec![PreviousSource::Folder(site.to_path_buf())];
+    if let Some(url) = &settings.previous {
+        published.push(PreviousSource::Site(url.0.clone()));
+    }
+    let kept = super::activity::kept_from(site, &published, origin);
+    for (what, why) in &kept.left_out {
+        log::warn!("Activity: {what} {why}");
+    }
+    if kept.read.is_empty() {
+        let cache = crate::fetch::activity::cache_file(site);
+        let mut places = vec![
+            cache.display().to_string(),
+            site.join(ACTIVITY).display().to_string(),
+        ];
+        places.extend(
+            published
+                .iter()
+                .skip(1)
+                .map(|p| format!("{p}'s {ACTIVITY}")),
+        );
+        let found = match kept.left_out.is_empty() {
+            true => "found none",
+            false => "found none that this facility's builds made (see the warnings)",
+        };
+        bail!(
+            "no member's sessions have been read yet: looked for {}, and {found}; build the site with [activity] on first (each build reads up to {} members), or pass --site with the folder it was built into",
+            places.join(", "),
+            settings.activity.requests.0
+        );
+    }
+    log::info!(
+        "activity: the sessions read from {}",
+        kept.read.join(" and ")
+    );
+    Ok(kept.activity)
+}
+
+/// One report's file written into the reports folder with the index, which lists it; its
+/// path.
+fn publish_one(
+    options: &ReportOptions,
+    (name, html): (&str, String),
+    (theme, style): (&Theme, &report::ReportStyle),
+    secrets: &crate::secret::Secrets,
+) -> Result<PathBuf> {
+    let mut files = vec![OutputFile::new(name, html)];
+    if let Some(index) = index_file(options, &[], &[name], theme, style)? {
         files.push(index);
     }
     let publishing = publish::PublishOptions {
         prune: false,
         ..publish::PublishOptions::new(publish::FolderKind::Reports, options.force)
-            .guarding(&secrets)
+            .guarding(secrets)
             .waiting(options.wait)
     };
     publish::publish(&options.output, &files, publishing)
         .with_context(|| format!("could not write the report to {}", options.output.display()))?;
-    Ok(options.output.join("roster.html"))
+    Ok(options.output.join(name))
 }
 
-/// The reports already in the folder (the roster, training records), by file name, sorted:
+/// The reports already in the folder (the roster, the activity, training records), by file name, sorted:
 /// the index lists them beside the run's own. A folder that cannot be read has none.
 fn reports_in(folder: &Path) -> Vec<String> {
     let is_report = |name: &str| {
-        name == "roster.html"
+        name == ROSTER_FILE
+            || name == ACTIVITY_FILE
             || name
                 .strip_prefix("training-")
                 .and_then(|rest| rest.strip_suffix(".html"))

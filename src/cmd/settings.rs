@@ -65,6 +65,9 @@ impl<'a> Flags<'a> {
             Command::Report(ReportArgs {
                 kind: ReportKind::Roster(args),
             }) => report(args),
+            Command::Report(ReportArgs {
+                kind: ReportKind::Activity(args),
+            }) => report(&args.common),
             Command::Announce(args) => Self {
                 output: args.output.as_ref(),
                 ..none
@@ -230,14 +233,7 @@ pub(crate) fn site_options(
     check_live_addresses(settings)?;
     let mut settings = settings.clone();
     if matches!(source, Source::Demo) {
-        // The demo's data is the demo facility's, whose roster gives no code.
-        let live = &mut settings.live;
-        if live.callsigns.0.is_empty() {
-            live.callsigns.0 = snapshot::DEMO_CALLSIGNS.map(str::to_owned).to_vec();
-        }
-        if live.airports.0.is_empty() {
-            live.airports.0 = snapshot::DEMO_AIRPORTS.map(str::to_owned).to_vec();
-        }
+        demo_positions(&mut settings);
     }
     if demo_site_files {
         settings.logo = Some(SiteFile::new(DEMO_LOGO, "the demo's logo"));
@@ -329,6 +325,18 @@ pub(crate) fn report_options(
         extra: serde_json::Value::Object(settings.extra.clone()),
         renames: crate::view::menu_renames(&settings.menu, &settings.sections),
     })
+}
+
+/// The demo facility's callsigns and airports where the config file gives none: the demo's
+/// data is the demo facility's, whose roster gives no code.
+pub(crate) fn demo_positions(settings: &mut Settings) {
+    let live = &mut settings.live;
+    if live.callsigns.0.is_empty() {
+        live.callsigns.0 = snapshot::DEMO_CALLSIGNS.map(str::to_owned).to_vec();
+    }
+    if live.airports.0.is_empty() {
+        live.airports.0 = snapshot::DEMO_AIRPORTS.map(str::to_owned).to_vec();
+    }
 }
 
 /// `--language`, else the config file's `language`, if it is one the templates can speak: a

@@ -607,7 +607,12 @@ mod tests {
 
     #[test]
     fn a_site_build_parses_the_templates_it_renders_and_those_they_name_and_no_other() {
-        let reports = ["report.css", "report-training.html", "report-roster.html"];
+        let reports = [
+            "report.css",
+            "report-training.html",
+            "report-roster.html",
+            "report-activity.html",
+        ];
         let all = Theme::load(None, texts()).unwrap();
         assert!(reports.iter().all(|name| parsed(&all, name)));
         let cache = TemplateCache::default();

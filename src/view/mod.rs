@@ -9,6 +9,7 @@
 //! file puts the site's views together.
 
 pub mod activity;
+pub mod activity_report;
 mod calendar_links;
 mod content;
 mod documents;

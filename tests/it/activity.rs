@@ -992,3 +992,319 @@ fn announce_posts_the_months_summary_once_with_the_tests_own_sums_escaped() {
     let printed = announce(site.path(), &output, &hook, &[]);
     assert_eq!(hook.delivered().len(), 1, "{printed}");
 }
+
+/// `report activity` for the site of `site` (its config, and the output folder `public`
+/// beside it), against the facility API `api`, into `site/reports`.
+fn report(site: &Path, api: &MockServer, extra: &[&str]) -> crate::support::Ran {
+    let config = site.join("vatcar-site.toml");
+    let mut args = vec![
+        "report",
+        "activity",
+        "--config",
+        config.to_str().unwrap(),
+        "--output",
+    ];
+    let reports = site.join("reports");
+    args.push(reports.to_str().unwrap());
+    args.extend_from_slice(extra);
+    crate::support::run(
+        vatcar(&args).against(api).env(
+            "SOURCE_DATE_EPOCH",
+            NOW.parse::<DateTime<Utc>>()
+                .unwrap()
+                .timestamp()
+                .to_string(),
+        ),
+    )
+}
+
+/// The cells of each row of the table of the report's section `id`, white space folded.
+fn section_rows(html: &scraper::Html, id: &str) -> Vec<Vec<String>> {
+    let rows =
+        scraper::Selector::parse(&format!("section[aria-labelledby={id}] tbody tr")).unwrap();
+    let cell = scraper::Selector::parse("td, th").unwrap();
+    (html.select(&rows))
+        .map(|row| {
+            (row.select(&cell))
+                .map(|c| c.text().collect::<Vec<_>>().join(" "))
+                .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect()
+        })
+        .collect()
+}
+
+/// The hours short of the rule, rounded up to the tenth, as the test reads the rule.
+fn short_of(rule_hours: f64, hours_seconds: i64) -> String {
+    let missing = (rule_hours * 3600.0) as i64 - hours_seconds;
+    let tenths = (missing + 359) / 360;
+    format!("{}.{}", tenths / 10, tenths % 10)
+}
+
+/// The seconds the rule gives `sessions`, from the test's own hours (one decimal is enough
+/// here: the mock's sessions are whole minutes, and the test compares the shortfall).
+fn seconds_of(hours: &str) -> i64 {
+    (hours.parse::<f64>().unwrap() * 3600.0).round() as i64
+}
+
+#[test]
+fn the_staff_report_lists_who_is_below_the_rule_furthest_behind_first_and_keeps_the_unknown_apart()
+{
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let (api, core) = (facility_api(), core_api());
+    config(site.path(), &core, 60, true);
+    build(site.path(), &api, "public");
+    let config_file = site.path().join("vatcar-site.toml");
+    let text = std::fs::read_to_string(&config_file).unwrap();
+    // [people] would show first names and hide the opted-out member on the site; the report
+    // is the staff's, with every name in full.
+    std::fs::write(
+        &config_file,
+        format!(
+            "output = \"public\"\n{text}rule_hours = 3\n[people]\nenabled = true\nnames = \"cid\"\nopt_out = [{B}]\n"
+        ),
+    )
+    .unwrap();
+    let requests_before = requests(&core).len();
+    let ran = report(site.path(), &api, &[]);
+    assert!(ran.status.success(), "{}", ran.text());
+    // The report reads no session from VATSIM: it reports what the builds kept.
+    assert_eq!(requests(&core).len(), requests_before);
+
+    let file = site.path().join("reports/activity.html");
+    let (text, html) = page(&file);
+    let robots = scraper::Selector::parse("meta[name=robots]").unwrap();
+    assert_eq!(
+        html.select(&robots).next().unwrap().value().attr("content"),
+        Some("noindex")
+    );
+    assert_eq!(html.root_element().value().attr("lang"), Some("en"));
+    let roster: Value = serde_json::from_slice(&demo_body("facility-roster.json")).unwrap();
+    let emails: Vec<&str> = (roster["data"]["controllers"].as_array().unwrap().iter())
+        .chain(roster["data"]["visitors"].as_array().unwrap())
+        .filter_map(|m| m["email"].as_str())
+        .collect();
+    assert!(!emails.is_empty());
+    for email in emails {
+        assert!(!text.contains(email), "{email} is in the report");
+    }
+
+    let (a_first, a_second) = a_pages();
+    let a_all: Vec<Mocked> = a_first.into_iter().chain(a_second).collect();
+    let (a_hours, _) = expected(&a_all);
+    let (b_hours, b_last) = expected(&b_sessions());
+    let (v_hours, _) = expected(&v_sessions());
+    assert_eq!(
+        (a_hours.as_str(), b_hours.as_str(), v_hours.as_str()),
+        ("4.3", "1.2", "0.0")
+    );
+
+    // Below the rule: V (0 h) before B, furthest behind first; A is above, C unknown.
+    let below = section_rows(&html, "below");
+    // The mock's members take the first name of the demo's first controller.
+    let first_name = roster["data"]["controllers"][0]["first_name"]
+        .as_str()
+        .unwrap();
+    let b_name = format!("{first_name} Member{B}");
+    assert_eq!(below.len(), 2, "{below:?}");
+    assert_eq!(below[0][1], V.to_string(), "{below:?}");
+    assert_eq!(below[0][2], "Visiting controller");
+    assert_eq!(below[0][3], v_hours);
+    assert_eq!(below[0][4], short_of(3.0, 0));
+    assert_eq!(below[0][5], "not in the window");
+    assert_eq!(
+        below[1][..4],
+        [
+            b_name.clone(),
+            B.to_string(),
+            "Home controller".into(),
+            b_hours.clone()
+        ]
+    );
+    assert_eq!(below[1][4], short_of(3.0, seconds_of(&b_hours)));
+    assert_eq!(below[1][5], b_last.unwrap());
+    let unknown = section_rows(&html, "unknown");
+    assert_eq!(unknown.len(), 1, "{unknown:?}");
+    assert_eq!(unknown[0][1], C.to_string());
+    assert!(
+        unknown[0][3].starts_with("last tried 2026-11-29"),
+        "{unknown:?}"
+    );
+
+    // The totals are the sums of the test's own counts.
+    let totals = section_rows(&html, "totals");
+    assert_eq!(
+        totals,
+        [
+            ["Members", "4"],
+            ["At or above the rule", "1"],
+            ["Below the rule", "2"],
+            ["Unknown", "1"],
+        ]
+    );
+    let meta = crate::support::texts(&html, "header .meta");
+    assert_eq!(
+        meta[0],
+        "Hours from 2026-08-31 12:00Z to 2026-11-29 12:00Z (90 days)"
+    );
+    assert!(
+        meta[1].starts_with("Rule: at least 3 h in the window"),
+        "{meta:?}"
+    );
+    // Every member, with their standing: C is unknown, never 0 h nor below.
+    let controllers = section_rows(&html, "controllers");
+    let standing: Vec<(&str, &str, &str)> = (controllers.iter())
+        .map(|r| (r[1].as_str(), r[3].as_str(), r[6].as_str()))
+        .collect();
+    for expected_row in [
+        (A.to_string(), a_hours.as_str(), "met"),
+        (B.to_string(), b_hours.as_str(), "below"),
+        (C.to_string(), "unknown", "unknown"),
+    ] {
+        assert!(
+            standing.contains(&(expected_row.0.as_str(), expected_row.1, expected_row.2)),
+            "{expected_row:?} not in {standing:?}"
+        );
+    }
+    let visitors = section_rows(&html, "visitors");
+    assert_eq!(visitors.len(), 1);
+    assert_eq!(
+        (visitors[0][1].as_str(), visitors[0][7].as_str()),
+        (V.to_string().as_str(), "below")
+    );
+    assert!(
+        text.contains(&b_name),
+        "the opted-out member's name is the staff's to see"
+    );
+
+    // From the published data/activity.json alone (a CI-built site copied down): the same.
+    std::fs::remove_dir_all(site.path().join(".vatcar-site-cache")).unwrap();
+    let ran = report(site.path(), &api, &["--force"]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let (_, again) = page(&file);
+    assert_eq!(section_rows(&again, "below"), below);
+
+    // The reports folder's index lists it beside the roster's report.
+    let reports = site.path().join("reports");
+    crate::support::run_ok(
+        vatcar(&["report", "roster", "--output", reports.to_str().unwrap()]).against(&api),
+    );
+    let (_, index) = page(&reports.join("index.html"));
+    let links = scraper::Selector::parse("main a").unwrap();
+    let linked: Vec<&str> = (index.select(&links))
+        .filter_map(|a| a.value().attr("href"))
+        .collect();
+    assert_eq!(linked, ["activity.html", "roster.html"]);
+}
+
+#[test]
+fn the_staff_report_is_in_the_sites_language() {
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let (api, core) = (facility_api(), core_api());
+    config(site.path(), &core, 60, true);
+    let output = build(site.path(), &api, "public");
+    let config_file = site.path().join("vatcar-site.toml");
+    let text = std::fs::read_to_string(&config_file).unwrap();
+    std::fs::write(&config_file, format!("language = \"es\"\n{text}")).unwrap();
+    let ran = report(site.path(), &api, &["--site", output.to_str().unwrap()]);
+    assert!(ran.status.success(), "{}", ran.text());
+    let (text, html) = page(&site.path().join("reports/activity.html"));
+    assert_eq!(html.root_element().value().attr("lang"), Some("es"));
+    assert_eq!(
+        crate::support::texts(&html, "h1"),
+        ["Actividad de los controladores"]
+    );
+    let headings = crate::support::texts(&html, "h2");
+    assert_eq!(
+        headings,
+        [
+            "Resumen",
+            "Por debajo de la norma (2)",
+            "Desconocido (1)",
+            "Controladores miembros (3)",
+            "Controladores visitantes (1)"
+        ]
+    );
+    for english in [
+        "Below the rule",
+        "Unknown",
+        "Home controller",
+        "not read",
+        "last tried",
+    ] {
+        assert!(
+            !crate::support::texts(&html, "main")
+                .join(" ")
+                .contains(english),
+            "{english:?} in {text}"
+        );
+    }
+}
+
+#[test]
+fn the_staff_report_says_what_to_do_when_activity_is_off_or_nothing_was_read() {
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let (api, core) = (facility_api(), core_api());
+    config(site.path(), &core, 60, false);
+    let ran = report(site.path(), &api, &[]);
+    assert_eq!(ran.code(), Some(2), "{}", ran.text());
+    assert!(
+        ran.stderr.contains("[activity] is off") && ran.stderr.contains("enabled = true"),
+        "{}",
+        ran.stderr
+    );
+    assert!(api.log().is_empty() && core.log().is_empty());
+
+    // On, but no build has read any session: the error names where it looked.
+    config(site.path(), &core, 60, true);
+    let nowhere = site.path().join("nowhere");
+    let ran = report(site.path(), &api, &["--site", nowhere.to_str().unwrap()]);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    let looked = nowhere.join("data/activity.json");
+    assert!(
+        ran.stderr
+            .contains("no member's sessions have been read yet")
+            && ran.stderr.contains(&*looked.to_string_lossy())
+            && ran.stderr.contains("build the site with [activity] on"),
+        "{}",
+        ran.stderr
+    );
+    // A build that read no one (a budget of 0): every member unknown is no report either.
+    config(site.path(), &core, 0, true);
+    let output = build(site.path(), &api, "public");
+    let ran = report(site.path(), &api, &["--site", output.to_str().unwrap()]);
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(
+        ran.stderr.contains("none of the roster's 4 members"),
+        "{}",
+        ran.stderr
+    );
+    assert!(core.log().is_empty());
+    assert!(!site.path().join("reports/activity.html").exists());
+
+    // The demo built into the folder first: its sample is not this facility's sessions, even
+    // where the CIDs are the same.
+    let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
+    let output = site.path().join("public");
+    run_ok(&mut vatcar(&[
+        "build",
+        "--demo",
+        "--output",
+        output.to_str().unwrap(),
+    ]));
+    config(site.path(), &core, 0, true);
+    let ran = report(
+        site.path(),
+        &demo_api(),
+        &["--site", output.to_str().unwrap()],
+    );
+    assert_eq!(ran.code(), Some(1), "{}", ran.text());
+    assert!(
+        ran.stderr
+            .contains("was made from the demo's data, and is left out")
+            && ran
+                .stderr
+                .contains("found none that this facility's builds made"),
+        "{}",
+        ran.stderr
+    );
+}

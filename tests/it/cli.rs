@@ -476,6 +476,7 @@ fn only_the_commands_that_read_the_bookings_list_offer_its_address() {
         (&["check"], false),
         (&["report", "training"], false),
         (&["report", "roster"], false),
+        (&["report", "activity"], false),
     ] {
         let ran = run_ok(vatcar(command).arg("--help"));
         assert_eq!(

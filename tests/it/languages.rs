@@ -30,6 +30,14 @@ fn build_everything(dir: &Path, config: &str) {
     // One record is refused by the demo's API: the run fails, and writes the others.
     run(vatcar_at_demo_time(&training).current_dir(dir));
     assert!(dir.join("records/index.html").is_file());
+    activity_report(dir);
+}
+
+/// The activity report of the demo's roster, from the demo's sample of sessions.
+fn activity_report(dir: &Path) {
+    let report = ["report", "activity", "--demo", "--output", "reports"];
+    run_ok(vatcar_at_demo_time(&report).current_dir(dir));
+    assert!(dir.join("reports/activity.html").is_file());
 }
 
 /// Every string value in the demo data: text made of these is the data's, not the templates'.
@@ -213,6 +221,12 @@ fn english_is_the_default_and_names_itself() {
     let (text, _) = page(&tmp.path().join("records/index.html"));
     assert!(text.contains("<html lang=\"en\">"));
     assert!(text.contains("<h1>Training records</h1>"));
+    // The demo's sample: 45 of its 48 members read, 3 unknown.
+    let (text, html) = page(&tmp.path().join("reports/activity.html"));
+    assert!(text.contains("<h1>Controller activity</h1>"));
+    let totals = crate::support::texts(&html, "section[aria-labelledby=totals] tr");
+    assert_eq!(totals[0], "Members 48");
+    assert_eq!(totals[3], "Unknown 3");
 }
 
 #[test]

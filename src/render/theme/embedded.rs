@@ -36,6 +36,7 @@ pub const TEMPLATES: &[(&str, &str)] = embedded!(
     "report.css",
     "report-training.html",
     "report-roster.html",
+    "report-activity.html",
     "report-index.html",
 );
 

@@ -180,8 +180,41 @@ fn site_view(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<SiteView
     Ok(site_view)
 }
 
-/// The three reports, rendered: a student's training record, the roster, and the index of a
-/// run over two students, one of whom failed.
+/// The demo roster's activity report: its first controller at the rule, its second below
+/// it, its first visitor tried and never read whole, the others never read.
+fn activity_report(
+    data: &SiteData,
+    settings: &ReportSettings,
+) -> vatcar_site::view::activity_report::ActivityReport {
+    use vatcar_site::model::activity::{Activity, Session};
+    use vatcar_site::view::activity_report::{Rule, activity_report};
+    let now = settings.generated_at;
+    let hours_ago = |hours: i64| now - chrono::TimeDelta::hours(hours);
+    let session = |id: u64, ended: i64, hours: i64| Session {
+        id,
+        callsign: "TJSJ_TWR".into(),
+        start: hours_ago(ended + hours),
+        end: hours_ago(ended),
+    };
+    let mut known = Activity::default();
+    let (first, second) = (
+        data.roster.controllers[0].cid,
+        data.roster.controllers[1].cid,
+    );
+    known.record(first, vec![session(1, 30, 4)], hours_ago(6));
+    known.record(second, vec![session(2, 300, 1)], hours_ago(30));
+    known.tried(data.roster.visitors[0].cid, hours_ago(6));
+    let prefixes = ["TJSJ".to_owned()];
+    let rule = Rule {
+        prefixes: &prefixes,
+        window_days: 90,
+        rule_hours: 3.0,
+    };
+    activity_report(&data.roster, &known, &rule, settings)
+}
+
+/// The four reports, rendered: a student's training record, the roster, the activity, and
+/// the index of a run over two students, one of whom failed.
 fn reports(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<Vec<Vec<u8>>> {
     let time = demo.fetched_at.context("the demo has a capture time")?;
     let settings = ReportSettings {
@@ -213,6 +246,7 @@ fn reports(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<Vec<Vec<u8
         },
     ];
     let roster = report::roster(&data.roster, &settings);
+    let activity = activity_report(data, &settings);
     let extra = serde_json::Value::Object(example_settings()?.extra);
     Ok(vec![
         theme.render(
@@ -222,6 +256,10 @@ fn reports(data: &SiteData, demo: &Snapshot, theme: &Theme) -> Result<Vec<Vec<u8
         theme.render(
             "report-roster.html",
             &report_context(&roster, &style, &extra),
+        )?,
+        theme.render(
+            "report-activity.html",
+            &report_context(&activity, &style, &extra),
         )?,
         theme.render(
             "report-index.html",
