@@ -609,6 +609,7 @@ mod tests {
     fn a_site_build_parses_the_templates_it_renders_and_those_they_name_and_no_other() {
         let reports = [
             "report.css",
+            "report-layout.html",
             "report-training.html",
             "report-roster.html",
             "report-activity.html",

@@ -34,6 +34,7 @@ pub const TEMPLATES: &[(&str, &str)] = embedded!(
     "live.html",
     "live-home.html",
     "report.css",
+    "report-layout.html",
     "report-training.html",
     "report-roster.html",
     "report-activity.html",

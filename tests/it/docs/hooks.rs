@@ -206,6 +206,24 @@ const HOOKS: &[(&str, &str, &str, &str)] = &[
         "after `intro`: the \"Add them to your calendar\" paragraph",
         "calendar links: the facility's on events, the division's on division",
     ),
+    (
+        "report-layout.html",
+        "title",
+        "the `<title>` of a printable report",
+        "set by each report; a report of your own extends `report-layout.html` and fills it",
+    ),
+    (
+        "report-layout.html",
+        "print_header",
+        "in `<style>`: the text printed at the top of each page (`report.css_header`)",
+        "a print header of your own, or none (the reports' index has none)",
+    ),
+    (
+        "report-layout.html",
+        "body",
+        "the whole `<body>` of a printable report",
+        "filled by each report (`report-training.html`, `report-roster.html`, `report-activity.html`, `report-index.html`)",
+    ),
 ];
 
 const HOOK_BLOCKS_GUIDE: &str = r##"

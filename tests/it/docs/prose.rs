@@ -17,8 +17,8 @@ pub const INTRO: &str = "# Templates\n\n\
      `a[].b` is field `b` of each item of list `a`. Text is HTML-escaped when printed,\n\
      except fields ending in `_html` (already sanitized), which templates print with `| safe`.\n\
      Templates that are only extended or included by others (`base.html`, `layout.html`,\n\
-     `event_list_page.html`, `macros.html`, `event_lists.html`, `report.css`) see the\n\
-     variables of the page being rendered.\n\n\
+     `event_list_page.html`, `macros.html`, `event_lists.html`, `report-layout.html`,\n\
+     `report.css`) see the variables of the page being rendered.\n\n\
      Every template also gets `extra`: the `[extra]` table of `vatcar-site.toml`, as written,\n\
      for a theme's own settings ([more](configuration.md#extra)); an empty table when the file\n\
      has none. The examples below show one.\n";
