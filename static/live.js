@@ -409,6 +409,7 @@
       } else if (controllers) {
         words = line.getAttribute("data-live-member-offline") || "";
       }
+      line.removeAttribute("data-checking");
       if (line.textContent !== words) { line.textContent = words; }
       if (on) { line.setAttribute("data-online", ""); } else { line.removeAttribute("data-online"); }
     }

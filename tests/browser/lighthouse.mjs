@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // lighthouse.mjs VATCAR_SITE TOOLS CHROMIUM REPO [--keep DIR]
 //
-// Lighthouse on the live page and the home page (issues 39 and 48): a site built by
-// VATCAR_SITE from the demo's data and site folder (REPO/demo, REPO/demo/site), with its logo,
-// bookings around now and its [live] feed on a mock of VATSIM's data feed on 127.0.0.1 (sent
+// Lighthouse on the live page, the home page (issues 39 and 48) and a member's page (issue 49):
+// a site built by VATCAR_SITE from the demo's data and site folder (REPO/demo, REPO/demo/site),
+// with its logo, bookings around now, its sample of sessions ([activity] and [people] on: hours,
+// member pages) and its [live] feed on a mock of VATSIM's data feed on 127.0.0.1 (sent
 // with the real feed's CORS header, stamped with the time it is served), served from
 // 127.0.0.1 as a static host would. The feed is, in turn:
 //   sample       the demo's sample (a few of ours);
@@ -43,7 +44,10 @@ if (!given || !tools || !chromiumPath || !repo || (keepFlag && (keepFlag !== '--
 const binary = resolve(given);
 const lighthouse = join(resolve(tools), 'node_modules', 'lighthouse', 'cli', 'index.js');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
-const PAGES = [['home', '/'], ['live', '/live/']];
+// A member's page ([people], issue 49) with the most to show: a chart of hours, events staffed,
+// bookings, and "online now" from the feed.
+const MEMBER = 1356772;
+const PAGES = [['home', '/'], ['live', '/live/'], ['member', `/roster/${MEMBER}/`]];
 const FEEDS = ['sample', 'unreachable', 'real size'];
 const MIN_PERFORMANCE = 95;
 const MAX_LAYOUT_SHIFT = 0.05;
@@ -94,8 +98,22 @@ writeFileSync(join(work, 'vatcar-site.toml'), [
   `callsigns = ${JSON.stringify(CALLSIGNS)}`,
   `airports = ${JSON.stringify(AIRPORTS)}`,
   `feed = "${feedOrigin}/v3/vatsim-data.json"`,
+  // Hours from the demo's sample of sessions (below), none read from VATSIM; member pages
+  // open to search engines, as a facility may choose (with noindex, SEO scores 54 by design).
+  '[activity]',
+  'requests = 0',
+  'enabled = true',
+  '[people]',
+  'enabled = true',
+  'index = true',
   '',
 ].join('\n'));
+// The demo's sample of sessions as this build's kept copy: a build from a snapshot is not the
+// demo's own, and leaves a file marked as the demo's out.
+const sessions = JSON.parse(readFileSync(join(repo, 'demo', 'activity.json'), 'utf8'));
+sessions.origin = null;
+mkdirSync(join(work, '.vatcar-site-cache'), { recursive: true });
+writeFileSync(join(work, '.vatcar-site-cache', 'activity.json'), JSON.stringify(sessions));
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript',

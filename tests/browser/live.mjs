@@ -279,6 +279,12 @@ async function open(site, path, options = {}) {
   return { page, context, problems, violations, breaches: options.breaches };
 }
 
+// A member's page's line has read the feed: it no longer says it is checking (data-checking).
+async function memberRead(page) {
+  await page.waitForFunction(() => !document.querySelector('[data-live-member]').hasAttribute('data-checking'),
+    null, { timeout: 15_000 });
+}
+
 async function settled(page, css = '[data-live-status]') {
   await page.waitForFunction((selector) => {
     const node = document.querySelector(selector);
@@ -838,7 +844,7 @@ try {
         opened = await open(site, memberPage(MEMBER), { viewport: { width, height: 800 } });
         page = opened.page;
         await page.emulateMedia({ colorScheme: scheme });
-        await settled(page, '[data-live-member]');
+        await memberRead(page);
         const line = (await text(page, '[data-live-member]'))[0];
         check(line === words, `${language}, the member's page at ${width} px: "${line}"`);
         const shifts = await shifted(page);
@@ -869,7 +875,7 @@ try {
   ]) {
     reply = { status: 200, body: JSON.stringify(body) };
     opened = await open(people, memberPage(cid));
-    await settled(opened.page, '[data-live-member]');
+    await memberRead(opened.page);
     const line = (await text(opened.page, '[data-live-member]'))[0];
     check(line === words, `the member's page, ${what}: "${line}"`);
     await done(opened, `the member's page, ${what}`);
