@@ -36,7 +36,8 @@ pub struct PersonPage {
     /// the rating (`Tyrone G. · Home controller · S2 Tower Controller`).
     #[serde(skip)]
     pub description: String,
-    /// The member's joins and promotions among What's new's changes, newest first.
+    /// The member's milestones among What's new's changes (joins, promotions, a first
+    /// session), newest first.
     pub history: Vec<super::Change>,
     /// The member's bookings that have not ended, soonest first; empty with the live page
     /// off.
@@ -290,7 +291,7 @@ pub(super) fn add_staffed_events(pages: &mut [PersonPage], event_pages: &[EventP
     }
 }
 
-/// Each member's joins and promotions from What's new, their bookings from the live page's,
+/// Each member's milestones from What's new, their bookings from the live page's,
 /// and with the live page on what its script reads, on their page.
 pub(super) fn add_history_bookings_and_live(
     pages: &mut [PersonPage],
@@ -299,10 +300,9 @@ pub(super) fn add_history_bookings_and_live(
 ) {
     let mut by_cid: HashMap<u64, &mut PersonPage> =
         pages.iter_mut().map(|page| (page.row.cid, page)).collect();
-    // The page lists joins and promotions (`person.history`); a first session shows there
-    // as the hours and the day last controlled.
-    let history = (whats_new.changes.iter()).filter(|c| c.kind != "first_session");
-    for change in history {
+    // The page lists the member's milestones (`person.history`): joins, promotions, a first
+    // session at the facility.
+    for change in &whats_new.changes {
         if let Some(page) = member_of(change).and_then(|cid| by_cid.get_mut(&cid)) {
             page.history.push(change.clone());
         }

@@ -828,6 +828,22 @@ fn whats_new_lists_a_first_session_only_when_it_is_one_and_began_since_the_previ
     );
     let (_, home) = crate::support::page(&output.join("index.html"));
     assert!(home.html().contains("first session at the facility"));
+    // The member's own page lists it among their milestones; the others' pages do not.
+    let milestones = |cid: u64| {
+        let (_, member) = crate::support::page(&output.join(format!("roster/{cid}/index.html")));
+        crate::support::texts(
+            &member,
+            "#history + ul li, section[aria-labelledby=history] li",
+        )
+    };
+    assert!(
+        milestones(N)
+            .iter()
+            .any(|t| t.contains("first session at the facility")),
+        "{:?}",
+        milestones(N)
+    );
+    assert!(!milestones(O).iter().any(|t| t.contains("first session")));
 
     // A build with nothing new carries the entry on, no longer new, and finds no other.
     let (output, _) = build_at(site.path(), &api, "public", "2026-11-29T18:00:00Z");
