@@ -8,6 +8,8 @@
 //! it; then the code that uses it.
 
 mod addresses;
+mod extra;
+mod menu;
 mod numbers;
 mod values;
 mod words;
@@ -17,6 +19,8 @@ pub use addresses::{
     check_base_url, is_host_name, parse_live_url, parse_previous_url, parse_site_url,
 };
 use anyhow::{Context, Result};
+pub use menu::{MenuEntry, MenuTarget};
+use menu::{MenuFile, menu};
 pub use numbers::{
     ActivityDays, FeedLimit, Interval, RecentDays, RefreshMinutes, RequestBudget, RuleHours,
     Timeout, WhatsNewDays,
@@ -24,11 +28,10 @@ pub use numbers::{
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use values::MenuFile;
 pub use values::{
     Airports, BannerSource, BaseUrl, BitValue, Cid, Codes, Colour, CoreApi, Email, HeaderStyle,
-    KeyText, Language, LiveAddress, LogoBackdrop, MenuEntry, MenuTarget, NameMode, Sections,
-    SiteFile, SiteUrl, Zone, parse_colour, parse_zone,
+    KeyText, Language, LiveAddress, LogoBackdrop, NameMode, Sections, SiteFile, SiteUrl, Zone,
+    parse_colour, parse_zone,
 };
 
 /// The file looked for in the working folder when `--config` is not given.
@@ -133,7 +136,7 @@ pub struct Settings {
     pub people: People,
     /// `[extra]`: a theme's own settings, any table, no key checked, handed to every template
     /// as `extra` as written (dates as their text).
-    #[serde(deserialize_with = "values::extra")]
+    #[serde(deserialize_with = "extra::extra")]
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -365,47 +368,6 @@ impl Settings {
             .clone()
             .unwrap_or_else(|| PathBuf::from(DEFAULT_OUTPUT))
     }
-}
-
-/// The `[[menu]]` entries: each a name and exactly one of an address or a page. A mistake is
-/// `Err` of where it starts in the text, and what it is.
-fn menu(
-    entries: Vec<MenuFile>,
-    at: &dyn Fn(usize) -> String,
-) -> Result<Vec<MenuEntry>, (usize, String)> {
-    let mut menu = Vec::new();
-    for entry in entries {
-        let start = entry.name.span().start;
-        let name = entry.name.get_ref().trim();
-        if name.is_empty() {
-            return Err((start, "menu: name is empty".to_owned()));
-        }
-        let target = match (&entry.url, &entry.page) {
-            (Some(url), None) => MenuTarget::Url(
-                values::menu_url(url.get_ref())
-                    .map_err(|e| (url.span().start, format!("menu: url: {e}")))?,
-            ),
-            (None, Some(page)) => MenuTarget::Page(page.get_ref().trim().to_owned()),
-            _ => {
-                return Err((
-                    start,
-                    format!(
-                        "menu: {name:?} needs either url = \"https://...\" (an address elsewhere) or page = \"join.md\" (a page of the site), not both"
-                    ),
-                ));
-            }
-        };
-        menu.push(MenuEntry {
-            name: name.to_owned(),
-            target,
-            origin: at(entry
-                .page
-                .as_ref()
-                .map_or(entry.name.span(), |p| p.span())
-                .start),
-        });
-    }
-    Ok(menu)
 }
 
 #[cfg(test)]

@@ -10,12 +10,16 @@
 //! whose subject has gone (a member who left, a promotion undone or followed by another) is
 //! dropped. A promotion is carried only while the rosters show it: see [`promoted_from`].
 
+mod documents;
+
 use super::events::{EventIndex, EventStatus, EventSummary};
 use super::{BuildInputs, DocumentGroup, EventKey, Texts};
 use crate::model::previous::{ChangeId, Previous, PreviousMember};
 use crate::model::{Member, Rating, Roster};
 use crate::settings::Settings;
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
+pub use documents::document_id;
+use documents::{DocumentRef, document_changes};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -86,15 +90,6 @@ pub struct State {
     pub document_links: BTreeMap<String, String>,
 }
 
-/// A document as changes name it: its id, where it is listed, its name and date, and the
-/// fingerprint of its address.
-struct DocumentRef<'v> {
-    anchor: &'v str,
-    name: &'v str,
-    updated: Option<NaiveDate>,
-    link: Option<String>,
-}
-
 /// Today's data, looked up by what change ids name.
 struct Today<'d> {
     /// By CID: the member and whether a visitor. `None` when the roster is not published.
@@ -111,7 +106,7 @@ struct Today<'d> {
 
 /// The first 16 hex digits of the SHA-256 of `parts`, each ended by a zero byte: the same
 /// on every machine and in every version.
-fn fingerprint(parts: &[&str]) -> String {
+pub(super) fn fingerprint(parts: &[&str]) -> String {
     let mut context = ring::digest::Context::new(&ring::digest::SHA256);
     for part in parts {
         context.update(part.as_bytes());
@@ -126,14 +121,6 @@ fn fingerprint(parts: &[&str]) -> String {
         hex.push(char::from(DIGITS[usize::from(b & 0x0f)]));
     }
     hex
-}
-
-/// A document's id: from its category and name, which stay when a file is replaced (a new
-/// version is often uploaded at a new address: `TJSJ Tower SOP v3.2.pdf`). The API gives
-/// documents no id of their own (api-v2.md, 2.8), so a document renamed or moved to another
-/// category gets a new id, and only its address tells it is the same: see [`renamed_from`].
-pub fn document_id(category: &str, name: &str) -> String {
-    format!("doc-{}", fingerprint(&[category, name]))
 }
 
 /// An event's fingerprint: what a change of it means (its start, end and name).
@@ -328,7 +315,7 @@ fn detect(
 }
 
 /// The changes found so far, each with its date and whether the data gave it.
-struct FoundChanges {
+pub(super) struct FoundChanges {
     changes: HashMap<ChangeId, (DateTime<Utc>, bool)>,
     build_time: DateTime<Utc>,
 }
@@ -345,7 +332,7 @@ impl FoundChanges {
     }
 }
 
-fn midnight(date: NaiveDate) -> DateTime<Utc> {
+pub(super) fn midnight(date: NaiveDate) -> DateTime<Utc> {
     date.and_time(chrono::NaiveTime::MIN).and_utc()
 }
 
@@ -409,83 +396,6 @@ fn event_changes(
             Some(_) => {}
         }
     }
-}
-
-/// New documents, documents with a new update date, and documents renamed (a renamed one
-/// with a new date too is updated: its file changed, and the title names it as it is now).
-fn document_changes(
-    documents: &HashMap<String, DocumentRef>,
-    previous: &Previous,
-    found: &mut FoundChanges,
-) {
-    let renamed = renamed_from(documents, previous);
-    for (id, doc) in documents {
-        let was = match (previous.documents.get(id), renamed.get(id.as_str())) {
-            (Some(was), _) => *was,
-            (None, Some(was)) => {
-                if doc.updated.is_none_or(|now| *was == Some(now)) {
-                    found.add(ChangeId::DocumentRenamed(id.clone()), None);
-                    continue;
-                }
-                *was
-            }
-            (None, None) => {
-                found.add(ChangeId::NewDocument(id.clone()), doc.updated.map(midnight));
-                continue;
-            }
-        };
-        if let Some(now) = doc.updated
-            && was != Some(now)
-        {
-            found.add(
-                ChangeId::DocumentUpdated(id.clone(), now),
-                Some(midnight(now)),
-            );
-        }
-    }
-}
-
-/// Today's documents that are a previous one renamed, by id, each with the previous one's
-/// date.
-///
-/// The API gives documents no id (api-v2.md, 2.8), so the rule is: a document the previous
-/// build did not have (by category and name) is one it had, renamed or moved to another
-/// category, when it is at the address (`url`, as the site links it) of a document the
-/// previous build had and today's data has not, and no other such document, gone or new,
-/// is at that address. A file replaced at a new address under the same name keeps its id;
-/// one replaced and renamed at once is new, as nothing tells it is the same; two documents
-/// at one address that both changed are new, as nothing tells which is which.
-fn renamed_from<'d>(
-    documents: &'d HashMap<String, DocumentRef>,
-    previous: &Previous,
-) -> HashMap<&'d str, Option<NaiveDate>> {
-    // By the fingerprint of the address: the documents gone, and the new ones.
-    let mut gone: HashMap<&str, Vec<Option<NaiveDate>>> = HashMap::new();
-    for (id, link) in &previous.document_links {
-        if let Some(date) = previous.documents.get(id)
-            && !documents.contains_key(id)
-        {
-            gone.entry(link.as_str()).or_default().push(*date);
-        }
-    }
-    let mut fresh: HashMap<&str, Vec<&str>> = HashMap::new();
-    for (id, doc) in documents {
-        if let Some(link) = &doc.link
-            && gone.contains_key(link.as_str())
-            && !previous.documents.contains_key(id)
-        {
-            fresh.entry(link.as_str()).or_default().push(id);
-        }
-    }
-    fresh
-        .into_iter()
-        .filter_map(
-            |(link, new)| match (new.as_slice(), gone.get(link)?.as_slice()) {
-                ([new], [was]) => Some((*new, *was)),
-                _ => None,
-            },
-        )
-        .collect()
 }
 
 /// A controller rating reached from a lower one an active account held: an observer's first
@@ -616,40 +526,8 @@ fn kind_name(id: &ChangeId, texts: &Texts) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{DocumentRef, fingerprint, is_promotion, renamed_from};
+    use super::{fingerprint, is_promotion};
     use crate::model::Rating;
-    use crate::model::previous::Previous;
-    use std::collections::HashMap;
-
-    #[test]
-    fn a_document_is_renamed_only_when_its_address_names_one_gone_and_one_new() {
-        // Before: a and b at address 1, c at 3, d and e at 2. Today none is there by its id:
-        // b2 and f are at 1, c2 at 3, d2 and e2 at 2. At 1 and at 2 two documents went and
-        // two came, and nothing tells which is which: only c2 is c renamed.
-        let mut previous = Previous::default();
-        for (id, link) in [("a", "1"), ("b", "1"), ("c", "3"), ("d", "2"), ("e", "2")] {
-            previous.documents.insert(id.into(), None);
-            previous.document_links.insert(id.into(), link.into());
-        }
-        let doc = |link: &str| DocumentRef {
-            anchor: "",
-            name: "",
-            updated: None,
-            link: Some(link.into()),
-        };
-        let today: HashMap<String, DocumentRef> = [
-            ("b2", "1"),
-            ("c2", "3"),
-            ("d2", "2"),
-            ("e2", "2"),
-            ("f", "1"),
-        ]
-        .into_iter()
-        .map(|(id, link)| (id.to_owned(), doc(link)))
-        .collect();
-        let renamed = renamed_from(&today, &previous);
-        assert_eq!(renamed.keys().collect::<Vec<_>>(), [&"c2"]);
-    }
 
     #[test]
     fn only_a_rating_up_from_a_held_rating_is_a_promotion() {
