@@ -120,7 +120,7 @@ pub fn first_session(
     kept_from: DateTime<Utc>,
 ) -> Option<DateTime<Utc>> {
     let member = member.filter(|m| m.checked.is_some())?;
-    let came = came?.and_time(chrono::NaiveTime::MIN).and_utc();
+    let came = super::time::midnight(came?);
     if came < kept_from {
         return None;
     }

@@ -15,6 +15,7 @@
 
 use super::PersonPage;
 use super::activity::{first_sessions, hours, prefixes, seconds_between};
+use super::time::midnight;
 use crate::model::activity::{Activity, window_start};
 use crate::model::{Member, Roster};
 use crate::settings::Settings;
@@ -98,10 +99,6 @@ pub struct SummaryEntry {
 struct Month {
     first: NaiveDate,
     to: DateTime<Utc>,
-}
-
-fn midnight(date: NaiveDate) -> DateTime<Utc> {
-    date.and_time(chrono::NaiveTime::MIN).and_utc()
 }
 
 /// The current month so far at `now`, and the last full one.

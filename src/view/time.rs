@@ -114,6 +114,11 @@ fn weekday_name(texts: &Texts, group: &str, day: Weekday) -> String {
     texts.text(&format!("time.{group}.{key}"), &[])
 }
 
+/// The first instant of `date`, in UTC: where a day's (or a month's) figures begin.
+pub(super) fn midnight(date: chrono::NaiveDate) -> DateTime<Utc> {
+    date.and_time(chrono::NaiveTime::MIN).and_utc()
+}
+
 pub(super) fn month_name(texts: &Texts, month0: u32) -> String {
     texts.text(
         &format!("time.months_short.{}", MONTHS[month0 as usize]),

@@ -13,6 +13,7 @@
 mod documents;
 
 use super::events::{EventIndex, EventStatus, EventSummary};
+use super::time::midnight;
 use super::{BuildInputs, DocumentGroup, EventKey, Texts};
 use crate::model::previous::{ChangeId, Previous, PreviousMember};
 use crate::model::{Member, Rating, Roster};
@@ -330,10 +331,6 @@ impl FoundChanges {
         };
         self.changes.insert(id, dated);
     }
-}
-
-pub(super) fn midnight(date: NaiveDate) -> DateTime<Utc> {
-    date.and_time(chrono::NaiveTime::MIN).and_utc()
 }
 
 /// New members and visitors, and promotions, against the previous roster (`before`).

@@ -2,8 +2,9 @@
 //! known by its category and name, and one renamed or moved by its address alone; what is
 //! new, updated or renamed since the previous build.
 
-use super::{FoundChanges, fingerprint, midnight};
+use super::{FoundChanges, fingerprint};
 use crate::model::previous::{ChangeId, Previous};
+use crate::view::time::midnight;
 use chrono::NaiveDate;
 use std::collections::HashMap;
 
