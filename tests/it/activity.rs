@@ -207,6 +207,15 @@ pub(super) fn config(site: &Path, core: &MockServer, requests: u32, enabled: boo
     std::fs::write(site.join("vatcar-site.toml"), text).unwrap();
 }
 
+/// [`config`] with a budget of 60, and `[people]` on.
+pub(super) fn config_with_people(site: &Path, core: &MockServer) {
+    config(site, core, 60, true);
+    let config_file = site.join("vatcar-site.toml");
+    let mut text = std::fs::read_to_string(&config_file).unwrap();
+    text.push_str("\n[people]\nenabled = true\n");
+    std::fs::write(&config_file, text).unwrap();
+}
+
 pub(super) fn build(site: &Path, api: &MockServer, out: &str) -> std::path::PathBuf {
     build_printing(site, api, out).0
 }
@@ -379,11 +388,7 @@ fn facts(output: &Path, cid: u64) -> std::collections::HashMap<String, String> {
 fn with_people_on_a_members_page_shows_the_hours_and_last_controlled_the_rule_gives() {
     let site = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR").to_owned() + "/target").unwrap();
     let (api, core) = (facility_api(), core_api());
-    config(site.path(), &core, 60, true);
-    let config_file = site.path().join("vatcar-site.toml");
-    let mut text = std::fs::read_to_string(&config_file).unwrap();
-    text.push_str("\n[people]\nenabled = true\n");
-    std::fs::write(&config_file, text).unwrap();
+    config_with_people(site.path(), &core);
     let output = build(site.path(), &api, "public");
     let (a_first, a_second) = a_pages();
     let a_all: Vec<Mocked> = a_first.into_iter().chain(a_second).collect();

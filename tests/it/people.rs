@@ -4,7 +4,7 @@
 //! its snapshot.
 
 use crate::activity::{
-    A, B, C, Mocked, NOW, V, WINDOW_DAYS, build, config, facility_api, page_body, path,
+    A, B, C, Mocked, NOW, V, WINDOW_DAYS, build, config_with_people, facility_api, page_body, path,
 };
 use crate::support::{MockServer, Reply, assert_same_files, build_site, page, site_folder, tree};
 use chrono::{DateTime, TimeDelta, Utc};
@@ -457,11 +457,7 @@ fn a_members_chart_shows_their_hours_in_each_month_as_the_tests_own_sums_give() 
     core.route_path(&path(B), vec![Reply::ok(page_body(B, &[], 0))]);
     core.route_path(&path(C), vec![Reply::status(500)]);
     core.route_path(&path(V), vec![Reply::ok(page_body(V, &[], 0))]);
-    config(site.path(), &core, 60, true);
-    let config_file = site.path().join("vatcar-site.toml");
-    let mut text = std::fs::read_to_string(&config_file).unwrap();
-    text.push_str("\n[people]\nenabled = true\n");
-    std::fs::write(&config_file, text).unwrap();
+    config_with_people(site.path(), &core);
     let output = build(site.path(), &api, "public");
 
     let expected = month_sums(&sessions);
