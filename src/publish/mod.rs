@@ -275,15 +275,9 @@ impl Staging {
                 let target = self.new_dir.join(MARKER);
                 in_folder(&target, || fs::write(&target, &marker))
                     .with_context(|| format!("could not write {}", target.display()))?;
-                // Sorted, the files of a folder come together: it is made once for them.
-                let unchanged = paths(false);
-                fn folder(path: &str) -> Option<&str> {
-                    path.rsplit_once('/').map(|(folder, _)| folder)
-                }
-                let runs: Vec<&[&str]> =
-                    unchanged.chunk_by(|a, b| folder(a) == folder(b)).collect();
-                runs.par_iter()
-                    .try_for_each(|run| self.link_unchanged(run))?;
+                paths(false)
+                    .par_iter()
+                    .try_for_each(|path| self.link_unchanged(path))?;
                 fs::write(self.staging.join(swap::EXCHANGING), "")
                     .context("could not write the staging folder's state")?;
                 pause_for_tests("staged");
@@ -309,21 +303,14 @@ impl Staging {
         self.finish(report)
     }
 
-    /// Links the old tree's files at `paths`, of one folder, into the new tree (a copy where
-    /// the file system has no hard links): readers of either see the same bytes, and their
-    /// mtimes stay.
-    fn link_unchanged(&self, paths: &[&str]) -> Result<()> {
-        let folder = below(&self.new_dir, paths[0]);
-        let folder = folder.parent().expect("a staged file has a folder");
-        fs::create_dir_all(folder)
-            .with_context(|| format!("could not create {}", folder.display()))?;
-        for path in paths {
-            let (source, target) = (below(&self.place.dir, path), below(&self.new_dir, path));
-            fs::hard_link(&source, &target)
-                .or_else(|_| fs::copy(&source, &target).map(drop))
-                .with_context(|| format!("could not keep {} in the new site", source.display()))?;
-        }
-        Ok(())
+    /// Links the old tree's file at `path` into the new tree (a copy where the file system has
+    /// no hard links): readers of either see the same bytes, and its mtime stays.
+    fn link_unchanged(&self, path: &str) -> Result<()> {
+        let (source, target) = (below(&self.place.dir, path), below(&self.new_dir, path));
+        in_folder(&target, || {
+            fs::hard_link(&source, &target).or_else(|_| fs::copy(&source, &target).map(drop))
+        })
+        .with_context(|| format!("could not keep {} in the new site", source.display()))
     }
 
     /// The publication is done: the old tree is taken apart and the folders made to hold the
