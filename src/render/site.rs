@@ -346,24 +346,18 @@ fn single_calendar(
     sink(Rendered::new(
         &outputs::EVENT_CALENDAR,
         entry.path.clone(),
-        ical::assemble(&single, &[&block], &Calendars::context(feeds)),
+        ical::assemble(&single, &[&block], &feeds.uid_host),
     ))?;
     Ok(Some(block))
 }
 
 impl<'v> Calendars<'v> {
-    fn context(feeds: &crate::view::CalendarFeeds) -> ical::EventContext<'_> {
-        ical::EventContext {
-            uid_host: &feeds.uid_host,
-        }
-    }
-
     /// The facility's and the division's feeds.
     fn feeds(&self, view: &SiteView, sink: Sink) -> Result<()> {
         let list = |keys: &[EventKey]| -> Vec<&ical::VEvent> {
             keys.iter().filter_map(|key| self.blocks.get(key)).collect()
         };
-        let context = Self::context(self.feeds);
+        let uid_host = &self.feeds.uid_host;
         let written = |output: &Output| output.is_written(&view.site.sections, view.site.has_feed);
         if written(&outputs::FACILITY_CALENDAR) {
             sink(Rendered::new(
@@ -372,7 +366,7 @@ impl<'v> Calendars<'v> {
                 ical::assemble(
                     &self.feeds.facility,
                     &list(&self.feeds.facility_ids),
-                    &context,
+                    uid_host,
                 ),
             ))?;
         }
@@ -380,7 +374,7 @@ impl<'v> Calendars<'v> {
             sink(Rendered::new(
                 &outputs::BOOKINGS_CALENDAR,
                 outputs::BOOKINGS_CALENDAR.path,
-                bookings_calendar(view, &context),
+                bookings_calendar(view, uid_host),
             ))?;
         }
         if written(&outputs::DIVISION_CALENDAR) {
@@ -390,7 +384,7 @@ impl<'v> Calendars<'v> {
                 ical::assemble(
                     &self.feeds.division,
                     &list(&self.feeds.division_ids),
-                    &context,
+                    uid_host,
                 ),
             ))?;
         }
@@ -399,7 +393,7 @@ impl<'v> Calendars<'v> {
 }
 
 /// The bookings of our positions.
-fn bookings_calendar(view: &SiteView, context: &ical::EventContext) -> String {
+fn bookings_calendar(view: &SiteView, uid_host: &str) -> String {
     let blocks: Vec<ical::VEvent> = (view.bookings_calendar.entries.iter())
         .map(|entry| {
             ical::booking_vevent(&ical::BookedPosition {
@@ -413,7 +407,7 @@ fn bookings_calendar(view: &SiteView, context: &ical::EventContext) -> String {
         })
         .collect();
     let blocks: Vec<&ical::VEvent> = blocks.iter().collect();
-    ical::assemble(&view.calendars.bookings, &blocks, context)
+    ical::assemble(&view.calendars.bookings, &blocks, uid_host)
 }
 
 fn to_value(value: &impl Serialize) -> Result<Value> {
