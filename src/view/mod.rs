@@ -66,7 +66,7 @@ use events::{EventIndex, Listed, event_lists, event_page, index_events, roster_n
 use feeds::{calendar_feeds, feed};
 use serde::Serialize;
 use site::site_view;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 #[derive(Clone, Debug, Serialize)]
@@ -139,24 +139,6 @@ fn in_sections(data: &mut SiteData, sections: Sections) {
     }
 }
 
-/// Every event's description as the API sent it, taken out of the models, by whether it is the
-/// facility's list and its id (the first record of each, the one [`index_events`] keeps): each
-/// is dropped once its page has the sanitized HTML. Held beside every page's HTML instead, a
-/// division of 10,000 events took the build past 200 MiB.
-fn take_descriptions(data: &mut SiteData) -> HashMap<(bool, u64), String> {
-    let mut taken = HashMap::new();
-    for (facility, list) in [
-        (true, &mut data.facility_events),
-        (false, &mut data.division_events),
-    ] {
-        for event in list {
-            (taken.entry((facility, event.id)))
-                .or_insert_with(|| std::mem::take(&mut event.description));
-        }
-    }
-    taken
-}
-
 /// The frames wide tables and code blocks scroll in, named in the site's language: in event
 /// descriptions and in the webmaster's pages alike.
 fn scroll_frames(texts: &Texts) -> FrameTags {
@@ -173,7 +155,6 @@ const HOME_EVENTS: usize = 5;
 pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> SiteView {
     in_sections(&mut data, settings.sections);
     let written_names = people::apply_names(&mut data.roster, &settings.people);
-    let descriptions = take_descriptions(&mut data);
     let data = &data;
     let frames = scroll_frames(&inputs.texts);
     let sanitizer = Sanitizer::new(&inputs.base_url).with_frames(frames.clone());
@@ -188,13 +169,7 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         division_keys,
         summaries,
         event_pages,
-    } = event_views(
-        data,
-        descriptions,
-        (&sanitizer, written_names),
-        settings,
-        inputs,
-    );
+    } = event_views(data, (&sanitizer, written_names), settings, inputs);
     let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, settings, inputs);
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
@@ -316,28 +291,17 @@ struct EventViews<'d> {
 /// every core.
 fn event_views<'d>(
     data: &'d SiteData,
-    mut descriptions: HashMap<(bool, u64), String>,
     (sanitizer, written_names): (&Sanitizer, Option<people::WrittenNames>),
     settings: &Settings,
     inputs: &BuildInputs,
 ) -> EventViews<'d> {
     let names = roster_names(&data.roster, written_names);
     let (events, facility_keys, division_keys) = index_events(data);
-    let list: Vec<(&EventKey, &Listed, String)> = (events.iter())
-        .map(|(key, listed)| {
-            let record = (listed.facility, listed.event.id);
-            (
-                key,
-                listed,
-                descriptions.remove(&record).unwrap_or_default(),
-            )
-        })
-        .collect();
-    drop(descriptions);
-    let per_event = crate::parallel::map_parallel(list, |(key, listed, description)| {
+    let list: Vec<(&EventKey, &Listed)> = events.iter().collect();
+    let per_event = crate::parallel::map_parallel(list, |(key, listed)| {
         let summary = Arc::new(summary(*key, listed, settings, inputs));
         let page = event_page(
-            (listed.event, &description),
+            listed.event,
             Arc::clone(&summary),
             sanitizer,
             &names,

@@ -114,14 +114,7 @@ pub(super) fn fingerprint(parts: &[&str]) -> String {
         context.update(&[0]);
     }
     let digest = context.finish();
-    // Written digit by digit: a `format!` per byte was most of the cost of an event's.
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut hex = String::with_capacity(16);
-    for b in &digest.as_ref()[..8] {
-        hex.push(char::from(DIGITS[usize::from(b >> 4)]));
-        hex.push(char::from(DIGITS[usize::from(b & 0x0f)]));
-    }
-    hex
+    digest.as_ref()[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// An event's fingerprint: what a change of it means (its start, end and name).
