@@ -10,7 +10,7 @@
 use super::live::{is_ours, our_prefixes};
 use crate::model::Roster;
 use crate::model::activity::{self, Activity, Session};
-use chrono::{DateTime, Datelike, TimeDelta, TimeZone, Utc};
+use chrono::{DateTime, Datelike, TimeDelta, Utc};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -193,15 +193,6 @@ pub fn figures(
     }
 }
 
-/// The first instant of the calendar month (UTC) after `t`'s.
-fn next_month(t: DateTime<Utc>) -> DateTime<Utc> {
-    let (year, month) = match t.month() {
-        12 => (t.year() + 1, 1),
-        month => (t.year(), month + 1),
-    };
-    (Utc.with_ymd_and_hms(year, month, 1, 0, 0, 0).single()).unwrap_or(DateTime::<Utc>::MAX_UTC)
-}
-
 /// The member's hours in each calendar month (UTC) the window touches, oldest first, by the
 /// same rule as the window's total: the first month counted from the window's start, the
 /// last up to `now`, and a session across a month's end counted in each month for its part
@@ -221,7 +212,8 @@ pub fn by_month(
     let mut months = Vec::new();
     let mut from = activity::window_start(now, window_days);
     while from < now {
-        let to = next_month(from).min(now);
+        let next = super::time::month_start(from.date_naive(), 1).map(super::time::midnight);
+        let to = next.unwrap_or(DateTime::<Utc>::MAX_UTC).min(now);
         let seconds: i64 = (counted.iter()).map(|s| seconds_within(s, from, to)).sum();
         months.push((from, seconds));
         from = to;

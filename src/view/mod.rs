@@ -175,15 +175,20 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
     let division_events = lists(&division_keys);
 
     let (roster, mut people) = roster_views(data, settings, inputs);
+    let first_sessions = activity::first_sessions(
+        &data.roster,
+        settings,
+        inputs.activity.as_deref(),
+        inputs.build_time,
+    );
     let documents = documents::documents(data, inputs);
     let mut whats_new = whats_new::whats_new(
         &data.roster,
         (&events, &summaries),
-        &documents,
+        (&documents, &first_sessions),
         settings,
         inputs,
     );
-    people::link_changes(&mut whats_new, &people);
 
     let (feed, feed_updated) = feed(&events, (&summaries, &event_pages), settings);
     let calendars = calendar_feeds(
@@ -200,22 +205,27 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         settings,
         (inputs.build_time, &inputs.texts, &calendars.uid_host),
     );
-    let mut home = home_page(
-        data,
-        &site,
-        &roster,
-        (&facility_events, &division_events),
-        &whats_new,
-        next_events(&summaries, HOME_EVENTS),
-    );
-    if settings.sections.live {
-        home.live = Some(live.clone());
-    }
-    let (month_top, month_summary) = month::month_views(&data.roster, settings, inputs, &people);
-    home.month_top = month_top;
     let live_on = settings.sections.live.then_some(&live);
-    people::add_history_bookings_and_live(&mut people, &whats_new, live_on);
-    people::add_staffed_events(&mut people, &event_pages);
+    people::add_to_pages(&mut people, &mut whats_new, live_on, &event_pages);
+    let (month_top, month_summary) =
+        month::month_views(&data.roster, &first_sessions, settings, inputs, &people);
+    let home = HomePage {
+        staff: roster.staff.clone(),
+        next_events: next_events(&summaries, HOME_EVENTS),
+        controllers: data.roster.controllers.len(),
+        visitors: data.roster.visitors.len(),
+        documents: data.documents.iter().map(|c| c.files.len()).sum(),
+        upcoming_facility: facility_events.upcoming.len(),
+        upcoming_division: division_events.upcoming.len(),
+        lead: site.facility.description.clone(),
+        intro: None,
+        live: live_on.cloned(),
+        month_top,
+        whats_new: (whats_new.changes.iter())
+            .take(whats_new::HOME_CHANGES)
+            .cloned()
+            .collect(),
+    };
     let public = public_data::public_data(
         (&whats_new, month_summary),
         &roster,
@@ -338,36 +348,6 @@ fn next_events(
     next_events.sort_by(|a, b| (&a.when.start.iso, a.id).cmp(&(&b.when.start.iso, b.id)));
     next_events.truncate(count);
     next_events
-}
-
-/// The home page: the staff, the counts, the next events and the latest changes.
-fn home_page(
-    data: &SiteData,
-    site: &Site,
-    roster: &RosterPage,
-    (facility_events, division_events): (&EventLists, &EventLists),
-    whats_new: &WhatsNew,
-    next_events: Vec<Arc<EventSummary>>,
-) -> HomePage {
-    HomePage {
-        staff: roster.staff.clone(),
-        next_events,
-        controllers: data.roster.controllers.len(),
-        visitors: data.roster.visitors.len(),
-        documents: data.documents.iter().map(|c| c.files.len()).sum(),
-        upcoming_facility: facility_events.upcoming.len(),
-        upcoming_division: division_events.upcoming.len(),
-        lead: site.facility.description.clone(),
-        intro: None,
-        live: None,
-        month_top: None,
-        whats_new: (whats_new
-            .changes
-            .iter()
-            .take(whats_new::HOME_CHANGES)
-            .cloned())
-        .collect(),
-    }
 }
 
 /// What the pages that show who is on now may connect to: their own origin (the server's

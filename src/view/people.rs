@@ -243,17 +243,6 @@ fn member_of(change: &super::Change) -> Option<u64> {
     }
 }
 
-/// Each change of a member who has a page links to it rather than to the roster.
-pub(super) fn link_changes(whats_new: &mut super::WhatsNew, pages: &[PersonPage]) {
-    for change in &mut whats_new.changes {
-        let page = member_of(change)
-            .and_then(|cid| pages.binary_search_by_key(&cid, |page| page.row.cid).ok());
-        if let Some(page) = page.and_then(|at| pages[at].row.page.clone()) {
-            change.url = page;
-        }
-    }
-}
-
 /// Each member's hours by month, for the chart on their page; nothing with `[activity]` off.
 pub(super) fn add_months(
     pages: &mut [PersonPage],
@@ -273,37 +262,24 @@ pub(super) fn add_months(
     }
 }
 
-/// The events whose positions name a member by CID, on the member's page, newest first. Only
-/// a CID: a name written in a position is no evidence of who it is.
-pub(super) fn add_staffed_events(pages: &mut [PersonPage], event_pages: &[EventPage]) {
-    let mut staffed: Vec<&EventPage> = (event_pages.iter())
-        .filter(|event| !event.staffed_by.is_empty())
-        .collect();
-    staffed.sort_by_key(|event| Reverse((event.start(), event.summary.key)));
-    let mut by_cid: HashMap<u64, &mut PersonPage> =
-        pages.iter_mut().map(|page| (page.row.cid, page)).collect();
-    for event in staffed {
-        for cid in &event.staffed_by {
-            if let Some(page) = by_cid.get_mut(cid) {
-                page.events.push(Arc::clone(&event.summary));
-            }
-        }
-    }
-}
-
-/// Each member's milestones from What's new, their bookings from the live page's,
-/// and with the live page on what its script reads, on their page.
-pub(super) fn add_history_bookings_and_live(
+/// What each member's page shows of the rest of the site: their milestones among What's new's
+/// changes (joins, promotions, a first session; each such change then links to their page
+/// rather than to the roster), their bookings and, with the live page on, what its script
+/// reads, and the events whose positions name them by CID, newest first (only a CID: a name
+/// written in a position is no evidence of who it is).
+pub(super) fn add_to_pages(
     pages: &mut [PersonPage],
-    whats_new: &super::WhatsNew,
+    whats_new: &mut super::WhatsNew,
     live: Option<&super::LivePage>,
+    event_pages: &[EventPage],
 ) {
     let mut by_cid: HashMap<u64, &mut PersonPage> =
         pages.iter_mut().map(|page| (page.row.cid, page)).collect();
-    // The page lists the member's milestones (`person.history`): joins, promotions, a first
-    // session at the facility.
-    for change in &whats_new.changes {
+    for change in &mut whats_new.changes {
         if let Some(page) = member_of(change).and_then(|cid| by_cid.get_mut(&cid)) {
+            if let Some(url) = &page.row.page {
+                change.url.clone_from(url);
+            }
             page.history.push(change.clone());
         }
     }
@@ -314,6 +290,17 @@ pub(super) fn add_history_bookings_and_live(
     for booking in bookings.flat_map(|day| &day.bookings) {
         if let Some(page) = booking.cid.and_then(|cid| by_cid.get_mut(&cid)) {
             page.bookings.push(booking.clone());
+        }
+    }
+    let mut staffed: Vec<&EventPage> = (event_pages.iter())
+        .filter(|event| !event.staffed_by.is_empty())
+        .collect();
+    staffed.sort_by_key(|event| Reverse((event.start(), event.summary.key)));
+    for event in staffed {
+        for cid in &event.staffed_by {
+            if let Some(page) = by_cid.get_mut(cid) {
+                page.events.push(Arc::clone(&event.summary));
+            }
         }
     }
 }

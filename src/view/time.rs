@@ -82,6 +82,13 @@ pub(super) fn midnight(date: chrono::NaiveDate) -> DateTime<Utc> {
     date.and_time(chrono::NaiveTime::MIN).and_utc()
 }
 
+/// The first day of the calendar month `later` months after `date`'s: the one rule for
+/// where a month begins. `None` past the dates chrono holds.
+pub(super) fn month_start(date: chrono::NaiveDate, later: u32) -> Option<chrono::NaiveDate> {
+    date.with_day(1)?
+        .checked_add_months(chrono::Months::new(later))
+}
+
 pub(super) fn month_name(texts: &Texts, month0: u32) -> String {
     texts.text(
         &format!("time.months_short.{}", MONTHS[month0 as usize]),

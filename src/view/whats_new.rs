@@ -100,8 +100,9 @@ struct Today<'d> {
     events: HashMap<String, (&'d EventSummary, &'d crate::model::Event)>,
     documents: HashMap<String, DocumentRef<'d>>,
     /// The start of each member's first session at the facility, where it is known
-    /// (`[activity]`'s rule: [`super::activity::first_session`]), by CID.
-    first_sessions: HashMap<u64, DateTime<Utc>>,
+    /// (`[activity]`'s rule: [`super::activity::first_session`]), by CID; `None` when the
+    /// roster is not published.
+    first_sessions: Option<&'d HashMap<u64, DateTime<Utc>>>,
     texts: &'d Texts,
 }
 
@@ -114,7 +115,10 @@ pub(super) fn fingerprint(parts: &[&str]) -> String {
         context.update(&[0]);
     }
     let digest = context.finish();
-    digest.as_ref()[..8].iter().map(|b| format!("{b:02x}")).collect()
+    digest.as_ref()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// An event's fingerprint: what a change of it means (its start, end and name).
@@ -129,12 +133,18 @@ fn event_fingerprint(event: &crate::model::Event) -> String {
 pub(super) fn whats_new(
     roster: &Roster,
     (events, summaries): (&EventIndex, &BTreeMap<EventKey, Arc<EventSummary>>),
-    documents: &[DocumentGroup],
+    (documents, first_sessions): (&[DocumentGroup], &HashMap<u64, DateTime<Utc>>),
     settings: &Settings,
     inputs: &BuildInputs,
 ) -> WhatsNew {
     let days = settings.whats_new_days.0;
-    let today = today(roster, (events, summaries), documents, settings, inputs);
+    let today = today(
+        roster,
+        (events, summaries),
+        (documents, first_sessions),
+        settings,
+        inputs,
+    );
     let state = State {
         events: today
             .events
@@ -220,7 +230,7 @@ pub(super) fn whats_new(
 fn today<'d>(
     roster: &'d Roster,
     (events, summaries): (&EventIndex<'d>, &'d BTreeMap<EventKey, Arc<EventSummary>>),
-    documents: &'d [DocumentGroup],
+    (documents, first_sessions): (&'d [DocumentGroup], &'d HashMap<u64, DateTime<Utc>>),
     settings: &Settings,
     inputs: &'d BuildInputs,
 ) -> Today<'d> {
@@ -257,19 +267,13 @@ fn today<'d>(
             }
         }
     }
-    // Changes to the roster are listed only when it is published.
-    let first_sessions = if members.is_some() {
-        let known = inputs.activity.as_deref();
-        super::activity::first_sessions(roster, settings, known, inputs.build_time)
-    } else {
-        HashMap::new()
-    };
     Today {
+        // Changes to the roster are listed only when it is published.
+        first_sessions: members.is_some().then_some(first_sessions),
         members,
         before: inputs.previous.as_deref().and_then(|p| p.members.as_ref()),
         events,
         documents: by_id,
-        first_sessions,
         texts: &inputs.texts,
     }
 }
@@ -297,7 +301,7 @@ fn detect(
     if let Some(previous) = previous {
         // Only a session begun since the previous build is news: a member read for the
         // first time brings sessions of any age.
-        for (cid, start) in &today.first_sessions {
+        for (cid, start) in today.first_sessions.into_iter().flatten() {
             if previous.generated.is_some_and(|then| *start > then) {
                 found.add(ChangeId::FirstSession(*cid), Some(*start));
             }
@@ -449,7 +453,7 @@ fn describe(id: &ChangeId, today: &Today) -> Option<(String, String)> {
             )
         }
         ChangeId::FirstSession(cid) => {
-            today.first_sessions.get(cid)?;
+            today.first_sessions?.get(cid)?;
             let name = anyone(cid)?.display_name();
             (
                 texts.text("whats_new.title_first_session", &[("name", &name)]),
