@@ -368,6 +368,7 @@ fn live_connect_src(live: &crate::settings::Live) -> String {
 #[cfg(test)]
 mod tests {
     use crate::i18n::{BUILT_IN, Catalogue};
+    use crate::model::previous::ChangeId;
     use crate::model::{Rating, StaffRole};
     use std::collections::BTreeSet;
 
@@ -460,6 +461,22 @@ mod tests {
         keys.extend(
             StaffRole::ALL.map(|role| format!("staff.{}", role.code().to_ascii_lowercase())),
         );
+        let doc = || "doc-1".to_owned();
+        for change in [
+            ChangeId::NewMember(1),
+            ChangeId::NewVisitor(1),
+            ChangeId::FirstSession(1),
+            ChangeId::Promotion(1, Rating::S2),
+            ChangeId::NewEvent("412".into()),
+            ChangeId::EventChanged("412".into(), "0".into()),
+            ChangeId::NewDocument(doc()),
+            ChangeId::DocumentUpdated(doc(), chrono::NaiveDate::MIN),
+            ChangeId::DocumentRenamed(doc()),
+        ] {
+            for part in ["kind", "title"] {
+                keys.insert(format!("whats_new.{part}_{}", change.kind()));
+            }
+        }
         for (language, text) in BUILT_IN {
             let catalogue = Catalogue::parse(text, language).unwrap();
             let has = |key: &str| catalogue.entries.contains_key(key);
