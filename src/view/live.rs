@@ -188,7 +188,6 @@ pub(super) fn live_page(
             .and_then(|cid| people.get(&cid))
             .cloned()
             .unwrap_or_default();
-        let on_roster = booking.cid.is_some_and(|cid| people.contains_key(&cid));
         let who = match (&name, &rating, booking.cid) {
             (Some(name), Some(rating), _) => Some(format!("{name} ({rating})")),
             (Some(name), None, _) => Some(name.clone()),
@@ -212,8 +211,8 @@ pub(super) fn live_page(
             ),
             kind: kind.clone(),
             kind_code: booking.kind.code(),
-            name: name.filter(|_| on_roster),
-            rating: rating.filter(|_| on_roster),
+            name,
+            rating,
             cid: booking.cid,
             who: who.clone(),
             started: booking.start <= now,

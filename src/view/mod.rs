@@ -34,7 +34,7 @@ pub use content::{
     ContentPageView, ContentView, GeneratedAnchor, HomeIntro, MenuItem, PageLink, add_content,
     check_generated_anchors, ids_in, menu_renames,
 };
-pub use documents::{DocumentGroup, DocumentRow, slug};
+pub use documents::{DocumentGroup, DocumentRow};
 pub use events::{
     EventKey, EventLists, EventPage, EventStatus, EventSummary, Position, banner_address,
     event_name,
