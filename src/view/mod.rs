@@ -274,17 +274,10 @@ fn roster_views(
         inputs.build_time,
     );
     // Member pages sit below the roster's: none without it.
-    let mut people = match settings.sections.roster {
-        true => people::people_pages(&mut roster, &data.roster, &settings.people, &inputs.texts),
+    let people = match settings.sections.roster {
+        true => people::people_pages(&mut roster, &data.roster, settings, inputs),
         false => Vec::new(),
     };
-    people::add_months(
-        &mut people,
-        inputs.activity.as_deref(),
-        &data.roster,
-        settings,
-        (inputs.build_time, &inputs.texts),
-    );
     (roster, people)
 }
 

@@ -100,7 +100,7 @@ struct Today<'d> {
     events: HashMap<String, (&'d EventSummary, &'d crate::model::Event)>,
     documents: HashMap<String, DocumentRef<'d>>,
     /// The start of each member's first session at the facility, where it is known
-    /// (`[activity]`'s rule: [`super::activity::first_session`]), by CID; `None` when the
+    /// (`[activity]`'s rule: [`super::activity::first_sessions`]), by CID; `None` when the
     /// roster is not published.
     first_sessions: Option<&'d HashMap<u64, DateTime<Utc>>>,
     texts: &'d Texts,
