@@ -62,7 +62,9 @@ pub use whats_new::{Change, WhatsNew, document_id};
 use crate::model::SiteData;
 use crate::sanitize::description::Sanitizer;
 use crate::sanitize::frames::FrameTags;
-use events::{EventIndex, Listed, event_lists, event_page, index_events, roster_names, summary};
+use events::{
+    EventIndex, Listed, Names, event_lists, event_page, index_events, roster_names, summary,
+};
 use feeds::{calendar_feeds, feed};
 use serde::Serialize;
 use site::site_view;
@@ -163,13 +165,9 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         site.live_connect_src = Some(live_connect_src(&settings.live));
     }
 
-    let EventViews {
-        events,
-        facility_keys,
-        division_keys,
-        summaries,
-        event_pages,
-    } = event_views(data, (&sanitizer, written_names), settings, inputs);
+    let names = roster_names(&data.roster, written_names);
+    let (events, facility_keys, division_keys) = index_events(data);
+    let (summaries, event_pages) = event_views(&events, (&sanitizer, &names), settings, inputs);
     let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, settings, inputs);
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
@@ -281,25 +279,14 @@ fn roster_views(
     (roster, people)
 }
 
-/// Every event's summary and page, and the index they were made from.
-struct EventViews<'d> {
-    events: EventIndex<'d>,
-    facility_keys: Vec<EventKey>,
-    division_keys: Vec<EventKey>,
-    summaries: BTreeMap<EventKey, Arc<EventSummary>>,
-    event_pages: Vec<EventPage>,
-}
-
 /// Each event's summary and page (its description sanitized, the costliest step), made on
 /// every core.
-fn event_views<'d>(
-    data: &'d SiteData,
-    (sanitizer, written_names): (&Sanitizer, Option<people::WrittenNames>),
+fn event_views(
+    events: &EventIndex,
+    (sanitizer, names): (&Sanitizer, &Names),
     settings: &Settings,
     inputs: &BuildInputs,
-) -> EventViews<'d> {
-    let names = roster_names(&data.roster, written_names);
-    let (events, facility_keys, division_keys) = index_events(data);
+) -> (BTreeMap<EventKey, Arc<EventSummary>>, Vec<EventPage>) {
     let list: Vec<(&EventKey, &Listed)> = events.iter().collect();
     let per_event = crate::parallel::map_parallel(list, |(key, listed)| {
         let summary = Arc::new(summary(*key, listed, settings, inputs));
@@ -307,7 +294,7 @@ fn event_views<'d>(
             listed.event,
             Arc::clone(&summary),
             sanitizer,
-            &names,
+            names,
             (settings, inputs),
         );
         Ok((*key, summary, page))
@@ -319,13 +306,7 @@ fn event_views<'d>(
         summaries.insert(key, summary);
         event_pages.push(page);
     }
-    EventViews {
-        events,
-        facility_keys,
-        division_keys,
-        summaries,
-        event_pages,
-    }
+    (summaries, event_pages)
 }
 
 /// The next events the home page lists: not past, soonest first, at most `count`.
