@@ -212,7 +212,7 @@ pub fn by_month(
             month: month.format("%Y-%m").to_string(),
             label: format!(
                 "{} {}",
-                super::time::month_name(texts, month.month0()),
+                super::time::month_name(texts, "months_short", month.month0()),
                 month.year()
             ),
             hours: hours(seconds),

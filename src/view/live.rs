@@ -3,7 +3,7 @@
 //! prefixes, our airports, the feed's address, its words).
 
 use super::Texts;
-use super::time::{Instant, When, between, day_title};
+use super::time::{Instant, When, between, local_date};
 use crate::model::bookings::{Booking, Bookings};
 use crate::model::{Member, Roster};
 use crate::settings::{Live, Settings};
@@ -241,7 +241,7 @@ pub(super) fn live_page(
         match days.last_mut() {
             Some(day) if day.date == date => day.bookings.push(row),
             _ => days.push(BookingDay {
-                title: day_title(texts, booking.start.date_naive()),
+                title: local_date(texts, "weekdays", booking.start.date_naive()),
                 date,
                 bookings: vec![row],
             }),

@@ -320,11 +320,8 @@ fn positions(notes: &[TrainingNote]) -> Vec<Tally> {
         .into_iter()
         .map(|(name, sessions)| Tally { name, sessions })
         .collect();
-    positions.sort_by(|a, b| {
-        b.sessions
-            .cmp(&a.sessions)
-            .then_with(|| a.name.cmp(&b.name))
-    });
+    // Stable: positions trained as often stay in the map's order, by name.
+    positions.sort_by_key(|tally| std::cmp::Reverse(tally.sessions));
     positions
 }
 

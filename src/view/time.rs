@@ -89,37 +89,22 @@ pub(super) fn month_start(date: chrono::NaiveDate, later: u32) -> Option<chrono:
         .checked_add_months(chrono::Months::new(later))
 }
 
-pub(super) fn month_name(texts: &Texts, month0: u32) -> String {
-    texts.text(
-        &format!("time.months_short.{}", MONTHS[month0 as usize]),
-        &[],
-    )
+/// A month's name in the site's language, whole (`group` `months`) or short
+/// (`months_short`).
+pub(super) fn month_name(texts: &Texts, group: &str, month0: u32) -> String {
+    texts.text(&format!("time.{group}.{}", MONTHS[month0 as usize]), &[])
 }
 
-/// `Sat 28 Nov` in the site's language (`time.local_date`).
-fn local_date(texts: &Texts, date: impl Datelike) -> String {
+/// A day in the site's language (`time.local_date`), its weekday short (`weekdays_short`:
+/// `Sat 28 Nov`, as local times are shown) or whole (`weekdays`: `Friday 20 Nov`, as the live
+/// page heads its bookings).
+pub(super) fn local_date(texts: &Texts, weekdays: &str, date: impl Datelike) -> String {
     texts.text(
         "time.local_date",
         &[
-            (
-                "weekday",
-                &weekday_name(texts, "weekdays_short", date.weekday()),
-            ),
+            ("weekday", &weekday_name(texts, weekdays, date.weekday())),
             ("day", &date.day().to_string()),
-            ("month", &month_name(texts, date.month0())),
-        ],
-    )
-}
-
-/// A day as the live page heads its bookings: `Friday 20 Nov` (`time.local_date`, with the
-/// day's whole name).
-pub(super) fn day_title(texts: &Texts, date: impl Datelike) -> String {
-    texts.text(
-        "time.local_date",
-        &[
-            ("weekday", &weekday_name(texts, "weekdays", date.weekday())),
-            ("day", &date.day().to_string()),
-            ("month", &month_name(texts, date.month0())),
+            ("month", &month_name(texts, "months_short", date.month0())),
         ],
     )
 }
@@ -129,13 +114,7 @@ pub fn month_title(texts: &Texts, date: impl Datelike) -> String {
     texts.text(
         "time.month_year",
         &[
-            (
-                "month",
-                &texts.text(
-                    &format!("time.months.{}", MONTHS[date.month0() as usize]),
-                    &[],
-                ),
-            ),
+            ("month", &month_name(texts, "months", date.month0())),
             ("year", &date.year().to_string()),
         ],
     )
@@ -147,7 +126,7 @@ pub fn date(texts: &Texts, date: impl Datelike) -> String {
         "time.date",
         &[
             ("day", &date.day().to_string()),
-            ("month", &month_name(texts, date.month0())),
+            ("month", &month_name(texts, "months_short", date.month0())),
             ("year", &date.year().to_string()),
         ],
     )
@@ -171,7 +150,7 @@ pub(super) fn between(
         if ls.date_naive() == le.date_naive() {
             format!(
                 "{} {}–{} {}",
-                local_date(texts, ls),
+                local_date(texts, "weekdays_short", ls),
                 ls.format("%H:%M"),
                 le.format("%H:%M"),
                 le.format("%Z")
@@ -179,9 +158,9 @@ pub(super) fn between(
         } else {
             format!(
                 "{} {} – {} {} {}",
-                local_date(texts, ls),
+                local_date(texts, "weekdays_short", ls),
                 ls.format("%H:%M"),
-                local_date(texts, le),
+                local_date(texts, "weekdays_short", le),
                 le.format("%H:%M"),
                 le.format("%Z")
             )
@@ -195,7 +174,7 @@ pub(super) fn between(
         local,
         weekday: weekday_name(texts, "weekdays", start.weekday()),
         day: start.day().to_string(),
-        month: month_name(texts, start.month0()),
+        month: month_name(texts, "months_short", start.month0()),
     }
 }
 
