@@ -5,7 +5,7 @@
 use super::Texts;
 use super::time::{Instant, When, between, local_date};
 use crate::model::bookings::{Booking, Bookings};
-use crate::model::{Member, Roster};
+use crate::model::Roster;
 use crate::settings::{Live, Settings};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
@@ -98,17 +98,16 @@ pub struct BookingsCalendar {
 fn roster_people(roster: &Roster) -> BTreeMap<u64, (Option<String>, Option<String>)> {
     let mut people: BTreeMap<u64, (Option<String>, Option<String>)> = BTreeMap::new();
     let staff = roster.staff.iter().flat_map(|post| post.holders.iter());
-    let members: Vec<&Member> = (roster.controllers.iter())
-        .chain(roster.visitors.iter())
+    for member in (roster.controllers.iter())
+        .chain(&roster.visitors)
         .chain(staff)
-        .collect();
-    for member in members {
-        let entry = people.entry(member.cid).or_default();
-        if entry.0.is_none() {
-            entry.0.clone_from(&member.name);
+    {
+        let (name, rating) = people.entry(member.cid).or_default();
+        if name.is_none() {
+            name.clone_from(&member.name);
         }
-        if entry.1.is_none() {
-            entry.1 = member.rating.map(|r| r.code().into_owned());
+        if rating.is_none() {
+            *rating = member.rating.map(|r| r.code().into_owned());
         }
     }
     people
