@@ -26,21 +26,18 @@ fn encoded(value: &str) -> impl std::fmt::Display + '_ {
     utf8_percent_encode(value, QUERY_VALUE)
 }
 
-/// What an event is, for [`google_event`]: plain text, as the calendars carry it.
-pub(super) struct EventText<'a> {
-    pub name: &'a str,
-    pub start: DateTime<Utc>,
-    pub end: DateTime<Utc>,
-    pub description: &'a str,
-    pub location: &'a str,
-    /// The event's own page, when the site URL is known.
-    pub page: Option<&'a str>,
-}
-
-/// Opens Google Calendar's form for a new event, filled in with this one.
-pub(super) fn google_event(event: &EventText) -> String {
-    let mut details = shortened(event.description.trim(), DETAILS_CHARS);
-    if let Some(page) = event.page {
+/// Opens Google Calendar's form for a new event, filled in with this one: its name, times,
+/// description and location as plain text, as the calendars carry them, and its own page
+/// when the site URL is known.
+pub(super) fn google_event(
+    name: &str,
+    (start, end): (DateTime<Utc>, DateTime<Utc>),
+    description: &str,
+    location: &str,
+    page: Option<&str>,
+) -> String {
+    let mut details = shortened(description.trim(), DETAILS_CHARS);
+    if let Some(page) = page {
         if !details.is_empty() {
             details.push_str("\n\n");
         }
@@ -49,16 +46,16 @@ pub(super) fn google_event(event: &EventText) -> String {
     }
     let mut link = format!(
         "https://calendar.google.com/calendar/render?action=TEMPLATE&text={}&dates=",
-        encoded(event.name)
+        encoded(name)
     );
-    push_basic_utc(&mut link, event.start);
+    push_basic_utc(&mut link, start);
     link.push('/');
-    push_basic_utc(&mut link, event.end);
+    push_basic_utc(&mut link, end);
     if !details.is_empty() {
         link.push_str(&format!("&details={}", encoded(&details)));
     }
-    if !event.location.is_empty() {
-        link.push_str(&format!("&location={}", encoded(event.location)));
+    if !location.is_empty() {
+        link.push_str(&format!("&location={}", encoded(location)));
     }
     link
 }
@@ -94,24 +91,20 @@ mod tests {
     use super::*;
     use chrono::TimeZone;
 
-    fn event<'a>(name: &'a str, description: &'a str, page: Option<&'a str>) -> EventText<'a> {
-        EventText {
-            name,
-            start: Utc.with_ymd_and_hms(2026, 11, 21, 23, 0, 0).unwrap(),
-            end: Utc.with_ymd_and_hms(2026, 11, 22, 2, 30, 0).unwrap(),
-            description,
-            location: "TJSJ → TNCM",
-            page,
-        }
+    /// The link of an event from 2026-11-21 23:00Z to 02:30Z, from TJSJ to TNCM.
+    fn event(name: &str, description: &str, page: Option<&str>) -> String {
+        let start = Utc.with_ymd_and_hms(2026, 11, 21, 23, 0, 0).unwrap();
+        let end = Utc.with_ymd_and_hms(2026, 11, 22, 2, 30, 0).unwrap();
+        google_event(name, (start, end), description, "TJSJ → TNCM", page)
     }
 
     #[test]
     fn an_event_link_encodes_every_value_whole() {
-        let link = google_event(&event(
+        let link = event(
             "Fly & Drive=fun #1 + more",
             "Line one\nline two",
             Some("https://tjzs.example.org/events/7/"),
-        ));
+        );
         assert_eq!(
             link,
             "https://calendar.google.com/calendar/render?action=TEMPLATE\
@@ -125,12 +118,12 @@ mod tests {
     #[test]
     fn a_long_description_is_cut_and_an_empty_one_left_out() {
         let long = "é".repeat(5000);
-        let link = google_event(&event("Night ops", &long, None));
+        let link = event("Night ops", &long, None);
         let details = link.split("&details=").nth(1).unwrap();
         let details = details.split('&').next().unwrap();
         // 1000 é (6 bytes encoded each) and the ellipsis.
         assert_eq!(details.len(), 1000 * 6 + 9);
-        let link = google_event(&event("Night ops", "  ", None));
+        let link = event("Night ops", "  ", None);
         assert!(!link.contains("details="), "{link}");
     }
 

@@ -1,7 +1,7 @@
 //! Events: which page each record gets, where it stands at the build time, its summary for
 //! the lists and its own page.
 
-use super::calendar_links::{EventText, google_event};
+use super::calendar_links::google_event;
 use super::outputs::EVENT_PAGE;
 use super::people::WrittenNames;
 use super::{BuildInputs, Instant, Texts, When, when};
@@ -104,14 +104,13 @@ impl EventPage {
     pub fn google_calendar(&self) -> Option<String> {
         let summary = &self.summary;
         (summary.status != EventStatus::Past).then(|| {
-            google_event(&EventText {
-                name: &summary.name,
-                start: self.span.0,
-                end: self.span.1,
-                description: &self.text(),
-                location: &summary.route,
-                page: self.canonical.as_deref(),
-            })
+            google_event(
+                &summary.name,
+                self.span,
+                &self.text(),
+                &summary.route,
+                self.canonical.as_deref(),
+            )
         })
     }
 }

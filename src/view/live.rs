@@ -4,8 +4,8 @@
 
 use super::Texts;
 use super::time::{Instant, When, between, local_date};
-use crate::model::bookings::{Booking, Bookings};
 use crate::model::Roster;
+use crate::model::bookings::{Booking, Bookings};
 use crate::settings::{Live, Settings};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
