@@ -403,7 +403,11 @@ pub(super) fn event_page(
     names: &Names,
     (settings, inputs): (&Settings, &BuildInputs),
 ) -> EventPage {
-    let same = event.departure == event.arrival;
+    // The same list both ways is shown once, as the airports.
+    let (airports, departure, arrival) = match event.departure == event.arrival {
+        true => (event.departure.clone(), Vec::new(), Vec::new()),
+        false => (Vec::new(), event.departure.clone(), event.arrival.clone()),
+    };
     let canonical = (settings.site_url.as_ref())
         .and_then(|u| u.0.join(&summary.url).ok())
         .map(|u| u.to_string());
@@ -421,21 +425,9 @@ pub(super) fn event_page(
         excerpt: excerpt(&text, 200),
         span: (event.start, event.effective_end()),
         summary,
-        airports: if same {
-            event.departure.clone()
-        } else {
-            Vec::new()
-        },
-        departure: if same {
-            Vec::new()
-        } else {
-            event.departure.clone()
-        },
-        arrival: if same {
-            Vec::new()
-        } else {
-            event.arrival.clone()
-        },
+        airports,
+        departure,
+        arrival,
         positions: (event.positions.iter())
             .filter_map(|p| position(p, names, &inputs.texts))
             .collect(),
