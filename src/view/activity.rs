@@ -10,7 +10,7 @@
 use super::live::{is_ours, our_prefixes};
 use crate::model::Roster;
 use crate::model::activity::{self, Activity, Session};
-use chrono::{DateTime, Datelike, TimeDelta, TimeZone, Utc};
+use chrono::{DateTime, Datelike, TimeDelta, Utc};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -20,8 +20,8 @@ pub const CONTROLLING: [&str; 7] = ["DEL", "GND", "TWR", "APP", "DEP", "CTR", "F
 /// A session this long or longer is dropped: a known fault of VATSIM's records.
 const LONGEST_HOURS: i64 = 24;
 
-/// One member's figures, as the roster shows them.
-#[derive(Clone, Debug, Serialize)]
+/// One member's figures, as the roster shows them; the default is unknown.
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct MemberActivity {
     /// Whether the member's sessions were ever read whole; when not, every figure is unknown
     /// (never 0 h).
@@ -107,29 +107,13 @@ pub fn hours(seconds: i64) -> String {
     format!("{:.1}", seconds as f64 / 3600.0)
 }
 
-/// When `member` first controlled at the facility, where that is known: their sessions were
-/// read whole, and they came to the facility (`came`: a home member's join date, a
-/// visitor's first day) on or after the first day of what is kept (`kept_from`, the
-/// window's start), so that every session of theirs since is among those kept. The start of
-/// their earliest counted session; `None` when they have none, or when an earlier one may
-/// lie before what is kept.
-pub fn first_session(
-    member: Option<&activity::MemberActivity>,
-    came: Option<chrono::NaiveDate>,
-    prefixes: &[String],
-    kept_from: DateTime<Utc>,
-) -> Option<DateTime<Utc>> {
-    let member = member.filter(|m| m.checked.is_some())?;
-    let came = super::time::midnight(came?);
-    if came < kept_from {
-        return None;
-    }
-    counted(member, prefixes).map(|s| s.start).min()
-}
-
-/// Each roster member's [`first_session`], where it is known, by CID: none with
-/// `[activity]` off, and none for a member who opted out (`[people] opt_out`, whether
-/// `[people]` is on or not: the activity's lists never name them).
+/// When each roster member first controlled at the facility, where that is known, by CID: the
+/// start of their earliest counted session, when their sessions were read whole and they
+/// came to the facility (a home member's join date, a visitor's first day) on or after the
+/// first day of what is kept (the window's start), so that every session of theirs since is
+/// among those kept. None with `[activity]` off, and none for a member who opted out
+/// (`[people] opt_out`, whether `[people]` is on or not: the activity's lists never name
+/// them).
 pub fn first_sessions(
     roster: &Roster,
     settings: &crate::settings::Settings,
@@ -148,8 +132,16 @@ pub fn first_sessions(
         if settings.people.is_opted_out(member.cid) || first.contains_key(&member.cid) {
             continue;
         }
-        let found = first_session(known.members.get(&member.cid), came, &prefixes, kept_from);
-        if let Some(start) = found {
+        let Some(sessions) = known
+            .members
+            .get(&member.cid)
+            .filter(|m| m.checked.is_some())
+        else {
+            continue;
+        };
+        if came.is_some_and(|came| super::time::midnight(came) >= kept_from)
+            && let Some(start) = counted(sessions, &prefixes).map(|s| s.start).min()
+        {
             first.insert(member.cid, start);
         }
     }
@@ -164,14 +156,7 @@ pub fn figures(
     window_days: u32,
 ) -> MemberActivity {
     let Some(member) = member.filter(|m| m.checked.is_some()) else {
-        return MemberActivity {
-            known: false,
-            hours: None,
-            seconds: None,
-            last: None,
-            last_iso: None,
-            checked: None,
-        };
+        return MemberActivity::default();
     };
     let start = activity::window_start(now, window_days);
     let mut seconds = 0;
@@ -193,15 +178,6 @@ pub fn figures(
     }
 }
 
-/// The first instant of the calendar month (UTC) after `t`'s.
-fn next_month(t: DateTime<Utc>) -> DateTime<Utc> {
-    let (year, month) = match t.month() {
-        12 => (t.year() + 1, 1),
-        month => (t.year(), month + 1),
-    };
-    (Utc.with_ymd_and_hms(year, month, 1, 0, 0, 0).single()).unwrap_or(DateTime::<Utc>::MAX_UTC)
-}
-
 /// The member's hours in each calendar month (UTC) the window touches, oldest first, by the
 /// same rule as the window's total: the first month counted from the window's start, the
 /// last up to `now`, and a session across a month's end counted in each month for its part
@@ -217,13 +193,13 @@ pub fn by_month(
     let Some(member) = member.filter(|m| m.checked.is_some()) else {
         return Vec::new();
     };
-    let counted: Vec<&Session> = counted(member, prefixes).collect();
     let mut months = Vec::new();
     let mut from = activity::window_start(now, window_days);
     while from < now {
-        let to = next_month(from).min(now);
-        let seconds: i64 = (counted.iter()).map(|s| seconds_within(s, from, to)).sum();
-        months.push((from, seconds));
+        let next = super::time::month_start(from.date_naive(), 1).map(super::time::midnight);
+        let to = next.unwrap_or(DateTime::<Utc>::MAX_UTC).min(now);
+        let seconds = counted(member, prefixes).map(|s| seconds_within(s, from, to));
+        months.push((from, seconds.sum::<i64>()));
         from = to;
     }
     let busiest = months
@@ -236,7 +212,7 @@ pub fn by_month(
             month: month.format("%Y-%m").to_string(),
             label: format!(
                 "{} {}",
-                super::time::month_name(texts, month.month0()),
+                super::time::month_name(texts, "months_short", month.month0()),
                 month.year()
             ),
             hours: hours(seconds),

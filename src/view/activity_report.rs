@@ -11,7 +11,7 @@
 //! already (docs/activity.md, "The staff's report").
 
 use super::activity::{MemberActivity, figures};
-use super::report::{ReportSettings, css_string};
+use super::report::{ReportSettings, roster_header};
 use super::{PersonRow, Texts, roster_page};
 use crate::model::Roster;
 use crate::model::activity::{Activity, window_start};
@@ -131,38 +131,24 @@ pub fn activity_report(
     let read_days: Vec<&String> = everyone()
         .filter_map(|r| r.activity.checked.as_ref())
         .collect();
-    let read = match (read_days.iter().min(), read_days.iter().max()) {
-        (Some(oldest), Some(newest)) => Some(ReadSpan {
+    let read =
+        (read_days.iter().min().zip(read_days.iter().max())).map(|(oldest, newest)| ReadSpan {
             oldest: (*oldest).clone(),
             newest: (*newest).clone(),
-        }),
-        _ => None,
-    };
-    let facility = roster
-        .facility
-        .as_ref()
-        .and_then(|f| f.display_name())
-        .unwrap_or_else(|| "VATCAR facility".into());
-    let generated_at = now.format("%Y-%m-%d %H:%MZ").to_string();
+        });
     let title = texts.text("report.activity_title", &[]);
+    let (facility, generated_at, css_header) = roster_header(roster, &title, settings);
     ActivityReport {
-        css_header: css_string(&texts.text(
-            "report.roster_header",
-            &[
-                ("facility", &facility),
-                ("title", &title),
-                ("at", &generated_at),
-            ],
-        )),
+        css_header,
         facility,
-        generated_at,
         window: Window {
             days: rule.window_days,
             start: window_start(now, rule.window_days)
                 .format("%Y-%m-%d %H:%MZ")
                 .to_string(),
-            end: now.format("%Y-%m-%d %H:%MZ").to_string(),
+            end: generated_at.clone(),
         },
+        generated_at,
         rule_hours: rule.rule_hours.to_string(),
         callsigns: rule.prefixes.to_vec(),
         totals,

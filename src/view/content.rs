@@ -34,6 +34,7 @@ use unicase::UniCase;
 use ids::{PageIds, page_ids};
 use links::Targets;
 pub(super) use links::encode;
+pub use links::ids_in;
 use menu::menu_items;
 pub use menu::menu_renames;
 
@@ -223,11 +224,6 @@ pub fn check_generated_anchors(
     problems
 }
 
-/// The ids of the elements of a rendered page.
-pub fn ids_in(html: &str) -> HashSet<String> {
-    links::ids_in(html)
-}
-
 /// Refuses the static files in the folder `vatcar-site serve` keeps for itself.
 fn refuse_reserved_static_files(static_paths: &HashSet<&str>, errors: &mut Vec<Problem>) {
     let mut reserved: Vec<&&str> = static_paths
@@ -325,18 +321,14 @@ fn page_view(
     published: &[&ContentPage],
 ) -> Result<ContentPageView> {
     let is_section = page.kind == PageKind::Section;
-    let mut children: Vec<&&ContentPage> = if is_section {
-        published
-            .iter()
-            .filter(|other| {
-                other.kind != PageKind::HomeIntro
-                    && other.path != page.path
-                    && other.folder() == page.url
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let mut children: Vec<&&ContentPage> = (published.iter())
+        .filter(|other| {
+            is_section
+                && other.kind != PageKind::HomeIntro
+                && other.path != page.path
+                && other.folder() == page.url
+        })
+        .collect();
     children.sort_by(|a, b| (a.weight, &a.title).cmp(&(b.weight, &b.title)));
     Ok(ContentPageView {
         url: page.url.clone(),

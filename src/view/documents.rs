@@ -29,7 +29,7 @@ pub(super) fn documents(data: &SiteData, inputs: &BuildInputs) -> Vec<DocumentGr
     data.documents
         .iter()
         .map(|category| {
-            let mut anchor = slug(&category.name);
+            let mut anchor = slug(&category.name, |c| c.is_ascii_alphanumeric());
             let seen = used.entry(anchor.clone()).or_insert(0);
             *seen += 1;
             if *seen > 1 {
@@ -56,20 +56,23 @@ pub(super) fn documents(data: &SiteData, inputs: &BuildInputs) -> Vec<DocumentGr
         .collect()
 }
 
-/// An id-safe slug: ASCII letters and digits, joined by hyphens; `section` if nothing is left.
-pub fn slug(text: &str) -> String {
-    let mut out = String::new();
+/// `text` as an id: lower case, the characters `keep` keeps, each run of the rest one `-`;
+/// `section` if nothing is left. A document category's anchor keeps ASCII letters and digits,
+/// a heading's id letters and digits of any script ("Información de vuelo" is
+/// `información-de-vuelo`).
+pub(super) fn slug(text: &str, keep: fn(char) -> bool) -> String {
+    let mut slug = String::new();
     for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
+        if keep(c) {
+            slug.extend(c.to_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
         }
     }
-    let out = out.trim_end_matches('-').to_owned();
-    if out.is_empty() {
-        "section".into()
+    let slug = slug.trim_end_matches('-');
+    if slug.is_empty() {
+        "section".to_owned()
     } else {
-        out
+        slug.to_owned()
     }
 }

@@ -1,7 +1,7 @@
 //! Events: which page each record gets, where it stands at the build time, its summary for
 //! the lists and its own page.
 
-use super::calendar_links::{EventText, google_event};
+use super::calendar_links::google_event;
 use super::outputs::EVENT_PAGE;
 use super::people::WrittenNames;
 use super::{BuildInputs, Instant, Texts, When, when};
@@ -104,14 +104,13 @@ impl EventPage {
     pub fn google_calendar(&self) -> Option<String> {
         let summary = &self.summary;
         (summary.status != EventStatus::Past).then(|| {
-            google_event(&EventText {
-                name: &summary.name,
-                start: self.span.0,
-                end: self.span.1,
-                description: &self.text(),
-                location: &summary.route,
-                page: self.canonical.as_deref(),
-            })
+            google_event(
+                &summary.name,
+                self.span,
+                &self.text(),
+                &summary.route,
+                self.canonical.as_deref(),
+            )
         })
     }
 }
@@ -396,20 +395,23 @@ pub(super) fn event_lists(
     }
 }
 
-/// An event's page, from its model and its description (taken out of the model, see
-/// `view::take_descriptions`), sanitized.
+/// An event's page, from its model, its description sanitized.
 pub(super) fn event_page(
-    (event, description): (&Event, &str),
+    event: &Event,
     summary: Arc<EventSummary>,
     sanitizer: &Sanitizer,
     names: &Names,
     (settings, inputs): (&Settings, &BuildInputs),
 ) -> EventPage {
-    let same = event.departure == event.arrival;
+    // The same list both ways is shown once, as the airports.
+    let (airports, departure, arrival) = match event.departure == event.arrival {
+        true => (event.departure.clone(), Vec::new(), Vec::new()),
+        false => (Vec::new(), event.departure.clone(), event.arrival.clone()),
+    };
     let canonical = (settings.site_url.as_ref())
         .and_then(|u| u.0.join(&summary.url).ok())
         .map(|u| u.to_string());
-    let description_html = sanitizer.render(description);
+    let description_html = sanitizer.render(&event.description);
     let text = html_to_text(&description_html);
     let mut staffed_by: Vec<u64> = (event.positions.iter())
         .filter_map(|p| p.as_object().and_then(position_cid))
@@ -423,21 +425,9 @@ pub(super) fn event_page(
         excerpt: excerpt(&text, 200),
         span: (event.start, event.effective_end()),
         summary,
-        airports: if same {
-            event.departure.clone()
-        } else {
-            Vec::new()
-        },
-        departure: if same {
-            Vec::new()
-        } else {
-            event.departure.clone()
-        },
-        arrival: if same {
-            Vec::new()
-        } else {
-            event.arrival.clone()
-        },
+        airports,
+        departure,
+        arrival,
         positions: (event.positions.iter())
             .filter_map(|p| position(p, names, &inputs.texts))
             .collect(),

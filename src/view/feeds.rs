@@ -110,17 +110,7 @@ pub(super) fn calendar_feeds(
                 .as_ref()
                 .map(|url| inputs.texts.text("calendar.event_page", &[("url", url)]));
             let entry = CalendarEntry {
-                // The calendar needs no description markdown or positions: leaving them out
-                // keeps a large site's view small.
-                event: Event {
-                    description: String::new(),
-                    positions: Vec::new(),
-                    name: listed.event.name.clone(),
-                    image_url: None,
-                    arrival: Vec::new(),
-                    departure: Vec::new(),
-                    ..*listed.event
-                },
+                event: listed.event.clone(),
                 page_line,
                 location: summaries[key].route.clone(),
                 name: summaries[key].name.clone(),

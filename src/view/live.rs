@@ -3,9 +3,9 @@
 //! prefixes, our airports, the feed's address, its words).
 
 use super::Texts;
-use super::time::{Instant, When, between, day_title};
+use super::time::{Instant, When, between, local_date};
+use crate::model::Roster;
 use crate::model::bookings::{Booking, Bookings};
-use crate::model::{Member, Roster};
 use crate::settings::{Live, Settings};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
@@ -98,17 +98,16 @@ pub struct BookingsCalendar {
 fn roster_people(roster: &Roster) -> BTreeMap<u64, (Option<String>, Option<String>)> {
     let mut people: BTreeMap<u64, (Option<String>, Option<String>)> = BTreeMap::new();
     let staff = roster.staff.iter().flat_map(|post| post.holders.iter());
-    let members: Vec<&Member> = (roster.controllers.iter())
-        .chain(roster.visitors.iter())
+    for member in (roster.controllers.iter())
+        .chain(&roster.visitors)
         .chain(staff)
-        .collect();
-    for member in members {
-        let entry = people.entry(member.cid).or_default();
-        if entry.0.is_none() {
-            entry.0.clone_from(&member.name);
+    {
+        let (name, rating) = people.entry(member.cid).or_default();
+        if name.is_none() {
+            name.clone_from(&member.name);
         }
-        if entry.1.is_none() {
-            entry.1 = member.rating.map(|r| r.code().into_owned());
+        if rating.is_none() {
+            *rating = member.rating.map(|r| r.code().into_owned());
         }
     }
     people
@@ -188,7 +187,6 @@ pub(super) fn live_page(
             .and_then(|cid| people.get(&cid))
             .cloned()
             .unwrap_or_default();
-        let on_roster = booking.cid.is_some_and(|cid| people.contains_key(&cid));
         let who = match (&name, &rating, booking.cid) {
             (Some(name), Some(rating), _) => Some(format!("{name} ({rating})")),
             (Some(name), None, _) => Some(name.clone()),
@@ -212,8 +210,8 @@ pub(super) fn live_page(
             ),
             kind: kind.clone(),
             kind_code: booking.kind.code(),
-            name: name.filter(|_| on_roster),
-            rating: rating.filter(|_| on_roster),
+            name,
+            rating,
             cid: booking.cid,
             who: who.clone(),
             started: booking.start <= now,
@@ -242,7 +240,7 @@ pub(super) fn live_page(
         match days.last_mut() {
             Some(day) if day.date == date => day.bookings.push(row),
             _ => days.push(BookingDay {
-                title: day_title(texts, booking.start.date_naive()),
+                title: local_date(texts, "weekdays", booking.start.date_naive()),
                 date,
                 bookings: vec![row],
             }),

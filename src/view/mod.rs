@@ -34,7 +34,7 @@ pub use content::{
     ContentPageView, ContentView, GeneratedAnchor, HomeIntro, MenuItem, PageLink, add_content,
     check_generated_anchors, ids_in, menu_renames,
 };
-pub use documents::{DocumentGroup, DocumentRow, slug};
+pub use documents::{DocumentGroup, DocumentRow};
 pub use events::{
     EventKey, EventLists, EventPage, EventStatus, EventSummary, Position, banner_address,
     event_name,
@@ -62,11 +62,13 @@ pub use whats_new::{Change, WhatsNew, document_id};
 use crate::model::SiteData;
 use crate::sanitize::description::Sanitizer;
 use crate::sanitize::frames::FrameTags;
-use events::{EventIndex, Listed, event_lists, event_page, index_events, roster_names, summary};
+use events::{
+    EventIndex, Listed, Names, event_lists, event_page, index_events, roster_names, summary,
+};
 use feeds::{calendar_feeds, feed};
 use serde::Serialize;
 use site::site_view;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 #[derive(Clone, Debug, Serialize)]
@@ -139,24 +141,6 @@ fn in_sections(data: &mut SiteData, sections: Sections) {
     }
 }
 
-/// Every event's description as the API sent it, taken out of the models, by whether it is the
-/// facility's list and its id (the first record of each, the one [`index_events`] keeps): each
-/// is dropped once its page has the sanitized HTML. Held beside every page's HTML instead, a
-/// division of 10,000 events took the build past 200 MiB.
-fn take_descriptions(data: &mut SiteData) -> HashMap<(bool, u64), String> {
-    let mut taken = HashMap::new();
-    for (facility, list) in [
-        (true, &mut data.facility_events),
-        (false, &mut data.division_events),
-    ] {
-        for event in list {
-            (taken.entry((facility, event.id)))
-                .or_insert_with(|| std::mem::take(&mut event.description));
-        }
-    }
-    taken
-}
-
 /// The frames wide tables and code blocks scroll in, named in the site's language: in event
 /// descriptions and in the webmaster's pages alike.
 fn scroll_frames(texts: &Texts) -> FrameTags {
@@ -173,7 +157,6 @@ const HOME_EVENTS: usize = 5;
 pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> SiteView {
     in_sections(&mut data, settings.sections);
     let written_names = people::apply_names(&mut data.roster, &settings.people);
-    let descriptions = take_descriptions(&mut data);
     let data = &data;
     let frames = scroll_frames(&inputs.texts);
     let sanitizer = Sanitizer::new(&inputs.base_url).with_frames(frames.clone());
@@ -182,33 +165,28 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         site.live_connect_src = Some(live_connect_src(&settings.live));
     }
 
-    let EventViews {
-        events,
-        facility_keys,
-        division_keys,
-        summaries,
-        event_pages,
-    } = event_views(
-        data,
-        descriptions,
-        (&sanitizer, written_names),
-        settings,
-        inputs,
-    );
+    let names = roster_names(&data.roster, written_names);
+    let (events, facility_keys, division_keys) = index_events(data);
+    let (summaries, event_pages) = event_views(&events, (&sanitizer, &names), settings, inputs);
     let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, settings, inputs);
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
 
     let (roster, mut people) = roster_views(data, settings, inputs);
+    let first_sessions = activity::first_sessions(
+        &data.roster,
+        settings,
+        inputs.activity.as_deref(),
+        inputs.build_time,
+    );
     let documents = documents::documents(data, inputs);
     let mut whats_new = whats_new::whats_new(
         &data.roster,
         (&events, &summaries),
-        &documents,
+        (&documents, &first_sessions),
         settings,
         inputs,
     );
-    people::link_changes(&mut whats_new, &people);
 
     let (feed, feed_updated) = feed(&events, (&summaries, &event_pages), settings);
     let calendars = calendar_feeds(
@@ -225,22 +203,27 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
         settings,
         (inputs.build_time, &inputs.texts, &calendars.uid_host),
     );
-    let mut home = home_page(
-        data,
-        &site,
-        &roster,
-        (&facility_events, &division_events),
-        &whats_new,
-        next_events(&summaries, HOME_EVENTS),
-    );
-    if settings.sections.live {
-        home.live = Some(live.clone());
-    }
-    let (month_top, month_summary) = month::month_views(&data.roster, settings, inputs, &people);
-    home.month_top = month_top;
     let live_on = settings.sections.live.then_some(&live);
-    people::add_history_bookings_and_live(&mut people, &whats_new, live_on);
-    people::add_staffed_events(&mut people, &event_pages);
+    people::add_to_pages(&mut people, &mut whats_new, live_on, &event_pages);
+    let (month_top, month_summary) =
+        month::month_views(&data.roster, &first_sessions, settings, inputs, &people);
+    let home = HomePage {
+        staff: roster.staff.clone(),
+        next_events: next_events(&summaries, HOME_EVENTS),
+        controllers: data.roster.controllers.len(),
+        visitors: data.roster.visitors.len(),
+        documents: data.documents.iter().map(|c| c.files.len()).sum(),
+        upcoming_facility: facility_events.upcoming.len(),
+        upcoming_division: division_events.upcoming.len(),
+        lead: site.facility.description.clone(),
+        intro: None,
+        live: live_on.cloned(),
+        month_top,
+        whats_new: (whats_new.changes.iter())
+            .take(whats_new::HOME_CHANGES)
+            .cloned()
+            .collect(),
+    };
     let public = public_data::public_data(
         (&whats_new, month_summary),
         &roster,
@@ -289,58 +272,29 @@ fn roster_views(
         inputs.build_time,
     );
     // Member pages sit below the roster's: none without it.
-    let mut people = match settings.sections.roster {
-        true => people::people_pages(&mut roster, &data.roster, &settings.people, &inputs.texts),
+    let people = match settings.sections.roster {
+        true => people::people_pages(&mut roster, &data.roster, settings, inputs),
         false => Vec::new(),
     };
-    people::add_months(
-        &mut people,
-        inputs.activity.as_deref(),
-        &data.roster,
-        settings,
-        (inputs.build_time, &inputs.texts),
-    );
     (roster, people)
-}
-
-/// Every event's summary and page, and the index they were made from.
-struct EventViews<'d> {
-    events: EventIndex<'d>,
-    facility_keys: Vec<EventKey>,
-    division_keys: Vec<EventKey>,
-    summaries: BTreeMap<EventKey, Arc<EventSummary>>,
-    event_pages: Vec<EventPage>,
 }
 
 /// Each event's summary and page (its description sanitized, the costliest step), made on
 /// every core.
-fn event_views<'d>(
-    data: &'d SiteData,
-    mut descriptions: HashMap<(bool, u64), String>,
-    (sanitizer, written_names): (&Sanitizer, Option<people::WrittenNames>),
+fn event_views(
+    events: &EventIndex,
+    (sanitizer, names): (&Sanitizer, &Names),
     settings: &Settings,
     inputs: &BuildInputs,
-) -> EventViews<'d> {
-    let names = roster_names(&data.roster, written_names);
-    let (events, facility_keys, division_keys) = index_events(data);
-    let list: Vec<(&EventKey, &Listed, String)> = (events.iter())
-        .map(|(key, listed)| {
-            let record = (listed.facility, listed.event.id);
-            (
-                key,
-                listed,
-                descriptions.remove(&record).unwrap_or_default(),
-            )
-        })
-        .collect();
-    drop(descriptions);
-    let per_event = crate::parallel::map_parallel(list, |(key, listed, description)| {
+) -> (BTreeMap<EventKey, Arc<EventSummary>>, Vec<EventPage>) {
+    let list: Vec<(&EventKey, &Listed)> = events.iter().collect();
+    let per_event = crate::parallel::map_parallel(list, |(key, listed)| {
         let summary = Arc::new(summary(*key, listed, settings, inputs));
         let page = event_page(
-            (listed.event, &description),
+            listed.event,
             Arc::clone(&summary),
             sanitizer,
-            &names,
+            names,
             (settings, inputs),
         );
         Ok((*key, summary, page))
@@ -352,13 +306,7 @@ fn event_views<'d>(
         summaries.insert(key, summary);
         event_pages.push(page);
     }
-    EventViews {
-        events,
-        facility_keys,
-        division_keys,
-        summaries,
-        event_pages,
-    }
+    (summaries, event_pages)
 }
 
 /// The next events the home page lists: not past, soonest first, at most `count`.
@@ -374,36 +322,6 @@ fn next_events(
     next_events.sort_by(|a, b| (&a.when.start.iso, a.id).cmp(&(&b.when.start.iso, b.id)));
     next_events.truncate(count);
     next_events
-}
-
-/// The home page: the staff, the counts, the next events and the latest changes.
-fn home_page(
-    data: &SiteData,
-    site: &Site,
-    roster: &RosterPage,
-    (facility_events, division_events): (&EventLists, &EventLists),
-    whats_new: &WhatsNew,
-    next_events: Vec<Arc<EventSummary>>,
-) -> HomePage {
-    HomePage {
-        staff: roster.staff.clone(),
-        next_events,
-        controllers: data.roster.controllers.len(),
-        visitors: data.roster.visitors.len(),
-        documents: data.documents.iter().map(|c| c.files.len()).sum(),
-        upcoming_facility: facility_events.upcoming.len(),
-        upcoming_division: division_events.upcoming.len(),
-        lead: site.facility.description.clone(),
-        intro: None,
-        live: None,
-        month_top: None,
-        whats_new: (whats_new
-            .changes
-            .iter()
-            .take(whats_new::HOME_CHANGES)
-            .cloned())
-        .collect(),
-    }
 }
 
 /// What the pages that show who is on now may connect to: their own origin (the server's
@@ -424,6 +342,7 @@ fn live_connect_src(live: &crate::settings::Live) -> String {
 #[cfg(test)]
 mod tests {
     use crate::i18n::{BUILT_IN, Catalogue};
+    use crate::model::previous::ChangeId;
     use crate::model::{Rating, StaffRole};
     use std::collections::BTreeSet;
 
@@ -516,6 +435,22 @@ mod tests {
         keys.extend(
             StaffRole::ALL.map(|role| format!("staff.{}", role.code().to_ascii_lowercase())),
         );
+        let doc = || "doc-1".to_owned();
+        for change in [
+            ChangeId::NewMember(1),
+            ChangeId::NewVisitor(1),
+            ChangeId::FirstSession(1),
+            ChangeId::Promotion(1, Rating::S2),
+            ChangeId::NewEvent("412".into()),
+            ChangeId::EventChanged("412".into(), "0".into()),
+            ChangeId::NewDocument(doc()),
+            ChangeId::DocumentUpdated(doc(), chrono::NaiveDate::MIN),
+            ChangeId::DocumentRenamed(doc()),
+        ] {
+            for part in ["kind", "title"] {
+                keys.insert(format!("whats_new.{part}_{}", change.kind()));
+            }
+        }
         for (language, text) in BUILT_IN {
             let catalogue = Catalogue::parse(text, language).unwrap();
             let has = |key: &str| catalogue.entries.contains_key(key);

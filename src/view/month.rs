@@ -14,8 +14,8 @@
 //! count in the month's total.
 
 use super::PersonPage;
-use super::activity::{first_sessions, hours, prefixes, seconds_between};
-use super::time::midnight;
+use super::activity::{hours, prefixes, seconds_between};
+use super::time::{midnight, month_start};
 use crate::model::activity::{Activity, window_start};
 use crate::model::{Member, Roster};
 use crate::settings::Settings;
@@ -103,8 +103,8 @@ struct Month {
 
 /// The current month so far at `now`, and the last full one.
 fn months(now: DateTime<Utc>) -> Option<(Month, Month)> {
-    let first = now.date_naive().with_day(1)?;
-    let last_first = first.pred_opt()?.with_day(1)?;
+    let first = month_start(now.date_naive(), 0)?;
+    let last_first = month_start(first.pred_opt()?, 0)?;
     Some((
         Month { first, to: now },
         Month {
@@ -167,6 +167,7 @@ impl Facts<'_> {
 /// nothing with `[activity]` off.
 pub(super) fn month_views(
     roster: &Roster,
+    first_sessions: &HashMap<u64, DateTime<Utc>>,
     settings: &Settings,
     inputs: &super::BuildInputs,
     people: &[PersonPage],
@@ -203,10 +204,8 @@ pub(super) fn month_views(
         };
         shown.map(|month| home_top(&facts, month, month.first == this.first, inputs))
     });
-    let summary = (activity.monthly_summary && whole(&last)).then(|| {
-        let first = first_sessions(roster, settings, Some(known), now);
-        summary(&facts, last, &first, inputs)
-    });
+    let summary = (activity.monthly_summary && whole(&last))
+        .then(|| summary(&facts, last, first_sessions, inputs));
     (top.flatten(), summary)
 }
 

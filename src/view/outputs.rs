@@ -108,13 +108,7 @@ impl Output {
     pub fn at(&self, name: &str) -> String {
         match (self.path.find('<'), self.path.find('>')) {
             (Some(open), Some(close)) => {
-                let (before, after) = (&self.path[..open], &self.path[close + 1..]);
-                // Pushed, not formatted: every event's page and calendar asks for its path.
-                let mut path = String::with_capacity(before.len() + name.len() + after.len());
-                path.push_str(before);
-                path.push_str(name);
-                path.push_str(after);
-                path
+                format!("{}{name}{}", &self.path[..open], &self.path[close + 1..])
             }
             _ => self.path.to_owned(),
         }

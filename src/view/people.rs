@@ -7,11 +7,9 @@
 //! facility chose to hide. With `[people]` off nothing here runs.
 
 use super::activity::{MonthHours, by_month, prefixes};
-use super::{EventPage, EventSummary, PersonRow, RosterPage, Texts};
-use crate::model::activity::Activity;
-use crate::model::{Member, Roster, StaffRole};
+use super::{EventPage, EventSummary, PersonRow, RosterPage};
+use crate::model::{Roster, StaffRole};
 use crate::settings::{NameMode, People, Settings};
-use chrono::{DateTime, Utc};
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::HashMap;
@@ -82,11 +80,11 @@ fn first_and_initial(name: &str) -> String {
 
 /// A member's name as the facility chose to show it; `None`, shown as the CID alone, for an
 /// opted-out member, in `cid` mode, or where the API sent no name.
-fn shown_name(member: &Member, people: &People) -> Option<String> {
-    if people.is_opted_out(member.cid) {
+fn shown_name(cid: u64, name: Option<&str>, people: &People) -> Option<String> {
+    if people.is_opted_out(cid) {
         return None;
     }
-    let name = member.name.as_deref()?;
+    let name = name?;
     match people.names {
         NameMode::Full => Some(name.to_owned()),
         NameMode::FirstInitial => Some(first_and_initial(name)).filter(|n| !n.is_empty()),
@@ -108,17 +106,9 @@ impl WrittenNames {
     pub(super) fn shown(&self, text: &str) -> Option<String> {
         let key = text.split_whitespace().collect::<Vec<_>>().join(" ");
         match self.cids.get(&key.to_lowercase()) {
-            Some(&cid) => {
-                let member = Member {
-                    cid,
-                    name: Some(key),
-                    rating: None,
-                    joined: None,
-                    home_facility: None,
-                    visit_start: None,
-                };
-                Some(shown_name(&member, &self.people).unwrap_or_else(|| format!("CID {cid}")))
-            }
+            Some(&cid) => Some(
+                shown_name(cid, Some(&key), &self.people).unwrap_or_else(|| format!("CID {cid}")),
+            ),
             None => match self.people.names {
                 NameMode::Full => Some(text.to_owned()),
                 NameMode::FirstInitial => Some(first_and_initial(text)),
@@ -152,7 +142,7 @@ pub(super) fn apply_names(roster: &mut Roster, people: &People) -> Option<Writte
         .chain(roster.visitors.iter_mut())
         .chain(staff)
     {
-        member.name = shown_name(member, people);
+        member.name = shown_name(member.cid, member.name.as_deref(), people);
     }
     Some(written)
 }
@@ -162,13 +152,30 @@ pub(super) fn apply_names(roster: &mut Roster, people: &People) -> Option<Writte
 pub(super) fn people_pages(
     roster_page: &mut RosterPage,
     roster: &Roster,
-    people: &People,
-    texts: &Texts,
+    settings: &Settings,
+    inputs: &super::BuildInputs,
 ) -> Vec<PersonPage> {
+    let (people, texts) = (&settings.people, &inputs.texts);
     if !people.enabled {
         return Vec::new();
     }
     let window_days = roster_page.activity.as_ref().map(|a| a.window_days);
+    // Each member's hours by month, for the chart on their page; none with `[activity]` off.
+    let known = inputs
+        .activity
+        .as_deref()
+        .filter(|_| settings.activity.enabled);
+    let prefixes = prefixes(settings, roster);
+    let months = |cid| match known {
+        Some(known) => by_month(
+            known.members.get(&cid),
+            &prefixes,
+            inputs.build_time,
+            settings.activity.window_days.0,
+            texts,
+        ),
+        None => Vec::new(),
+    };
     let mut pages = Vec::new();
     let controllers = roster_page.controllers.iter_mut().map(|row| (row, false));
     let visitors = roster_page.visitors.iter_mut().map(|row| (row, true));
@@ -210,7 +217,7 @@ pub(super) fn people_pages(
             index: people.index,
             history: Vec::new(),
             bookings: Vec::new(),
-            months: Vec::new(),
+            months: months(row.cid),
             events: Vec::new(),
             live: None,
         });
@@ -243,67 +250,24 @@ fn member_of(change: &super::Change) -> Option<u64> {
     }
 }
 
-/// Each change of a member who has a page links to it rather than to the roster.
-pub(super) fn link_changes(whats_new: &mut super::WhatsNew, pages: &[PersonPage]) {
-    for change in &mut whats_new.changes {
-        let page = member_of(change)
-            .and_then(|cid| pages.binary_search_by_key(&cid, |page| page.row.cid).ok());
-        if let Some(page) = page.and_then(|at| pages[at].row.page.clone()) {
-            change.url = page;
-        }
-    }
-}
-
-/// Each member's hours by month, for the chart on their page; nothing with `[activity]` off.
-pub(super) fn add_months(
+/// What each member's page shows of the rest of the site: their milestones among What's new's
+/// changes (joins, promotions, a first session; each such change then links to their page
+/// rather than to the roster), their bookings and, with the live page on, what its script
+/// reads, and the events whose positions name them by CID, newest first (only a CID: a name
+/// written in a position is no evidence of who it is).
+pub(super) fn add_to_pages(
     pages: &mut [PersonPage],
-    known: Option<&Activity>,
-    roster: &Roster,
-    settings: &Settings,
-    (now, texts): (DateTime<Utc>, &Texts),
-) {
-    let Some(known) = known.filter(|_| settings.activity.enabled) else {
-        return;
-    };
-    let prefixes = prefixes(settings, roster);
-    let days = settings.activity.window_days.0;
-    for page in pages {
-        let member = known.members.get(&page.row.cid);
-        page.months = by_month(member, &prefixes, now, days, texts);
-    }
-}
-
-/// The events whose positions name a member by CID, on the member's page, newest first. Only
-/// a CID: a name written in a position is no evidence of who it is.
-pub(super) fn add_staffed_events(pages: &mut [PersonPage], event_pages: &[EventPage]) {
-    let mut staffed: Vec<&EventPage> = (event_pages.iter())
-        .filter(|event| !event.staffed_by.is_empty())
-        .collect();
-    staffed.sort_by_key(|event| Reverse((event.start(), event.summary.key)));
-    let mut by_cid: HashMap<u64, &mut PersonPage> =
-        pages.iter_mut().map(|page| (page.row.cid, page)).collect();
-    for event in staffed {
-        for cid in &event.staffed_by {
-            if let Some(page) = by_cid.get_mut(cid) {
-                page.events.push(Arc::clone(&event.summary));
-            }
-        }
-    }
-}
-
-/// Each member's milestones from What's new, their bookings from the live page's,
-/// and with the live page on what its script reads, on their page.
-pub(super) fn add_history_bookings_and_live(
-    pages: &mut [PersonPage],
-    whats_new: &super::WhatsNew,
+    whats_new: &mut super::WhatsNew,
     live: Option<&super::LivePage>,
+    event_pages: &[EventPage],
 ) {
     let mut by_cid: HashMap<u64, &mut PersonPage> =
         pages.iter_mut().map(|page| (page.row.cid, page)).collect();
-    // The page lists the member's milestones (`person.history`): joins, promotions, a first
-    // session at the facility.
-    for change in &whats_new.changes {
+    for change in &mut whats_new.changes {
         if let Some(page) = member_of(change).and_then(|cid| by_cid.get_mut(&cid)) {
+            if let Some(url) = &page.row.page {
+                change.url.clone_from(url);
+            }
             page.history.push(change.clone());
         }
     }
@@ -316,12 +280,28 @@ pub(super) fn add_history_bookings_and_live(
             page.bookings.push(booking.clone());
         }
     }
+    let mut staffed: Vec<&EventPage> = (event_pages.iter())
+        .filter(|event| !event.staffed_by.is_empty())
+        .collect();
+    staffed.sort_by_key(|event| Reverse((event.start(), event.summary.key)));
+    for event in staffed {
+        for cid in &event.staffed_by {
+            if let Some(page) = by_cid.get_mut(cid) {
+                page.events.push(Arc::clone(&event.summary));
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Member;
     use crate::settings::Cid;
+
+    fn shown(member: &Member, people: &People) -> Option<String> {
+        shown_name(member.cid, member.name.as_deref(), people)
+    }
 
     fn member(cid: u64, name: Option<&str>) -> Member {
         Member {
@@ -342,24 +322,24 @@ mod tests {
             ..People::default()
         };
         let tyrone = member(1, Some("Tyrone  van Gonzalez"));
-        assert_eq!(shown_name(&tyrone, &people).as_deref(), Some("Tyrone G."));
+        assert_eq!(shown(&tyrone, &people).as_deref(), Some("Tyrone G."));
         assert_eq!(
-            shown_name(&member(3, Some("Cher")), &people).as_deref(),
+            shown(&member(3, Some("Cher")), &people).as_deref(),
             Some("Cher")
         );
         assert_eq!(
-            shown_name(&member(3, Some("ana élan")), &people).as_deref(),
+            shown(&member(3, Some("ana élan")), &people).as_deref(),
             Some("ana É.")
         );
-        assert_eq!(shown_name(&member(2, Some("Hidden Person")), &people), None);
+        assert_eq!(shown(&member(2, Some("Hidden Person")), &people), None);
         people.names = NameMode::Full;
         assert_eq!(
-            shown_name(&tyrone, &people).as_deref(),
+            shown(&tyrone, &people).as_deref(),
             Some("Tyrone  van Gonzalez")
         );
-        assert_eq!(shown_name(&member(2, Some("Hidden Person")), &people), None);
+        assert_eq!(shown(&member(2, Some("Hidden Person")), &people), None);
         people.names = NameMode::Cid;
-        assert_eq!(shown_name(&tyrone, &people), None);
+        assert_eq!(shown(&tyrone, &people), None);
         assert_eq!(member(1, None).display_name(), "CID 1");
     }
 

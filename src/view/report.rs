@@ -320,11 +320,8 @@ fn positions(notes: &[TrainingNote]) -> Vec<Tally> {
         .into_iter()
         .map(|(name, sessions)| Tally { name, sessions })
         .collect();
-    positions.sort_by(|a, b| {
-        b.sessions
-            .cmp(&a.sessions)
-            .then_with(|| a.name.cmp(&b.name))
-    });
+    // Stable: positions trained as often stay in the map's order, by name.
+    positions.sort_by_key(|tally| std::cmp::Reverse(tally.sessions));
     positions
 }
 
@@ -346,27 +343,38 @@ pub struct RosterReport {
 }
 
 pub fn roster(roster: &Roster, settings: &ReportSettings) -> RosterReport {
-    let facility = roster
-        .facility
-        .as_ref()
-        .and_then(|f| f.display_name())
-        .unwrap_or_else(|| "VATCAR facility".into());
-    let generated_at = settings.generated_at.format("%Y-%m-%d %H:%MZ").to_string();
     // The page's own title, so that the running header names the roster as the menu does.
     let title = settings.texts.text("page.roster", &[]);
+    let (facility, generated_at, css_header) = roster_header(roster, &title, settings);
     RosterReport {
-        css_header: css_string(&settings.texts.text(
-            "report.roster_header",
-            &[
-                ("facility", &facility),
-                ("title", &title),
-                ("at", &generated_at),
-            ],
-        )),
+        css_header,
         facility,
         roster: view::roster_page(roster, &settings.texts),
         generated_at,
     }
+}
+
+/// What a report of the roster titled `title` is headed with: the facility's name, the
+/// report's time (`YYYY-MM-DD HH:MMZ`), and the header of every printed page, escaped for a
+/// CSS string.
+pub(super) fn roster_header(
+    roster: &Roster,
+    title: &str,
+    settings: &ReportSettings,
+) -> (String, String, String) {
+    let facility = (roster.facility.as_ref())
+        .and_then(|f| f.display_name())
+        .unwrap_or_else(|| "VATCAR facility".into());
+    let generated_at = settings.generated_at.format("%Y-%m-%d %H:%MZ").to_string();
+    let header = settings.texts.text(
+        "report.roster_header",
+        &[
+            ("facility", &facility),
+            ("title", title),
+            ("at", &generated_at),
+        ],
+    );
+    (facility, generated_at, css_string(&header))
 }
 
 /// One student of a training run, a line of the reports folder's index.

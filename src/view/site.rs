@@ -103,12 +103,11 @@ pub(super) fn site_view(data: &SiteData, settings: &Settings, inputs: &BuildInpu
         .display_name()
         .unwrap_or_else(|| "VATCAR facility".into());
     let site_url = settings.site_url.as_ref().map(|u| {
-        let text = u.0.to_string();
-        if text.ends_with('/') {
-            text
-        } else {
-            format!("{text}/")
+        let mut text = u.0.to_string();
+        if !text.ends_with('/') {
+            text.push('/');
         }
+        text
     });
     let title = settings.title.clone().unwrap_or_else(|| name.clone());
     let calendars = calendar_links(settings, inputs, &title);

@@ -100,8 +100,9 @@ struct Today<'d> {
     events: HashMap<String, (&'d EventSummary, &'d crate::model::Event)>,
     documents: HashMap<String, DocumentRef<'d>>,
     /// The start of each member's first session at the facility, where it is known
-    /// (`[activity]`'s rule: [`super::activity::first_session`]), by CID.
-    first_sessions: HashMap<u64, DateTime<Utc>>,
+    /// (`[activity]`'s rule: [`super::activity::first_sessions`]), by CID; `None` when the
+    /// roster is not published.
+    first_sessions: Option<&'d HashMap<u64, DateTime<Utc>>>,
     texts: &'d Texts,
 }
 
@@ -114,14 +115,10 @@ pub(super) fn fingerprint(parts: &[&str]) -> String {
         context.update(&[0]);
     }
     let digest = context.finish();
-    // Written digit by digit: a `format!` per byte was most of the cost of an event's.
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut hex = String::with_capacity(16);
-    for b in &digest.as_ref()[..8] {
-        hex.push(char::from(DIGITS[usize::from(b >> 4)]));
-        hex.push(char::from(DIGITS[usize::from(b & 0x0f)]));
-    }
-    hex
+    digest.as_ref()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// An event's fingerprint: what a change of it means (its start, end and name).
@@ -136,12 +133,18 @@ fn event_fingerprint(event: &crate::model::Event) -> String {
 pub(super) fn whats_new(
     roster: &Roster,
     (events, summaries): (&EventIndex, &BTreeMap<EventKey, Arc<EventSummary>>),
-    documents: &[DocumentGroup],
+    (documents, first_sessions): (&[DocumentGroup], &HashMap<u64, DateTime<Utc>>),
     settings: &Settings,
     inputs: &BuildInputs,
 ) -> WhatsNew {
     let days = settings.whats_new_days.0;
-    let today = today(roster, (events, summaries), documents, settings, inputs);
+    let today = today(
+        roster,
+        (events, summaries),
+        (documents, first_sessions),
+        settings,
+        inputs,
+    );
     let state = State {
         events: today
             .events
@@ -195,7 +198,7 @@ pub(super) fn whats_new(
                 new: previous.is_none_or(|p| !p.listed.contains(&text)),
                 id: text,
                 kind: id.kind(),
-                kind_name: kind_name(&id, inputs.texts.as_ref()),
+                kind_name: (inputs.texts).text(&format!("whats_new.kind_{}", id.kind()), &[]),
                 date: date.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
                 day: super::time::date(&inputs.texts, date),
                 title,
@@ -227,7 +230,7 @@ pub(super) fn whats_new(
 fn today<'d>(
     roster: &'d Roster,
     (events, summaries): (&EventIndex<'d>, &'d BTreeMap<EventKey, Arc<EventSummary>>),
-    documents: &'d [DocumentGroup],
+    (documents, first_sessions): (&'d [DocumentGroup], &'d HashMap<u64, DateTime<Utc>>),
     settings: &Settings,
     inputs: &'d BuildInputs,
 ) -> Today<'d> {
@@ -264,19 +267,13 @@ fn today<'d>(
             }
         }
     }
-    // Changes to the roster are listed only when it is published.
-    let first_sessions = if members.is_some() {
-        let known = inputs.activity.as_deref();
-        super::activity::first_sessions(roster, settings, known, inputs.build_time)
-    } else {
-        HashMap::new()
-    };
     Today {
+        // Changes to the roster are listed only when it is published.
+        first_sessions: members.is_some().then_some(first_sessions),
         members,
         before: inputs.previous.as_deref().and_then(|p| p.members.as_ref()),
         events,
         documents: by_id,
-        first_sessions,
         texts: &inputs.texts,
     }
 }
@@ -304,7 +301,7 @@ fn detect(
     if let Some(previous) = previous {
         // Only a session begun since the previous build is news: a member read for the
         // first time brings sessions of any age.
-        for (cid, start) in &today.first_sessions {
+        for (cid, start) in today.first_sessions.into_iter().flatten() {
             if previous.generated.is_some_and(|then| *start > then) {
                 found.add(ChangeId::FirstSession(*cid), Some(*start));
             }
@@ -341,23 +338,19 @@ fn member_changes(
 ) {
     for (cid, (member, visitor)) in members {
         let was = before.map(|before| before.get(cid));
-        let joined = if *visitor {
-            member.visit_start
-        } else {
-            member.joined
+        let (joined, id) = match visitor {
+            true => (member.visit_start, ChangeId::NewVisitor(*cid)),
+            false => (member.joined, ChangeId::NewMember(*cid)),
         };
-        let id = if *visitor {
-            ChangeId::NewVisitor(*cid)
-        } else {
-            ChangeId::NewMember(*cid)
+        // Not on the previous roster, or a visitor then and a home controller now.
+        let new = match was {
+            Some(None) => true,
+            Some(Some(was)) => was.visitor && !visitor,
+            None => false,
         };
-        match was {
-            // Not on the previous roster, or a visitor then and a home controller now.
-            Some(None) => found.add(id, joined.map(midnight)),
-            Some(Some(was)) if was.visitor && !visitor => found.add(id, joined.map(midnight)),
-            // Home controllers' join dates tell without a previous roster.
-            _ if !visitor && joined.is_some() => found.add(id, joined.map(midnight)),
-            _ => {}
+        // Home controllers' join dates tell without a previous roster.
+        if new || (!visitor && joined.is_some()) {
+            found.add(id, joined.map(midnight));
         }
         if let (Some(Some(was)), Some(now)) = (was, member.rating)
             && is_promotion(was.rating, now)
@@ -431,94 +424,53 @@ fn promoted_from(cid: u64, rating: Rating, today: &Today) -> Option<Rating> {
 }
 
 /// The change's title and page from today's data; `None` when its subject is gone or no
-/// longer shows it (a promotion undone, an event over), which drops the change.
+/// longer shows it (a promotion undone, an event over), which drops the change. Its title is
+/// the catalogue's `whats_new.title_<kind>`.
 fn describe(id: &ChangeId, today: &Today) -> Option<(String, String)> {
-    let texts = today.texts;
-    let member = |cid: &u64, visitor: bool| {
-        let (member, is_visitor) = today.members.as_ref()?.get(cid)?;
-        (*is_visitor == visitor).then_some(*member)
-    };
-    let anyone = |cid: &u64| Some(today.members.as_ref()?.get(cid)?.0);
+    let member = |cid: &u64| Some(today.members.as_ref()?.get(cid)?.0);
     let roster = || super::outputs::ROSTER.folder().to_owned();
-    Some(match id {
-        ChangeId::NewMember(cid) => {
-            let name = member(cid, false)?.display_name();
-            (
-                texts.text("whats_new.title_new_member", &[("name", &name)]),
-                roster(),
-            )
-        }
-        ChangeId::NewVisitor(cid) => {
-            let name = member(cid, true)?.display_name();
-            (
-                texts.text("whats_new.title_new_visitor", &[("name", &name)]),
-                roster(),
-            )
+    let (args, url) = match id {
+        ChangeId::NewMember(cid) | ChangeId::NewVisitor(cid) => {
+            let (member, visitor) = today.members.as_ref()?.get(cid)?;
+            if *visitor != matches!(id, ChangeId::NewVisitor(_)) {
+                return None;
+            }
+            (vec![("name", member.display_name())], roster())
         }
         ChangeId::FirstSession(cid) => {
-            today.first_sessions.get(cid)?;
-            let name = anyone(cid)?.display_name();
-            (
-                texts.text("whats_new.title_first_session", &[("name", &name)]),
-                roster(),
-            )
+            today.first_sessions?.get(cid)?;
+            (vec![("name", member(cid)?.display_name())], roster())
         }
         ChangeId::Promotion(cid, rating) => {
             promoted_from(*cid, *rating, today)?;
-            let member = anyone(cid)?;
-            let (code, rating_name) = super::rating_names(*rating, texts);
-            let title = texts.text(
-                "whats_new.title_promotion",
-                &[
-                    ("name", &member.display_name()),
-                    ("rating", &code),
-                    ("rating_name", &rating_name),
-                ],
-            );
-            (title, roster())
+            let name = member(cid)?.display_name();
+            let (code, rating_name) = super::rating_names(*rating, today.texts);
+            let args = vec![
+                ("name", name),
+                ("rating", code),
+                ("rating_name", rating_name),
+            ];
+            (args, roster())
         }
-        ChangeId::NewEvent(folder) => {
+        ChangeId::NewEvent(folder) | ChangeId::EventChanged(folder, _) => {
             let (summary, _) = today.events.get(folder)?;
-            let title = texts.text("whats_new.title_new_event", &[("event", &summary.name)]);
-            (title, summary.url.clone())
-        }
-        ChangeId::EventChanged(folder, _) => {
-            let (summary, _) = today.events.get(folder)?;
-            if summary.status == EventStatus::Past {
+            if matches!(id, ChangeId::EventChanged(..)) && summary.status == EventStatus::Past {
                 return None;
             }
-            let title = texts.text("whats_new.title_event_changed", &[("event", &summary.name)]);
-            (title, summary.url.clone())
+            (vec![("event", summary.name.clone())], summary.url.clone())
         }
         ChangeId::NewDocument(doc)
         | ChangeId::DocumentUpdated(doc, _)
         | ChangeId::DocumentRenamed(doc) => {
             let found = today.documents.get(doc)?;
-            let key = match id {
-                ChangeId::NewDocument(_) => "whats_new.title_new_document",
-                ChangeId::DocumentRenamed(_) => "whats_new.title_document_renamed",
-                _ => "whats_new.title_document_updated",
-            };
-            let title = texts.text(key, &[("document", found.name)]);
             let page = super::outputs::DOCUMENTS.folder();
-            (title, format!("{page}#{}", found.anchor))
+            let url = format!("{page}#{}", found.anchor);
+            (vec![("document", found.name.to_owned())], url)
         }
-    })
-}
-
-fn kind_name(id: &ChangeId, texts: &Texts) -> String {
-    let key = match id {
-        ChangeId::NewMember(_) => "whats_new.kind_new_member",
-        ChangeId::NewVisitor(_) => "whats_new.kind_new_visitor",
-        ChangeId::FirstSession(_) => "whats_new.kind_first_session",
-        ChangeId::Promotion(..) => "whats_new.kind_promotion",
-        ChangeId::NewEvent(_) => "whats_new.kind_new_event",
-        ChangeId::EventChanged(..) => "whats_new.kind_event_changed",
-        ChangeId::NewDocument(_) => "whats_new.kind_new_document",
-        ChangeId::DocumentUpdated(..) => "whats_new.kind_document_updated",
-        ChangeId::DocumentRenamed(_) => "whats_new.kind_document_renamed",
     };
-    texts.text(key, &[])
+    let args: Vec<(&str, &str)> = (args.iter()).map(|(k, v)| (*k, v.as_str())).collect();
+    let key = format!("whats_new.title_{}", id.kind());
+    Some((today.texts.text(&key, &args), url))
 }
 
 #[cfg(test)]

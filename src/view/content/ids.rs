@@ -250,23 +250,9 @@ impl UniqueIds {
     }
 }
 
-/// A heading's text as an id: lower case, letters and digits of any script kept, the rest
-/// runs of `-` ("Información de vuelo" → `información-de-vuelo`).
+/// A heading's text as an id: letters and digits of any script kept.
 fn heading_slug(text: &str) -> String {
-    let mut slug = String::new();
-    for c in text.chars() {
-        if c.is_alphanumeric() {
-            slug.extend(c.to_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_end_matches('-');
-    if slug.is_empty() {
-        "section".to_owned()
-    } else {
-        slug.to_owned()
-    }
+    crate::view::documents::slug(text, char::is_alphanumeric)
 }
 
 #[cfg(test)]

@@ -245,7 +245,7 @@ pub(super) fn did_you_mean<'k>(
 
 /// The ids of the elements of a rendered page: what `id="..."` attributes it holds.
 /// Markdown and the templates escape the quotes of text, so every ` id="` is an attribute's.
-pub(super) fn ids_in(html: &str) -> HashSet<String> {
+pub fn ids_in(html: &str) -> HashSet<String> {
     let mut ids = HashSet::new();
     for (at, _) in html.match_indices("id=") {
         let before = html[..at].chars().next_back();
