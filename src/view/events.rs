@@ -115,28 +115,6 @@ impl EventPage {
     }
 }
 
-#[cfg(test)]
-impl EventPage {
-    /// The page of `summary` with nothing else on it, for tests of what is made of pages
-    /// (whose fields they then set).
-    pub fn of_summary(summary: EventSummary) -> Self {
-        Self {
-            summary: Arc::new(summary),
-            description_html: String::new(),
-            excerpt: None,
-            airports: Vec::new(),
-            departure: Vec::new(),
-            arrival: Vec::new(),
-            positions: Vec::new(),
-            participants: Vec::new(),
-            updated: None,
-            canonical: None,
-            span: (DateTime::UNIX_EPOCH, DateTime::UNIX_EPOCH),
-            staffed_by: Vec::new(),
-        }
-    }
-}
-
 #[derive(Clone, Debug, Serialize)]
 pub struct Position {
     pub label: String,
@@ -621,6 +599,28 @@ pub(super) fn excerpt(text: &str, limit: usize) -> Option<String> {
     joined.truncate(shown);
     joined.push('…');
     Some(joined)
+}
+
+#[cfg(test)]
+impl EventPage {
+    /// The page of `summary` with nothing else on it, for tests of what is made of pages
+    /// (whose fields they then set).
+    pub fn of_summary(summary: EventSummary) -> Self {
+        Self {
+            summary: Arc::new(summary),
+            description_html: String::new(),
+            excerpt: None,
+            airports: Vec::new(),
+            departure: Vec::new(),
+            arrival: Vec::new(),
+            positions: Vec::new(),
+            participants: Vec::new(),
+            updated: None,
+            canonical: None,
+            span: (DateTime::UNIX_EPOCH, DateTime::UNIX_EPOCH),
+            staffed_by: Vec::new(),
+        }
+    }
 }
 
 #[cfg(test)]
