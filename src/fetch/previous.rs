@@ -6,7 +6,7 @@
 //! first build. No key or other secret is sent: the files are public, read by
 //! [`super::public`] over https (http only on this machine).
 
-use super::public::{Limits, Reader};
+use super::public::Reader;
 use crate::secret::shown_url;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -148,9 +148,5 @@ fn from_site(site: &Url) -> Result<Pair, String> {
 /// a run soon after a deploy would otherwise compare with the state before it, from a cache,
 /// and find the changes that deploy published new again, for announce to post a second time.
 fn site_reader() -> Result<Reader, String> {
-    let limits = Limits {
-        max_bytes: MAX_BYTES,
-        timeout: TIMEOUT,
-    };
-    Ok(Reader::new("the previous site", limits)?.fresh(std::time::SystemTime::now()))
+    Ok(Reader::new("the previous site", MAX_BYTES, TIMEOUT)?.fresh(std::time::SystemTime::now()))
 }

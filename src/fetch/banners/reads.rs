@@ -6,7 +6,7 @@ use super::cache;
 use super::{
     AT_ONCE, Arrived, DEADLINE, MAX_BYTES, Observer, TIMEOUT, Unserved, WHAT, copies_of_body,
 };
-use crate::fetch::public::{Limits, PublicClient, Reader, https_rule, may_read};
+use crate::fetch::public::{PublicClient, Reader, https_rule, may_read};
 use crate::secret::{Secrets, shown_url};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex, mpsc};
@@ -217,11 +217,7 @@ impl Job {
 
 /// The client banners are read with: public files, within a banner's limits.
 fn banner_reader() -> Result<Reader, String> {
-    let limits = Limits {
-        max_bytes: MAX_BYTES,
-        timeout: TIMEOUT,
-    };
-    Reader::new(WHAT, limits)
+    Reader::new(WHAT, MAX_BYTES, TIMEOUT)
 }
 
 /// The bytes at each address, read as the build reads banners (a few at a time, within the
