@@ -89,36 +89,27 @@ pub fn read_activity(place: &PreviousSource) -> Result<Option<Vec<u8>>, String> 
     }
 }
 
-/// A file of the folder, without following links (as every file of the user's is read);
-/// `None` when it is not there.
+/// A file of the folder, without following links (as every file of the user's is read), and
+/// no larger than a build writes; `None` when it is not there.
 fn from_folder(dir: &std::path::Path, file: &str) -> Result<Option<Vec<u8>>, String> {
-    let path = dir.join(file);
-    // `read_plain` takes a link for a missing file; a link where a build writes a file is
-    // said as one, so that the warning does not send the webmaster looking for a lost file.
-    let mut step = dir.to_path_buf();
-    for part in file.split('/') {
-        step.push(part);
-        match std::fs::symlink_metadata(&step) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                return Err(format!(
-                    "{} is a link, which is not followed",
-                    step.display()
-                ));
-            }
-            Ok(meta) if step == path && meta.is_file() && meta.len() > MAX_BYTES => {
-                return Err(too_large(&path.display().to_string()));
-            }
-            Ok(_) => {}
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(format!("could not read {}: {error}", step.display())),
+    use crate::plain_files::{Plain, read_plain_at_most};
+    match read_plain_at_most(dir, file, MAX_BYTES + 1) {
+        Ok(Plain::File(bytes)) if bytes.len() as u64 > MAX_BYTES => {
+            Err(too_large(&dir.join(file).display().to_string()))
         }
-    }
-    let bytes = crate::plain_files::read_plain(dir, file).map_err(|e| format!("{e:#}"))?;
-    match bytes {
-        Some(bytes) if bytes.len() as u64 > MAX_BYTES => {
-            Err(too_large(&path.display().to_string()))
-        }
-        other => Ok(other),
+        Ok(Plain::File(bytes)) => Ok(Some(bytes)),
+        // A link where a build writes a file is said as one, so that the warning does not
+        // send the webmaster looking for a lost file.
+        Ok(Plain::NotPlain {
+            path,
+            is: "a symbolic link",
+            ..
+        }) => Err(format!(
+            "{} is a link, which is not followed",
+            path.display()
+        )),
+        Ok(Plain::NotPlain { .. } | Plain::Missing) => Ok(None),
+        Err(error) => Err(format!("{error:#}")),
     }
 }
 
