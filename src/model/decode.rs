@@ -45,7 +45,7 @@ fn events(endpoint: Endpoint, body: &[u8]) -> Result<Vec<Event>, ApiError> {
     let body = &*lone_surrogates_replaced(body);
     let data = envelope(endpoint, body, "data")?;
     let wire: Vec<WireEvent> = shape(endpoint, "data", data)?;
-    let mut events: Vec<Event> = (wire.into_iter().enumerate())
+    (wire.into_iter().enumerate())
         .map(|(index, event)| {
             let place = RecordPlace {
                 endpoint,
@@ -53,11 +53,7 @@ fn events(endpoint: Endpoint, body: &[u8]) -> Result<Vec<Event>, ApiError> {
             };
             event.into_model(&place)
         })
-        .collect::<Result<_, _>>()?;
-    // Collected in the wire records' place, which are larger: the room left over would be
-    // held as long as the models are.
-    events.shrink_to_fit();
-    Ok(events)
+        .collect()
 }
 
 /// Documents are a bare array (spec 4.5); a wrapped `{"data": [...]}` is read too.
