@@ -82,12 +82,7 @@ impl RecordPlace {
         field: &'static str,
         raw: Option<String>,
     ) -> Result<Option<DateTime<Utc>>, ApiError> {
-        match raw.as_deref().map(str::trim) {
-            None | Some("") => Ok(None),
-            Some(text) => parse_instant(text)
-                .map(Some)
-                .map_err(|why| self.rejected(field, "timestamp", text, why)),
-        }
+        self.parsed(field, raw, "timestamp", parse_instant)
     }
 
     fn date(
@@ -95,33 +90,33 @@ impl RecordPlace {
         field: &'static str,
         raw: Option<String>,
     ) -> Result<Option<NaiveDate>, ApiError> {
-        match raw.as_deref().map(str::trim) {
-            None | Some("") => Ok(None),
-            Some(text) => parse_date(text)
-                .map(Some)
-                .map_err(|why| self.rejected(field, "date", text, why)),
-        }
+        self.parsed(field, raw, "date", parse_date)
     }
 
-    fn rejected(
+    /// `raw` read by `parse`, blank text as absent; an error names the `noun` not read.
+    fn parsed<T>(
         &self,
         field: &'static str,
+        raw: Option<String>,
         noun: &str,
-        text: &str,
-        why: timestamp::Rejected,
-    ) -> ApiError {
-        let reason = match why {
-            timestamp::Rejected::Unrecognised => format!(
+        parse: fn(&str) -> Result<T, timestamp::Rejected>,
+    ) -> Result<Option<T>, ApiError> {
+        let Some(text) = raw.as_deref().map(str::trim).filter(|t| !t.is_empty()) else {
+            return Ok(None);
+        };
+        let reason = match parse(text) {
+            Ok(value) => return Ok(Some(value)),
+            Err(timestamp::Rejected::Unrecognised) => format!(
                 "unrecognised {noun} {} ({})",
                 quoted(text),
                 timestamp::EXPECTED
             ),
-            timestamp::Rejected::YearOutOfRange(year) => format!(
+            Err(timestamp::Rejected::YearOutOfRange(year)) => format!(
                 "{noun} {} has the year {year}; only years 1 to 9999 are accepted",
                 quoted(text)
             ),
         };
-        self.error(field, reason)
+        Err(self.error(field, reason))
     }
 
     fn id(&self, field: &'static str, raw: Option<i64>) -> Result<u64, ApiError> {

@@ -5,8 +5,9 @@
 use super::cache;
 use super::{
     AT_ONCE, Arrived, DEADLINE, MAX_BYTES, Observer, TIMEOUT, Unserved, WHAT, copies_of_body,
+    refusal,
 };
-use crate::fetch::public::{PublicClient, Reader, https_rule, may_read};
+use crate::fetch::public::{PublicClient, Reader};
 use crate::secret::{Secrets, shown_url};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex, mpsc};
@@ -231,18 +232,12 @@ pub fn read_for_snapshot(
     let unique: BTreeSet<&Url> = addresses.iter().collect();
     let mut to_read = Vec::new();
     for address in unique {
-        if secrets.found_in(address.as_str().as_bytes()).is_some() {
-            unserved.push(Unserved {
+        match refusal(address, secrets) {
+            Some(reason) => unserved.push(Unserved {
                 address: address.clone(),
-                reason: "its address holds a secret of this run, which vatcar-site sends to no other host".to_owned(),
-            });
-        } else if !may_read(address) {
-            unserved.push(Unserved {
-                address: address.clone(),
-                reason: https_rule(WHAT),
-            });
-        } else {
-            to_read.push(address.clone());
+                reason,
+            }),
+            None => to_read.push(address.clone()),
         }
     }
     let reader = match banner_reader() {
