@@ -152,13 +152,13 @@ impl ApiClient {
                 url: options.base_url.clone(),
                 reason: format!("could not set up the HTTP client: {e}"),
             })?;
-        let runtime = tokio::runtime::Builder::new_current_thread()
+        let runtime = (tokio::runtime::Builder::new_current_thread()
             .enable_all()
-            .build()
-            .map_err(|e| ApiError::BadBaseUrl {
-                url: options.base_url.clone(),
-                reason: format!("could not start the I/O runtime: {e}"),
-            })?;
+            .build())
+        .map_err(|e| ApiError::BadBaseUrl {
+            url: options.base_url.clone(),
+            reason: format!("could not start the I/O runtime: {e}"),
+        })?;
         Ok(Self {
             inner: Arc::new(Inner {
                 http,
@@ -188,18 +188,10 @@ impl ApiClient {
                     (index, inner.fetch(endpoint).await)
                 });
             }
-            let mut results: Vec<Option<Result<Vec<u8>, ApiError>>> =
-                endpoints.iter().map(|_| None).collect();
-            while let Some(joined) = tasks.join_next().await {
-                match joined {
-                    Ok((index, result)) => results[index] = Some(result),
-                    Err(panic) => std::panic::resume_unwind(panic.into_panic()),
-                }
-            }
-            let mut results: Vec<Result<Vec<u8>, ApiError>> = results
-                .into_iter()
-                .map(|r| r.expect("every task reports"))
-                .collect();
+            // In the order they ended (a task's panic is resumed here), then in the order asked.
+            let mut ended = tasks.join_all().await;
+            ended.sort_by_key(|(index, _)| *index);
+            let mut results: Vec<_> = ended.into_iter().map(|(_, result)| result).collect();
             if results.iter().any(Result::is_ok) {
                 for result in &mut results {
                     if let Err(ApiError::NotFound {
@@ -223,21 +215,13 @@ impl Inner {
         url
     }
 
+    /// One endpoint's body, after any retries; the observer told when it starts and ends.
     async fn fetch(self: Arc<Self>, endpoint: Endpoint) -> Result<Vec<u8>, ApiError> {
         let started = Instant::now();
-        if let Some(observer) = &self.options.observer {
-            observer.0.started(endpoint);
+        let observer = self.options.observer.as_ref().map(|o| &o.0);
+        if let Some(observer) = observer {
+            observer.started(endpoint);
         }
-        let result = self.clone().fetch_with_retries(endpoint).await;
-        if let Some(observer) = &self.options.observer {
-            observer
-                .0
-                .finished(endpoint, result.as_ref().map(Vec::len), started.elapsed());
-        }
-        result
-    }
-
-    async fn fetch_with_retries(self: Arc<Self>, endpoint: Endpoint) -> Result<Vec<u8>, ApiError> {
         let url = self.url(endpoint);
         let policy = &self.options.retry;
         let backoff = ExponentialBuilder::default()
@@ -246,7 +230,7 @@ impl Inner {
             .with_max_delay(policy.max_delay)
             .with_max_times(policy.max_retries);
         let attempt = || self.attempt(endpoint, &url);
-        attempt
+        let result = attempt
             .retry(backoff)
             .sleep(tokio::time::sleep)
             .when(|failure: &Failure| failure.retryable)
@@ -262,7 +246,11 @@ impl Inner {
                 );
             })
             .await
-            .map_err(|failure| failure.error)
+            .map_err(|failure| failure.error);
+        if let Some(observer) = observer {
+            observer.finished(endpoint, result.as_ref().map(Vec::len), started.elapsed());
+        }
+        result
     }
 
     async fn attempt(&self, endpoint: Endpoint, url: &Url) -> Result<Vec<u8>, Failure> {
