@@ -26,11 +26,8 @@ enum Top<'a> {
 }
 
 pub fn decode_roster(body: &[u8]) -> Result<Roster, ApiError> {
-    let body = &*lone_surrogates_replaced(body);
-    let endpoint = Endpoint::FacilityRoster;
-    let data = envelope(endpoint, body, "data")?;
-    let roster: WireRoster = shape(endpoint, "data", data)?;
-    roster.into_model(endpoint)
+    let roster: WireRoster = data(Endpoint::FacilityRoster, body)?;
+    roster.into_model(Endpoint::FacilityRoster)
 }
 
 pub fn decode_facility_events(body: &[u8]) -> Result<Vec<Event>, ApiError> {
@@ -42,9 +39,7 @@ pub fn decode_division_events(body: &[u8]) -> Result<Vec<Event>, ApiError> {
 }
 
 fn events(endpoint: Endpoint, body: &[u8]) -> Result<Vec<Event>, ApiError> {
-    let body = &*lone_surrogates_replaced(body);
-    let data = envelope(endpoint, body, "data")?;
-    let wire: Vec<WireEvent> = shape(endpoint, "data", data)?;
+    let wire: Vec<WireEvent> = data(endpoint, body)?;
     (wire.into_iter().enumerate())
         .map(|(index, event)| {
             let place = RecordPlace {
@@ -72,11 +67,17 @@ pub fn decode_documents(body: &[u8]) -> Result<Vec<DocumentCategory>, ApiError> 
 }
 
 pub fn decode_user(cid: u64, body: &[u8]) -> Result<User, ApiError> {
+    let user: WireUser = data(Endpoint::User(cid), body)?;
+    user.into_model(Endpoint::User(cid))
+}
+
+/// The body's `data` member, read as `T`, after checking that the body is not an error object.
+fn data<T: for<'de> Deserialize<'de>>(endpoint: Endpoint, body: &[u8]) -> Result<T, ApiError> {
     let body = &*lone_surrogates_replaced(body);
-    let endpoint = Endpoint::User(cid);
-    let data = envelope(endpoint, body, "data")?;
-    let user: WireUser = shape(endpoint, "data", data)?;
-    user.into_model(endpoint)
+    match parse(endpoint, body)? {
+        Top::Object(object) => shape(endpoint, "data", unwrap(endpoint, object, "data")?),
+        Top::Array(_) => Err(wrong_top_level(endpoint)),
+    }
 }
 
 /// Notes come under `notes` (spec 4.2); `data` is read too. The order is not trusted here;
@@ -190,14 +191,6 @@ fn parse(endpoint: Endpoint, body: &[u8]) -> Result<Top<'_>, ApiError> {
             content_type: "a body that is not JSON".into(),
             start: excerpt(&String::from_utf8_lossy(&body[..body.len().min(200)]), 80),
         }),
-    }
-}
-
-/// The object's `key` member, after checking that the body is not an error object.
-fn envelope<'a>(endpoint: Endpoint, body: &'a [u8], key: &str) -> Result<&'a RawValue, ApiError> {
-    match parse(endpoint, body)? {
-        Top::Object(object) => unwrap(endpoint, object, key),
-        Top::Array(_) => Err(wrong_top_level(endpoint)),
     }
 }
 
