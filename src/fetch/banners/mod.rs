@@ -151,7 +151,7 @@ pub fn prepare(
         observer.reading(to_read.len());
         let known = known_sources(&index, cache.as_ref());
         let arrived = match bodies {
-            BannerBodies::Hosts => read_and_copy(&to_read, known, observer),
+            BannerBodies::Hosts => read_and_copy(&to_read, known, observer, false),
             BannerBodies::Saved(saved) => copy_saved(&to_read, saved, known, observer),
         };
         let settled = settle(arrived, &index, cache.as_ref(), now, &mut prepared);
@@ -243,6 +243,8 @@ enum Arrived {
     Same(String),
     /// Not read, or not copied: why.
     Failed { reason: String, remembered: bool },
+    /// Its bytes, read for a snapshot to keep ([`read_for_snapshot`]).
+    Read(Vec<u8>),
 }
 
 /// The sources the cache has copies of, checked: bytes read again unchanged are not decoded
@@ -372,7 +374,7 @@ fn settle(
                 }),
                 reason,
             },
-            Arrived::Made(..) => unreachable!("made into Same above"),
+            Arrived::Made(..) | Arrived::Read(_) => unreachable!("made into Same above"),
         })
         .collect()
 }
