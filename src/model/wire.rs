@@ -303,8 +303,6 @@ pub(super) struct WireEvent {
     #[serde(default, deserialize_with = "positions")]
     positions: Vec<Value>,
     #[serde(default, deserialize_with = "int")]
-    forum_event_id: Option<i64>,
-    #[serde(default, deserialize_with = "int")]
     facilities: Option<i64>,
     #[serde(default, deserialize_with = "text")]
     created_at: Option<String>,
@@ -336,7 +334,6 @@ impl WireEvent {
             arrival: upper(airports.arrival),
             departure: upper(airports.departure),
             positions: self.positions,
-            forum_event_id: self.forum_event_id,
             facilities: self.facilities,
             created_at: place.instant("created_at", self.created_at)?,
             updated_at: place.instant("updated_at", self.updated_at)?,
@@ -444,8 +441,6 @@ pub(super) struct WireUser {
     visiting_facilities: Vec<WireVisiting>,
     #[serde(default, deserialize_with = "list")]
     integrations: Vec<WireIntegration>,
-    #[serde(default, deserialize_with = "list")]
-    role_assignments: Vec<Value>,
 }
 
 impl WireUser {
@@ -485,7 +480,6 @@ impl WireUser {
                     })
                 })
                 .collect(),
-            role_assignments: self.role_assignments,
         })
     }
 }
@@ -495,13 +489,9 @@ pub(super) struct WireNote {
     #[serde(default, deserialize_with = "int")]
     pub id: Option<i64>,
     #[serde(default, deserialize_with = "int")]
-    user_cid: Option<i64>,
-    #[serde(default, deserialize_with = "int")]
     instructor_cid: Option<i64>,
     #[serde(default, deserialize_with = "text")]
     instructor_name: Option<String>,
-    #[serde(default, deserialize_with = "int")]
-    facility_id: Option<i64>,
     #[serde(default, deserialize_with = "text")]
     position_trained: Option<String>,
     #[serde(default, deserialize_with = "text")]
@@ -523,10 +513,8 @@ impl WireNote {
         let positive = |n: Option<i64>| n.and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0);
         Ok(TrainingNote {
             id: place.id("id", self.id)?,
-            student_cid: positive(self.user_cid),
             instructor_cid: positive(self.instructor_cid),
             instructor_name: clean_opt(self.instructor_name),
-            facility_id: self.facility_id,
             position_trained: clean_opt(self.position_trained),
             note: self.training_note.map(clean).unwrap_or_default(),
             session_type: self.session_type.map(SessionType::from_number),
