@@ -44,7 +44,7 @@ fn events(endpoint: Endpoint, body: &[u8]) -> Result<Vec<Event>, ApiError> {
         .map(|(index, event)| {
             let place = RecordPlace {
                 endpoint,
-                record: record_label("data", index, "event", event.id),
+                record: record_label("data", index, "event", event.id.0),
             };
             event.into_model(&place)
         })
@@ -101,7 +101,7 @@ pub fn decode_notes(cid: u64, body: &[u8]) -> Result<Vec<TrainingNote>, ApiError
         .map(|(index, note)| {
             let place = RecordPlace {
                 endpoint,
-                record: record_label(key, index, "note", note.id),
+                record: record_label(key, index, "note", note.id.0),
             };
             note.into_model(&place)
         })

@@ -1,5 +1,5 @@
-//! Lenient readers for single values, used by the wire types through
-//! `#[serde(deserialize_with)]`: each says which shapes it accepts, and anything else is a
+//! Lenient readers for single values, used by the wire types as field types ([`Text`],
+//! [`Int`]) or through `#[serde(deserialize_with)]`: each says which shapes it accepts, and anything else is a
 //! serde error naming what it found, which `decode` turns into an error naming the endpoint
 //! and the JSON path. Text is cleaned of characters no page or calendar may carry.
 
@@ -52,18 +52,33 @@ pub(super) fn int<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Err
     }
 }
 
-/// Text, with numbers and booleans taken as their text (an id sent as a number still reads).
-pub(super) fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    let value = Value::deserialize(d)?;
-    match value {
-        Value::Null => Ok(None),
-        Value::String(s) => Ok(Some(s)),
-        Value::Number(n) => Ok(Some(n.to_string())),
-        Value::Bool(b) => Ok(Some(b.to_string())),
-        other => Err(D::Error::custom(format!(
-            "expected text, found {}",
-            kind(&other)
-        ))),
+/// A wire type's text field: absent, `null`, or text, with numbers and booleans taken as
+/// their text (an id sent as a number still reads).
+#[derive(Default)]
+pub(super) struct Text(pub Option<String>);
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::Null => Ok(Text(None)),
+            Value::String(s) => Ok(Text(Some(s))),
+            Value::Number(n) => Ok(Text(Some(n.to_string()))),
+            Value::Bool(b) => Ok(Text(Some(b.to_string()))),
+            other => Err(D::Error::custom(format!(
+                "expected text, found {}",
+                kind(&other)
+            ))),
+        }
+    }
+}
+
+/// A wire type's integer field, read by [`int`].
+#[derive(Default)]
+pub(super) struct Int(pub Option<i64>);
+
+impl<'de> Deserialize<'de> for Int {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        int(d).map(Int)
     }
 }
 
