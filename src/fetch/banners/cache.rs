@@ -105,14 +105,11 @@ impl CachedCopy {
     }
 }
 
-/// Why a cache could not be used: "... is a link; ...".
-pub type Refusal = String;
-
 impl Cache {
     /// The cache at `folder` (`.vatcar-site-cache/banners`), made where it is missing, each of
     /// its two folders checked to be a folder and not a link, and locked: a build that shares
     /// it with another waits for the other to finish with it.
-    pub fn open(folder: &Path) -> Result<Cache, Refusal> {
+    pub fn open(folder: &Path) -> Result<Cache, String> {
         let top = folder.parent().unwrap_or(folder);
         for dir in [top, folder] {
             real_folder(dir)?;
@@ -287,7 +284,7 @@ fn is_partial_name(name: &str) -> bool {
 
 /// Refuses `dir` unless it is a folder and not a link, making it where it is missing (never
 /// through a link: making a folder where a link is fails).
-fn real_folder(dir: &Path) -> Result<(), Refusal> {
+fn real_folder(dir: &Path) -> Result<(), String> {
     match std::fs::create_dir(dir) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
@@ -309,7 +306,7 @@ fn real_folder(dir: &Path) -> Result<(), Refusal> {
     Ok(())
 }
 
-fn cannot(path: &Path, e: &std::io::Error) -> Refusal {
+fn cannot(path: &Path, e: &std::io::Error) -> String {
     format!(
         "could not use the banner cache at {}: {e}; check that the folder can be written, or set banners = \"remote\" in vatcar-site.toml",
         path.display()
