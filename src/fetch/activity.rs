@@ -215,25 +215,14 @@ pub fn read_kept(output: &Path) -> Result<Option<Vec<u8>>, String> {
 pub fn write_kept(output: &Path, bytes: &[u8]) -> Result<(), String> {
     let file = cache_file(output);
     let folder = file.parent().unwrap_or(Path::new("."));
-    let failed = |e: std::io::Error| {
+    let failed = |e: &std::io::Error| {
         format!(
             "could not keep the members' sessions in {}: {e}; check that the folder can be written",
             file.display()
         )
     };
-    match std::fs::create_dir(folder) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(failed(e)),
-    }
-    let meta = std::fs::symlink_metadata(folder).map_err(failed)?;
-    if !meta.is_dir() {
-        return Err(format!(
-            "the cache folder {} is not a folder (or is a link, which is never followed); move it away",
-            folder.display()
-        ));
-    }
-    crate::plain_files::write_whole(folder, CACHE_FILE, bytes).map_err(failed)
+    super::banners::real_folder(folder, failed)?;
+    crate::plain_files::write_whole(folder, CACHE_FILE, bytes).map_err(|e| failed(&e))
 }
 
 #[cfg(test)]

@@ -112,7 +112,7 @@ impl Cache {
     pub fn open(folder: &Path) -> Result<Cache, String> {
         let top = folder.parent().unwrap_or(folder);
         for dir in [top, folder] {
-            real_folder(dir)?;
+            real_folder(dir, |e| cannot(dir, e))?;
         }
         let lock = open_nofollow(
             &folder.join(LOCK),
@@ -122,7 +122,7 @@ impl Cache {
         lock.lock().map_err(|e| cannot(folder, &e))?;
         // Checked again with the lock held: a folder swapped for a link meanwhile is refused.
         for dir in [top, folder] {
-            real_folder(dir)?;
+            real_folder(dir, |e| cannot(dir, e))?;
         }
         Ok(Cache {
             folder: folder.to_path_buf(),
@@ -283,23 +283,24 @@ fn is_partial_name(name: &str) -> bool {
 }
 
 /// Refuses `dir` unless it is a folder and not a link, making it where it is missing (never
-/// through a link: making a folder where a link is fails).
-fn real_folder(dir: &Path) -> Result<(), String> {
+/// through a link: making a folder where a link is fails); `failed` words an error of the file
+/// system's. The activity's kept copy is written in the same folder on the same terms.
+pub fn real_folder(dir: &Path, failed: impl Fn(&std::io::Error) -> String) -> Result<(), String> {
     match std::fs::create_dir(dir) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(cannot(dir, &e)),
+        Err(e) => return Err(failed(&e)),
     }
-    let meta = std::fs::symlink_metadata(dir).map_err(|e| cannot(dir, &e))?;
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| failed(&e))?;
     if meta.file_type().is_symlink() {
         return Err(format!(
-            "the banner cache's folder {} is a link, which vatcar-site never follows in its cache; remove the link (the cache is made again)",
+            "the cache folder {} is a link, which vatcar-site never follows in its cache; remove the link (the cache is made again)",
             dir.display()
         ));
     }
     if !meta.is_dir() {
         return Err(format!(
-            "the banner cache's folder {} is not a folder; move it away (the cache is made again)",
+            "the cache folder {} is not a folder; move it away (the cache is made again)",
             dir.display()
         ));
     }

@@ -31,7 +31,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use url::Url;
 
 pub use crate::banner_copies::{BannerCopy, Banners, LocalBanner, OUTPUT_FOLDER};
-pub use cache::{CACHE_FOLDER, sha256_hex};
+pub use cache::{CACHE_FOLDER, real_folder, sha256_hex};
 use reads::read_and_copy;
 pub use reads::read_for_snapshot;
 
