@@ -59,7 +59,10 @@ pub struct Bodies {
 pub fn read(place: &PreviousSource) -> Result<Bodies, String> {
     let (changes, roster) = match place {
         PreviousSource::Folder(dir) => (from_folder(dir, CHANGES)?, from_folder(dir, ROSTER)?),
-        PreviousSource::Site(url) => from_site(url)?,
+        PreviousSource::Site(site) => {
+            let mut bodies = from_site(site, &[CHANGES, ROSTER])?.into_iter();
+            (bodies.next().flatten(), bodies.next().flatten())
+        }
         PreviousSource::Demo => (
             Some(include_bytes!("../../demo/previous/changes.json").to_vec()),
             Some(include_bytes!("../../demo/previous/roster.json").to_vec()),
@@ -81,11 +84,7 @@ pub fn read_activity(place: &PreviousSource) -> Result<Option<Vec<u8>>, String> 
     match place {
         PreviousSource::Folder(dir) => from_folder(dir, ACTIVITY),
         PreviousSource::Demo => Ok(None),
-        PreviousSource::Site(site) => {
-            let url =
-                (site.join(ACTIVITY)).map_err(|e| format!("{}{ACTIVITY}: {e}", shown_url(site)))?;
-            Ok(site_reader()?.get_all(&[url])?.into_iter().next().flatten())
-        }
+        PreviousSource::Site(site) => Ok(from_site(site, &[ACTIVITY])?.pop().flatten()),
     }
 }
 
@@ -120,24 +119,14 @@ fn too_large(what: &str) -> String {
     )
 }
 
-type Pair = (Option<Vec<u8>>, Option<Vec<u8>>);
-
-/// Both files from the published site, within [`TIMEOUT`] together; `None` for one the site
-/// does not have (404).
-fn from_site(site: &Url) -> Result<Pair, String> {
-    let url = |file: &str| {
-        site.join(file)
-            .map_err(|e| format!("{}{file}: {e}", shown_url(site)))
-    };
-    let mut bodies = site_reader()?
-        .get_all(&[url(CHANGES)?, url(ROSTER)?])?
-        .into_iter();
-    Ok((bodies.next().flatten(), bodies.next().flatten()))
-}
-
-/// How the published site's files are read: within [`TIMEOUT`] and [`MAX_BYTES`], and fresh:
-/// a run soon after a deploy would otherwise compare with the state before it, from a cache,
-/// and find the changes that deploy published new again, for announce to post a second time.
-fn site_reader() -> Result<Reader, String> {
-    Ok(Reader::new("the previous site", MAX_BYTES, TIMEOUT)?.fresh(std::time::SystemTime::now()))
+/// The files from the published site, within [`TIMEOUT`] together and [`MAX_BYTES`] each;
+/// `None` for one the site does not have (404). Read fresh: a run soon after a deploy would
+/// otherwise compare with the state before it, from a cache, and find the changes that deploy
+/// published new again, for announce to post a second time.
+fn from_site(site: &Url, files: &[&str]) -> Result<Vec<Option<Vec<u8>>>, String> {
+    let urls = (files.iter())
+        .map(|file| (site.join(file)).map_err(|e| format!("{}{file}: {e}", shown_url(site))))
+        .collect::<Result<Vec<Url>, String>>()?;
+    let reader = Reader::new("the previous site", MAX_BYTES, TIMEOUT)?;
+    reader.fresh(std::time::SystemTime::now()).get_all(&urls)
 }
