@@ -138,30 +138,24 @@ pub fn make_copies(bytes: &[u8]) -> Result<ImageCopies, String> {
     // Each from the source: a copy made from the next wider one (filtered twice) costs 2 % less
     // CPU but came out up to 0.5 % larger than f609daa's at 480 px (issue 47).
     let mut resizer = Resizer::new();
-    let made = (widths(width).into_iter())
-        .map(|target| {
-            if target == width {
-                Ok(source_shape(&source))
-            } else {
-                resize(&mut resizer, &source, target)
-            }
-        })
+    let mut made = (widths(width).into_iter())
+        .filter(|&target| target != width)
+        .map(|target| resize(&mut resizer, &source, target))
         .collect::<Result<Vec<Pixels>, String>>()?;
-    let pixels_of = |copy| pixels_of(&source, copy);
-    let layout = source.layout();
-    let mut copies = Vec::with_capacity(made.len() * 2);
-    for copy in &made {
-        let (w, h, pixels) = pixels_of(copy);
-        copies.push(encode(pixels, w, h, layout, fallback)?);
+    // The copy at the source's own width (the widest, where it is no wider than the last of
+    // WIDTHS) is the source, moved rather than copied.
+    if widths(width).last() == Some(&width) {
+        made.push(source);
     }
+    let mut copies = (made.iter())
+        .map(|copy| encode(copy, fallback))
+        .collect::<Result<Vec<EncodedCopy>, String>>()?;
     // Judged once, on the narrowest copy: WebP for all, or for none.
-    let (w, h, pixels) = pixels_of(&made[0]);
-    let narrowest = encode(pixels, w, h, layout, Format::Webp)?;
+    let narrowest = encode(&made[0], Format::Webp)?;
     if narrowest.bytes.len() < copies[0].bytes.len() {
         copies.push(narrowest);
         for copy in &made[1..] {
-            let (w, h, pixels) = pixels_of(copy);
-            copies.push(encode(pixels, w, h, layout, Format::Webp)?);
+            copies.push(encode(copy, Format::Webp)?);
         }
     }
     Ok(ImageCopies {
@@ -169,26 +163,6 @@ pub fn make_copies(bytes: &[u8]) -> Result<ImageCopies, String> {
         height,
         copies,
     })
-}
-
-/// A copy's size and pixels: its own, or the source's where it is the source at its width.
-fn pixels_of<'a>(source: &'a Pixels, copy: &'a Pixels) -> (u32, u32, &'a [u8]) {
-    if copy.bytes.is_empty() {
-        (source.width, source.height, &source.bytes)
-    } else {
-        (copy.width, copy.height, &copy.bytes)
-    }
-}
-
-/// The shape of `source` with no pixels of its own: the copy at the source's own width, whose
-/// pixels are the source's, moved rather than copied.
-fn source_shape(source: &Pixels) -> Pixels {
-    Pixels {
-        width: source.width,
-        height: source.height,
-        transparent: source.transparent,
-        bytes: Vec::new(),
-    }
 }
 
 /// The widths of the copies of an image `width` pixels wide: those of [`WIDTHS`] it is wider
@@ -378,13 +352,8 @@ fn resize(resizer: &mut Resizer, from: &Pixels, target: u32) -> Result<Pixels, S
     })
 }
 
-fn encode(
-    pixels: &[u8],
-    width: u32,
-    height: u32,
-    layout: ExtendedColorType,
-    format: Format,
-) -> Result<EncodedCopy, String> {
+fn encode(copy: &Pixels, format: Format) -> Result<EncodedCopy, String> {
+    let (pixels, width, height, layout) = (&copy.bytes, copy.width, copy.height, copy.layout());
     let mut bytes = Vec::new();
     let encoded = match format {
         Format::Jpeg => JpegEncoder::new_with_quality(&mut bytes, JPEG_QUALITY)

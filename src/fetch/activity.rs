@@ -8,7 +8,7 @@
 //! `model::activity`, which this stage does not know): [`read_sessions`] asks it after each
 //! page. What goes wrong is a reason for that member, never an error of the build.
 
-use super::public::{Answer, Limits, Reader, https_rule, may_read};
+use super::public::{Answer, Reader, https_rule, may_read};
 use crate::secret::shown_url;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -92,11 +92,7 @@ pub fn read_sessions(plan: &Plan, judge: &mut dyn FnMut(u64, &[u8], u64) -> Verd
         ));
         return reads;
     }
-    let limits = Limits {
-        max_bytes: MAX_BYTES,
-        timeout: plan.timeout,
-    };
-    let reader = match Reader::new("the Core API", limits) {
+    let reader = match Reader::new("the Core API", MAX_BYTES, plan.timeout) {
         Ok(reader) => reader,
         Err(reason) => {
             reads.stopped = Some(reason);
@@ -140,9 +136,7 @@ pub fn read_sessions(plan: &Plan, judge: &mut dyn FnMut(u64, &[u8], u64) -> Verd
                     retry_after,
                 }) => {
                     refusals += 1;
-                    let asked = (retry_after.as_deref())
-                        .and_then(|text| retry_wait(text, chrono::Utc::now()))
-                        .unwrap_or(DEFAULT_RETRY_WAIT);
+                    let asked = retry_after.unwrap_or(DEFAULT_RETRY_WAIT);
                     if asked > MAX_RETRY_WAIT || refusals >= MAX_REFUSALS {
                         reads.outcomes.push((cid, Outcome::Unfinished));
                         reads.stopped = Some(format!(
@@ -187,17 +181,6 @@ fn page_url(api: &Url, cid: u64, offset: u64) -> Url {
     url
 }
 
-/// How long a `Retry-After` asks to wait: whole seconds, or an HTTP date (the wait until
-/// then from `now`, none for a date past). `None` for anything else.
-pub fn retry_wait(text: &str, now: chrono::DateTime<chrono::Utc>) -> Option<Duration> {
-    let text = text.trim();
-    if !text.is_empty() && text.len() <= 10 && text.bytes().all(|b| b.is_ascii_digit()) {
-        return text.parse().ok().map(Duration::from_secs);
-    }
-    let then = chrono::DateTime::parse_from_rfc2822(text).ok()?;
-    Some((then.to_utc() - now).to_std().unwrap_or(Duration::ZERO))
-}
-
 /// The kept copy's path: `.vatcar-site-cache/activity.json` beside the output folder.
 pub fn cache_file(output: &Path) -> PathBuf {
     let banners = super::banners::cache_folder(output);
@@ -232,50 +215,19 @@ pub fn read_kept(output: &Path) -> Result<Option<Vec<u8>>, String> {
 pub fn write_kept(output: &Path, bytes: &[u8]) -> Result<(), String> {
     let file = cache_file(output);
     let folder = file.parent().unwrap_or(Path::new("."));
-    let failed = |e: std::io::Error| {
+    let failed = |e: &std::io::Error| {
         format!(
             "could not keep the members' sessions in {}: {e}; check that the folder can be written",
             file.display()
         )
     };
-    match std::fs::create_dir(folder) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(failed(e)),
-    }
-    let meta = std::fs::symlink_metadata(folder).map_err(failed)?;
-    if !meta.is_dir() {
-        return Err(format!(
-            "the cache folder {} is not a folder (or is a link, which is never followed); move it away",
-            folder.display()
-        ));
-    }
-    crate::plain_files::write_whole(folder, CACHE_FILE, bytes).map_err(failed)
+    super::banners::real_folder(folder, failed)?;
+    crate::plain_files::write_whole(folder, CACHE_FILE, bytes).map_err(|e| failed(&e))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn retry_after_is_seconds_or_an_http_date() {
-        let now = chrono::DateTime::parse_from_rfc3339("2026-11-29T12:00:00Z")
-            .unwrap()
-            .to_utc();
-        assert_eq!(retry_wait("0", now), Some(Duration::ZERO));
-        assert_eq!(retry_wait(" 7 ", now), Some(Duration::from_secs(7)));
-        assert_eq!(
-            retry_wait("Sun, 29 Nov 2026 12:00:30 GMT", now),
-            Some(Duration::from_secs(30))
-        );
-        assert_eq!(
-            retry_wait("Sun, 29 Nov 2026 11:00:00 GMT", now),
-            Some(Duration::ZERO)
-        );
-        for no in ["", "-1", "1.5", "soon", "99999999999999999999"] {
-            assert_eq!(retry_wait(no, now), None, "{no}");
-        }
-    }
 
     #[test]
     fn a_page_is_asked_for_below_the_api_with_its_limit_and_offset() {

@@ -6,7 +6,7 @@
 //! key, which only [`super::client`] sends, and only to the API's host. A failure is a reason,
 //! never an error: the build warns and says on the page that bookings are unavailable.
 
-use super::public::{Limits, Reader};
+use super::public::Reader;
 use super::snapshot::Snapshot;
 use crate::secret::shown_url;
 use std::time::Duration;
@@ -27,13 +27,7 @@ const WHAT: &str = "the bookings list";
 
 /// The list from the bookings API at `url`.
 pub fn fetch(url: &Url) -> Result<Vec<u8>, String> {
-    let reader = Reader::new(
-        WHAT,
-        Limits {
-            max_bytes: MAX_BYTES,
-            timeout: TIMEOUT,
-        },
-    )?;
+    let reader = Reader::new(WHAT, MAX_BYTES, TIMEOUT)?;
     match reader.get_all(std::slice::from_ref(url))?.pop().flatten() {
         Some(body) => Ok(body),
         None => Err(format!("{} answered 404", shown_url(url))),

@@ -19,6 +19,8 @@
 
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::error::{ApiError, is_permission_message, looks_like_json, reported_message};
+pub use crate::fetch::public::USER_AGENT;
+use crate::fetch::public::{body_within, innermost, retry_after};
 use crate::sanitize::quote::excerpt;
 use crate::secret::ApiKey;
 use backon::{ExponentialBuilder, Retryable};
@@ -32,7 +34,6 @@ pub use crate::settings::DEFAULT_BASE_URL;
 /// The largest body read, over HTTP or from a snapshot. The spec shows no size limits; a
 /// division's events are a few megabytes.
 pub const MAX_BODY_BYTES: u64 = 64 * 1024 * 1024;
-pub const USER_AGENT: &str = concat!("vatcar-site/", env!("CARGO_PKG_VERSION"));
 
 #[derive(Clone, Debug)]
 pub struct RetryPolicy {
@@ -151,13 +152,13 @@ impl ApiClient {
                 url: options.base_url.clone(),
                 reason: format!("could not set up the HTTP client: {e}"),
             })?;
-        let runtime = tokio::runtime::Builder::new_current_thread()
+        let runtime = (tokio::runtime::Builder::new_current_thread()
             .enable_all()
-            .build()
-            .map_err(|e| ApiError::BadBaseUrl {
-                url: options.base_url.clone(),
-                reason: format!("could not start the I/O runtime: {e}"),
-            })?;
+            .build())
+        .map_err(|e| ApiError::BadBaseUrl {
+            url: options.base_url.clone(),
+            reason: format!("could not start the I/O runtime: {e}"),
+        })?;
         Ok(Self {
             inner: Arc::new(Inner {
                 http,
@@ -187,18 +188,10 @@ impl ApiClient {
                     (index, inner.fetch(endpoint).await)
                 });
             }
-            let mut results: Vec<Option<Result<Vec<u8>, ApiError>>> =
-                endpoints.iter().map(|_| None).collect();
-            while let Some(joined) = tasks.join_next().await {
-                match joined {
-                    Ok((index, result)) => results[index] = Some(result),
-                    Err(panic) => std::panic::resume_unwind(panic.into_panic()),
-                }
-            }
-            let mut results: Vec<Result<Vec<u8>, ApiError>> = results
-                .into_iter()
-                .map(|r| r.expect("every task reports"))
-                .collect();
+            // In the order they ended (a task's panic is resumed here), then in the order asked.
+            let mut ended = tasks.join_all().await;
+            ended.sort_by_key(|(index, _)| *index);
+            let mut results: Vec<_> = ended.into_iter().map(|(_, result)| result).collect();
             if results.iter().any(Result::is_ok) {
                 for result in &mut results {
                     if let Err(ApiError::NotFound {
@@ -222,21 +215,13 @@ impl Inner {
         url
     }
 
+    /// One endpoint's body, after any retries; the observer told when it starts and ends.
     async fn fetch(self: Arc<Self>, endpoint: Endpoint) -> Result<Vec<u8>, ApiError> {
         let started = Instant::now();
-        if let Some(observer) = &self.options.observer {
-            observer.0.started(endpoint);
+        let observer = self.options.observer.as_ref().map(|o| &o.0);
+        if let Some(observer) = observer {
+            observer.started(endpoint);
         }
-        let result = self.clone().fetch_with_retries(endpoint).await;
-        if let Some(observer) = &self.options.observer {
-            observer
-                .0
-                .finished(endpoint, result.as_ref().map(Vec::len), started.elapsed());
-        }
-        result
-    }
-
-    async fn fetch_with_retries(self: Arc<Self>, endpoint: Endpoint) -> Result<Vec<u8>, ApiError> {
         let url = self.url(endpoint);
         let policy = &self.options.retry;
         let backoff = ExponentialBuilder::default()
@@ -245,7 +230,7 @@ impl Inner {
             .with_max_delay(policy.max_delay)
             .with_max_times(policy.max_retries);
         let attempt = || self.attempt(endpoint, &url);
-        attempt
+        let result = attempt
             .retry(backoff)
             .sleep(tokio::time::sleep)
             .when(|failure: &Failure| failure.retryable)
@@ -261,7 +246,11 @@ impl Inner {
                 );
             })
             .await
-            .map_err(|failure| failure.error)
+            .map_err(|failure| failure.error);
+        if let Some(observer) = observer {
+            observer.finished(endpoint, result.as_ref().map(Vec::len), started.elapsed());
+        }
+        result
     }
 
     async fn attempt(&self, endpoint: Endpoint, url: &Url) -> Result<Vec<u8>, Failure> {
@@ -282,25 +271,21 @@ impl Inner {
         // so that no code path can wait longer than asked.
         let bound = self.options.timeout + Duration::from_millis(250);
         let outcome = tokio::time::timeout(bound, async {
-            let response = request.send().await?;
-            let status = response.status();
-            let headers = response.headers().clone();
-            let body = self.read_body(endpoint, response).await?;
-            Ok::<_, BodyError>((status, headers, body))
+            let mut response = request.send().await?;
+            let body = body_within(&mut response, self.options.max_body_bytes).await?;
+            Ok((response.status(), response.headers().clone(), body))
         })
         .await;
         let (status, headers, body) = match outcome {
             Err(_elapsed) => return Err(Failure::fatal(self.timeout_error(endpoint))),
-            Ok(Err(BodyError::TooLarge)) => {
+            Ok(Err(error)) => return Err(self.transport_failure(endpoint, url, error)),
+            Ok(Ok((_, _, None))) => {
                 return Err(Failure::fatal(ApiError::TooLarge {
                     endpoint,
                     limit_mib: self.options.max_body_bytes / (1024 * 1024),
                 }));
             }
-            Ok(Err(BodyError::Http(error))) => {
-                return Err(self.transport_failure(endpoint, url, error));
-            }
-            Ok(Ok(parts)) => parts,
+            Ok(Ok((status, headers, Some(body)))) => (status, headers, body),
         };
         // The body is data and stays as sent; only what is quoted from it in an error is
         // scrubbed of the key (see `secret`).
@@ -322,30 +307,6 @@ impl Inner {
             return Ok(body);
         }
         Err(self.status_failure(endpoint, url, status, &headers, &body))
-    }
-
-    async fn read_body(
-        &self,
-        endpoint: Endpoint,
-        mut response: reqwest::Response,
-    ) -> Result<Vec<u8>, BodyError> {
-        let limit = self.options.max_body_bytes;
-        if response.content_length().is_some_and(|len| len > limit) {
-            log::debug!("{endpoint}: declared body length over the limit");
-            return Err(BodyError::TooLarge);
-        }
-        // Sized from the declared length where there is one: grown by doubling, a body of
-        // 15 MiB would be copied several times and its buffer left up to twice its size. A
-        // server declaring more than it sends reserves address space, not memory.
-        let declared = response.content_length().unwrap_or(0).min(limit);
-        let mut body = Vec::with_capacity(declared as usize);
-        while let Some(chunk) = response.chunk().await? {
-            if body.len() as u64 + chunk.len() as u64 > limit {
-                return Err(BodyError::TooLarge);
-            }
-            body.extend_from_slice(&chunk);
-        }
-        Ok(body)
     }
 
     /// The start of a body, for an error: scrubbed of the key, then shortened, so that a key
@@ -376,7 +337,7 @@ impl Inner {
             error: ApiError::Connect {
                 endpoint,
                 url: url.to_string(),
-                reason: self.key.redact(&innermost_cause(&error)),
+                reason: self.key.redact(&innermost(&error)),
             },
             retryable: true,
             retry_after: None,
@@ -465,43 +426,11 @@ impl Inner {
     }
 }
 
-enum BodyError {
-    Http(reqwest::Error),
-    TooLarge,
-}
-
-impl From<reqwest::Error> for BodyError {
-    fn from(error: reqwest::Error) -> Self {
-        BodyError::Http(error)
-    }
-}
-
 fn content_type(headers: &HeaderMap) -> String {
     headers
         .get(header::CONTENT_TYPE)
         .map(|v| excerpt(&String::from_utf8_lossy(v.as_bytes()), 80))
         .unwrap_or_else(|| "a body with no content type".into())
-}
-
-/// `Retry-After` as seconds or as an HTTP date (RFC 9110 10.2.3).
-fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let value = headers.get(header::RETRY_AFTER)?.to_str().ok()?.trim();
-    if let Ok(seconds) = value.parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
-    }
-    let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
-    let wait = date.signed_duration_since(chrono::Utc::now());
-    Some(wait.to_std().unwrap_or(Duration::ZERO))
-}
-
-/// The most specific cause (e.g. "Connection refused (os error 111)"), which reqwest keeps at
-/// the end of its source chain.
-fn innermost_cause(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut cause = error;
-    while let Some(next) = cause.source() {
-        cause = next;
-    }
-    cause.to_string()
 }
 
 fn same_origin(base: &Url, target: &Url) -> bool {
@@ -579,20 +508,6 @@ mod tests {
         ] {
             assert!(parse_base_url(good).is_ok(), "{good}");
         }
-    }
-
-    #[test]
-    fn retry_after_reads_seconds_and_dates() {
-        let mut headers = HeaderMap::new();
-        headers.insert(header::RETRY_AFTER, HeaderValue::from_static("7"));
-        assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
-        headers.insert(
-            header::RETRY_AFTER,
-            HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"),
-        );
-        assert_eq!(retry_after(&headers), Some(Duration::ZERO));
-        headers.insert(header::RETRY_AFTER, HeaderValue::from_static("soon"));
-        assert_eq!(retry_after(&headers), None);
     }
 
     #[test]

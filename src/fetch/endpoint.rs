@@ -46,6 +46,23 @@ impl Endpoint {
         }
     }
 
+    /// The endpoint whose body the snapshot file `file` holds, if any.
+    pub fn of_snapshot_file(file: &str) -> Option<Endpoint> {
+        if let Some(site) = Endpoint::SITE
+            .into_iter()
+            .find(|e| e.snapshot_file() == file)
+        {
+            return Some(site);
+        }
+        let cid = |prefix: &str| {
+            file.strip_prefix(prefix)?
+                .strip_suffix(".json")?
+                .parse()
+                .ok()
+        };
+        (cid("user-").map(Endpoint::User)).or_else(|| cid("notes-").map(Endpoint::UserNotes))
+    }
+
     /// A short human name, for progress lines.
     pub fn label(&self) -> String {
         match self {

@@ -113,30 +113,6 @@ pub enum ApiError {
     Other { endpoint: Endpoint, reason: String },
 }
 
-impl ApiError {
-    pub fn endpoint(&self) -> Option<Endpoint> {
-        use ApiError::*;
-        match self {
-            MissingKey | BadBaseUrl { .. } => None,
-            KeyRejected { endpoint, .. }
-            | NotesPermission { endpoint, .. }
-            | NotFound { endpoint, .. }
-            | Status { endpoint, .. }
-            | RetryAfterTooLong { endpoint, .. }
-            | Redirected { endpoint, .. }
-            | Timeout { endpoint, .. }
-            | Connect { endpoint, .. }
-            | TooLarge { endpoint, .. }
-            | NotJson { endpoint, .. }
-            | InvalidJson { endpoint, .. }
-            | Shape { endpoint, .. }
-            | Record { endpoint, .. }
-            | Reported { endpoint, .. }
-            | Other { endpoint, .. } => Some(*endpoint),
-        }
-    }
-}
-
 /// One error if there is one; otherwise one error listing them all, one per line.
 pub fn combine_any(mut errors: Vec<anyhow::Error>) -> anyhow::Error {
     if errors.len() == 1 {

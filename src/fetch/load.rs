@@ -6,7 +6,6 @@
 
 use crate::fetch::client::{ApiClient, ClientOptions};
 use crate::fetch::endpoint::Endpoint;
-use crate::fetch::error::ApiError;
 use crate::fetch::error::combine_any;
 use crate::fetch::snapshot::Snapshot;
 use anyhow::Result;
@@ -34,10 +33,12 @@ pub fn raw(source: &Source, endpoints: &[Endpoint]) -> Result<Snapshot> {
             for (endpoint, result) in endpoints.iter().zip(results) {
                 match result {
                     Ok(body) => snapshot.insert(*endpoint, body),
-                    Err(error) => errors.push(error),
+                    Err(error) => errors.push(error.into()),
                 }
             }
-            combine(errors)?;
+            if !errors.is_empty() {
+                return Err(combine_any(errors));
+            }
             Ok(snapshot)
         }
         Source::Snapshot(dir) => Snapshot::read_dir(dir),
@@ -70,13 +71,4 @@ pub fn raw_each(
                 .collect())
         }
     }
-}
-
-fn combine(errors: Vec<ApiError>) -> Result<()> {
-    if errors.is_empty() {
-        return Ok(());
-    }
-    Err(combine_any(
-        errors.into_iter().map(anyhow::Error::from).collect(),
-    ))
 }

@@ -6,7 +6,7 @@
 //! first build. No key or other secret is sent: the files are public, read by
 //! [`super::public`] over https (http only on this machine).
 
-use super::public::{Limits, Reader};
+use super::public::Reader;
 use crate::secret::shown_url;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -59,7 +59,10 @@ pub struct Bodies {
 pub fn read(place: &PreviousSource) -> Result<Bodies, String> {
     let (changes, roster) = match place {
         PreviousSource::Folder(dir) => (from_folder(dir, CHANGES)?, from_folder(dir, ROSTER)?),
-        PreviousSource::Site(url) => from_site(url)?,
+        PreviousSource::Site(site) => {
+            let mut bodies = from_site(site, &[CHANGES, ROSTER])?.into_iter();
+            (bodies.next().flatten(), bodies.next().flatten())
+        }
         PreviousSource::Demo => (
             Some(include_bytes!("../../demo/previous/changes.json").to_vec()),
             Some(include_bytes!("../../demo/previous/roster.json").to_vec()),
@@ -81,44 +84,31 @@ pub fn read_activity(place: &PreviousSource) -> Result<Option<Vec<u8>>, String> 
     match place {
         PreviousSource::Folder(dir) => from_folder(dir, ACTIVITY),
         PreviousSource::Demo => Ok(None),
-        PreviousSource::Site(site) => {
-            let url =
-                (site.join(ACTIVITY)).map_err(|e| format!("{}{ACTIVITY}: {e}", shown_url(site)))?;
-            Ok(site_reader()?.get_all(&[url])?.into_iter().next().flatten())
-        }
+        PreviousSource::Site(site) => Ok(from_site(site, &[ACTIVITY])?.pop().flatten()),
     }
 }
 
-/// A file of the folder, without following links (as every file of the user's is read);
-/// `None` when it is not there.
+/// A file of the folder, without following links (as every file of the user's is read), and
+/// no larger than a build writes; `None` when it is not there.
 fn from_folder(dir: &std::path::Path, file: &str) -> Result<Option<Vec<u8>>, String> {
-    let path = dir.join(file);
-    // `read_plain` takes a link for a missing file; a link where a build writes a file is
-    // said as one, so that the warning does not send the webmaster looking for a lost file.
-    let mut step = dir.to_path_buf();
-    for part in file.split('/') {
-        step.push(part);
-        match std::fs::symlink_metadata(&step) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                return Err(format!(
-                    "{} is a link, which is not followed",
-                    step.display()
-                ));
-            }
-            Ok(meta) if step == path && meta.is_file() && meta.len() > MAX_BYTES => {
-                return Err(too_large(&path.display().to_string()));
-            }
-            Ok(_) => {}
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(format!("could not read {}: {error}", step.display())),
+    use crate::plain_files::{Plain, read_plain_at_most};
+    match read_plain_at_most(dir, file, MAX_BYTES + 1) {
+        Ok(Plain::File(bytes)) if bytes.len() as u64 > MAX_BYTES => {
+            Err(too_large(&dir.join(file).display().to_string()))
         }
-    }
-    let bytes = crate::plain_files::read_plain(dir, file).map_err(|e| format!("{e:#}"))?;
-    match bytes {
-        Some(bytes) if bytes.len() as u64 > MAX_BYTES => {
-            Err(too_large(&path.display().to_string()))
-        }
-        other => Ok(other),
+        Ok(Plain::File(bytes)) => Ok(Some(bytes)),
+        // A link where a build writes a file is said as one, so that the warning does not
+        // send the webmaster looking for a lost file.
+        Ok(Plain::NotPlain {
+            path,
+            is: "a symbolic link",
+            ..
+        }) => Err(format!(
+            "{} is a link, which is not followed",
+            path.display()
+        )),
+        Ok(Plain::NotPlain { .. } | Plain::Missing) => Ok(None),
+        Err(error) => Err(format!("{error:#}")),
     }
 }
 
@@ -129,28 +119,14 @@ fn too_large(what: &str) -> String {
     )
 }
 
-type Pair = (Option<Vec<u8>>, Option<Vec<u8>>);
-
-/// Both files from the published site, within [`TIMEOUT`] together; `None` for one the site
-/// does not have (404).
-fn from_site(site: &Url) -> Result<Pair, String> {
-    let url = |file: &str| {
-        site.join(file)
-            .map_err(|e| format!("{}{file}: {e}", shown_url(site)))
-    };
-    let mut bodies = site_reader()?
-        .get_all(&[url(CHANGES)?, url(ROSTER)?])?
-        .into_iter();
-    Ok((bodies.next().flatten(), bodies.next().flatten()))
-}
-
-/// How the published site's files are read: within [`TIMEOUT`] and [`MAX_BYTES`], and fresh:
-/// a run soon after a deploy would otherwise compare with the state before it, from a cache,
-/// and find the changes that deploy published new again, for announce to post a second time.
-fn site_reader() -> Result<Reader, String> {
-    let limits = Limits {
-        max_bytes: MAX_BYTES,
-        timeout: TIMEOUT,
-    };
-    Ok(Reader::new("the previous site", limits)?.fresh(std::time::SystemTime::now()))
+/// The files from the published site, within [`TIMEOUT`] together and [`MAX_BYTES`] each;
+/// `None` for one the site does not have (404). Read fresh: a run soon after a deploy would
+/// otherwise compare with the state before it, from a cache, and find the changes that deploy
+/// published new again, for announce to post a second time.
+fn from_site(site: &Url, files: &[&str]) -> Result<Vec<Option<Vec<u8>>>, String> {
+    let urls = (files.iter())
+        .map(|file| (site.join(file)).map_err(|e| format!("{}{file}: {e}", shown_url(site))))
+        .collect::<Result<Vec<Url>, String>>()?;
+    let reader = Reader::new("the previous site", MAX_BYTES, TIMEOUT)?;
+    reader.fresh(std::time::SystemTime::now()).get_all(&urls)
 }

@@ -10,6 +10,9 @@ use crate::secret::shown_url;
 use std::time::Duration;
 use url::Url;
 
+/// How vatcar-site names itself to every server it asks, the API's and others'.
+pub const USER_AGENT: &str = concat!("vatcar-site/", env!("CARGO_PKG_VERSION"));
+
 /// How many redirects are followed from each address.
 const MAX_REDIRECTS: usize = 5;
 
@@ -35,15 +38,6 @@ fn is_loopback(url: &Url) -> bool {
     }
 }
 
-/// What one reader may read.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// The largest body; a larger one is refused, whether its length is announced or not.
-    pub max_bytes: u64,
-    /// How long everything one [`Reader::get_all`] reads may take, together.
-    pub timeout: Duration,
-}
-
 /// An HTTP client for public files: no key, no cookie, [`may_read`] held at every redirect.
 pub struct Reader {
     client: PublicClient,
@@ -56,7 +50,10 @@ pub struct Reader {
 #[derive(Clone)]
 pub struct PublicClient {
     http: reqwest::Client,
-    limits: Limits,
+    /// The largest body; a larger one is refused, whether its length is announced or not.
+    max_bytes: u64,
+    /// How long everything one [`Reader::get_all`] reads may take, together.
+    timeout: Duration,
     /// Each file asked for as the server holds it now, past any cache: see [`Reader::fresh`].
     fresh: Option<String>,
 }
@@ -70,7 +67,7 @@ pub struct ReadFailure {
 }
 
 impl Reader {
-    pub fn new(what: &'static str, limits: Limits) -> Result<Self, String> {
+    pub fn new(what: &'static str, max_bytes: u64, timeout: Duration) -> Result<Self, String> {
         let _ = rustls::crypto::ring::default_provider().install_default();
         // Each redirect is held to the rule of the first address, before it is followed:
         // else an https address, or one on this machine, could send the request over plain
@@ -90,8 +87,8 @@ impl Reader {
             }
         });
         let http = reqwest::Client::builder()
-            .user_agent(super::client::USER_AGENT)
-            .timeout(limits.timeout)
+            .user_agent(USER_AGENT)
+            .timeout(timeout)
             .redirect(redirects)
             .build()
             .map_err(|e| format!("could not set up the HTTP client: {e}"))?;
@@ -102,7 +99,8 @@ impl Reader {
         Ok(Self {
             client: PublicClient {
                 http,
-                limits,
+                max_bytes,
+                timeout,
                 fresh: None,
             },
             runtime,
@@ -141,7 +139,7 @@ impl Reader {
                 return Err(format!("{}: {}", shown_url(url), https_rule(self.what)));
             }
         }
-        let timeout = self.client.limits.timeout;
+        let timeout = self.client.timeout;
         self.runtime.block_on(async {
             let all = async {
                 let mut bodies = Vec::with_capacity(urls.len());
@@ -165,13 +163,13 @@ impl Reader {
 }
 
 /// What a server answered a [`PublicClient::answer`]: the body, or the status it refused
-/// with and its `Retry-After`, as sent.
+/// with and the wait its `Retry-After` asks for ([`retry_wait`]).
 #[derive(Debug)]
 pub enum Answer {
     Body(Vec<u8>),
     Refused {
         status: u16,
-        retry_after: Option<String>,
+        retry_after: Option<Duration>,
     },
 }
 
@@ -191,13 +189,12 @@ impl PublicClient {
     /// One body, or what the server refused it with (for a caller that waits when told to).
     pub async fn answer(&self, url: &Url) -> Result<Answer, ReadFailure> {
         let address = shown_url(url);
-        let limits = self.limits;
         let failed = |e: reqwest::Error| {
             let host_unreachable = e.is_connect() && !e.is_timeout();
             let reason = if e.is_timeout() {
                 format!(
                     "{address} did not answer within {} s",
-                    limits.timeout.as_secs()
+                    self.timeout.as_secs()
                 )
             } else {
                 // Without its address: reqwest's own text names the address whole.
@@ -207,10 +204,6 @@ impl PublicClient {
                 reason,
                 host_unreachable,
             }
-        };
-        let refused = |reason: String| ReadFailure {
-            reason,
-            host_unreachable: false,
         };
         let request = match &self.fresh {
             None => self.http.get(url.clone()),
@@ -224,30 +217,59 @@ impl PublicClient {
         let mut response = request.send().await.map_err(failed)?;
         let status = response.status();
         if !status.is_success() {
-            let retry_after = (response.headers().get(reqwest::header::RETRY_AFTER))
-                .and_then(|value| value.to_str().ok())
-                .map(|value| value.chars().take(64).collect());
             return Ok(Answer::Refused {
                 status: status.as_u16(),
-                retry_after,
+                retry_after: retry_after(response.headers()),
             });
         }
-        let too_large = || refused(too_large(&address, limits.max_bytes));
-        if response
-            .content_length()
-            .is_some_and(|len| len > limits.max_bytes)
-        {
-            return Err(too_large());
+        match body_within(&mut response, self.max_bytes).await {
+            Ok(Some(body)) => Ok(Answer::Body(body)),
+            Ok(None) => Err(ReadFailure {
+                reason: too_large(&address, self.max_bytes),
+                host_unreachable: false,
+            }),
+            Err(e) => Err(failed(e)),
         }
-        let mut body = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(failed)? {
-            if (body.len() + chunk.len()) as u64 > limits.max_bytes {
-                return Err(too_large());
-            }
-            body.extend_from_slice(&chunk);
-        }
-        Ok(Answer::Body(body))
     }
+}
+
+/// A response's body, `None` as soon as it is known to pass `max_bytes` (announced, or sent).
+pub(super) async fn body_within(
+    response: &mut reqwest::Response,
+    max_bytes: u64,
+) -> Result<Option<Vec<u8>>, reqwest::Error> {
+    if response.content_length().is_some_and(|len| len > max_bytes) {
+        return Ok(None);
+    }
+    // Sized from the declared length where there is one: grown by doubling, a body of
+    // 15 MiB would be copied several times and its buffer left up to twice its size. A
+    // server declaring more than it sends reserves address space, not memory.
+    let declared = response.content_length().unwrap_or(0).min(max_bytes);
+    let mut body = Vec::with_capacity(declared as usize);
+    while let Some(chunk) = response.chunk().await? {
+        if (body.len() + chunk.len()) as u64 > max_bytes {
+            return Ok(None);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Some(body))
+}
+
+/// The wait a response's `Retry-After` asks for ([`retry_wait`]), from now.
+pub(super) fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let text = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
+    retry_wait(text, chrono::Utc::now())
+}
+
+/// How long a `Retry-After` asks to wait: whole seconds, or an HTTP date (the wait until
+/// then from `now`, none for a date past; RFC 9110 10.2.3). `None` for anything else.
+pub fn retry_wait(text: &str, now: chrono::DateTime<chrono::Utc>) -> Option<Duration> {
+    let text = text.trim();
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        return text.parse().ok().map(Duration::from_secs);
+    }
+    let then = chrono::DateTime::parse_from_rfc2822(text).ok()?;
+    Some((then.to_utc() - now).to_std().unwrap_or(Duration::ZERO))
 }
 
 /// Why a body was refused for its size: "... is larger than 16 MiB".
@@ -266,8 +288,29 @@ pub fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::may_read;
+    use super::{may_read, retry_wait};
+    use std::time::Duration;
     use url::Url;
+
+    #[test]
+    fn retry_after_is_seconds_or_an_http_date() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-29T12:00:00Z")
+            .unwrap()
+            .to_utc();
+        assert_eq!(retry_wait("0", now), Some(Duration::ZERO));
+        assert_eq!(retry_wait(" 7 ", now), Some(Duration::from_secs(7)));
+        assert_eq!(
+            retry_wait("Sun, 29 Nov 2026 12:00:30 GMT", now),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            retry_wait("Sun, 29 Nov 2026 11:00:00 GMT", now),
+            Some(Duration::ZERO)
+        );
+        for no in ["", "-1", "1.5", "soon", "99999999999999999999"] {
+            assert_eq!(retry_wait(no, now), None, "{no}");
+        }
+    }
 
     #[test]
     fn a_public_file_is_read_over_https_or_over_http_on_this_machine_only() {

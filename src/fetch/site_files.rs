@@ -11,8 +11,6 @@ fn quoted(path: &Path) -> String {
     quoted_path(&path.display().to_string()).into_owned()
 }
 
-pub use crate::plain_files::read_plain;
-
 /// One file, by its path below the static folder (`/`-separated), which is also its path in
 /// the site.
 #[derive(Clone, Debug)]

@@ -10,6 +10,7 @@
 //! names each banner's address and its file, `banners/<SHA-256 of its bytes>`, so that a build
 //! from the snapshot serves them with no network ([`Snapshot::banners`]).
 
+use crate::fetch::banners::sha256_hex;
 use crate::fetch::endpoint::Endpoint;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
@@ -136,14 +137,10 @@ impl Snapshot {
     /// The CIDs whose user record this snapshot holds, said so that a mistyped CID is seen
     /// at once: "; it holds CIDs 1547761, 1590318 and 1612745".
     fn students_held(&self) -> String {
-        let mut cids: Vec<u64> = self
-            .bodies
-            .keys()
-            .filter_map(|name| {
-                name.strip_prefix("user-")?
-                    .strip_suffix(".json")?
-                    .parse()
-                    .ok()
+        let mut cids: Vec<u64> = (self.bodies.keys())
+            .filter_map(|name| match Endpoint::of_snapshot_file(name) {
+                Some(Endpoint::User(cid)) => Some(cid),
+                _ => None,
             })
             .collect();
         cids.sort_unstable();
@@ -153,11 +150,6 @@ impl Snapshot {
             [one] => format!("; it holds CID {one}"),
             [rest @ .., last] => format!("; it holds CIDs {} and {last}", rest.join(", ")),
         }
-    }
-
-    /// The bodies' size in bytes, all together.
-    pub fn bytes(&self) -> u64 {
-        self.bodies.values().map(|body| body.len() as u64).sum()
     }
 
     /// A file that is no endpoint's body (the bookings list), by name.
@@ -187,7 +179,7 @@ impl Snapshot {
             .filter_map(|(address, file)| {
                 let body = self.bodies.get(&file)?;
                 let digest = file.strip_prefix("banners/")?;
-                (banner_file_name(body) == digest).then_some((address, body.as_slice()))
+                (sha256_hex(body) == digest).then_some((address, body.as_slice()))
             })
             .collect()
     }
@@ -201,17 +193,13 @@ impl Snapshot {
     pub fn insert_banners(&mut self, banners: Vec<(String, Vec<u8>)>) {
         let mut list = BTreeMap::new();
         for (address, body) in banners {
-            let file = format!("banners/{}", banner_file_name(&body));
+            let file = format!("banners/{}", sha256_hex(&body));
             list.insert(address, file.clone());
             self.bodies.insert(file, body);
         }
         let mut json = serde_json::to_vec_pretty(&list).expect("plain data");
         json.push(b'\n');
         self.bodies.insert(BANNERS.to_owned(), json);
-    }
-
-    pub fn contains(&self, endpoint: Endpoint) -> bool {
-        self.bodies.contains_key(&endpoint.snapshot_file())
     }
 
     /// Reads a snapshot folder. A folder without `snapshot.json` (made by hand, say) is read
@@ -278,7 +266,10 @@ impl Snapshot {
             files: self
                 .bodies
                 .keys()
-                .map(|name| (name.clone(), endpoint_path_of(name)))
+                .map(|name| {
+                    let endpoint = Endpoint::of_snapshot_file(name);
+                    (name.clone(), endpoint.map(|e| e.path()).unwrap_or_default())
+                })
                 .collect(),
         };
         let mut manifest_json = serde_json::to_vec_pretty(&manifest).expect("plain data");
@@ -389,36 +380,9 @@ fn read_manifest(dir: &Path) -> Result<Option<ReadManifest>> {
     }))
 }
 
-/// A banner's file name in a snapshot: the SHA-256 of its bytes, in hex.
-fn banner_file_name(body: &[u8]) -> String {
-    let digest = ring::digest::digest(&ring::digest::SHA256, body);
-    digest.as_ref().iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// The base URL a snapshot folder was fetched from, reading only its manifest.
 pub fn base_url_of(dir: &Path) -> Result<Option<String>> {
     Ok(read_manifest(dir)?.and_then(|m| m.base_url))
-}
-
-/// The API path a snapshot file came from, recorded in the manifest for people reading it.
-fn endpoint_path_of(file: &str) -> String {
-    let known = Endpoint::SITE.iter().find(|e| e.snapshot_file() == file);
-    if let Some(endpoint) = known {
-        return endpoint.path();
-    }
-    let cid = |prefix: &str| {
-        file.strip_prefix(prefix)?
-            .strip_suffix(".json")?
-            .parse::<u64>()
-            .ok()
-    };
-    if let Some(cid) = cid("user-") {
-        return Endpoint::User(cid).path();
-    }
-    if let Some(cid) = cid("notes-") {
-        return Endpoint::UserNotes(cid).path();
-    }
-    String::new()
 }
 
 #[cfg(test)]
@@ -429,7 +393,7 @@ mod tests {
     fn demo_has_every_site_endpoint() {
         let demo = Snapshot::demo();
         for endpoint in Endpoint::SITE {
-            assert!(demo.contains(endpoint), "{endpoint}");
+            assert!(demo.body(endpoint).is_ok(), "{endpoint}");
         }
         assert!(demo.fetched_at.is_some());
     }

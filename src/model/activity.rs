@@ -373,13 +373,9 @@ mod utc_or_none {
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
-        let text: Option<String> = Option::deserialize(d)?;
-        text.map(|text| {
-            DateTime::parse_from_rfc3339(&text)
-                .map(|t| t.to_utc())
-                .map_err(|_| serde::de::Error::custom("expected an RFC 3339 time or null"))
-        })
-        .transpose()
+        #[derive(Deserialize)]
+        struct Time(#[serde(with = "super::utc")] DateTime<Utc>);
+        Ok(Option::<Time>::deserialize(d)?.map(|Time(time)| time))
     }
 }
 

@@ -9,7 +9,6 @@ use crate::fetch::site_files::ContentFile;
 use crate::problems::Problem;
 use crate::toml_errors;
 use serde::Deserialize;
-use std::sync::OnceLock;
 
 /// What a page is, by its place in the content folder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,62 +49,13 @@ pub struct ContentPage {
     /// the checks of links (to it, and in its body when the body could be found), and is
     /// never published: the build fails.
     pub whole: bool,
-    /// Where each line of `body` starts and how many characters come before each block of
-    /// it, made on the first error that needs a line (a page of 50,000 links would otherwise
-    /// count lines from the top 50,000 times, and 50,000 links on one line would count that
-    /// line's characters as often).
-    lines: OnceLock<LineIndex>,
-}
-
-/// Lines and columns of a text found in constant time, from an index made in one pass.
-#[derive(Clone, Debug)]
-struct LineIndex {
-    /// The offset where each line starts.
-    starts: Vec<usize>,
-    /// The characters before each [`BLOCK`] bytes: `chars[i]` is the count in `..i * BLOCK`.
-    chars: Vec<usize>,
-}
-
-/// The bytes a [`LineIndex`] counts characters in at a time.
-const BLOCK: usize = 256;
-
-impl LineIndex {
-    fn new(text: &str) -> Self {
-        let bytes = text.as_bytes();
-        let starts = std::iter::once(0)
-            .chain(memchr::memchr_iter(b'\n', bytes).map(|at| at + 1))
-            .collect();
-        let mut chars = Vec::with_capacity(bytes.len() / BLOCK + 1);
-        let mut before = 0;
-        for block in bytes.chunks(BLOCK) {
-            chars.push(before);
-            before += count_chars(block);
-        }
-        chars.push(before);
-        LineIndex { starts, chars }
-    }
-
-    /// The index (from 0) of the line holding byte `offset`.
-    fn line(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&start| start <= offset) - 1
-    }
-
-    /// The characters of `text` before byte `offset` (a character boundary).
-    fn chars_before(&self, text: &str, offset: usize) -> usize {
-        let block = offset / BLOCK;
-        self.chars[block] + count_chars(&text.as_bytes()[block * BLOCK..offset])
-    }
-}
-
-/// The characters UTF-8 `bytes` hold: every byte but the continuation bytes.
-fn count_chars(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
 }
 
 impl ContentPage {
     /// The line of the file holding byte `offset` of `body`.
     pub fn line_of(&self, offset: usize) -> usize {
-        self.body_line + self.line_index().line(offset)
+        let before = &self.body.as_bytes()[..offset.min(self.body.len())];
+        self.body_line + memchr::memchr_iter(b'\n', before).count()
     }
 
     /// The column (from 1, in characters) of the file holding byte `offset` of `body`.
@@ -114,13 +64,8 @@ impl ContentPage {
         while !self.body.is_char_boundary(offset) {
             offset -= 1;
         }
-        let index = self.line_index();
-        let start = index.starts[index.line(offset)];
-        index.chars_before(&self.body, offset) - index.chars_before(&self.body, start) + 1
-    }
-
-    fn line_index(&self) -> &LineIndex {
-        self.lines.get_or_init(|| LineIndex::new(&self.body))
+        let start = self.body[..offset].rfind('\n').map_or(0, |at| at + 1);
+        self.body[start..offset].chars().count() + 1
     }
 
     /// The section (folder) a page belongs to, relative to the content folder: `""` for the
@@ -205,7 +150,6 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Vec<Problem>) {
         body,
         body_line,
         whole: false,
-        lines: OnceLock::new(),
     };
     // A byte-order mark is what some Windows editors put first; it is not part of the fence.
     let text = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
@@ -250,7 +194,6 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Vec<Problem>) {
         body,
         body_line,
         whole: true,
-        lines: OnceLock::new(),
     };
     (Some(page), Vec::new())
 }
@@ -550,25 +493,6 @@ mod tests {
         assert_eq!(section.folder(), "");
         let home = parse(&file("_index.md", "+++\n+++\nWelcome\n")).unwrap();
         assert_eq!((home.kind, home.url.as_str()), (PageKind::HomeIntro, ""));
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
-        /// Lines and columns from the index are those counted from the top, at every
-        /// character of texts with long lines and characters of every width.
-        #[test]
-        fn lines_and_columns_are_those_counted_from_the_top(
-            body in "([a\u{e9}\u{2708}\u{1f600}\n]{0,8}|a{250,300}){0,12}"
-        ) {
-            let page = parse(&file("p.md", &format!("+++\ntitle = \"P\"\n+++\n{body}"))).unwrap();
-            for (offset, _) in body.char_indices().chain([(body.len(), ' ')]) {
-                let before = &body[..offset];
-                let line = page.body_line + before.matches('\n').count();
-                let start = before.rfind('\n').map_or(0, |at| at + 1);
-                let column = before[start..].chars().count() + 1;
-                proptest::prop_assert_eq!((page.line_of(offset), page.column_of(offset)), (line, column));
-            }
-        }
     }
 
     #[test]

@@ -26,11 +26,8 @@ enum Top<'a> {
 }
 
 pub fn decode_roster(body: &[u8]) -> Result<Roster, ApiError> {
-    let body = &*lone_surrogates_replaced(body);
-    let endpoint = Endpoint::FacilityRoster;
-    let data = envelope(endpoint, body, "data")?;
-    let roster: WireRoster = shape(endpoint, "data", data)?;
-    roster.into_model(endpoint)
+    let roster: WireRoster = data(Endpoint::FacilityRoster, body)?;
+    roster.into_model(Endpoint::FacilityRoster)
 }
 
 pub fn decode_facility_events(body: &[u8]) -> Result<Vec<Event>, ApiError> {
@@ -42,22 +39,16 @@ pub fn decode_division_events(body: &[u8]) -> Result<Vec<Event>, ApiError> {
 }
 
 fn events(endpoint: Endpoint, body: &[u8]) -> Result<Vec<Event>, ApiError> {
-    let body = &*lone_surrogates_replaced(body);
-    let data = envelope(endpoint, body, "data")?;
-    let wire: Vec<WireEvent> = shape(endpoint, "data", data)?;
-    let mut events: Vec<Event> = (wire.into_iter().enumerate())
+    let wire: Vec<WireEvent> = data(endpoint, body)?;
+    (wire.into_iter().enumerate())
         .map(|(index, event)| {
             let place = RecordPlace {
                 endpoint,
-                record: record_label("data", index, "event", event.id),
+                record: record_label("data", index, "event", event.id.0),
             };
             event.into_model(&place)
         })
-        .collect::<Result<_, _>>()?;
-    // Collected in the wire records' place, which are larger: the room left over would be
-    // held as long as the models are.
-    events.shrink_to_fit();
-    Ok(events)
+        .collect()
 }
 
 /// Documents are a bare array (spec 4.5); a wrapped `{"data": [...]}` is read too.
@@ -76,11 +67,17 @@ pub fn decode_documents(body: &[u8]) -> Result<Vec<DocumentCategory>, ApiError> 
 }
 
 pub fn decode_user(cid: u64, body: &[u8]) -> Result<User, ApiError> {
+    let user: WireUser = data(Endpoint::User(cid), body)?;
+    user.into_model(Endpoint::User(cid))
+}
+
+/// The body's `data` member, read as `T`, after checking that the body is not an error object.
+fn data<T: for<'de> Deserialize<'de>>(endpoint: Endpoint, body: &[u8]) -> Result<T, ApiError> {
     let body = &*lone_surrogates_replaced(body);
-    let endpoint = Endpoint::User(cid);
-    let data = envelope(endpoint, body, "data")?;
-    let user: WireUser = shape(endpoint, "data", data)?;
-    user.into_model(endpoint)
+    match parse(endpoint, body)? {
+        Top::Object(object) => shape(endpoint, "data", unwrap(endpoint, object, "data")?),
+        Top::Array(_) => Err(wrong_top_level(endpoint)),
+    }
 }
 
 /// Notes come under `notes` (spec 4.2); `data` is read too. The order is not trusted here;
@@ -104,7 +101,7 @@ pub fn decode_notes(cid: u64, body: &[u8]) -> Result<Vec<TrainingNote>, ApiError
         .map(|(index, note)| {
             let place = RecordPlace {
                 endpoint,
-                record: record_label(key, index, "note", note.id),
+                record: record_label(key, index, "note", note.id.0),
             };
             note.into_model(&place)
         })
@@ -194,14 +191,6 @@ fn parse(endpoint: Endpoint, body: &[u8]) -> Result<Top<'_>, ApiError> {
             content_type: "a body that is not JSON".into(),
             start: excerpt(&String::from_utf8_lossy(&body[..body.len().min(200)]), 80),
         }),
-    }
-}
-
-/// The object's `key` member, after checking that the body is not an error object.
-fn envelope<'a>(endpoint: Endpoint, body: &'a [u8], key: &str) -> Result<&'a RawValue, ApiError> {
-    match parse(endpoint, body)? {
-        Top::Object(object) => unwrap(endpoint, object, key),
-        Top::Array(_) => Err(wrong_top_level(endpoint)),
     }
 }
 

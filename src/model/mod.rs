@@ -137,7 +137,6 @@ pub struct Event {
     pub departure: Vec<String>,
     /// Entries of unknown shape (spec 2.6 does not show them), kept as JSON.
     pub positions: Vec<serde_json::Value>,
-    pub forum_event_id: Option<i64>,
     /// Bitmask of participating facilities; the bits are not documented.
     pub facilities: Option<i64>,
     pub created_at: Option<DateTime<Utc>>,
@@ -204,7 +203,6 @@ pub struct User {
     pub fir: Option<Facility>,
     pub visiting_facilities: Vec<Facility>,
     pub integrations: Vec<Integration>,
-    pub role_assignments: Vec<serde_json::Value>,
 }
 
 impl User {
@@ -259,10 +257,8 @@ impl fmt::Display for SessionType {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainingNote {
     pub id: u64,
-    pub student_cid: Option<u64>,
     pub instructor_cid: Option<u64>,
     pub instructor_name: Option<String>,
-    pub facility_id: Option<i64>,
     pub position_trained: Option<String>,
     /// Markdown, untrusted.
     pub note: String,

@@ -62,10 +62,7 @@ impl Rating {
     pub fn number(self) -> i64 {
         match self {
             Rating::Unknown(n) => n,
-            known => KNOWN
-                .iter()
-                .find(|(_, r, ..)| *r == known)
-                .map_or(0, |k| k.0),
+            known => known.entry().map_or(0, |k| k.0),
         }
     }
 

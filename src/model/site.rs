@@ -44,32 +44,14 @@ impl SitePart {
 }
 
 pub fn decode_site(snapshot: &Snapshot) -> Result<SiteData> {
-    // The endpoints are independent and the two event lists are most of the bytes: each is
-    // decoded on its own thread.
-    let (roster, facility_events, division_events, documents) = std::thread::scope(|scope| {
-        let facility = scope.spawn(|| {
-            snapshot
-                .body(Endpoint::FacilityEvents)
-                .and_then(|b| Ok(super::decode_facility_events(b)?))
-        });
-        let division = scope.spawn(|| {
-            snapshot
-                .body(Endpoint::DivisionEvents)
-                .and_then(|b| Ok(super::decode_division_events(b)?))
-        });
-        let roster = snapshot
-            .body(Endpoint::FacilityRoster)
-            .and_then(|b| Ok(super::decode_roster(b)?));
-        let documents = snapshot
-            .body(Endpoint::FacilityDocuments)
-            .and_then(|b| Ok(super::decode_documents(b)?));
-        (
-            roster,
-            facility.join().expect("decoding does not panic"),
-            division.join().expect("decoding does not panic"),
-            documents,
-        )
-    });
+    let roster =
+        (snapshot.body(Endpoint::FacilityRoster)).and_then(|b| Ok(super::decode_roster(b)?));
+    let facility_events = (snapshot.body(Endpoint::FacilityEvents))
+        .and_then(|b| Ok(super::decode_facility_events(b)?));
+    let division_events = (snapshot.body(Endpoint::DivisionEvents))
+        .and_then(|b| Ok(super::decode_division_events(b)?));
+    let documents =
+        (snapshot.body(Endpoint::FacilityDocuments)).and_then(|b| Ok(super::decode_documents(b)?));
     match (roster, facility_events, division_events, documents) {
         (Ok(roster), Ok(facility_events), Ok(division_events), Ok(documents)) => Ok(SiteData {
             roster,

@@ -17,17 +17,13 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 #[derive(Deserialize, Default)]
+#[serde(default)]
 pub(super) struct WireFir {
-    #[serde(default, deserialize_with = "int")]
-    id: Option<i64>,
-    #[serde(default, deserialize_with = "text")]
-    name_long: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    name_short: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    website_url: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    fir_description: Option<String>,
+    id: Int,
+    name_long: Text,
+    name_short: Text,
+    website_url: Text,
+    fir_description: Text,
 }
 
 /// The roster's `facility`, a visitor's `home_facility`, a user's `fir`: an object, a name or
@@ -47,11 +43,11 @@ fn facility<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Facility>, D::Erro
         Value::Object(_) => {
             let fir = WireFir::deserialize(value).map_err(D::Error::custom)?;
             Ok(Some(Facility {
-                id: fir.id,
-                short_name: clean_opt(fir.name_short),
-                long_name: clean_opt(fir.name_long),
-                website_url: clean_opt(fir.website_url),
-                description: clean_opt(fir.fir_description),
+                id: fir.id.0,
+                short_name: clean_opt(fir.name_short.0),
+                long_name: clean_opt(fir.name_long.0),
+                website_url: clean_opt(fir.website_url.0),
+                description: clean_opt(fir.fir_description.0),
             }))
         }
         other => Err(D::Error::custom(format!(
@@ -82,12 +78,7 @@ impl RecordPlace {
         field: &'static str,
         raw: Option<String>,
     ) -> Result<Option<DateTime<Utc>>, ApiError> {
-        match raw.as_deref().map(str::trim) {
-            None | Some("") => Ok(None),
-            Some(text) => parse_instant(text)
-                .map(Some)
-                .map_err(|why| self.rejected(field, "timestamp", text, why)),
-        }
+        self.parsed(field, raw, "timestamp", parse_instant)
     }
 
     fn date(
@@ -95,33 +86,33 @@ impl RecordPlace {
         field: &'static str,
         raw: Option<String>,
     ) -> Result<Option<NaiveDate>, ApiError> {
-        match raw.as_deref().map(str::trim) {
-            None | Some("") => Ok(None),
-            Some(text) => parse_date(text)
-                .map(Some)
-                .map_err(|why| self.rejected(field, "date", text, why)),
-        }
+        self.parsed(field, raw, "date", parse_date)
     }
 
-    fn rejected(
+    /// `raw` read by `parse`, blank text as absent; an error names the `noun` not read.
+    fn parsed<T>(
         &self,
         field: &'static str,
+        raw: Option<String>,
         noun: &str,
-        text: &str,
-        why: timestamp::Rejected,
-    ) -> ApiError {
-        let reason = match why {
-            timestamp::Rejected::Unrecognised => format!(
+        parse: fn(&str) -> Result<T, timestamp::Rejected>,
+    ) -> Result<Option<T>, ApiError> {
+        let Some(text) = raw.as_deref().map(str::trim).filter(|t| !t.is_empty()) else {
+            return Ok(None);
+        };
+        let reason = match parse(text) {
+            Ok(value) => return Ok(Some(value)),
+            Err(timestamp::Rejected::Unrecognised) => format!(
                 "unrecognised {noun} {} ({})",
                 quoted(text),
                 timestamp::EXPECTED
             ),
-            timestamp::Rejected::YearOutOfRange(year) => format!(
+            Err(timestamp::Rejected::YearOutOfRange(year)) => format!(
                 "{noun} {} has the year {year}; only years 1 to 9999 are accepted",
                 quoted(text)
             ),
         };
-        self.error(field, reason)
+        Err(self.error(field, reason))
     }
 
     fn id(&self, field: &'static str, raw: Option<i64>) -> Result<u64, ApiError> {
@@ -143,28 +134,22 @@ pub(super) fn record_label(list: &str, index: usize, noun: &str, id: Option<i64>
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
+#[serde(default)]
 pub(super) struct WireMember {
-    #[serde(default, deserialize_with = "int")]
-    pub cid: Option<i64>,
-    #[serde(default, deserialize_with = "text")]
-    name: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    first_name: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    last_name: Option<String>,
-    #[serde(default, deserialize_with = "rating")]
+    pub cid: Int,
+    name: Text,
+    first_name: Text,
+    last_name: Text,
+    #[serde(deserialize_with = "rating")]
     rating: Option<Rating>,
-    #[serde(default, deserialize_with = "text")]
-    join_date: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    facility_join: Option<String>,
-    #[serde(default, deserialize_with = "facility")]
+    join_date: Text,
+    facility_join: Text,
+    #[serde(deserialize_with = "facility")]
     home_facility: Option<Facility>,
-    #[serde(default, deserialize_with = "text")]
-    visit_start: Option<String>,
+    visit_start: Text,
     /// A full User object's own facility; for a visitor, their home.
-    #[serde(default, deserialize_with = "facility")]
+    #[serde(deserialize_with = "facility")]
     fir: Option<Facility>,
 }
 
@@ -174,18 +159,18 @@ impl WireMember {
         place: &RecordPlace,
         is_visitor: bool,
     ) -> Result<Member, ApiError> {
-        let cid = place.id("cid", self.cid)?;
-        let name = clean_opt(self.name).or_else(|| {
-            let parts: Vec<String> = [self.first_name, self.last_name]
+        let cid = place.id("cid", self.cid.0)?;
+        let name = clean_opt(self.name.0).or_else(|| {
+            let parts: Vec<String> = [self.first_name.0, self.last_name.0]
                 .into_iter()
                 .filter_map(clean_opt)
                 .collect();
             (!parts.is_empty()).then(|| parts.join(" "))
         });
-        let joined = match place.date("join_date", self.join_date)? {
+        let joined = match place.date("join_date", self.join_date.0)? {
             Some(date) => Some(date),
             None => place
-                .instant("facility_join", self.facility_join)?
+                .instant("facility_join", self.facility_join.0)?
                 .map(|t| t.date_naive()),
         };
         let home_facility = self
@@ -198,7 +183,7 @@ impl WireMember {
             rating: self.rating,
             joined,
             home_facility,
-            visit_start: place.date("visit_start", self.visit_start)?,
+            visit_start: place.date("visit_start", self.visit_start.0)?,
         })
     }
 }
@@ -254,7 +239,7 @@ impl WireRoster {
                 .map(|(index, member)| {
                     let place = RecordPlace {
                         endpoint,
-                        record: record_label(name, index, "CID", member.cid),
+                        record: record_label(name, index, "CID", member.cid.0),
                     };
                     member.into_model(&place, is_visitor)
                 })
@@ -289,39 +274,29 @@ struct WireAirports {
     departure: Vec<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
+#[serde(default)]
 pub(super) struct WireEvent {
-    #[serde(default, deserialize_with = "int")]
-    pub id: Option<i64>,
-    #[serde(default, deserialize_with = "text")]
-    name: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    description: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    image_url: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    start: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    end: Option<String>,
+    pub id: Int,
+    name: Text,
+    description: Text,
+    image_url: Text,
+    start: Text,
+    end: Text,
     #[serde(default)]
     airports: Option<WireAirports>,
-    #[serde(default, deserialize_with = "positions")]
+    #[serde(deserialize_with = "positions")]
     positions: Vec<Value>,
-    #[serde(default, deserialize_with = "int")]
-    forum_event_id: Option<i64>,
-    #[serde(default, deserialize_with = "int")]
-    facilities: Option<i64>,
-    #[serde(default, deserialize_with = "text")]
-    created_at: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    updated_at: Option<String>,
+    facilities: Int,
+    created_at: Text,
+    updated_at: Text,
 }
 
 impl WireEvent {
     pub(super) fn into_model(self, place: &RecordPlace) -> Result<Event, ApiError> {
-        let id = place.id("id", self.id)?;
+        let id = place.id("id", self.id.0)?;
         let start = place
-            .instant("start", self.start)?
+            .instant("start", self.start.0)?
             .ok_or_else(|| place.error("start", "missing"))?;
         let airports = self.airports.unwrap_or_default();
         let upper = |codes: Vec<String>| -> Vec<String> {
@@ -333,39 +308,35 @@ impl WireEvent {
         };
         Ok(Event {
             id,
-            name: clean_opt(self.name).unwrap_or_default(),
-            description: self.description.map(clean).unwrap_or_default(),
-            image_url: clean_opt(self.image_url),
+            name: clean_opt(self.name.0).unwrap_or_default(),
+            description: self.description.0.map(clean).unwrap_or_default(),
+            image_url: clean_opt(self.image_url.0),
             start,
-            end: place.instant("end", self.end)?,
+            end: place.instant("end", self.end.0)?,
             arrival: upper(airports.arrival),
             departure: upper(airports.departure),
             positions: self.positions,
-            forum_event_id: self.forum_event_id,
-            facilities: self.facilities,
-            created_at: place.instant("created_at", self.created_at)?,
-            updated_at: place.instant("updated_at", self.updated_at)?,
+            facilities: self.facilities.0,
+            created_at: place.instant("created_at", self.created_at.0)?,
+            updated_at: place.instant("updated_at", self.updated_at.0)?,
         })
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
+#[serde(default)]
 pub(super) struct WireDocument {
-    #[serde(default, deserialize_with = "text")]
-    name: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    details: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    updated_at: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    url: Option<String>,
+    name: Text,
+    details: Text,
+    updated_at: Text,
+    url: Text,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
+#[serde(default)]
 pub(super) struct WireCategory {
-    #[serde(default, deserialize_with = "text")]
-    name: Option<String>,
-    #[serde(default, deserialize_with = "list")]
+    name: Text,
+    #[serde(deserialize_with = "list")]
     files: Vec<WireDocument>,
 }
 
@@ -375,7 +346,7 @@ impl WireCategory {
         endpoint: Endpoint,
         index: usize,
     ) -> Result<DocumentCategory, ApiError> {
-        let name = clean_opt(self.name).unwrap_or_else(|| "Documents".to_owned());
+        let name = clean_opt(self.name.0).unwrap_or_else(|| "Documents".to_owned());
         let files = self
             .files
             .into_iter()
@@ -385,11 +356,11 @@ impl WireCategory {
                     endpoint,
                     record: format!("[{index}].files[{file_index}]"),
                 };
-                let url = clean_opt(file.url).ok_or_else(|| place.error("url", "missing"))?;
+                let url = clean_opt(file.url.0).ok_or_else(|| place.error("url", "missing"))?;
                 Ok(Document {
-                    name: clean_opt(file.name).unwrap_or_else(|| file_name_of(&url)),
-                    details: clean_opt(file.details),
-                    updated: place.date("updated_at", file.updated_at)?,
+                    name: clean_opt(file.name.0).unwrap_or_else(|| file_name_of(&url)),
+                    details: clean_opt(file.details.0),
+                    updated: place.date("updated_at", file.updated_at.0)?,
                     url,
                 })
             })
@@ -407,66 +378,57 @@ fn file_name_of(url: &str) -> String {
         .to_owned()
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
+#[serde(default)]
 struct WireIntegration {
-    #[serde(default, deserialize_with = "int")]
-    id: Option<i64>,
-    #[serde(default, rename = "type", deserialize_with = "int")]
-    kind: Option<i64>,
-    #[serde(default, deserialize_with = "text")]
-    value: Option<String>,
+    id: Int,
+    #[serde(rename = "type")]
+    kind: Int,
+    value: Text,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
+#[serde(default)]
 struct WireVisiting {
-    #[serde(default, deserialize_with = "int")]
-    facility_id: Option<i64>,
-    #[serde(default, deserialize_with = "facility")]
+    facility_id: Int,
+    #[serde(deserialize_with = "facility")]
     fir: Option<Facility>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
+#[serde(default)]
 pub(super) struct WireUser {
-    #[serde(default, deserialize_with = "int")]
-    cid: Option<i64>,
-    #[serde(default, deserialize_with = "text")]
-    first_name: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    last_name: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    email: Option<String>,
-    #[serde(default, deserialize_with = "int")]
-    email_preferences: Option<i64>,
-    #[serde(default, deserialize_with = "int")]
-    facility: Option<i64>,
-    #[serde(default, deserialize_with = "text")]
-    facility_join: Option<String>,
-    #[serde(default, deserialize_with = "rating")]
+    cid: Int,
+    first_name: Text,
+    last_name: Text,
+    email: Text,
+    email_preferences: Int,
+    facility: Int,
+    facility_join: Text,
+    #[serde(deserialize_with = "rating")]
     rating: Option<Rating>,
-    #[serde(default, deserialize_with = "facility")]
+    #[serde(deserialize_with = "facility")]
     fir: Option<Facility>,
-    #[serde(default, deserialize_with = "list")]
+    #[serde(deserialize_with = "list")]
     visiting_facilities: Vec<WireVisiting>,
-    #[serde(default, deserialize_with = "list")]
+    #[serde(deserialize_with = "list")]
     integrations: Vec<WireIntegration>,
-    #[serde(default, deserialize_with = "list")]
-    role_assignments: Vec<Value>,
 }
 
 impl WireUser {
     pub(super) fn into_model(self, endpoint: Endpoint) -> Result<User, ApiError> {
         let place = RecordPlace {
             endpoint,
-            record: record_label("data", 0, "CID", self.cid).replace("data[0]", "data"),
+            record: record_label("data", 0, "CID", self.cid.0).replace("data[0]", "data"),
         };
         Ok(User {
-            cid: place.id("cid", self.cid)?,
-            first_name: clean_opt(self.first_name),
-            last_name: clean_opt(self.last_name),
-            email: clean_opt(self.email),
-            email_preferences: self.email_preferences,
-            facility_id: self.facility,
-            facility_join: place.instant("facility_join", self.facility_join)?,
+            cid: place.id("cid", self.cid.0)?,
+            first_name: clean_opt(self.first_name.0),
+            last_name: clean_opt(self.last_name.0),
+            email: clean_opt(self.email.0),
+            email_preferences: self.email_preferences.0,
+            facility_id: self.facility.0,
+            facility_join: place.instant("facility_join", self.facility_join.0)?,
             rating: self.rating,
             fir: self.fir,
             visiting_facilities: self
@@ -474,7 +436,7 @@ impl WireUser {
                 .into_iter()
                 .map(|v| {
                     v.fir.unwrap_or(Facility {
-                        id: v.facility_id,
+                        id: v.facility_id.0,
                         ..Facility::default()
                     })
                 })
@@ -484,61 +446,46 @@ impl WireUser {
                 .into_iter()
                 .filter_map(|i| {
                     Some(Integration {
-                        id: i.id,
-                        kind: i.kind,
-                        value: clean_opt(i.value)?,
+                        id: i.id.0,
+                        kind: i.kind.0,
+                        value: clean_opt(i.value.0)?,
                     })
                 })
                 .collect(),
-            role_assignments: self.role_assignments,
         })
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
+#[serde(default)]
 pub(super) struct WireNote {
-    #[serde(default, deserialize_with = "int")]
-    pub id: Option<i64>,
-    #[serde(default, deserialize_with = "int")]
-    user_cid: Option<i64>,
-    #[serde(default, deserialize_with = "int")]
-    instructor_cid: Option<i64>,
-    #[serde(default, deserialize_with = "text")]
-    instructor_name: Option<String>,
-    #[serde(default, deserialize_with = "int")]
-    facility_id: Option<i64>,
-    #[serde(default, deserialize_with = "text")]
-    position_trained: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    training_note: Option<String>,
-    #[serde(default, deserialize_with = "int")]
-    session_type: Option<i64>,
-    #[serde(default, deserialize_with = "text")]
-    marking_sheet: Option<String>,
-    #[serde(default, deserialize_with = "flag")]
+    pub id: Int,
+    instructor_cid: Int,
+    instructor_name: Text,
+    position_trained: Text,
+    training_note: Text,
+    session_type: Int,
+    marking_sheet: Text,
+    #[serde(deserialize_with = "flag")]
     ots_pass: Option<bool>,
-    #[serde(default, deserialize_with = "text")]
-    friendly_time: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    created_at: Option<String>,
+    friendly_time: Text,
+    created_at: Text,
 }
 
 impl WireNote {
     pub(super) fn into_model(self, place: &RecordPlace) -> Result<TrainingNote, ApiError> {
         let positive = |n: Option<i64>| n.and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0);
         Ok(TrainingNote {
-            id: place.id("id", self.id)?,
-            student_cid: positive(self.user_cid),
-            instructor_cid: positive(self.instructor_cid),
-            instructor_name: clean_opt(self.instructor_name),
-            facility_id: self.facility_id,
-            position_trained: clean_opt(self.position_trained),
-            note: self.training_note.map(clean).unwrap_or_default(),
-            session_type: self.session_type.map(SessionType::from_number),
-            marking_sheet: clean_opt(self.marking_sheet),
+            id: place.id("id", self.id.0)?,
+            instructor_cid: positive(self.instructor_cid.0),
+            instructor_name: clean_opt(self.instructor_name.0),
+            position_trained: clean_opt(self.position_trained.0),
+            note: self.training_note.0.map(clean).unwrap_or_default(),
+            session_type: self.session_type.0.map(SessionType::from_number),
+            marking_sheet: clean_opt(self.marking_sheet.0),
             ots_pass: self.ots_pass.unwrap_or(false),
-            date: place.date("friendly_time", self.friendly_time)?,
-            created_at: place.instant("created_at", self.created_at)?,
+            date: place.date("friendly_time", self.friendly_time.0)?,
+            created_at: place.instant("created_at", self.created_at.0)?,
         })
     }
 }

@@ -17,10 +17,10 @@
 //! before it is written ([`Cache::write_index`]).
 
 use crate::images::{Format, MAX_SIDE, WIDTHS};
+use crate::plain_files::{Plain, read_plain_at_most};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The cache's folder, beside the output folder.
@@ -105,17 +105,14 @@ impl CachedCopy {
     }
 }
 
-/// Why a cache could not be used: "... is a link; ...".
-pub type Refusal = String;
-
 impl Cache {
     /// The cache at `folder` (`.vatcar-site-cache/banners`), made where it is missing, each of
     /// its two folders checked to be a folder and not a link, and locked: a build that shares
     /// it with another waits for the other to finish with it.
-    pub fn open(folder: &Path) -> Result<Cache, Refusal> {
+    pub fn open(folder: &Path) -> Result<Cache, String> {
         let top = folder.parent().unwrap_or(folder);
         for dir in [top, folder] {
-            real_folder(dir)?;
+            real_folder(dir, |e| cannot(dir, e))?;
         }
         let lock = open_nofollow(
             &folder.join(LOCK),
@@ -125,7 +122,7 @@ impl Cache {
         lock.lock().map_err(|e| cannot(folder, &e))?;
         // Checked again with the lock held: a folder swapped for a link meanwhile is refused.
         for dir in [top, folder] {
-            real_folder(dir)?;
+            real_folder(dir, |e| cannot(dir, e))?;
         }
         Ok(Cache {
             folder: folder.to_path_buf(),
@@ -136,7 +133,7 @@ impl Cache {
     /// The index, with every entry that does not hold to the cache's own rules left out (an
     /// index edited by hand, or from another version, names nothing it may not).
     pub fn read_index(&self) -> Index {
-        let Ok(bytes) = read_regular(&self.folder.join(INDEX), MAX_INDEX_BYTES) else {
+        let Ok(bytes) = self.read_regular(INDEX, MAX_INDEX_BYTES) else {
             return Index::default();
         };
         let Ok(mut index) = serde_json::from_slice::<Index>(&bytes) else {
@@ -154,8 +151,9 @@ impl Cache {
     /// The copy's bytes, if the file holds what the index says: its digest, and the format's
     /// first bytes.
     pub fn read_copy(&self, source: &str, copy: &CachedCopy) -> Result<Vec<u8>, String> {
-        let path = self.folder.join(copy.file(source));
-        let bytes = read_regular(&path, MAX_COPY_BYTES)
+        let name = copy.file(source);
+        let path = self.folder.join(&name);
+        let bytes = (self.read_regular(&name, MAX_COPY_BYTES))
             .map_err(|e| format!("could not read its copy {}: {e}", path.display()))?;
         if sha256_hex(&bytes) != copy.sha256 || !copy.format.begins(&bytes) {
             return Err(format!(
@@ -164,6 +162,20 @@ impl Cache {
             ));
         }
         Ok(bytes)
+    }
+
+    /// The cache's file `name`, if it is a regular file (never read through a link, never a
+    /// FIFO that would block) of at most `max` bytes.
+    fn read_regular(&self, name: &str, max: u64) -> Result<Vec<u8>, String> {
+        match read_plain_at_most(&self.folder, name, max + 1) {
+            Ok(Plain::File(bytes)) if bytes.len() as u64 > max => {
+                Err(format!("it is larger than {} MiB", max / (1024 * 1024)))
+            }
+            Ok(Plain::File(bytes)) => Ok(bytes),
+            Ok(Plain::Missing) => Err("it is missing".to_owned()),
+            Ok(Plain::NotPlain { is, .. }) => Err(format!("it is {is}, not a regular file")),
+            Err(e) => Err(format!("{e:#}")),
+        }
     }
 
     /// A copy's bytes written into the cache.
@@ -271,30 +283,31 @@ fn is_partial_name(name: &str) -> bool {
 }
 
 /// Refuses `dir` unless it is a folder and not a link, making it where it is missing (never
-/// through a link: making a folder where a link is fails).
-fn real_folder(dir: &Path) -> Result<(), Refusal> {
+/// through a link: making a folder where a link is fails); `failed` words an error of the file
+/// system's. The activity's kept copy is written in the same folder on the same terms.
+pub fn real_folder(dir: &Path, failed: impl Fn(&std::io::Error) -> String) -> Result<(), String> {
     match std::fs::create_dir(dir) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(cannot(dir, &e)),
+        Err(e) => return Err(failed(&e)),
     }
-    let meta = std::fs::symlink_metadata(dir).map_err(|e| cannot(dir, &e))?;
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| failed(&e))?;
     if meta.file_type().is_symlink() {
         return Err(format!(
-            "the banner cache's folder {} is a link, which vatcar-site never follows in its cache; remove the link (the cache is made again)",
+            "the cache folder {} is a link, which vatcar-site never follows in its cache; remove the link (the cache is made again)",
             dir.display()
         ));
     }
     if !meta.is_dir() {
         return Err(format!(
-            "the banner cache's folder {} is not a folder; move it away (the cache is made again)",
+            "the cache folder {} is not a folder; move it away (the cache is made again)",
             dir.display()
         ));
     }
     Ok(())
 }
 
-fn cannot(path: &Path, e: &std::io::Error) -> Refusal {
+fn cannot(path: &Path, e: &std::io::Error) -> String {
     format!(
         "could not use the banner cache at {}: {e}; check that the folder can be written, or set banners = \"remote\" in vatcar-site.toml",
         path.display()
@@ -315,27 +328,6 @@ fn open_nofollow(path: &Path, options: &mut OpenOptions) -> std::io::Result<File
         return Err(std::io::Error::other("it is a link"));
     }
     options.open(path)
-}
-
-/// A regular file's bytes, up to `max` of them.
-fn read_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
-    let file = open_nofollow(path, OpenOptions::new().read(true))?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other("it is not a regular file"));
-    }
-    if meta.len() > max {
-        return Err(std::io::Error::other(format!(
-            "it is larger than {} MiB",
-            max / (1024 * 1024)
-        )));
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(max + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > max {
-        return Err(std::io::Error::other("it grew while it was read"));
-    }
-    Ok(bytes)
 }
 
 /// `bytes` written as `name` whole ([`crate::plain_files::write_whole`]).

@@ -31,7 +31,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use url::Url;
 
 pub use crate::banner_copies::{BannerCopy, Banners, LocalBanner, OUTPUT_FOLDER};
-pub use cache::CACHE_FOLDER;
+pub use cache::{CACHE_FOLDER, real_folder, sha256_hex};
 use reads::read_and_copy;
 pub use reads::read_for_snapshot;
 
@@ -122,14 +122,7 @@ pub fn prepare(
     let mut to_read = Vec::new();
     let unique: BTreeSet<&Url> = addresses.iter().collect();
     for address in unique {
-        let refused = if let Some(what) = secrets.found_in(address.as_str().as_bytes()) {
-            Some(format!(
-                "its address holds {what}, which vatcar-site sends to no other host"
-            ))
-        } else {
-            (!may_read(address)).then(|| https_rule(WHAT))
-        };
-        let outcome = match refused {
+        let outcome = match refusal(address, secrets) {
             Some(reason) => Outcome::Unserved {
                 reason,
                 entry: None,
@@ -158,7 +151,7 @@ pub fn prepare(
         observer.reading(to_read.len());
         let known = known_sources(&index, cache.as_ref());
         let arrived = match bodies {
-            BannerBodies::Hosts => read_and_copy(&to_read, known, observer),
+            BannerBodies::Hosts => read_and_copy(&to_read, known, observer, false),
             BannerBodies::Saved(saved) => copy_saved(&to_read, saved, known, observer),
         };
         let settled = settle(arrived, &index, cache.as_ref(), now, &mut prepared);
@@ -200,6 +193,17 @@ pub fn prepare(
     prepared
 }
 
+/// Why `address` is not read, if it is not: it holds one of `secrets` (reading it would send
+/// the secret to the banner's host), or it breaks [`may_read`]'s rule.
+fn refusal(address: &Url, secrets: &Secrets) -> Option<String> {
+    match secrets.found_in(address.as_str().as_bytes()) {
+        Some(what) => Some(format!(
+            "its address holds {what}, which vatcar-site sends to no other host"
+        )),
+        None => (!may_read(address)).then(|| https_rule(WHAT)),
+    }
+}
+
 /// What the cache says of an address read before, or `None` to read it again (stale, or its
 /// copies not what the cache made).
 fn cached(cache: Option<&Cache>, entry: &CachedBanner, now: u64) -> Option<Outcome> {
@@ -239,6 +243,8 @@ enum Arrived {
     Same(String),
     /// Not read, or not copied: why.
     Failed { reason: String, remembered: bool },
+    /// Its bytes, read for a snapshot to keep ([`read_for_snapshot`]).
+    Read(Vec<u8>),
 }
 
 /// The sources the cache has copies of, checked: bytes read again unchanged are not decoded
@@ -368,7 +374,7 @@ fn settle(
                 }),
                 reason,
             },
-            Arrived::Made(..) => unreachable!("made into Same above"),
+            Arrived::Made(..) | Arrived::Read(_) => unreachable!("made into Same above"),
         })
         .collect()
 }
@@ -416,31 +422,16 @@ fn from_index(source: &str, index: &Index, cache: Option<&Cache>, now: u64) -> O
         BannerState::Undecodable { source: s, .. } => s == source,
         BannerState::Unread { .. } => false,
     });
-    let again = |state: &BannerState| CachedBanner {
+    let again = |entry: &CachedBanner| CachedBanner {
         read_at: now,
-        state: state.clone(),
+        state: entry.state.clone(),
     };
-    match known.map(|entry| (&entry.state, entry)) {
-        Some((BannerState::Made(made), entry)) => match cache.map(|cache| copies_of(cache, made)) {
-            Some(Ok(files)) => Outcome::Served(again(&entry.state), files),
-            Some(Err(reason)) => Outcome::Unserved {
-                reason,
-                entry: None,
-            },
-            None => Outcome::Unserved {
-                reason: "its copies were not made".to_owned(),
-                entry: None,
-            },
-        },
-        Some((BannerState::Undecodable { reason, .. }, entry)) => Outcome::Unserved {
-            reason: reason.clone(),
-            entry: Some(again(&entry.state)),
-        },
-        _ => Outcome::Unserved {
+    (known.and_then(|entry| cached(cache, &again(entry), now))).unwrap_or_else(|| {
+        Outcome::Unserved {
             reason: "its copies were not made".to_owned(),
             entry: None,
-        },
-    }
+        }
+    })
 }
 
 /// What the pages show and the build publishes: each banner served, its entry and its

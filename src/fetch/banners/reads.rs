@@ -5,8 +5,9 @@
 use super::cache;
 use super::{
     AT_ONCE, Arrived, DEADLINE, MAX_BYTES, Observer, TIMEOUT, Unserved, WHAT, copies_of_body,
+    refusal,
 };
-use crate::fetch::public::{Limits, PublicClient, Reader, https_rule, may_read};
+use crate::fetch::public::{PublicClient, Reader};
 use crate::secret::{Secrets, shown_url};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex, mpsc};
@@ -14,11 +15,13 @@ use std::time::Instant;
 use url::Url;
 
 /// Each address read, a few at a time, and each body copied on the build's cores as soon as
-/// it arrives; the results in the addresses' order.
+/// it arrives (or, with `keep_bodies`, handed back as read); the results in the addresses'
+/// order.
 pub(super) fn read_and_copy(
     addresses: &[Url],
     known: HashSet<String>,
     observer: &dyn Observer,
+    keep_bodies: bool,
 ) -> Vec<Arrived> {
     let reader = match banner_reader() {
         Ok(reader) => reader,
@@ -34,6 +37,7 @@ pub(super) fn read_and_copy(
     let deadline = Instant::now() + DEADLINE;
     let shared = Arc::new(Shared {
         known,
+        keep_bodies,
         claimed: Mutex::default(),
         hosts: Mutex::default(),
     });
@@ -89,6 +93,8 @@ fn read_all(
 struct Shared {
     /// Sources the cache has copies of.
     known: HashSet<String>,
+    /// Bodies are handed back as read ([`Arrived::Read`]), not copied.
+    keep_bodies: bool,
     /// Sources this build is copying (the first address to read them copies them).
     claimed: Mutex<HashSet<String>>,
     /// Each host's gate: one request at a time until the host has answered once, so that a
@@ -178,6 +184,7 @@ impl Job {
                 Err(_) => failed(late(), false),
                 Ok(Ok(None)) => failed(format!("{} answered 404", shown_url(&self.address)), true),
                 Ok(Err(failure)) => failed(failure.reason, true),
+                Ok(Ok(Some(body))) if self.shared.keep_bodies => Arrived::Read(body),
                 Ok(Ok(Some(body))) => {
                     log::debug!(
                         "banner {}: read, {} bytes",
@@ -217,15 +224,11 @@ impl Job {
 
 /// The client banners are read with: public files, within a banner's limits.
 fn banner_reader() -> Result<Reader, String> {
-    let limits = Limits {
-        max_bytes: MAX_BYTES,
-        timeout: TIMEOUT,
-    };
-    Reader::new(WHAT, limits)
+    Reader::new(WHAT, MAX_BYTES, TIMEOUT)
 }
 
-/// The bytes at each address, read as the build reads banners (a few at a time, within the
-/// same limits and deadline), for a snapshot to keep; and why each one not read was not. An
+/// The bytes at each address, read as the build reads banners (a few at a time, each host
+/// asked once until it answers, within the same limits and deadline), for a snapshot to keep; and why each one not read was not. An
 /// address that holds one of `secrets` is not read.
 pub fn read_for_snapshot(
     addresses: &[Url],
@@ -235,55 +238,21 @@ pub fn read_for_snapshot(
     let unique: BTreeSet<&Url> = addresses.iter().collect();
     let mut to_read = Vec::new();
     for address in unique {
-        if secrets.found_in(address.as_str().as_bytes()).is_some() {
-            unserved.push(Unserved {
+        match refusal(address, secrets) {
+            Some(reason) => unserved.push(Unserved {
                 address: address.clone(),
-                reason: "its address holds a secret of this run, which vatcar-site sends to no other host".to_owned(),
-            });
-        } else if !may_read(address) {
-            unserved.push(Unserved {
-                address: address.clone(),
-                reason: https_rule(WHAT),
-            });
-        } else {
-            to_read.push(address.clone());
+                reason,
+            }),
+            None => to_read.push(address.clone()),
         }
     }
-    let reader = match banner_reader() {
-        Ok(reader) => reader,
-        Err(reason) => {
-            (unserved.extend(to_read.into_iter().map(|address| Unserved {
-                address,
-                reason: reason.clone(),
-            })));
-            return (Vec::new(), unserved);
-        }
-    };
-    let deadline = tokio::time::Instant::now() + DEADLINE;
-    let slots = Arc::new(tokio::sync::Semaphore::new(AT_ONCE));
-    let read = reader.block_on(async {
-        let mut tasks = tokio::task::JoinSet::new();
-        for address in to_read {
-            let (client, slots) = (reader.client().clone(), slots.clone());
-            tasks.spawn(async move {
-                let _slot = slots.acquire_owned().await.expect("never closed");
-                let read = tokio::time::timeout_at(deadline, client.get(&address)).await;
-                let read = match read {
-                    Err(_) => Err(late()),
-                    Ok(Ok(Some(body))) => Ok(body),
-                    Ok(Ok(None)) => Err(format!("{} answered 404", shown_url(&address))),
-                    Ok(Err(failure)) => Err(failure.reason),
-                };
-                (address, read)
-            });
-        }
-        tasks.join_all().await
-    });
     let mut saved = Vec::new();
-    for (address, read) in read {
-        match read {
-            Ok(body) => saved.push((address.as_str().to_owned(), body)),
-            Err(reason) => unserved.push(Unserved { address, reason }),
+    let read = read_and_copy(&to_read, HashSet::new(), &(), true);
+    for (address, arrived) in to_read.into_iter().zip(read) {
+        match arrived {
+            Arrived::Read(body) => saved.push((address.as_str().to_owned(), body)),
+            Arrived::Failed { reason, .. } => unserved.push(Unserved { address, reason }),
+            Arrived::Made(..) | Arrived::Same(_) => {}
         }
     }
     unserved.sort_by(|a, b| a.address.cmp(&b.address));
