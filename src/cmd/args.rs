@@ -310,6 +310,17 @@ pub(crate) enum ReportKind {
     Activity(ActivityArgs),
 }
 
+impl ReportKind {
+    /// What every report takes.
+    pub(crate) fn common(&self) -> &ReportCommon {
+        match self {
+            ReportKind::Training(args) => &args.common,
+            ReportKind::Roster(args) => args,
+            ReportKind::Activity(args) => &args.common,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub(crate) struct ReportCommon {
     #[command(flatten)]

@@ -29,7 +29,7 @@ use crate::problems::{ConfigMistakes, Problems};
 use crate::secret::{ApiKey, Secrets};
 use crate::settings::Settings;
 use anyhow::Result;
-use args::{Cli, Command, ReportArgs, ReportKind, TemplatesArgs};
+use args::{Cli, Command, ReportArgs, TemplatesArgs};
 use clap::Parser;
 use progress::Progress;
 use std::process::ExitCode;
@@ -251,15 +251,7 @@ fn execute(cli: &Cli, config: &Settings, key: Option<ApiKey>) -> Result<()> {
         Command::Serve(args) => serve::run(args, config, &progress, key),
         Command::Check(args) => check::run(args, config, &progress, key.as_ref()),
         Command::Fetch(args) => fetch::run(args, config, &progress, key.as_ref(), started),
-        Command::Report(ReportArgs {
-            kind: ReportKind::Training(args),
-        }) => report::run_training(args, config, &progress, key),
-        Command::Report(ReportArgs {
-            kind: ReportKind::Roster(args),
-        }) => report::run_roster(args, config, &progress, key),
-        Command::Report(ReportArgs {
-            kind: ReportKind::Activity(args),
-        }) => report::run_activity(args, config, &progress, key),
+        Command::Report(ReportArgs { kind }) => report::run(kind, config, &progress, key),
         Command::Templates(TemplatesArgs { action }) => templates::run(action, &progress),
         Command::Announce(args) => announce::run(args, config, &progress),
         Command::Completions { shell } => {

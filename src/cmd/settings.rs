@@ -4,10 +4,7 @@
 //! file), built-in defaults ([`crate::settings`] reads the file over the defaults; the flags
 //! are laid over it here, by [`Flags::over`]).
 
-use super::args::{
-    ApiArgs, BannersArg, BookingsArg, Command, ReportArgs, ReportCommon, ReportKind, SiteArgs,
-    SourceArgs,
-};
+use super::args::{ApiArgs, BannersArg, BookingsArg, Command, ReportCommon, SiteArgs, SourceArgs};
 use super::options::{BuildOptions, ReportOptions};
 use super::progress::Progress;
 use crate::fetch::client::{ClientOptions, FetchObserver, Observer, RetryPolicy};
@@ -59,15 +56,7 @@ impl<'a> Flags<'a> {
                 bookings: Some(&args.bookings),
                 ..none
             },
-            Command::Report(ReportArgs {
-                kind: ReportKind::Training(args),
-            }) => report(&args.common),
-            Command::Report(ReportArgs {
-                kind: ReportKind::Roster(args),
-            }) => report(args),
-            Command::Report(ReportArgs {
-                kind: ReportKind::Activity(args),
-            }) => report(&args.common),
+            Command::Report(args) => report(args.kind.common()),
             Command::Announce(args) => Self {
                 output: args.output.as_ref(),
                 ..none
