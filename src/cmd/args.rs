@@ -123,16 +123,6 @@ pub(crate) struct ApiArgs {
     pub(crate) connect_timeout: f64,
 }
 
-/// The bookings list, which only the commands that read it take (`build`, `serve`, `fetch`):
-/// a report or `check` reads none.
-#[derive(Args, Debug, Clone)]
-pub(crate) struct BookingsArg {
-    /// Where the ATC bookings list is read, for the live page (default: `bookings` under
-    /// [live] in the config file, else https://atc-bookings.vatsim.net/api/booking).
-    #[arg(long = "bookings-url", env = "VATCAR_BOOKINGS_URL", value_parser = crate::settings::parse_live_url)]
-    pub(crate) bookings_url: Option<url::Url>,
-}
-
 #[derive(Args, Debug, Clone)]
 pub(crate) struct SourceArgs {
     #[command(flatten)]
@@ -200,21 +190,24 @@ pub(crate) struct SiteArgs {
     pub(crate) previous: Option<url::Url>,
 
     #[command(flatten)]
-    pub(crate) banners: BannersArg,
-
-    #[command(flatten)]
-    pub(crate) bookings: BookingsArg,
+    pub(crate) reads: BannersBookingsArgs,
 }
 
-/// Where event banners come from, for `build`, `serve` and `fetch` alike.
+/// Where event banners and the ATC bookings list come from, which only the commands that
+/// read them take (`build`, `serve`, `fetch`): a report or `check` reads neither.
 #[derive(Args, Clone, Debug)]
-pub(crate) struct BannersArg {
+pub(crate) struct BannersBookingsArgs {
     /// Where event banners are loaded from, over the config's `banners`: `local` (fetched
     /// at build time, resized, published with the site; `fetch` saves them in the snapshot)
     /// or `remote` (the API's addresses).
     #[arg(long = "banners", env = "VATCAR_BANNERS", value_name = "WHERE",
           value_parser = clap::builder::PossibleValuesParser::new(["local", "remote"]))]
     pub(crate) banners: Option<String>,
+
+    /// Where the ATC bookings list is read, for the live page (default: `bookings` under
+    /// [live] in the config file, else https://atc-bookings.vatsim.net/api/booking).
+    #[arg(long = "bookings-url", env = "VATCAR_BOOKINGS_URL", value_parser = crate::settings::parse_live_url)]
+    pub(crate) bookings_url: Option<url::Url>,
 }
 
 #[derive(Args, Debug)]
@@ -271,10 +264,7 @@ pub(crate) struct FetchArgs {
     pub(crate) cids: Vec<u64>,
 
     #[command(flatten)]
-    pub(crate) banners: BannersArg,
-
-    #[command(flatten)]
-    pub(crate) bookings: BookingsArg,
+    pub(crate) reads: BannersBookingsArgs,
 
     /// Write into a folder that vatcar-site did not create, and overwrite files in it that
     /// vatcar-site did not write (each one is named in a warning).
@@ -370,9 +360,6 @@ pub(crate) struct TrainingArgs {
     /// A student's CID; repeat for several.
     #[arg(long = "cid", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) cids: Vec<u64>,
-
-    #[command(flatten)]
-    pub(crate) banners: BannersArg,
 
     /// A file of CIDs, separated by spaces, commas or lines; `#` starts a comment.
     #[arg(long = "cids-file")]

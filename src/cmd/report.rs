@@ -46,7 +46,7 @@ pub(crate) fn run(
         ReportKind::Roster(args) => roster_report(&options(args, false)?)?,
         ReportKind::Activity(args) => {
             let site = args.site.clone().unwrap_or_else(|| config.output_folder());
-            activity_report(&options(&args.common, false)?, config, &site)?
+            activity_report(&options(&args.common, false)?, &site)?
         }
     };
     progress.done(&format!("wrote {}", path.display()));
@@ -153,38 +153,45 @@ struct Reports<'a> {
     theme: Theme,
     settings: report::ReportSettings,
     style: report::ReportStyle,
+    /// The config file's `[extra]`, for the templates as `extra`, as the site's get it.
+    extra: serde_json::Value,
     secrets: crate::secret::Secrets,
 }
 
 impl<'a> Reports<'a> {
     /// The reports' words are the catalogue's, with the built-in pages renamed as the site's
-    /// menu renames them, so that a report is called what the site calls its page.
+    /// menu renames them (`view::menu_renames`), so that a report is called what the site
+    /// calls its page.
     fn new(options: &'a ReportOptions) -> Result<Self> {
-        let mut texts = Texts::load(&options.language, options.templates.as_deref())?;
-        for (key, text) in &options.renames {
-            texts.rename(key, text);
+        let config = &options.settings;
+        let templates = config.templates.as_deref();
+        let mut texts = Texts::load(&options.language, templates)?;
+        for (key, text) in crate::view::menu_renames(&config.menu, &config.sections) {
+            texts.rename(&key, &text);
         }
         let texts = Arc::new(texts);
-        let theme = Theme::load(options.templates.as_deref(), Arc::clone(&texts))?;
+        let theme = Theme::load(templates, Arc::clone(&texts))?;
         let settings = report::ReportSettings {
             texts,
             include_contact: options.include_contact,
             generated_at: options.generated_at,
             base_url: api_base(&options.source)?,
-            accent: options.accent.clone(),
+            // Checked when the config was read; as for the site.
+            accent: (config.accent.as_ref()).and_then(|c| crate::view::accent(&c.0).ok()),
         };
         Ok(Self {
             options,
             theme,
             style: report::style(&settings),
             settings,
+            extra: serde_json::Value::Object(config.extra.clone()),
             secrets: super::guarded(options.key.as_ref()),
         })
     }
 
     /// A report's page: `template` with the report's view.
     fn render(&self, template: &str, view: &impl serde::Serialize) -> Result<String> {
-        let context = report_context(view, &self.style, &self.options.extra);
+        let context = report_context(view, &self.style, &self.extra);
         self.theme.render(template, &context)
     }
 
@@ -236,7 +243,7 @@ impl<'a> Reports<'a> {
             &others,
             self.options.generated_at,
             &self.style,
-            &self.options.extra,
+            &self.extra,
         );
         let html = self.theme.render("report-index.html", &context)?;
         Ok(Some(OutputFile::new("index.html", html)))
@@ -294,12 +301,9 @@ fn roster(options: &ReportOptions) -> Result<model::Roster> {
 /// sessions were read. The roster is read as `report roster` reads it (the API, a snapshot
 /// or the demo), so that the report lists today's members. With the demo, whose members were
 /// never read, the sessions are its sample (demo/activity.json), as on the demo's site.
-pub fn activity_report(
-    options: &ReportOptions,
-    settings: &Settings,
-    site: &Path,
-) -> Result<PathBuf> {
+pub fn activity_report(options: &ReportOptions, site: &Path) -> Result<PathBuf> {
     let demo = matches!(options.source, load::Source::Demo);
+    let settings = &options.settings;
     if !settings.activity.enabled && !demo {
         return Err(UsageError(
             "[activity] is off in the config file: this report counts the hours a build with [activity] on reads from VATSIM; set `enabled = true` under [activity] (docs/activity.md), build the site, then run the report again".into(),

@@ -18,7 +18,7 @@ use super::args::ServeArgs;
 use super::build;
 use super::options::BuildOptions;
 use super::progress::Progress;
-use super::settings::{Flags, site_options};
+use super::settings::{site_options, site_over};
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::secret::ApiKey;
@@ -53,7 +53,7 @@ pub(crate) fn run(
         move || {
             // Read as at startup: the file given, or `vatcar-site.toml` if there is one now.
             let config = Settings::load(explicit.as_deref())?;
-            let settings = Flags::site(&source.api, &site).over(&config);
+            let settings = site_over(&source.api, &site, &config);
             let mut fresh = site_options(&source, &site, &settings, progress.clone(), None)?;
             fresh.settings.live.sample_feed = sample;
             if fresh.output != first.output {
