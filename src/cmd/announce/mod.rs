@@ -203,7 +203,7 @@ fn print_dry_run(messages: &[embeds::Message], new: &[&Change], colour: u32) {
             text.push_str(&format!(
                 "  {number}. {}\n{indent}{}  {}  {}\n",
                 one_line(&embed.title),
-                change.kind.name(),
+                change.kind,
                 embed.timestamp,
                 embed.url.as_deref().map_or(
                     "(no link: the site was built without --site-url)".into(),
