@@ -322,7 +322,7 @@ fn load_theme_meanwhile(
             })
         })
         .collect();
-    let templates = options.templates.clone();
+    let templates = options.settings.templates.clone();
     let language = options.language.clone();
     let site = &options.settings;
     let rendered = crate::render::site::templates_rendered(

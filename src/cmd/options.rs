@@ -18,7 +18,6 @@ pub struct BuildOptions {
     pub source: Source,
     pub output: PathBuf,
     pub save_snapshot: Option<PathBuf>,
-    pub templates: Option<PathBuf>,
     /// The webmaster's own files, copied into the site as they are.
     pub static_files: Option<PathBuf>,
     /// The webmaster's own pages.

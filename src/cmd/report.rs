@@ -53,51 +53,14 @@ pub(crate) fn run(
     Ok(())
 }
 
-/// The `report training` command: one report per CID; a CID that fails does not stop the
-/// others, but the run exits 1.
-fn run_training(options: &ReportOptions, cids: &[u64], progress: &Progress) -> Result<()> {
-    let outcome = training_reports(options, cids)?;
-    for (_, file) in &outcome.written {
-        progress.step(&format!("wrote {}", options.output.join(file).display()));
-    }
-    match outcome.failed.len() {
-        0 => {
-            progress.done(&format!(
-                "wrote {} training report{} into {}",
-                outcome.written.len(),
-                if outcome.written.len() == 1 { "" } else { "s" },
-                options.output.display()
-            ));
-            Ok(())
-        }
-        1 if cids.len() == 1 => {
-            let (_, error) = outcome.failed.into_iter().next().expect("one failure");
-            Err(error)
-        }
-        failed => {
-            for (cid, error) in &outcome.failed {
-                log::error!("CID {cid}: {error:#}");
-            }
-            bail!("{failed} of {} reports could not be made", cids.len());
-        }
-    }
-}
-
-/// The outcome of a training-report run: which students got a report, and why the others
-/// did not.
-#[derive(Debug, Default)]
-pub struct TrainingOutcome {
-    pub written: Vec<(u64, String)>,
-    pub failed: Vec<(u64, anyhow::Error)>,
-}
-
 /// Requests in flight at once for a report run: enough to hide latency, few enough to be
 /// polite to a volunteer-run API.
 pub const REPORT_CONCURRENCY: usize = 4;
 
-/// One `training-<cid>.html` per student, and an `index.html` when there are several.
-/// Students whose data cannot be read are reported in the outcome; the others are written.
-pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<TrainingOutcome> {
+/// The `report training` command: one `training-<cid>.html` per student, and an
+/// `index.html` when there are several. A CID that fails does not stop the others, but the
+/// run exits 1.
+fn run_training(options: &ReportOptions, cids: &[u64], progress: &Progress) -> Result<()> {
     check_reports_folder(options)?;
     let endpoints: Vec<Endpoint> = cids
         .iter()
@@ -105,9 +68,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
         .collect();
     let mut bodies = load::raw_each(&options.source, &endpoints, REPORT_CONCURRENCY)?.into_iter();
     let reports = Reports::new(options)?;
-    let mut outcome = TrainingOutcome::default();
-    let mut files = Vec::new();
-    let mut index = Vec::new();
+    let (mut files, mut index, mut failures) = (Vec::new(), Vec::new(), Vec::new());
     for &cid in cids {
         let (user, notes) = (
             bodies.next().expect("two per CID"),
@@ -123,8 +84,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
                     sessions: Some(view.summary.sessions),
                     error: None,
                 });
-                files.push(OutputFile::new(file.clone(), html));
-                outcome.written.push((cid, file));
+                files.push(OutputFile::new(file, html));
             }
             Err(error) => {
                 // The error may quote the server, and the server may echo the key.
@@ -136,14 +96,40 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
                     sessions: None,
                     error: Some(reports.secrets.redact(&message)),
                 });
-                outcome.failed.push((cid, error));
+                failures.push((cid, error));
             }
         }
     }
+    let written: Vec<PathBuf> = (files.iter())
+        .map(|file| options.output.join(&file.path))
+        .collect();
     if !files.is_empty() {
         reports.publish(files, &index, "reports")?;
     }
-    Ok(outcome)
+    for path in &written {
+        progress.step(&format!("wrote {}", path.display()));
+    }
+    match failures.len() {
+        0 => {
+            progress.done(&format!(
+                "wrote {} training report{} into {}",
+                written.len(),
+                if written.len() == 1 { "" } else { "s" },
+                options.output.display()
+            ));
+            Ok(())
+        }
+        1 if cids.len() == 1 => {
+            let (_, error) = failures.into_iter().next().expect("one failure");
+            Err(error)
+        }
+        failed => {
+            for (cid, error) in &failures {
+                log::error!("CID {cid}: {error:#}");
+            }
+            bail!("{failed} of {} reports could not be made", cids.len());
+        }
+    }
 }
 
 /// What every report is rendered and written with: the theme in the reports' words, the

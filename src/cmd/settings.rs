@@ -159,19 +159,10 @@ impl SourceArgs {
     }
 }
 
-/// The webmaster's static folder: the config file's `static`, else `static/` beside the config
-/// file if there is one. Without a config file there is no site folder, so none: a `static/`
-/// that happens to be in the working folder is not taken.
-fn static_folder(settings: &Settings) -> Option<PathBuf> {
-    site_folder(settings, settings.static_files.as_deref(), "static")
-}
-
-/// The webmaster's pages: the config file's `content`, else `content/` beside the config file,
-/// on the same terms as [`static_folder`].
-fn content_folder(settings: &Settings) -> Option<PathBuf> {
-    site_folder(settings, settings.content.as_deref(), "content")
-}
-
+/// A folder of the webmaster's site folder: the one the config file names (`static`,
+/// `content`), else `default` beside the config file if there is one. Without a config file
+/// there is no site folder, so none: a `static/` that happens to be in the working folder is
+/// not taken.
 fn site_folder(settings: &Settings, configured: Option<&Path>, default: &str) -> Option<PathBuf> {
     match configured {
         Some(dir) => Some(dir.to_path_buf()),
@@ -217,9 +208,8 @@ pub(crate) fn site_options(
         output: settings.output_folder(),
         save_snapshot: None,
         language: language(&settings)?,
-        templates: settings.templates.clone(),
-        static_files: static_folder(&settings),
-        content: content_folder(&settings),
+        static_files: site_folder(&settings, settings.static_files.as_deref(), "static"),
+        content: site_folder(&settings, settings.content.as_deref(), "content"),
         drafts: site.drafts,
         demo_site_files,
         force: site.force,
