@@ -52,9 +52,11 @@ pub(crate) enum Command {
     /// Save the raw API responses to a snapshot folder, for `build --snapshot` later.
     Fetch(FetchArgs),
     /// Private printable reports, written to their own folder (never into the site).
-    Report(ReportArgs),
+    #[command(subcommand)]
+    Report(ReportKind),
     /// Work with the built-in templates.
-    Templates(TemplatesArgs),
+    #[command(subcommand)]
+    Templates(TemplatesAction),
     /// Post what the last build found new to a Discord channel, through its webhook.
     ///
     /// Reads DIR/data/changes.json, which `build` writes, and posts the changes marked new,
@@ -277,12 +279,6 @@ pub(crate) struct FetchArgs {
     pub(crate) wait: bool,
 }
 
-#[derive(Args, Debug)]
-pub(crate) struct ReportArgs {
-    #[command(subcommand)]
-    pub(crate) kind: ReportKind,
-}
-
 #[derive(Subcommand, Debug)]
 pub(crate) enum ReportKind {
     /// A student's training record: one self-contained HTML file per CID.
@@ -392,12 +388,6 @@ pub(crate) struct AnnounceArgs {
     /// which otherwise posts nothing: every entry of its history would look new.
     #[arg(long = "backlog")]
     pub(crate) backlog: bool,
-}
-
-#[derive(Args, Debug)]
-pub(crate) struct TemplatesArgs {
-    #[command(subcommand)]
-    pub(crate) action: TemplatesAction,
 }
 
 #[derive(Subcommand, Debug)]

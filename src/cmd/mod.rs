@@ -29,7 +29,7 @@ use crate::problems::{ConfigMistakes, Problems};
 use crate::secret::{ApiKey, Secrets};
 use crate::settings::Settings;
 use anyhow::Result;
-use args::{Cli, Command, ReportArgs, TemplatesArgs};
+use args::{Cli, Command};
 use clap::Parser;
 use progress::Progress;
 use std::process::ExitCode;
@@ -245,8 +245,8 @@ fn execute(cli: &Cli, config: &Settings, key: Option<ApiKey>) -> Result<()> {
         Command::Serve(args) => serve::run(args, config, &progress, key),
         Command::Check(args) => check::run(args, config, &progress, key.as_ref()),
         Command::Fetch(args) => fetch::run(args, config, &progress, key.as_ref(), started),
-        Command::Report(ReportArgs { kind }) => report::run(kind, config, &progress, key),
-        Command::Templates(TemplatesArgs { action }) => templates::run(action, &progress),
+        Command::Report(kind) => report::run(kind, config, &progress, key),
+        Command::Templates(action) => templates::run(action, &progress),
         Command::Announce(args) => announce::run(args, config, &progress),
         Command::Completions { shell } => {
             completions::run(*shell);

@@ -35,7 +35,7 @@ pub(crate) fn over(command: &Command, config: &Settings) -> Settings {
             args.reads.over(&mut settings);
         }
         Command::Report(args) => {
-            let common = args.kind.common();
+            let common = args.common();
             common.source.api.over(&mut settings);
             theme_over(&common.templates, &common.language, &mut settings);
         }
