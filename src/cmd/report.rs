@@ -380,8 +380,8 @@ fn publish_one(reports: &Reports, name: &str, html: String) -> Result<PathBuf> {
     Ok(reports.options.output.join(name))
 }
 
-/// The reports already in the folder (the roster, the activity, training records), by file name, sorted:
-/// the index lists them beside the run's own. A folder that cannot be read has none.
+/// The reports already in the folder (the roster, the activity, training records), by file
+/// name: the index lists them beside the run's own. A folder that cannot be read has none.
 fn reports_in(folder: &Path) -> Vec<String> {
     let is_report = |name: &str| {
         name == ROSTER_FILE
@@ -391,16 +391,14 @@ fn reports_in(folder: &Path) -> Vec<String> {
                 .and_then(|rest| rest.strip_suffix(".html"))
                 .is_some_and(|cid| !cid.is_empty() && cid.bytes().all(|b| b.is_ascii_digit()))
     };
-    let mut reports: Vec<String> = std::fs::read_dir(folder)
+    std::fs::read_dir(folder)
         .into_iter()
         .flatten()
         .flatten()
         .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
         .filter_map(|entry| entry.file_name().into_string().ok())
         .filter(|name| is_report(name))
-        .collect();
-    reports.sort();
-    reports
+        .collect()
 }
 
 /// The CIDs of a training run, from `--cid` and `--cids-file`, each once, in the order given.

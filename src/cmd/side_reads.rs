@@ -41,7 +41,7 @@ pub(super) type ReadBookings = Arc<Result<crate::model::bookings::Bookings, Stri
 /// The ATC bookings list, fetched while the API's data is (from VATSIM's bookings API, never
 /// with the facility's key): only for a build from the API with the live page on. Other
 /// sources hold the list in their snapshot ([`bookings_or_warn`]).
-pub(super) fn fetch_bookings_meanwhile(
+pub(crate) fn fetch_bookings_meanwhile(
     options: &BuildOptions,
 ) -> Option<JoinHandle<Result<Vec<u8>, String>>> {
     if !options.settings.sections.live
@@ -54,19 +54,6 @@ pub(super) fn fetch_bookings_meanwhile(
     Some(std::thread::spawn(move || {
         crate::fetch::bookings::fetch(&url)
     }))
-}
-
-/// The bookings list from the bookings API, for `serve`, which reads it once when it starts
-/// (as it reads the API) and builds every rebuild with it; `None` where the build takes it
-/// from its snapshot or the live page is off.
-pub(crate) fn bookings_for_serve(options: &BuildOptions) -> Option<Arc<Result<Vec<u8>, String>>> {
-    fetch_bookings_meanwhile(options).map(|fetching| {
-        Arc::new(
-            fetching
-                .join()
-                .expect("fetching the bookings does not panic"),
-        )
-    })
 }
 
 /// The bookings list, decoded, or why there is none (said in a warning that names what to

@@ -42,7 +42,11 @@ pub(crate) fn run(
     // Before anything is fetched or built: a port that is taken is known at once.
     let listener = listen(args.port)?;
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
-    options.bookings = crate::cmd::side_reads::bookings_for_serve(&options);
+    // The bookings list too, read once as the API is, for every rebuild; `None` where the
+    // build takes it from its snapshot or the live page is off.
+    let fetching = crate::cmd::side_reads::fetch_bookings_meanwhile(&options);
+    options.bookings =
+        fetching.map(|thread| Arc::new(thread.join().expect("fetching does not panic")));
     options.source = Source::Loaded(Arc::new(snapshot));
 
     let reconfigure: watch::Reconfigure = Box::new({
