@@ -182,11 +182,13 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     // The raw bodies are saved by now; the view needs only the models.
     drop(snapshot);
     // The view takes the models, and drops each part once it has made what it needs of it.
-    let (view, staging) = view_while_reading_output(data, options, &inputs, publishing);
+    let view = view::build(data, &options.settings, &inputs);
     stages.done("view");
 
     let events = view.event_pages.len();
-    let staging = staging.with_context(could_not_publish);
+    // Its lock taken and its listing read; refused only once the content's mistakes are known.
+    let staging =
+        publish::Staging::begin(&options.output, publishing).with_context(could_not_publish);
     let site_files = (content.as_slice(), static_files.as_slice());
     let (staging, [pages, calendars]) =
         render_all(options, view, staging, theme, site_files, problems)?;
@@ -362,24 +364,4 @@ fn decode_models(snapshot: &Snapshot, progress: &Progress) -> Result<SiteData> {
         data.documents.iter().map(|c| c.files.len()).sum::<usize>()
     ));
     Ok(data)
-}
-
-/// The view, built while the output folder is read (its lock taken, its listing scanned:
-/// 60,000 entries for a large site).
-fn view_while_reading_output(
-    data: SiteData,
-    options: &BuildOptions,
-    inputs: &view::BuildInputs,
-    publishing: publish::PublishOptions,
-) -> (view::SiteView, Result<publish::Staging>) {
-    std::thread::scope(|scope| {
-        let staging = scope.spawn(|| publish::Staging::begin(&options.output, publishing));
-        let view = view::build(data, &options.settings, inputs);
-        (
-            view,
-            staging
-                .join()
-                .expect("reading the output folder does not panic"),
-        )
-    })
 }

@@ -19,7 +19,7 @@
 use crate::cmd::args::DEFAULT_WEBHOOK_VARIABLE;
 use crate::secret::{ApiKey, Secrets};
 use crate::usage::UsageError;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use reqwest::header::{self, HeaderMap};
 use std::time::Duration;
 
@@ -167,8 +167,9 @@ impl Poster {
         })
     }
 
-    /// Posts `body` (a message's JSON), waiting out rate limits and retrying server errors.
-    pub fn post(&mut self, body: Vec<u8>) -> Result<()> {
+    /// Posts `message` as JSON, waiting out rate limits and retrying server errors.
+    pub fn post(&mut self, message: &super::embeds::Message) -> Result<()> {
+        let body = serde_json::to_vec(message).context("could not write the message")?;
         if let Some(pause) = self.pause.take() {
             log::info!(
                 "pausing {:.1} s: Discord's rate limit for this webhook is used up until then",
