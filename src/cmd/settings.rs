@@ -129,7 +129,7 @@ impl ApiArgs {
     pub(crate) fn client_options(
         &self,
         settings: &Settings,
-        progress: Option<Arc<Progress>>,
+        progress: Arc<Progress>,
     ) -> Result<ClientOptions> {
         Ok(ClientOptions {
             base_url: settings.base_url.0.clone(),
@@ -137,18 +137,14 @@ impl ApiArgs {
             connect_timeout: Duration::from_secs_f64(self.connect_timeout),
             timeout: Duration::from_secs_f64(settings.timeout.0),
             retry: RetryPolicy::default(),
-            observer: progress.map(|p| Observer(p as Arc<dyn FetchObserver>)),
+            observer: Some(Observer(progress as Arc<dyn FetchObserver>)),
             ..ClientOptions::default()
         })
     }
 }
 
 impl SourceArgs {
-    pub(crate) fn source(
-        &self,
-        settings: &Settings,
-        progress: Option<Arc<Progress>>,
-    ) -> Result<Source> {
+    pub(crate) fn source(&self, settings: &Settings, progress: Arc<Progress>) -> Result<Source> {
         Ok(if self.demo {
             Source::Demo
         } else if let Some(dir) = &self.snapshot {
@@ -182,7 +178,7 @@ pub(crate) fn site_options(
     progress: Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<BuildOptions> {
-    let source = source_args.source(settings, Some(progress))?;
+    let source = source_args.source(settings, progress)?;
     let build_time = build_time(&source)?;
     // Bare `build --demo` shows the demo facility's own site folder; with a config file, the
     // webmaster previews theirs over the demo data.
@@ -265,7 +261,7 @@ pub(crate) fn report_options(
     progress: Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<ReportOptions> {
-    let source = args.source.source(settings, Some(progress))?;
+    let source = args.source.source(settings, progress)?;
     Ok(ReportOptions {
         language: language(settings)?,
         key,
