@@ -136,13 +136,9 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     let static_files = static_files(options)?;
     stages.done("load");
 
-    // Decode. The bookings list, once read, goes into a saved snapshot beside the API's
-    // answers, as it came.
+    // Decode: the models, and the bookings list (which, once read, goes into a saved snapshot).
     let data = decode_models(&snapshot, progress)?;
-    let (bookings, fetched) = bookings_or_warn(options, bookings, &snapshot);
-    if let Some(body) = fetched {
-        snapshot.insert_file(crate::fetch::bookings::FILE, body);
-    }
+    let bookings = bookings_or_warn(options, bookings, &mut snapshot);
     stages.done("decode");
     if let Some(dir) = &options.save_snapshot {
         let key = options.key.as_ref();
