@@ -52,23 +52,19 @@ fn workflow(template: &str) -> String {
 
 /// The address of a page of the user guide, as this release has it.
 fn guide_page(page: &str) -> String {
+    let repository = env!("CARGO_PKG_REPOSITORY").trim_end_matches('/');
+    let repository = repository.strip_suffix(".git").unwrap_or(repository);
     format!(
-        "{}/blob/v{}/docs/{page}",
-        repository(),
+        "{repository}/blob/v{}/docs/{page}",
         env!("CARGO_PKG_VERSION")
     )
 }
 
 /// `owner/name` of the repository in Cargo.toml, where the action lives.
 fn action_repository() -> &'static str {
-    let url = repository();
-    url.strip_prefix("https://github.com/").unwrap_or(url)
-}
-
-/// The repository's address in Cargo.toml, without a `.git` or `/` at its end.
-fn repository() -> &'static str {
     let url = env!("CARGO_PKG_REPOSITORY");
-    url.trim_end_matches('/').trim_end_matches(".git")
+    let path = url.strip_prefix("https://github.com/").unwrap_or(url);
+    path.trim_end_matches('/').trim_end_matches(".git")
 }
 
 pub(crate) fn run(args: &InitArgs, progress: &Progress) -> Result<()> {
