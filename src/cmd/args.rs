@@ -52,9 +52,11 @@ pub(crate) enum Command {
     /// Save the raw API responses to a snapshot folder, for `build --snapshot` later.
     Fetch(FetchArgs),
     /// Private printable reports, written to their own folder (never into the site).
-    Report(ReportArgs),
+    #[command(subcommand)]
+    Report(ReportKind),
     /// Work with the built-in templates.
-    Templates(TemplatesArgs),
+    #[command(subcommand)]
+    Templates(TemplatesAction),
     /// Post what the last build found new to a Discord channel, through its webhook.
     ///
     /// Reads DIR/data/changes.json, which `build` writes, and posts the changes marked new,
@@ -121,16 +123,6 @@ pub(crate) struct ApiArgs {
     /// Seconds to wait for a connection.
     #[arg(long = "connect-timeout", default_value_t = 10.0, value_parser = positive_seconds)]
     pub(crate) connect_timeout: f64,
-}
-
-/// The bookings list, which only the commands that read it take (`build`, `serve`, `fetch`):
-/// a report or `check` reads none.
-#[derive(Args, Debug, Clone)]
-pub(crate) struct BookingsArg {
-    /// Where the ATC bookings list is read, for the live page (default: `bookings` under
-    /// [live] in the config file, else https://atc-bookings.vatsim.net/api/booking).
-    #[arg(long = "bookings-url", env = "VATCAR_BOOKINGS_URL", value_parser = crate::settings::parse_live_url)]
-    pub(crate) bookings_url: Option<url::Url>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -200,21 +192,24 @@ pub(crate) struct SiteArgs {
     pub(crate) previous: Option<url::Url>,
 
     #[command(flatten)]
-    pub(crate) banners: BannersArg,
-
-    #[command(flatten)]
-    pub(crate) bookings: BookingsArg,
+    pub(crate) reads: BannersBookingsArgs,
 }
 
-/// Where event banners come from, for `build`, `serve` and `fetch` alike.
+/// Where event banners and the ATC bookings list come from, which only the commands that
+/// read them take (`build`, `serve`, `fetch`): a report or `check` reads neither.
 #[derive(Args, Clone, Debug)]
-pub(crate) struct BannersArg {
+pub(crate) struct BannersBookingsArgs {
     /// Where event banners are loaded from, over the config's `banners`: `local` (fetched
     /// at build time, resized, published with the site; `fetch` saves them in the snapshot)
     /// or `remote` (the API's addresses).
     #[arg(long = "banners", env = "VATCAR_BANNERS", value_name = "WHERE",
           value_parser = clap::builder::PossibleValuesParser::new(["local", "remote"]))]
     pub(crate) banners: Option<String>,
+
+    /// Where the ATC bookings list is read, for the live page (default: `bookings` under
+    /// [live] in the config file, else https://atc-bookings.vatsim.net/api/booking).
+    #[arg(long = "bookings-url", env = "VATCAR_BOOKINGS_URL", value_parser = crate::settings::parse_live_url)]
+    pub(crate) bookings_url: Option<url::Url>,
 }
 
 #[derive(Args, Debug)]
@@ -271,10 +266,7 @@ pub(crate) struct FetchArgs {
     pub(crate) cids: Vec<u64>,
 
     #[command(flatten)]
-    pub(crate) banners: BannersArg,
-
-    #[command(flatten)]
-    pub(crate) bookings: BookingsArg,
+    pub(crate) reads: BannersBookingsArgs,
 
     /// Write into a folder that vatcar-site did not create, and overwrite files in it that
     /// vatcar-site did not write (each one is named in a warning).
@@ -285,12 +277,6 @@ pub(crate) struct FetchArgs {
     /// failing at once.
     #[arg(long = "wait")]
     pub(crate) wait: bool,
-}
-
-#[derive(Args, Debug)]
-pub(crate) struct ReportArgs {
-    #[command(subcommand)]
-    pub(crate) kind: ReportKind,
 }
 
 #[derive(Subcommand, Debug)]
@@ -308,6 +294,17 @@ pub(crate) enum ReportKind {
     /// the report reads none from VATSIM; with --demo, the demo's sample. The roster is read
     /// as `report roster` reads it.
     Activity(ActivityArgs),
+}
+
+impl ReportKind {
+    /// What every report takes.
+    pub(crate) fn common(&self) -> &ReportCommon {
+        match self {
+            ReportKind::Training(args) => &args.common,
+            ReportKind::Roster(args) => args,
+            ReportKind::Activity(args) => &args.common,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -360,9 +357,6 @@ pub(crate) struct TrainingArgs {
     #[arg(long = "cid", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) cids: Vec<u64>,
 
-    #[command(flatten)]
-    pub(crate) banners: BannersArg,
-
     /// A file of CIDs, separated by spaces, commas or lines; `#` starts a comment.
     #[arg(long = "cids-file")]
     pub(crate) cids_file: Option<PathBuf>,
@@ -394,12 +388,6 @@ pub(crate) struct AnnounceArgs {
     /// which otherwise posts nothing: every entry of its history would look new.
     #[arg(long = "backlog")]
     pub(crate) backlog: bool,
-}
-
-#[derive(Args, Debug)]
-pub(crate) struct TemplatesArgs {
-    #[command(subcommand)]
-    pub(crate) action: TemplatesAction,
 }
 
 #[derive(Subcommand, Debug)]

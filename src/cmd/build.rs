@@ -3,23 +3,23 @@
 //! same pipeline.
 
 use super::args::BuildArgs;
-use super::options::{BuildOptions, api_base, base_url};
+use super::options::{BuildOptions, base_url};
 use super::progress::Progress;
 use super::settings::site_options;
 use super::side_reads::{
-    ReadBookings, bookings_or_warn, fetch_bookings_meanwhile, local_banners, previous_or_warn,
+    bookings_or_warn, fetch_bookings_meanwhile, local_banners, previous_or_warn,
     read_previous_meanwhile,
 };
 use super::site_folder::{add_banners, content_pages, static_files, static_source};
 use super::stages::Stages;
 use crate::fetch::endpoint::Endpoint;
-use crate::fetch::load::{self, Source};
+use crate::fetch::load;
 use crate::fetch::site_files::StaticFile;
 use crate::fetch::snapshot::Snapshot;
 use crate::i18n::Texts;
 use crate::model::SiteData;
 use crate::model::content::ContentPage;
-use crate::model::previous::{Origin, Previous};
+use crate::model::previous::Origin;
 use crate::problems::{Problem, Problems};
 use crate::publish::{self, PublishReport};
 use crate::render::Theme;
@@ -39,11 +39,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::Instant;
-use url::Url;
 
 #[derive(Debug)]
 pub struct BuildReport {
-    pub files: usize,
     pub pages: usize,
     pub calendars: usize,
     pub events: usize,
@@ -115,198 +113,107 @@ fn tell_github_actions(output: &Path) {
     }
 }
 
-/// The site pipeline: a list of stages, each a function below taking what the ones before it
-/// made, and each timed under `-v` ([`Stages`]).
+/// The site pipeline, stage by stage (load, decode, view, render, publish), each timed under
+/// `-v` ([`Stages`]).
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
     let secrets = super::guarded(options.key.as_ref());
     let publishing = publish::PublishOptions::new(publish::FolderKind::Site, options.force)
         .guarding(&secrets)
         .waiting(options.wait);
-    publish::check_and_recover(&options.output, publishing)
-        .with_context(|| format!("could not publish to {}", options.output.display()))?;
+    let could_not_publish = || format!("could not publish to {}", options.output.display());
+    publish::check_and_recover(&options.output, publishing).with_context(could_not_publish)?;
     let mut stages = Stages::start();
     // Every mistake in the webmaster's files, from every stage, reported together at the end.
     let mut problems = Vec::new();
-    let loaded = load(options, &mut problems)?;
+
+    // Load: the API's bodies and the webmaster's files, with the reads that go on meanwhile
+    // (the previous build, the bookings list, the words and templates).
+    let previous = read_previous_meanwhile(options);
+    let bookings = fetch_bookings_meanwhile(options);
+    let content = content_pages(options, &mut problems)?;
+    let theme = load_theme_meanwhile(options, &content);
+    let mut snapshot = load::raw(&options.source, &Endpoint::SITE)?;
+    let static_files = static_files(options)?;
     stages.done("load");
-    let decoded = decode(options, loaded, progress)?;
+
+    // Decode: the models, and the bookings list (which, once read, goes into a saved snapshot).
+    let data = decode_models(&snapshot, progress)?;
+    let bookings = bookings_or_warn(options, bookings, &mut snapshot);
     stages.done("decode");
-    if save_snapshot(options, &decoded.loaded.snapshot, progress)? {
+    if let Some(dir) = &options.save_snapshot {
+        let key = options.key.as_ref();
+        super::fetch::save_snapshot(&snapshot, dir, options.force, options.wait, key)?;
+        progress.step(&format!("saved the snapshot in {}", dir.display()));
         stages.done("save snapshot");
     }
-    let base_url = data_base_url(options, &decoded.loaded.snapshot)?;
-    let banners = local_banners(
-        options,
-        &decoded.data,
-        &decoded.loaded.snapshot,
-        &base_url,
-        &secrets,
-        progress,
-    );
+    // The base URL the data came from, against which its relative links resolve.
+    let base_url = base_url(snapshot.base_url.clone())?;
+    let banners = local_banners(options, &data, &snapshot, &base_url, &secrets, progress);
     stages.done("banners");
-    let activity = super::activity::activity(options, &decoded.data.roster);
+    let activity = super::activity::activity(options, &data.roster);
     if activity.is_some() {
         stages.done("activity");
     }
-    let viewed = make_view(
-        options,
-        decoded,
-        (base_url, activity),
-        banners,
-        publishing,
-        &mut problems,
-    )?;
-    stages.done("view");
-    let rendered = render_all(options, viewed, problems)?;
-    stages.done("render");
-    progress.step(&format!(
-        "rendered {} pages and {} calendars",
-        rendered.pages, rendered.calendars
-    ));
-    let report = commit(options, rendered)?;
-    stages.done("publish");
-    Ok(report)
-}
 
-/// What the load stage reads: the API's bodies and the webmaster's files, with the reads
-/// that go on meanwhile (the previous build, the bookings list, the words and templates).
-struct Loaded {
-    previous: Option<JoinHandle<Result<Previous, String>>>,
-    bookings: Option<JoinHandle<Result<Vec<u8>, String>>>,
-    content: Vec<ContentPage>,
-    theme: JoinHandle<Result<(Result<Theme>, Arc<Texts>)>>,
-    snapshot: Snapshot,
-    static_files: Vec<StaticFile>,
-}
-
-fn load(options: &BuildOptions, problems: &mut Vec<Problem>) -> Result<Loaded> {
-    let previous = read_previous_meanwhile(options);
-    let bookings = fetch_bookings_meanwhile(options);
-    let content = content_pages(options, problems)?;
-    let theme = load_theme_meanwhile(options, &content);
-    let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
-    let static_files = static_files(options)?;
-    Ok(Loaded {
-        previous,
-        bookings,
-        content,
-        theme,
-        snapshot,
-        static_files,
-    })
-}
-
-/// The decode stage's models, beside what was loaded (the bookings list, once read, goes
-/// into a saved snapshot beside the API's answers, as it came).
-struct Decoded {
-    data: SiteData,
-    bookings: Option<ReadBookings>,
-    loaded: Loaded,
-}
-
-fn decode(options: &BuildOptions, mut loaded: Loaded, progress: &Progress) -> Result<Decoded> {
-    let data = decode_models(&loaded.snapshot, progress)?;
-    let (bookings, fetched) = bookings_or_warn(options, loaded.bookings.take(), &loaded.snapshot);
-    if let Some(body) = fetched {
-        loaded
-            .snapshot
-            .insert_file(crate::fetch::bookings::FILE, body);
-    }
-    Ok(Decoded {
-        data,
-        bookings,
-        loaded,
-    })
-}
-
-/// The view stage's views, and what rendering them needs: the staging folder (or why the
-/// output folder cannot take it), the theme (unless its mistakes are among the problems),
-/// the webmaster's pages and static files.
-struct Viewed {
-    view: view::SiteView,
-    staging: Result<publish::Staging>,
-    theme: Option<Theme>,
-    content: Vec<ContentPage>,
-    static_files: Vec<StaticFile>,
-    /// The event banners' copies to publish (none when the pages show the API's).
-    banners: Arc<crate::fetch::banners::Banners>,
-}
-
-fn make_view(
-    options: &BuildOptions,
-    decoded: Decoded,
-    (base_url, activity): (Url, Option<Arc<crate::model::activity::Activity>>),
-    banners: Arc<crate::fetch::banners::Banners>,
-    publishing: publish::PublishOptions,
-    problems: &mut Vec<Problem>,
-) -> Result<Viewed> {
-    let Decoded {
-        data,
-        bookings,
-        loaded,
-    } = decoded;
-    let (theme, texts) = loaded
-        .theme
+    // View: the theme, unless its mistakes are among the problems.
+    let (theme, texts) = theme
         .join()
         .expect("loading the templates does not panic")?;
     let theme = theme.map_err(|e| problems.extend(as_problems(e))).ok();
     let origin = Origin::of(&data.roster, options.demo_data);
+    let logo = (options.settings.logo.as_ref())
+        .and_then(|logo| static_files.iter().find(|file| file.path == logo.path))
+        .map(|file| view::LogoFile::of(&file.bytes));
     let inputs = view::BuildInputs {
         base_url,
         build_time: options.build_time,
         texts,
-        previous: previous_or_warn(loaded.previous, &origin),
+        previous: previous_or_warn(previous, &origin),
         origin,
         bookings,
         activity,
         banners,
-        logo: (options.settings.logo.as_ref())
-            .and_then(|logo| {
-                loaded
-                    .static_files
-                    .iter()
-                    .find(|file| file.path == logo.path)
-            })
-            .map(|file| view::LogoFile::of(&file.bytes)),
+        logo,
     };
     // The raw bodies are saved by now; the view needs only the models.
-    drop(loaded.snapshot);
+    drop(snapshot);
     // The view takes the models, and drops each part once it has made what it needs of it.
-    let (view, staging) = view_while_reading_output(data, options, &inputs, publishing);
-    Ok(Viewed {
-        view,
-        staging,
-        theme,
-        content: loaded.content,
-        static_files: loaded.static_files,
-        banners: inputs.banners,
+    let view = view::build(data, &options.settings, &inputs);
+    stages.done("view");
+
+    let events = view.event_pages.len();
+    // Its lock taken and its listing read; refused only once the content's mistakes are known.
+    let staging =
+        publish::Staging::begin(&options.output, publishing).with_context(could_not_publish);
+    let site_files = (content.as_slice(), static_files.as_slice());
+    let (staging, [pages, calendars]) =
+        render_all(options, view, staging, theme, site_files, problems)?;
+    add_banners(&inputs.banners, &static_files, options, &staging)?;
+    stages.done("render");
+    progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
+
+    // Publish: the staged tree put in place of the output folder.
+    let publish = staging.commit().with_context(could_not_publish)?;
+    stages.done("publish");
+    Ok(BuildReport {
+        pages,
+        calendars,
+        events,
+        publish,
     })
 }
 
-/// The render stage's files, in the staging folder, and their counts.
-struct StagedSite {
-    staging: publish::Staging,
-    files: usize,
-    pages: usize,
-    calendars: usize,
-    events: usize,
-}
-
 /// The webmaster's pages put among the views, then every file rendered and staged with the
-/// static files; the problems of every stage are reported here, together.
+/// static files; the problems of every stage are reported here, together. How many pages and
+/// calendars.
 fn render_all(
     options: &BuildOptions,
-    viewed: Viewed,
+    mut view: view::SiteView,
+    staging: Result<publish::Staging>,
+    theme: Option<Theme>,
+    (content, static_files): (&[ContentPage], &[StaticFile]),
     mut problems: Vec<Problem>,
-) -> Result<StagedSite> {
-    let Viewed {
-        mut view,
-        staging,
-        theme,
-        content,
-        static_files,
-        banners,
-    } = viewed;
+) -> Result<(publish::Staging, [usize; 2])> {
     // Read by the content pages' links and by the check that no page overwrites a static file.
     let static_paths: HashSet<&str> = static_files.iter().map(|f| f.path.as_str()).collect();
     // The images among the static files, by their size, for the pages that show them.
@@ -328,15 +235,14 @@ fn render_all(
         .collect();
     let anchors = view::add_content(
         &mut view,
-        &content,
+        content,
         (&static_paths, &image_sizes),
         &theme.as_ref().map(Theme::static_paths).unwrap_or_default(),
         &options.settings.menu,
         options.drafts,
         &mut problems,
     )?;
-    let staging =
-        staging.with_context(|| format!("could not publish to {}", options.output.display()))?;
+    let staging = staging?;
     // Rendered even when there are problems already: the anchors of the pages vatcar-site
     // writes are known only then, and a mistake in one is reported with the others. Such a
     // render is for those pages alone (the webmaster's may be where they cannot go).
@@ -348,52 +254,44 @@ fn render_all(
     }
     let wanted: HashSet<&str> = anchors.iter().map(|a| a.file.as_str()).collect();
     let ids = Mutex::new(HashMap::new());
-    let events = view.event_pages.len();
-    let collect_ids = |file: &crate::output::OutputFile| {
+    // Every page, feed and calendar, into the staging folder as they render (the output
+    // folder changes only at the commit, and a failed render drops the staging folder with it).
+    let [pages, calendars] = [(); 2].map(|_| AtomicUsize::new(0));
+    let sink = |site::Rendered { kind, file }| {
         if wanted.contains(file.path.as_str()) {
             let found = view::ids_in(&String::from_utf8_lossy(&file.contents));
             let mut ids = ids.lock().unwrap_or_else(|e| e.into_inner());
             ids.insert(file.path.clone(), found);
         }
+        if kind.is_page() {
+            pages.fetch_add(1, Ordering::Relaxed);
+        } else if kind == Kind::Calendar {
+            calendars.fetch_add(1, Ordering::Relaxed);
+        }
+        if static_paths.contains(file.path.as_str()) {
+            bail!(
+                "{} would overwrite the page vatcar-site makes at {}; rename or move it",
+                static_source(options, &file.path),
+                file.path
+            );
+        }
+        staging.add(&file.path, &file.contents)
     };
-    let rendered = render(view, &theme, &staging, &static_paths, options, &collect_ids);
-    let [files, pages, calendars] = match rendered {
-        Ok(counts) => counts,
+    match site::render(view, &theme, &sink) {
+        Ok(()) => {}
         Err(e) if problems.is_empty() => return Err(e),
         Err(e) => {
             problems.extend(as_problems(e));
             return Err(Problems::new(problems).into());
         }
-    };
+    }
     let ids = ids.into_inner().unwrap_or_else(|e| e.into_inner());
     problems.extend(view::check_generated_anchors(&anchors, &ids));
     Problems::check(problems)?;
-    for file in &static_files {
+    for file in static_files {
         staging.add(&file.path, &file.bytes)?;
     }
-    add_banners(&banners, &static_paths, options, &staging)?;
-    Ok(StagedSite {
-        staging,
-        files: files + static_files.len(),
-        pages,
-        calendars,
-        events,
-    })
-}
-
-/// The publish stage: the staged tree put in place of the output folder.
-fn commit(options: &BuildOptions, rendered: StagedSite) -> Result<BuildReport> {
-    let report = rendered
-        .staging
-        .commit()
-        .with_context(|| format!("could not publish to {}", options.output.display()))?;
-    Ok(BuildReport {
-        files: rendered.files,
-        pages: rendered.pages,
-        calendars: rendered.calendars,
-        events: rendered.events,
-        publish: report,
-    })
+    Ok((staging, [pages, calendars].map(AtomicUsize::into_inner)))
 }
 
 /// The problems an error of the webmaster's files holds: each of a [`Problems`] (the
@@ -422,7 +320,7 @@ fn load_theme_meanwhile(
             })
         })
         .collect();
-    let templates = options.templates.clone();
+    let templates = options.settings.templates.clone();
     let language = options.language.clone();
     let site = &options.settings;
     let rendered = crate::render::site::templates_rendered(
@@ -462,81 +360,4 @@ fn decode_models(snapshot: &Snapshot, progress: &Progress) -> Result<SiteData> {
         data.documents.iter().map(|c| c.files.len()).sum::<usize>()
     ));
     Ok(data)
-}
-
-/// `--save-snapshot`: the raw bodies, as fetched. Whether it saved them.
-fn save_snapshot(options: &BuildOptions, snapshot: &Snapshot, progress: &Progress) -> Result<bool> {
-    if let Some(dir) = &options.save_snapshot {
-        super::fetch::save_snapshot(
-            snapshot,
-            dir,
-            options.force,
-            options.wait,
-            options.key.as_ref(),
-        )?;
-        progress.step(&format!("saved the snapshot in {}", dir.display()));
-        return Ok(true);
-    }
-    Ok(false)
-}
-
-/// The base URL the data came from, against which its relative links resolve.
-fn data_base_url(options: &BuildOptions, snapshot: &Snapshot) -> Result<Url> {
-    match &options.source {
-        Source::Api(_) => api_base(&options.source),
-        _ => base_url(snapshot.base_url.clone()),
-    }
-}
-
-/// The view, built while the output folder is read (its lock taken, its listing scanned:
-/// 60,000 entries for a large site).
-fn view_while_reading_output(
-    data: SiteData,
-    options: &BuildOptions,
-    inputs: &view::BuildInputs,
-    publishing: publish::PublishOptions,
-) -> (view::SiteView, Result<publish::Staging>) {
-    std::thread::scope(|scope| {
-        let staging = scope.spawn(|| publish::Staging::begin(&options.output, publishing));
-        let view = view::build(data, &options.settings, inputs);
-        (
-            view,
-            staging
-                .join()
-                .expect("reading the output folder does not panic"),
-        )
-    })
-}
-
-/// Every page, feed and calendar, into the staging folder as they render (the output folder
-/// changes only at the commit, and a failed render drops the staging folder with it); how
-/// many files, pages and calendars.
-fn render(
-    view: view::SiteView,
-    theme: &Theme,
-    staging: &publish::Staging,
-    static_paths: &HashSet<&str>,
-    options: &BuildOptions,
-    collect_ids: &(dyn Fn(&crate::output::OutputFile) + Sync),
-) -> Result<[usize; 3]> {
-    let [files, pages, calendars] = [(); 3].map(|_| AtomicUsize::new(0));
-    let sink = |site::Rendered { kind, file }| {
-        collect_ids(&file);
-        files.fetch_add(1, Ordering::Relaxed);
-        if kind.is_page() {
-            pages.fetch_add(1, Ordering::Relaxed);
-        } else if kind == Kind::Calendar {
-            calendars.fetch_add(1, Ordering::Relaxed);
-        }
-        if static_paths.contains(file.path.as_str()) {
-            bail!(
-                "{} would overwrite the page vatcar-site makes at {}; rename or move it",
-                static_source(options, &file.path),
-                file.path
-            );
-        }
-        staging.add(&file.path, &file.contents)
-    };
-    site::render(view, theme, &sink)?;
-    Ok([files, pages, calendars].map(AtomicUsize::into_inner))
 }

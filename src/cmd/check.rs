@@ -19,7 +19,7 @@ pub(crate) fn run(
     progress: &Arc<Progress>,
     key: Option<&ApiKey>,
 ) -> Result<()> {
-    let source = args.source.source(config, Some(progress.clone()))?;
+    let source = args.source.source(config, progress.clone())?;
     if let Source::Api(options) = &source {
         // Without a key every endpoint would fail alike: say so once, before any request.
         if key.is_none() {

@@ -22,7 +22,7 @@ pub(crate) fn run(
     key: Option<&ApiKey>,
     started: Instant,
 ) -> Result<()> {
-    let source = Source::Api(args.api.client_options(config, Some(progress.clone()))?);
+    let source = Source::Api(args.api.client_options(config, progress.clone())?);
     let publishing =
         publish::PublishOptions::new(publish::FolderKind::Snapshot, args.force).waiting(args.wait);
     publish::check_and_recover(&args.output, publishing)

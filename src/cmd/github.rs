@@ -17,16 +17,10 @@ pub fn in_actions() -> bool {
     std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true")
 }
 
-/// The kind of an annotation.
-#[derive(Clone, Copy)]
-pub enum Level {
-    Error,
-    Warning,
-}
-
-/// Prints `problem` as a workflow command, when it has a file and a line (an annotation
-/// without them shows on no file, and the message is printed anyway).
-pub fn annotate(level: Level, problem: &Problem) {
+/// Prints `problem` as the workflow command `command` (`error` or `warning`), when it has a
+/// file and a line (an annotation without them shows on no file, and the message is printed
+/// anyway).
+pub fn annotate(command: &str, problem: &Problem) {
     let Some(line) = problem.line.filter(|_| !problem.file.is_empty()) else {
         return;
     };
@@ -37,31 +31,26 @@ pub fn annotate(level: Level, problem: &Problem) {
     if let Some(column) = problem.column {
         properties.push_str(&format!(",col={column}"));
     }
-    let command = match level {
-        Level::Error => "error",
-        Level::Warning => "warning",
-    };
     console::workflow_command(command, &properties, &problem.message);
 }
 
 /// Annotates every problem an error holds (as many as it prints), or the error itself when
 /// its message starts with a file and line.
 pub fn annotate_error(error: &anyhow::Error) {
-    let config = || {
-        error
-            .chain()
-            .find_map(|e| e.downcast_ref::<ConfigMistakes>())
-    };
-    if let Some(problems) = error.chain().find_map(|e| e.downcast_ref::<Problems>()) {
-        for problem in problems.all().iter().take(CAP) {
-            annotate(Level::Error, problem);
-        }
-    } else if let Some(mistakes) = config() {
-        for problem in mistakes.0.iter().take(CAP) {
-            annotate(Level::Error, problem);
+    let problems = (error.chain().find_map(|e| e.downcast_ref::<Problems>()))
+        .map(Problems::all)
+        .or_else(|| {
+            let mistakes = error
+                .chain()
+                .find_map(|e| e.downcast_ref::<ConfigMistakes>());
+            mistakes.map(|mistakes| mistakes.0.as_slice())
+        });
+    if let Some(problems) = problems {
+        for problem in problems.iter().take(CAP) {
+            annotate("error", problem);
         }
     } else if let Some(problem) = located(&error.to_string()) {
-        annotate(Level::Error, &problem);
+        annotate("error", &problem);
     }
 }
 

@@ -95,7 +95,7 @@ impl log::Log for Logger {
             if super::github::in_actions()
                 && let Some(problem) = super::github::located(&text)
             {
-                super::github::annotate(super::github::Level::Warning, &problem);
+                super::github::annotate("warning", &problem);
             }
         }
         console::eprint_lines(&line);

@@ -29,7 +29,7 @@ use crate::problems::{ConfigMistakes, Problems};
 use crate::secret::{ApiKey, Secrets};
 use crate::settings::Settings;
 use anyhow::Result;
-use args::{Cli, Command, ReportArgs, ReportKind, TemplatesArgs};
+use args::{Cli, Command};
 use clap::Parser;
 use progress::Progress;
 use std::process::ExitCode;
@@ -38,23 +38,19 @@ use std::time::Instant;
 
 use crate::usage::UsageError;
 
-/// A run that failed, as the command line ends it.
-struct RunFailure(anyhow::Error);
-
-impl RunFailure {
-    /// 2 for a mistake in how the program was called ([`UsageError`], whichever layer found
-    /// it, or the config file's mistakes), 1 for anything else.
-    fn exit_code(&self) -> u8 {
-        let in_config = |e: &(dyn std::error::Error + 'static)| {
-            e.is::<ConfigMistakes>()
-                || e.downcast_ref::<Problems>()
-                    .is_some_and(Problems::in_config)
-        };
-        if self.0.chain().any(|e| e.is::<UsageError>() || in_config(e)) {
-            2
-        } else {
-            1
-        }
+/// The exit code of a run that failed: 2 for a mistake in how the program was called
+/// ([`UsageError`], whichever layer found it, or the config file's mistakes), 1 for anything
+/// else.
+fn exit_code(error: &anyhow::Error) -> u8 {
+    let in_config = |e: &(dyn std::error::Error + 'static)| {
+        e.is::<ConfigMistakes>()
+            || e.downcast_ref::<Problems>()
+                .is_some_and(Problems::in_config)
+    };
+    if error.chain().any(|e| e.is::<UsageError>() || in_config(e)) {
+        2
+    } else {
+        1
     }
 }
 
@@ -87,7 +83,7 @@ pub fn run() -> ExitCode {
     };
     let (config, result) = match config {
         Ok(config) => {
-            let settings = settings::Flags::of(&cli.command).over(&config);
+            let settings = settings::over(&cli.command, &config);
             // Every key that could be used is known to the logger, the error printer and the
             // checks on output files. A key that is refused is refused by the command that
             // would send it; a demo build does not need one.
@@ -103,17 +99,14 @@ pub fn run() -> ExitCode {
     // A signal that came while a publication finished its swap: the work is done, but the
     // caller asked to stop, and learns so from the exit code.
     let stopped = crate::publish::interrupted();
-    match result {
-        Ok(()) => match stopped {
-            Some(signal) => ExitCode::from(128 + signal as u8),
-            None => ExitCode::SUCCESS,
-        },
+    let code = match result {
+        Ok(()) => 0,
         Err(error) => {
             if github::in_actions() {
                 github::annotate_error(&error);
                 if let Command::Build(args) = &cli.command {
                     let from_config = config.as_ref().and_then(|c| c.site_url.as_ref());
-                    let site_url = args.site.site_url.as_ref().or(from_config.map(|u| &u.0));
+                    let site_url = from_config.map(|u| &u.0).or(args.site.site_url.as_ref());
                     github::summarize(&github::BuildSummary {
                         pages: 0,
                         calendars: 0,
@@ -131,11 +124,12 @@ pub fn run() -> ExitCode {
                 text.push_str(&format!("\n  hint: {hint}"));
             }
             console::eprint_lines(&text);
-            match stopped {
-                Some(signal) => ExitCode::from(128 + signal as u8),
-                None => ExitCode::from(RunFailure(error).exit_code()),
-            }
+            exit_code(&error)
         }
+    };
+    match stopped {
+        Some(signal) => ExitCode::from(128 + signal as u8),
+        None => ExitCode::from(code),
     }
 }
 
@@ -251,16 +245,8 @@ fn execute(cli: &Cli, config: &Settings, key: Option<ApiKey>) -> Result<()> {
         Command::Serve(args) => serve::run(args, config, &progress, key),
         Command::Check(args) => check::run(args, config, &progress, key.as_ref()),
         Command::Fetch(args) => fetch::run(args, config, &progress, key.as_ref(), started),
-        Command::Report(ReportArgs {
-            kind: ReportKind::Training(args),
-        }) => report::run_training(args, config, &progress, key),
-        Command::Report(ReportArgs {
-            kind: ReportKind::Roster(args),
-        }) => report::run_roster(args, config, &progress, key),
-        Command::Report(ReportArgs {
-            kind: ReportKind::Activity(args),
-        }) => report::run_activity(args, config, &progress, key),
-        Command::Templates(TemplatesArgs { action }) => templates::run(action, &progress),
+        Command::Report(kind) => report::run(kind, config, &progress, key),
+        Command::Templates(action) => templates::run(action, &progress),
         Command::Announce(args) => announce::run(args, config, &progress),
         Command::Completions { shell } => {
             completions::run(*shell);
@@ -279,12 +265,9 @@ mod tests {
     fn a_usage_mistake_from_any_layer_exits_2_and_anything_else_1() {
         let usage: Result<()> = Err(UsageError("--snapshot is a file".into()).into());
         let wrapped = usage.context("could not publish to site");
-        assert_eq!(RunFailure(wrapped.unwrap_err()).exit_code(), 2);
+        assert_eq!(exit_code(&wrapped.unwrap_err()), 2);
         let nested = crate::publish::check_apart(Path::new("."), Path::new("./snapshot"));
-        assert_eq!(RunFailure(nested.unwrap_err()).exit_code(), 2);
-        assert_eq!(
-            RunFailure(anyhow::anyhow!("the API did not answer")).exit_code(),
-            1
-        );
+        assert_eq!(exit_code(&nested.unwrap_err()), 2);
+        assert_eq!(exit_code(&anyhow::anyhow!("the API did not answer")), 1);
     }
 }

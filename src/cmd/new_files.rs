@@ -100,25 +100,55 @@ impl NewFiles<'_> {
                 link.display()
             ));
         }
-        let mut made = MadeFiles::default();
+        let mut made = Vec::new();
+        let written = self.write_noting(&mut made);
+        if written.is_err() {
+            remove_made(&made);
+        }
+        written
+    }
+
+    /// Makes the folders and writes the files, noting in `made` each file and folder this
+    /// run made, in the order made.
+    fn write_noting(&self, made: &mut Vec<PathBuf>) -> Result<()> {
         for folder in &self.folders {
-            made.folder(folder)?;
+            make_folder(folder, made)?;
         }
         for (_, path, bytes) in &self.files {
             if let Some(parent) = path.parent() {
-                made.folder(parent)?;
+                make_folder(parent, made)?;
             }
             if fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink()) {
                 fs::remove_file(path)
                     .with_context(|| format!("could not replace the link {}", path.display()))?;
             } else if fs::symlink_metadata(path).is_err() {
-                made.files.push(path.clone());
+                made.push(path.clone());
             }
             fs::write(path, bytes)
                 .with_context(|| format!("could not write {}", path.display()))?;
         }
-        made.keep();
         Ok(())
+    }
+}
+
+/// Makes `folder` and the folders above it that are missing, noting each in `made`.
+fn make_folder(folder: &Path, made: &mut Vec<PathBuf>) -> Result<()> {
+    let missing: Vec<&Path> = folder
+        .ancestors()
+        .take_while(|f| !f.as_os_str().is_empty() && fs::symlink_metadata(f).is_err())
+        .collect();
+    for folder in missing.into_iter().rev() {
+        fs::create_dir(folder).with_context(|| format!("could not create {}", folder.display()))?;
+        made.push(folder.to_path_buf());
+    }
+    Ok(())
+}
+
+/// Removes the files and folders a run made (`made`, in the order made), the last first, so
+/// that each folder is empty of them when its turn comes.
+fn remove_made(made: &[PathBuf]) {
+    for path in made.iter().rev() {
+        let _ = fs::remove_file(path).or_else(|_| fs::remove_dir(path));
     }
 }
 
@@ -202,46 +232,6 @@ fn check_folder(
     Ok(())
 }
 
-/// The files and folders a run made, removed again when it is dropped before
-/// [`MadeFiles::keep`].
-#[derive(Default)]
-struct MadeFiles {
-    folders: Vec<PathBuf>,
-    files: Vec<PathBuf>,
-}
-
-impl MadeFiles {
-    /// Makes `folder` and the folders above it that are missing, noting each.
-    fn folder(&mut self, folder: &Path) -> Result<()> {
-        let missing: Vec<&Path> = folder
-            .ancestors()
-            .take_while(|f| !f.as_os_str().is_empty() && fs::symlink_metadata(f).is_err())
-            .collect();
-        for folder in missing.into_iter().rev() {
-            fs::create_dir(folder)
-                .with_context(|| format!("could not create {}", folder.display()))?;
-            self.folders.push(folder.to_path_buf());
-        }
-        Ok(())
-    }
-
-    fn keep(mut self) {
-        self.folders.clear();
-        self.files.clear();
-    }
-}
-
-impl Drop for MadeFiles {
-    fn drop(&mut self) {
-        for file in self.files.iter().rev() {
-            let _ = fs::remove_file(file);
-        }
-        for folder in self.folders.iter().rev() {
-            let _ = fs::remove_dir(folder);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,21 +242,16 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         fs::write(tmp.path().join("mine.txt"), "mine").unwrap();
         let deep = tmp.path().join("a/b");
-        {
-            let mut made = MadeFiles::default();
-            made.folder(&deep).unwrap();
-            fs::write(deep.join("file"), "x").unwrap();
-            made.files.push(deep.join("file"));
-            assert!(deep.join("file").is_file());
-        }
+        let mut made = Vec::new();
+        make_folder(&deep, &mut made).unwrap();
+        fs::write(deep.join("file"), "x").unwrap();
+        made.push(deep.join("file"));
+        assert!(deep.join("file").is_file());
+        remove_made(&made);
         let left: Vec<_> = fs::read_dir(tmp.path())
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(left, ["mine.txt"]);
-        let mut made = MadeFiles::default();
-        made.folder(&deep).unwrap();
-        made.keep();
-        assert!(deep.is_dir());
     }
 }

@@ -18,7 +18,6 @@ pub struct BuildOptions {
     pub source: Source,
     pub output: PathBuf,
     pub save_snapshot: Option<PathBuf>,
-    pub templates: Option<PathBuf>,
     /// The webmaster's own files, copied into the site as they are.
     pub static_files: Option<PathBuf>,
     /// The webmaster's own pages.
@@ -54,20 +53,15 @@ pub struct BuildOptions {
 pub struct ReportOptions {
     pub source: Source,
     pub output: PathBuf,
-    pub templates: Option<PathBuf>,
     /// The reports' language, as for the site.
     pub language: String,
     pub force: bool,
     pub wait: bool,
     pub include_contact: bool,
     pub generated_at: DateTime<Utc>,
-    /// The config file's accent, as the site shows it.
-    pub accent: Option<crate::view::AccentView>,
-    /// The config file's `[extra]`, for the templates as `extra`, as the site's get it.
-    pub extra: serde_json::Value,
-    /// The catalogue's texts the config's `[[menu]]` renames (`view::menu_renames`), as the
-    /// site's pages are renamed.
-    pub renames: Vec<(String, String)>,
+    /// The config file's settings with the flags laid over them: the templates, and the
+    /// accent, `[extra]` and `[[menu]]`'s renames as the site's pages have them.
+    pub settings: Settings,
     /// The API key, wherever it came from: scrubbed from error messages quoted in the index,
     /// and no file that contains it is published.
     pub key: Option<ApiKey>,

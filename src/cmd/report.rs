@@ -2,7 +2,7 @@
 //! roster, the members' activity against the rule), rendered whole and written to their own
 //! folder, never into the site.
 
-use super::args::{ActivityArgs, ReportCommon, TrainingArgs};
+use super::args::{ReportKind, TrainingArgs};
 use super::options::{ReportOptions, api_base};
 use super::progress::Progress;
 use super::settings::report_options;
@@ -24,117 +24,57 @@ use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The `report training` command: one report per CID; a CID that fails does not stop the
-/// others, but the run exits 1.
-pub(crate) fn run_training(
-    args: &TrainingArgs,
+/// The `report` commands: a training record per CID, the roster, or the members' activity.
+pub(crate) fn run(
+    kind: &ReportKind,
     config: &Settings,
     progress: &Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<()> {
-    let cids = training_cids(args)?;
-    let options = report_options(
-        &args.common,
-        config,
-        args.include_contact,
-        progress.clone(),
-        key,
-    )?;
-    let outcome = training_reports(&options, &cids)?;
-    for (_, file) in &outcome.written {
-        progress.step(&format!("wrote {}", options.output.join(file).display()));
-    }
-    match outcome.failed.len() {
-        0 => {
-            progress.done(&format!(
-                "wrote {} training report{} into {}",
-                outcome.written.len(),
-                if outcome.written.len() == 1 { "" } else { "s" },
-                options.output.display()
-            ));
-            Ok(())
+    let options = |args, include_contact| {
+        report_options(args, config, include_contact, progress.clone(), key.clone())
+    };
+    let path = match kind {
+        ReportKind::Training(args) => {
+            let cids = training_cids(args)?;
+            return run_training(
+                &options(&args.common, args.include_contact)?,
+                &cids,
+                progress,
+            );
         }
-        1 if cids.len() == 1 => {
-            let (_, error) = outcome.failed.into_iter().next().expect("one failure");
-            Err(error)
+        ReportKind::Roster(args) => roster_report(&options(args, false)?)?,
+        ReportKind::Activity(args) => {
+            let site = args.site.clone().unwrap_or_else(|| config.output_folder());
+            activity_report(&options(&args.common, false)?, &site)?
         }
-        failed => {
-            for (cid, error) in &outcome.failed {
-                log::error!("CID {cid}: {error:#}");
-            }
-            bail!("{failed} of {} reports could not be made", cids.len());
-        }
-    }
-}
-
-/// The `report roster` command.
-pub(crate) fn run_roster(
-    args: &ReportCommon,
-    config: &Settings,
-    progress: &Arc<Progress>,
-    key: Option<ApiKey>,
-) -> Result<()> {
-    let path = roster_report(&report_options(args, config, false, progress.clone(), key)?)?;
+    };
     progress.done(&format!("wrote {}", path.display()));
     Ok(())
-}
-
-/// The `report activity` command.
-pub(crate) fn run_activity(
-    args: &ActivityArgs,
-    config: &Settings,
-    progress: &Arc<Progress>,
-    key: Option<ApiKey>,
-) -> Result<()> {
-    let site = args.site.clone().unwrap_or_else(|| config.output_folder());
-    let options = report_options(&args.common, config, false, progress.clone(), key)?;
-    let path = activity_report(&options, config, &site)?;
-    progress.done(&format!("wrote {}", path.display()));
-    Ok(())
-}
-
-/// The outcome of a training-report run: which students got a report, and why the others
-/// did not.
-#[derive(Debug, Default)]
-pub struct TrainingOutcome {
-    pub written: Vec<(u64, String)>,
-    pub failed: Vec<(u64, anyhow::Error)>,
 }
 
 /// Requests in flight at once for a report run: enough to hide latency, few enough to be
 /// polite to a volunteer-run API.
 pub const REPORT_CONCURRENCY: usize = 4;
 
-/// One `training-<cid>.html` per student, and an `index.html` when there are several.
-/// Students whose data cannot be read are reported in the outcome; the others are written.
-pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<TrainingOutcome> {
+/// The `report training` command: one `training-<cid>.html` per student, and an
+/// `index.html` when there are several. A CID that fails does not stop the others, but the
+/// run exits 1.
+fn run_training(options: &ReportOptions, cids: &[u64], progress: &Progress) -> Result<()> {
     check_reports_folder(options)?;
-    let secrets = super::guarded(options.key.as_ref());
     let endpoints: Vec<Endpoint> = cids
         .iter()
         .flat_map(|&cid| [Endpoint::User(cid), Endpoint::UserNotes(cid)])
         .collect();
     let mut bodies = load::raw_each(&options.source, &endpoints, REPORT_CONCURRENCY)?.into_iter();
-    let texts = report_texts(options)?;
-    let theme = Theme::load(options.templates.as_deref(), Arc::clone(&texts))?;
-    let settings = report::ReportSettings {
-        texts,
-        include_contact: options.include_contact,
-        generated_at: options.generated_at,
-        base_url: api_base(&options.source)?,
-        accent: options.accent.clone(),
-    };
-    let style = report::style(&settings);
-    let mut outcome = TrainingOutcome::default();
-    let mut files = Vec::new();
-    let mut index = Vec::new();
+    let reports = Reports::new(options)?;
+    let (mut files, mut index, mut failures) = (Vec::new(), Vec::new(), Vec::new());
     for &cid in cids {
         let (user, notes) = (
             bodies.next().expect("two per CID"),
             bodies.next().expect("two per CID"),
         );
-        let rendered = student_report(cid, (user, notes), &theme, (&settings, &style), options);
-        match rendered {
+        match student_report(cid, (user, notes), &reports) {
             Ok((view, html)) => {
                 let file = format!("training-{cid}.html");
                 index.push(report::IndexEntry {
@@ -144,8 +84,7 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
                     sessions: Some(view.summary.sessions),
                     error: None,
                 });
-                files.push(OutputFile::new(file.clone(), html));
-                outcome.written.push((cid, file));
+                files.push(OutputFile::new(file, html));
             }
             Err(error) => {
                 // The error may quote the server, and the server may echo the key.
@@ -155,42 +94,146 @@ pub fn training_reports(options: &ReportOptions, cids: &[u64]) -> Result<Trainin
                     name: None,
                     file: None,
                     sessions: None,
-                    error: Some(secrets.redact(&message)),
+                    error: Some(reports.secrets.redact(&message)),
                 });
-                outcome.failed.push((cid, error));
+                failures.push((cid, error));
             }
         }
     }
-    if files.is_empty() {
-        return Ok(outcome);
+    let written: Vec<PathBuf> = (files.iter())
+        .map(|file| options.output.join(&file.path))
+        .collect();
+    if !files.is_empty() {
+        reports.publish(files, &index, "reports")?;
     }
-    let written: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    if let Some(index) = index_file(options, &index, &written, &theme, &style)? {
-        files.push(index);
+    for path in &written {
+        progress.step(&format!("wrote {}", path.display()));
     }
-    let publishing = publish::PublishOptions {
-        prune: false,
-        ..publish::PublishOptions::new(publish::FolderKind::Reports, options.force)
-            .guarding(&secrets)
-            .waiting(options.wait)
-    };
-    publish::publish(&options.output, &files, publishing).with_context(|| {
-        format!(
-            "could not write the reports to {}",
-            options.output.display()
-        )
-    })?;
-    Ok(outcome)
+    match failures.len() {
+        0 => {
+            progress.done(&format!(
+                "wrote {} training report{} into {}",
+                written.len(),
+                if written.len() == 1 { "" } else { "s" },
+                options.output.display()
+            ));
+            Ok(())
+        }
+        1 if cids.len() == 1 => {
+            let (_, error) = failures.into_iter().next().expect("one failure");
+            Err(error)
+        }
+        failed => {
+            for (cid, error) in &failures {
+                log::error!("CID {cid}: {error:#}");
+            }
+            bail!("{failed} of {} reports could not be made", cids.len());
+        }
+    }
 }
 
-/// The reports' words: the catalogue, with the built-in pages renamed as the site's menu
-/// renames them, so that a report is called what the site calls its page.
-fn report_texts(options: &ReportOptions) -> Result<Arc<Texts>> {
-    let mut texts = Texts::load(&options.language, options.templates.as_deref())?;
-    for (key, text) in &options.renames {
-        texts.rename(key, text);
+/// What every report is rendered and written with: the theme in the reports' words, the
+/// reports' settings and style, and the secrets no report may hold.
+struct Reports<'a> {
+    options: &'a ReportOptions,
+    theme: Theme,
+    settings: report::ReportSettings,
+    style: report::ReportStyle,
+    /// The config file's `[extra]`, for the templates as `extra`, as the site's get it.
+    extra: serde_json::Value,
+    secrets: crate::secret::Secrets,
+}
+
+impl<'a> Reports<'a> {
+    /// The reports' words are the catalogue's, with the built-in pages renamed as the site's
+    /// menu renames them (`view::menu_renames`), so that a report is called what the site
+    /// calls its page.
+    fn new(options: &'a ReportOptions) -> Result<Self> {
+        let config = &options.settings;
+        let templates = config.templates.as_deref();
+        let mut texts = Texts::load(&options.language, templates)?;
+        for (key, text) in crate::view::menu_renames(&config.menu, &config.sections) {
+            texts.rename(&key, &text);
+        }
+        let texts = Arc::new(texts);
+        let theme = Theme::load(templates, Arc::clone(&texts))?;
+        let settings = report::ReportSettings {
+            texts,
+            include_contact: options.include_contact,
+            generated_at: options.generated_at,
+            base_url: api_base(&options.source)?,
+            // Checked when the config was read; as for the site.
+            accent: (config.accent.as_ref()).and_then(|c| crate::view::accent(&c.0).ok()),
+        };
+        Ok(Self {
+            options,
+            theme,
+            style: report::style(&settings),
+            settings,
+            extra: serde_json::Value::Object(config.extra.clone()),
+            secrets: super::guarded(options.key.as_ref()),
+        })
     }
-    Ok(Arc::new(texts))
+
+    /// A report's page: `template` with the report's view.
+    fn render(&self, template: &str, view: &impl serde::Serialize) -> Result<String> {
+        let context = report_context(view, &self.style, &self.extra);
+        self.theme.render(template, &context)
+    }
+
+    /// `files` written into the reports folder with the index, which lists them (`entries`,
+    /// this run's students, in its table); `what` they are, for the error.
+    fn publish(
+        &self,
+        mut files: Vec<OutputFile>,
+        entries: &[report::IndexEntry],
+        what: &str,
+    ) -> Result<()> {
+        let written: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        let index = self.index_file(entries, &written)?;
+        files.extend(index);
+        let options = self.options;
+        let publishing = publish::PublishOptions {
+            prune: false,
+            ..publish::PublishOptions::new(publish::FolderKind::Reports, options.force)
+                .guarding(&self.secrets)
+                .waiting(options.wait)
+        };
+        publish::publish(&options.output, &files, publishing).with_context(|| {
+            format!("could not write the {what} to {}", options.output.display())
+        })?;
+        Ok(())
+    }
+
+    /// `index.html`, whenever the folder will hold more than one report or the run tried
+    /// several students: this run's students (`entries`) in a table, and by file name every
+    /// other report the folder will hold, this run's (`written`, the roster) and the ones
+    /// earlier runs left there. Every report command writes it, so that no order of runs
+    /// leaves a report out.
+    fn index_file(
+        &self,
+        entries: &[report::IndexEntry],
+        written: &[&str],
+    ) -> Result<Option<OutputFile>> {
+        let tabled: Vec<&str> = entries.iter().filter_map(|e| e.file.as_deref()).collect();
+        let mut others = reports_in(&self.options.output);
+        others.extend(written.iter().map(|file| (*file).to_owned()));
+        others.sort();
+        others.dedup();
+        others.retain(|file| !tabled.contains(&file.as_str()));
+        if entries.len() < 2 && tabled.len() + others.len() < 2 {
+            return Ok(None);
+        }
+        let context = index_context(
+            entries,
+            &others,
+            self.options.generated_at,
+            &self.style,
+            &self.extra,
+        );
+        let html = self.theme.render("report-index.html", &context)?;
+        Ok(Some(OutputFile::new("index.html", html)))
+    }
 }
 
 /// One student's report, decoded from its two bodies and rendered: its view (which the index
@@ -198,49 +241,13 @@ fn report_texts(options: &ReportOptions) -> Result<Arc<Texts>> {
 fn student_report(
     cid: u64,
     (user, notes): (Result<Vec<u8>>, Result<Vec<u8>>),
-    theme: &Theme,
-    (settings, style): (&report::ReportSettings, &report::ReportStyle),
-    options: &ReportOptions,
+    reports: &Reports,
 ) -> Result<(report::TrainingReport, String)> {
     let user = model::decode_user(cid, &user?)?;
     let notes = model::decode_notes(cid, &notes?)?;
-    let view = report::training(&user, &notes, settings);
-    let html = theme.render(
-        "report-training.html",
-        &report_context(&view, style, &options.extra),
-    )?;
+    let view = report::training(&user, &notes, &reports.settings);
+    let html = reports.render("report-training.html", &view)?;
     Ok((view, html))
-}
-
-/// `index.html`, whenever the folder will hold more than one report or the run tried several
-/// students: this run's students (`entries`) in a table, and by file name every other report
-/// the folder will hold, this run's (`written`, the roster) and the ones earlier runs left
-/// there. Every report command writes it, so that no order of runs leaves a report out.
-fn index_file(
-    options: &ReportOptions,
-    entries: &[report::IndexEntry],
-    written: &[&str],
-    theme: &Theme,
-    style: &report::ReportStyle,
-) -> Result<Option<OutputFile>> {
-    let tabled: Vec<&str> = entries.iter().filter_map(|e| e.file.as_deref()).collect();
-    let mut others = reports_in(&options.output);
-    others.extend(written.iter().map(|file| (*file).to_owned()));
-    others.sort();
-    others.dedup();
-    others.retain(|file| !tabled.contains(&file.as_str()));
-    if entries.len() < 2 && tabled.len() + others.len() < 2 {
-        return Ok(None);
-    }
-    let context = index_context(
-        entries,
-        &others,
-        options.generated_at,
-        style,
-        &options.extra,
-    );
-    let html = theme.render("report-index.html", &context)?;
-    Ok(Some(OutputFile::new("index.html", html)))
 }
 
 /// The roster report's file.
@@ -251,24 +258,21 @@ const ACTIVITY_FILE: &str = "activity.html";
 /// `roster.html`: the roster on one printed page.
 pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     check_reports_folder(options)?;
-    let secrets = super::guarded(options.key.as_ref());
-    let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
-    let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
-    let texts = report_texts(options)?;
-    let theme = Theme::load(options.templates.as_deref(), Arc::clone(&texts))?;
-    let settings = report::ReportSettings {
-        texts,
-        include_contact: false,
-        generated_at: options.generated_at,
-        base_url: api_base(&options.source)?,
-        accent: options.accent.clone(),
-    };
-    let style = report::style(&settings);
-    let html = theme.render(
+    let roster = roster(options)?;
+    let reports = Reports::new(options)?;
+    let html = reports.render(
         "report-roster.html",
-        &report_context(&report::roster(&roster, &settings), &style, &options.extra),
+        &report::roster(&roster, &reports.settings),
     )?;
-    publish_one(options, (ROSTER_FILE, html), (&theme, &style), &secrets)
+    publish_one(&reports, ROSTER_FILE, html)
+}
+
+/// The facility's roster, as `report roster` and `report activity` read it.
+fn roster(options: &ReportOptions) -> Result<model::Roster> {
+    let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
+    Ok(model::decode_roster(
+        snapshot.body(Endpoint::FacilityRoster)?,
+    )?)
 }
 
 /// `activity.html`: every member's hours in the window against the rule.
@@ -283,12 +287,9 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
 /// sessions were read. The roster is read as `report roster` reads it (the API, a snapshot
 /// or the demo), so that the report lists today's members. With the demo, whose members were
 /// never read, the sessions are its sample (demo/activity.json), as on the demo's site.
-pub fn activity_report(
-    options: &ReportOptions,
-    settings: &Settings,
-    site: &Path,
-) -> Result<PathBuf> {
+pub fn activity_report(options: &ReportOptions, site: &Path) -> Result<PathBuf> {
     let demo = matches!(options.source, load::Source::Demo);
+    let settings = &options.settings;
     if !settings.activity.enabled && !demo {
         return Err(UsageError(
             "[activity] is off in the config file: this report counts the hours a build with [activity] on reads from VATSIM; set `enabled = true` under [activity] (docs/activity.md), build the site, then run the report again".into(),
@@ -296,9 +297,7 @@ pub fn activity_report(
         .into());
     }
     check_reports_folder(options)?;
-    let secrets = super::guarded(options.key.as_ref());
-    let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
-    let roster = model::decode_roster(snapshot.body(Endpoint::FacilityRoster)?)?;
+    let roster = roster(options)?;
     // The demo's members were never read: its sample stands for what a build keeps, and its
     // facility's positions count, as on the demo's site.
     let mut settings = settings.clone();
@@ -321,28 +320,16 @@ pub fn activity_report(
             settings.activity.requests.0
         );
     }
-    let texts = report_texts(options)?;
-    let theme = Theme::load(options.templates.as_deref(), Arc::clone(&texts))?;
-    let report_settings = report::ReportSettings {
-        texts,
-        include_contact: false,
-        generated_at: options.generated_at,
-        base_url: api_base(&options.source)?,
-        accent: options.accent.clone(),
-    };
-    let style = report::style(&report_settings);
+    let reports = Reports::new(options)?;
     let prefixes = crate::view::activity::prefixes(settings, &roster);
     let rule = activity_report::Rule {
         prefixes: &prefixes,
         window_days: settings.activity.window_days.0,
         rule_hours: settings.activity.rule_hours.0,
     };
-    let view = activity_report::activity_report(&roster, &known, &rule, &report_settings);
-    let html = theme.render(
-        "report-activity.html",
-        &report_context(&view, &style, &options.extra),
-    )?;
-    publish_one(options, (ACTIVITY_FILE, html), (&theme, &style), &secrets)
+    let view = activity_report::activity_report(&roster, &known, &rule, &reports.settings);
+    let html = reports.render("report-activity.html", &view)?;
+    publish_one(&reports, ACTIVITY_FILE, html)
 }
 
 /// The sessions the site's builds kept (see [`activity_report`]) from `origin`'s data, or an
@@ -388,29 +375,13 @@ fn kept_sessions(settings: &Settings, site: &Path, origin: &Origin) -> Result<Ac
 
 /// One report's file written into the reports folder with the index, which lists it; its
 /// path.
-fn publish_one(
-    options: &ReportOptions,
-    (name, html): (&str, String),
-    (theme, style): (&Theme, &report::ReportStyle),
-    secrets: &crate::secret::Secrets,
-) -> Result<PathBuf> {
-    let mut files = vec![OutputFile::new(name, html)];
-    if let Some(index) = index_file(options, &[], &[name], theme, style)? {
-        files.push(index);
-    }
-    let publishing = publish::PublishOptions {
-        prune: false,
-        ..publish::PublishOptions::new(publish::FolderKind::Reports, options.force)
-            .guarding(secrets)
-            .waiting(options.wait)
-    };
-    publish::publish(&options.output, &files, publishing)
-        .with_context(|| format!("could not write the report to {}", options.output.display()))?;
-    Ok(options.output.join(name))
+fn publish_one(reports: &Reports, name: &str, html: String) -> Result<PathBuf> {
+    reports.publish(vec![OutputFile::new(name, html)], &[], "report")?;
+    Ok(reports.options.output.join(name))
 }
 
-/// The reports already in the folder (the roster, the activity, training records), by file name, sorted:
-/// the index lists them beside the run's own. A folder that cannot be read has none.
+/// The reports already in the folder (the roster, the activity, training records), by file
+/// name: the index lists them beside the run's own. A folder that cannot be read has none.
 fn reports_in(folder: &Path) -> Vec<String> {
     let is_report = |name: &str| {
         name == ROSTER_FILE
@@ -420,16 +391,14 @@ fn reports_in(folder: &Path) -> Vec<String> {
                 .and_then(|rest| rest.strip_suffix(".html"))
                 .is_some_and(|cid| !cid.is_empty() && cid.bytes().all(|b| b.is_ascii_digit()))
     };
-    let mut reports: Vec<String> = std::fs::read_dir(folder)
+    std::fs::read_dir(folder)
         .into_iter()
         .flatten()
         .flatten()
         .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
         .filter_map(|entry| entry.file_name().into_string().ok())
         .filter(|name| is_report(name))
-        .collect();
-    reports.sort();
-    reports
+        .collect()
 }
 
 /// The CIDs of a training run, from `--cid` and `--cids-file`, each once, in the order given.

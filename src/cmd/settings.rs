@@ -2,12 +2,9 @@
 //! and the environment variables clap reads as flags (`VATCAR_API_KEY`, `VATCAR_BASE_URL`,
 //! `VATCAR_BANNERS`, `VATCAR_BOOKINGS_URL`), the config file (paths in it relative to the
 //! file), built-in defaults ([`crate::settings`] reads the file over the defaults; the flags
-//! are laid over it here, by [`Flags::over`]).
+//! are laid over it here, by [`over`]).
 
-use super::args::{
-    ApiArgs, BannersArg, BookingsArg, Command, ReportArgs, ReportCommon, ReportKind, SiteArgs,
-    SourceArgs,
-};
+use super::args::{ApiArgs, BannersBookingsArgs, Command, ReportCommon, SiteArgs, SourceArgs};
 use super::options::{BuildOptions, ReportOptions};
 use super::progress::Progress;
 use crate::fetch::client::{ClientOptions, FetchObserver, Observer, RetryPolicy};
@@ -26,105 +23,74 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The arguments of a command that hold flags (or environment variables read as flags)
-/// standing for keys of the config file; [`Flags::over`] lays them over the file.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Flags<'a> {
-    api: Option<&'a ApiArgs>,
-    site: Option<&'a SiteArgs>,
-    report: Option<&'a ReportCommon>,
-    banners: Option<&'a BannersArg>,
-    bookings: Option<&'a BookingsArg>,
-    output: Option<&'a PathBuf>,
+/// The config file's settings with the command's flags laid over them, where they win.
+pub(crate) fn over(command: &Command, config: &Settings) -> Settings {
+    let mut settings = config.clone();
+    match command {
+        Command::Build(args) => return site_over(&args.source.api, &args.site, config),
+        Command::Serve(args) => return site_over(&args.source.api, &args.site, config),
+        Command::Check(args) => args.source.api.over(&mut settings),
+        Command::Fetch(args) => {
+            args.api.over(&mut settings);
+            args.reads.over(&mut settings);
+        }
+        Command::Report(args) => {
+            let common = args.common();
+            common.source.api.over(&mut settings);
+            theme_over(&common.templates, &common.language, &mut settings);
+        }
+        Command::Announce(args) => settings.output = args.output.clone().or(settings.output),
+        Command::Init(_) | Command::Templates(_) | Command::Completions { .. } => {}
+    }
+    settings
 }
 
-impl<'a> Flags<'a> {
-    pub(crate) fn of(command: &'a Command) -> Self {
-        let none = Self::default();
-        let report = |common: &'a ReportCommon| Self {
-            api: Some(&common.source.api),
-            report: Some(common),
-            ..none
-        };
-        match command {
-            Command::Build(args) => Self::site(&args.source.api, &args.site),
-            Command::Serve(args) => Self::site(&args.source.api, &args.site),
-            Command::Check(args) => Self {
-                api: Some(&args.source.api),
-                ..none
-            },
-            Command::Fetch(args) => Self {
-                api: Some(&args.api),
-                banners: Some(&args.banners),
-                bookings: Some(&args.bookings),
-                ..none
-            },
-            Command::Report(ReportArgs {
-                kind: ReportKind::Training(args),
-            }) => report(&args.common),
-            Command::Report(ReportArgs {
-                kind: ReportKind::Roster(args),
-            }) => report(args),
-            Command::Report(ReportArgs {
-                kind: ReportKind::Activity(args),
-            }) => report(&args.common),
-            Command::Announce(args) => Self {
-                output: args.output.as_ref(),
-                ..none
-            },
-            Command::Init(_) | Command::Templates(_) | Command::Completions { .. } => none,
-        }
-    }
+/// `build`'s and `serve`'s flags laid over the config file's settings.
+pub(crate) fn site_over(api: &ApiArgs, site: &SiteArgs, config: &Settings) -> Settings {
+    let mut s = config.clone();
+    api.over(&mut s);
+    s.site_url = site.site_url.clone().map(SiteUrl).or(s.site_url);
+    s.display_zone = site.display_zone.map(Zone).or(s.display_zone);
+    s.title = site.title.clone().or(s.title);
+    s.feed_limit = (site.feed_limit).map_or(s.feed_limit, |n| FeedLimit((n > 0).then_some(n)));
+    s.previous = site.previous.clone().map(SiteUrl).or(s.previous);
+    s.output = site.output.clone().or(s.output);
+    theme_over(&site.templates, &site.language, &mut s);
+    site.reads.over(&mut s);
+    s
+}
 
-    /// `build`'s and `serve`'s.
-    pub(crate) fn site(api: &'a ApiArgs, site: &'a SiteArgs) -> Self {
-        Self {
-            api: Some(api),
-            site: Some(site),
-            banners: Some(&site.banners),
-            bookings: Some(&site.bookings),
-            output: site.output.as_ref(),
-            ..Self::default()
-        }
+/// `--templates` and `--language`, for the site and the reports alike.
+fn theme_over(templates: &Option<PathBuf>, language: &Option<String>, s: &mut Settings) {
+    s.templates = templates.clone().or(s.templates.take());
+    if let Some(language) = language {
+        s.language = Some(Language::new(language, "--language"));
     }
+}
 
-    /// The config file's settings with these flags laid over them, where they win. An empty
-    /// key (`VATCAR_API_KEY=""`) is no key: the file's, if it has one, stands.
-    pub(crate) fn over(&self, config: &Settings) -> Settings {
-        let mut s = config.clone();
-        if let Some(api) = self.api {
-            s.base_url = api.base_url.clone().map_or(s.base_url, BaseUrl);
-            if let Some(key) = api.api_key.as_ref().filter(|key| !key.trim().is_empty()) {
-                s.api_key = Some(KeyText::new(key.clone(), api_key_origin()));
-            }
-            s.timeout = api.timeout.map_or(s.timeout, Timeout);
+impl ApiArgs {
+    /// An empty key (`VATCAR_API_KEY=""`) is no key: the file's, if it has one, stands.
+    fn over(&self, s: &mut Settings) {
+        if let Some(base_url) = &self.base_url {
+            s.base_url = BaseUrl(base_url.clone());
         }
-        if let Some(site) = self.site {
-            s.site_url = site.site_url.clone().map(SiteUrl).or(s.site_url);
-            s.display_zone = site.display_zone.map(Zone).or(s.display_zone);
-            s.title = site.title.clone().or(s.title);
-            s.feed_limit =
-                (site.feed_limit).map_or(s.feed_limit, |n| FeedLimit((n > 0).then_some(n)));
-            s.previous = site.previous.clone().map(SiteUrl).or(s.previous);
+        if let Some(key) = self.api_key.as_ref().filter(|key| !key.trim().is_empty()) {
+            s.api_key = Some(KeyText::new(key.clone(), api_key_origin()));
         }
-        let themed = (self.site.map(|a| (&a.templates, &a.language)))
-            .or(self.report.map(|a| (&a.templates, &a.language)));
-        if let Some((templates, language)) = themed {
-            s.templates = templates.clone().or(s.templates);
-            if let Some(language) = language {
-                s.language = Some(Language::new(language, "--language"));
-            }
-        }
-        s.output = self.output.cloned().or(s.output);
-        match self.banners.and_then(|a| a.banners.as_deref()) {
+        s.timeout = self.timeout.map_or(s.timeout, Timeout);
+    }
+}
+
+impl BannersBookingsArgs {
+    fn over(&self, s: &mut Settings) {
+        match self.banners.as_deref() {
             Some("local") => s.banners = BannerSource::Local,
             Some("remote") => s.banners = BannerSource::Remote,
             _ => {}
         }
-        if let Some(url) = self.bookings.and_then(|a| a.bookings_url.as_ref()) {
+        if let Some(url) = &self.bookings_url {
             s.live.bookings = LiveAddress::new(url.clone(), bookings_url_origin());
         }
-        s
     }
 }
 
@@ -163,7 +129,7 @@ impl ApiArgs {
     pub(crate) fn client_options(
         &self,
         settings: &Settings,
-        progress: Option<Arc<Progress>>,
+        progress: Arc<Progress>,
     ) -> Result<ClientOptions> {
         Ok(ClientOptions {
             base_url: settings.base_url.0.clone(),
@@ -171,18 +137,14 @@ impl ApiArgs {
             connect_timeout: Duration::from_secs_f64(self.connect_timeout),
             timeout: Duration::from_secs_f64(settings.timeout.0),
             retry: RetryPolicy::default(),
-            observer: progress.map(|p| Observer(p as Arc<dyn FetchObserver>)),
+            observer: Some(Observer(progress as Arc<dyn FetchObserver>)),
             ..ClientOptions::default()
         })
     }
 }
 
 impl SourceArgs {
-    pub(crate) fn source(
-        &self,
-        settings: &Settings,
-        progress: Option<Arc<Progress>>,
-    ) -> Result<Source> {
+    pub(crate) fn source(&self, settings: &Settings, progress: Arc<Progress>) -> Result<Source> {
         Ok(if self.demo {
             Source::Demo
         } else if let Some(dir) = &self.snapshot {
@@ -193,19 +155,10 @@ impl SourceArgs {
     }
 }
 
-/// The webmaster's static folder: the config file's `static`, else `static/` beside the config
-/// file if there is one. Without a config file there is no site folder, so none: a `static/`
-/// that happens to be in the working folder is not taken.
-fn static_folder(settings: &Settings) -> Option<PathBuf> {
-    site_folder(settings, settings.static_files.as_deref(), "static")
-}
-
-/// The webmaster's pages: the config file's `content`, else `content/` beside the config file,
-/// on the same terms as [`static_folder`].
-fn content_folder(settings: &Settings) -> Option<PathBuf> {
-    site_folder(settings, settings.content.as_deref(), "content")
-}
-
+/// A folder of the webmaster's site folder: the one the config file names (`static`,
+/// `content`), else `default` beside the config file if there is one. Without a config file
+/// there is no site folder, so none: a `static/` that happens to be in the working folder is
+/// not taken.
 fn site_folder(settings: &Settings, configured: Option<&Path>, default: &str) -> Option<PathBuf> {
     match configured {
         Some(dir) => Some(dir.to_path_buf()),
@@ -225,7 +178,7 @@ pub(crate) fn site_options(
     progress: Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<BuildOptions> {
-    let source = source_args.source(settings, Some(progress))?;
+    let source = source_args.source(settings, progress)?;
     let build_time = build_time(&source)?;
     // Bare `build --demo` shows the demo facility's own site folder; with a config file, the
     // webmaster previews theirs over the demo data.
@@ -251,9 +204,8 @@ pub(crate) fn site_options(
         output: settings.output_folder(),
         save_snapshot: None,
         language: language(&settings)?,
-        templates: settings.templates.clone(),
-        static_files: static_folder(&settings),
-        content: content_folder(&settings),
+        static_files: site_folder(&settings, settings.static_files.as_deref(), "static"),
+        content: site_folder(&settings, settings.content.as_deref(), "content"),
         drafts: site.drafts,
         demo_site_files,
         force: site.force,
@@ -309,21 +261,17 @@ pub(crate) fn report_options(
     progress: Arc<Progress>,
     key: Option<ApiKey>,
 ) -> Result<ReportOptions> {
-    let source = args.source.source(settings, Some(progress))?;
+    let source = args.source.source(settings, progress)?;
     Ok(ReportOptions {
         language: language(settings)?,
         key,
         generated_at: build_time(&source)?,
         source,
         output: args.output.clone(),
-        templates: settings.templates.clone(),
         force: args.force,
         wait: args.wait,
         include_contact,
-        // Checked when the config was read; as for the site.
-        accent: (settings.accent.as_ref()).and_then(|c| crate::view::accent(&c.0).ok()),
-        extra: serde_json::Value::Object(settings.extra.clone()),
-        renames: crate::view::menu_renames(&settings.menu, &settings.sections),
+        settings: settings.clone(),
     })
 }
 

@@ -41,7 +41,7 @@ pub(super) type ReadBookings = Arc<Result<crate::model::bookings::Bookings, Stri
 /// The ATC bookings list, fetched while the API's data is (from VATSIM's bookings API, never
 /// with the facility's key): only for a build from the API with the live page on. Other
 /// sources hold the list in their snapshot ([`bookings_or_warn`]).
-pub(super) fn fetch_bookings_meanwhile(
+pub(crate) fn fetch_bookings_meanwhile(
     options: &BuildOptions,
 ) -> Option<JoinHandle<Result<Vec<u8>, String>>> {
     if !options.settings.sections.live
@@ -56,29 +56,16 @@ pub(super) fn fetch_bookings_meanwhile(
     }))
 }
 
-/// The bookings list from the bookings API, for `serve`, which reads it once when it starts
-/// (as it reads the API) and builds every rebuild with it; `None` where the build takes it
-/// from its snapshot or the live page is off.
-pub(crate) fn bookings_for_serve(options: &BuildOptions) -> Option<Arc<Result<Vec<u8>, String>>> {
-    fetch_bookings_meanwhile(options).map(|fetching| {
-        Arc::new(
-            fetching
-                .join()
-                .expect("fetching the bookings does not panic"),
-        )
-    })
-}
-
 /// The bookings list, decoded, or why there is none (said in a warning that names what to
-/// do, and on the live page); and the body as fetched, for a saved snapshot. `None` with the
-/// live page off.
+/// do, and on the live page); `None` with the live page off. A list fetched now that reads
+/// goes into `snapshot` beside the API's answers, as it came, for a saved snapshot.
 pub(super) fn bookings_or_warn(
     options: &BuildOptions,
     fetching: Option<JoinHandle<Result<Vec<u8>, String>>>,
-    snapshot: &Snapshot,
-) -> (Option<ReadBookings>, Option<Vec<u8>>) {
+    snapshot: &mut Snapshot,
+) -> Option<ReadBookings> {
     if !options.settings.sections.live {
-        return (None, None);
+        return None;
     }
     let (body, fetched) = match (fetching, &options.bookings) {
         (_, Some(read)) => (read.as_ref().clone(), None),
@@ -93,7 +80,9 @@ pub(super) fn bookings_or_warn(
     };
     let decoded = body.and_then(|body| crate::model::bookings::decode_bookings(&body));
     // Only a list that reads goes into a saved snapshot.
-    let fetched = fetched.filter(|_| decoded.is_ok());
+    if let (Some(body), Ok(_)) = (fetched, &decoded) {
+        snapshot.insert_file(crate::fetch::bookings::FILE, body);
+    }
     let what_to_do = match (&options.source, &options.bookings) {
         (Source::Api(_), _) | (_, Some(_)) => {
             "Check [live] bookings in vatcar-site.toml (or --bookings-url), or build again later"
@@ -113,7 +102,7 @@ pub(super) fn bookings_or_warn(
             "Live: bookings are unavailable ({reason}); the site is built without them and the live page says so. {what_to_do}"
         ),
     }
-    (Some(Arc::new(decoded)), fetched)
+    Some(Arc::new(decoded))
 }
 
 /// The previous build's state; a warning, once the data is in, when it could not be read or

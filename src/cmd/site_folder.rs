@@ -9,7 +9,6 @@ use crate::problems::Problem;
 use crate::publish;
 use crate::usage::UsageError;
 use anyhow::{Result, bail};
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// The webmaster's pages, read and their front matter checked; a page with a mistake is
@@ -96,12 +95,12 @@ pub(super) fn static_files(options: &BuildOptions) -> Result<Vec<StaticFile>> {
 /// The banners' copies, into the staging folder beside the pages that show them.
 pub(super) fn add_banners(
     banners: &crate::fetch::banners::Banners,
-    static_paths: &HashSet<&str>,
+    static_files: &[StaticFile],
     options: &BuildOptions,
     staging: &publish::Staging,
 ) -> Result<()> {
     for (path, bytes) in &banners.files {
-        if static_paths.contains(path.as_str()) {
+        if static_files.iter().any(|file| &file.path == path) {
             bail!(
                 "{} would overwrite an event banner's copy at {path}; rename or move it",
                 static_source(options, path)

@@ -465,10 +465,11 @@ fn check_names_each_failed_endpoint_once() {
     assert!(text.contains("ok    GET /api/v2/facility/events"), "{text}");
 }
 
-/// `--bookings-url` is offered by the commands that read the bookings list, and by no other
-/// (issue 50: `report training --help` listed it).
+/// `--bookings-url` and `--banners` are offered by the commands that read the bookings list
+/// and the banners, and by no other (issue 50: `report training --help` listed the one, and
+/// went on listing the other, which it never read).
 #[test]
-fn only_the_commands_that_read_the_bookings_list_offer_its_address() {
+fn only_the_commands_that_read_the_bookings_list_and_banners_offer_their_flags() {
     for (command, offered) in [
         (&["build"][..], true),
         (&["serve"], true),
@@ -479,12 +480,14 @@ fn only_the_commands_that_read_the_bookings_list_offer_its_address() {
         (&["report", "activity"], false),
     ] {
         let ran = run_ok(vatcar(command).arg("--help"));
-        assert_eq!(
-            ran.stdout.contains("--bookings-url"),
-            offered,
-            "{command:?}: {}",
-            ran.stdout
-        );
+        for flag in ["--bookings-url", "--banners"] {
+            assert_eq!(
+                ran.stdout.contains(flag),
+                offered,
+                "{command:?} {flag}: {}",
+                ran.stdout
+            );
+        }
     }
 }
 

@@ -27,19 +27,22 @@ pub const MAX_CHANGES: usize = 200;
 /// The version of the format this program reads.
 const VERSION: u32 = 1;
 
-/// What a build found, as announce uses it.
-#[derive(Debug)]
+/// What a build found: data/changes.json, as announce reads it.
+#[derive(Debug, Deserialize)]
 pub struct Changes {
+    version: u32,
+    /// When the build was made.
+    #[serde(deserialize_with = "rfc3339")]
+    pub generated: DateTime<Utc>,
+    /// The site's address, when the build knew it.
+    pub site_url: Option<String>,
     /// Whether the build had no previous state: then every entry looks new.
     pub first_build: bool,
     pub changes: Vec<Change>,
     /// The last full month's activity summary, when the build wrote one
     /// (`[activity] monthly_summary`).
+    #[serde(default, rename = "activity_month")]
     pub summary: Option<Summary>,
-    /// The site's address, when the build knew it.
-    pub site_url: Option<String>,
-    /// When the build was made.
-    pub generated: DateTime<Utc>,
 }
 
 /// `activity_month`, as announce posts it: the build wrote its text in the site's language.
@@ -54,42 +57,25 @@ pub struct Summary {
     pub new: bool,
 }
 
-/// What a change is, as the file names it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ChangeKind {
-    NewMember,
-    NewVisitor,
-    FirstSession,
-    Promotion,
-    NewEvent,
-    EventChanged,
-    NewDocument,
-    DocumentUpdated,
-    DocumentRenamed,
-}
-
-impl ChangeKind {
-    /// As the file writes it.
-    pub fn name(&self) -> &'static str {
-        match self {
-            ChangeKind::NewMember => "new_member",
-            ChangeKind::NewVisitor => "new_visitor",
-            ChangeKind::FirstSession => "first_session",
-            ChangeKind::Promotion => "promotion",
-            ChangeKind::NewEvent => "new_event",
-            ChangeKind::EventChanged => "event_changed",
-            ChangeKind::NewDocument => "new_document",
-            ChangeKind::DocumentUpdated => "document_updated",
-            ChangeKind::DocumentRenamed => "document_renamed",
-        }
-    }
-}
+/// What a change can be, as the file names it.
+const KINDS: &[&str] = &[
+    "new_member",
+    "new_visitor",
+    "first_session",
+    "promotion",
+    "new_event",
+    "event_changed",
+    "new_document",
+    "document_updated",
+    "document_renamed",
+];
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct Change {
     pub id: String,
-    pub kind: ChangeKind,
+    /// One of [`KINDS`].
+    #[serde(deserialize_with = "kind")]
+    pub kind: String,
     #[serde(deserialize_with = "rfc3339")]
     pub date: DateTime<Utc>,
     pub title: String,
@@ -97,17 +83,12 @@ pub struct Change {
     pub new: bool,
 }
 
-/// data/changes.json, as announce reads it.
-#[derive(Deserialize)]
-struct ChangesFile {
-    version: u32,
-    #[serde(deserialize_with = "rfc3339")]
-    generated: DateTime<Utc>,
-    site_url: Option<String>,
-    first_build: bool,
-    changes: Vec<Change>,
-    #[serde(default)]
-    activity_month: Option<Summary>,
+fn kind<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let text = String::deserialize(d)?;
+    match KINDS.contains(&text.as_str()) {
+        true => Ok(text),
+        false => Err(serde::de::Error::unknown_variant(&text, KINDS)),
+    }
 }
 
 fn rfc3339<'de, D: serde::Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
@@ -154,25 +135,20 @@ pub fn read(output: &Path) -> Result<Changes> {
 /// with how many times, in the order they first appear. A change is one thing that happened:
 /// posting it twice in one run would announce it twice.
 fn first_of_each(changes: Vec<Change>) -> (Vec<Change>, Vec<(String, usize)>) {
-    let mut times: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    // Each id with how many times it is listed; at most MAX_CHANGES, as parse checked.
+    let mut times: Vec<(String, usize)> = Vec::new();
     let mut once = Vec::with_capacity(changes.len());
-    let mut repeated = Vec::new();
     for change in changes {
-        let seen = times.entry(change.id.clone()).or_insert(0);
-        *seen += 1;
-        match *seen {
-            1 => once.push(change),
-            2 => repeated.push(change.id),
-            _ => {}
+        match times.iter_mut().find(|(id, _)| *id == change.id) {
+            Some((_, seen)) => *seen += 1,
+            None => {
+                times.push((change.id.clone(), 1));
+                once.push(change);
+            }
         }
     }
-    let repeated = (repeated.into_iter())
-        .map(|id| {
-            let count = times[&id];
-            (id, count)
-        })
-        .collect();
-    (once, repeated)
+    times.retain(|(_, seen)| *seen > 1);
+    (once, times)
 }
 
 /// The file's bytes, read as the build reads the files it reads back: never through a link
@@ -201,7 +177,7 @@ fn read_capped(output: &Path) -> Result<Vec<u8>> {
 /// The file's bytes checked against the schema; an error names the field and the line.
 fn parse(bytes: &[u8]) -> Result<Changes> {
     let mut json = serde_json::Deserializer::from_slice(bytes);
-    let file: ChangesFile = serde_path_to_error::deserialize(&mut json).map_err(|error| {
+    let file: Changes = serde_path_to_error::deserialize(&mut json).map_err(|error| {
         let field = error.path().to_string();
         let inner = error.into_inner();
         let place = format!("line {}", inner.line());
@@ -242,7 +218,7 @@ fn parse(bytes: &[u8]) -> Result<Changes> {
             bail!("changes[{index}].title: empty; every change has a title");
         }
     }
-    if let Some(summary) = &file.activity_month {
+    if let Some(summary) = &file.summary {
         let month = chrono::NaiveDate::parse_from_str(&format!("{}-01", summary.month), "%Y-%m-%d");
         if summary.month.len() != 7 || month.is_err() {
             bail!("activity_month.month: not a month written YYYY-MM, as a build writes it");
@@ -251,13 +227,7 @@ fn parse(bytes: &[u8]) -> Result<Changes> {
             bail!("activity_month.title: empty; a build writes the summary's title");
         }
     }
-    Ok(Changes {
-        first_build: file.first_build,
-        changes: file.changes,
-        summary: file.activity_month,
-        site_url: file.site_url,
-        generated: file.generated,
-    })
+    Ok(file)
 }
 
 #[cfg(test)]
@@ -280,7 +250,7 @@ mod tests {
         let read = parse(file(ONE).as_bytes()).unwrap();
         assert!(!read.first_build);
         assert_eq!(read.changes.len(), 1);
-        assert_eq!(read.changes[0].kind, ChangeKind::Promotion);
+        assert_eq!(read.changes[0].kind, "promotion");
         assert_eq!(
             read.changes[0].date.to_rfc3339(),
             "2026-11-19T10:00:00+00:00"

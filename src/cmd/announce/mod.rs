@@ -67,8 +67,7 @@ pub(crate) fn run(args: &AnnounceArgs, config: &Settings, progress: &Arc<Progres
                 post(&mut poster, &messages, &new, &args.webhook_env, progress)?;
             }
             if let Some((summary, message)) = summary {
-                let body = serde_json::to_vec(&message).context("could not write the message")?;
-                poster.post(body).with_context(|| {
+                poster.post(&message).with_context(|| {
                     format!(
                         "could not post the activity summary of {} to the webhook in {}{}",
                         summary.month,
@@ -129,9 +128,8 @@ fn post(
 ) -> Result<()> {
     let mut posted = 0;
     for (index, message) in messages.iter().enumerate() {
-        let body = serde_json::to_vec(message).context("could not write the message")?;
         poster
-            .post(body)
+            .post(message)
             .with_context(|| failed(index, messages.len(), posted, new, variable))?;
         posted += message.embeds.len();
         progress.step(&format!(
@@ -203,7 +201,7 @@ fn print_dry_run(messages: &[embeds::Message], new: &[&Change], colour: u32) {
             text.push_str(&format!(
                 "  {number}. {}\n{indent}{}  {}  {}\n",
                 one_line(&embed.title),
-                change.kind.name(),
+                change.kind,
                 embed.timestamp,
                 embed.url.as_deref().map_or(
                     "(no link: the site was built without --site-url)".into(),

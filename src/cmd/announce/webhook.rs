@@ -19,7 +19,7 @@
 use crate::cmd::args::DEFAULT_WEBHOOK_VARIABLE;
 use crate::secret::{ApiKey, Secrets};
 use crate::usage::UsageError;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use reqwest::header::{self, HeaderMap};
 use std::time::Duration;
 
@@ -45,9 +45,7 @@ impl Webhook {
     /// Makes the address in `DISCORD_WEBHOOK_URL`, if there is one, known to the logger,
     /// whichever command runs: a webhook set beside a build is as secret as the key.
     pub fn know_default() {
-        if let Ok(raw) = std::env::var(DEFAULT_WEBHOOK_VARIABLE) {
-            know(&raw);
-        }
+        know(&std::env::var(DEFAULT_WEBHOOK_VARIABLE).unwrap_or_default());
     }
 
     /// Adds the address in `DISCORD_WEBHOOK_URL`, if there is one, to the secrets no
@@ -55,15 +53,10 @@ impl Webhook {
     /// That variable is the one workflows set; a build cannot know which other one a later
     /// `announce --webhook-env` will read.
     pub fn guard_default(secrets: &mut Secrets) {
-        if let Ok(raw) = std::env::var(DEFAULT_WEBHOOK_VARIABLE) {
-            for part in secret_parts(&raw) {
-                if let Ok(part) = ApiKey::new(&part) {
-                    secrets.guard(
-                        part,
-                        &format!("the Discord webhook's address ({DEFAULT_WEBHOOK_VARIABLE})"),
-                    );
-                }
-            }
+        let raw = std::env::var(DEFAULT_WEBHOOK_VARIABLE).unwrap_or_default();
+        let what = format!("the Discord webhook's address ({DEFAULT_WEBHOOK_VARIABLE})");
+        for part in secret_parts(&raw) {
+            secrets.guard(part, &what);
         }
     }
 
@@ -111,20 +104,19 @@ impl Webhook {
 }
 
 /// Makes the address `raw` ([`secret_parts`]) known to the logger, so that no message prints
-/// it. Text too short to hold a secret (`ApiKey` refuses under 16 characters) could not be
-/// told from ordinary words.
+/// it.
 fn know(raw: &str) {
-    for part in secret_parts(raw) {
-        if let Ok(secret) = ApiKey::new(&part) {
-            super::super::console::know(secret);
-        }
+    for secret in secret_parts(raw) {
+        super::super::console::know(secret);
     }
 }
 
 /// What of an address must stay secret, each part alone: the whole address, as given and as
 /// parsed (which may differ in case and escapes), its path, its last segment (Discord's
-/// token, which alone lets anyone post) and its query (where a relay may take its key).
-fn secret_parts(raw: &str) -> Vec<String> {
+/// token, which alone lets anyone post) and its query (where a relay may take its key). Text
+/// too short to hold a secret (`ApiKey` refuses under 16 characters) could not be told from
+/// ordinary words, and is left out.
+fn secret_parts(raw: &str) -> Vec<ApiKey> {
     let mut parts = vec![raw.trim().to_owned()];
     if let Ok(url) = reqwest::Url::parse(raw.trim()) {
         parts.push(url.as_str().to_owned());
@@ -133,6 +125,9 @@ fn secret_parts(raw: &str) -> Vec<String> {
         parts.extend(url.query().map(str::to_owned));
     }
     parts
+        .iter()
+        .filter_map(|part| ApiKey::new(part).ok())
+        .collect()
 }
 
 /// Posts to one webhook, one message at a time.
@@ -172,8 +167,9 @@ impl Poster {
         })
     }
 
-    /// Posts `body` (a message's JSON), waiting out rate limits and retrying server errors.
-    pub fn post(&mut self, body: Vec<u8>) -> Result<()> {
+    /// Posts `message` as JSON, waiting out rate limits and retrying server errors.
+    pub fn post(&mut self, message: &super::embeds::Message) -> Result<()> {
+        let body = serde_json::to_vec(message).context("could not write the message")?;
         if let Some(pause) = self.pause.take() {
             log::info!(
                 "pausing {:.1} s: Discord's rate limit for this webhook is used up until then",

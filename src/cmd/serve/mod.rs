@@ -18,7 +18,7 @@ use super::args::ServeArgs;
 use super::build;
 use super::options::BuildOptions;
 use super::progress::Progress;
-use super::settings::{Flags, site_options};
+use super::settings::{site_options, site_over};
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::secret::ApiKey;
@@ -42,7 +42,11 @@ pub(crate) fn run(
     // Before anything is fetched or built: a port that is taken is known at once.
     let listener = listen(args.port)?;
     let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
-    options.bookings = crate::cmd::side_reads::bookings_for_serve(&options);
+    // The bookings list too, read once as the API is, for every rebuild; `None` where the
+    // build takes it from its snapshot or the live page is off.
+    let fetching = crate::cmd::side_reads::fetch_bookings_meanwhile(&options);
+    options.bookings =
+        fetching.map(|thread| Arc::new(thread.join().expect("fetching does not panic")));
     options.source = Source::Loaded(Arc::new(snapshot));
 
     let reconfigure: watch::Reconfigure = Box::new({
@@ -53,7 +57,7 @@ pub(crate) fn run(
         move || {
             // Read as at startup: the file given, or `vatcar-site.toml` if there is one now.
             let config = Settings::load(explicit.as_deref())?;
-            let settings = Flags::site(&source.api, &site).over(&config);
+            let settings = site_over(&source.api, &site, &config);
             let mut fresh = site_options(&source, &site, &settings, progress.clone(), None)?;
             fresh.settings.live.sample_feed = sample;
             if fresh.output != first.output {

@@ -37,7 +37,11 @@ impl Watcher {
     /// beside the config file, which the options leave out while they do not exist.
     pub(super) fn folders(&self) -> Vec<PathBuf> {
         let given = &self.options;
-        let given = [&given.templates, &given.static_files, &given.content];
+        let given = [
+            &given.settings.templates,
+            &given.static_files,
+            &given.content,
+        ];
         let mut folders: Vec<PathBuf> = given.into_iter().flatten().cloned().collect();
         if self.config_file.is_file() {
             let beside = self.config_file.parent().unwrap_or(Path::new(""));
@@ -101,7 +105,7 @@ impl Watcher {
     /// theme's catalogue over the built-in one. A catalogue that does not read keeps the
     /// language they had (the build names its error).
     pub(super) fn speak(&self) {
-        let templates = self.options.templates.as_deref();
+        let templates = self.options.settings.templates.as_deref();
         if let Ok(texts) = crate::i18n::Texts::load(&self.options.language, templates) {
             self.changes.speak(&texts);
         }
