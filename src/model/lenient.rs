@@ -192,20 +192,30 @@ pub(super) fn positions<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D
 /// right-to-left override in a name would show the text around it reversed, on the page, in
 /// a calendar, in Discord and on a terminal), and turns CRLF into LF.
 pub(super) fn clean(text: String) -> String {
+    let removed = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || chars::is_noncharacter(c)
+            || is_bidi_control(c)
+    };
+    // Most text has nothing to remove (a lone CR is a control): it is kept, not copied.
+    if !text.contains(removed) {
+        return text;
+    }
     text.replace("\r\n", "\n")
         .chars()
-        .filter(|&c| {
-            c == '\n'
-                || c == '\t'
-                || !(c.is_control() || chars::is_noncharacter(c) || is_bidi_control(c))
-        })
+        .filter(|&c| !removed(c))
         .collect()
 }
 
 /// [`clean`], with blank text read as absent.
 pub(super) fn clean_opt(text: Option<String>) -> Option<String> {
-    text.map(|t| clean(t).trim().to_owned())
-        .filter(|t| !t.is_empty())
+    let cleaned = text.map(clean)?;
+    let trimmed = cleaned.trim();
+    match trimmed.len() {
+        0 => None,
+        n if n == cleaned.len() => Some(cleaned),
+        _ => Some(trimmed.to_owned()),
+    }
 }
 
 #[cfg(test)]

@@ -205,25 +205,28 @@ fn stamp(t: DateTime<Utc>) -> String {
 /// line break where the text has a backslash and a letter.
 pub fn escape_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut rest = text;
+    // C0, DEL and C1 are controls; runs of other characters are copied whole.
+    while let Some(at) = rest.find(|c: char| matches!(c, '\\' | ';' | ',') || c.is_control()) {
+        out.push_str(&rest[..at]);
+        let c = rest[at..].chars().next().expect("found at a character");
+        rest = &rest[at + c.len_utf8()..];
         match c {
             '\\' => {
                 out.push_str("\\\\");
-                if matches!(chars.peek(), Some('n' | 'N')) {
+                if rest.starts_with(['n', 'N']) {
                     out.push(WORD_JOINER);
                 }
             }
             ';' => out.push_str("\\;"),
             ',' => out.push_str("\\,"),
-            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' if rest.starts_with('\n') => {}
             '\r' | '\n' => out.push_str("\\n"),
             '\t' => out.push(' '),
-            // C0, DEL and C1.
-            c if c.is_control() => {}
-            c => out.push(c),
+            _ => {}
         }
     }
+    out.push_str(rest);
     out
 }
 
