@@ -1021,8 +1021,15 @@ fn a_burst_of_saves_makes_one_rebuild() {
         }
     });
     assert!(after > before);
+    // A machine paused between two writes for longer than the quiet window rebuilds twice: the
+    // later pages may come with the second rebuild.
     for n in 0..20 {
-        assert!(page_text(port, &format!("/page-{n}/")).contains(&format!("Page number {n}.")));
+        showing(
+            port,
+            after,
+            &format!("/page-{n}/"),
+            &format!("Page number {n}."),
+        );
     }
     // A sentinel change, so that every rebuild the burst made has been printed before its own.
     fs::write(dir.join("static/extra.css"), "p { color: olive; }\n").unwrap();
