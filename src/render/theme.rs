@@ -92,40 +92,26 @@ impl Theme {
     /// The templates of `user_dir` over the built-in ones, every one of them, speaking the
     /// language of `texts` (loaded by the command, which hands the same texts to the view).
     pub fn load(user_dir: Option<&Path>, texts: Arc<Texts>) -> Result<Self> {
-        Self::load_for(user_dir, texts, &[], None, None)
+        Self::load_with(user_dir, texts, &[], None, &TemplateCache::default())
     }
 
     /// [`Theme::load`] for a site's build: the user's templates, those content pages name
-    /// among them, and of the built-in ones only those the build renders (`rendered`) and
-    /// what these name (parsing is most of a small site's build); parsed again only when
-    /// `cache` does not hold them.
+    /// among them, and of the built-in ones only those the build renders (`rendered`, all
+    /// when `None`) and what these name (parsing is most of a small site's build); parsed
+    /// again only when `cache` does not hold them.
     pub fn load_with(
         user_dir: Option<&Path>,
         texts: Arc<Texts>,
         page_templates: &[PageTemplate],
-        rendered: &[&str],
-        cache: &TemplateCache,
-    ) -> Result<Self> {
-        Self::load_for(user_dir, texts, page_templates, Some(rendered), Some(cache))
-    }
-
-    fn load_for(
-        user_dir: Option<&Path>,
-        texts: Arc<Texts>,
-        page_templates: &[PageTemplate],
         rendered: Option<&[&str]>,
-        cache: Option<&TemplateCache>,
+        cache: &TemplateCache,
     ) -> Result<Self> {
         let mut static_files: Vec<(String, Vec<u8>)> = STATIC_FILES
             .iter()
             .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
             .collect();
         let sources = gather_sources(user_dir, page_templates, rendered, &mut static_files)?;
-        let parse = || parse(&sources, &texts);
-        let parsed = match cache {
-            Some(cache) => cache.get(fingerprint(&texts, &sources), parse)?,
-            None => Arc::new(parse()?),
-        };
+        let parsed = cache.get(fingerprint(&texts, &sources), || parse(&sources, &texts))?;
         Ok(Self {
             parsed,
             static_files,
@@ -602,7 +588,7 @@ mod tests {
     /// content pages loads it, with `cache`.
     fn site_theme(dir: Option<&Path>, pages: &[PageTemplate], cache: &TemplateCache) -> Theme {
         let rendered = crate::render::site::templates_rendered(&Sections::default(), true, true);
-        Theme::load_with(dir, texts(), pages, &rendered, cache).unwrap()
+        Theme::load_with(dir, texts(), pages, Some(&rendered), cache).unwrap()
     }
 
     #[test]
@@ -635,7 +621,7 @@ mod tests {
             ..Sections::default()
         };
         let rendered = crate::render::site::templates_rendered(&sections, false, false);
-        let small = Theme::load_with(None, texts(), &[], &rendered, &cache).unwrap();
+        let small = Theme::load_with(None, texts(), &[], Some(&rendered), &cache).unwrap();
         for name in [
             "sitemap.xml",
             "feed.xml",
@@ -652,7 +638,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("report-roster.html"), "{{ broken").unwrap();
         let rendered = crate::render::site::templates_rendered(&Sections::default(), true, true);
-        let error = Theme::load_with(Some(dir.path()), texts(), &[], &rendered, &cache)
+        let error = Theme::load_with(Some(dir.path()), texts(), &[], Some(&rendered), &cache)
             .err()
             .expect("a broken report template fails the site's build");
         assert!(error.to_string().contains("report-roster.html"), "{error}");
@@ -684,7 +670,7 @@ mod tests {
         spanish.rename("nav.roster", "Plantilla");
         let rendered = crate::render::site::templates_rendered(&Default::default(), true, true);
         let dir = Some(dir.path());
-        let other = Theme::load_with(dir, Arc::new(spanish), &[], &rendered, &cache).unwrap();
+        let other = Theme::load_with(dir, Arc::new(spanish), &[], Some(&rendered), &cache).unwrap();
         assert!(!Arc::ptr_eq(&edited.parsed, &other.parsed));
     }
 
