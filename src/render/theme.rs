@@ -117,7 +117,7 @@ impl Theme {
     }
 
     pub fn render(&self, template: &str, context: &tera::Context) -> Result<String> {
-        let rendered = self.render_unchecked(template, context)?;
+        let rendered = self.render_part(template, context)?;
         // Whatever the data, the config or the theme put in, the file stays well-formed.
         Ok(
             if template.ends_with(".html") || template.ends_with(".xml") {
@@ -136,10 +136,6 @@ impl Theme {
     /// A part of a page ([`Theme::split`]), as Tera renders it: its forbidden characters are
     /// removed from the whole page it goes into.
     pub fn render_part(&self, template: &str, context: &tera::Context) -> Result<String> {
-        self.render_unchecked(template, context)
-    }
-
-    fn render_unchecked(&self, template: &str, context: &tera::Context) -> Result<String> {
         let tera = &self.parsed.tera;
         panics::guarded(template, || tera.render(template, context)).map_err(|error| {
             let message = tera_errors::full_text(&error);
@@ -309,31 +305,28 @@ fn gather_sources(
         None => Vec::new(),
     };
     check_page_templates(page_templates, &user_templates, user_dir)?;
-    let builtin = TEMPLATES
-        .iter()
-        .filter(|(name, _)| !user_templates.iter().any(|user| user.name == *name))
-        .map(|(name, text)| TemplateSource {
-            name: name.to_string(),
-            text: blank_comments(text),
-            origin: format!("built-in {name}"),
-            built_in: true,
-        });
     // Each built-in also under `builtin/`, so that a theme's template can extend the one it
     // replaces (Tera cannot extend a template of the same name) and fill a single block.
     // Only for a theme that names one, so that the others' builds parse no template twice.
     let wanted = user_templates
         .iter()
         .any(|user| user.text.contains(BUILTIN_PREFIX));
-    let aliases = (TEMPLATES.iter())
-        .filter(|_| wanted)
-        .map(|(name, text)| TemplateSource {
-            name: format!("{BUILTIN_PREFIX}{name}"),
-            text: blank_comments(text),
-            origin: format!("built-in {name}"),
-            built_in: true,
+    let prefixes = if wanted {
+        vec!["", BUILTIN_PREFIX]
+    } else {
+        vec![""]
+    };
+    let all: Vec<TemplateSource> = (prefixes.into_iter())
+        .flat_map(|prefix| {
+            TEMPLATES.iter().map(move |(name, text)| TemplateSource {
+                name: format!("{prefix}{name}"),
+                text: blank_comments(text),
+                origin: format!("built-in {name}"),
+                built_in: true,
+            })
         })
-        .filter(|alias| !user_templates.iter().any(|user| user.name == alias.name));
-    let all: Vec<TemplateSource> = builtin.chain(aliases).collect();
+        .filter(|source| !user_templates.iter().any(|user| user.name == source.name))
+        .collect();
     Ok(match rendered {
         Some(rendered) => named_from(user_templates, all, rendered),
         None => user_templates.into_iter().chain(all).collect(),
