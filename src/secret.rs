@@ -254,15 +254,18 @@ impl Spanned {
     }
 }
 
-/// `bytes` with one layer of escapes decoded, or `None` when there is none.
+/// `bytes` with one layer of escapes decoded, or `None` when there is none. An escape starts
+/// at a `\\`, `%`, `&` or CR.
 fn decode_layer(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut out: Option<Vec<u8>> = None;
     let mut copied = 0;
     let mut i = 0;
     let mut buffer = [0u8; 4];
-    let mut starts = EscapeStarts::new(bytes);
-    while let Some(at) = starts.next(i) {
-        i = at;
+    while let Some(offset) = bytes[i..]
+        .iter()
+        .position(|b| matches!(b, b'\\' | b'%' | b'&' | b'\r'))
+    {
+        i += offset;
         match escape_at(bytes, i, &mut buffer) {
             Some((decoded, consumed)) => {
                 let out = out.get_or_insert_with(|| Vec::with_capacity(bytes.len()));
@@ -277,41 +280,6 @@ fn decode_layer(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut out = out?;
     out.extend_from_slice(&bytes[copied..]);
     Some(out)
-}
-
-/// Where escape sequences may start: at a `\\`, `%`, `&` or CR. Every file a build publishes
-/// is decoded up to three times, so the bytes are searched with memchr's vector instructions,
-/// not one at a time (that search was 15% of a build's instructions, callgrind). Each byte is
-/// searched once, however many of them start no escape.
-struct EscapeStarts<'b> {
-    bytes: &'b [u8],
-    /// The next `\\`, `%` or `&` found, or the end.
-    mark: usize,
-    /// Where that search started: before it, the next mark is not known.
-    searched_from: usize,
-}
-
-impl<'b> EscapeStarts<'b> {
-    fn new(bytes: &'b [u8]) -> Self {
-        Self {
-            bytes,
-            mark: 0,
-            searched_from: usize::MAX,
-        }
-    }
-
-    /// The first possible start at `from` or after.
-    fn next(&mut self, from: usize) -> Option<usize> {
-        if self.searched_from > from || self.mark < from {
-            self.mark = memchr::memchr3(b'\\', b'%', b'&', &self.bytes[from..])
-                .map_or(self.bytes.len(), |offset| from + offset);
-            self.searched_from = from;
-        }
-        match memchr::memchr(b'\r', &self.bytes[from..self.mark]) {
-            Some(offset) => Some(from + offset),
-            None => (self.mark < self.bytes.len()).then_some(self.mark),
-        }
-    }
 }
 
 /// The escape sequence starting at `bytes[i]`, if there is one: what it stands for (written
