@@ -58,14 +58,12 @@ pub fn assemble(feed: &FeedSettings, events: &[&VEvent], uid_host: &str) -> Stri
     out.line("X-PUBLISHED-TTL", &refresh);
 
     let mut seen = HashSet::new();
-    let mut written = 0;
     for block in events {
         if seen.insert(&block.uid) {
             out.out.push_str(&block.text);
-            written += 1;
         }
     }
-    if written == 0 {
+    if seen.is_empty() {
         // RFC 5545 3.4 wants at least one component. A journal entry is ignored by calendar
         // apps, so subscribers see an empty calendar instead of an error.
         out.line("BEGIN", "VJOURNAL");

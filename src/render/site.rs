@@ -282,8 +282,7 @@ fn not_found_page(view: &SiteView, theme: &Theme, site: &SiteContext, sink: Sink
         &outputs::NOT_FOUND,
         outputs::NOT_FOUND.path,
         theme.render("404.html", &context)?,
-    ))?;
-    Ok(())
+    ))
 }
 
 /// An event's page. Its social image is the banner's widest copy where the site serves it
