@@ -406,20 +406,14 @@ fn keep_splits(
 /// A hash of the program's version, the texts and every template with where it came from
 /// (which decides which are built in, and the errors): what the parsed templates are made of.
 fn fingerprint(texts: &Texts, sources: &[TemplateSource]) -> u128 {
-    let mut made_with = format!("{}\n{texts:?}\n", env!("CARGO_PKG_VERSION")).into_bytes();
+    use std::hash::Hash;
+    // A text is hashed with an end mark, so that no two lists of texts hash the same bytes.
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    (env!("CARGO_PKG_VERSION"), format!("{texts:?}")).hash(&mut hasher);
     for source in sources {
-        let lengths = format!(
-            "{}\n{}\n{}\n",
-            source.name.len(),
-            source.text.len(),
-            source.origin.len()
-        );
-        made_with.extend_from_slice(lengths.as_bytes());
-        made_with.extend_from_slice(source.origin.as_bytes());
-        made_with.extend_from_slice(source.name.as_bytes());
-        made_with.extend_from_slice(source.text.as_bytes());
+        (&source.origin, &source.name, &source.text).hash(&mut hasher);
     }
-    xxhash_rust::xxh3::xxh3_128(&made_with)
+    hasher.digest128()
 }
 
 /// Every `t(key="...")` with a literal key names a text the catalogues have: a mistyped key
