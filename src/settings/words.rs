@@ -8,8 +8,9 @@ use crate::toml_errors::{self, Complaint};
 /// A TOML error in a webmaster's words: which key, what it takes and what was found
 /// (`recent_days: expected a whole number, found the text "sixty"`), and for an unknown key
 /// the nearest known one. serde's wording (`invalid type: string "sixty", expected i64`)
-/// names Rust types and not the key; [`toml_errors`] reads its parts, and anything it does
-/// not recognise is passed on as it is.
+/// names Rust types and not the key; [`toml_errors`] reads its parts (what was found and
+/// what is expected already in words), and anything it does not recognise is passed on as it
+/// is.
 pub(super) fn readable(error: &toml::de::Error) -> String {
     let key = toml_errors::key(error);
     match toml_errors::complaint(error) {
