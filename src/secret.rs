@@ -29,6 +29,7 @@
 use memchr::memmem;
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
 
 /// What replaces the key wherever it would otherwise appear.
 pub const REDACTED: &str = "[REDACTED]";
@@ -224,94 +225,58 @@ impl Spanned {
         (self.origins[start].0, self.origins[end - 1].1)
     }
 
-    /// One more layer decoded, or `None` when nothing in it decodes.
+    /// One more layer decoded, or `None` when nothing in it decodes: a byte kept keeps its
+    /// span, each byte of an escape's meaning has the escape's.
     fn decoded(&self) -> Option<Self> {
         let mut next = Self {
             bytes: Vec::with_capacity(self.bytes.len()),
             origins: Vec::with_capacity(self.bytes.len()),
         };
-        let mut changed = false;
-        let mut i = 0;
-        let mut buffer = [0u8; 4];
-        while i < self.bytes.len() {
-            match escape_at(&self.bytes, i, &mut buffer) {
-                Some((decoded, consumed)) => {
-                    changed = true;
-                    let span = (self.origins[i].0, self.origins[i + consumed - 1].1);
-                    next.bytes.extend_from_slice(decoded);
-                    next.origins
-                        .extend(std::iter::repeat_n(span, decoded.len()));
-                    i += consumed;
-                }
-                None => {
-                    next.bytes.push(self.bytes[i]);
-                    next.origins.push(self.origins[i]);
-                    i += 1;
-                }
+        let changed = decode_pieces(&self.bytes, |piece, from, escape| {
+            next.bytes.extend_from_slice(piece);
+            if escape {
+                let span = (self.origins[from.start].0, self.origins[from.end - 1].1);
+                next.origins.extend(std::iter::repeat_n(span, piece.len()));
+            } else {
+                next.origins.extend_from_slice(&self.origins[from]);
             }
-        }
+        });
         changed.then_some(next)
     }
 }
 
 /// `bytes` with one layer of escapes decoded, or `None` when there is none.
 fn decode_layer(bytes: &[u8]) -> Option<Vec<u8>> {
-    let mut out: Option<Vec<u8>> = None;
+    let mut out = Vec::with_capacity(bytes.len());
+    decode_pieces(bytes, |piece, _, _| out.extend_from_slice(piece)).then_some(out)
+}
+
+/// One layer of `bytes` decoded, handed to `put` piece by piece in order: a run of bytes as
+/// they are, or what an escape stands for (`escape`), each with the bytes of `bytes` it
+/// comes from. Whether any escape was decoded. An escape starts at a `\\`, `%`, `&` or CR.
+fn decode_pieces(bytes: &[u8], mut put: impl FnMut(&[u8], Range<usize>, bool)) -> bool {
+    let mut changed = false;
     let mut copied = 0;
     let mut i = 0;
     let mut buffer = [0u8; 4];
-    let mut starts = EscapeStarts::new(bytes);
-    while let Some(at) = starts.next(i) {
-        i = at;
+    while let Some(offset) = bytes[i..]
+        .iter()
+        .position(|b| matches!(b, b'\\' | b'%' | b'&' | b'\r'))
+    {
+        i += offset;
         match escape_at(bytes, i, &mut buffer) {
             Some((decoded, consumed)) => {
-                let out = out.get_or_insert_with(|| Vec::with_capacity(bytes.len()));
-                out.extend_from_slice(&bytes[copied..i]);
-                out.extend_from_slice(decoded);
+                put(&bytes[copied..i], copied..i, false);
+                put(decoded, i..i + consumed, true);
+                changed = true;
                 i += consumed;
                 copied = i;
             }
             None => i += 1,
         }
     }
-    let mut out = out?;
-    out.extend_from_slice(&bytes[copied..]);
-    Some(out)
-}
-
-/// Where escape sequences may start: at a `\\`, `%`, `&` or CR. Every file a build publishes
-/// is decoded up to three times, so the bytes are searched with memchr's vector instructions,
-/// not one at a time (that search was 15% of a build's instructions, callgrind). Each byte is
-/// searched once, however many of them start no escape.
-struct EscapeStarts<'b> {
-    bytes: &'b [u8],
-    /// The next `\\`, `%` or `&` found, or the end.
-    mark: usize,
-    /// Where that search started: before it, the next mark is not known.
-    searched_from: usize,
-}
-
-impl<'b> EscapeStarts<'b> {
-    fn new(bytes: &'b [u8]) -> Self {
-        Self {
-            bytes,
-            mark: 0,
-            searched_from: usize::MAX,
-        }
-    }
-
-    /// The first possible start at `from` or after.
-    fn next(&mut self, from: usize) -> Option<usize> {
-        if self.searched_from > from || self.mark < from {
-            self.mark = memchr::memchr3(b'\\', b'%', b'&', &self.bytes[from..])
-                .map_or(self.bytes.len(), |offset| from + offset);
-            self.searched_from = from;
-        }
-        match memchr::memchr(b'\r', &self.bytes[from..self.mark]) {
-            Some(offset) => Some(from + offset),
-            None => (self.mark < self.bytes.len()).then_some(self.mark),
-        }
-    }
+    put(&bytes[copied..], copied..bytes.len(), false);
+    changed
 }
 
 /// The escape sequence starting at `bytes[i]`, if there is one: what it stands for (written

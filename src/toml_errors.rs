@@ -117,42 +117,10 @@ pub enum Complaint<'e> {
         unknown: &'e str,
         known: Vec<&'e str>,
     },
-    /// A value of a kind the key does not take.
-    WrongValue {
-        found: Found<'e>,
-        expected: Expected<'e>,
-    },
+    /// A value of a kind the key does not take, both in a webmaster's words: `found` the
+    /// text "sixty", `expected` a whole number.
+    WrongValue { found: String, expected: &'e str },
     /// Anything else (a syntax error, a type's own message), as toml gives it.
-    Other(&'e str),
-}
-
-/// The value serde found, as it describes it.
-#[derive(Debug, PartialEq)]
-pub enum Found<'e> {
-    /// Text, with its quotes: `"sixty"`.
-    Text(&'e str),
-    WholeNumber(&'e str),
-    Number(&'e str),
-    /// `true` or `false`.
-    Boolean(&'e str),
-    List,
-    /// A table, or a date (TOML dates reach serde as maps).
-    Map,
-    /// serde's own words for anything else.
-    Other(&'e str),
-}
-
-/// What the key takes, from serde's name for it (`i64`, `a string`, `struct Calendar`).
-#[derive(Debug, PartialEq)]
-pub enum Expected<'e> {
-    WholeNumber,
-    Number,
-    Text,
-    Path,
-    Boolean,
-    List,
-    Table,
-    /// serde's own words for anything else (a type's `expecting`).
     Other(&'e str),
 }
 
@@ -173,51 +141,54 @@ pub fn complaint(error: &toml::de::Error) -> Complaint<'_> {
         && let Some((found, expected)) = rest.rsplit_once(", expected ")
     {
         return Complaint::WrongValue {
-            found: found_kind(found),
-            expected: expected_kind(expected),
+            found: found_in_words(found),
+            expected: expected_in_words(expected),
         };
     }
     Complaint::Other(message)
 }
 
-fn expected_kind(expected: &str) -> Expected<'_> {
+/// What a key takes, from serde's name for it (`i64`, `a string`, `struct Calendar`); serde's
+/// own words for anything else (a type's `expecting`).
+fn expected_in_words(expected: &str) -> &str {
     match expected {
-        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" => {
-            Expected::WholeNumber
-        }
-        "f32" | "f64" => Expected::Number,
-        "a string" | "a borrowed string" => Expected::Text,
-        "path string" => Expected::Path,
-        "a boolean" => Expected::Boolean,
-        "a sequence" => Expected::List,
-        "a map" => Expected::Table,
-        other if other.starts_with("struct ") => Expected::Table,
-        other => Expected::Other(other),
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number",
+        "f32" | "f64" => "a number",
+        "a string" | "a borrowed string" => "text in quotes",
+        "path string" => "a path in quotes",
+        "a boolean" => "true or false",
+        "a sequence" => "a list",
+        "a map" => "a table",
+        other if other.starts_with("struct ") => "a table",
+        other => other,
     }
 }
 
-fn found_kind(found: &str) -> Found<'_> {
+/// The value serde found, in words: `string "x"` is the text "x". A date reaches serde as a
+/// map; serde's own words for anything else.
+fn found_in_words(found: &str) -> String {
     let quoted = |prefix: &str| found.strip_prefix(prefix).map(|v| v.trim_matches('`'));
     if let Some(text) = found.strip_prefix("string ") {
-        Found::Text(text)
+        format!("the text {text}")
     } else if let Some(n) = quoted("integer ") {
-        Found::WholeNumber(n)
+        format!("the whole number {n}")
     } else if let Some(n) = quoted("floating point ") {
-        Found::Number(n)
+        format!("the number {n}")
     } else if let Some(b) = quoted("boolean ") {
-        Found::Boolean(b)
+        b.to_owned()
     } else {
         match found {
-            "sequence" => Found::List,
-            "map" => Found::Map,
-            other => Found::Other(other),
+            "sequence" => "a list",
+            "map" => "a table or a date",
+            other => other,
         }
+        .to_owned()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Complaint, Expected, Found, complaint, key, message, place};
+    use super::{Complaint, complaint, key, message, place};
     use std::collections::BTreeMap;
     use std::path::PathBuf;
 
@@ -326,28 +297,27 @@ mod tests {
     #[test]
     fn a_value_of_the_wrong_kind_is_read_as_found_and_expected() {
         let cases = [
-            (
-                "days = \"sixty\"",
-                Found::Text("\"sixty\""),
-                Expected::WholeNumber,
-            ),
-            ("days = -1", Found::WholeNumber("-1"), Expected::WholeNumber),
-            ("ratio = true", Found::Boolean("true"), Expected::Number),
-            ("title = 5", Found::WholeNumber("5"), Expected::Text),
-            ("title = 1.5", Found::Number("1.5"), Expected::Text),
-            ("title = [1]", Found::List, Expected::Text),
-            ("title = 1979-05-27", Found::Map, Expected::Text),
-            ("folder = false", Found::Boolean("false"), Expected::Path),
-            ("draft = \"yes\"", Found::Text("\"yes\""), Expected::Boolean),
-            ("tags = \"a\"", Found::Text("\"a\""), Expected::List),
-            ("names = 1", Found::WholeNumber("1"), Expected::Table),
-            ("calendar = 1", Found::WholeNumber("1"), Expected::Table),
+            ("days = \"sixty\"", "the text \"sixty\"", "a whole number"),
+            ("days = -1", "the whole number -1", "a whole number"),
+            ("ratio = true", "true", "a number"),
+            ("title = 5", "the whole number 5", "text in quotes"),
+            ("title = 1.5", "the number 1.5", "text in quotes"),
+            ("title = [1]", "a list", "text in quotes"),
+            ("title = 1979-05-27", "a table or a date", "text in quotes"),
+            ("folder = false", "false", "a path in quotes"),
+            ("draft = \"yes\"", "the text \"yes\"", "true or false"),
+            ("tags = \"a\"", "the text \"a\"", "a list"),
+            ("names = 1", "the whole number 1", "a table"),
+            ("calendar = 1", "the whole number 1", "a table"),
         ];
         for (text, found, expected) in cases {
             let error = refused(text);
             assert_eq!(
                 complaint(&error),
-                Complaint::WrongValue { found, expected },
+                Complaint::WrongValue {
+                    found: found.to_owned(),
+                    expected
+                },
                 "{text}"
             );
             let name = text.split(' ').next().unwrap();

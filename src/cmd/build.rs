@@ -341,7 +341,7 @@ fn load_theme_meanwhile(
             templates.as_deref(),
             Arc::clone(&texts),
             &page_templates,
-            &rendered,
+            Some(&rendered),
             &cache,
         );
         Ok((theme, texts))

@@ -16,34 +16,10 @@ use std::sync::Arc;
 
 /// The languages built in, with their catalogues.
 pub const BUILT_IN: &[(&str, &str)] = &[
-    (
-        "en",
-        include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/templates/i18n/en.toml"
-        )),
-    ),
-    (
-        "es",
-        include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/templates/i18n/es.toml"
-        )),
-    ),
-    (
-        "fr",
-        include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/templates/i18n/fr.toml"
-        )),
-    ),
-    (
-        "nl",
-        include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/templates/i18n/nl.toml"
-        )),
-    ),
+    ("en", include_str!("../../templates/i18n/en.toml")),
+    ("es", include_str!("../../templates/i18n/es.toml")),
+    ("fr", include_str!("../../templates/i18n/fr.toml")),
+    ("nl", include_str!("../../templates/i18n/nl.toml")),
 ];
 
 /// The language of a site whose config names none.

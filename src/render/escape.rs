@@ -1,5 +1,4 @@
-//! Escaping for HTML and XML: what every value a template prints, and every value the event
-//! page's writer prints, passes through.
+//! Escaping for HTML and XML: what every value a template prints passes through.
 
 /// Escapes what HTML and XML need escaped, and no more: Tera's default also escapes `/`,
 /// which makes every URL in the output unreadable without making it safer.
@@ -8,12 +7,6 @@
 /// markup character are found with memchr's vector search, not byte by byte.
 pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
-    escape_html_into(&mut out, text);
-    out
-}
-
-/// [`escape_html`], onto the end of `out`.
-pub fn escape_html_into(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
     let mut run = 0;
     let mut tags = memchr::memchr3_iter(b'&', b'<', b'>', bytes).peekable();
@@ -38,6 +31,7 @@ pub fn escape_html_into(out: &mut String, text: &str) {
         run = i + 1;
     }
     out.push_str(&text[run..]);
+    out
 }
 
 #[cfg(test)]

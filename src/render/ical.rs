@@ -14,24 +14,11 @@
 //! start), so that no client meets a date near the end of year 9999.
 
 use crate::model::{Event, timestamp};
+use crate::view::{BookingEntry, CalendarEntry};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
 
 pub use crate::view::FeedSettings;
-
-/// One event ready to write: the model plus what the site adds.
-pub struct FeedEvent<'a> {
-    pub event: &'a Event,
-    /// The name shown, never empty.
-    pub name: &'a str,
-    /// Plain text, no markup.
-    pub description: String,
-    pub location: String,
-    /// The same on every build, and different for every event of the site.
-    pub uid: &'a str,
-    /// Absolute address of the event's page, when known.
-    pub url: Option<&'a str>,
-}
 
 /// Keeps a literal `\\` and a following `n` apart for careless parsers; see [`escape_text`].
 pub const WORD_JOINER: char = '\u{2060}';
@@ -71,14 +58,12 @@ pub fn assemble(feed: &FeedSettings, events: &[&VEvent], uid_host: &str) -> Stri
     out.line("X-PUBLISHED-TTL", &refresh);
 
     let mut seen = HashSet::new();
-    let mut written = 0;
     for block in events {
         if seen.insert(&block.uid) {
             out.out.push_str(&block.text);
-            written += 1;
         }
     }
-    if written == 0 {
+    if seen.is_empty() {
         // RFC 5545 3.4 wants at least one component. A journal entry is ignored by calendar
         // apps, so subscribers see an empty calendar instead of an error.
         out.line("BEGIN", "VJOURNAL");
@@ -91,10 +76,11 @@ pub fn assemble(feed: &FeedSettings, events: &[&VEvent], uid_host: &str) -> Stri
     out.finish()
 }
 
-pub fn vevent(item: &FeedEvent) -> VEvent {
-    let event = item.event;
+/// An event's VEVENT, with `description` (plain text, no markup) as its calendars carry it.
+pub fn vevent(entry: &CalendarEntry, description: &str) -> VEvent {
+    let event = &entry.event;
     let mut out = Writer {
-        out: String::with_capacity(400 + item.description.len() * 11 / 10),
+        out: String::with_capacity(400 + description.len() * 11 / 10),
     };
     // Every date written is before the calendar horizon (see
     // `timestamp::CALENDAR_HORIZON_YEAR`): the view leaves out events that reach it, and a
@@ -107,7 +93,7 @@ pub fn vevent(item: &FeedEvent) -> VEvent {
     );
     let changed = updated.or(created).unwrap_or(event.start);
     out.line("BEGIN", "VEVENT");
-    out.text("UID", item.uid);
+    out.text("UID", &entry.uid);
     out.line("DTSTAMP", &stamp(changed));
     out.line("DTSTART", &stamp(event.start));
     // An end must be later than the start; an event whose end was clamped to its start has
@@ -115,14 +101,14 @@ pub fn vevent(item: &FeedEvent) -> VEvent {
     if event.effective_end() > event.start {
         out.line("DTEND", &stamp(event.effective_end()));
     }
-    out.text("SUMMARY", item.name);
-    if !item.description.is_empty() {
-        out.text("DESCRIPTION", &item.description);
+    out.text("SUMMARY", &entry.name);
+    if !description.is_empty() {
+        out.text("DESCRIPTION", description);
     }
-    if !item.location.is_empty() {
-        out.text("LOCATION", &item.location);
+    if !entry.location.is_empty() {
+        out.text("LOCATION", &entry.location);
     }
-    if let Some(url) = item.url {
+    if let Some(url) = &entry.url {
         out.line("URL", url);
     }
     if let Some(created) = created {
@@ -135,48 +121,35 @@ pub fn vevent(item: &FeedEvent) -> VEvent {
     out.line("STATUS", "CONFIRMED");
     out.line("END", "VEVENT");
     VEvent {
-        uid: item.uid.to_owned(),
+        uid: entry.uid.clone(),
         text: out.finish(),
     }
-}
-
-/// One booking of a position, ready to write ([`booking_vevent`]).
-pub struct BookedPosition<'a> {
-    pub uid: &'a str,
-    /// `TJSJ_APP: Name (S2)`.
-    pub summary: &'a str,
-    /// Plain text, no markup.
-    pub description: &'a str,
-    pub start: DateTime<Utc>,
-    pub end: DateTime<Utc>,
-    /// Absolute address of the live page, when known.
-    pub url: Option<&'a str>,
 }
 
 /// A booking's VEVENT. The bookings list has no change times: DTSTAMP is the booking's
 /// start, so that nothing depends on the clock and the same list gives the same bytes. The
 /// view keeps only bookings whose end is after their start and before the calendar horizon.
-pub fn booking_vevent(booking: &BookedPosition) -> VEvent {
+pub fn booking_vevent(booking: &BookingEntry) -> VEvent {
     let mut out = Writer {
         out: String::with_capacity(300 + booking.description.len()),
     };
     out.line("BEGIN", "VEVENT");
-    out.text("UID", booking.uid);
+    out.text("UID", &booking.uid);
     out.line("DTSTAMP", &stamp(booking.start));
     out.line("DTSTART", &stamp(booking.start));
     out.line("DTEND", &stamp(booking.end));
-    out.text("SUMMARY", booking.summary);
+    out.text("SUMMARY", &booking.summary);
     if !booking.description.is_empty() {
-        out.text("DESCRIPTION", booking.description);
+        out.text("DESCRIPTION", &booking.description);
     }
-    if let Some(url) = booking.url {
+    if let Some(url) = &booking.url {
         out.line("URL", url);
     }
     out.line("STATUS", "CONFIRMED");
     out.line("TRANSP", "TRANSPARENT");
     out.line("END", "VEVENT");
     VEvent {
-        uid: booking.uid.to_owned(),
+        uid: booking.uid.clone(),
         text: out.finish(),
     }
 }

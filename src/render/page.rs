@@ -6,7 +6,6 @@ use crate::render::frame::{self, Frame, Frames};
 use crate::render::theme::Theme;
 use crate::view::SiteView;
 use anyhow::Result;
-use serde::Serialize;
 use serde_json::{Value, json};
 
 /// Where a page sits and what the templates need to link from it.
@@ -62,38 +61,6 @@ impl SiteContext {
     }
 }
 
-impl std::ops::Deref for SiteContext {
-    type Target = Value;
-
-    fn deref(&self) -> &Value {
-        &self.value
-    }
-}
-
-impl Serialize for SiteContext {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.value.serialize(serializer)
-    }
-}
-
-/// A page with what every template has of it: its `page` value and the way back to the
-/// root, made once for its frame and its content.
-struct PageValues<'p> {
-    page: &'p Page<'p>,
-    value: Value,
-    root: String,
-}
-
-impl<'p> PageValues<'p> {
-    fn new(view: &SiteView, page: &'p Page<'p>) -> Self {
-        Self {
-            page,
-            value: page_value(view, page),
-            root: page.root(),
-        }
-    }
-}
-
 /// What every page's template has of it as `page`.
 fn page_value(view: &SiteView, page: &Page) -> Value {
     // Link previews need absolute addresses: the logo is one only where the site's is known.
@@ -119,22 +86,31 @@ fn page_value(view: &SiteView, page: &Page) -> Value {
     })
 }
 
-/// A whole page's context: the site's values and `extra`, the way back to the root, the
-/// page's own facts, and its data under `name`. Built as one JSON object and moved into the context:
-/// `Context::insert` would copy `data` once more, and for a list of 10,000 events that copy
-/// is the build's peak memory.
-fn whole_context(
+/// A page's context: the site's values and `extra`, the way back to the root, the page's own
+/// facts and its data under `name`; of the first three only those `reads` names (the content
+/// of a split page reads only some: the site's values are the same on every page, and copying
+/// them into each page's context was a tenth of its cost). Built as one JSON object and moved
+/// into the context: `Context::insert` would copy `data` once more, and for a list of 10,000
+/// events that copy is the build's peak memory.
+fn page_context(
     site: &SiteContext,
     root: &str,
-    page: Value,
+    page: &Value,
     name: &str,
     data: Value,
+    reads: impl Fn(&str) -> bool,
 ) -> tera::Result<tera::Context> {
     let mut values = serde_json::Map::new();
-    values.insert("site".into(), site.value.clone());
-    values.insert("extra".into(), site.extra.clone());
+    if reads("site") {
+        values.insert("site".into(), site.value.clone());
+    }
+    if reads("extra") {
+        values.insert("extra".into(), site.extra.clone());
+    }
     values.insert("root".into(), Value::String(root.to_owned()));
-    values.insert("page".into(), page);
+    if reads("page") {
+        values.insert("page".into(), page.clone());
+    }
     values.insert(name.into(), data);
     tera::Context::from_value(Value::Object(values))
 }
@@ -146,15 +122,16 @@ fn frame(
     theme: &Theme,
     site: &SiteContext,
     view: &SiteView,
-    page_values: &PageValues,
+    template: &str,
+    root: &str,
+    page: &Value,
 ) -> Result<Option<std::sync::Arc<Frame>>> {
-    let (template, root) = (page_values.page.template, page_values.root.as_str());
-    let key = frame::key(template, root, &page_values.value, &view.site.menu);
+    let key = frame::key(template, root, page, &view.site.menu);
     site.frames.get(key, || {
         // The frame is the built-in layout.html and base.html, which read no page's data.
         let mut context = site.context();
         context.insert("root", root);
-        context.insert("page", &frame::placeholder_page(&page_values.value));
+        context.insert("page", &frame::placeholder_page(page));
         let [frame, _] = frame::names(template);
         let frame = Frame::parse(&theme.render_part(&frame, &context)?);
         if frame.is_none() {
@@ -174,66 +151,33 @@ pub(super) fn render_page(
     name: &str,
     data: Value,
 ) -> Result<String> {
-    let page_values = PageValues::new(view, page);
+    let (value, root) = (page_value(view, page), page.root());
     let split = theme.split(page.template);
     let frame = match split {
-        Some(_) => frame(theme, site, view, &page_values)?,
+        Some(_) => frame(theme, site, view, page.template, &root, &value)?,
         None => None,
     };
     let (Some(split), Some(frame)) = (split, frame) else {
-        let context = whole_context(site, &page_values.root, page_values.value, name, data)?;
+        let context = page_context(site, &root, &value, name, data, |_| true)?;
         return theme.render(page.template, &context);
     };
-    // Only what the content reads: the site's values are the same on every page, and copying
-    // them into each page's context was a tenth of its cost.
-    let mut values = serde_json::Map::new();
-    if split.reads("site") {
-        values.insert("site".into(), site.value.clone());
-    }
-    if split.reads("extra") {
-        values.insert("extra".into(), site.extra.clone());
-    }
-    values.insert("root".into(), Value::String(page_values.root.clone()));
-    if split.reads("page") {
-        values.insert("page".into(), page_values.value.clone());
-    }
-    values.insert(name.into(), data);
-    let context = tera::Context::from_value(Value::Object(values))?;
+    let context = page_context(site, &root, &value, name, data, |part| split.reads(part))?;
     let [_, content] = frame::names(page.template);
-    match theme.render_part(&content, &context) {
-        Ok(content) => Ok(frame.fill(content, &page_values.value)),
-        Err(error) => Err(content_error(
-            theme,
-            site,
-            page_values,
-            name,
-            &context,
-            error,
-        )),
-    }
-}
-
-/// The error of a page whose content failed, as the page rendered whole words it: naming the
-/// template, and the line where it can. A content that fails where the whole page renders is
-/// the program's mistake, never hidden by a page rendered whole.
-fn content_error(
-    theme: &Theme,
-    site: &SiteContext,
-    page_values: PageValues,
-    name: &str,
-    context: &tera::Context,
-    error: anyhow::Error,
-) -> anyhow::Error {
+    let error = match theme.render_part(&content, &context) {
+        Ok(content) => return Ok(frame.fill(content, &value)),
+        Err(error) => error,
+    };
+    // A content that fails is worded as the page rendered whole words it: naming the template,
+    // and the line where it can. One that fails where the whole page renders is the program's
+    // mistake, never hidden by a page rendered whole.
     let data = context.get(name).cloned().unwrap_or(Value::Null);
-    let whole = whole_context(site, &page_values.root, page_values.value, name, data)
-        .map_err(anyhow::Error::from)
-        .and_then(|context| theme.render(page_values.page.template, &context));
-    match whole {
-        Err(whole) => whole,
-        Ok(_) => anyhow::anyhow!(
+    let whole = page_context(site, &root, &value, name, data, |_| true)?;
+    match theme.render(page.template, &whole) {
+        Err(whole) => Err(whole),
+        Ok(_) => Err(anyhow::anyhow!(
             "internal error: {} of {} failed alone where the whole page renders: {error}",
-            page_values.page.template,
-            page_values.page.path
-        ),
+            page.template,
+            page.path
+        )),
     }
 }

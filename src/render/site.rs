@@ -146,11 +146,8 @@ pub fn render(mut view: SiteView, theme: &Theme, sink: Sink) -> Result<()> {
         atom_feed(view, theme, &site, sink)?;
     }
     crate::render::data::events_feed(view, sink)?;
-    let calendars = Calendars {
-        feeds: &view.calendars,
-        blocks: blocks.into_iter().flatten().collect(),
-    };
-    calendars.feeds(view, sink)
+    let blocks: HashMap<EventKey, ical::VEvent> = blocks.into_iter().flatten().collect();
+    calendar_feeds(view, &blocks, sink)
 }
 
 /// The Atom feed of the upcoming events.
@@ -285,8 +282,7 @@ fn not_found_page(view: &SiteView, theme: &Theme, site: &SiteContext, sink: Sink
         &outputs::NOT_FOUND,
         outputs::NOT_FOUND.path,
         theme.render("404.html", &context)?,
-    ))?;
-    Ok(())
+    ))
 }
 
 /// An event's page. Its social image is the banner's widest copy where the site serves it
@@ -312,13 +308,6 @@ fn event_page(event: &EventPage, site_url: Option<&str>) -> Page<'static> {
     }
 }
 
-/// Every event's VEVENT, written once (on every core, with its page) and shared by its feed
-/// and its own file for "Add to calendar".
-struct Calendars<'v> {
-    feeds: &'v crate::view::CalendarFeeds,
-    blocks: HashMap<EventKey, ical::VEvent>,
-}
-
 /// One event's own calendar, beside its page; and its VEVENT, for the feeds.
 fn single_calendar(
     feeds: &crate::view::CalendarFeeds,
@@ -329,14 +318,7 @@ fn single_calendar(
     let Some(entry) = feeds.entries.get(&key) else {
         return Ok(None);
     };
-    let block = ical::vevent(&ical::FeedEvent {
-        event: &entry.event,
-        name: &entry.name,
-        description: entry.description(&event.text()),
-        location: entry.location.clone(),
-        uid: &entry.uid,
-        url: entry.url.as_deref(),
-    });
+    let block = ical::vevent(entry, &entry.description(&event.text()));
     let single = ical::FeedSettings {
         name: entry.name.clone(),
         description: String::new(),
@@ -351,63 +333,44 @@ fn single_calendar(
     Ok(Some(block))
 }
 
-impl<'v> Calendars<'v> {
-    /// The facility's and the division's feeds.
-    fn feeds(&self, view: &SiteView, sink: Sink) -> Result<()> {
-        let list = |keys: &[EventKey]| -> Vec<&ical::VEvent> {
-            keys.iter().filter_map(|key| self.blocks.get(key)).collect()
-        };
-        let uid_host = &self.feeds.uid_host;
-        let written = |output: &Output| output.is_written(&view.site.sections, view.site.has_feed);
-        if written(&outputs::FACILITY_CALENDAR) {
-            sink(Rendered::new(
-                &outputs::FACILITY_CALENDAR,
-                outputs::FACILITY_CALENDAR.path,
-                ical::assemble(
-                    &self.feeds.facility,
-                    &list(&self.feeds.facility_ids),
-                    uid_host,
-                ),
-            ))?;
-        }
-        if written(&outputs::BOOKINGS_CALENDAR) {
-            sink(Rendered::new(
-                &outputs::BOOKINGS_CALENDAR,
-                outputs::BOOKINGS_CALENDAR.path,
-                bookings_calendar(view, uid_host),
-            ))?;
-        }
-        if written(&outputs::DIVISION_CALENDAR) {
-            sink(Rendered::new(
-                &outputs::DIVISION_CALENDAR,
-                outputs::DIVISION_CALENDAR.path,
-                ical::assemble(
-                    &self.feeds.division,
-                    &list(&self.feeds.division_ids),
-                    uid_host,
-                ),
-            ))?;
-        }
-        Ok(())
-    }
-}
-
-/// The bookings of our positions.
-fn bookings_calendar(view: &SiteView, uid_host: &str) -> String {
-    let blocks: Vec<ical::VEvent> = (view.bookings_calendar.entries.iter())
-        .map(|entry| {
-            ical::booking_vevent(&ical::BookedPosition {
-                uid: &entry.uid,
-                summary: &entry.summary,
-                description: &entry.description,
-                start: entry.start,
-                end: entry.end,
-                url: entry.url.as_deref(),
-            })
-        })
+/// The facility's, the bookings' and the division's feeds, each of every event's VEVENT
+/// (`blocks`, written once with its page) that it lists.
+fn calendar_feeds(
+    view: &SiteView,
+    blocks: &HashMap<EventKey, ical::VEvent>,
+    sink: Sink,
+) -> Result<()> {
+    let feeds = &view.calendars;
+    let listed = |keys: &[EventKey]| -> Vec<&ical::VEvent> {
+        keys.iter().filter_map(|key| blocks.get(key)).collect()
+    };
+    let bookings: Vec<ical::VEvent> = (view.bookings_calendar.entries.iter())
+        .map(ical::booking_vevent)
         .collect();
-    let blocks: Vec<&ical::VEvent> = blocks.iter().collect();
-    ical::assemble(&view.calendars.bookings, &blocks, uid_host)
+    let calendars = [
+        (
+            &outputs::FACILITY_CALENDAR,
+            &feeds.facility,
+            listed(&feeds.facility_ids),
+        ),
+        (
+            &outputs::BOOKINGS_CALENDAR,
+            &feeds.bookings,
+            bookings.iter().collect(),
+        ),
+        (
+            &outputs::DIVISION_CALENDAR,
+            &feeds.division,
+            listed(&feeds.division_ids),
+        ),
+    ];
+    for (output, settings, events) in calendars {
+        if output.is_written(&view.site.sections, view.site.has_feed) {
+            let text = ical::assemble(settings, &events, &feeds.uid_host);
+            sink(Rendered::new(output, output.path, text))?;
+        }
+    }
+    Ok(())
 }
 
 fn to_value(value: &impl Serialize) -> Result<Value> {

@@ -27,13 +27,9 @@ use folder::{TemplateSource, check_page_templates, read_theme_folder};
 pub use ignored::{Ignored, ignored_files};
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use tera::Tera;
 use translate::{Translate, UNKNOWN_KEY};
-
-/// Page templates left unparsed until a page is rendered whole, with their text
-/// ([`Theme::tera_for`]).
-type Deferred = Vec<(String, String)>;
 
 /// The folder the built-in templates are also found under, whatever the theme replaces:
 /// `{% extends "builtin/index.html" %}`.
@@ -54,11 +50,6 @@ struct Parsed {
     tera: Tera,
     /// The page templates rendered in two parts, frame and content ([`frame`]), by name.
     splits: HashMap<String, Split>,
-    /// The split page templates whose whole text `tera` does not hold ([`Theme::tera_for`]).
-    deferred: Deferred,
-    /// `tera` with the deferred templates, made the first time a page of one is rendered
-    /// whole.
-    whole: OnceLock<std::result::Result<Tera, Problem>>,
 }
 
 /// The templates last parsed, by a hash of what they were parsed from: `serve` keeps one for
@@ -92,40 +83,26 @@ impl Theme {
     /// The templates of `user_dir` over the built-in ones, every one of them, speaking the
     /// language of `texts` (loaded by the command, which hands the same texts to the view).
     pub fn load(user_dir: Option<&Path>, texts: Arc<Texts>) -> Result<Self> {
-        Self::load_for(user_dir, texts, &[], None, None)
+        Self::load_with(user_dir, texts, &[], None, &TemplateCache::default())
     }
 
     /// [`Theme::load`] for a site's build: the user's templates, those content pages name
-    /// among them, and of the built-in ones only those the build renders (`rendered`) and
-    /// what these name (parsing is most of a small site's build); parsed again only when
-    /// `cache` does not hold them.
+    /// among them, and of the built-in ones only those the build renders (`rendered`, all
+    /// when `None`) and what these name (parsing is most of a small site's build); parsed
+    /// again only when `cache` does not hold them.
     pub fn load_with(
         user_dir: Option<&Path>,
         texts: Arc<Texts>,
         page_templates: &[PageTemplate],
-        rendered: &[&str],
-        cache: &TemplateCache,
-    ) -> Result<Self> {
-        Self::load_for(user_dir, texts, page_templates, Some(rendered), Some(cache))
-    }
-
-    fn load_for(
-        user_dir: Option<&Path>,
-        texts: Arc<Texts>,
-        page_templates: &[PageTemplate],
         rendered: Option<&[&str]>,
-        cache: Option<&TemplateCache>,
+        cache: &TemplateCache,
     ) -> Result<Self> {
         let mut static_files: Vec<(String, Vec<u8>)> = STATIC_FILES
             .iter()
             .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
             .collect();
         let sources = gather_sources(user_dir, page_templates, rendered, &mut static_files)?;
-        let parse = || parse(&sources, &texts);
-        let parsed = match cache {
-            Some(cache) => cache.get(fingerprint(&texts, &sources), parse)?,
-            None => Arc::new(parse()?),
-        };
+        let parsed = cache.get(fingerprint(&texts, &sources), || parse(&sources, &texts))?;
         Ok(Self {
             parsed,
             static_files,
@@ -134,31 +111,13 @@ impl Theme {
         })
     }
 
-    /// The templates with every deferred page template parsed whole: `tera` itself when none
-    /// is deferred or `template` is not one.
-    fn tera_for(&self, template: &str) -> Result<&Tera> {
-        let parsed = &self.parsed;
-        if !parsed.deferred.iter().any(|(name, _)| name == template) {
-            return Ok(&parsed.tera);
-        }
-        let whole = parsed.whole.get_or_init(|| {
-            let mut tera = parsed.tera.clone();
-            tera.add_raw_templates(parsed.deferred.clone())
-                .map_err(|error| load_error(&error, &self.sources))?;
-            Ok(tera)
-        });
-        whole
-            .as_ref()
-            .map_err(|problem| Problems::new(vec![problem.clone()]).into())
-    }
-
     /// The words of the pages, for what the view writes itself.
     pub fn texts(&self) -> Arc<Texts> {
         Arc::clone(&self.texts)
     }
 
     pub fn render(&self, template: &str, context: &tera::Context) -> Result<String> {
-        let rendered = self.render_unchecked(template, context)?;
+        let rendered = self.render_part(template, context)?;
         // Whatever the data, the config or the theme put in, the file stays well-formed.
         Ok(
             if template.ends_with(".html") || template.ends_with(".xml") {
@@ -177,11 +136,7 @@ impl Theme {
     /// A part of a page ([`Theme::split`]), as Tera renders it: its forbidden characters are
     /// removed from the whole page it goes into.
     pub fn render_part(&self, template: &str, context: &tera::Context) -> Result<String> {
-        self.render_unchecked(template, context)
-    }
-
-    fn render_unchecked(&self, template: &str, context: &tera::Context) -> Result<String> {
-        let tera = self.tera_for(template)?;
+        let tera = &self.parsed.tera;
         panics::guarded(template, || tera.render(template, context)).map_err(|error| {
             let message = tera_errors::full_text(&error);
             let located = self
@@ -281,10 +236,8 @@ fn parse(sources: &[TemplateSource], texts: &Arc<Texts>) -> Result<Parsed> {
     // Page templates are also registered split in two; which of them are used split is
     // decided once the chain each extends is parsed.
     let (split_names, split_texts) = split_pages(sources);
-    let deferred = deferred(sources, &split_names);
     let all = sources
         .iter()
-        .filter(|source| !deferred.iter().any(|(name, _)| *name == source.name))
         .map(|source| (source.name.as_str(), source.text.as_str()))
         .chain(
             split_texts
@@ -305,7 +258,7 @@ fn parse(sources: &[TemplateSource], texts: &Arc<Texts>) -> Result<Parsed> {
     check_text_keys(sources, texts)?;
     tera.autoescape_on(vec![".html", ".xml"]);
     tera.set_escape_fn(escape_html);
-    let (splits, deferred) = keep_splits(&mut tera, sources, split_names, deferred)?;
+    let splits = keep_splits(&tera, sources, split_names);
     let mut split_names: Vec<&str> = splits.keys().map(String::as_str).collect();
     split_names.sort_unstable();
     log::debug!(
@@ -316,12 +269,7 @@ fn parse(sources: &[TemplateSource], texts: &Arc<Texts>) -> Result<Parsed> {
             split_names.join(", ")
         }
     );
-    Ok(Parsed {
-        tera,
-        splits,
-        deferred,
-        whole: OnceLock::new(),
-    })
+    Ok(Parsed { tera, splits })
 }
 
 /// A Tera with what the theme's templates may call: the catalogue's texts (`t`), the
@@ -357,31 +305,28 @@ fn gather_sources(
         None => Vec::new(),
     };
     check_page_templates(page_templates, &user_templates, user_dir)?;
-    let builtin = TEMPLATES
-        .iter()
-        .filter(|(name, _)| !user_templates.iter().any(|user| user.name == *name))
-        .map(|(name, text)| TemplateSource {
-            name: name.to_string(),
-            text: blank_comments(text),
-            origin: format!("built-in {name}"),
-            built_in: true,
-        });
     // Each built-in also under `builtin/`, so that a theme's template can extend the one it
     // replaces (Tera cannot extend a template of the same name) and fill a single block.
     // Only for a theme that names one, so that the others' builds parse no template twice.
     let wanted = user_templates
         .iter()
         .any(|user| user.text.contains(BUILTIN_PREFIX));
-    let aliases = (TEMPLATES.iter())
-        .filter(|_| wanted)
-        .map(|(name, text)| TemplateSource {
-            name: format!("{BUILTIN_PREFIX}{name}"),
-            text: blank_comments(text),
-            origin: format!("built-in {name}"),
-            built_in: true,
+    let prefixes = if wanted {
+        vec!["", BUILTIN_PREFIX]
+    } else {
+        vec![""]
+    };
+    let all: Vec<TemplateSource> = (prefixes.into_iter())
+        .flat_map(|prefix| {
+            TEMPLATES.iter().map(move |(name, text)| TemplateSource {
+                name: format!("{prefix}{name}"),
+                text: blank_comments(text),
+                origin: format!("built-in {name}"),
+                built_in: true,
+            })
         })
-        .filter(|alias| !user_templates.iter().any(|user| user.name == alias.name));
-    let all: Vec<TemplateSource> = builtin.chain(aliases).collect();
+        .filter(|source| !user_templates.iter().any(|user| user.name == source.name))
+        .collect();
     Ok(match rendered {
         Some(rendered) => named_from(user_templates, all, rendered),
         None => user_templates.into_iter().chain(all).collect(),
@@ -433,33 +378,14 @@ fn split_pages(sources: &[TemplateSource]) -> (Vec<String>, Vec<(String, String)
     (splits, texts)
 }
 
-/// The split page templates left unparsed for now. A split page template is parsed as its
-/// content, and its frame extends layout.html: its whole text is needed only to render a page
-/// whole, which a build does only when a frame cannot be used or to name a template in an
-/// error. It is left unparsed then (a tenth of the parse), unless another template names it
-/// (`section.html` extends `page.html`), or the split is not kept ([`keep_splits`]).
-fn deferred(sources: &[TemplateSource], splits: &[String]) -> Vec<(String, String)> {
-    sources
-        .iter()
-        .filter(|source| splits.contains(&source.name))
-        .filter(|source| {
-            let quoted = format!("\"{}\"", source.name);
-            !(sources.iter()).any(|other| other.name != source.name && other.text.contains(&quoted))
-        })
-        .map(|source| (source.name.clone(), source.text.clone()))
-        .collect()
-}
-
 /// The splits of the page templates `names` whose content holds the page template's blocks
-/// and whose frame's chain (layout.html, base.html) is built in; parses the deferred templates
-/// of the others, which are rendered whole every time; and returns the deferred templates
-/// left.
+/// and whose frame's chain (layout.html, base.html) is built in; the others are rendered
+/// whole every time.
 fn keep_splits(
-    tera: &mut Tera,
+    tera: &Tera,
     sources: &[TemplateSource],
     names: Vec<String>,
-    deferred: Deferred,
-) -> Result<(HashMap<String, Split>, Deferred)> {
+) -> HashMap<String, Split> {
     let built_in = |name: &str| sources.iter().any(|s| s.name == name && s.built_in);
     let split = |name: String| {
         let [frame, content] = frame::names(&name);
@@ -474,35 +400,20 @@ fn keep_splits(
             .all(|parent| built_in(parent))
             .then_some((name, split))
     };
-    let splits: HashMap<String, Split> = names.into_iter().filter_map(split).collect();
-    let (kept, whole_now): (Vec<_>, Vec<_>) = deferred
-        .into_iter()
-        .partition(|(name, _)| splits.contains_key(name));
-    if !whole_now.is_empty()
-        && let Err(error) = tera.add_raw_templates(whole_now)
-    {
-        return Err(Problems::new(vec![load_error(&error, sources)]).into());
-    }
-    Ok((splits, kept))
+    names.into_iter().filter_map(split).collect()
 }
 
 /// A hash of the program's version, the texts and every template with where it came from
 /// (which decides which are built in, and the errors): what the parsed templates are made of.
 fn fingerprint(texts: &Texts, sources: &[TemplateSource]) -> u128 {
-    let mut made_with = format!("{}\n{texts:?}\n", env!("CARGO_PKG_VERSION")).into_bytes();
+    use std::hash::Hash;
+    // A text is hashed with an end mark, so that no two lists of texts hash the same bytes.
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    (env!("CARGO_PKG_VERSION"), format!("{texts:?}")).hash(&mut hasher);
     for source in sources {
-        let lengths = format!(
-            "{}\n{}\n{}\n",
-            source.name.len(),
-            source.text.len(),
-            source.origin.len()
-        );
-        made_with.extend_from_slice(lengths.as_bytes());
-        made_with.extend_from_slice(source.origin.as_bytes());
-        made_with.extend_from_slice(source.name.as_bytes());
-        made_with.extend_from_slice(source.text.as_bytes());
+        (&source.origin, &source.name, &source.text).hash(&mut hasher);
     }
-    xxhash_rust::xxh3::xxh3_128(&made_with)
+    hasher.digest128()
 }
 
 /// Every `t(key="...")` with a literal key names a text the catalogues have: a mistyped key
@@ -602,7 +513,7 @@ mod tests {
     /// content pages loads it, with `cache`.
     fn site_theme(dir: Option<&Path>, pages: &[PageTemplate], cache: &TemplateCache) -> Theme {
         let rendered = crate::render::site::templates_rendered(&Sections::default(), true, true);
-        Theme::load_with(dir, texts(), pages, &rendered, cache).unwrap()
+        Theme::load_with(dir, texts(), pages, Some(&rendered), cache).unwrap()
     }
 
     #[test]
@@ -635,7 +546,7 @@ mod tests {
             ..Sections::default()
         };
         let rendered = crate::render::site::templates_rendered(&sections, false, false);
-        let small = Theme::load_with(None, texts(), &[], &rendered, &cache).unwrap();
+        let small = Theme::load_with(None, texts(), &[], Some(&rendered), &cache).unwrap();
         for name in [
             "sitemap.xml",
             "feed.xml",
@@ -652,7 +563,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("report-roster.html"), "{{ broken").unwrap();
         let rendered = crate::render::site::templates_rendered(&Sections::default(), true, true);
-        let error = Theme::load_with(Some(dir.path()), texts(), &[], &rendered, &cache)
+        let error = Theme::load_with(Some(dir.path()), texts(), &[], Some(&rendered), &cache)
             .err()
             .expect("a broken report template fails the site's build");
         assert!(error.to_string().contains("report-roster.html"), "{error}");
@@ -684,15 +595,14 @@ mod tests {
         spanish.rename("nav.roster", "Plantilla");
         let rendered = crate::render::site::templates_rendered(&Default::default(), true, true);
         let dir = Some(dir.path());
-        let other = Theme::load_with(dir, Arc::new(spanish), &[], &rendered, &cache).unwrap();
+        let other = Theme::load_with(dir, Arc::new(spanish), &[], Some(&rendered), &cache).unwrap();
         assert!(!Arc::ptr_eq(&edited.parsed, &other.parsed));
     }
 
     #[test]
-    fn a_split_page_template_is_parsed_whole_only_when_a_page_needs_it() {
+    fn a_page_template_of_one_block_is_split_and_can_still_be_rendered_whole() {
         let site = site_theme(None, &[], &TemplateCache::default());
         assert!(site.split("event.html").is_some());
-        assert!(!parsed(&site, "event.html"), "event.html was parsed whole");
         // A template of more than one block is not split, and its parts are not parsed.
         for name in ["404.html", "documents.html", "whats-new.html", "page.html"] {
             assert!(site.split(name).is_none(), "{name}");
@@ -709,7 +619,6 @@ mod tests {
             "page": {"title": "Lost", "url": "404.html", "section": ""},
         }))
         .unwrap();
-        assert!(site.parsed.whole.get().is_none());
         // The page's values are missing here, not the template: it renders as far as base.html.
         let error = site.render("event.html", &context).unwrap_err().to_string();
         assert!(error.contains("Variable `site."), "{error}");
@@ -717,9 +626,8 @@ mod tests {
             !error.contains("Template 'event.html' not found"),
             "{error}"
         );
-        assert!(site.parsed.whole.get().is_some_and(Result::is_ok));
 
-        // A theme's template that extends one keeps it whole.
+        // A theme's template may extend a split one.
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join("special.html"),

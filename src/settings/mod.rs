@@ -381,6 +381,21 @@ mod tests {
     /// docs/configuration.md has a row for every key the file takes, as serde lists them when
     /// it refuses an unknown one: a new key fails here until the guide explains it.
     #[test]
+    fn a_timeout_is_more_than_no_time_and_at_most_a_day() {
+        assert_eq!(parse("timeout = 2.5\n").unwrap().timeout.0, 2.5);
+        for text in [
+            "timeout = 0",
+            "timeout = 86401",
+            "timeout = nan",
+            "timeout = -1",
+        ] {
+            let error = parse(&format!("{text}\n")).unwrap_err().to_string();
+            let expected = "timeout: expected seconds between 0 and 86400, found";
+            assert!(error.contains(expected), "{error}");
+        }
+    }
+
+    #[test]
     fn the_guide_has_a_row_for_every_key() {
         let guide = include_str!("../../docs/configuration.md");
         let tables = [

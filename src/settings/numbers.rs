@@ -119,23 +119,7 @@ impl TryFrom<toml::Value> for FeedLimit {
     }
 }
 
-/// `timeout`: seconds one request may take.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(try_from = "f64")]
-pub struct Timeout(pub f64);
-
-impl Default for Timeout {
-    fn default() -> Self {
-        Self(super::DEFAULT_TIMEOUT)
-    }
-}
-
-impl TryFrom<f64> for Timeout {
-    type Error = Invalid;
-    fn try_from(seconds: f64) -> Result<Self, Invalid> {
-        if !(seconds > 0.0 && seconds <= 86_400.0) {
-            return invalid("expected seconds between 0 and 86400".into());
-        }
-        Ok(Self(seconds))
-    }
-}
+decimal_number!(
+    /// `timeout`: seconds one request may take; more than none.
+    Timeout = super::DEFAULT_TIMEOUT, f64::MIN_POSITIVE..=86_400.0, "seconds between 0 and 86400"
+);

@@ -3,13 +3,14 @@
 
 use super::values::INVALID;
 use crate::suggest::nearest;
-use crate::toml_errors::{self, Complaint, Expected, Found};
+use crate::toml_errors::{self, Complaint};
 
 /// A TOML error in a webmaster's words: which key, what it takes and what was found
 /// (`recent_days: expected a whole number, found the text "sixty"`), and for an unknown key
 /// the nearest known one. serde's wording (`invalid type: string "sixty", expected i64`)
-/// names Rust types and not the key; [`toml_errors`] reads its parts, and anything it does
-/// not recognise is passed on as it is.
+/// names Rust types and not the key; [`toml_errors`] reads its parts (what was found and
+/// what is expected already in words), and anything it does not recognise is passed on as it
+/// is.
 pub(super) fn readable(error: &toml::de::Error) -> String {
     let key = toml_errors::key(error);
     match toml_errors::complaint(error) {
@@ -37,40 +38,9 @@ pub(super) fn readable(error: &toml::de::Error) -> String {
             }
         }
         Complaint::WrongValue { found, expected } => match key {
-            Some(key) => format!(
-                "{key}: expected {}, found {}",
-                expected_in_words(expected),
-                found_in_words(found)
-            ),
+            Some(key) => format!("{key}: expected {expected}, found {found}"),
             None => error.message().to_owned(),
         },
-    }
-}
-
-/// What a key takes, in words.
-fn expected_in_words(expected: Expected<'_>) -> String {
-    match expected {
-        Expected::WholeNumber => "a whole number".into(),
-        Expected::Number => "a number".into(),
-        Expected::Text => "text in quotes".into(),
-        Expected::Path => "a path in quotes".into(),
-        Expected::Boolean => "true or false".into(),
-        Expected::List => "a list".into(),
-        Expected::Table => "a table".into(),
-        Expected::Other(other) => other.into(),
-    }
-}
-
-/// The value found, in words: `"x"` is the text "x".
-fn found_in_words(found: Found<'_>) -> String {
-    match found {
-        Found::Text(text) => format!("the text {text}"),
-        Found::WholeNumber(n) => format!("the whole number {n}"),
-        Found::Number(n) => format!("the number {n}"),
-        Found::Boolean(b) => b.into(),
-        Found::List => "a list".into(),
-        Found::Map => "a table or a date".into(),
-        Found::Other(other) => other.into(),
     }
 }
 
