@@ -27,9 +27,13 @@ use folder::{TemplateSource, check_page_templates, read_theme_folder};
 pub use ignored::{Ignored, ignored_files};
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use tera::Tera;
 use translate::{Translate, UNKNOWN_KEY};
+
+/// Page templates left unparsed until a page is rendered whole, with their text
+/// ([`Theme::tera_for`]).
+type Deferred = Vec<(String, String)>;
 
 /// The folder the built-in templates are also found under, whatever the theme replaces:
 /// `{% extends "builtin/index.html" %}`.
@@ -50,6 +54,11 @@ struct Parsed {
     tera: Tera,
     /// The page templates rendered in two parts, frame and content ([`frame`]), by name.
     splits: HashMap<String, Split>,
+    /// The split page templates whose whole text `tera` does not hold ([`Theme::tera_for`]).
+    deferred: Deferred,
+    /// `tera` with the deferred templates, made the first time a page of one is rendered
+    /// whole.
+    whole: OnceLock<std::result::Result<Tera, Problem>>,
 }
 
 /// The templates last parsed, by a hash of what they were parsed from: `serve` keeps one for
@@ -111,6 +120,24 @@ impl Theme {
         })
     }
 
+    /// The templates with every deferred page template parsed whole: `tera` itself when none
+    /// is deferred or `template` is not one.
+    fn tera_for(&self, template: &str) -> Result<&Tera> {
+        let parsed = &self.parsed;
+        if !parsed.deferred.iter().any(|(name, _)| name == template) {
+            return Ok(&parsed.tera);
+        }
+        let whole = parsed.whole.get_or_init(|| {
+            let mut tera = parsed.tera.clone();
+            tera.add_raw_templates(parsed.deferred.clone())
+                .map_err(|error| load_error(&error, &self.sources))?;
+            Ok(tera)
+        });
+        whole
+            .as_ref()
+            .map_err(|problem| Problems::new(vec![problem.clone()]).into())
+    }
+
     /// The words of the pages, for what the view writes itself.
     pub fn texts(&self) -> Arc<Texts> {
         Arc::clone(&self.texts)
@@ -136,7 +163,7 @@ impl Theme {
     /// A part of a page ([`Theme::split`]), as Tera renders it: its forbidden characters are
     /// removed from the whole page it goes into.
     pub fn render_part(&self, template: &str, context: &tera::Context) -> Result<String> {
-        let tera = &self.parsed.tera;
+        let tera = self.tera_for(template)?;
         panics::guarded(template, || tera.render(template, context)).map_err(|error| {
             let message = tera_errors::full_text(&error);
             let located = self
@@ -236,8 +263,10 @@ fn parse(sources: &[TemplateSource], texts: &Arc<Texts>) -> Result<Parsed> {
     // Page templates are also registered split in two; which of them are used split is
     // decided once the chain each extends is parsed.
     let (split_names, split_texts) = split_pages(sources);
+    let deferred = deferred(sources, &split_names);
     let all = sources
         .iter()
+        .filter(|source| !deferred.iter().any(|(name, _)| *name == source.name))
         .map(|source| (source.name.as_str(), source.text.as_str()))
         .chain(
             split_texts
@@ -258,7 +287,7 @@ fn parse(sources: &[TemplateSource], texts: &Arc<Texts>) -> Result<Parsed> {
     check_text_keys(sources, texts)?;
     tera.autoescape_on(vec![".html", ".xml"]);
     tera.set_escape_fn(escape_html);
-    let splits = keep_splits(&tera, sources, split_names);
+    let (splits, deferred) = keep_splits(&mut tera, sources, split_names, deferred)?;
     let mut split_names: Vec<&str> = splits.keys().map(String::as_str).collect();
     split_names.sort_unstable();
     log::debug!(
@@ -269,7 +298,12 @@ fn parse(sources: &[TemplateSource], texts: &Arc<Texts>) -> Result<Parsed> {
             split_names.join(", ")
         }
     );
-    Ok(Parsed { tera, splits })
+    Ok(Parsed {
+        tera,
+        splits,
+        deferred,
+        whole: OnceLock::new(),
+    })
 }
 
 /// A Tera with what the theme's templates may call: the catalogue's texts (`t`), the
@@ -378,14 +412,33 @@ fn split_pages(sources: &[TemplateSource]) -> (Vec<String>, Vec<(String, String)
     (splits, texts)
 }
 
+/// The split page templates left unparsed for now. A split page template is parsed as its
+/// content, and its frame extends layout.html: its whole text is needed only to render a page
+/// whole, which a build does only when a frame cannot be used or to name a template in an
+/// error. It is left unparsed then (a tenth of the parse), unless another template names it
+/// (`section.html` extends `page.html`), or the split is not kept ([`keep_splits`]).
+fn deferred(sources: &[TemplateSource], splits: &[String]) -> Vec<(String, String)> {
+    sources
+        .iter()
+        .filter(|source| splits.contains(&source.name))
+        .filter(|source| {
+            let quoted = format!("\"{}\"", source.name);
+            !(sources.iter()).any(|other| other.name != source.name && other.text.contains(&quoted))
+        })
+        .map(|source| (source.name.clone(), source.text.clone()))
+        .collect()
+}
+
 /// The splits of the page templates `names` whose content holds the page template's blocks
-/// and whose frame's chain (layout.html, base.html) is built in; the others are rendered
-/// whole every time.
+/// and whose frame's chain (layout.html, base.html) is built in; parses the deferred templates
+/// of the others, which are rendered whole every time; and returns the deferred templates
+/// left.
 fn keep_splits(
-    tera: &Tera,
+    tera: &mut Tera,
     sources: &[TemplateSource],
     names: Vec<String>,
-) -> HashMap<String, Split> {
+    deferred: Deferred,
+) -> Result<(HashMap<String, Split>, Deferred)> {
     let built_in = |name: &str| sources.iter().any(|s| s.name == name && s.built_in);
     let split = |name: String| {
         let [frame, content] = frame::names(&name);
@@ -400,7 +453,16 @@ fn keep_splits(
             .all(|parent| built_in(parent))
             .then_some((name, split))
     };
-    names.into_iter().filter_map(split).collect()
+    let splits: HashMap<String, Split> = names.into_iter().filter_map(split).collect();
+    let (kept, whole_now): (Vec<_>, Vec<_>) = deferred
+        .into_iter()
+        .partition(|(name, _)| splits.contains_key(name));
+    if !whole_now.is_empty()
+        && let Err(error) = tera.add_raw_templates(whole_now)
+    {
+        return Err(Problems::new(vec![load_error(&error, sources)]).into());
+    }
+    Ok((splits, kept))
 }
 
 /// A hash of the program's version, the texts and every template with where it came from
@@ -600,9 +662,10 @@ mod tests {
     }
 
     #[test]
-    fn a_page_template_of_one_block_is_split_and_can_still_be_rendered_whole() {
+    fn a_split_page_template_is_parsed_whole_only_when_a_page_needs_it() {
         let site = site_theme(None, &[], &TemplateCache::default());
         assert!(site.split("event.html").is_some());
+        assert!(!parsed(&site, "event.html"), "event.html was parsed whole");
         // A template of more than one block is not split, and its parts are not parsed.
         for name in ["404.html", "documents.html", "whats-new.html", "page.html"] {
             assert!(site.split(name).is_none(), "{name}");
@@ -619,6 +682,7 @@ mod tests {
             "page": {"title": "Lost", "url": "404.html", "section": ""},
         }))
         .unwrap();
+        assert!(site.parsed.whole.get().is_none());
         // The page's values are missing here, not the template: it renders as far as base.html.
         let error = site.render("event.html", &context).unwrap_err().to_string();
         assert!(error.contains("Variable `site."), "{error}");
@@ -626,8 +690,9 @@ mod tests {
             !error.contains("Template 'event.html' not found"),
             "{error}"
         );
+        assert!(site.parsed.whole.get().is_some_and(Result::is_ok));
 
-        // A theme's template may extend a split one.
+        // A theme's template that extends one keeps it whole.
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join("special.html"),
