@@ -20,6 +20,7 @@ mod live;
 mod month;
 pub mod outputs;
 mod people;
+mod positions;
 mod public_data;
 pub mod report;
 mod roster;
@@ -36,8 +37,7 @@ pub use content::{
 };
 pub use documents::{DocumentGroup, DocumentRow};
 pub use events::{
-    EventKey, EventLists, EventPage, EventStatus, EventSummary, Position, banner_address,
-    event_name,
+    EventKey, EventLists, EventPage, EventStatus, EventSummary, banner_address, event_name,
 };
 pub use feeds::{CalendarEntry, CalendarFeeds, FeedEntry};
 pub use identity::{AccentView, HeaderColours, HeaderView, accent, header};
@@ -47,6 +47,7 @@ pub use live::{
 };
 pub use month::{MonthSummary, MonthTop, Ranked, SummaryEntry};
 pub use people::{PersonPage, StaffPost};
+pub use positions::Position;
 pub use public_data::PublicData;
 pub use roster::{
     PersonRow, RatingCount, RosterPage, StaffHolder, StaffRow, rating_names, roster_page,
@@ -62,10 +63,9 @@ pub use whats_new::{Change, WhatsNew, document_id};
 use crate::model::SiteData;
 use crate::sanitize::description::Sanitizer;
 use crate::sanitize::frames::FrameTags;
-use events::{
-    EventIndex, Listed, Names, event_lists, event_page, index_events, roster_names, summary,
-};
+use events::{EventIndex, Listed, event_lists, event_page, index_events, summary};
 use feeds::{calendar_feeds, feed};
+use positions::{Names, roster_names};
 use serde::Serialize;
 use site::site_view;
 use std::collections::BTreeMap;
