@@ -69,6 +69,68 @@ fn bounded_range(args: &HashMap<String, Value>) -> tera::Result<Value> {
     ))
 }
 
+/// The deepest a theme's template may nest blocks (`if`, `for`, `block`, `macro`, `filter`)
+/// and parentheses, counted together. Tera's parser and renderer go one call deeper on the
+/// thread's stack at each level, and a few hundred levels overflow it: the build would abort
+/// instead of naming the line. The built-in templates nest at most 8 deep.
+pub const MAX_NESTING: usize = 64;
+
+/// The line at which `text` first nests deeper than [`MAX_NESTING`], read as Tera reads it:
+/// tags between `{{ }}` and `{% %}`, their quoted strings and parentheses, and neither
+/// comments nor `raw` sections.
+pub fn too_deep(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let line = |at: usize| 1 + bytes[..at].iter().filter(|&&byte| byte == b'\n').count();
+    let (mut at, mut blocks) = (0, 0usize);
+    while let Some(found) = memchr::memchr(b'{', &bytes[at..]) {
+        let start = at + found;
+        let kind = bytes.get(start + 1).copied().unwrap_or(0);
+        let word = text[start + 1..]
+            .trim_start_matches(['{', '%', '#', '-'])
+            .trim_start();
+        let word = &word[..word
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(word.len())];
+        let (end, skipped) = match kind {
+            b'#' => ("#}", true),
+            b'%' if word == "raw" => ("endraw", true),
+            b'{' => ("}}", false),
+            b'%' => ("%}", false),
+            _ => {
+                at = start + 1;
+                continue;
+            }
+        };
+        let (mut parens, mut quote, mut inside) = (0usize, None, start + 2);
+        while inside < bytes.len()
+            && (quote.is_some() || !bytes[inside..].starts_with(end.as_bytes()))
+        {
+            match (quote, bytes[inside]) {
+                _ if skipped => {}
+                (Some(open), byte) if byte == open => quote = None,
+                (None, byte @ (b'"' | b'\'' | b'`')) => quote = Some(byte),
+                (None, b'(') => parens += 1,
+                (None, b')') => parens = parens.saturating_sub(1),
+                _ => {}
+            }
+            if blocks + parens > MAX_NESTING {
+                return Some(line(inside));
+            }
+            inside += 1;
+        }
+        at = (inside + end.len()).min(bytes.len());
+        if kind == b'%' && ["if", "for", "block", "macro", "filter"].contains(&word) {
+            blocks += 1;
+            if blocks > MAX_NESTING {
+                return Some(line(start));
+            }
+        } else if kind == b'%' && word.starts_with("end") {
+            blocks = blocks.saturating_sub(1);
+        }
+    }
+    None
+}
+
 /// Something a template or macro renders when it runs.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Target {
@@ -220,6 +282,30 @@ mod tests {
 
     fn error_of(templates: &[(&str, &str)]) -> String {
         format!("{:#}", load(templates).map(|_| ()).expect_err("refused"))
+    }
+
+    #[test]
+    fn nesting_deeper_than_the_limit_is_found_at_its_line_and_nothing_else_counts() {
+        let ifs = |n: usize| "{% if a %}\n".repeat(n) + &"{%- endif %}".repeat(n);
+        assert_eq!(too_deep(&ifs(MAX_NESTING)), None);
+        assert_eq!(too_deep(&ifs(MAX_NESTING + 1)), Some(MAX_NESTING + 1));
+        let parens = |n: usize| format!("{{{{ {}1{} }}}}", "(".repeat(n), ")".repeat(n));
+        let in_a_loop = |n: usize| format!("{{% for a in b %}}\n{}{{% endfor %}}", parens(n));
+        assert_eq!(too_deep(&in_a_loop(MAX_NESTING - 1)), None);
+        assert_eq!(too_deep(&in_a_loop(MAX_NESTING)), Some(2));
+        // Text, comments, `raw`, strings and blocks that close again are not nesting.
+        let deep = "{% if a %}".repeat(MAX_NESTING + 1);
+        let flat = [
+            "(".repeat(100),
+            format!("{{# {deep} #}}{{% raw %}}{deep}{{% endraw %}}"),
+            format!("{{{{ \"{}\" ~ '}}}}' }}}}", "(".repeat(100)),
+            "{% if a %}{{ (1) }}{% endif %}".repeat(100),
+        ]
+        .concat();
+        assert_eq!(too_deep(&flat), None);
+        for (name, text) in crate::render::TEMPLATES {
+            assert_eq!(too_deep(text), None, "{name}");
+        }
     }
 
     #[test]

@@ -260,6 +260,20 @@ fn blank_comments(text: &str) -> String {
 /// and the page templates that may be split, split.
 fn parse(sources: &[TemplateSource], texts: &Arc<Texts>) -> Result<Parsed> {
     let mut tera = new_tera(texts);
+    let too_deep: Vec<Problem> = (sources.iter().filter(|source| !source.built_in))
+        .filter_map(|source| {
+            let line = crate::render::limits::too_deep(&source.text)?;
+            let message = format!(
+                "blocks and parentheses nest more than {} deep here, which would overflow \
+                 Tera's stack: nest less deeply (a `set` or a macro can hold the inner part)",
+                crate::render::limits::MAX_NESTING
+            );
+            Some(Problem::at(&source.origin, line, None, message))
+        })
+        .collect();
+    if !too_deep.is_empty() {
+        return Err(Problems::new(too_deep).into());
+    }
     // Page templates are also registered split in two; which of them are used split is
     // decided once the chain each extends is parsed.
     let (split_names, split_texts) = split_pages(sources);
@@ -634,6 +648,24 @@ mod tests {
         let themed = site_theme(Some(dir.path()), &[], &cache);
         assert!(parsed(&themed, "report-roster.html") && parsed(&themed, "report.css"));
         assert!(!parsed(&themed, "report-training.html"));
+    }
+
+    #[test]
+    fn a_theme_template_nested_deeper_than_the_stack_allows_is_refused_at_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = "{% if true %}".repeat(5_000) + &"{% endif %}".repeat(5_000);
+        std::fs::write(dir.path().join("404.html"), format!("<p>\n{deep}")).unwrap();
+        std::fs::write(dir.path().join("page.html"), deep).unwrap();
+        let cache = TemplateCache::default();
+        let error = Theme::load_with(Some(dir.path()), texts(), &[], None, &cache)
+            .err()
+            .expect("refused, not a crash");
+        let error = error.to_string();
+        assert!(
+            error.contains("404.html:2") && error.contains("page.html:1"),
+            "{error}"
+        );
+        assert!(error.contains("nest more than 64 deep"), "{error}");
     }
 
     #[test]
