@@ -19,8 +19,7 @@
 
 use notify::event::{AccessKind, AccessMode};
 use notify::{Event, EventKind, RecursiveMode, Watcher};
-use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant, SystemTime};
@@ -284,47 +283,22 @@ impl Places {
     }
 }
 
-/// The paths whose entries differ between two lists (made, removed, or of another stamp),
-/// each once, in order: one walk of both, each sorted by path (as [`fingerprint`] gives
-/// them), so that a burst of n files costs work in proportion to n.
-fn changed<'a, P: Ord, S: PartialEq>(now: &'a [(P, S)], before: &'a [(P, S)]) -> Vec<&'a P> {
-    let (mut now, mut before) = (now.iter().peekable(), before.iter().peekable());
-    let mut changed: Vec<&P> = Vec::new();
-    loop {
-        let order = match (now.peek(), before.peek()) {
-            (None, None) => return changed,
-            (Some(a), Some(b)) => a.0.cmp(&b.0),
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-        };
-        let path = match order {
-            Ordering::Less => now.next().map(|a| &a.0),
-            Ordering::Greater => before.next().map(|b| &b.0),
-            Ordering::Equal => match (now.next(), before.next()) {
-                (Some(a), Some(b)) if a.1 != b.1 => Some(&a.0),
-                _ => None,
-            },
-        };
-        // Twice in one look (a file that changed between two walks of its folder) is once.
-        if let Some(path) = path.filter(|path| changed.last() != Some(path)) {
-            changed.push(path);
-        }
-    }
-}
-
 /// The state of the watched files, compared between looks.
 #[derive(PartialEq, Default)]
 struct WatchedState {
     config: Option<Stamp>,
-    files: Vec<(PathBuf, Stamp)>,
+    files: BTreeMap<PathBuf, Stamp>,
 }
 
 impl WatchedState {
-    /// The files that differ from `before`, the config file first, as a burst.
+    /// The files that differ from `before` (made, removed, or of another stamp) as a burst:
+    /// the config file first, then the others in the order of their paths.
     fn difference(&self, before: &WatchedState, config: &Path) -> Burst {
         let config = (self.config != before.config).then(|| config.to_path_buf());
-        let files = changed(&self.files, &before.files).into_iter().cloned();
-        Burst(config.into_iter().chain(files).collect())
+        let paths: BTreeSet<&PathBuf> = self.files.keys().chain(before.files.keys()).collect();
+        let files =
+            (paths.into_iter()).filter(|path| self.files.get(*path) != before.files.get(*path));
+        Burst(config.into_iter().chain(files.cloned()).collect())
     }
 }
 
@@ -369,11 +343,11 @@ fn stamp(path: &Path) -> Option<Stamp> {
     Some((meta.modified().ok(), meta.len()))
 }
 
-/// Every file under `folders`, sorted, leaving out the paths in `ignored` (and what is under
+/// Every file under `folders`, leaving out the paths in `ignored` (and what is under
 /// them) and what [`left_out`] names. Links are not followed, as the build does not follow
 /// them.
-pub(super) fn fingerprint(folders: &[PathBuf], ignored: &[PathBuf]) -> Vec<(PathBuf, Stamp)> {
-    let mut out = Vec::new();
+pub(super) fn fingerprint(folders: &[PathBuf], ignored: &[PathBuf]) -> BTreeMap<PathBuf, Stamp> {
+    let mut out = BTreeMap::new();
     let mut stack = folders.to_vec();
     while let Some(folder) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&folder) else {
@@ -386,96 +360,40 @@ pub(super) fn fingerprint(folders: &[PathBuf], ignored: &[PathBuf]) -> Vec<(Path
             }
             match entry.metadata() {
                 Ok(meta) if meta.is_dir() => stack.push(path),
-                Ok(meta) => out.push((path, (meta.modified().ok(), meta.len()))),
+                Ok(meta) => {
+                    out.insert(path, (meta.modified().ok(), meta.len()));
+                }
                 Err(_) => {}
             }
         }
     }
-    out.sort();
-    // A folder named twice (`static` beside the config and as configured) is listed once.
-    out.dedup();
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::cell::Cell;
-
-    /// A key that counts how often it is compared: the work a burst's gathering does,
-    /// measured without a clock.
-    #[derive(Clone)]
-    struct Counted<'a> {
-        key: u32,
-        work: &'a Cell<u64>,
-    }
-
-    impl PartialEq for Counted<'_> {
-        fn eq(&self, other: &Self) -> bool {
-            self.work.set(self.work.get() + 1);
-            self.key == other.key
-        }
-    }
-    impl Eq for Counted<'_> {}
-    impl PartialOrd for Counted<'_> {
-        fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-            Some(self.cmp(other))
-        }
-    }
-    impl Ord for Counted<'_> {
-        fn cmp(&self, other: &Self) -> Ordering {
-            self.work.set(self.work.get() + 1);
-            self.key.cmp(&other.key)
-        }
-    }
-
-    /// 20,000 files, as a checkout writes them.
-    const MANY: u32 = 20_000;
 
     #[test]
-    fn a_burst_of_many_changed_files_names_each_once_in_order_with_work_in_proportion() {
-        let work = Cell::new(0);
-        let key = |key| Counted { key, work: &work };
-        // Every file saved; every other one twice in the later look, as a file that changed
-        // again between two walks of a folder named twice is.
-        let before: Vec<(Counted, u8)> = (0..MANY).map(|n| (key(n), 0)).collect();
-        let now: Vec<(Counted, u8)> = (0..MANY)
-            .flat_map(|n| {
-                [(key(n), 1), (key(n), 2)]
-                    .into_iter()
-                    .take(1 + (n % 2) as usize)
-            })
-            .collect();
-        work.set(0);
-        let found: Vec<u32> = changed(&now, &before).iter().map(|c| c.key).collect();
-        assert_eq!(found, (0..MANY).collect::<Vec<_>>());
-        // A few comparisons a file; a list looked through for each does as many as it holds
-        // (200 million here).
-        let done = work.get();
-        assert!(done < 8 * u64::from(MANY), "{done} comparisons");
-    }
-
-    #[test]
-    fn the_files_that_differ_between_two_looks_are_found_with_work_in_proportion() {
-        let work = Cell::new(0);
-        let key = |key| Counted { key, work: &work };
-        // Before: every even number; now: every multiple of 3 (made, or kept) and nothing
-        // else; 6, 12, … saved again.
-        let before: Vec<(Counted, u8)> = (0..2 * MANY).step_by(2).map(|n| (key(n), 0)).collect();
-        let now: Vec<(Counted, u8)> = (0..2 * MANY)
-            .step_by(3)
-            .map(|n| (key(n), u8::from(n % 6 == 0 && n > 0)))
-            .collect();
-        work.set(0);
-        let found: Vec<u32> = changed(&now, &before).iter().map(|c| c.key).collect();
-        // Made (odd multiples of 3), removed (even numbers that are not) and saved again, in
-        // order.
-        let expected: Vec<u32> = (0..2 * MANY)
-            .filter(|n| (n % 2 == 0) != (n % 3 == 0) || (n % 6 == 0 && *n > 0))
-            .collect();
-        assert_eq!(found, expected);
-        let done = work.get();
-        assert!(done < 4 * u64::from(MANY), "{done} comparisons");
+    fn a_burst_names_each_file_made_removed_or_saved_once_the_config_first() {
+        let look = |config: u64, files: &[(&str, u64)]| WatchedState {
+            config: Some((None, config)),
+            files: (files.iter())
+                .map(|(path, length)| (PathBuf::from(path), (None, *length)))
+                .collect(),
+        };
+        let before = look(1, &[("a", 1), ("b", 1), ("c", 1)]);
+        let now = look(2, &[("a", 1), ("b", 2), ("d", 1)]);
+        let burst = now.difference(&before, Path::new("vatcar-site.toml"));
+        assert_eq!(
+            burst.0,
+            ["vatcar-site.toml", "b", "c", "d"].map(PathBuf::from)
+        );
+        assert!(
+            now.difference(&now, Path::new("vatcar-site.toml"))
+                .0
+                .is_empty()
+        );
     }
 
     #[test]
