@@ -102,11 +102,8 @@ impl<'a> PublishOptions<'a> {
 /// if another run holds it), puts right what a dead run left there, and refuses a place where
 /// a folder of this kind must not go. A run that fails later has still tidied up.
 pub fn check_and_recover(dir: &Path, options: PublishOptions) -> Result<()> {
-    let has_parent = std::path::absolute(dir)
-        .ok()
-        .and_then(|d| d.parent().map(Path::is_dir))
-        .unwrap_or(false);
-    if has_parent {
+    let absolute = std::path::absolute(dir).ok();
+    if absolute.is_some_and(|dir| dir.parent().is_some_and(Path::is_dir)) {
         open(dir, options)?;
     }
     Ok(())
@@ -369,16 +366,8 @@ fn refuse_foreign(
     bail!(
         "{} {what}: {}{static_hint}, or choose another --output {force}",
         place.dir.display(),
-        first_few(foreign, 5)
+        crate::sanitize::quote::first_few(foreign.iter().cloned(), 5)
     )
-}
-
-/// The first `n` of `names`, and how many more there are.
-fn first_few(names: &[String], n: usize) -> String {
-    match names.len().checked_sub(n) {
-        Some(more) if more > 0 => format!("{} and {more} more", names[..n].join(", ")),
-        _ => names.join(", "),
-    }
 }
 
 impl Drop for Staging {

@@ -165,7 +165,7 @@ pub(super) fn clean(place: &Place, ours: Option<&HashSet<String>>) -> Result<boo
                  site folder's static/, from which every build copies it",
                 place.dir.display(),
                 if kept.len() == 1 { "a file" } else { "files" },
-                super::first_few(&kept, 10),
+                crate::sanitize::quote::first_few(kept.iter().cloned(), 10),
                 kept_at.display()
             );
         }

@@ -39,6 +39,16 @@ pub fn excerpt(text: &str, max: usize) -> String {
     out
 }
 
+/// The first `shown` of `items`, for a message that names what it is about, and how many
+/// more there are: `a, b, c, and 12 more`.
+pub fn first_few(items: impl ExactSizeIterator<Item = String>, shown: usize) -> String {
+    let more = items.len().saturating_sub(shown);
+    let last = (more > 0).then(|| format!("and {more} more"));
+    (items.take(shown).chain(last))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Every line of `text` cut to [`MAX`] characters: for messages of a library (Tera's) that
 /// may quote a line of a file, or a value from one, anywhere in them.
 pub fn cut_lines(text: &str) -> String {

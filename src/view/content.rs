@@ -216,7 +216,7 @@ pub fn check_generated_anchors(
                 anchor.at.message,
                 anchor.file,
                 links::did_you_mean(&fragment, listed.iter().copied(), "#"),
-                links::some_ids(listed.iter().copied(), listed.len())
+                links::some_ids(listed.iter().copied())
             ),
             ..anchor.at.clone()
         });

@@ -116,16 +116,12 @@ pub fn read(output: &Path) -> Result<Changes> {
     let (once, repeated) = first_of_each(std::mem::take(&mut read.changes));
     read.changes = once;
     if !repeated.is_empty() {
-        let mut named: Vec<String> = (repeated.iter().take(10))
-            .map(|(id, times)| format!("{:?} {times} times", excerpt(id, 80)))
-            .collect();
-        if repeated.len() > named.len() {
-            named.push(format!("and {} more", repeated.len() - named.len()));
-        }
+        let named =
+            (repeated.iter()).map(|(id, times)| format!("{:?} {times} times", excerpt(id, 80)));
         log::warn!(
             "{} lists the same change more than once ({}); only the first entry of each is read: a build lists each change once, so build the site again to replace the file",
             path.display(),
-            named.join(", ")
+            crate::sanitize::quote::first_few(named, 10)
         );
     }
     Ok(read)

@@ -150,13 +150,9 @@ fn post(
 /// What a post that failed leaves: which changes were posted, and which were not (the
 /// first ten of them named).
 fn failed(index: usize, messages: usize, posted: usize, new: &[&Change], variable: &str) -> String {
-    let left = &new[posted..];
-    let mut named: Vec<String> = (left.iter().take(10))
-        .map(|c| format!("{:?}", crate::sanitize::quote::excerpt(&c.title, 80)))
-        .collect();
-    if left.len() > named.len() {
-        named.push(format!("and {} more", left.len() - named.len()));
-    }
+    let left = (new[posted..].iter())
+        .map(|c| format!("{:?}", crate::sanitize::quote::excerpt(&c.title, 80)));
+    let left = crate::sanitize::quote::first_few(left, 10);
     let before = if posted == 0 {
         "nothing was posted".to_owned()
     } else {
@@ -168,7 +164,7 @@ fn failed(index: usize, messages: usize, posted: usize, new: &[&Change], variabl
     format!(
         "could not post message {} of {messages} to the webhook in {variable}; {before}; not posted: {}",
         index + 1,
-        named.join(", ")
+        left
     )
 }
 

@@ -174,7 +174,7 @@ impl Targets<'_> {
         if let (Some(fragment), Some(ids)) = (fragment, ids) {
             let fragment = decode(fragment)?;
             if !ids.anchors.contains(&fragment) && !ids.around.contains(&fragment.as_str()) {
-                let known = some_ids(ids.anchors.iter().map(String::as_str), ids.anchors.len());
+                let known = some_ids(ids.anchors.iter().map(String::as_str));
                 return Err(format!(
                     "#{fragment}: the page has no heading with that anchor{} (it has: {})",
                     did_you_mean(
@@ -216,18 +216,12 @@ pub(super) struct LinkRewrite {
     pub(super) target: Option<String>,
 }
 
-/// The first few of a page's `count` ids (`#staff, #visitors, and 12 more`), or "none": a
-/// page may have thousands, and a few show what they look like.
-pub(super) fn some_ids<'i>(ids: impl Iterator<Item = &'i str>, count: usize) -> String {
-    const SHOWN: usize = 10;
-    let mut shown: Vec<String> = ids.take(SHOWN).map(|id| format!("#{id}")).collect();
-    if count > SHOWN {
-        shown.push(format!("and {} more", count - SHOWN));
-    }
-    if shown.is_empty() {
-        "none".to_owned()
-    } else {
-        shown.join(", ")
+/// The first few of a page's ids (`#staff, #visitors, and 12 more`), or "none": a page may
+/// have thousands, and a few show what they look like.
+pub(super) fn some_ids<'i>(ids: impl ExactSizeIterator<Item = &'i str>) -> String {
+    match ids.len() {
+        0 => "none".to_owned(),
+        _ => crate::sanitize::quote::first_few(ids.map(|id| format!("#{id}")), 10),
     }
 }
 
@@ -362,10 +356,10 @@ mod tests {
 
     #[test]
     fn a_few_ids_are_listed_and_the_rest_counted() {
-        assert_eq!(some_ids([].into_iter(), 0), "none");
-        assert_eq!(some_ids(["a", "b"].into_iter(), 2), "#a, #b");
+        assert_eq!(some_ids([].into_iter()), "none");
+        assert_eq!(some_ids(["a", "b"].into_iter()), "#a, #b");
         let many: Vec<String> = (0..25).map(|n| format!("row-{n:02}")).collect();
-        let listed = some_ids(many.iter().map(String::as_str), many.len());
+        let listed = some_ids(many.iter().map(String::as_str));
         assert!(listed.starts_with("#row-00, #row-01,"), "{listed}");
         assert!(listed.ends_with("#row-09, and 15 more"), "{listed}");
     }
