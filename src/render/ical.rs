@@ -13,7 +13,7 @@
 //! time in [`timestamp::CALENDAR_HORIZON_YEAR`] or later is not written (DTSTAMP is then the
 //! start), so that no client meets a date near the end of year 9999.
 
-use crate::model::{Event, timestamp};
+use crate::model::timestamp;
 use crate::view::{BookingEntry, CalendarEntry};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
@@ -78,7 +78,6 @@ pub fn assemble(feed: &FeedSettings, events: &[&VEvent], uid_host: &str) -> Stri
 
 /// An event's VEVENT, with `description` (plain text, no markup) as its calendars carry it.
 pub fn vevent(entry: &CalendarEntry, description: &str) -> VEvent {
-    let event = &entry.event;
     let mut out = Writer {
         out: String::with_capacity(400 + description.len() * 11 / 10),
     };
@@ -88,18 +87,18 @@ pub fn vevent(entry: &CalendarEntry, description: &str) -> VEvent {
     let horizon = timestamp::calendar_horizon();
     let before_horizon = |t: Option<DateTime<Utc>>| t.filter(|t| *t < horizon);
     let (created, updated) = (
-        before_horizon(event.created_at),
-        before_horizon(event.updated_at),
+        before_horizon(entry.created_at),
+        before_horizon(entry.updated_at),
     );
-    let changed = updated.or(created).unwrap_or(event.start);
+    let changed = updated.or(created).unwrap_or(entry.start);
     out.line("BEGIN", "VEVENT");
     out.text("UID", &entry.uid);
     out.line("DTSTAMP", &stamp(changed));
-    out.line("DTSTART", &stamp(event.start));
+    out.line("DTSTART", &stamp(entry.start));
     // An end must be later than the start; an event whose end was clamped to its start has
     // none, and then lasts no time (RFC 5545 3.6.1).
-    if event.effective_end() > event.start {
-        out.line("DTEND", &stamp(event.effective_end()));
+    if entry.end > entry.start {
+        out.line("DTEND", &stamp(entry.end));
     }
     out.text("SUMMARY", &entry.name);
     if !description.is_empty() {
@@ -117,7 +116,7 @@ pub fn vevent(entry: &CalendarEntry, description: &str) -> VEvent {
     if let Some(updated) = updated {
         out.line("LAST-MODIFIED", &stamp(updated));
     }
-    out.line("SEQUENCE", &sequence(event).to_string());
+    out.line("SEQUENCE", &sequence(entry.updated_at).to_string());
     out.line("STATUS", "CONFIRMED");
     out.line("END", "VEVENT");
     VEvent {
@@ -157,9 +156,9 @@ pub fn booking_vevent(booking: &BookingEntry) -> VEvent {
 /// Minutes from 2020-01-01 to the event's last change: it grows with every edit (clients
 /// take a higher SEQUENCE as the newer version), never goes backwards, and fits in the 31
 /// bits clients allow for centuries.
-pub fn sequence(event: &Event) -> i64 {
+pub fn sequence(updated_at: Option<DateTime<Utc>>) -> i64 {
     const ORIGIN: i64 = 1_577_836_800; // 2020-01-01T00:00:00Z
-    event.updated_at.map_or(0, |t| {
+    updated_at.map_or(0, |t| {
         ((t.timestamp() - ORIGIN) / 60).clamp(0, i32::MAX as i64)
     })
 }

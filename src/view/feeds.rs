@@ -4,7 +4,6 @@ use super::calendar_links::shortened;
 use super::events::EventIndex;
 use super::outputs::EVENT_CALENDAR;
 use super::{BuildInputs, EventKey, EventPage, EventStatus, EventSummary, FeedSettings, Site};
-use crate::model::Event;
 use crate::settings::Settings;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -37,7 +36,13 @@ pub struct CalendarFeeds {
 }
 
 pub struct CalendarEntry {
-    pub event: Event,
+    /// The event's times, which are all its calendars read of it: a copy of the whole event
+    /// for each would hold every description twice.
+    pub start: DateTime<Utc>,
+    /// [`crate::model::Event::effective_end`].
+    pub end: DateTime<Utc>,
+    pub created_at: Option<DateTime<Utc>>,
+    pub updated_at: Option<DateTime<Utc>>,
     /// The name shown: the event's, or "Event <id>".
     pub name: String,
     /// The line that links to the event's page, below its description (with the site URL).
@@ -109,8 +114,12 @@ pub(super) fn calendar_feeds(
             let page_line = url
                 .as_ref()
                 .map(|url| inputs.texts.text("calendar.event_page", &[("url", url)]));
+            let event = listed.event;
             let entry = CalendarEntry {
-                event: listed.event.clone(),
+                start: event.start,
+                end: event.effective_end(),
+                created_at: event.created_at,
+                updated_at: event.updated_at,
                 page_line,
                 location: summaries[key].route.clone(),
                 name: summaries[key].name.clone(),
