@@ -369,7 +369,7 @@ pub(super) fn event_lists(
 
 /// An event's page, from its model, its description sanitized.
 pub(super) fn event_page(
-    event: &Event,
+    (event, description): (&Event, &str),
     summary: Arc<EventSummary>,
     sanitizer: &Sanitizer,
     names: &Names,
@@ -383,7 +383,7 @@ pub(super) fn event_page(
     let canonical = (settings.site_url.as_ref())
         .and_then(|u| u.0.join(&summary.url).ok())
         .map(|u| u.to_string());
-    let description_html = sanitizer.render(&event.description);
+    let description_html = sanitizer.render(description);
     let text = html_to_text(&description_html);
     let mut staffed_by: Vec<u64> = (event.positions.iter())
         .filter_map(|p| p.as_object().and_then(position_cid))
