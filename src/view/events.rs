@@ -422,7 +422,9 @@ pub(super) fn excerpt(text: &str, limit: usize) -> Option<String> {
     // event's page has an excerpt. They are read by bytes, as `split_whitespace` reads them:
     // an ASCII byte is whitespace by a match, and only a longer character is decoded to ask.
     let bytes = text.as_bytes();
-    let mut joined = String::with_capacity(text.len().min(limit.saturating_mul(4) + 8));
+    // Room for the limit in ASCII; an excerpt is kept for every event, so the room for four
+    // bytes a character would be three quarters empty in most.
+    let mut joined = String::with_capacity(text.len().min(limit + 8));
     let mut chars = 0;
     // The word being read: where it starts, and its characters so far.
     let mut word: Option<(usize, usize)> = None;
