@@ -195,11 +195,15 @@ pub(super) fn check_relative(path: &str) -> Result<()> {
     Ok(())
 }
 
-/// Whether the file at `path` holds exactly `contents` (lengths first: a changed file is
-/// seldom read).
+/// Whether the file at `path` holds exactly `contents`.
 pub(super) fn same_bytes(path: &Path, contents: &[u8]) -> bool {
-    fs::metadata(path).is_ok_and(|meta| meta.len() == contents.len() as u64)
-        && fs::read(path).is_ok_and(|bytes| bytes == contents)
+    use std::io::Read;
+    // One byte more than `contents` tells a longer file; no stat, as every file of an
+    // unchanged rebuild is read here.
+    let mut old = Vec::with_capacity(contents.len() + 1);
+    let file = fs::File::open(path);
+    let read = file.and_then(|file| file.take(contents.len() as u64 + 1).read_to_end(&mut old));
+    read.is_ok() && old == contents
 }
 
 #[cfg(test)]
