@@ -33,7 +33,6 @@ impl OldTree {
     pub fn scan(dir: &Path, kind: FolderKind, mut listed: HashSet<String>) -> Result<OldTree> {
         let mut tree = OldTree::default();
         if dir.is_dir() {
-            tree.ours.reserve(listed.len());
             tree.scan_folder(dir, "", kind, &mut listed)?;
         }
         tree.foreign.sort_unstable();
