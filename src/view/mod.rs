@@ -186,8 +186,13 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
 
     let names = roster_names(&data.roster, written_names);
     let (events, facility_keys, division_keys) = index_events(data);
-    let (summaries, event_pages) =
-        event_views(&events, descriptions, (&sanitizer, &names), settings, inputs);
+    let (summaries, event_pages) = event_views(
+        &events,
+        descriptions,
+        (&sanitizer, &names),
+        settings,
+        inputs,
+    );
     let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, settings, inputs);
     let facility_events = lists(&facility_keys);
     let division_events = lists(&division_keys);
@@ -311,7 +316,11 @@ fn event_views(
     let list: Vec<(&EventKey, &Listed, String)> = (events.iter())
         .map(|(key, listed)| {
             let record = (listed.facility, listed.event.id);
-            (key, listed, descriptions.remove(&record).unwrap_or_default())
+            (
+                key,
+                listed,
+                descriptions.remove(&record).unwrap_or_default(),
+            )
         })
         .collect();
     let per_event = crate::parallel::map_parallel(list, |(key, listed, description)| {
