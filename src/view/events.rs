@@ -418,49 +418,21 @@ pub(super) fn event_page(
 /// The first words of `text`, at most about `limit` characters, cut at a word and marked with
 /// an ellipsis when cut; `None` for empty text.
 pub(super) fn excerpt(text: &str, limit: usize) -> Option<String> {
-    // Words are joined only until the limit is passed: a description may be long, and every
-    // event's page has an excerpt. They are read by bytes, as `split_whitespace` reads them:
-    // an ASCII byte is whitespace by a match, and only a longer character is decoded to ask.
-    let bytes = text.as_bytes();
-    // Room for the limit in ASCII; an excerpt is kept for every event, so the room for four
-    // bytes a character would be three quarters empty in most.
+    // Words are joined only until the limit is passed: a description may be long. Room for
+    // the limit in ASCII: an excerpt is kept for every event, so room for four bytes a
+    // character would be three quarters empty in most.
     let mut joined = String::with_capacity(text.len().min(limit + 8));
     let mut chars = 0;
-    // The word being read: where it starts, and its characters so far.
-    let mut word: Option<(usize, usize)> = None;
-    let mut at = 0;
-    loop {
-        let (space, length) = match bytes.get(at) {
-            None => (true, 0),
-            Some(&b) if b.is_ascii() => (matches!(b, b'\t'..=b'\r' | b' '), 1),
-            Some(_) => text[at..]
-                .chars()
-                .next()
-                .map_or((true, 1), |c| (c.is_whitespace(), c.len_utf8())),
-        };
-        match (&mut word, space) {
-            (Some((_, count)), false) => *count += 1,
-            (None, false) => {
-                if chars > limit {
-                    break;
-                }
-                word = Some((at, 1));
-            }
-            (Some((start, count)), true) => {
-                if !joined.is_empty() {
-                    joined.push(' ');
-                    chars += 1;
-                }
-                joined.push_str(&text[*start..at]);
-                chars += *count;
-                word = None;
-            }
-            (None, true) => {}
-        }
-        if length == 0 {
+    for word in text.split_whitespace() {
+        if chars > limit {
             break;
         }
-        at += length;
+        if !joined.is_empty() {
+            joined.push(' ');
+            chars += 1;
+        }
+        joined.push_str(word);
+        chars += word.chars().count();
     }
     if joined.is_empty() {
         return None;
