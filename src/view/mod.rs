@@ -179,23 +179,18 @@ pub fn build(mut data: SiteData, settings: &Settings, inputs: &BuildInputs) -> S
     let data = &data;
     let frames = scroll_frames(&inputs.texts);
     let sanitizer = Sanitizer::new(&inputs.base_url).with_frames(frames.clone());
-    let mut site = site_view(data, settings, inputs);
-    if settings.sections.live {
-        site.live_connect_src = Some(live_connect_src(&settings.live));
-    }
+    let site = site_view(data, settings, inputs);
 
-    let names = roster_names(&data.roster, written_names);
     let (events, facility_keys, division_keys) = index_events(data);
     let (summaries, event_pages) = event_views(
         &events,
         descriptions,
-        (&sanitizer, &names),
+        (&sanitizer, &roster_names(&data.roster, written_names)),
         settings,
         inputs,
     );
-    let lists = |keys: &[EventKey]| event_lists(keys, &events, &summaries, settings, inputs);
-    let facility_events = lists(&facility_keys);
-    let division_events = lists(&division_keys);
+    let [facility_events, division_events] = [&facility_keys, &division_keys]
+        .map(|keys| event_lists(keys, &events, &summaries, settings, inputs));
 
     let (roster, mut people) = roster_views(data, settings, inputs);
     let first_sessions = activity::first_sessions(

@@ -158,7 +158,7 @@ pub(super) fn site_view(data: &SiteData, settings: &Settings, inputs: &BuildInpu
             super::identity::plate_for(settings.logo_backdrop, inputs.logo),
         ),
         accent,
-        live_connect_src: None,
+        live_connect_src: (settings.sections.live).then(|| super::live_connect_src(&settings.live)),
     }
 }
 
