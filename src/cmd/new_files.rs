@@ -236,22 +236,36 @@ fn check_folder(
 mod tests {
     use super::*;
 
-    /// A run that fails part-way removes the files and folders it made, and only those.
+    /// A run that fails part-way removes the files and folders it made, and only those; a
+    /// run that succeeds keeps them.
     #[test]
     fn what_a_failed_run_made_is_removed_again() {
         let tmp = tempfile::tempdir().unwrap();
-        fs::write(tmp.path().join("mine.txt"), "mine").unwrap();
-        let deep = tmp.path().join("a/b");
-        let mut made = Vec::new();
-        make_folder(&deep, &mut made).unwrap();
-        fs::write(deep.join("file"), "x").unwrap();
-        made.push(deep.join("file"));
-        assert!(deep.join("file").is_file());
-        remove_made(&made);
+        let mine = tmp.path().join("mine.txt");
+        fs::write(&mine, "mine").unwrap();
+        let run = |files: Vec<(&'static str, PathBuf, &'static [u8])>| NewFiles {
+            files,
+            folders: vec![tmp.path().join("a/empty")],
+            linked: Vec::new(),
+            present: Vec::new(),
+        };
+        let file = tmp.path().join("a/b/file");
+        // The second file cannot be written: its folder is a file of the user's.
+        let failing = run(vec![
+            ("a/b/file", file.clone(), b"x"),
+            ("mine.txt/x", mine.join("x"), b"y"),
+        ]);
+        assert!(failing.write(&Progress::new(true)).is_err());
         let left: Vec<_> = fs::read_dir(tmp.path())
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(left, ["mine.txt"]);
+        assert_eq!(fs::read_to_string(&mine).unwrap(), "mine");
+        run(vec![("a/b/file", file.clone(), b"x")])
+            .write(&Progress::new(true))
+            .unwrap();
+        assert_eq!(fs::read_to_string(&file).unwrap(), "x");
+        assert!(tmp.path().join("a/empty").is_dir());
     }
 }
