@@ -182,12 +182,9 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
     stages.done("view");
 
     let events = view.event_pages.len();
-    // Its lock taken and its listing read; refused only once the content's mistakes are known.
-    let staging =
-        publish::Staging::begin(&options.output, publishing).with_context(could_not_publish);
     let site_files = (content.as_slice(), static_files.as_slice());
     let (staging, [pages, calendars]) =
-        render_all(options, view, staging, theme, site_files, problems)?;
+        render_all(options, view, publishing, theme, site_files, problems)?;
     add_banners(&inputs.banners, &static_files, options, &staging)?;
     stages.done("render");
     progress.step(&format!("rendered {pages} pages and {calendars} calendars"));
@@ -209,7 +206,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport>
 fn render_all(
     options: &BuildOptions,
     mut view: view::SiteView,
-    staging: Result<publish::Staging>,
+    publishing: publish::PublishOptions,
     theme: Option<Theme>,
     (content, static_files): (&[ContentPage], &[StaticFile]),
     mut problems: Vec<Problem>,
@@ -242,7 +239,10 @@ fn render_all(
         options.drafts,
         &mut problems,
     )?;
-    let staging = staging?;
+    // The output folder's lock taken and its listing read; refused only once the content's
+    // mistakes are known.
+    let staging = publish::Staging::begin(&options.output, publishing)
+        .with_context(|| format!("could not publish to {}", options.output.display()))?;
     // Rendered even when there are problems already: the anchors of the pages vatcar-site
     // writes are known only then, and a mistake in one is reported with the others. Such a
     // render is for those pages alone (the webmaster's may be where they cannot go).
