@@ -69,14 +69,14 @@ fn bounded_range(args: &HashMap<String, Value>) -> tera::Result<Value> {
     ))
 }
 
-/// The deepest a theme's template may nest blocks (`if`, `for`, `block`, `macro`, `filter`)
-/// and parentheses, counted together. Tera's parser and renderer go one call deeper on the
+/// The deepest a theme's template may nest blocks (`if`, `for`, `block`, `macro`, `filter`),
+/// parentheses and square brackets (`a[b[0]]`), counted together. Tera's parser and renderer go one call deeper on the
 /// thread's stack at each level, and a few hundred levels overflow it: the build would abort
 /// instead of naming the line. The built-in templates nest at most 8 deep.
 pub const MAX_NESTING: usize = 64;
 
 /// The line at which `text` first nests deeper than [`MAX_NESTING`], read as Tera reads it:
-/// tags between `{{ }}` and `{% %}`, their quoted strings and parentheses, and neither
+/// tags between `{{ }}` and `{% %}`, their quoted strings and brackets, and neither
 /// comments nor `raw` sections.
 pub fn too_deep(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
@@ -109,8 +109,8 @@ pub fn too_deep(text: &str) -> Option<usize> {
                 _ if skipped => {}
                 (Some(open), byte) if byte == open => quote = None,
                 (None, byte @ (b'"' | b'\'' | b'`')) => quote = Some(byte),
-                (None, b'(') => parens += 1,
-                (None, b')') => parens = parens.saturating_sub(1),
+                (None, b'(' | b'[') => parens += 1,
+                (None, b')' | b']') => parens = parens.saturating_sub(1),
                 _ => {}
             }
             if blocks + parens > MAX_NESTING {
@@ -293,6 +293,9 @@ mod tests {
         let in_a_loop = |n: usize| format!("{{% for a in b %}}\n{}{{% endfor %}}", parens(n));
         assert_eq!(too_deep(&in_a_loop(MAX_NESTING - 1)), None);
         assert_eq!(too_deep(&in_a_loop(MAX_NESTING)), Some(2));
+        let indexes = |n: usize| format!("{{{{ {}0{} }}}}", "a[".repeat(n), "]".repeat(n));
+        assert_eq!(too_deep(&indexes(MAX_NESTING)), None);
+        assert_eq!(too_deep(&indexes(MAX_NESTING + 1)), Some(1));
         // Text, comments, `raw`, strings and blocks that close again are not nesting.
         let deep = "{% if a %}".repeat(MAX_NESTING + 1);
         let flat = [

@@ -264,7 +264,7 @@ fn parse(sources: &[TemplateSource], texts: &Arc<Texts>) -> Result<Parsed> {
         .filter_map(|source| {
             let line = crate::render::limits::too_deep(&source.text)?;
             let message = format!(
-                "blocks and parentheses nest more than {} deep here, which would overflow \
+                "blocks and brackets nest more than {} deep here, which would overflow \
                  Tera's stack: nest less deeply (a `set` or a macro can hold the inner part)",
                 crate::render::limits::MAX_NESTING
             );
@@ -656,13 +656,17 @@ mod tests {
         let deep = "{% if true %}".repeat(5_000) + &"{% endif %}".repeat(5_000);
         std::fs::write(dir.path().join("404.html"), format!("<p>\n{deep}")).unwrap();
         std::fs::write(dir.path().join("page.html"), deep).unwrap();
+        let indexes = format!("{{{{ {}0{} }}}}", "a[".repeat(5_000), "]".repeat(5_000));
+        std::fs::write(dir.path().join("section.html"), indexes).unwrap();
         let cache = TemplateCache::default();
         let error = Theme::load_with(Some(dir.path()), texts(), &[], None, &cache)
             .err()
             .expect("refused, not a crash");
         let error = error.to_string();
         assert!(
-            error.contains("404.html:2") && error.contains("page.html:1"),
+            ["404.html:2", "page.html:1", "section.html:1"]
+                .iter()
+                .all(|at| error.contains(at)),
             "{error}"
         );
         assert!(error.contains("nest more than 64 deep"), "{error}");
