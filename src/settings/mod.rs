@@ -378,8 +378,6 @@ mod tests {
         Settings::parse(text, Path::new("vatcar-site.toml"))
     }
 
-    /// docs/configuration.md has a row for every key the file takes, as serde lists them when
-    /// it refuses an unknown one: a new key fails here until the guide explains it.
     #[test]
     fn a_timeout_is_more_than_no_time_and_at_most_a_day() {
         assert_eq!(parse("timeout = 2.5\n").unwrap().timeout.0, 2.5);
@@ -395,6 +393,8 @@ mod tests {
         }
     }
 
+    /// docs/configuration.md has a row for every key the file takes, as serde lists them when
+    /// it refuses an unknown one: a new key fails here until the guide explains it.
     #[test]
     fn the_guide_has_a_row_for_every_key() {
         let guide = include_str!("../../docs/configuration.md");
