@@ -288,6 +288,31 @@ mod tests {
         assert_eq!(escape_text("C:\\new\\x"), "C:\\\\\u{2060}new\\\\x");
     }
 
+    /// The rules of [`escape_text`] written the plain way, one character at a time, to check
+    /// the version that copies the runs between escapes against.
+    fn escape_slowly(text: &str) -> String {
+        let mut out = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => {
+                    out.push_str("\\\\");
+                    if matches!(chars.peek(), Some('n' | 'N')) {
+                        out.push(WORD_JOINER);
+                    }
+                }
+                ';' => out.push_str("\\;"),
+                ',' => out.push_str("\\,"),
+                '\r' if chars.peek() == Some(&'\n') => {}
+                '\r' | '\n' => out.push_str("\\n"),
+                '\t' => out.push(' '),
+                c if c.is_control() => {}
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
     /// The rule of [`fold_into`] written the plain way, one character at a time, to check
     /// the one that cuts by bytes against.
     fn fold_slowly(line: &str) -> String {
@@ -318,6 +343,7 @@ mod tests {
             proptest::prop_assert!(!plain.contains([';', ',']), "{escaped:?}");
             let letters = |t: &str| t.chars().filter(char::is_ascii_alphanumeric).count();
             proptest::prop_assert_eq!(letters(&escaped), letters(&text) + text.matches(['\r', '\n']).count() - text.matches("\r\n").count());
+            proptest::prop_assert_eq!(escaped, escape_slowly(&text));
         }
 
         #[test]
