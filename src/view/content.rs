@@ -104,16 +104,16 @@ const RESERVED_FOLDER: &str = "__vatcar-site/";
 ///
 /// Every problem found is added to `errors`, each naming its file and line; the view is
 /// complete only when none was.
-pub fn add_content(
+pub fn add_content<'p>(
     view: &mut SiteView,
-    pages: &[ContentPage],
+    pages: &'p [ContentPage],
     // The static files' paths, and the images' sizes among them.
     (static_paths, image_sizes): (&HashSet<&str>, &HashMap<&str, (u32, u32)>),
     theme_files: &[String],
     menu: &[MenuEntry],
     drafts: bool,
     errors: &mut Vec<Problem>,
-) -> Result<Vec<GeneratedAnchor>> {
+) -> Result<Vec<GeneratedAnchor<'p>>> {
     let generated = generated_paths(view, theme_files);
     let published: Vec<&ContentPage> = pages.iter().filter(|p| drafts || !p.draft).collect();
     refuse_reserved_static_files(static_paths, errors);
@@ -185,9 +185,12 @@ pub fn add_content(
 /// A link to an anchor of a page vatcar-site writes (`@/roster#staff`): the page's ids are
 /// known once it is rendered, with the theme's templates.
 #[derive(Debug)]
-pub struct GeneratedAnchor {
-    /// The linking file, line and column, and the link as written.
-    at: Problem,
+pub struct GeneratedAnchor<'p> {
+    /// The linking page, where in its body the link is, and the link as written: its line
+    /// and column are counted only for a link found broken, as a page may hold thousands.
+    page: &'p ContentPage,
+    offset: usize,
+    link: String,
     /// The page's file in the site: `roster/index.html`.
     pub file: String,
     fragment: String,
@@ -196,7 +199,7 @@ pub struct GeneratedAnchor {
 /// The links to anchors that the rendered pages do not have; `ids` holds the ids of each
 /// file that [`GeneratedAnchor::file`] names.
 pub fn check_generated_anchors(
-    anchors: &[GeneratedAnchor],
+    anchors: &[GeneratedAnchor<'_>],
     ids: &HashMap<String, HashSet<String>>,
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
@@ -210,16 +213,16 @@ pub fn check_generated_anchors(
         }
         let mut listed: Vec<&str> = known.iter().map(String::as_str).collect();
         listed.sort();
-        problems.push(Problem {
-            message: format!(
-                "{}: #{fragment}: {} has no element with that id{} (it has: {})",
-                anchor.at.message,
-                anchor.file,
-                links::did_you_mean(&fragment, listed.iter().copied(), "#"),
-                links::some_ids(listed.iter().copied())
-            ),
-            ..anchor.at.clone()
-        });
+        let (page, offset) = (anchor.page, anchor.offset);
+        let message = format!(
+            "link {}: #{fragment}: {} has no element with that id{} (it has: {})",
+            anchor.link,
+            anchor.file,
+            links::did_you_mean(&fragment, listed.iter().copied(), "#"),
+            links::some_ids(listed.iter().copied())
+        );
+        let (line, column) = (page.line_of(offset), page.column_of(offset));
+        problems.push(Problem::at(&page.origin, line, Some(column), message));
     }
     problems
 }
@@ -469,14 +472,14 @@ fn with_image_sizes(html: String, sized: &HashMap<String, (u32, u32)>) -> String
     out
 }
 
-fn markdown_to_html(
-    page: &ContentPage,
+fn markdown_to_html<'p>(
+    page: &'p ContentPage,
     ids: &PageIds,
     // Where links lead, and the sizes of the images among the static files.
     (targets, sizes): (&Targets, &HashMap<&str, (u32, u32)>),
     frames: &FrameTags,
     errors: &mut Vec<Problem>,
-    anchors: &mut Vec<GeneratedAnchor>,
+    anchors: &mut Vec<GeneratedAnchor<'p>>,
 ) -> String {
     let footnote = |label: &mut CowStr| {
         if let Some(id) = ids.footnotes.get(&UniCase::new(label.to_string())) {
@@ -511,12 +514,9 @@ fn markdown_to_html(
                             }
                             if let Some((file, fragment)) = rewrite.anchor_on {
                                 anchors.push(GeneratedAnchor {
-                                    at: Problem::at(
-                                        &page.origin,
-                                        page.line_of(range.start),
-                                        Some(page.column_of(range.start)),
-                                        format!("link {}", one_line(dest_url)),
-                                    ),
+                                    page,
+                                    offset: range.start,
+                                    link: one_line(dest_url).into_owned(),
                                     file,
                                     fragment,
                                 });
