@@ -192,11 +192,7 @@ pub(super) fn positions<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D
 /// right-to-left override in a name would show the text around it reversed, on the page, in
 /// a calendar, in Discord and on a terminal), and turns CRLF into LF.
 pub(super) fn clean(text: String) -> String {
-    let removed = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t')
-            || chars::is_noncharacter(c)
-            || is_bidi_control(c)
-    };
+    let removed = |c: char| c == '\r' || chars::is_forbidden(c) || is_bidi_control(c);
     // Most text has nothing to remove (a lone CR is a control): it is kept, not copied.
     if !text.contains(removed) {
         return text;
