@@ -247,13 +247,19 @@ impl Spanned {
 
 /// `bytes` with one layer of escapes decoded, or `None` when there is none.
 fn decode_layer(bytes: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(bytes.len());
-    decode_pieces(bytes, |piece, _, _| out.extend_from_slice(piece)).then_some(out)
+    let mut out = Vec::new();
+    decode_pieces(bytes, |piece, _, _| {
+        // Decoding only shortens: room for `bytes` is room for all of it.
+        out.reserve(bytes.len().saturating_sub(out.len()));
+        out.extend_from_slice(piece);
+    })
+    .then_some(out)
 }
 
 /// One layer of `bytes` decoded, handed to `put` piece by piece in order: a run of bytes as
 /// they are, or what an escape stands for (`escape`), each with the bytes of `bytes` it
-/// comes from. Whether any escape was decoded. An escape starts at a `\\`, `%`, `&` or CR.
+/// comes from; nothing when no escape decodes. Whether any escape was decoded. An escape
+/// starts at a `\\`, `%`, `&` or CR.
 fn decode_pieces(bytes: &[u8], mut put: impl FnMut(&[u8], Range<usize>, bool)) -> bool {
     let mut changed = false;
     let mut copied = 0;
@@ -273,7 +279,11 @@ fn decode_pieces(bytes: &[u8], mut put: impl FnMut(&[u8], Range<usize>, bool)) -
             None => i += 1,
         }
     }
-    put(&bytes[copied..], copied..bytes.len(), false);
+    // Every file a build publishes ends its search with a layer that decodes nothing: none
+    // of it is copied.
+    if changed {
+        put(&bytes[copied..], copied..bytes.len(), false);
+    }
     changed
 }
 
