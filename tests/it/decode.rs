@@ -413,3 +413,22 @@ fn broken_or_foreign_bodies_are_errors_that_say_so() {
         "GET /api/v2/facility/events: unexpected JSON at `(top level)`: expected the response object, found an array"
     );
 }
+
+/// Fields the spec shows that no page reads (an event's forum thread, a user's role
+/// assignments, a note's author and facility) are not decoded, so no value of theirs, of
+/// whatever shape, can fail an endpoint.
+#[test]
+fn fields_no_page_reads_hold_anything() {
+    let odd = json!({"nested": [1, {"deep": null}]});
+    let body = json!({"success": "ok", "data": [{"id": 7, "name": "E", "start": "2025-11-05 23:00:00",
+        "forum_event_id": odd}]});
+    assert_eq!(events(body).unwrap()[0].id, 7);
+    let body = json!({"success": "ok", "data": {"cid": 1590318, "first_name": "T", "last_name": "G",
+        "role_assignments": odd}});
+    let user = model::decode_user(1590318, body.to_string().as_bytes()).unwrap();
+    assert_eq!(user.cid, 1590318);
+    let body =
+        json!({"success": "ok", "notes": [{"id": 1, "user_cid": odd, "facility_id": "TJZS"}]});
+    let notes = model::decode_notes(5, body.to_string().as_bytes()).unwrap();
+    assert_eq!(notes.len(), 1);
+}
