@@ -307,7 +307,13 @@ mod tests {
             retry_wait("Sun, 29 Nov 2026 11:00:00 GMT", now),
             Some(Duration::ZERO)
         );
-        for no in ["", "-1", "1.5", "soon", "99999999999999999999"] {
+        // Any number of seconds is read (the callers refuse a wait too long to keep), and
+        // only digits, as RFC 9110 writes delay-seconds.
+        assert_eq!(
+            retry_wait("12345678901", now),
+            Some(Duration::from_secs(12_345_678_901))
+        );
+        for no in ["", "-1", "+7", "1.5", "soon", "99999999999999999999"] {
             assert_eq!(retry_wait(no, now), None, "{no}");
         }
     }
