@@ -41,7 +41,7 @@ pub(super) type ReadBookings = Arc<Result<crate::model::bookings::Bookings, Stri
 /// The ATC bookings list, fetched while the API's data is (from VATSIM's bookings API, never
 /// with the facility's key): only for a build from the API with the live page on. Other
 /// sources hold the list in their snapshot ([`bookings_or_warn`]).
-pub(crate) fn fetch_bookings_meanwhile(
+pub(super) fn fetch_bookings_meanwhile(
     options: &BuildOptions,
 ) -> Option<JoinHandle<Result<Vec<u8>, String>>> {
     if !options.settings.sections.live

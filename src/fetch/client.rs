@@ -19,7 +19,7 @@
 
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::error::{ApiError, is_permission_message, looks_like_json, reported_message};
-pub use crate::fetch::public::USER_AGENT;
+use crate::fetch::public::USER_AGENT;
 use crate::fetch::public::{body_within, innermost, retry_after};
 use crate::sanitize::quote::excerpt;
 use crate::secret::ApiKey;

@@ -150,7 +150,7 @@ impl Poster {
     pub fn new(webhook: Webhook) -> Result<Self> {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::Client::builder()
-            .user_agent(crate::fetch::client::USER_AGENT)
+            .user_agent(crate::fetch::public::USER_AGENT)
             .connect_timeout(CONNECT_TIMEOUT)
             .timeout(TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())

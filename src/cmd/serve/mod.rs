@@ -41,10 +41,10 @@ pub(crate) fn run(
     options.settings.live.sample_feed = sample;
     // Before anything is fetched or built: a port that is taken is known at once.
     let listener = listen(args.port)?;
-    let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
-    // The bookings list too, read once as the API is, for every rebuild; `None` where the
-    // build takes it from its snapshot or the live page is off.
+    // The bookings list too, read once as the API is (and while it is), for every rebuild;
+    // `None` where the build takes it from its snapshot or the live page is off.
     let fetching = crate::cmd::side_reads::fetch_bookings_meanwhile(&options);
+    let snapshot = load::raw(&options.source, &Endpoint::SITE)?;
     options.bookings =
         fetching.map(|thread| Arc::new(thread.join().expect("fetching does not panic")));
     options.source = Source::Loaded(Arc::new(snapshot));
