@@ -117,6 +117,20 @@ pub enum ChangeId {
     DocumentRenamed(String),
 }
 
+/// Every kind a change can be, as changes.json names them ([`ChangeId::kind`]): what
+/// `announce` accepts.
+pub const KINDS: [&str; 9] = [
+    "new_member",
+    "new_visitor",
+    "first_session",
+    "promotion",
+    "new_event",
+    "event_changed",
+    "new_document",
+    "document_updated",
+    "document_renamed",
+];
+
 impl ChangeId {
     /// The kind, as changes.json names it.
     pub fn kind(&self) -> &'static str {
@@ -435,6 +449,11 @@ mod tests {
             ),
             ChangeId::DocumentRenamed("doc-0123456789abcdef".into()),
         ];
+        // One of each kind: announce accepts what a build writes.
+        assert_eq!(
+            ids.iter().map(ChangeId::kind).collect::<Vec<_>>(),
+            super::KINDS
+        );
         for id in ids {
             assert_eq!(ChangeId::parse(&id.to_string()), Some(id.clone()), "{id}");
         }

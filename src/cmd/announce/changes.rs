@@ -6,6 +6,7 @@
 //! Fields this version does not know are ignored, so that a newer build's additions do not
 //! stop an older announce.
 
+use crate::model::previous::KINDS;
 use crate::plain_files::{Plain, read_plain_at_most};
 use crate::sanitize::quote::excerpt;
 use anyhow::{Context, Result, bail};
@@ -57,23 +58,10 @@ pub struct Summary {
     pub new: bool,
 }
 
-/// What a change can be, as the file names it.
-const KINDS: &[&str] = &[
-    "new_member",
-    "new_visitor",
-    "first_session",
-    "promotion",
-    "new_event",
-    "event_changed",
-    "new_document",
-    "document_updated",
-    "document_renamed",
-];
-
 #[derive(Debug, Clone, Deserialize)]
 pub struct Change {
     pub id: String,
-    /// One of [`KINDS`].
+    /// One of [`KINDS`], as [`crate::model::previous::ChangeId::kind`] names them.
     #[serde(deserialize_with = "kind")]
     pub kind: String,
     #[serde(deserialize_with = "rfc3339")]
@@ -87,7 +75,7 @@ fn kind<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let text = String::deserialize(d)?;
     match KINDS.contains(&text.as_str()) {
         true => Ok(text),
-        false => Err(serde::de::Error::unknown_variant(&text, KINDS)),
+        false => Err(serde::de::Error::unknown_variant(&text, &KINDS)),
     }
 }
 
