@@ -70,14 +70,17 @@ fn bounded_range(args: &HashMap<String, Value>) -> tera::Result<Value> {
 }
 
 /// The deepest a theme's template may nest blocks (`if`, `for`, `block`, `macro`, `filter`),
-/// parentheses and square brackets (`a[b[0]]`), counted together. Tera's parser and renderer go one call deeper on the
-/// thread's stack at each level, and a few hundred levels overflow it: the build would abort
-/// instead of naming the line. The built-in templates nest at most 8 deep.
+/// parentheses, square brackets (`a[b[0]]`) and the operators of one tag (`1 + 1 + 1`, whose
+/// tree Tera builds one level per operator), counted together. Tera's parser and renderer go
+/// one call deeper on the thread's stack at each level, and a few thousand levels overflow it:
+/// the build would abort instead of naming the line. The built-in templates nest at most 8
+/// deep.
 pub const MAX_NESTING: usize = 64;
 
 /// The line at which `text` first nests deeper than [`MAX_NESTING`], read as Tera reads it:
-/// tags between `{{ }}` and `{% %}`, their quoted strings and brackets, and neither
-/// comments nor `raw` sections.
+/// tags between `{{ }}` and `{% %}`, their quoted strings, brackets and operators, and neither
+/// comments nor `raw` sections. An operator's characters each count (`==` twice): over-counting
+/// a tag by a few is on the side of safety.
 pub fn too_deep(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let line = |at: usize| 1 + bytes[..at].iter().filter(|&&byte| byte == b'\n').count();
@@ -101,7 +104,9 @@ pub fn too_deep(text: &str) -> Option<usize> {
                 continue;
             }
         };
-        let (mut parens, mut quote, mut inside) = (0usize, None, start + 2);
+        // A tag's whitespace control (`{%-`, `-%}`) is no operator.
+        let inside = start + 2 + usize::from(bytes.get(start + 2) == Some(&b'-'));
+        let (mut parens, mut operators, mut quote, mut inside) = (0usize, 0, None, inside);
         while inside < bytes.len()
             && (quote.is_some() || !bytes[inside..].starts_with(end.as_bytes()))
         {
@@ -111,9 +116,23 @@ pub fn too_deep(text: &str) -> Option<usize> {
                 (None, byte @ (b'"' | b'\'' | b'`')) => quote = Some(byte),
                 (None, b'(' | b'[') => parens += 1,
                 (None, b')' | b']') => parens = parens.saturating_sub(1),
+                (None, b'-') if bytes[inside + 1..].starts_with(end.as_bytes()) => {}
+                (None, b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!') => {
+                    operators += 1
+                }
+                (None, b'a'..=b'z') if !is_name_byte(bytes[inside - 1]) => {
+                    let name = &bytes[inside..];
+                    let name = &name[..name
+                        .iter()
+                        .position(|b| !is_name_byte(*b))
+                        .unwrap_or(name.len())];
+                    if [&b"and"[..], b"or", b"not", b"in", b"is"].contains(&name) {
+                        operators += 1;
+                    }
+                }
                 _ => {}
             }
-            if blocks + parens > MAX_NESTING {
+            if blocks + parens + operators > MAX_NESTING {
                 return Some(line(inside));
             }
             inside += 1;
@@ -129,6 +148,10 @@ pub fn too_deep(text: &str) -> Option<usize> {
         }
     }
     None
+}
+
+fn is_name_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
 }
 
 /// Something a template or macro renders when it runs.
@@ -296,6 +319,19 @@ mod tests {
         let indexes = |n: usize| format!("{{{{ {}0{} }}}}", "a[".repeat(n), "]".repeat(n));
         assert_eq!(too_deep(&indexes(MAX_NESTING)), None);
         assert_eq!(too_deep(&indexes(MAX_NESTING + 1)), Some(1));
+        // Each operator of a chain is a level of the tree Tera makes; a name that holds an
+        // operator's word (`android`, `origin`) is none.
+        let sums =
+            |n: usize, operator: &str| format!("{{{{ {} }}}}", vec!["a"; n + 1].join(operator));
+        assert_eq!(too_deep(&sums(MAX_NESTING, " + ")), None);
+        assert_eq!(too_deep(&sums(MAX_NESTING + 1, " + ")), Some(1));
+        assert_eq!(too_deep(&sums(MAX_NESTING + 1, " or ")), Some(1));
+        assert_eq!(
+            too_deep(&sums(MAX_NESTING + 1, " ~ ")),
+            None,
+            "Tera's ~ is flat"
+        );
+        assert_eq!(too_deep(&sums(MAX_NESTING + 1, " | android | ")), None);
         // Text, comments, `raw`, strings and blocks that close again are not nesting.
         let deep = "{% if a %}".repeat(MAX_NESTING + 1);
         let flat = [

@@ -264,7 +264,7 @@ fn parse(sources: &[TemplateSource], texts: &Arc<Texts>) -> Result<Parsed> {
         .filter_map(|source| {
             let line = crate::render::limits::too_deep(&source.text)?;
             let message = format!(
-                "blocks and brackets nest more than {} deep here, which would overflow \
+                "blocks, brackets and operators nest more than {} deep here, which would overflow \
                  Tera's stack: nest less deeply (a `set` or a macro can hold the inner part)",
                 crate::render::limits::MAX_NESTING
             );
@@ -658,15 +658,22 @@ mod tests {
         std::fs::write(dir.path().join("page.html"), deep).unwrap();
         let indexes = format!("{{{{ {}0{} }}}}", "a[".repeat(5_000), "]".repeat(5_000));
         std::fs::write(dir.path().join("section.html"), indexes).unwrap();
+        let sum = format!("{{{{ {} }}}}", vec!["1"; 20_000].join(" + "));
+        std::fs::write(dir.path().join("roster.html"), sum).unwrap();
         let cache = TemplateCache::default();
         let error = Theme::load_with(Some(dir.path()), texts(), &[], None, &cache)
             .err()
             .expect("refused, not a crash");
         let error = error.to_string();
         assert!(
-            ["404.html:2", "page.html:1", "section.html:1"]
-                .iter()
-                .all(|at| error.contains(at)),
+            [
+                "404.html:2",
+                "page.html:1",
+                "section.html:1",
+                "roster.html:1"
+            ]
+            .iter()
+            .all(|at| error.contains(at)),
             "{error}"
         );
         assert!(error.contains("nest more than 64 deep"), "{error}");
