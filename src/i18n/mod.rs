@@ -321,17 +321,11 @@ fn warn_missing(language: &str, english: &[Catalogue], own: &[Catalogue]) {
         .filter(|key| !own_keys.contains(key))
         .collect();
     if !missing.is_empty() {
-        let shown: Vec<&str> = missing.iter().take(5).map(|k| k.as_str()).collect();
         log::warn!(
-            "the {language} catalogue lacks {} text{} ({}{}); English is shown instead",
+            "the {language} catalogue lacks {} text{} ({}); English is shown instead",
             missing.len(),
             if missing.len() == 1 { "" } else { "s" },
-            shown.join(", "),
-            if missing.len() > shown.len() {
-                ", ..."
-            } else {
-                ""
-            }
+            quote::first_few(missing.iter().map(|key| key.to_string()), 5)
         );
     }
 }
