@@ -24,19 +24,10 @@ pub fn short(text: &str) -> String {
 /// Text from the server shown in an error: control characters made visible, cut to `max`
 /// characters, so that a hostile body can neither flood the terminal nor move its cursor.
 pub fn excerpt(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (count, c) in text.chars().enumerate() {
-        if count == max {
-            out.push('…');
-            break;
-        }
-        if breaks_lines(c) {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
+    match text.char_indices().nth(max) {
+        Some((end, _)) => one_line(&text[..end]).into_owned() + "…",
+        None => one_line(text).into_owned(),
     }
-    out
 }
 
 /// The first `shown` of `items`, for a message that names what it is about, and how many
