@@ -342,29 +342,32 @@ pub(super) fn event_lists(
         inputs.build_time,
         -TimeDelta::days(settings.recent_days.0),
     );
-    // Each key once (see `index_events`); the lists sort by start, then key.
-    let mut upcoming: Vec<(DateTime<Utc>, EventKey)> = Vec::new();
-    let mut recent: Vec<(DateTime<Utc>, EventKey)> = Vec::new();
-    for &key in keys {
-        let event = events[&key].event;
-        if summaries[&key].status != EventStatus::Past {
-            upcoming.push((event.start, key));
-        } else if event.effective_end() >= horizon {
-            recent.push((event.start, key));
-        }
-    }
-    upcoming.sort();
-    recent.sort_by(|a, b| b.cmp(a));
-    let pick = |list: Vec<(DateTime<Utc>, EventKey)>| {
-        list.into_iter()
-            .map(|(_, key)| summaries[&key].clone())
-            .collect()
+    // Each key once (see `index_events`); the lists sort by start, then key, the recent
+    // latest first.
+    let past = |key: &EventKey| summaries[key].status == EventStatus::Past;
+    let (recent, upcoming): (Vec<EventKey>, Vec<EventKey>) = (keys.iter())
+        .filter(|key| !past(key) || events[*key].event.effective_end() >= horizon)
+        .partition(|key| past(key));
+    let pick = |keys| {
+        by_start(keys, events)
+            .into_iter()
+            .map(|key| summaries[&key].clone())
     };
     EventLists {
-        upcoming: pick(upcoming),
-        recent: pick(recent),
+        upcoming: pick(upcoming).collect(),
+        recent: pick(recent).rev().collect(),
         recent_days: settings.recent_days.0,
     }
+}
+
+/// `keys` by the start of their events, then by key.
+pub(super) fn by_start(
+    keys: impl IntoIterator<Item = EventKey>,
+    events: &EventIndex,
+) -> Vec<EventKey> {
+    let mut keys: Vec<EventKey> = keys.into_iter().collect();
+    keys.sort_by_key(|key| (events[key].event.start, *key));
+    keys
 }
 
 /// An event's page, from its model, its description sanitized.
