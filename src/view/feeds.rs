@@ -1,6 +1,6 @@
 //! What the Atom feed and the iCal feeds are written from.
 
-use super::calendar_links::shortened;
+use super::calendar_links::{shortened, with_line};
 use super::events::{EventIndex, by_start};
 use super::outputs::EVENT_CALENDAR;
 use super::{BuildInputs, EventKey, EventPage, EventStatus, EventSummary, FeedSettings, Site};
@@ -67,14 +67,10 @@ impl CalendarEntry {
     /// [`super::EventPage::text`]), cut at [`CALENDAR_TEXT_CHARS`], and a line linking to
     /// its page. Made as each event is rendered, not kept for every event.
     pub fn description(&self, text: &str) -> String {
-        let mut description = shortened(text, CALENDAR_TEXT_CHARS);
-        if let Some(line) = &self.page_line {
-            if !description.is_empty() {
-                description.push_str("\n\n");
-            }
-            description.push_str(line);
-        }
-        description
+        with_line(
+            shortened(text, CALENDAR_TEXT_CHARS),
+            self.page_line.as_deref(),
+        )
     }
 }
 
