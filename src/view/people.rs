@@ -84,8 +84,13 @@ fn shown_name(cid: u64, name: Option<&str>, people: &People) -> Option<String> {
     if people.is_opted_out(cid) {
         return None;
     }
-    let name = name?;
-    match people.names {
+    in_mode(name?, people.names)
+}
+
+/// `name` in the name mode: whole, or the first name and an initial (`None` where that leaves
+/// nothing); `None` in `cid` mode.
+fn in_mode(name: &str, mode: NameMode) -> Option<String> {
+    match mode {
         NameMode::Full => Some(name.to_owned()),
         NameMode::FirstInitial => Some(first_and_initial(name)).filter(|n| !n.is_empty()),
         NameMode::Cid => None,
@@ -109,11 +114,7 @@ impl WrittenNames {
             Some(&cid) => Some(
                 shown_name(cid, Some(&key), &self.people).unwrap_or_else(|| format!("CID {cid}")),
             ),
-            None => match self.people.names {
-                NameMode::Full => Some(text.to_owned()),
-                NameMode::FirstInitial => Some(first_and_initial(text)),
-                NameMode::Cid => None,
-            },
+            None => in_mode(text, self.people.names),
         }
     }
 }
