@@ -134,10 +134,6 @@ impl Facts<'_> {
         )
     }
 
-    fn page(&self, cid: u64) -> Option<String> {
-        self.pages.get(&cid).cloned()
-    }
-
     /// The members ranked by their hours in `month`, most first: only those whose figures
     /// are known, who controlled in it, and who did not opt out.
     fn ranked(&self, month: Month) -> Vec<Ranked> {
@@ -152,7 +148,7 @@ impl Facts<'_> {
                 cid: m.cid,
                 name: m.display_name(),
                 hours: hours(seconds),
-                page: self.page(m.cid),
+                page: self.pages.get(&m.cid).cloned(),
             })
             .collect()
     }
@@ -252,7 +248,7 @@ fn summary(
         .map(|(_, m)| SummaryEntry {
             name: m.display_name(),
             hours: None,
-            url: facts.page(m.cid).unwrap_or_else(|| roster.to_owned()),
+            url: (facts.pages.get(&m.cid).cloned()).unwrap_or_else(|| roster.to_owned()),
         })
         .collect();
     let name = super::time::month_title(texts, month.first);
