@@ -113,15 +113,10 @@ pub fn activity_report(
     let controllers: Vec<ActivityRow> = page.controllers.iter().map(|p| row(p, false)).collect();
     let visitors: Vec<ActivityRow> = page.visitors.iter().map(|p| row(p, true)).collect();
     let everyone = || controllers.iter().chain(&visitors);
-    let mut below: Vec<ActivityRow> = everyone()
-        .filter(|r| r.standing == BELOW)
-        .cloned()
-        .collect();
+    let standing = |s| everyone().filter(move |r| r.standing == s).cloned();
+    let mut below: Vec<ActivityRow> = standing(BELOW).collect();
     below.sort_by_cached_key(|r| (r.activity.seconds, r.name.to_lowercase(), r.cid));
-    let unknown: Vec<ActivityRow> = everyone()
-        .filter(|r| r.standing == UNKNOWN)
-        .cloned()
-        .collect();
+    let unknown: Vec<ActivityRow> = standing(UNKNOWN).collect();
     let totals = Totals {
         members: controllers.len() + visitors.len(),
         met: everyone().filter(|r| r.standing == MET).count(),
