@@ -339,13 +339,9 @@ fn page_view(
         title: page.title.clone(),
         description: page.description.clone(),
         html,
-        template: page.template.clone().unwrap_or_else(|| {
-            if is_section {
-                "section.html"
-            } else {
-                "page.html"
-            }
-            .into()
+        template: (page.template.clone()).unwrap_or_else(|| match is_section {
+            true => "section.html".into(),
+            false => "page.html".into(),
         }),
         pages: children.iter().map(|child| link(child)).collect(),
         parents: parents(page, published).into_iter().map(link).collect(),

@@ -195,14 +195,10 @@ pub(super) fn people_pages(
                 ),
             })
             .collect();
-        let kind = texts.text(
-            if visitor {
-                "person.visiting"
-            } else {
-                "person.home"
-            },
-            &[],
-        );
+        let kind = match visitor {
+            true => texts.text("person.visiting", &[]),
+            false => texts.text("person.home", &[]),
+        };
         let rating = format!("{} {}", row.rating_code, row.rating_name);
         let description = [row.name.as_str(), &kind, rating.trim()]
             .into_iter()
