@@ -185,14 +185,12 @@ pub(super) fn people_pages(
             continue;
         }
         row.page = Some(page_url(row.cid));
-        let staff = (roster.staff.iter())
+        // The roster page's staff rows are the roster's posts, in its order, titled.
+        let staff = (roster_page.staff.iter())
             .filter(|post| post.holders.iter().any(|h| h.cid == row.cid))
             .map(|post| StaffPost {
-                code: post.role,
-                title: texts.text(
-                    &format!("staff.{}", post.role.code().to_ascii_lowercase()),
-                    &[],
-                ),
+                code: post.code,
+                title: post.title.clone(),
             })
             .collect();
         let kind = match visitor {
