@@ -187,12 +187,6 @@ pub(super) struct Listed<'d> {
 /// Each event once, by key, with the lists that carry it.
 pub(super) type EventIndex<'d> = BTreeMap<EventKey, Listed<'d>>;
 
-/// The first record of each id in a list, in the list's order: a repeat adds nothing.
-pub(super) fn first_of_each(list: &[Event]) -> Vec<&Event> {
-    let mut seen = std::collections::HashSet::new();
-    list.iter().filter(|e| seen.insert(e.id)).collect()
-}
-
 /// One page per event: a facility event and the division's record of the same event are one
 /// page (the facility's record wins, it carries the positions), marked as both. Returns the
 /// index and the keys of each list, in the lists' order, each key once.
@@ -214,14 +208,13 @@ pub(super) fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, V
         }
         keep
     };
-    let facility: Vec<&Event> = first_of_each(&data.facility_events)
-        .into_iter()
-        .filter(&mut showable)
-        .collect();
-    let division: Vec<&Event> = first_of_each(&data.division_events)
-        .into_iter()
-        .filter(&mut showable)
-        .collect();
+    // Of each list, the first record of each id, in the list's order (a repeat adds
+    // nothing), where it can be shown.
+    let [facility, division] = [&data.facility_events, &data.division_events].map(|list| {
+        let mut seen = std::collections::HashSet::new();
+        let first = list.iter().filter(|e| seen.insert(e.id));
+        first.filter(&mut showable).collect::<Vec<&Event>>()
+    });
     let mut events: EventIndex = facility
         .iter()
         .map(|e| {
