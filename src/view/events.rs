@@ -275,9 +275,9 @@ fn before_the_horizon(event: &Event) -> bool {
 pub(super) fn route(event: &Event) -> String {
     let (dep, arr) = (&event.departure, &event.arrival);
     match (dep.is_empty(), arr.is_empty()) {
-        (true, true) => String::new(),
+        // Neither given is the same list both ways: nothing.
         _ if dep == arr => dep.join(", "),
-        (false, true) => dep.join(", "),
+        (_, true) => dep.join(", "),
         (true, false) => arr.join(", "),
         (false, false) => format!("{} → {}", dep.join(", "), arr.join(", ")),
     }
