@@ -167,15 +167,10 @@ pub(super) fn people_pages(
         .as_deref()
         .filter(|_| settings.activity.enabled);
     let prefixes = prefixes(settings, roster);
-    let months = |cid| match known {
-        Some(known) => by_month(
-            known.members.get(&cid),
-            &prefixes,
-            inputs.build_time,
-            settings.activity.window_days.0,
-            texts,
-        ),
-        None => Vec::new(),
+    let months = |cid| {
+        let member = known.and_then(|known| known.members.get(&cid));
+        let days = settings.activity.window_days.0;
+        by_month(member, &prefixes, inputs.build_time, days, texts)
     };
     let mut pages = Vec::new();
     let controllers = roster_page.controllers.iter_mut().map(|row| (row, false));
