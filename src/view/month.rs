@@ -172,9 +172,6 @@ pub(super) fn month_views(
     let Some(known) = inputs.activity.as_deref().filter(|_| activity.enabled) else {
         return (None, None);
     };
-    if !activity.home_top && !activity.monthly_summary {
-        return (None, None);
-    }
     let mut members: Vec<&Member> = roster.controllers.iter().chain(&roster.visitors).collect();
     members.sort_by_key(|m| m.cid);
     members.dedup_by_key(|m| m.cid);
