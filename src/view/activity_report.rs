@@ -123,14 +123,9 @@ pub fn activity_report(
         below: below.len(),
         unknown: unknown.len(),
     };
-    let read_days: Vec<&String> = everyone()
-        .filter_map(|r| r.activity.checked.as_ref())
-        .collect();
-    let read =
-        (read_days.iter().min().zip(read_days.iter().max())).map(|(oldest, newest)| ReadSpan {
-            oldest: (*oldest).clone(),
-            newest: (*newest).clone(),
-        });
+    let read_days = || everyone().filter_map(|r| r.activity.checked.clone());
+    let read = (read_days().min().zip(read_days().max()))
+        .map(|(oldest, newest)| ReadSpan { oldest, newest });
     let title = texts.text("report.activity_title", &[]);
     let (facility, generated_at, css_header) = roster_header(roster, &title, settings);
     ActivityReport {
