@@ -159,15 +159,12 @@ pub fn figures(
         return MemberActivity::default();
     };
     let start = activity::window_start(now, window_days);
-    let mut seconds = 0;
-    let mut last: Option<DateTime<Utc>> = None;
-    for session in counted(member, prefixes) {
-        let within = seconds_within(session, start, now);
-        seconds += within;
-        if within > 0 {
-            last = last.max(Some(session.end.min(now)));
-        }
-    }
+    let within = || counted(member, prefixes).map(|s| (s, seconds_within(s, start, now)));
+    let seconds = within().map(|(_, seconds)| seconds).sum();
+    // The latest end of a session with time in the window.
+    let last = (within().filter(|(_, seconds)| *seconds > 0))
+        .map(|(s, _)| s.end.min(now))
+        .max();
     MemberActivity {
         known: true,
         hours: Some(hours(seconds)),

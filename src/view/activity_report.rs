@@ -113,29 +113,19 @@ pub fn activity_report(
     let controllers: Vec<ActivityRow> = page.controllers.iter().map(|p| row(p, false)).collect();
     let visitors: Vec<ActivityRow> = page.visitors.iter().map(|p| row(p, true)).collect();
     let everyone = || controllers.iter().chain(&visitors);
-    let mut below: Vec<ActivityRow> = everyone()
-        .filter(|r| r.standing == BELOW)
-        .cloned()
-        .collect();
+    let standing = |s| everyone().filter(move |r| r.standing == s).cloned();
+    let mut below: Vec<ActivityRow> = standing(BELOW).collect();
     below.sort_by_cached_key(|r| (r.activity.seconds, r.name.to_lowercase(), r.cid));
-    let unknown: Vec<ActivityRow> = everyone()
-        .filter(|r| r.standing == UNKNOWN)
-        .cloned()
-        .collect();
+    let unknown: Vec<ActivityRow> = standing(UNKNOWN).collect();
     let totals = Totals {
         members: controllers.len() + visitors.len(),
         met: everyone().filter(|r| r.standing == MET).count(),
         below: below.len(),
         unknown: unknown.len(),
     };
-    let read_days: Vec<&String> = everyone()
-        .filter_map(|r| r.activity.checked.as_ref())
-        .collect();
-    let read =
-        (read_days.iter().min().zip(read_days.iter().max())).map(|(oldest, newest)| ReadSpan {
-            oldest: (*oldest).clone(),
-            newest: (*newest).clone(),
-        });
+    let read_days = || everyone().filter_map(|r| r.activity.checked.clone());
+    let read = (read_days().min().zip(read_days().max()))
+        .map(|(oldest, newest)| ReadSpan { oldest, newest });
     let title = texts.text("report.activity_title", &[]);
     let (facility, generated_at, css_header) = roster_header(roster, &title, settings);
     ActivityReport {

@@ -36,14 +36,11 @@ pub(super) fn google_event(
     location: &str,
     page: Option<&str>,
 ) -> String {
-    let mut details = shortened(description.trim(), DETAILS_CHARS);
-    if let Some(page) = page {
-        if !details.is_empty() {
-            details.push_str("\n\n");
-        }
-        details.push_str("Event page: ");
-        details.push_str(page);
-    }
+    let page = page.map(|page| format!("Event page: {page}"));
+    let details = with_line(
+        shortened(description.trim(), DETAILS_CHARS),
+        page.as_deref(),
+    );
     let mut link = format!(
         "https://calendar.google.com/calendar/render?action=TEMPLATE&text={}&dates=",
         encoded(name)
@@ -76,6 +73,17 @@ pub(super) fn outlook_subscribe(https: &str, name: &str) -> String {
         encoded(https),
         encoded(name)
     )
+}
+
+/// `text`, then `line` after a blank line; `line` alone where `text` is empty.
+pub(super) fn with_line(mut text: String, line: Option<&str>) -> String {
+    if let Some(line) = line {
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        text.push_str(line);
+    }
+    text
 }
 
 /// The first `limit` characters of `text`, with "…" when some were left out.

@@ -339,13 +339,9 @@ fn page_view(
         title: page.title.clone(),
         description: page.description.clone(),
         html,
-        template: page.template.clone().unwrap_or_else(|| {
-            if is_section {
-                "section.html"
-            } else {
-                "page.html"
-            }
-            .into()
+        template: (page.template.clone()).unwrap_or_else(|| match is_section {
+            true => "section.html".into(),
+            false => "page.html".into(),
         }),
         pages: children.iter().map(|child| link(child)).collect(),
         parents: parents(page, published).into_iter().map(link).collect(),
@@ -447,9 +443,6 @@ fn options() -> Options {
 /// a tag that has either already (the webmaster's own HTML) is left as it is.
 fn with_image_sizes(html: String, sized: &HashMap<String, (u32, u32)>) -> String {
     const IMG: &str = "<img src=\"";
-    if sized.is_empty() {
-        return html;
-    }
     let mut out = String::with_capacity(html.len() + sized.len() * 32);
     let mut rest = html.as_str();
     while let Some(at) = rest.find(IMG) {

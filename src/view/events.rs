@@ -187,12 +187,6 @@ pub(super) struct Listed<'d> {
 /// Each event once, by key, with the lists that carry it.
 pub(super) type EventIndex<'d> = BTreeMap<EventKey, Listed<'d>>;
 
-/// The first record of each id in a list, in the list's order: a repeat adds nothing.
-pub(super) fn first_of_each(list: &[Event]) -> Vec<&Event> {
-    let mut seen = std::collections::HashSet::new();
-    list.iter().filter(|e| seen.insert(e.id)).collect()
-}
-
 /// One page per event: a facility event and the division's record of the same event are one
 /// page (the facility's record wins, it carries the positions), marked as both. Returns the
 /// index and the keys of each list, in the lists' order, each key once.
@@ -214,14 +208,13 @@ pub(super) fn index_events(data: &SiteData) -> (EventIndex<'_>, Vec<EventKey>, V
         }
         keep
     };
-    let facility: Vec<&Event> = first_of_each(&data.facility_events)
-        .into_iter()
-        .filter(&mut showable)
-        .collect();
-    let division: Vec<&Event> = first_of_each(&data.division_events)
-        .into_iter()
-        .filter(&mut showable)
-        .collect();
+    // Of each list, the first record of each id, in the list's order (a repeat adds
+    // nothing), where it can be shown.
+    let [facility, division] = [&data.facility_events, &data.division_events].map(|list| {
+        let mut seen = std::collections::HashSet::new();
+        let first = list.iter().filter(|e| seen.insert(e.id));
+        first.filter(&mut showable).collect::<Vec<&Event>>()
+    });
     let mut events: EventIndex = facility
         .iter()
         .map(|e| {
@@ -282,9 +275,9 @@ fn before_the_horizon(event: &Event) -> bool {
 pub(super) fn route(event: &Event) -> String {
     let (dep, arr) = (&event.departure, &event.arrival);
     match (dep.is_empty(), arr.is_empty()) {
-        (true, true) => String::new(),
+        // Neither given is the same list both ways: nothing.
         _ if dep == arr => dep.join(", "),
-        (false, true) => dep.join(", "),
+        (_, true) => dep.join(", "),
         (true, false) => arr.join(", "),
         (false, false) => format!("{} → {}", dep.join(", "), arr.join(", ")),
     }
@@ -342,29 +335,32 @@ pub(super) fn event_lists(
         inputs.build_time,
         -TimeDelta::days(settings.recent_days.0),
     );
-    // Each key once (see `index_events`); the lists sort by start, then key.
-    let mut upcoming: Vec<(DateTime<Utc>, EventKey)> = Vec::new();
-    let mut recent: Vec<(DateTime<Utc>, EventKey)> = Vec::new();
-    for &key in keys {
-        let event = events[&key].event;
-        if summaries[&key].status != EventStatus::Past {
-            upcoming.push((event.start, key));
-        } else if event.effective_end() >= horizon {
-            recent.push((event.start, key));
-        }
-    }
-    upcoming.sort();
-    recent.sort_by(|a, b| b.cmp(a));
-    let pick = |list: Vec<(DateTime<Utc>, EventKey)>| {
-        list.into_iter()
-            .map(|(_, key)| summaries[&key].clone())
-            .collect()
+    // Each key once (see `index_events`); the lists sort by start, then key, the recent
+    // latest first.
+    let past = |key: &EventKey| summaries[key].status == EventStatus::Past;
+    let (recent, upcoming): (Vec<EventKey>, Vec<EventKey>) = (keys.iter())
+        .filter(|key| !past(key) || events[*key].event.effective_end() >= horizon)
+        .partition(|key| past(key));
+    let pick = |keys| {
+        by_start(keys, events)
+            .into_iter()
+            .map(|key| summaries[&key].clone())
     };
     EventLists {
-        upcoming: pick(upcoming),
-        recent: pick(recent),
+        upcoming: pick(upcoming).collect(),
+        recent: pick(recent).rev().collect(),
         recent_days: settings.recent_days.0,
     }
+}
+
+/// `keys` by the start of their events, then by key.
+pub(super) fn by_start(
+    keys: impl IntoIterator<Item = EventKey>,
+    events: &EventIndex,
+) -> Vec<EventKey> {
+    let mut keys: Vec<EventKey> = keys.into_iter().collect();
+    keys.sort_by_key(|key| (events[key].event.start, *key));
+    keys
 }
 
 /// An event's page, from its model, its description sanitized.
@@ -418,41 +414,20 @@ pub(super) fn event_page(
 /// The first words of `text`, at most about `limit` characters, cut at a word and marked with
 /// an ellipsis when cut; `None` for empty text.
 pub(super) fn excerpt(text: &str, limit: usize) -> Option<String> {
-    // Words are joined only until the limit is passed: a description may be long. Room for
-    // the limit in ASCII: an excerpt is kept for every event, so room for four bytes a
-    // character would be three quarters empty in most.
-    let mut joined = String::with_capacity(text.len().min(limit + 8));
-    let mut chars = 0;
-    for word in text.split_whitespace() {
-        if chars > limit {
-            break;
-        }
-        if !joined.is_empty() {
-            joined.push(' ');
-            chars += 1;
-        }
-        joined.push_str(word);
-        chars += word.chars().count();
-    }
-    if joined.is_empty() {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
         return None;
     }
-    if chars <= limit {
-        return Some(joined);
-    }
-    let end = joined
-        .char_indices()
-        .nth(limit)
-        .map_or(joined.len(), |(at, _)| at);
-    let cut = &joined[..end];
+    let Some((end, _)) = text.char_indices().nth(limit) else {
+        return Some(text);
+    };
+    let cut = &text[..end];
     let cut = match cut.rfind(' ') {
         Some(space) if space > limit / 2 => &cut[..space],
         _ => cut,
     };
-    let shown = cut.trim_end_matches([',', '.', ';', ':']).len();
-    joined.truncate(shown);
-    joined.push('…');
-    Some(joined)
+    // Of its own length: an excerpt is kept for every event.
+    Some([cut.trim_end_matches([',', '.', ';', ':']), "…"].concat())
 }
 
 #[cfg(test)]
@@ -500,8 +475,8 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
-        /// Joining words only up to the limit cuts where joining them all did, at the limit
-        /// and just around it.
+        /// The excerpt is cut where the rule as first written cut it, at the limit and just
+        /// around it.
         #[test]
         fn the_excerpt_is_cut_where_the_whole_text_would_be(
             text in "([a-zé✈,.]{0,12}[ \n\t\r\x0b\x0c\u{85}\u{a0}\u{2003}\u{3000}]{1,3}){0,30}",

@@ -1,7 +1,7 @@
 //! What the Atom feed and the iCal feeds are written from.
 
-use super::calendar_links::shortened;
-use super::events::EventIndex;
+use super::calendar_links::{shortened, with_line};
+use super::events::{EventIndex, by_start};
 use super::outputs::EVENT_CALENDAR;
 use super::{BuildInputs, EventKey, EventPage, EventStatus, EventSummary, FeedSettings, Site};
 use crate::settings::Settings;
@@ -67,14 +67,10 @@ impl CalendarEntry {
     /// [`super::EventPage::text`]), cut at [`CALENDAR_TEXT_CHARS`], and a line linking to
     /// its page. Made as each event is rendered, not kept for every event.
     pub fn description(&self, text: &str) -> String {
-        let mut description = shortened(text, CALENDAR_TEXT_CHARS);
-        if let Some(line) = &self.page_line {
-            if !description.is_empty() {
-                description.push_str("\n\n");
-            }
-            description.push_str(line);
-        }
-        description
+        with_line(
+            shortened(text, CALENDAR_TEXT_CHARS),
+            self.page_line.as_deref(),
+        )
     }
 }
 
@@ -130,14 +126,6 @@ pub(super) fn calendar_feeds(
             (*key, entry)
         })
         .collect();
-    let by_start = |keys: &[EventKey]| {
-        let mut keys: Vec<(DateTime<Utc>, EventKey)> = keys
-            .iter()
-            .map(|key| (events[key].event.start, *key))
-            .collect();
-        keys.sort();
-        keys.into_iter().map(|(_, key)| key).collect()
-    };
     let texts = &inputs.texts;
     let described = |what: &str| match &site.site_url {
         Some(url) => texts.text("calendar.published_by", &[("calendar", what), ("url", url)]),
@@ -169,8 +157,8 @@ pub(super) fn calendar_feeds(
             empty: texts.text("calendar.no_bookings", &[]),
         },
         entries,
-        facility_ids: by_start(facility_keys),
-        division_ids: by_start(division_keys),
+        facility_ids: by_start(facility_keys.iter().copied(), events),
+        division_ids: by_start(division_keys.iter().copied(), events),
         uid_host,
     }
 }
@@ -189,12 +177,10 @@ pub(super) fn feed(
     };
     let pages: HashMap<EventKey, &EventPage> =
         pages.iter().map(|page| (page.summary.key, page)).collect();
-    let mut entries: Vec<(DateTime<Utc>, EventKey)> = summaries
+    let upcoming = summaries
         .iter()
-        .filter(|(_, s)| s.status != EventStatus::Past)
-        .map(|(key, _)| (events[key].event.start, *key))
-        .collect();
-    entries.sort();
+        .filter(|(_, s)| s.status != EventStatus::Past);
+    let mut entries = by_start(upcoming.map(|(key, _)| *key), events);
     if let Some(limit) = settings.feed_limit.0 {
         entries.truncate(limit);
     }
@@ -202,7 +188,7 @@ pub(super) fn feed(
     let mut newest: Option<DateTime<Utc>> = None;
     let feed = entries
         .into_iter()
-        .map(|(_, key)| {
+        .map(|key| {
             let event = events[&key].event;
             let summary = &summaries[&key];
             let updated = event.updated_at.or(event.created_at).unwrap_or(event.start);

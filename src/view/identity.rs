@@ -122,14 +122,8 @@ pub struct HeaderColours {
 /// [`accent`]), and a deep shade of it in dark mode, where a saturated slab would outshine
 /// the page.
 pub fn header(style: HeaderStyle, accent: Option<&AccentView>, wanted: Plate) -> HeaderView {
-    let parsed = |text: &str| parse_colour(text).ok();
-    let (chosen, dark) = match accent {
-        Some(view) => (
-            parsed(&view.chosen),
-            parsed(&view.dark).unwrap_or(DEFAULT_DARK),
-        ),
-        None => (None, DEFAULT_DARK),
-    };
+    let chosen = accent.and_then(|view| parse_colour(&view.chosen).ok());
+    let dark = (accent.and_then(|view| parse_colour(&view.dark).ok())).unwrap_or(DEFAULT_DARK);
     // Without an accent the logo's colour is unknown: the theme's accent stands in for it on
     // an accent header; a plain header leaves the logo as it is.
     let surface = chosen.unwrap_or(DEFAULT_LIGHT);

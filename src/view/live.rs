@@ -220,15 +220,10 @@ pub(super) fn live_page(
             Some(who) => format!("{}: {who}", booking.callsign),
             None => booking.callsign.clone(),
         };
-        let description = match &page_line {
-            Some(line) if kind.is_empty() => line.clone(),
-            Some(line) => format!("{kind}\n\n{line}"),
-            None => kind.clone(),
-        };
         calendar.entries.push(BookingEntry {
             uid: booking_uid(booking, uid_host),
             summary,
-            description,
+            description: super::calendar_links::with_line(kind.clone(), page_line.as_deref()),
             start: booking.start,
             end: booking.end,
             url: page.clone(),

@@ -327,16 +327,10 @@ fn event_views(
             names,
             (settings, inputs),
         );
-        Ok((*key, summary, page))
+        Ok(((*key, summary), page))
     })
     .expect("building the view cannot fail");
-    let mut summaries: BTreeMap<EventKey, Arc<EventSummary>> = BTreeMap::new();
-    let mut event_pages = Vec::with_capacity(per_event.len());
-    for (key, summary, page) in per_event {
-        summaries.insert(key, summary);
-        event_pages.push(page);
-    }
-    (summaries, event_pages)
+    per_event.into_iter().unzip()
 }
 
 /// The next events the home page lists: not past, soonest first, at most `count`.

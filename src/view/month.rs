@@ -134,10 +134,6 @@ impl Facts<'_> {
         )
     }
 
-    fn page(&self, cid: u64) -> Option<String> {
-        self.pages.get(&cid).cloned()
-    }
-
     /// The members ranked by their hours in `month`, most first: only those whose figures
     /// are known, who controlled in it, and who did not opt out.
     fn ranked(&self, month: Month) -> Vec<Ranked> {
@@ -152,7 +148,7 @@ impl Facts<'_> {
                 cid: m.cid,
                 name: m.display_name(),
                 hours: hours(seconds),
-                page: self.page(m.cid),
+                page: self.pages.get(&m.cid).cloned(),
             })
             .collect()
     }
@@ -176,9 +172,6 @@ pub(super) fn month_views(
     let Some(known) = inputs.activity.as_deref().filter(|_| activity.enabled) else {
         return (None, None);
     };
-    if !activity.home_top && !activity.monthly_summary {
-        return (None, None);
-    }
     let mut members: Vec<&Member> = roster.controllers.iter().chain(&roster.visitors).collect();
     members.sort_by_key(|m| m.cid);
     members.dedup_by_key(|m| m.cid);
@@ -252,7 +245,7 @@ fn summary(
         .map(|(_, m)| SummaryEntry {
             name: m.display_name(),
             hours: None,
-            url: facts.page(m.cid).unwrap_or_else(|| roster.to_owned()),
+            url: (facts.pages.get(&m.cid).cloned()).unwrap_or_else(|| roster.to_owned()),
         })
         .collect();
     let name = super::time::month_title(texts, month.first);

@@ -84,8 +84,13 @@ fn shown_name(cid: u64, name: Option<&str>, people: &People) -> Option<String> {
     if people.is_opted_out(cid) {
         return None;
     }
-    let name = name?;
-    match people.names {
+    in_mode(name?, people.names)
+}
+
+/// `name` in the name mode: whole, or the first name and an initial (`None` where that leaves
+/// nothing); `None` in `cid` mode.
+fn in_mode(name: &str, mode: NameMode) -> Option<String> {
+    match mode {
         NameMode::Full => Some(name.to_owned()),
         NameMode::FirstInitial => Some(first_and_initial(name)).filter(|n| !n.is_empty()),
         NameMode::Cid => None,
@@ -109,11 +114,7 @@ impl WrittenNames {
             Some(&cid) => Some(
                 shown_name(cid, Some(&key), &self.people).unwrap_or_else(|| format!("CID {cid}")),
             ),
-            None => match self.people.names {
-                NameMode::Full => Some(text.to_owned()),
-                NameMode::FirstInitial => Some(first_and_initial(text)),
-                NameMode::Cid => None,
-            },
+            None => in_mode(text, self.people.names),
         }
     }
 }
@@ -166,15 +167,10 @@ pub(super) fn people_pages(
         .as_deref()
         .filter(|_| settings.activity.enabled);
     let prefixes = prefixes(settings, roster);
-    let months = |cid| match known {
-        Some(known) => by_month(
-            known.members.get(&cid),
-            &prefixes,
-            inputs.build_time,
-            settings.activity.window_days.0,
-            texts,
-        ),
-        None => Vec::new(),
+    let months = |cid| {
+        let member = known.and_then(|known| known.members.get(&cid));
+        let days = settings.activity.window_days.0;
+        by_month(member, &prefixes, inputs.build_time, days, texts)
     };
     let mut pages = Vec::new();
     let controllers = roster_page.controllers.iter_mut().map(|row| (row, false));
@@ -184,24 +180,18 @@ pub(super) fn people_pages(
             continue;
         }
         row.page = Some(page_url(row.cid));
-        let staff = (roster.staff.iter())
+        // The roster page's staff rows are the roster's posts, in its order, titled.
+        let staff = (roster_page.staff.iter())
             .filter(|post| post.holders.iter().any(|h| h.cid == row.cid))
             .map(|post| StaffPost {
-                code: post.role,
-                title: texts.text(
-                    &format!("staff.{}", post.role.code().to_ascii_lowercase()),
-                    &[],
-                ),
+                code: post.code,
+                title: post.title.clone(),
             })
             .collect();
-        let kind = texts.text(
-            if visitor {
-                "person.visiting"
-            } else {
-                "person.home"
-            },
-            &[],
-        );
+        let kind = match visitor {
+            true => texts.text("person.visiting", &[]),
+            false => texts.text("person.home", &[]),
+        };
         let rating = format!("{} {}", row.rating_code, row.rating_name);
         let description = [row.name.as_str(), &kind, rating.trim()]
             .into_iter()

@@ -261,10 +261,7 @@ fn events_feed(event_pages: &[EventPage], site: &Site, inputs: &BuildInputs) -> 
         .iter()
         .filter(|page| page.summary.status != EventStatus::Past)
         .collect();
-    upcoming.sort_by(|a, b| {
-        (&a.summary.when.start.iso, &a.summary.url)
-            .cmp(&(&b.summary.when.start.iso, &b.summary.url))
-    });
+    upcoming.sort_by_key(|page| (&page.summary.when.start.iso, &page.summary.url));
     let items = upcoming
         .into_iter()
         .map(|page| {

@@ -279,33 +279,18 @@ fn summary(notes: &[TrainingNote], texts: &Texts) -> Summary {
 
 /// Sessions per type, in a fixed order, types with none left out, the rest as one.
 fn per_type(notes: &[TrainingNote], texts: &Texts) -> Vec<Tally> {
-    let mut per_type: Vec<Tally> = Vec::new();
-    let order = [
-        Some(SessionType::Sweatbox),
-        Some(SessionType::LiveNetwork),
-        Some(SessionType::Ots),
-        Some(SessionType::Classroom),
-    ];
-    for kind in order {
-        let count = notes.iter().filter(|n| n.session_type == kind).count();
-        if count > 0 {
-            per_type.push(Tally {
-                name: kind.map_or_else(String::new, |kind| session_type_name(kind, texts)),
-                sessions: count,
-            });
-        }
-    }
-    let others = notes
-        .iter()
-        .filter(|n| !order.contains(&n.session_type))
-        .count();
-    if others > 0 {
-        per_type.push(Tally {
-            name: texts.text("report.other_session_types", &[]),
-            sessions: others,
-        });
-    }
-    per_type
+    use SessionType::{Classroom, LiveNetwork, Ots, Sweatbox};
+    let count = |is: &dyn Fn(Option<SessionType>) -> bool| {
+        notes.iter().filter(|n| is(n.session_type)).count()
+    };
+    let named = [Sweatbox, LiveNetwork, Ots, Classroom];
+    let others = count(&|kind| !kind.is_some_and(|kind| named.contains(&kind)));
+    (named.into_iter())
+        .map(|kind| (session_type_name(kind, texts), count(&|t| t == Some(kind))))
+        .chain([(texts.text("report.other_session_types", &[]), others)])
+        .filter(|(_, sessions)| *sessions > 0)
+        .map(|(name, sessions)| Tally { name, sessions })
+        .collect()
 }
 
 /// Positions trained and how often, most first.

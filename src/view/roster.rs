@@ -147,16 +147,12 @@ pub fn roster_page(roster: &Roster, texts: &Texts) -> RosterPage {
         })
         .collect();
     let controllers = sorted_people(&roster.controllers, texts);
-    let mut rating_counts: Vec<RatingCount> = Vec::new();
-    for row in &controllers {
-        match rating_counts.last_mut() {
-            Some(last) if last.code == row.rating_code => last.controllers += 1,
-            _ => rating_counts.push(RatingCount {
-                code: row.rating_code.clone(),
-                controllers: 1,
-            }),
-        }
-    }
+    let rating_counts = (controllers.chunk_by(|a, b| a.rating_code == b.rating_code))
+        .map(|same| RatingCount {
+            code: same[0].rating_code.clone(),
+            controllers: same.len(),
+        })
+        .collect();
     RosterPage {
         staff,
         controllers,

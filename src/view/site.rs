@@ -172,11 +172,7 @@ fn calendar_links(settings: &Settings, inputs: &BuildInputs, title: &str) -> Cal
             .and_then(|u| u.0.join(file).ok())
             .map(String::from)
     };
-    let webcal = |file: &str| {
-        let absolute = absolute(file)?;
-        let rest = absolute.split_once("://")?.1.to_owned();
-        Some(format!("webcal://{rest}"))
-    };
+    let webcal = |file: &str| Some(format!("webcal://{}", absolute(file)?.split_once("://")?.1));
     let facility_name = settings.calendar.facility_name.clone().unwrap_or_else(|| {
         inputs
             .texts

@@ -145,26 +145,20 @@ pub(super) fn between(
     zone: Option<Tz>,
     texts: &Texts,
 ) -> When {
+    // `Thu 5 Nov 19:00–22:00 AST`; the end's day too where it is another.
     let local = zone.map(|zone| {
         let (ls, le) = (start.with_timezone(&zone), end.with_timezone(&zone));
-        if ls.date_naive() == le.date_naive() {
-            format!(
-                "{} {}–{} {}",
-                local_date(texts, "weekdays_short", ls),
-                ls.format("%H:%M"),
-                le.format("%H:%M"),
-                le.format("%Z")
-            )
-        } else {
-            format!(
-                "{} {} – {} {} {}",
-                local_date(texts, "weekdays_short", ls),
-                ls.format("%H:%M"),
-                local_date(texts, "weekdays_short", le),
-                le.format("%H:%M"),
-                le.format("%Z")
-            )
-        }
+        let day = |t| local_date(texts, "weekdays_short", t);
+        let end = match ls.date_naive() == le.date_naive() {
+            true => format!("–{}", le.format("%H:%M")),
+            false => format!(" – {} {}", day(le), le.format("%H:%M")),
+        };
+        format!(
+            "{} {}{end} {}",
+            day(ls),
+            ls.format("%H:%M"),
+            le.format("%Z")
+        )
     });
     When {
         same_day: start.date_naive() == end.date_naive(),

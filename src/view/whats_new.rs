@@ -371,15 +371,12 @@ fn event_changes(
         match previous.events.get(folder) {
             None => found.add(ChangeId::NewEvent(folder.clone()), event.created_at),
             Some(print) if summary.status == EventStatus::Upcoming => {
-                // Made once, for the state: a fingerprint is two dates formatted and hashed,
-                // and a rebuild compares every upcoming event's.
-                let now = state
-                    .events
-                    .get(folder)
-                    .cloned()
-                    .unwrap_or_else(|| event_fingerprint(event));
-                if *print != now {
-                    let id = ChangeId::EventChanged(folder.clone(), now);
+                // Made once, for the state (which has every event of today's): a fingerprint
+                // is two dates formatted and hashed, and a rebuild compares every upcoming
+                // event's.
+                let now = &state.events[folder];
+                if print != now {
+                    let id = ChangeId::EventChanged(folder.clone(), now.clone());
                     found.add(id, event.updated_at);
                 }
             }

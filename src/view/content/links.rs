@@ -165,12 +165,10 @@ impl Targets<'_> {
                 target: Some(joined),
             });
         };
-        let mut anchor_on = None;
-        if let (Some(fragment), None) = (fragment, ids) {
-            anchor_on = self
-                .generated_page(&target)
-                .map(|file| (file, fragment.to_owned()));
-        }
+        // An anchor on a page vatcar-site writes is checked once it is; one on a content page,
+        // here.
+        let anchor_on = (fragment.filter(|_| ids.is_none()))
+            .and_then(|fragment| Some((self.generated_page(&target)?, fragment.to_owned())));
         if let (Some(fragment), Some(ids)) = (fragment, ids) {
             let fragment = decode(fragment)?;
             if !ids.anchors.contains(&fragment) && !ids.around.contains(&fragment.as_str()) {
