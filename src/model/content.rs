@@ -58,16 +58,6 @@ impl ContentPage {
         self.body_line + memchr::memchr_iter(b'\n', before).count()
     }
 
-    /// The column (from 1, in characters) of the file holding byte `offset` of `body`.
-    pub fn column_of(&self, offset: usize) -> usize {
-        let mut offset = offset.min(self.body.len());
-        while !self.body.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let start = self.body[..offset].rfind('\n').map_or(0, |at| at + 1);
-        self.body[start..offset].chars().count() + 1
-    }
-
     /// The section (folder) a page belongs to, relative to the content folder: `""` for the
     /// top, `pilots/`. A section page belongs to its parent folder.
     pub fn folder(&self) -> &str {
@@ -123,6 +113,54 @@ pub fn parse(file: &ContentFile) -> Result<ContentPage, Problem> {
         (_, problems) if !problems.is_empty() => Err(problems.into_iter().next().expect("one")),
         (Some(page), _) => Ok(page),
         (None, _) => Err(Problem::in_file(&file.origin, "could not be read")),
+    }
+}
+
+/// The lines and columns of a page's body, for its errors: each place is counted on from the
+/// one asked before it when it comes after it, as a page's links are met, so that a page of
+/// thousands of broken links is read once, not once a link.
+pub struct Places<'p> {
+    page: &'p ContentPage,
+    /// The byte of the body last placed, its line in the file and its column (from 1, in
+    /// characters).
+    at: usize,
+    line: usize,
+    column: usize,
+}
+
+impl<'p> Places<'p> {
+    pub fn new(page: &'p ContentPage) -> Self {
+        let line = page.body_line;
+        Self {
+            page,
+            at: 0,
+            line,
+            column: 1,
+        }
+    }
+
+    pub fn page(&self) -> &'p ContentPage {
+        self.page
+    }
+
+    /// The line and column of the file holding byte `offset` of the body.
+    pub fn of(&mut self, offset: usize) -> (usize, usize) {
+        let body = self.page.body.as_str();
+        let mut offset = offset.min(body.len());
+        while !body.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        if offset < self.at {
+            *self = Self::new(self.page);
+        }
+        let between = &body[self.at..offset];
+        self.line += memchr::memchr_iter(b'\n', between.as_bytes()).count();
+        self.column = match between.rfind('\n') {
+            Some(end) => between[end + 1..].chars().count() + 1,
+            None => self.column + between.chars().count(),
+        };
+        self.at = offset;
+        (self.line, self.column)
     }
 }
 
@@ -627,6 +665,35 @@ mod tests {
         // The last line, and past the end, with no newline after them.
         assert_eq!(page.line_of(page.body.len()), 7);
         assert_eq!(page.line_of(usize::MAX), 7);
+    }
+
+    #[test]
+    fn places_are_the_lines_and_columns_of_the_file_asked_in_any_order() {
+        let page = parse(&file(
+            "p.md",
+            "+++\ntitle = \"P\"\n+++\nécrit [a](b)\n\n  → x\r\nend",
+        ))
+        .unwrap();
+        let body = page.body.as_str();
+        // Counted from the top of the file, with nothing carried from one place to the next.
+        let counted = |offset: usize| {
+            let before = &body[..offset];
+            let start = before.rfind('\n').map_or(0, |at| at + 1);
+            (page.line_of(offset), before[start..].chars().count() + 1)
+        };
+        let offsets: Vec<usize> = (0..=body.len())
+            .filter(|at| body.is_char_boundary(*at))
+            .collect();
+        let mut places = super::Places::new(&page);
+        for &offset in offsets.iter().chain(offsets.iter().rev()).chain(&offsets) {
+            assert_eq!(places.of(offset), counted(offset), "at {offset}");
+        }
+        assert_eq!(
+            places.of(body.find("→").unwrap() + 1),
+            (6, 3),
+            "inside a character"
+        );
+        assert_eq!(places.of(usize::MAX), (7, 4));
     }
 
     #[test]

@@ -21,7 +21,7 @@ mod menu;
 use super::SiteView;
 use super::outputs::{self, OUTPUTS, Output, Written};
 use super::settings::{MenuEntry, MenuTarget};
-use crate::model::content::{ContentPage, PageKind};
+use crate::model::content::{ContentPage, PageKind, Places};
 use crate::problems::Problem;
 use crate::sanitize::frames::FrameTags;
 use crate::sanitize::quote::one_line;
@@ -203,6 +203,7 @@ pub fn check_generated_anchors(
     ids: &HashMap<String, HashSet<String>>,
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
+    let mut places: Option<Places> = None;
     for anchor in anchors {
         let Some(known) = ids.get(&anchor.file) else {
             continue;
@@ -221,7 +222,12 @@ pub fn check_generated_anchors(
             links::did_you_mean(&fragment, listed.iter().copied(), "#"),
             links::some_ids(listed.iter().copied())
         );
-        let (line, column) = (page.line_of(offset), page.column_of(offset));
+        // The anchors of a page are listed together, in the order of its text.
+        let places = match places.as_mut() {
+            Some(places) if std::ptr::eq(places.page(), page) => places,
+            _ => places.insert(Places::new(page)),
+        };
+        let (line, column) = places.of(offset);
         problems.push(Problem::at(&page.origin, line, Some(column), message));
     }
     problems
@@ -482,6 +488,7 @@ fn markdown_to_html<'p>(
     // The site's own images the page shows, by their address as the writer writes it.
     let mut sized: HashMap<String, (u32, u32)> = HashMap::new();
     // Each event is changed on its way to the writer: a page's events are never all held.
+    let mut places = Places::new(page);
     let events = Parser::new_ext(&page.body, options())
         .into_offset_iter()
         .map(|(mut event, range)| {
@@ -518,12 +525,11 @@ fn markdown_to_html<'p>(
                                 *dest_url = CowStr::from(new);
                             }
                         }
-                        Err(why) => errors.push(Problem::at(
-                            &page.origin,
-                            page.line_of(range.start),
-                            Some(page.column_of(range.start)),
-                            format!("link {}: {why}", one_line(dest_url)),
-                        )),
+                        Err(why) => {
+                            let (line, column) = places.of(range.start);
+                            let message = format!("link {}: {why}", one_line(dest_url));
+                            errors.push(Problem::at(&page.origin, line, Some(column), message))
+                        }
                     }
                 }
                 _ => {}
