@@ -75,6 +75,15 @@ pub(crate) fn size(bytes: u64) -> String {
     }
 }
 
+/// `n` things, in the singular or the plural.
+pub(crate) fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
 impl FetchObserver for Progress {
     fn started(&self, endpoint: Endpoint) {
         if let ProgressDisplay::Bars { multi, bars, .. } = &self.mode {

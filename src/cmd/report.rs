@@ -4,7 +4,7 @@
 
 use super::args::{ReportKind, TrainingArgs};
 use super::options::{ReportOptions, api_base};
-use super::progress::Progress;
+use super::progress::{Progress, count};
 use super::settings::report_options;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load;
@@ -112,9 +112,8 @@ fn run_training(options: &ReportOptions, cids: &[u64], progress: &Progress) -> R
     match failures.len() {
         0 => {
             progress.done(&format!(
-                "wrote {} training report{} into {}",
-                written.len(),
-                if written.len() == 1 { "" } else { "s" },
+                "wrote {} into {}",
+                count(written.len(), "training report"),
                 options.output.display()
             ));
             Ok(())
