@@ -347,27 +347,19 @@ fn stamp(path: &Path) -> Option<Stamp> {
 /// them) and what [`left_out`] names. Links are not followed, as the build does not follow
 /// them.
 pub(super) fn fingerprint(folders: &[PathBuf], ignored: &[PathBuf]) -> BTreeMap<PathBuf, Stamp> {
-    let mut out = BTreeMap::new();
-    let mut stack = folders.to_vec();
-    while let Some(folder) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if ignored.contains(&path) || left_out(&path) {
-                continue;
-            }
-            match entry.metadata() {
-                Ok(meta) if meta.is_dir() => stack.push(path),
-                Ok(meta) => {
-                    out.insert(path, (meta.modified().ok(), meta.len()));
-                }
-                Err(_) => {}
-            }
-        }
-    }
-    out
+    let walks = folders.iter().flat_map(|folder| {
+        let walk = walkdir::WalkDir::new(folder).min_depth(1).into_iter();
+        walk.filter_entry(|entry| {
+            !ignored.iter().any(|i| i == entry.path()) && !left_out(entry.path())
+        })
+    });
+    (walks.flatten())
+        .filter(|entry| !entry.file_type().is_dir())
+        .filter_map(|entry| {
+            let meta = entry.metadata().ok()?;
+            Some((entry.into_path(), (meta.modified().ok(), meta.len())))
+        })
+        .collect()
 }
 
 #[cfg(test)]
