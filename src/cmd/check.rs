@@ -3,7 +3,6 @@
 
 use super::args::CheckArgs;
 use super::progress::Progress;
-use super::settings::key_origin;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::model::SitePart;
@@ -22,13 +21,12 @@ pub(crate) fn run(
     let source = args.source.source(config, progress.clone())?;
     if let Source::Api(options) = &source {
         // Without a key every endpoint would fail alike: say so once, before any request.
-        if key.is_none() {
+        let Some(held) = config.api_key.as_ref().filter(|_| key.is_some()) else {
             return Err(crate::fetch::error::ApiError::MissingKey.into());
-        }
+        };
         progress.step(&format!(
             "checking {} with the key from {}",
-            options.base_url,
-            key_origin(config)
+            options.base_url, held.origin
         ));
     }
     let bodies = load::raw_each(&source, &Endpoint::SITE, Endpoint::SITE.len())?;

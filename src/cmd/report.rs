@@ -256,7 +256,6 @@ const ACTIVITY_FILE: &str = "activity.html";
 
 /// `roster.html`: the roster on one printed page.
 pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
-    check_reports_folder(options)?;
     let roster = roster(options)?;
     let reports = Reports::new(options)?;
     let html = reports.render(
@@ -266,8 +265,10 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     publish_one(&reports, ROSTER_FILE, html)
 }
 
-/// The facility's roster, as `report roster` and `report activity` read it.
+/// The facility's roster, as `report roster` and `report activity` read it, once the reports
+/// folder is checked.
 fn roster(options: &ReportOptions) -> Result<model::Roster> {
+    check_reports_folder(options)?;
     let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
     Ok(model::decode_roster(
         snapshot.body(Endpoint::FacilityRoster)?,
@@ -295,7 +296,6 @@ pub fn activity_report(options: &ReportOptions, site: &Path) -> Result<PathBuf> 
         )
         .into());
     }
-    check_reports_folder(options)?;
     let roster = roster(options)?;
     // The demo's members were never read: its sample stands for what a build keeps, and its
     // facility's positions count, as on the demo's site.

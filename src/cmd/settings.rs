@@ -134,14 +134,6 @@ pub(crate) fn api_key(settings: &Settings) -> Result<Option<ApiKey>> {
     }
 }
 
-/// Where the key the settings hold came from, for messages.
-pub(crate) fn key_origin(settings: &Settings) -> &str {
-    settings
-        .api_key
-        .as_ref()
-        .map_or("nowhere (no key set)", |key| &key.origin)
-}
-
 /// Where a value clap read from `flag` or `variable` came from, for messages: `flag`, or
 /// `either` where the variable is set (clap takes the flag over it).
 fn from_flag_or_env(variable: &str, flag: &'static str, either: &'static str) -> &'static str {
