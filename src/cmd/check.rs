@@ -31,25 +31,19 @@ pub(crate) fn run(
     }
     let bodies = load::raw_each(&source, &Endpoint::SITE, Endpoint::SITE.len())?;
     let mut failures = 0;
-    let mut lines = Vec::new();
     for (endpoint, body) in Endpoint::SITE.iter().zip(bodies) {
-        let line = body.and_then(|body| Ok(summary(SitePart::decode(*endpoint, &body)?)));
-        match line {
-            Ok(text) => lines.push(format!("ok    {endpoint}: {text}")),
+        let line = match body.and_then(|body| Ok(summary(SitePart::decode(*endpoint, &body)?))) {
+            Ok(text) => format!("ok    {endpoint}: {text}"),
             Err(error) => {
                 failures += 1;
-                lines.push(format!(
-                    "FAIL  {endpoint}: {}",
-                    without_endpoint(&format!("{error:#}"), *endpoint)
-                ));
+                let error = without_endpoint(&format!("{error:#}"), *endpoint);
+                format!("FAIL  {endpoint}: {error}")
             }
-        }
-    }
-    // A decoding error may quote the body, and the body may echo the key.
-    for line in &lines {
+        };
+        // A decoding error may quote the body, and the body may echo the key.
         match key {
-            Some(key) => super::console::print_lines(&key.redact(line)),
-            None => super::console::print_lines(line),
+            Some(key) => super::console::print_lines(&key.redact(&line)),
+            None => super::console::print_lines(&line),
         }
     }
     if failures > 0 {
