@@ -191,6 +191,20 @@ pub fn parse_colour(text: &str) -> Result<[f64; 3], String> {
     Ok([channel(0), channel(1), channel(2)])
 }
 
+/// `TryFrom<String>` for a setting that is one of a few names (`$name`, each the variant
+/// `$variant`): [`one_of`] them, refusing others as not `$what`, with the nearest name or
+/// `$otherwise` (what to write).
+macro_rules! choice {
+    ($type:ty, [$(($name:literal, $variant:ident)),+], $what:literal, $otherwise:literal) => {
+        impl TryFrom<String> for $type {
+            type Error = Invalid;
+            fn try_from(text: String) -> Result<Self, Invalid> {
+                one_of(&text, &[$(($name, Self::$variant)),+], $what, $otherwise)
+            }
+        }
+    };
+}
+
 /// `header`: how the header is coloured. `plain`, the default, is the page's own paper with
 /// the accent as a highlight, so that a logo in the accent reads on it; `accent` fills the
 /// header with the accent and sets the logo on a plate.
@@ -202,17 +216,12 @@ pub enum HeaderStyle {
     Accent,
 }
 
-impl TryFrom<String> for HeaderStyle {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        one_of(
-            &text,
-            &[("plain", Self::Plain), ("accent", Self::Accent)],
-            "a header style",
-            "write \"plain\" (the default: the page's colours, the accent as a highlight) or \"accent\" (the header in the accent)",
-        )
-    }
-}
+choice!(
+    HeaderStyle,
+    [("plain", Plain), ("accent", Accent)],
+    "a header style",
+    "write \"plain\" (the default: the page's colours, the accent as a highlight) or \"accent\" (the header in the accent)"
+);
 
 /// `logo_backdrop`: what the header draws behind the logo, the same in both schemes. `auto`
 /// (the default): nothing behind a logo that brings its own ground (a PNG, JPEG or WebP with
@@ -227,21 +236,12 @@ pub enum LogoBackdrop {
     None,
 }
 
-impl TryFrom<String> for LogoBackdrop {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        one_of(
-            &text,
-            &[
-                ("auto", Self::Auto),
-                ("plate", Self::Plate),
-                ("none", Self::None),
-            ],
-            "a logo backdrop",
-            "write \"auto\" (the default), \"plate\" or \"none\"",
-        )
-    }
-}
+choice!(
+    LogoBackdrop,
+    [("auto", Auto), ("plate", Plate), ("none", None)],
+    "a logo backdrop",
+    "write \"auto\" (the default), \"plate\" or \"none\""
+);
 
 /// `banners`: where event banners are loaded from. `local` (the default): fetched at build
 /// time and published with the site, resized; `remote`: the API's address, as the API gives it.
@@ -253,17 +253,12 @@ pub enum BannerSource {
     Remote,
 }
 
-impl TryFrom<String> for BannerSource {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        one_of(
-            &text,
-            &[("local", Self::Local), ("remote", Self::Remote)],
-            "a banner source",
-            "write \"local\" (the default: banners fetched at build time and served with the site) or \"remote\" (the API's addresses)",
-        )
-    }
-}
+choice!(
+    BannerSource,
+    [("local", Local), ("remote", Remote)],
+    "a banner source",
+    "write \"local\" (the default: banners fetched at build time and served with the site) or \"remote\" (the API's addresses)"
+);
 
 /// The choice `text` names (trimmed) among `choices`; else a refusal saying it is not `what`,
 /// with the nearest name, or `otherwise` (what to write) when none is near.
@@ -558,21 +553,16 @@ pub enum NameMode {
     Cid,
 }
 
-impl TryFrom<String> for NameMode {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        one_of(
-            &text,
-            &[
-                ("full", Self::Full),
-                ("first-initial", Self::FirstInitial),
-                ("cid", Self::Cid),
-            ],
-            "a name mode",
-            "write \"full\" (the name as the API sends it), \"first-initial\" (the default: \"Tyrone G.\") or \"cid\" (the CID alone)",
-        )
-    }
-}
+choice!(
+    NameMode,
+    [
+        ("full", Full),
+        ("first-initial", FirstInitial),
+        ("cid", Cid)
+    ],
+    "a name mode",
+    "write \"full\" (the name as the API sends it), \"first-initial\" (the default: \"Tyrone G.\") or \"cid\" (the CID alone)"
+);
 
 /// A member's VATSIM CID in `people.opt_out`: a positive whole number.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
