@@ -27,6 +27,19 @@ pub(super) fn invalid<T>(message: String) -> Result<T, Invalid> {
     Err(Invalid(message))
 }
 
+/// `TryFrom<String>` for a setting held as what `$parse` makes of its text (`site_url` and
+/// `display_zone` as their flags are), refusing what it refuses in its words.
+macro_rules! parsed {
+    ($type:ty, $parse:path) => {
+        impl TryFrom<String> for $type {
+            type Error = Invalid;
+            fn try_from(text: String) -> Result<Self, Invalid> {
+                $parse(&text).map(Self).map_err(Invalid)
+            }
+        }
+    };
+}
+
 /// `base_url`: the API's address.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(try_from = "String")]
@@ -101,12 +114,7 @@ impl TryFrom<Spanned<toml::Value>> for KeyText {
 #[serde(try_from = "String")]
 pub struct SiteUrl(pub url::Url);
 
-impl TryFrom<String> for SiteUrl {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        parse_site_url(&text).map(Self).map_err(Invalid)
-    }
-}
+parsed!(SiteUrl, parse_site_url);
 
 /// `logo` and `favicon`: a file of the webmaster's static folder (`logo = "logo.svg"`).
 #[derive(Clone, Debug, Deserialize)]
@@ -284,12 +292,7 @@ fn one_of<T: Copy>(
 #[serde(try_from = "String")]
 pub struct Zone(pub chrono_tz::Tz);
 
-impl TryFrom<String> for Zone {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        parse_zone(&text).map(Self).map_err(Invalid)
-    }
-}
+parsed!(Zone, parse_zone);
 
 /// An IANA zone by its name (`display_zone`, `--display-zone`); a name that is none says
 /// which it may have meant (`America/Santo Domingo` for `America/Santo_Domingo`).
@@ -534,12 +537,7 @@ impl Default for CoreApi {
     }
 }
 
-impl TryFrom<String> for CoreApi {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        parse_core_api_url(&text).map(Self).map_err(Invalid)
-    }
-}
+parsed!(CoreApi, parse_core_api_url);
 
 /// `people.names`: how a member's name is shown wherever the site shows one, with `[people]`
 /// on. `first-initial` (the default) keeps a member findable by those who know them and
