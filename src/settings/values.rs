@@ -40,6 +40,23 @@ macro_rules! parsed {
     };
 }
 
+/// `new(value, origin)` for a value the file did not give (a flag's, a default, the demo's):
+/// held in `$field`, said to come from `origin`, at no place in the file.
+macro_rules! placed_elsewhere {
+    ($type:ty, $field:ident: $held:ty) => {
+        impl $type {
+            pub fn new($field: impl Into<$held>, origin: &str) -> Self {
+                let ($field, origin) = ($field.into(), origin.to_owned());
+                Self {
+                    $field,
+                    origin,
+                    span: 0..0,
+                }
+            }
+        }
+    };
+}
+
 /// `base_url`: the API's address.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(try_from = "String")]
@@ -80,16 +97,7 @@ pub struct KeyText {
     pub(super) span: Range<usize>,
 }
 
-impl KeyText {
-    pub fn new(text: String, origin: &str) -> Self {
-        let origin = origin.to_owned();
-        Self {
-            text,
-            origin,
-            span: 0..0,
-        }
-    }
-}
+placed_elsewhere!(KeyText, text: String);
 
 impl TryFrom<Spanned<toml::Value>> for KeyText {
     type Error = Invalid;
@@ -97,9 +105,8 @@ impl TryFrom<Spanned<toml::Value>> for KeyText {
         let span = value.span();
         match value.into_inner() {
             toml::Value::String(text) => Ok(Self {
-                text,
-                origin: String::new(),
                 span,
+                ..Self::new(text, "")
             }),
             other => invalid(format!(
                 "expected the key as a quoted string, found a {} (the value is not shown)",
@@ -127,16 +134,7 @@ pub struct SiteFile {
     pub(super) span: Range<usize>,
 }
 
-impl SiteFile {
-    pub fn new(path: &str, origin: &str) -> Self {
-        let (path, origin) = (path.to_owned(), origin.to_owned());
-        Self {
-            path,
-            origin,
-            span: 0..0,
-        }
-    }
-}
+placed_elsewhere!(SiteFile, path: String);
 
 impl TryFrom<Spanned<String>> for SiteFile {
     type Error = Invalid;
@@ -157,11 +155,9 @@ impl TryFrom<Spanned<String>> for SiteFile {
                 "{text:?} is not a path in the static folder (such as \"logo.svg\")"
             ));
         }
-        let path = path.to_owned();
         Ok(Self {
-            path,
-            origin: String::new(),
             span,
+            ..Self::new(path, "")
         })
     }
 }
@@ -470,16 +466,7 @@ pub struct LiveAddress {
     pub(super) span: Range<usize>,
 }
 
-impl LiveAddress {
-    pub fn new(url: url::Url, origin: &str) -> Self {
-        let origin = origin.to_owned();
-        Self {
-            url,
-            origin,
-            span: 0..0,
-        }
-    }
-}
+placed_elsewhere!(LiveAddress, url: url::Url);
 
 impl TryFrom<Spanned<String>> for LiveAddress {
     type Error = Invalid;
@@ -487,9 +474,8 @@ impl TryFrom<Spanned<String>> for LiveAddress {
         let span = text.span();
         let url = parse_live_url(text.get_ref()).map_err(Invalid)?;
         Ok(Self {
-            url,
-            origin: String::new(),
             span,
+            ..Self::new(url, "")
         })
     }
 }
@@ -505,16 +491,7 @@ pub struct Language {
     pub(super) span: Range<usize>,
 }
 
-impl Language {
-    pub fn new(name: &str, origin: &str) -> Self {
-        let (name, origin) = (name.to_owned(), origin.to_owned());
-        Self {
-            name,
-            origin,
-            span: 0..0,
-        }
-    }
-}
+placed_elsewhere!(Language, name: String);
 
 impl From<Spanned<String>> for Language {
     fn from(text: Spanned<String>) -> Self {
