@@ -72,10 +72,8 @@ pub fn located(message: &str) -> Option<Problem> {
         if numbers.next().is_some() {
             continue;
         }
-        let column = match column {
-            Some(Ok(column)) => Some(column),
-            Some(Err(_)) => continue,
-            None => None,
+        let Ok(column) = column.transpose() else {
+            continue;
         };
         let text = message[colon + 1..]
             .split_once(": ")

@@ -87,14 +87,13 @@ fn run_training(options: &ReportOptions, cids: &[u64], progress: &Progress) -> R
                 files.push(OutputFile::new(file, html));
             }
             Err(error) => {
-                // The error may quote the server, and the server may echo the key.
-                let message = format!("{error:#}");
                 index.push(report::IndexEntry {
                     cid,
                     name: None,
                     file: None,
                     sessions: None,
-                    error: Some(reports.secrets.redact(&message)),
+                    // The error may quote the server, and the server may echo the key.
+                    error: Some(reports.secrets.redact(&format!("{error:#}"))),
                 });
                 failures.push((cid, error));
             }
@@ -118,10 +117,7 @@ fn run_training(options: &ReportOptions, cids: &[u64], progress: &Progress) -> R
             ));
             Ok(())
         }
-        1 if cids.len() == 1 => {
-            let (_, error) = failures.into_iter().next().expect("one failure");
-            Err(error)
-        }
+        1 if cids.len() == 1 => Err(failures.remove(0).1),
         failed => {
             for (cid, error) in &failures {
                 log::error!("CID {cid}: {error:#}");
