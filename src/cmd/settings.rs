@@ -160,13 +160,11 @@ impl SourceArgs {
 /// there is no site folder, so none: a `static/` that happens to be in the working folder is
 /// not taken.
 fn site_folder(settings: &Settings, configured: Option<&Path>, default: &str) -> Option<PathBuf> {
-    match configured {
-        Some(dir) => Some(dir.to_path_buf()),
-        None => {
-            let beside = settings.path.as_ref()?.parent()?.join(default);
-            beside.is_dir().then_some(beside)
-        }
+    if let Some(dir) = configured {
+        return Some(dir.to_path_buf());
     }
+    let beside = settings.path.as_ref()?.parent()?.join(default);
+    beside.is_dir().then_some(beside)
 }
 
 /// How to build the site, for `build` and `serve` alike, from the settings with the flags

@@ -68,12 +68,11 @@ fn file_events(
     let mut notify = notify::RecommendedWatcher::new(sender, config)
         .map_err(|error| format!("could not watch for file events ({error})"))?;
     for (path, mode) in places.wanted() {
-        match notify.watch(&path, mode) {
-            // Removed since it was looked for: its holder's events tell.
-            Err(error) if !matches!(error.kind, notify::ErrorKind::PathNotFound) => {
-                return Err(format!("could not watch {} ({error})", path.display()));
-            }
-            _ => {}
+        // Removed since it was looked for: its holder's events tell.
+        if let Err(error) = notify.watch(&path, mode)
+            && !matches!(error.kind, notify::ErrorKind::PathNotFound)
+        {
+            return Err(format!("could not watch {} ({error})", path.display()));
         }
     }
     Ok(notify)
