@@ -11,8 +11,8 @@ use std::fmt;
 /// The most problems printed; the rest are counted ("and 12 more").
 pub const CAP: usize = 50;
 
-/// One mistake, and where it is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One mistake, and where it is; problems sort by file, line, column and message.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Problem {
     /// The file (`content/join.md`), or empty for a problem of no one file.
     pub file: String,
@@ -100,9 +100,7 @@ impl Problems {
     /// `problems` sorted by file, line and column (the problems of no one file first), and
     /// each once.
     pub fn new(mut problems: Vec<Problem>) -> Self {
-        problems.sort_by(|a, b| {
-            (&a.file, a.line, a.column, &a.message).cmp(&(&b.file, b.line, b.column, &b.message))
-        });
+        problems.sort();
         problems.dedup();
         Problems {
             all: problems,

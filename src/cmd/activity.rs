@@ -74,6 +74,7 @@ fn kept(options: &BuildOptions, origin: &Origin) -> Activity {
 }
 
 /// The sessions kept by earlier builds, as [`kept_from`] finds them.
+#[derive(Default)]
 pub(super) struct Kept {
     /// Every file's members and sessions, merged.
     pub activity: Activity,
@@ -90,11 +91,7 @@ pub(super) struct Kept {
 /// members' CIDs may be this roster's, as What's new leaves out such a previous build), is
 /// left out and named in `left_out`.
 pub(super) fn kept_from(output: &Path, published: &[PreviousSource], origin: &Origin) -> Kept {
-    let mut kept = Kept {
-        activity: Activity::default(),
-        read: Vec::new(),
-        left_out: Vec::new(),
-    };
+    let mut kept = Kept::default();
     let mut add = |what: String, read: Result<Option<Vec<u8>>, String>| {
         let decoded = read.and_then(|body| body.map(|b| Activity::decode(&b)).transpose());
         match decoded {

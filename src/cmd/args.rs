@@ -76,15 +76,10 @@ impl Command {
     /// replace a broken one); `templates` and `completions` have no use for it, so a broken
     /// config stops neither.
     pub(crate) fn uses_config(&self) -> bool {
-        match self {
-            Command::Build(_)
-            | Command::Serve(_)
-            | Command::Check(_)
-            | Command::Fetch(_)
-            | Command::Report(_)
-            | Command::Announce(_) => true,
-            Command::Init(_) | Command::Templates(_) | Command::Completions { .. } => false,
-        }
+        !matches!(
+            self,
+            Command::Init(_) | Command::Templates(_) | Command::Completions { .. }
+        )
     }
 }
 

@@ -3,7 +3,6 @@
 
 use super::args::CheckArgs;
 use super::progress::Progress;
-use super::settings::key_origin;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load::{self, Source};
 use crate::model::SitePart;
@@ -22,36 +21,29 @@ pub(crate) fn run(
     let source = args.source.source(config, progress.clone())?;
     if let Source::Api(options) = &source {
         // Without a key every endpoint would fail alike: say so once, before any request.
-        if key.is_none() {
+        let Some(held) = config.api_key.as_ref().filter(|_| key.is_some()) else {
             return Err(crate::fetch::error::ApiError::MissingKey.into());
-        }
+        };
         progress.step(&format!(
             "checking {} with the key from {}",
-            options.base_url,
-            key_origin(config)
+            options.base_url, held.origin
         ));
     }
     let bodies = load::raw_each(&source, &Endpoint::SITE, Endpoint::SITE.len())?;
     let mut failures = 0;
-    let mut lines = Vec::new();
     for (endpoint, body) in Endpoint::SITE.iter().zip(bodies) {
-        let line = body.and_then(|body| Ok(summary(SitePart::decode(*endpoint, &body)?)));
-        match line {
-            Ok(text) => lines.push(format!("ok    {endpoint}: {text}")),
+        let line = match body.and_then(|body| Ok(summary(SitePart::decode(*endpoint, &body)?))) {
+            Ok(text) => format!("ok    {endpoint}: {text}"),
             Err(error) => {
                 failures += 1;
-                lines.push(format!(
-                    "FAIL  {endpoint}: {}",
-                    without_endpoint(&format!("{error:#}"), *endpoint)
-                ));
+                let error = without_endpoint(&format!("{error:#}"), *endpoint);
+                format!("FAIL  {endpoint}: {error}")
             }
-        }
-    }
-    // A decoding error may quote the body, and the body may echo the key.
-    for line in &lines {
+        };
+        // A decoding error may quote the body, and the body may echo the key.
         match key {
-            Some(key) => super::console::print_lines(&key.redact(line)),
-            None => super::console::print_lines(line),
+            Some(key) => super::console::print_lines(&key.redact(&line)),
+            None => super::console::print_lines(&line),
         }
     }
     if failures > 0 {

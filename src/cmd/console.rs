@@ -106,14 +106,8 @@ pub fn command_data(text: &str) -> String {
 /// [`safe_line`].
 pub fn safe(text: &str) -> String {
     let scrubbed = scrub(text);
-    let mut out = String::with_capacity(scrubbed.len());
-    for (index, line) in scrubbed.split('\n').enumerate() {
-        if index > 0 {
-            out.push('\n');
-        }
-        out.push_str(&safe_line(line));
-    }
-    out
+    let lines: Vec<Cow<str>> = scrubbed.split('\n').map(safe_line).collect();
+    lines.join("\n")
 }
 
 /// One line that can neither command a CI runner nor act on a terminal (see the module's

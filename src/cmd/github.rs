@@ -72,10 +72,8 @@ pub fn located(message: &str) -> Option<Problem> {
         if numbers.next().is_some() {
             continue;
         }
-        let column = match column {
-            Some(Ok(column)) => Some(column),
-            Some(Err(_)) => continue,
-            None => None,
+        let Ok(column) = column.transpose() else {
+            continue;
         };
         let text = message[colon + 1..]
             .split_once(": ")
@@ -151,11 +149,8 @@ fn summary_text(summary: &BuildSummary) -> String {
         None => text.push_str("The site was built.\n\n"),
         Some(error) => {
             let problems = error.chain().find_map(|e| e.downcast_ref::<Problems>());
-            let count = problems.map_or(1, |p| p.all().len());
-            text.push_str(&format!(
-                "The build failed: {count} {}.\n\n",
-                if count == 1 { "error" } else { "errors" }
-            ));
+            let errors = super::progress::count(problems.map_or(1, |p| p.all().len()), "error");
+            text.push_str(&format!("The build failed: {errors}.\n\n"));
             let lines: Vec<String> = match problems {
                 Some(problems) => problems.all().iter().map(ToString::to_string).collect(),
                 None => vec![format!("{error:#}")],

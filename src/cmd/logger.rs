@@ -38,10 +38,7 @@ pub fn scrub_panics() {
 /// that is no valid key is left out: the command refuses it before using it, and so short a
 /// key could not be scrubbed anyway.
 pub fn keys_in(env: Option<OsString>, args: &[OsString]) -> Vec<ApiKey> {
-    let mut raw: Vec<&str> = Vec::new();
-    if let Some(value) = env.as_ref().and_then(|v| v.to_str()) {
-        raw.push(value);
-    }
+    let mut raw: Vec<&str> = env.iter().filter_map(|v| v.to_str()).collect();
     let mut args = args.iter().map(|a| a.to_str());
     while let Some(arg) = args.next() {
         match arg {

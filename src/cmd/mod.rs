@@ -83,7 +83,7 @@ pub fn run() -> ExitCode {
     };
     let (config, result) = match config {
         Ok(config) => {
-            let settings = settings::over(&cli.command, &config);
+            let settings = settings::over(&cli.command, config);
             // Every key that could be used is known to the logger, the error printer and the
             // checks on output files. A key that is refused is refused by the command that
             // would send it; a demo build does not need one.

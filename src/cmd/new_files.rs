@@ -103,7 +103,10 @@ impl NewFiles<'_> {
         let mut made = Vec::new();
         let written = self.write_noting(&mut made);
         if written.is_err() {
-            remove_made(&made);
+            // The last made first, so that each folder is empty of them when its turn comes.
+            for path in made.iter().rev() {
+                let _ = fs::remove_file(path).or_else(|_| fs::remove_dir(path));
+            }
         }
         written
     }
@@ -142,14 +145,6 @@ fn make_folder(folder: &Path, made: &mut Vec<PathBuf>) -> Result<()> {
         made.push(folder.to_path_buf());
     }
     Ok(())
-}
-
-/// Removes the files and folders a run made (`made`, in the order made), the last first, so
-/// that each folder is empty of them when its turn comes.
-fn remove_made(made: &[PathBuf]) {
-    for path in made.iter().rev() {
-        let _ = fs::remove_file(path).or_else(|_| fs::remove_dir(path));
-    }
 }
 
 /// The files of `files` that exist already: refused without --force, and a folder always.

@@ -11,12 +11,8 @@ use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::Duration;
 
-pub struct Progress {
-    mode: ProgressDisplay,
-}
-
 /// How progress shows: not at all, a line per step, or bars on a terminal.
-enum ProgressDisplay {
+pub enum Progress {
     Quiet,
     Lines,
     Bars {
@@ -29,36 +25,35 @@ enum ProgressDisplay {
 
 impl Progress {
     pub fn new(quiet: bool) -> Self {
-        let mode = if quiet {
-            ProgressDisplay::Quiet
+        if quiet {
+            Progress::Quiet
         } else if std::io::stderr().is_terminal() && std::env::var_os("CI").is_none() {
             let multi = MultiProgress::new();
             super::console::print_above_bars(multi.clone());
-            ProgressDisplay::Bars {
+            Progress::Bars {
                 multi,
                 bars: Mutex::new(HashMap::new()),
                 banners: Mutex::new(None),
             }
         } else {
-            ProgressDisplay::Lines
-        };
-        Self { mode }
+            Progress::Lines
+        }
     }
 
     /// One step of a command: a line in CI, above the bars on a terminal. Lines name the
     /// user's paths, which may hold the key or anything else: each passes the door.
     pub fn step(&self, text: &str) {
-        if !matches!(self.mode, ProgressDisplay::Quiet) && super::repeats::is_new(text, false) {
+        if !matches!(self, Progress::Quiet) && super::repeats::is_new(text, false) {
             super::console::eprint_lines(text);
         }
     }
 
     /// Prints the closing summary line, whatever the mode but quiet.
     pub fn done(&self, text: &str) {
-        if let ProgressDisplay::Bars { multi, .. } = &self.mode {
+        if let Progress::Bars { multi, .. } = self {
             let _ = multi.clear();
         }
-        if !matches!(self.mode, ProgressDisplay::Quiet) {
+        if !matches!(self, Progress::Quiet) {
             super::console::eprint_lines(text);
         }
     }
@@ -75,9 +70,18 @@ pub(crate) fn size(bytes: u64) -> String {
     }
 }
 
+/// `n` things, in the singular or the plural.
+pub(crate) fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
 impl FetchObserver for Progress {
     fn started(&self, endpoint: Endpoint) {
-        if let ProgressDisplay::Bars { multi, bars, .. } = &self.mode {
+        if let Progress::Bars { multi, bars, .. } = self {
             let bar = multi.add(ProgressBar::new_spinner());
             bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
             bar.set_message(super::console::safe(&format!(
@@ -99,13 +103,13 @@ impl FetchObserver for Progress {
             ),
             Err(_) => format!("failed: {}", endpoint.label()),
         };
-        match &self.mode {
-            ProgressDisplay::Quiet => {}
+        match self {
+            Progress::Quiet => {}
             // A failure is the command's to say, once, with its reason (an error, or `check`'s
             // table); a line of its own here would say it twice.
-            ProgressDisplay::Lines if outcome.is_err() => {}
-            ProgressDisplay::Lines => super::console::eprint_lines(&text),
-            ProgressDisplay::Bars { bars, .. } => {
+            Progress::Lines if outcome.is_err() => {}
+            Progress::Lines => super::console::eprint_lines(&text),
+            Progress::Bars { bars, .. } => {
                 if let Some(bar) = bars.lock().expect("not poisoned").get(&endpoint) {
                     bar.set_style(ProgressStyle::with_template("{msg}").expect("valid template"));
                     let mark = if outcome.is_ok() { "✓" } else { "✗" };
@@ -120,7 +124,7 @@ impl FetchObserver for Progress {
 /// take seconds), gone once the last is copied; the stage's line under `-v` says the rest.
 impl crate::fetch::banners::Observer for Progress {
     fn reading(&self, count: usize) {
-        if let ProgressDisplay::Bars { multi, banners, .. } = &self.mode {
+        if let Progress::Bars { multi, banners, .. } = self {
             let bar = multi.add(ProgressBar::new(count as u64));
             bar.set_style(
                 ProgressStyle::with_template("{bar:24} {pos}/{len} banners copied")
@@ -132,7 +136,7 @@ impl crate::fetch::banners::Observer for Progress {
     }
 
     fn copied(&self) {
-        if let ProgressDisplay::Bars { banners, .. } = &self.mode {
+        if let Progress::Bars { banners, .. } = self {
             let banners = banners.lock().expect("not poisoned");
             if let Some(bar) = banners.as_ref() {
                 bar.inc(1);

@@ -4,7 +4,7 @@
 
 use super::args::{ReportKind, TrainingArgs};
 use super::options::{ReportOptions, api_base};
-use super::progress::Progress;
+use super::progress::{Progress, count};
 use super::settings::report_options;
 use crate::fetch::endpoint::Endpoint;
 use crate::fetch::load;
@@ -87,14 +87,13 @@ fn run_training(options: &ReportOptions, cids: &[u64], progress: &Progress) -> R
                 files.push(OutputFile::new(file, html));
             }
             Err(error) => {
-                // The error may quote the server, and the server may echo the key.
-                let message = format!("{error:#}");
                 index.push(report::IndexEntry {
                     cid,
                     name: None,
                     file: None,
                     sessions: None,
-                    error: Some(reports.secrets.redact(&message)),
+                    // The error may quote the server, and the server may echo the key.
+                    error: Some(reports.secrets.redact(&format!("{error:#}"))),
                 });
                 failures.push((cid, error));
             }
@@ -112,17 +111,13 @@ fn run_training(options: &ReportOptions, cids: &[u64], progress: &Progress) -> R
     match failures.len() {
         0 => {
             progress.done(&format!(
-                "wrote {} training report{} into {}",
-                written.len(),
-                if written.len() == 1 { "" } else { "s" },
+                "wrote {} into {}",
+                count(written.len(), "training report"),
                 options.output.display()
             ));
             Ok(())
         }
-        1 if cids.len() == 1 => {
-            let (_, error) = failures.into_iter().next().expect("one failure");
-            Err(error)
-        }
+        1 if cids.len() == 1 => Err(failures.remove(0).1),
         failed => {
             for (cid, error) in &failures {
                 log::error!("CID {cid}: {error:#}");
@@ -257,7 +252,6 @@ const ACTIVITY_FILE: &str = "activity.html";
 
 /// `roster.html`: the roster on one printed page.
 pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
-    check_reports_folder(options)?;
     let roster = roster(options)?;
     let reports = Reports::new(options)?;
     let html = reports.render(
@@ -267,8 +261,10 @@ pub fn roster_report(options: &ReportOptions) -> Result<PathBuf> {
     publish_one(&reports, ROSTER_FILE, html)
 }
 
-/// The facility's roster, as `report roster` and `report activity` read it.
+/// The facility's roster, as `report roster` and `report activity` read it, once the reports
+/// folder is checked.
 fn roster(options: &ReportOptions) -> Result<model::Roster> {
+    check_reports_folder(options)?;
     let snapshot = load::raw(&options.source, &[Endpoint::FacilityRoster])?;
     Ok(model::decode_roster(
         snapshot.body(Endpoint::FacilityRoster)?,
@@ -296,7 +292,6 @@ pub fn activity_report(options: &ReportOptions, site: &Path) -> Result<PathBuf> 
         )
         .into());
     }
-    check_reports_folder(options)?;
     let roster = roster(options)?;
     // The demo's members were never read: its sample stands for what a build keeps, and its
     // facility's positions count, as on the demo's site.

@@ -4,10 +4,12 @@
 //! file), built-in defaults ([`crate::settings`] reads the file over the defaults; the flags
 //! are laid over it here, by [`over`]).
 
-use super::args::{ApiArgs, BannersBookingsArgs, Command, ReportCommon, SiteArgs, SourceArgs};
+use super::args::{
+    ApiArgs, BannersBookingsArgs, BuildArgs, Command, ReportCommon, ServeArgs, SiteArgs, SourceArgs,
+};
 use super::options::{BuildOptions, ReportOptions};
 use super::progress::Progress;
-use crate::fetch::client::{ClientOptions, FetchObserver, Observer, RetryPolicy};
+use crate::fetch::client::{ClientOptions, FetchObserver, Observer};
 use crate::fetch::load::Source;
 use crate::fetch::site_files::DEMO_LOGO;
 use crate::fetch::snapshot;
@@ -24,11 +26,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The config file's settings with the command's flags laid over them, where they win.
-pub(crate) fn over(command: &Command, config: &Settings) -> Settings {
-    let mut settings = config.clone();
+pub(crate) fn over(command: &Command, mut settings: Settings) -> Settings {
     match command {
-        Command::Build(args) => return site_over(&args.source.api, &args.site, config),
-        Command::Serve(args) => return site_over(&args.source.api, &args.site, config),
+        Command::Build(BuildArgs { source, site, .. })
+        | Command::Serve(ServeArgs { source, site, .. }) => {
+            return site_over(&source.api, site, settings);
+        }
         Command::Check(args) => args.source.api.over(&mut settings),
         Command::Fetch(args) => {
             args.api.over(&mut settings);
@@ -46,8 +49,7 @@ pub(crate) fn over(command: &Command, config: &Settings) -> Settings {
 }
 
 /// `build`'s and `serve`'s flags laid over the config file's settings.
-pub(crate) fn site_over(api: &ApiArgs, site: &SiteArgs, config: &Settings) -> Settings {
-    let mut s = config.clone();
+pub(crate) fn site_over(api: &ApiArgs, site: &SiteArgs, mut s: Settings) -> Settings {
     api.over(&mut s);
     s.site_url = site.site_url.clone().map(SiteUrl).or(s.site_url);
     s.display_zone = site.display_zone.map(Zone).or(s.display_zone);
@@ -75,9 +77,28 @@ impl ApiArgs {
             s.base_url = BaseUrl(base_url.clone());
         }
         if let Some(key) = self.api_key.as_ref().filter(|key| !key.trim().is_empty()) {
-            s.api_key = Some(KeyText::new(key.clone(), api_key_origin()));
+            let origin =
+                from_flag_or_env("VATCAR_API_KEY", "--api-key", "VATCAR_API_KEY or --api-key");
+            s.api_key = Some(KeyText::new(key.clone(), origin));
         }
         s.timeout = self.timeout.map_or(s.timeout, Timeout);
+    }
+
+    /// How the client reaches the API: the settings' address, timeout and key, and this
+    /// command's `--connect-timeout` (no key of the file).
+    pub(crate) fn client_options(
+        &self,
+        settings: &Settings,
+        progress: Arc<Progress>,
+    ) -> Result<ClientOptions> {
+        Ok(ClientOptions {
+            base_url: settings.base_url.0.clone(),
+            api_key: api_key(settings)?,
+            connect_timeout: Duration::from_secs_f64(self.connect_timeout),
+            timeout: Duration::from_secs_f64(settings.timeout.0),
+            observer: Some(Observer(progress as Arc<dyn FetchObserver>)),
+            ..ClientOptions::default()
+        })
     }
 }
 
@@ -89,7 +110,12 @@ impl BannersBookingsArgs {
             _ => {}
         }
         if let Some(url) = &self.bookings_url {
-            s.live.bookings = LiveAddress::new(url.clone(), bookings_url_origin());
+            let origin = from_flag_or_env(
+                "VATCAR_BOOKINGS_URL",
+                "--bookings-url",
+                "--bookings-url (or VATCAR_BOOKINGS_URL)",
+            );
+            s.live.bookings = LiveAddress::new(url.clone(), origin);
         }
     }
 }
@@ -107,39 +133,12 @@ pub(crate) fn api_key(settings: &Settings) -> Result<Option<ApiKey>> {
     }
 }
 
-/// Where the key the settings hold came from, for messages.
-pub(crate) fn key_origin(settings: &Settings) -> &str {
-    settings
-        .api_key
-        .as_ref()
-        .map_or("nowhere (no key set)", |key| &key.origin)
-}
-
-fn api_key_origin() -> &'static str {
-    if std::env::var_os("VATCAR_API_KEY").is_some() {
-        "VATCAR_API_KEY or --api-key"
-    } else {
-        "--api-key"
-    }
-}
-
-impl ApiArgs {
-    /// How the client reaches the API: the settings' address, timeout and key, and this
-    /// command's `--connect-timeout` (no key of the file).
-    pub(crate) fn client_options(
-        &self,
-        settings: &Settings,
-        progress: Arc<Progress>,
-    ) -> Result<ClientOptions> {
-        Ok(ClientOptions {
-            base_url: settings.base_url.0.clone(),
-            api_key: api_key(settings)?,
-            connect_timeout: Duration::from_secs_f64(self.connect_timeout),
-            timeout: Duration::from_secs_f64(settings.timeout.0),
-            retry: RetryPolicy::default(),
-            observer: Some(Observer(progress as Arc<dyn FetchObserver>)),
-            ..ClientOptions::default()
-        })
+/// Where a value clap read from `flag` or `variable` came from, for messages: `flag`, or
+/// `either` where the variable is set (clap takes the flag over it).
+fn from_flag_or_env(variable: &str, flag: &'static str, either: &'static str) -> &'static str {
+    match std::env::var_os(variable) {
+        Some(_) => either,
+        None => flag,
     }
 }
 
@@ -160,13 +159,11 @@ impl SourceArgs {
 /// there is no site folder, so none: a `static/` that happens to be in the working folder is
 /// not taken.
 fn site_folder(settings: &Settings, configured: Option<&Path>, default: &str) -> Option<PathBuf> {
-    match configured {
-        Some(dir) => Some(dir.to_path_buf()),
-        None => {
-            let beside = settings.path.as_ref()?.parent()?.join(default);
-            beside.is_dir().then_some(beside)
-        }
+    if let Some(dir) = configured {
+        return Some(dir.to_path_buf());
     }
+    let beside = settings.path.as_ref()?.parent()?.join(default);
+    beside.is_dir().then_some(beside)
 }
 
 /// How to build the site, for `build` and `serve` alike, from the settings with the flags
@@ -216,15 +213,6 @@ pub(crate) fn site_options(
         bookings: None,
         templates_parsed: Default::default(),
     })
-}
-
-/// Where `--bookings-url` came from, for errors.
-pub(crate) fn bookings_url_origin() -> &'static str {
-    if std::env::var_os("VATCAR_BOOKINGS_URL").is_some() {
-        "--bookings-url (or VATCAR_BOOKINGS_URL)"
-    } else {
-        "--bookings-url"
-    }
 }
 
 /// `[live] feed` and `bookings` are read over https, or over http on this machine only

@@ -68,19 +68,14 @@ pub(super) fn bookings_or_warn(
         return None;
     }
     let (body, fetched) = match (fetching, &options.bookings) {
-        (_, Some(read)) => (read.as_ref().clone(), None),
-        (Some(fetching), None) => {
-            let body = fetching
-                .join()
-                .expect("fetching the bookings does not panic");
-            let fetched = body.as_ref().ok().cloned();
-            (body, fetched)
-        }
-        (None, None) => (crate::fetch::bookings::from_snapshot(snapshot), None),
+        (_, Some(read)) => (read.as_ref().clone(), false),
+        (Some(fetching), None) => (fetching.join().expect("fetching does not panic"), true),
+        (None, None) => (crate::fetch::bookings::from_snapshot(snapshot), false),
     };
-    let decoded = body.and_then(|body| crate::model::bookings::decode_bookings(&body));
-    // Only a list that reads goes into a saved snapshot.
-    if let (Some(body), Ok(_)) = (fetched, &decoded) {
+    let decoded = (body.as_ref().map_err(Clone::clone))
+        .and_then(|body| crate::model::bookings::decode_bookings(body));
+    // Only a list fetched now that reads goes into a saved snapshot.
+    if let (true, Ok(body), Ok(_)) = (fetched, body, &decoded) {
         snapshot.insert_file(crate::fetch::bookings::FILE, body);
     }
     let what_to_do = match (&options.source, &options.bookings) {

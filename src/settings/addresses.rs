@@ -30,10 +30,7 @@ pub fn check_base_url(text: &str) -> Result<url::Url, String> {
 /// password, query or fragment, since the paths are added to it.
 pub fn parse_core_api_url(text: &str) -> Result<url::Url, String> {
     let shown = without_userinfo(text.trim());
-    let url = match url::Url::parse(text.trim()) {
-        Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => url,
-        _ => return Err(format!("{shown:?} is not an http(s) address")),
-    };
+    let url = web_address(text.trim())?;
     if !url.username().is_empty() || url.password().is_some() {
         return Err("the address holds a user name or password; leave them out".into());
     }
@@ -52,6 +49,16 @@ pub fn parse_core_api_url(text: &str) -> Result<url::Url, String> {
         url.set_path(&path);
     }
     Ok(url)
+}
+
+/// `text` as an http(s) address with a host, else an error quoting it (without a user name or
+/// password).
+fn web_address(text: &str) -> Result<url::Url, String> {
+    let shown = without_userinfo(text);
+    match url::Url::parse(text) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => Ok(url),
+        _ => Err(format!("{shown:?} is not an http(s) address")),
+    }
 }
 
 fn is_loopback(url: &url::Url) -> bool {
@@ -128,15 +135,7 @@ pub fn parse_live_url(text: &str) -> Result<url::Url, String> {
             without_userinfo(text)
         ));
     }
-    let url = match url::Url::parse(text) {
-        Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => url,
-        _ => {
-            return Err(format!(
-                "{:?} is not an http(s) address",
-                without_userinfo(text)
-            ));
-        }
-    };
+    let url = web_address(text)?;
     if !url.username().is_empty() || url.password().is_some() {
         // Not quoted: the password is a secret.
         return Err(

@@ -5,13 +5,15 @@
 use super::values::{Invalid, invalid};
 use serde::Deserialize;
 
-/// A setting that is a whole number: its type, what it holds, its default, the values it
-/// takes, and those values in words for the error (`1 to 365 days`).
-macro_rules! whole_number {
-    ($(#[$doc:meta])* $name:ident($held:ty) = $default:expr, $takes:expr, $words:literal) => {
+/// A setting that is a number: its type, what it holds, what it is read as (`i64` or `f64`,
+/// as a type and as serde names it), its default, the values it takes, and those values in
+/// words for the error (`1 to 365 days`).
+macro_rules! number {
+    ($(#[$doc:meta])* $name:ident($held:ty) from $from:ty, $serde:literal =
+     $default:expr, $takes:expr, $words:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Deserialize)]
-        #[serde(try_from = "i64")]
+        #[serde(try_from = $serde)]
         pub struct $name(pub $held);
 
         impl Default for $name {
@@ -20,9 +22,9 @@ macro_rules! whole_number {
             }
         }
 
-        impl TryFrom<i64> for $name {
+        impl TryFrom<$from> for $name {
             type Error = Invalid;
-            fn try_from(number: i64) -> Result<Self, Invalid> {
+            fn try_from(number: $from) -> Result<Self, Invalid> {
                 match <$held>::try_from(number) {
                     Ok(held) if ($takes).contains(&held) => Ok(Self(held)),
                     _ => invalid(format!("expected {}, found {number}", $words)),
@@ -32,29 +34,17 @@ macro_rules! whole_number {
     };
 }
 
-/// [`whole_number!`] for a setting that may have a fraction.
+/// [`number!`] for a setting that is a whole number, read as TOML's integers are.
+macro_rules! whole_number {
+    ($(#[$doc:meta])* $name:ident($held:ty) = $($rest:tt)*) => {
+        number!($(#[$doc])* $name($held) from i64, "i64" = $($rest)*);
+    };
+}
+
+/// [`number!`] for a setting that may have a fraction.
 macro_rules! decimal_number {
-    ($(#[$doc:meta])* $name:ident = $default:expr, $takes:expr, $words:literal) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, Deserialize)]
-        #[serde(try_from = "f64")]
-        pub struct $name(pub f64);
-
-        impl Default for $name {
-            fn default() -> Self {
-                Self($default)
-            }
-        }
-
-        impl TryFrom<f64> for $name {
-            type Error = Invalid;
-            fn try_from(number: f64) -> Result<Self, Invalid> {
-                match ($takes).contains(&number) {
-                    true => Ok(Self(number)),
-                    false => invalid(format!("expected {}, found {number}", $words)),
-                }
-            }
-        }
+    ($(#[$doc:meta])* $name:ident = $($rest:tt)*) => {
+        number!($(#[$doc])* $name(f64) from f64, "f64" = $($rest)*);
     };
 }
 

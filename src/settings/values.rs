@@ -27,6 +27,36 @@ pub(super) fn invalid<T>(message: String) -> Result<T, Invalid> {
     Err(Invalid(message))
 }
 
+/// `TryFrom<String>` for a setting held as what `$parse` makes of its text (`site_url` and
+/// `display_zone` as their flags are), refusing what it refuses in its words.
+macro_rules! parsed {
+    ($type:ty, $parse:path) => {
+        impl TryFrom<String> for $type {
+            type Error = Invalid;
+            fn try_from(text: String) -> Result<Self, Invalid> {
+                $parse(&text).map(Self).map_err(Invalid)
+            }
+        }
+    };
+}
+
+/// `new(value, origin)` for a value the file did not give (a flag's, a default, the demo's):
+/// held in `$field`, said to come from `origin`, at no place in the file.
+macro_rules! placed_elsewhere {
+    ($type:ty, $field:ident: $held:ty) => {
+        impl $type {
+            pub fn new($field: impl Into<$held>, origin: &str) -> Self {
+                let ($field, origin) = ($field.into(), origin.to_owned());
+                Self {
+                    $field,
+                    origin,
+                    span: 0..0,
+                }
+            }
+        }
+    };
+}
+
 /// `base_url`: the API's address.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(try_from = "String")]
@@ -67,16 +97,7 @@ pub struct KeyText {
     pub(super) span: Range<usize>,
 }
 
-impl KeyText {
-    pub fn new(text: String, origin: &str) -> Self {
-        let origin = origin.to_owned();
-        Self {
-            text,
-            origin,
-            span: 0..0,
-        }
-    }
-}
+placed_elsewhere!(KeyText, text: String);
 
 impl TryFrom<Spanned<toml::Value>> for KeyText {
     type Error = Invalid;
@@ -84,9 +105,8 @@ impl TryFrom<Spanned<toml::Value>> for KeyText {
         let span = value.span();
         match value.into_inner() {
             toml::Value::String(text) => Ok(Self {
-                text,
-                origin: String::new(),
                 span,
+                ..Self::new(text, "")
             }),
             other => invalid(format!(
                 "expected the key as a quoted string, found a {} (the value is not shown)",
@@ -101,12 +121,7 @@ impl TryFrom<Spanned<toml::Value>> for KeyText {
 #[serde(try_from = "String")]
 pub struct SiteUrl(pub url::Url);
 
-impl TryFrom<String> for SiteUrl {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        parse_site_url(&text).map(Self).map_err(Invalid)
-    }
-}
+parsed!(SiteUrl, parse_site_url);
 
 /// `logo` and `favicon`: a file of the webmaster's static folder (`logo = "logo.svg"`).
 #[derive(Clone, Debug, Deserialize)]
@@ -119,16 +134,7 @@ pub struct SiteFile {
     pub(super) span: Range<usize>,
 }
 
-impl SiteFile {
-    pub fn new(path: &str, origin: &str) -> Self {
-        let (path, origin) = (path.to_owned(), origin.to_owned());
-        Self {
-            path,
-            origin,
-            span: 0..0,
-        }
-    }
-}
+placed_elsewhere!(SiteFile, path: String);
 
 impl TryFrom<Spanned<String>> for SiteFile {
     type Error = Invalid;
@@ -149,11 +155,9 @@ impl TryFrom<Spanned<String>> for SiteFile {
                 "{text:?} is not a path in the static folder (such as \"logo.svg\")"
             ));
         }
-        let path = path.to_owned();
         Ok(Self {
-            path,
-            origin: String::new(),
             span,
+            ..Self::new(path, "")
         })
     }
 }
@@ -191,6 +195,20 @@ pub fn parse_colour(text: &str) -> Result<[f64; 3], String> {
     Ok([channel(0), channel(1), channel(2)])
 }
 
+/// `TryFrom<String>` for a setting that is one of a few names (`$name`, each the variant
+/// `$variant`): [`one_of`] them, refusing others as not `$what`, with the nearest name or
+/// `$otherwise` (what to write).
+macro_rules! choice {
+    ($type:ty, [$(($name:literal, $variant:ident)),+], $what:literal, $otherwise:literal) => {
+        impl TryFrom<String> for $type {
+            type Error = Invalid;
+            fn try_from(text: String) -> Result<Self, Invalid> {
+                one_of(&text, &[$(($name, Self::$variant)),+], $what, $otherwise)
+            }
+        }
+    };
+}
+
 /// `header`: how the header is coloured. `plain`, the default, is the page's own paper with
 /// the accent as a highlight, so that a logo in the accent reads on it; `accent` fills the
 /// header with the accent and sets the logo on a plate.
@@ -202,17 +220,12 @@ pub enum HeaderStyle {
     Accent,
 }
 
-impl TryFrom<String> for HeaderStyle {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        one_of(
-            &text,
-            &[("plain", Self::Plain), ("accent", Self::Accent)],
-            "a header style",
-            "write \"plain\" (the default: the page's colours, the accent as a highlight) or \"accent\" (the header in the accent)",
-        )
-    }
-}
+choice!(
+    HeaderStyle,
+    [("plain", Plain), ("accent", Accent)],
+    "a header style",
+    "write \"plain\" (the default: the page's colours, the accent as a highlight) or \"accent\" (the header in the accent)"
+);
 
 /// `logo_backdrop`: what the header draws behind the logo, the same in both schemes. `auto`
 /// (the default): nothing behind a logo that brings its own ground (a PNG, JPEG or WebP with
@@ -227,21 +240,12 @@ pub enum LogoBackdrop {
     None,
 }
 
-impl TryFrom<String> for LogoBackdrop {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        one_of(
-            &text,
-            &[
-                ("auto", Self::Auto),
-                ("plate", Self::Plate),
-                ("none", Self::None),
-            ],
-            "a logo backdrop",
-            "write \"auto\" (the default), \"plate\" or \"none\"",
-        )
-    }
-}
+choice!(
+    LogoBackdrop,
+    [("auto", Auto), ("plate", Plate), ("none", None)],
+    "a logo backdrop",
+    "write \"auto\" (the default), \"plate\" or \"none\""
+);
 
 /// `banners`: where event banners are loaded from. `local` (the default): fetched at build
 /// time and published with the site, resized; `remote`: the API's address, as the API gives it.
@@ -253,17 +257,12 @@ pub enum BannerSource {
     Remote,
 }
 
-impl TryFrom<String> for BannerSource {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        one_of(
-            &text,
-            &[("local", Self::Local), ("remote", Self::Remote)],
-            "a banner source",
-            "write \"local\" (the default: banners fetched at build time and served with the site) or \"remote\" (the API's addresses)",
-        )
-    }
-}
+choice!(
+    BannerSource,
+    [("local", Local), ("remote", Remote)],
+    "a banner source",
+    "write \"local\" (the default: banners fetched at build time and served with the site) or \"remote\" (the API's addresses)"
+);
 
 /// The choice `text` names (trimmed) among `choices`; else a refusal saying it is not `what`,
 /// with the nearest name, or `otherwise` (what to write) when none is near.
@@ -289,12 +288,7 @@ fn one_of<T: Copy>(
 #[serde(try_from = "String")]
 pub struct Zone(pub chrono_tz::Tz);
 
-impl TryFrom<String> for Zone {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        parse_zone(&text).map(Self).map_err(Invalid)
-    }
-}
+parsed!(Zone, parse_zone);
 
 /// An IANA zone by its name (`display_zone`, `--display-zone`); a name that is none says
 /// which it may have meant (`America/Santo Domingo` for `America/Santo_Domingo`).
@@ -472,16 +466,7 @@ pub struct LiveAddress {
     pub(super) span: Range<usize>,
 }
 
-impl LiveAddress {
-    pub fn new(url: url::Url, origin: &str) -> Self {
-        let origin = origin.to_owned();
-        Self {
-            url,
-            origin,
-            span: 0..0,
-        }
-    }
-}
+placed_elsewhere!(LiveAddress, url: url::Url);
 
 impl TryFrom<Spanned<String>> for LiveAddress {
     type Error = Invalid;
@@ -489,9 +474,8 @@ impl TryFrom<Spanned<String>> for LiveAddress {
         let span = text.span();
         let url = parse_live_url(text.get_ref()).map_err(Invalid)?;
         Ok(Self {
-            url,
-            origin: String::new(),
             span,
+            ..Self::new(url, "")
         })
     }
 }
@@ -507,16 +491,7 @@ pub struct Language {
     pub(super) span: Range<usize>,
 }
 
-impl Language {
-    pub fn new(name: &str, origin: &str) -> Self {
-        let (name, origin) = (name.to_owned(), origin.to_owned());
-        Self {
-            name,
-            origin,
-            span: 0..0,
-        }
-    }
-}
+placed_elsewhere!(Language, name: String);
 
 impl From<Spanned<String>> for Language {
     fn from(text: Spanned<String>) -> Self {
@@ -539,12 +514,7 @@ impl Default for CoreApi {
     }
 }
 
-impl TryFrom<String> for CoreApi {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        parse_core_api_url(&text).map(Self).map_err(Invalid)
-    }
-}
+parsed!(CoreApi, parse_core_api_url);
 
 /// `people.names`: how a member's name is shown wherever the site shows one, with `[people]`
 /// on. `first-initial` (the default) keeps a member findable by those who know them and
@@ -558,21 +528,16 @@ pub enum NameMode {
     Cid,
 }
 
-impl TryFrom<String> for NameMode {
-    type Error = Invalid;
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        one_of(
-            &text,
-            &[
-                ("full", Self::Full),
-                ("first-initial", Self::FirstInitial),
-                ("cid", Self::Cid),
-            ],
-            "a name mode",
-            "write \"full\" (the name as the API sends it), \"first-initial\" (the default: \"Tyrone G.\") or \"cid\" (the CID alone)",
-        )
-    }
-}
+choice!(
+    NameMode,
+    [
+        ("full", Full),
+        ("first-initial", FirstInitial),
+        ("cid", Cid)
+    ],
+    "a name mode",
+    "write \"full\" (the name as the API sends it), \"first-initial\" (the default: \"Tyrone G.\") or \"cid\" (the CID alone)"
+);
 
 /// A member's VATSIM CID in `people.opt_out`: a positive whole number.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]

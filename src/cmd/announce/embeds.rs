@@ -137,7 +137,9 @@ pub fn title(text: &str) -> String {
     let mut at_start = true;
     for (index, &c) in clean.iter().enumerate() {
         let piece = match c {
-            c if is_markdown(c) || (at_start && starts_a_block(c)) => format!("\\{c}"),
+            c if MARKDOWN.contains(&c) || (at_start && STARTS_A_BLOCK.contains(&c)) => {
+                format!("\\{c}")
+            }
             '@' if starts_a_mention(&clean[index + 1..]) => "@\u{200B}".to_owned(),
             c => c.to_string(),
         };
@@ -216,15 +218,11 @@ fn is_invisible(c: char) -> bool {
 /// Only these are escaped mid-title: where Discord shows a title as a link, it may show the
 /// backslashes of escapes too (as it does in masked links), so a hyphenated name or an event
 /// "(TJZS)" is left as it is.
-fn is_markdown(c: char) -> bool {
-    matches!(c, '\\' | '*' | '_' | '~' | '`' | '|' | '<' | '[' | ']')
-}
+const MARKDOWN: &[char] = &['\\', '*', '_', '~', '`', '|', '<', '[', ']'];
 
 /// Characters that format text only at the start of a line: headings and subtext (`#`,
 /// `-#`), lists (`-`, `+`) and quotes (`>`). A title is one line.
-fn starts_a_block(c: char) -> bool {
-    matches!(c, '#' | '-' | '+' | '>')
-}
+const STARTS_A_BLOCK: &[char] = &['#', '-', '+', '>'];
 
 #[cfg(test)]
 mod tests {

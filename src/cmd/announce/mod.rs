@@ -16,7 +16,7 @@ mod embeds;
 mod webhook;
 
 use super::args::AnnounceArgs;
-use super::progress::Progress;
+use super::progress::{Progress, count};
 use crate::settings::Settings;
 use anyhow::{Context, Result};
 use changes::Change;
@@ -207,13 +207,4 @@ fn print_dry_run(messages: &[embeds::Message], new: &[&Change], colour: u32) {
         }
     }
     super::console::print_lines(text.trim_end_matches('\n'));
-}
-
-/// `n` things, in the singular or the plural.
-fn count(n: usize, thing: &str) -> String {
-    if n == 1 {
-        format!("1 {thing}")
-    } else {
-        format!("{n} {thing}s")
-    }
 }

@@ -215,12 +215,11 @@ impl Poster {
             .header(header::CONTENT_TYPE, "application/json")
             .body(body.to_vec());
         let outcome = self.runtime.block_on(async {
-            let response = request.send().await?;
+            let mut response = request.send().await?;
             let status = response.status();
             let headers = response.headers().clone();
             // Discord's answers are small; a relay's should be too.
             let mut answer = Vec::new();
-            let mut response = response;
             while let Some(chunk) = response.chunk().await? {
                 if answer.len() < 64 * 1024 {
                     answer.extend_from_slice(&chunk);

@@ -16,35 +16,24 @@ pub(super) struct Starter {
     pub(super) workflow: &'static str,
 }
 
+/// The starter in `$language`, from the files in `$folder` beside this module.
+macro_rules! starter {
+    ($language:literal, $folder:literal) => {
+        Starter {
+            language: $language,
+            config: include_str!(concat!($folder, "vatcar-site.toml")),
+            home: include_str!(concat!($folder, "content/_index.md")),
+            join: include_str!(concat!($folder, "content/join.md")),
+            workflow: include_str!(concat!($folder, "workflow.yml")),
+        }
+    };
+}
+
 pub(super) const STARTERS: &[Starter] = &[
-    Starter {
-        language: "en",
-        config: include_str!("vatcar-site.toml"),
-        home: include_str!("content/_index.md"),
-        join: include_str!("content/join.md"),
-        workflow: include_str!("workflow.yml"),
-    },
-    Starter {
-        language: "es",
-        config: include_str!("es/vatcar-site.toml"),
-        home: include_str!("es/content/_index.md"),
-        join: include_str!("es/content/join.md"),
-        workflow: include_str!("es/workflow.yml"),
-    },
-    Starter {
-        language: "fr",
-        config: include_str!("fr/vatcar-site.toml"),
-        home: include_str!("fr/content/_index.md"),
-        join: include_str!("fr/content/join.md"),
-        workflow: include_str!("fr/workflow.yml"),
-    },
-    Starter {
-        language: "nl",
-        config: include_str!("nl/vatcar-site.toml"),
-        home: include_str!("nl/content/_index.md"),
-        join: include_str!("nl/content/join.md"),
-        workflow: include_str!("nl/workflow.yml"),
-    },
+    starter!("en", ""),
+    starter!("es", "es/"),
+    starter!("fr", "fr/"),
+    starter!("nl", "nl/"),
 ];
 
 /// The languages `init --language` takes.

@@ -68,12 +68,11 @@ fn file_events(
     let mut notify = notify::RecommendedWatcher::new(sender, config)
         .map_err(|error| format!("could not watch for file events ({error})"))?;
     for (path, mode) in places.wanted() {
-        match notify.watch(&path, mode) {
-            // Removed since it was looked for: its holder's events tell.
-            Err(error) if !matches!(error.kind, notify::ErrorKind::PathNotFound) => {
-                return Err(format!("could not watch {} ({error})", path.display()));
-            }
-            _ => {}
+        // Removed since it was looked for: its holder's events tell.
+        if let Err(error) = notify.watch(&path, mode)
+            && !matches!(error.kind, notify::ErrorKind::PathNotFound)
+        {
+            return Err(format!("could not watch {} ({error})", path.display()));
         }
     }
     Ok(notify)
@@ -347,27 +346,19 @@ fn stamp(path: &Path) -> Option<Stamp> {
 /// them) and what [`left_out`] names. Links are not followed, as the build does not follow
 /// them.
 pub(super) fn fingerprint(folders: &[PathBuf], ignored: &[PathBuf]) -> BTreeMap<PathBuf, Stamp> {
-    let mut out = BTreeMap::new();
-    let mut stack = folders.to_vec();
-    while let Some(folder) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if ignored.contains(&path) || left_out(&path) {
-                continue;
-            }
-            match entry.metadata() {
-                Ok(meta) if meta.is_dir() => stack.push(path),
-                Ok(meta) => {
-                    out.insert(path, (meta.modified().ok(), meta.len()));
-                }
-                Err(_) => {}
-            }
-        }
-    }
-    out
+    let walks = folders.iter().flat_map(|folder| {
+        let walk = walkdir::WalkDir::new(folder).min_depth(1).into_iter();
+        walk.filter_entry(|entry| {
+            !ignored.iter().any(|i| i == entry.path()) && !left_out(entry.path())
+        })
+    });
+    (walks.flatten())
+        .filter(|entry| !entry.file_type().is_dir())
+        .filter_map(|entry| {
+            let meta = entry.metadata().ok()?;
+            Some((entry.into_path(), (meta.modified().ok(), meta.len())))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -98,9 +98,7 @@ impl RequestPath {
         let slash = matches!(decoded.rsplit('/').next(), Some("" | "."));
         Ok(RequestPath { names, slash })
     }
-}
 
-impl RequestPath {
     /// The path as `ServeDir` is given it: the names percent-encoded again, joined by single
     /// slashes, with the query of `uri` kept (a folder's redirect carries it).
     fn uri(&self, uri: &Uri) -> Uri {

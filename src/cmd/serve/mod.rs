@@ -56,8 +56,7 @@ pub(crate) fn run(
         let progress = progress.clone();
         move || {
             // Read as at startup: the file given, or `vatcar-site.toml` if there is one now.
-            let config = Settings::load(explicit.as_deref())?;
-            let settings = site_over(&source.api, &site, &config);
+            let settings = site_over(&source.api, &site, Settings::load(explicit.as_deref())?);
             let mut fresh = site_options(&source, &site, &settings, progress.clone(), None)?;
             fresh.settings.live.sample_feed = sample;
             if fresh.output != first.output {

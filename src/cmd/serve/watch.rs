@@ -6,7 +6,7 @@ use super::bursts::{Burst, POLL, Places, Watching, fingerprint};
 use super::live::ServedBuild;
 use crate::cmd::build;
 use crate::cmd::options::BuildOptions;
-use crate::cmd::progress::Progress;
+use crate::cmd::progress::{Progress, count};
 use crate::cmd::repeats;
 use anyhow::Result;
 use std::path::{Path, PathBuf};
@@ -161,8 +161,7 @@ impl Watcher {
                 };
                 let as_before = match repeats::warnings_left_out() {
                     0 => String::new(),
-                    1 => " (1 warning as before, not repeated)".to_owned(),
-                    n => format!(" ({n} warnings as before, not repeated)"),
+                    n => format!(" ({} as before, not repeated)", count(n, "warning")),
                 };
                 let what = what.display();
                 (self.progress).step(&format!(
