@@ -123,6 +123,15 @@ pub struct Roster {
     pub visitors: Vec<Member>,
 }
 
+impl Roster {
+    /// Every member the roster names: its home controllers, its visitors, then the staff's
+    /// holders. A member may be named more than once (a controller on the staff).
+    pub fn everyone(&self) -> impl Iterator<Item = &Member> {
+        let staff = self.staff.iter().flat_map(|post| &post.holders);
+        self.controllers.iter().chain(&self.visitors).chain(staff)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
     pub id: u64,

@@ -97,11 +97,7 @@ pub struct BookingsCalendar {
 /// on the staff. Never an address: the roster model holds none.
 fn roster_people(roster: &Roster) -> BTreeMap<u64, (Option<String>, Option<String>)> {
     let mut people: BTreeMap<u64, (Option<String>, Option<String>)> = BTreeMap::new();
-    let staff = roster.staff.iter().flat_map(|post| post.holders.iter());
-    for member in (roster.controllers.iter())
-        .chain(&roster.visitors)
-        .chain(staff)
-    {
+    for member in roster.everyone() {
         let (name, rating) = people.entry(member.cid).or_default();
         if name.is_none() {
             name.clone_from(&member.name);

@@ -125,10 +125,7 @@ pub(super) fn apply_names(roster: &mut Roster, people: &People) -> Option<Writte
     if !people.enabled {
         return None;
     }
-    let everyone = (roster.controllers.iter())
-        .chain(&roster.visitors)
-        .chain(roster.staff.iter().flat_map(|p| p.holders.iter()));
-    let cids = everyone
+    let cids = (roster.everyone())
         .filter_map(|m| {
             let name = m.name.as_deref()?.split_whitespace().collect::<Vec<_>>();
             Some((name.join(" ").to_lowercase(), m.cid))

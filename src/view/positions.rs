@@ -109,14 +109,13 @@ fn zulu_time(time: &str) -> String {
 }
 
 pub(super) fn roster_names(roster: &Roster, written: Option<WrittenNames>) -> Names {
-    let staff = roster.staff.iter().flat_map(|s| s.holders.iter());
-    let by_cid = roster
-        .controllers
-        .iter()
-        .chain(roster.visitors.iter())
-        .chain(staff)
-        .filter_map(|m| m.name.clone().map(|n| (m.cid, n)))
-        .collect();
+    let mut by_cid = HashMap::new();
+    // A member named twice is named as the roster first names them, as on the live page.
+    for member in roster.everyone() {
+        if let Some(name) = &member.name {
+            by_cid.entry(member.cid).or_insert_with(|| name.clone());
+        }
+    }
     Names { by_cid, written }
 }
 
@@ -131,6 +130,31 @@ pub(super) struct Names {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_member_the_roster_names_twice_is_named_as_first_named_as_on_the_live_page() {
+        use crate::model::{Member, StaffPosition, StaffRole};
+        let member = |cid: u64, name: Option<&str>| Member {
+            cid,
+            name: name.map(str::to_owned),
+            rating: None,
+            joined: None,
+            home_facility: None,
+            visit_start: None,
+        };
+        let roster = Roster {
+            facility: None,
+            staff: vec![StaffPosition {
+                role: StaffRole::Atm,
+                holders: vec![member(1, Some("Ana on the staff")), member(3, Some("Luis"))],
+            }],
+            controllers: vec![member(1, Some("Ana Sofía")), member(2, None)],
+            visitors: vec![member(2, Some("Jean"))],
+        };
+        let names = roster_names(&roster, None).by_cid;
+        let expected = [(1, "Ana Sofía"), (2, "Jean"), (3, "Luis")].map(|(c, n)| (c, n.to_owned()));
+        assert_eq!(names, HashMap::from(expected));
+    }
 
     #[test]
     fn a_position_says_vacant_in_words_and_its_times_in_zulu() {
