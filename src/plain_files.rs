@@ -34,8 +34,10 @@ pub fn write_whole(folder: &Path, name: &str, bytes: &[u8]) -> std::io::Result<(
 /// What [`read_plain_at_most`] found.
 #[derive(Debug, PartialEq)]
 pub enum Plain {
-    /// A plain file reached through plain folders: its bytes, up to the limit asked for.
+    /// A plain file reached through plain folders: its bytes.
     File(Vec<u8>),
+    /// A plain file larger than the limit asked for; the rest of it was not read.
+    TooLarge,
     /// Nothing there, or a folder on the way missing.
     Missing,
     /// `path` (the file, or a folder on the way) is `is` ([`kind_of`]), where a plain
@@ -57,15 +59,14 @@ pub enum Plain {
 pub fn read_plain(root: &Path, relative: &str) -> Result<Option<Vec<u8>>> {
     Ok(match read_plain_at_most(root, relative, u64::MAX)? {
         Plain::File(bytes) => Some(bytes),
-        Plain::Missing | Plain::NotPlain { .. } => None,
+        Plain::Missing | Plain::NotPlain { .. } | Plain::TooLarge => None,
     })
 }
 
-/// [`read_plain`], saying what was there instead of a plain file, and reading at most `limit`
-/// bytes (a caller that asks for one more than it takes knows a file too large from one that
-/// fits). A named pipe is never waited on, nor a device read: the file is opened without
-/// waiting and looked at again once open, so that one put in its place after the first look
-/// is refused too.
+/// [`read_plain`], saying what was there instead of a plain file, and refusing a file of more
+/// than `limit` bytes (of which one more than `limit` are read). A named pipe is never waited
+/// on, nor a device read: the file is opened without waiting and looked at again once open, so
+/// that one put in its place after the first look is refused too.
 pub fn read_plain_at_most(root: &Path, relative: &str, limit: u64) -> Result<Plain> {
     let mut path = root.to_path_buf();
     let parts: Vec<&str> = relative.split('/').collect();
@@ -102,9 +103,12 @@ pub fn read_plain_at_most(root: &Path, relative: &str, limit: u64) -> Result<Pla
         });
     }
     let mut bytes = Vec::new();
-    file.take(limit)
+    file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
         .with_context(|| format!("could not read {}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        return Ok(Plain::TooLarge);
+    }
     Ok(Plain::File(bytes))
 }
 
@@ -179,8 +183,12 @@ mod tests {
         make_fifo(&root.join("data/pipe.json"));
 
         assert_eq!(
+            read_plain_at_most(root, "data/plain.json", 2).unwrap(),
+            Plain::File(b"{}".to_vec())
+        );
+        assert_eq!(
             read_plain_at_most(root, "data/plain.json", 1).unwrap(),
-            Plain::File(b"{".to_vec())
+            Plain::TooLarge
         );
         assert_eq!(
             read_plain_at_most(root, "data/none.json", 10).unwrap(),

@@ -196,17 +196,14 @@ pub fn read_kept(output: &Path) -> Result<Option<Vec<u8>>, String> {
         return Ok(None);
     };
     let name = name.to_string_lossy();
-    match read_plain_at_most(folder, &name, MAX_KEPT_BYTES + 1) {
-        Ok(Plain::File(bytes)) if bytes.len() as u64 > MAX_KEPT_BYTES => {
-            Err(format!("{} is larger than a build writes", file.display()))
-        }
-        Ok(Plain::File(bytes)) => Ok(Some(bytes)),
-        Ok(Plain::Missing) => Ok(None),
-        Ok(Plain::NotPlain { path, is, .. }) => Err(format!(
+    match read_plain_at_most(folder, &name, MAX_KEPT_BYTES).map_err(|e| format!("{e:#}"))? {
+        Plain::TooLarge => Err(format!("{} is larger than a build writes", file.display())),
+        Plain::File(bytes) => Ok(Some(bytes)),
+        Plain::Missing => Ok(None),
+        Plain::NotPlain { path, is, .. } => Err(format!(
             "{} is {is}, which is not read; remove it (the next build writes the file again)",
             path.display()
         )),
-        Err(e) => Err(format!("{e:#}")),
     }
 }
 

@@ -167,14 +167,11 @@ impl Cache {
     /// The cache's file `name`, if it is a regular file (never read through a link, never a
     /// FIFO that would block) of at most `max` bytes.
     fn read_regular(&self, name: &str, max: u64) -> Result<Vec<u8>, String> {
-        match read_plain_at_most(&self.folder, name, max + 1) {
-            Ok(Plain::File(bytes)) if bytes.len() as u64 > max => {
-                Err(format!("it is larger than {} MiB", max / (1024 * 1024)))
-            }
-            Ok(Plain::File(bytes)) => Ok(bytes),
-            Ok(Plain::Missing) => Err("it is missing".to_owned()),
-            Ok(Plain::NotPlain { is, .. }) => Err(format!("it is {is}, not a regular file")),
-            Err(e) => Err(format!("{e:#}")),
+        match read_plain_at_most(&self.folder, name, max).map_err(|e| format!("{e:#}"))? {
+            Plain::TooLarge => Err(format!("it is larger than {} MiB", max / (1024 * 1024))),
+            Plain::File(bytes) => Ok(bytes),
+            Plain::Missing => Err("it is missing".to_owned()),
+            Plain::NotPlain { is, .. } => Err(format!("it is {is}, not a regular file")),
         }
     }
 
