@@ -288,41 +288,24 @@ fn decode(bytes: &[u8]) -> Result<Pixels, String> {
     let (width, height) = (image.width(), image.height());
     // An alpha channel every pixel of which is opaque is dropped: the copy is then a JPEG, and
     // its resize a quarter cheaper.
-    let rgba = match image {
-        DynamicImage::ImageRgb8(rgb) => {
-            return Ok(Pixels {
-                width,
-                height,
-                transparent: false,
-                bytes: rgb.into_raw(),
-            });
-        }
-        DynamicImage::ImageRgba8(rgba) => rgba,
-        other if other.color().has_alpha() => other.to_rgba8(),
-        other => {
-            return Ok(Pixels {
-                width,
-                height,
-                transparent: false,
-                bytes: other.to_rgb8().into_raw(),
-            });
-        }
+    let (transparent, bytes) = match image {
+        DynamicImage::ImageRgb8(rgb) => (false, rgb.into_raw()),
+        other if !other.color().has_alpha() => (false, other.to_rgb8().into_raw()),
+        // Moved, not copied, where it is RGBA already.
+        other => match other.into_rgba8() {
+            rgba if rgba.pixels().any(|p| p.0[3] < 255) => (true, rgba.into_raw()),
+            rgba => (
+                false,
+                (rgba.into_raw().chunks_exact(4))
+                    .flat_map(|p| [p[0], p[1], p[2]])
+                    .collect(),
+            ),
+        },
     };
-    if rgba.pixels().any(|p| p.0[3] < 255) {
-        return Ok(Pixels {
-            width,
-            height,
-            transparent: true,
-            bytes: rgba.into_raw(),
-        });
-    }
-    let bytes = (rgba.into_raw().chunks_exact(4))
-        .flat_map(|p| [p[0], p[1], p[2]])
-        .collect();
     Ok(Pixels {
         width,
         height,
-        transparent: false,
+        transparent,
         bytes,
     })
 }
