@@ -90,8 +90,8 @@ pub fn read_plain_at_most(root: &Path, relative: &str, limit: u64) -> Result<Pla
             });
         }
     }
-    let file =
-        open_no_follow(&path).with_context(|| format!("could not read {}", path.display()))?;
+    let file = open_no_follow(&path, std::fs::OpenOptions::new().read(true))
+        .with_context(|| format!("could not read {}", path.display()))?;
     let meta = file
         .metadata()
         .with_context(|| format!("could not read {}", path.display()))?;
@@ -142,18 +142,23 @@ pub fn kind_of(kind: &std::fs::FileType) -> &'static str {
     }
 }
 
-/// Opens `path` for reading, failing if it is a link (made one since it was looked at), and
+/// Opens `path` with `options`, failing if it is a link (made one since it was looked at), and
 /// without waiting for a writer if it is a named pipe (made one since): the caller looks at
-/// what it opened.
-fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
+/// what it opened. Also the banner cache's lock file is opened so.
+pub fn open_no_follow(
+    path: &Path,
+    options: &mut std::fs::OpenOptions,
+) -> std::io::Result<std::fs::File> {
     // Regular files ignore O_NONBLOCK: reads of them never wait.
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::custom_flags(
-        &mut options,
+        options,
         (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits() as i32,
     );
+    #[cfg(not(unix))]
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(std::io::Error::other("it is a link"));
+    }
     options.open(path)
 }
 
@@ -227,7 +232,10 @@ mod tests {
         make_fifo(&path);
         let (sent, opened) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let _ = sent.send(open_no_follow(&path).map(|file| file.metadata()));
+            let _ = sent.send(
+                open_no_follow(&path, std::fs::OpenOptions::new().read(true))
+                    .map(|file| file.metadata()),
+            );
         });
         let meta = opened
             .recv_timeout(std::time::Duration::from_secs(30))

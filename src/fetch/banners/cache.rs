@@ -17,7 +17,7 @@
 //! before it is written ([`Cache::write_index`]).
 
 use crate::images::{Format, MAX_SIDE, WIDTHS};
-use crate::plain_files::{Plain, read_plain_at_most};
+use crate::plain_files::{Plain, open_no_follow, read_plain_at_most};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
@@ -114,7 +114,7 @@ impl Cache {
         for dir in [top, folder] {
             real_folder(dir, |e| cannot(dir, e))?;
         }
-        let lock = open_nofollow(
+        let lock = open_no_follow(
             &folder.join(LOCK),
             OpenOptions::new().create(true).truncate(false).write(true),
         )
@@ -309,22 +309,6 @@ fn cannot(path: &Path, e: &std::io::Error) -> String {
         "could not use the banner cache at {}: {e}; check that the folder can be written, or set banners = \"remote\" in vatcar-site.toml",
         path.display()
     )
-}
-
-/// Opens `path` with `options`, never through a link at it, and without waiting on a FIFO.
-fn open_nofollow(path: &Path, options: &mut OpenOptions) -> std::io::Result<File> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(
-            (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits() as i32,
-        );
-    }
-    #[cfg(not(unix))]
-    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        return Err(std::io::Error::other("it is a link"));
-    }
-    options.open(path)
 }
 
 /// `bytes` written as `name` whole ([`crate::plain_files::write_whole`]).
