@@ -116,7 +116,7 @@ pub fn read_sessions(plan: &Plan, judge: &mut dyn FnMut(u64, &[u8], u64) -> Verd
             began = true;
             reads.requests += 1;
             let url = page_url(plan.api, cid, offset);
-            let answer = reader.block_on(reader.client().answer(&url));
+            let answer = reader.runtime.block_on(reader.client.answer(&url));
             let outcome = match answer {
                 Ok(Answer::Body(body)) => {
                     refusals = 0;
