@@ -180,7 +180,6 @@ struct Stored {
     generated: DateTime<Utc>,
     window_days: u32,
     /// Whose data made the build; `None` in a file written before it was recorded.
-    #[serde(default)]
     origin: Option<Origin>,
     members: Vec<StoredMember>,
 }
