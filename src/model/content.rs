@@ -214,10 +214,6 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Vec<Problem>) {
         Err(problem) => return (Some(stand_in(body, body_line)), vec![problem]),
     };
     let page = ContentPage {
-        path: file.path.clone(),
-        origin: origin.clone(),
-        kind,
-        url,
         title,
         description: matter
             .description
@@ -229,9 +225,8 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Vec<Problem>) {
         template_line,
         menu: matter.menu,
         extra: matter.extra,
-        body,
-        body_line,
         whole: true,
+        ..stand_in(body, body_line)
     };
     (Some(page), Vec::new())
 }
