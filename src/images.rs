@@ -310,13 +310,6 @@ fn decode(bytes: &[u8]) -> Result<Pixels, String> {
     })
 }
 
-/// Catmull-Rom: a touch softer than Lanczos3, with less ringing at edges, and its copies 2.5 % smaller
-/// (14 photographs: 1,369 KiB of JPEG against 1,404 KiB with `image`'s Lanczos3 at f609daa,
-/// and 1,416 KiB with this crate's Lanczos3; every copy no larger than f609daa's).
-fn resize_options() -> ResizeOptions {
-    ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::CatmullRom))
-}
-
 /// `from` resized to `target` pixels wide, its proportions kept.
 fn resize(resizer: &mut Resizer, from: &Pixels, target: u32) -> Result<Pixels, String> {
     let failed = |e: &dyn std::fmt::Display| format!("could not resize the image: {e}");
@@ -324,9 +317,13 @@ fn resize(resizer: &mut Resizer, from: &Pixels, target: u32) -> Result<Pixels, S
         .map_err(|e| failed(&e))?;
     let height = scaled_height(from.width, from.height, target);
     let mut copy = Image::new(target, height, from.pixel_type());
-    resizer
-        .resize(&source, &mut copy, &resize_options())
-        .map_err(|e| failed(&e))?;
+    // Catmull-Rom: a touch softer than Lanczos3, with less ringing at edges, and its copies
+    // 2.5 % smaller (14 photographs: 1,369 KiB of JPEG against 1,404 KiB with `image`'s
+    // Lanczos3 at f609daa, and 1,416 KiB with this crate's Lanczos3; every copy no larger than
+    // f609daa's).
+    let catmull_rom =
+        ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::CatmullRom));
+    (resizer.resize(&source, &mut copy, &catmull_rom)).map_err(|e| failed(&e))?;
     Ok(Pixels {
         width: target,
         height,
