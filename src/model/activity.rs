@@ -127,11 +127,8 @@ fn read_session(connection: &Value, cid: u64) -> Option<Read> {
     let start = instant(connection.get("start")?)?;
     let end = match connection.get("end") {
         None | Some(Value::Null) => None,
-        Some(end) => Some(instant(end)?).filter(|end| *end >= start),
+        Some(end) => Some(instant(end).filter(|end| *end >= start)?),
     };
-    if connection.get("end").is_some_and(|e| !e.is_null()) && end.is_none() {
-        return None;
-    }
     Some((start, end, id, callsign.to_ascii_uppercase()))
 }
 
