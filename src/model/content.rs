@@ -11,17 +11,18 @@ use crate::toml_errors;
 use serde::Deserialize;
 
 /// What a page is, by its place in the content folder.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PageKind {
     /// `content/_index.md`: the home page's introduction.
     HomeIntro,
     /// A folder's `_index.md`: the section's own page, listing the pages in the folder.
     Section,
+    #[default]
     Page,
 }
 
 /// One page, its front matter read and checked.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ContentPage {
     pub path: String,
     pub origin: String,
@@ -178,16 +179,9 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Vec<Problem>) {
         kind,
         url: url.clone(),
         title: file.path.clone(),
-        description: None,
-        weight: 0,
-        draft: false,
-        template: None,
-        template_line: 0,
-        menu: false,
-        extra: toml::Table::new(),
         body,
         body_line,
-        whole: false,
+        ..ContentPage::default()
     };
     // A byte-order mark is what some Windows editors put first; it is not part of the fence.
     let text = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
