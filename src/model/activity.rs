@@ -359,18 +359,16 @@ mod utc {
 /// [`utc`], or null.
 mod utc_or_none {
     use chrono::{DateTime, Utc};
-    use serde::{Deserialize, Deserializer, Serializer};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Time(#[serde(with = "super::utc")] DateTime<Utc>);
 
     pub fn serialize<S: Serializer>(time: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, S::Error> {
-        match time {
-            Some(time) => super::utc::serialize(time, s),
-            None => s.serialize_none(),
-        }
+        time.map(Time).serialize(s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
-        #[derive(Deserialize)]
-        struct Time(#[serde(with = "super::utc")] DateTime<Utc>);
         Ok(Option::<Time>::deserialize(d)?.map(|Time(time)| time))
     }
 }
