@@ -192,11 +192,8 @@ pub fn cache_file(output: &Path) -> PathBuf {
 pub fn read_kept(output: &Path) -> Result<Option<Vec<u8>>, String> {
     use crate::plain_files::{Plain, read_plain_at_most};
     let file = cache_file(output);
-    let (Some(folder), Some(name)) = (file.parent(), file.file_name()) else {
-        return Ok(None);
-    };
-    let name = name.to_string_lossy();
-    match read_plain_at_most(folder, &name, MAX_KEPT_BYTES).map_err(|e| format!("{e:#}"))? {
+    let folder = file.parent().unwrap_or(Path::new("."));
+    match read_plain_at_most(folder, CACHE_FILE, MAX_KEPT_BYTES).map_err(|e| format!("{e:#}"))? {
         Plain::TooLarge => Err(format!("{} is larger than a build writes", file.display())),
         Plain::File(bytes) => Ok(Some(bytes)),
         Plain::Missing => Ok(None),

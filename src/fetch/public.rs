@@ -125,10 +125,8 @@ impl Reader {
     /// Each address's body in turn (`None` for one that answers 404), all within the time
     /// limit together; the first failure is the reason.
     pub fn get_all(&self, urls: &[Url]) -> Result<Vec<Option<Vec<u8>>>, String> {
-        for url in urls {
-            if !may_read(url) {
-                return Err(format!("{}: {}", shown_url(url), https_rule(self.what)));
-            }
+        if let Some(url) = urls.iter().find(|url| !may_read(url)) {
+            return Err(format!("{}: {}", shown_url(url), https_rule(self.what)));
         }
         let timeout = self.client.timeout;
         self.runtime.block_on(async {
