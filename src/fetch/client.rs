@@ -386,8 +386,10 @@ impl Inner {
                     })
                     .unwrap_or_else(|| "(no Location header)".into()),
             }),
-            429 | 500..=599 => {
-                let retry_after = retry_after(headers);
+            _ => {
+                // Worth another try: a 429 or a 5xx, after its Retry-After if it has one.
+                let retryable = matches!(code, 429 | 500..=599);
+                let retry_after = retry_after(headers).filter(|_| retryable);
                 if let Some(after) = retry_after
                     && after > self.options.retry.max_retry_after
                 {
@@ -403,15 +405,10 @@ impl Inner {
                         status: code,
                         detail,
                     },
-                    retryable: true,
+                    retryable,
                     retry_after,
                 }
             }
-            _ => Failure::fatal(ApiError::Status {
-                endpoint,
-                status: code,
-                detail,
-            }),
         }
     }
 }
