@@ -47,15 +47,13 @@ impl Origin {
     /// compared with, as it was then; a facility unknown on either side is no difference.
     pub fn differs_from(&self, previous: &Option<Origin>) -> Option<&'static str> {
         let previous = previous.as_ref()?;
-        match (previous.demo, self.demo) {
-            (true, false) => Some("was made from the demo's data"),
-            (false, true) => Some("was made from a facility's data, not the demo's"),
-            _ => match (&previous.facility, &self.facility) {
-                (Some(then), Some(now)) if then != now => {
-                    Some("was made from another facility's data")
-                }
-                _ => None,
-            },
+        match (previous.demo, self.demo, &previous.facility, &self.facility) {
+            (true, false, ..) => Some("was made from the demo's data"),
+            (false, true, ..) => Some("was made from a facility's data, not the demo's"),
+            (.., Some(then), Some(now)) if then != now => {
+                Some("was made from another facility's data")
+            }
+            _ => None,
         }
     }
 }
