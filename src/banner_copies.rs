@@ -51,16 +51,3 @@ impl Banners {
         self.by_address.insert(href, Arc::new(banner));
     }
 }
-
-/// Banners by address with no files, for a view made without a build (the template
-/// documentation's).
-impl FromIterator<(String, LocalBanner)> for Banners {
-    fn from_iter<I: IntoIterator<Item = (String, LocalBanner)>>(banners: I) -> Self {
-        Self {
-            by_address: (banners.into_iter())
-                .map(|(address, banner)| (address, Arc::new(banner)))
-                .collect(),
-            files: Vec::new(),
-        }
-    }
-}

@@ -34,8 +34,10 @@ pub fn write_whole(folder: &Path, name: &str, bytes: &[u8]) -> std::io::Result<(
 /// What [`read_plain_at_most`] found.
 #[derive(Debug, PartialEq)]
 pub enum Plain {
-    /// A plain file reached through plain folders: its bytes, up to the limit asked for.
+    /// A plain file reached through plain folders: its bytes.
     File(Vec<u8>),
+    /// A plain file larger than the limit asked for; the rest of it was not read.
+    TooLarge,
     /// Nothing there, or a folder on the way missing.
     Missing,
     /// `path` (the file, or a folder on the way) is `is` ([`kind_of`]), where a plain
@@ -57,15 +59,14 @@ pub enum Plain {
 pub fn read_plain(root: &Path, relative: &str) -> Result<Option<Vec<u8>>> {
     Ok(match read_plain_at_most(root, relative, u64::MAX)? {
         Plain::File(bytes) => Some(bytes),
-        Plain::Missing | Plain::NotPlain { .. } => None,
+        Plain::Missing | Plain::NotPlain { .. } | Plain::TooLarge => None,
     })
 }
 
-/// [`read_plain`], saying what was there instead of a plain file, and reading at most `limit`
-/// bytes (a caller that asks for one more than it takes knows a file too large from one that
-/// fits). A named pipe is never waited on, nor a device read: the file is opened without
-/// waiting and looked at again once open, so that one put in its place after the first look
-/// is refused too.
+/// [`read_plain`], saying what was there instead of a plain file, and refusing a file of more
+/// than `limit` bytes (of which one more than `limit` are read). A named pipe is never waited
+/// on, nor a device read: the file is opened without waiting and looked at again once open, so
+/// that one put in its place after the first look is refused too.
 pub fn read_plain_at_most(root: &Path, relative: &str, limit: u64) -> Result<Plain> {
     let mut path = root.to_path_buf();
     let parts: Vec<&str> = relative.split('/').collect();
@@ -89,8 +90,8 @@ pub fn read_plain_at_most(root: &Path, relative: &str, limit: u64) -> Result<Pla
             });
         }
     }
-    let file =
-        open_no_follow(&path).with_context(|| format!("could not read {}", path.display()))?;
+    let file = open_no_follow(&path, std::fs::OpenOptions::new().read(true))
+        .with_context(|| format!("could not read {}", path.display()))?;
     let meta = file
         .metadata()
         .with_context(|| format!("could not read {}", path.display()))?;
@@ -102,9 +103,12 @@ pub fn read_plain_at_most(root: &Path, relative: &str, limit: u64) -> Result<Pla
         });
     }
     let mut bytes = Vec::new();
-    file.take(limit)
+    file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
         .with_context(|| format!("could not read {}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        return Ok(Plain::TooLarge);
+    }
     Ok(Plain::File(bytes))
 }
 
@@ -138,18 +142,23 @@ pub fn kind_of(kind: &std::fs::FileType) -> &'static str {
     }
 }
 
-/// Opens `path` for reading, failing if it is a link (made one since it was looked at), and
+/// Opens `path` with `options`, failing if it is a link (made one since it was looked at), and
 /// without waiting for a writer if it is a named pipe (made one since): the caller looks at
-/// what it opened.
-fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
+/// what it opened. Also the banner cache's lock file is opened so.
+pub fn open_no_follow(
+    path: &Path,
+    options: &mut std::fs::OpenOptions,
+) -> std::io::Result<std::fs::File> {
     // Regular files ignore O_NONBLOCK: reads of them never wait.
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::custom_flags(
-        &mut options,
+        options,
         (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits() as i32,
     );
+    #[cfg(not(unix))]
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(std::io::Error::other("it is a link"));
+    }
     options.open(path)
 }
 
@@ -179,8 +188,12 @@ mod tests {
         make_fifo(&root.join("data/pipe.json"));
 
         assert_eq!(
+            read_plain_at_most(root, "data/plain.json", 2).unwrap(),
+            Plain::File(b"{}".to_vec())
+        );
+        assert_eq!(
             read_plain_at_most(root, "data/plain.json", 1).unwrap(),
-            Plain::File(b"{".to_vec())
+            Plain::TooLarge
         );
         assert_eq!(
             read_plain_at_most(root, "data/none.json", 10).unwrap(),
@@ -219,7 +232,10 @@ mod tests {
         make_fifo(&path);
         let (sent, opened) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let _ = sent.send(open_no_follow(&path).map(|file| file.metadata()));
+            let _ = sent.send(
+                open_no_follow(&path, std::fs::OpenOptions::new().read(true))
+                    .map(|file| file.metadata()),
+            );
         });
         let meta = opened
             .recv_timeout(std::time::Duration::from_secs(30))

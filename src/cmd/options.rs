@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use url::Url;
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct BuildOptions {
     pub source: Source,
     pub output: PathBuf,
@@ -49,7 +49,7 @@ pub struct BuildOptions {
 }
 
 /// What a report run needs besides the CIDs.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct ReportOptions {
     pub source: Source,
     pub output: PathBuf,

@@ -9,7 +9,7 @@ use super::args::{
 };
 use super::options::{BuildOptions, ReportOptions};
 use super::progress::Progress;
-use crate::fetch::client::{ClientOptions, FetchObserver, Observer};
+use crate::fetch::client::{ClientOptions, FetchObserver};
 use crate::fetch::load::Source;
 use crate::fetch::site_files::DEMO_LOGO;
 use crate::fetch::snapshot;
@@ -96,7 +96,7 @@ impl ApiArgs {
             api_key: api_key(settings)?,
             connect_timeout: Duration::from_secs_f64(self.connect_timeout),
             timeout: Duration::from_secs_f64(settings.timeout.0),
-            observer: Some(Observer(progress as Arc<dyn FetchObserver>)),
+            observer: Some(progress as Arc<dyn FetchObserver>),
             ..ClientOptions::default()
         })
     }

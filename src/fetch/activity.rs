@@ -116,7 +116,7 @@ pub fn read_sessions(plan: &Plan, judge: &mut dyn FnMut(u64, &[u8], u64) -> Verd
             began = true;
             reads.requests += 1;
             let url = page_url(plan.api, cid, offset);
-            let answer = reader.block_on(reader.client().answer(&url));
+            let answer = reader.runtime.block_on(reader.client.answer(&url));
             let outcome = match answer {
                 Ok(Answer::Body(body)) => {
                     refusals = 0;
@@ -192,21 +192,15 @@ pub fn cache_file(output: &Path) -> PathBuf {
 pub fn read_kept(output: &Path) -> Result<Option<Vec<u8>>, String> {
     use crate::plain_files::{Plain, read_plain_at_most};
     let file = cache_file(output);
-    let (Some(folder), Some(name)) = (file.parent(), file.file_name()) else {
-        return Ok(None);
-    };
-    let name = name.to_string_lossy();
-    match read_plain_at_most(folder, &name, MAX_KEPT_BYTES + 1) {
-        Ok(Plain::File(bytes)) if bytes.len() as u64 > MAX_KEPT_BYTES => {
-            Err(format!("{} is larger than a build writes", file.display()))
-        }
-        Ok(Plain::File(bytes)) => Ok(Some(bytes)),
-        Ok(Plain::Missing) => Ok(None),
-        Ok(Plain::NotPlain { path, is, .. }) => Err(format!(
+    let folder = file.parent().unwrap_or(Path::new("."));
+    match read_plain_at_most(folder, CACHE_FILE, MAX_KEPT_BYTES).map_err(|e| format!("{e:#}"))? {
+        Plain::TooLarge => Err(format!("{} is larger than a build writes", file.display())),
+        Plain::File(bytes) => Ok(Some(bytes)),
+        Plain::Missing => Ok(None),
+        Plain::NotPlain { path, is, .. } => Err(format!(
             "{} is {is}, which is not read; remove it (the next build writes the file again)",
             path.display()
         )),
-        Err(e) => Err(format!("{e:#}")),
     }
 }
 

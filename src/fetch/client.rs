@@ -61,17 +61,7 @@ pub trait FetchObserver: Send + Sync {
     fn finished(&self, endpoint: Endpoint, outcome: Result<usize, &ApiError>, elapsed: Duration);
 }
 
-/// A shared [`FetchObserver`]; a newtype so that options stay `Debug`.
 #[derive(Clone)]
-pub struct Observer(pub Arc<dyn FetchObserver>);
-
-impl std::fmt::Debug for Observer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Observer")
-    }
-}
-
-#[derive(Clone, Debug)]
 pub struct ClientOptions {
     pub base_url: String,
     pub api_key: Option<ApiKey>,
@@ -80,7 +70,7 @@ pub struct ClientOptions {
     pub timeout: Duration,
     pub retry: RetryPolicy,
     pub max_body_bytes: u64,
-    pub observer: Option<Observer>,
+    pub observer: Option<Arc<dyn FetchObserver>>,
 }
 
 impl Default for ClientOptions {
@@ -218,7 +208,7 @@ impl Inner {
     /// One endpoint's body, after any retries; the observer told when it starts and ends.
     async fn fetch(self: Arc<Self>, endpoint: Endpoint) -> Result<Vec<u8>, ApiError> {
         let started = Instant::now();
-        let observer = self.options.observer.as_ref().map(|o| &o.0);
+        let observer = self.options.observer.as_ref();
         if let Some(observer) = observer {
             observer.started(endpoint);
         }
@@ -396,8 +386,10 @@ impl Inner {
                     })
                     .unwrap_or_else(|| "(no Location header)".into()),
             }),
-            429 | 500..=599 => {
-                let retry_after = retry_after(headers);
+            _ => {
+                // Worth another try: a 429 or a 5xx, after its Retry-After if it has one.
+                let retryable = matches!(code, 429 | 500..=599);
+                let retry_after = retry_after(headers).filter(|_| retryable);
                 if let Some(after) = retry_after
                     && after > self.options.retry.max_retry_after
                 {
@@ -413,15 +405,10 @@ impl Inner {
                         status: code,
                         detail,
                     },
-                    retryable: true,
+                    retryable,
                     retry_after,
                 }
             }
-            _ => Failure::fatal(ApiError::Status {
-                endpoint,
-                status: code,
-                detail,
-            }),
         }
     }
 }

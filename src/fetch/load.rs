@@ -13,7 +13,7 @@ use chrono::Utc;
 use std::path::PathBuf;
 
 /// Where the data comes from.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub enum Source {
     Api(ClientOptions),
     Snapshot(PathBuf),

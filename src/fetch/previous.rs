@@ -92,31 +92,24 @@ pub fn read_activity(place: &PreviousSource) -> Result<Option<Vec<u8>>, String> 
 /// no larger than a build writes; `None` when it is not there.
 fn from_folder(dir: &std::path::Path, file: &str) -> Result<Option<Vec<u8>>, String> {
     use crate::plain_files::{Plain, read_plain_at_most};
-    match read_plain_at_most(dir, file, MAX_BYTES + 1) {
-        Ok(Plain::File(bytes)) if bytes.len() as u64 > MAX_BYTES => {
-            Err(too_large(&dir.join(file).display().to_string()))
-        }
-        Ok(Plain::File(bytes)) => Ok(Some(bytes)),
+    match read_plain_at_most(dir, file, MAX_BYTES).map_err(|e| format!("{e:#}"))? {
+        Plain::TooLarge => Err(format!(
+            "{}, more than a build writes",
+            super::public::too_large(&dir.join(file).display().to_string(), MAX_BYTES)
+        )),
+        Plain::File(bytes) => Ok(Some(bytes)),
         // A link where a build writes a file is said as one, so that the warning does not
         // send the webmaster looking for a lost file.
-        Ok(Plain::NotPlain {
+        Plain::NotPlain {
             path,
             is: "a symbolic link",
             ..
-        }) => Err(format!(
+        } => Err(format!(
             "{} is a link, which is not followed",
             path.display()
         )),
-        Ok(Plain::NotPlain { .. } | Plain::Missing) => Ok(None),
-        Err(error) => Err(format!("{error:#}")),
+        Plain::NotPlain { .. } | Plain::Missing => Ok(None),
     }
-}
-
-fn too_large(what: &str) -> String {
-    format!(
-        "{}, more than a build writes",
-        super::public::too_large(what, MAX_BYTES)
-    )
 }
 
 /// The files from the published site, within [`TIMEOUT`] together and [`MAX_BYTES`] each;

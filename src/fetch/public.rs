@@ -39,9 +39,10 @@ fn is_loopback(url: &Url) -> bool {
 }
 
 /// An HTTP client for public files: no key, no cookie, [`may_read`] held at every redirect.
+/// Its client is shared by the tasks its runtime runs, to read at once.
 pub struct Reader {
-    client: PublicClient,
-    runtime: tokio::runtime::Runtime,
+    pub client: PublicClient,
+    pub runtime: tokio::runtime::Runtime,
     /// What is read, in messages: "the previous site", "the bookings list".
     what: &'static str,
 }
@@ -108,16 +109,6 @@ impl Reader {
         })
     }
 
-    /// The client, for tasks that [`Reader::block_on`] runs.
-    pub fn client(&self) -> &PublicClient {
-        &self.client
-    }
-
-    /// Runs `future` (and the tasks it starts) on the reader's runtime, to its end.
-    pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
-        self.runtime.block_on(future)
-    }
-
     /// Every file asked for as the server holds it now, not as a cache on the way kept it:
     /// with `Cache-Control: no-cache`, which a proxy honours, and at an address no cache can
     /// have kept, `?v=` and `now` (the milliseconds since 1970): a CDN keys its copies by the
@@ -134,10 +125,8 @@ impl Reader {
     /// Each address's body in turn (`None` for one that answers 404), all within the time
     /// limit together; the first failure is the reason.
     pub fn get_all(&self, urls: &[Url]) -> Result<Vec<Option<Vec<u8>>>, String> {
-        for url in urls {
-            if !may_read(url) {
-                return Err(format!("{}: {}", shown_url(url), https_rule(self.what)));
-            }
+        if let Some(url) = urls.iter().find(|url| !may_read(url)) {
+            return Err(format!("{}: {}", shown_url(url), https_rule(self.what)));
         }
         let timeout = self.client.timeout;
         self.runtime.block_on(async {
@@ -279,11 +268,8 @@ pub fn too_large(what: &str, max_bytes: u64) -> String {
 
 /// The most specific cause of an error (e.g. "Connection refused (os error 111)").
 pub fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut cause = error;
-    while let Some(next) = cause.source() {
-        cause = next;
-    }
-    cause.to_string()
+    let causes = std::iter::successors(Some(error), |cause| cause.source());
+    causes.last().map(ToString::to_string).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -212,10 +212,7 @@ impl Snapshot {
             origin: format!("snapshot folder {}", dir.display()),
             ..Self::default()
         };
-        if let Some(manifest) = read_manifest(dir)? {
-            snapshot.fetched_at = manifest.fetched_at;
-            snapshot.base_url = manifest.base_url;
-        }
+        read_manifest(dir, &mut snapshot)?;
         for entry in
             fs::read_dir(dir).with_context(|| format!("could not read {}", dir.display()))?
         {
@@ -345,16 +342,12 @@ fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// What a snapshot folder's `snapshot.json` says, checked; `None` when there is none.
-struct ReadManifest {
-    fetched_at: Option<DateTime<Utc>>,
-    base_url: Option<String>,
-}
-
-fn read_manifest(dir: &Path) -> Result<Option<ReadManifest>> {
+/// What a snapshot folder's `snapshot.json` says, checked, set in `snapshot`: when it was
+/// fetched and from where. Without the file, both stay unknown.
+fn read_manifest(dir: &Path, snapshot: &mut Snapshot) -> Result<()> {
     let manifest_path = dir.join(MANIFEST);
     if fs::symlink_metadata(&manifest_path).is_err() {
-        return Ok(None);
+        return Ok(());
     }
     let bytes = read_capped(&manifest_path, MAX_MANIFEST_BYTES)?;
     let manifest: Manifest = serde_json::from_slice(&bytes)
@@ -366,23 +359,21 @@ fn read_manifest(dir: &Path) -> Result<Option<ReadManifest>> {
             manifest.format
         );
     }
-    let fetched_at = match manifest.fetched_at {
-        Some(text) => Some(
-            DateTime::parse_from_rfc3339(&text)
-                .with_context(|| format!("{}: bad fetched_at {text:?}", manifest_path.display()))?
-                .with_timezone(&Utc),
-        ),
-        None => None,
-    };
-    Ok(Some(ReadManifest {
-        fetched_at,
-        base_url: manifest.base_url,
-    }))
+    snapshot.fetched_at = (manifest.fetched_at.as_deref())
+        .map(|text| {
+            (DateTime::parse_from_rfc3339(text).map(|time| time.to_utc()))
+                .with_context(|| format!("{}: bad fetched_at {text:?}", manifest_path.display()))
+        })
+        .transpose()?;
+    snapshot.base_url = manifest.base_url;
+    Ok(())
 }
 
 /// The base URL a snapshot folder was fetched from, reading only its manifest.
 pub fn base_url_of(dir: &Path) -> Result<Option<String>> {
-    Ok(read_manifest(dir)?.and_then(|m| m.base_url))
+    let mut snapshot = Snapshot::default();
+    read_manifest(dir, &mut snapshot)?;
+    Ok(snapshot.base_url)
 }
 
 #[cfg(test)]

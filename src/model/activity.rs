@@ -127,11 +127,8 @@ fn read_session(connection: &Value, cid: u64) -> Option<Read> {
     let start = instant(connection.get("start")?)?;
     let end = match connection.get("end") {
         None | Some(Value::Null) => None,
-        Some(end) => Some(instant(end)?).filter(|end| *end >= start),
+        Some(end) => Some(instant(end).filter(|end| *end >= start)?),
     };
-    if connection.get("end").is_some_and(|e| !e.is_null()) && end.is_none() {
-        return None;
-    }
     Some((start, end, id, callsign.to_ascii_uppercase()))
 }
 
@@ -180,7 +177,6 @@ struct Stored {
     generated: DateTime<Utc>,
     window_days: u32,
     /// Whose data made the build; `None` in a file written before it was recorded.
-    #[serde(default)]
     origin: Option<Origin>,
     members: Vec<StoredMember>,
 }
@@ -363,18 +359,16 @@ mod utc {
 /// [`utc`], or null.
 mod utc_or_none {
     use chrono::{DateTime, Utc};
-    use serde::{Deserialize, Deserializer, Serializer};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Time(#[serde(with = "super::utc")] DateTime<Utc>);
 
     pub fn serialize<S: Serializer>(time: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, S::Error> {
-        match time {
-            Some(time) => super::utc::serialize(time, s),
-            None => s.serialize_none(),
-        }
+        time.map(Time).serialize(s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
-        #[derive(Deserialize)]
-        struct Time(#[serde(with = "super::utc")] DateTime<Utc>);
         Ok(Option::<Time>::deserialize(d)?.map(|Time(time)| time))
     }
 }

@@ -145,10 +145,8 @@ fn booking(item: Value) -> Result<Booking, String> {
         return Err(format!("expected a booking, found {}", kind(&item)));
     };
     let mut take = |field: &str| record.remove(field).unwrap_or(Value::Null);
-    let callsign = match text(take("callsign")) {
-        Some(callsign) => clean(callsign).trim().to_ascii_uppercase(),
-        None => String::new(),
-    };
+    let callsign = text(take("callsign")).map(clean).unwrap_or_default();
+    let callsign = callsign.trim().to_ascii_uppercase();
     if callsign.is_empty() {
         return Err("no callsign".into());
     }

@@ -11,17 +11,18 @@ use crate::toml_errors;
 use serde::Deserialize;
 
 /// What a page is, by its place in the content folder.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PageKind {
     /// `content/_index.md`: the home page's introduction.
     HomeIntro,
     /// A folder's `_index.md`: the section's own page, listing the pages in the folder.
     Section,
+    #[default]
     Page,
 }
 
 /// One page, its front matter read and checked.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ContentPage {
     pub path: String,
     pub origin: String,
@@ -178,16 +179,9 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Vec<Problem>) {
         kind,
         url: url.clone(),
         title: file.path.clone(),
-        description: None,
-        weight: 0,
-        draft: false,
-        template: None,
-        template_line: 0,
-        menu: false,
-        extra: toml::Table::new(),
         body,
         body_line,
-        whole: false,
+        ..ContentPage::default()
     };
     // A byte-order mark is what some Windows editors put first; it is not part of the fence.
     let text = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
@@ -214,10 +208,6 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Vec<Problem>) {
         Err(problem) => return (Some(stand_in(body, body_line)), vec![problem]),
     };
     let page = ContentPage {
-        path: file.path.clone(),
-        origin: origin.clone(),
-        kind,
-        url,
         title,
         description: matter
             .description
@@ -229,9 +219,8 @@ fn read(file: &ContentFile) -> (Option<ContentPage>, Vec<Problem>) {
         template_line,
         menu: matter.menu,
         extra: matter.extra,
-        body,
-        body_line,
         whole: true,
+        ..stand_in(body, body_line)
     };
     (Some(page), Vec::new())
 }
@@ -350,7 +339,7 @@ fn between(text: &str, fence: &str) -> Option<(std::ops::Range<usize>, usize, us
 /// are recognised and refused with the TOML form of their simple keys shown.
 fn fences(text: &str) -> Fenced<'_> {
     let first = text.split_inclusive('\n').next().unwrap_or("").trim_end();
-    let example = format!("{FENCE}\ntitle = \"The page's title\"\n{FENCE}");
+    let example = format!("{FENCE}\n{TITLE_LINE}{FENCE}");
     match first {
         FENCE => match between(text, FENCE) {
             Some((front, closing_line, body_start)) => Fenced::Toml(TomlFenced {
@@ -369,36 +358,13 @@ fn fences(text: &str) -> Fenced<'_> {
             let found = between(text, "---");
             let toml = found
                 .clone()
-                .map(|(front, _, _)| yaml_as_toml(&text[front]))
-                .unwrap_or_default();
-            Fenced::Other {
-                problem: format!(
-                    "this front matter is YAML (between --- lines), which vatcar-site does not read; write it in TOML between {FENCE} lines:\n\n{}",
-                    if toml.is_empty() {
-                        example
-                    } else {
-                        format!("{FENCE}\n{toml}{FENCE}")
-                    }
-                ),
-                body: found.map(|(_, line, end)| (&text[end..], line + 1)),
-            }
+                .map(|(front, _, _)| yaml_as_toml(&text[front]));
+            not_toml(text, "YAML (between --- lines)", found, toml)
         }
         _ if first.starts_with('{') => {
-            let found = between(text, "}").map(|(_, line, end)| (line, end));
-            let toml = found
-                .and_then(|(_, end)| json_as_toml(&text[..end]))
-                .unwrap_or_default();
-            Fenced::Other {
-                problem: format!(
-                    "this front matter is JSON, which vatcar-site does not read; write it in TOML between {FENCE} lines:\n\n{}",
-                    if toml.is_empty() {
-                        example
-                    } else {
-                        format!("{FENCE}\n{toml}{FENCE}")
-                    }
-                ),
-                body: found.map(|(line, end)| (&text[end..], line + 1)),
-            }
+            let found = between(text, "}");
+            let toml = (found.clone()).and_then(|(_, _, end)| json_as_toml(&text[..end]));
+            not_toml(text, "JSON", found, toml)
         }
         _ => Fenced::Other {
             problem: format!(
@@ -406,6 +372,28 @@ fn fences(text: &str) -> Fenced<'_> {
             ),
             body: None,
         },
+    }
+}
+
+/// The front matter's line a page needs at least.
+const TITLE_LINE: &str = "title = \"The page's title\"\n";
+
+/// A front matter in another language than TOML, its fences `found` (as [`between`] finds
+/// them), refused: the TOML form of its simple keys (`toml`), else of a title, is shown to
+/// write instead.
+fn not_toml<'t>(
+    text: &'t str,
+    language: &str,
+    found: Option<(std::ops::Range<usize>, usize, usize)>,
+    toml: Option<String>,
+) -> Fenced<'t> {
+    let toml = toml.filter(|toml| !toml.is_empty());
+    Fenced::Other {
+        problem: format!(
+            "this front matter is {language}, which vatcar-site does not read; write it in TOML between {FENCE} lines:\n\n{FENCE}\n{}{FENCE}",
+            toml.as_deref().unwrap_or(TITLE_LINE)
+        ),
+        body: found.map(|(_, line, end)| (&text[end..], line + 1)),
     }
 }
 

@@ -249,43 +249,40 @@ fn shape<T: for<'de> Deserialize<'de>>(
     from_str_with_path(raw.get()).map_err(|error| {
         let inner = error.path().to_string();
         let path = match (prefix, inner.as_str()) {
-            (p, ".") => {
-                if p.is_empty() {
-                    "(top level)".to_owned()
-                } else {
-                    p.to_owned()
-                }
-            }
+            ("", ".") => "(top level)".to_owned(),
+            (p, ".") => p.to_owned(),
             ("", i) => i.to_owned(),
             (p, i) if i.starts_with('[') => format!("{p}{i}"),
             (p, i) => format!("{p}.{i}"),
         };
+        // serde_json ends its messages with "at line 1 column 5123", a place in the member's
+        // own text rather than the body's; the JSON path says where, so it goes.
+        let error = error.into_inner();
+        let message = error.to_string();
+        let position = format!(" at line {} column {}", error.line(), error.column());
         ApiError::Shape {
             endpoint,
             path,
-            reason: excerpt(without_position(&error.into_inner().to_string()), 300),
+            reason: excerpt(message.strip_suffix(&position).unwrap_or(&message), 300),
         }
     })
-}
-
-/// serde_json ends its messages with "at line 1 column 5123", a place in the member's own
-/// text rather than the body's; the JSON path says where, so it goes.
-fn without_position(message: &str) -> &str {
-    match message.rsplit_once(" at line ") {
-        Some((head, tail))
-            if tail
-                .split_once(" column ")
-                .is_some_and(|(l, c)| l.parse::<u64>().is_ok() && c.parse::<u64>().is_ok()) =>
-        {
-            head
-        }
-        _ => message,
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::lone_surrogates_replaced;
+
+    /// serde_json's "at line 1 column N" is a place in the member's own text: the path says
+    /// where, and the place goes.
+    #[test]
+    fn a_shape_error_names_the_path_without_serde_jsons_place() {
+        let body = br#"{"data": [{"id": 1, "start": "2026-01-01"}, {"id": "x"}]}"#;
+        let error = super::decode_facility_events(body).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            r#"GET /api/v2/facility/events: unexpected JSON at `data[1].id`: expected an integer, found the string "x""#
+        );
+    }
 
     #[test]
     fn lone_surrogates_become_the_replacement_character_and_pairs_stay() {

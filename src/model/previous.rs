@@ -47,15 +47,13 @@ impl Origin {
     /// compared with, as it was then; a facility unknown on either side is no difference.
     pub fn differs_from(&self, previous: &Option<Origin>) -> Option<&'static str> {
         let previous = previous.as_ref()?;
-        match (previous.demo, self.demo) {
-            (true, false) => Some("was made from the demo's data"),
-            (false, true) => Some("was made from a facility's data, not the demo's"),
-            _ => match (&previous.facility, &self.facility) {
-                (Some(then), Some(now)) if then != now => {
-                    Some("was made from another facility's data")
-                }
-                _ => None,
-            },
+        match (previous.demo, self.demo, &previous.facility, &self.facility) {
+            (true, false, ..) => Some("was made from the demo's data"),
+            (false, true, ..) => Some("was made from a facility's data, not the demo's"),
+            (.., Some(then), Some(now)) if then != now => {
+                Some("was made from another facility's data")
+            }
+            _ => None,
         }
     }
 }
@@ -246,7 +244,6 @@ struct RosterFile {
 struct PersonFile {
     cid: u64,
     rating: Option<String>,
-    #[serde(default)]
     promoted_from: Option<String>,
 }
 
@@ -254,13 +251,10 @@ struct PersonFile {
 #[derive(Deserialize)]
 struct ChangesFile {
     version: u64,
-    #[serde(default)]
     origin: Option<Origin>,
     /// Always written; a file without it is read as if nothing told its time.
-    #[serde(default)]
     generated: Option<String>,
     /// Written with `[activity] monthly_summary` on.
-    #[serde(default)]
     activity_month: Option<SummaryFile>,
     changes: Vec<ChangeFile>,
     state: StateFile,
@@ -324,12 +318,11 @@ pub fn decode_previous(changes: &[u8], roster: Option<&[u8]>) -> Result<Previous
         previous.events.insert(folder, print);
     }
     for (id, date) in changes_file.state.documents {
-        let date = match date {
-            None => None,
-            Some(text) => Some(parse_date(&text).ok_or_else(|| {
-                "data/changes.json: state.documents has a date that is not YYYY-MM-DD".to_owned()
-            })?),
-        };
+        let date = (date.map(|text| parse_date(&text)))
+            .map(|date| {
+                date.ok_or("data/changes.json: state.documents has a date that is not YYYY-MM-DD")
+            })
+            .transpose()?;
         if !is_document_id(&id) {
             return Err(
                 "data/changes.json: state.documents has a key that is not a document id".into(),
@@ -379,22 +372,14 @@ pub fn decode_previous(changes: &[u8], roster: Option<&[u8]>) -> Result<Previous
 
 /// The build's time and its activity summary's month (its first day), where it has them.
 fn when(file: &ChangesFile) -> Result<(Option<DateTime<Utc>>, Option<NaiveDate>), String> {
-    let generated = match &file.generated {
-        None => None,
-        Some(text) => Some(
-            DateTime::parse_from_rfc3339(text)
-                .map_err(|_| "data/changes.json: generated is not an RFC 3339 time".to_owned())?
-                .with_timezone(&Utc),
-        ),
-    };
-    let summary_month = match &file.activity_month {
-        None => None,
-        Some(summary) => {
-            Some(parse_date(&format!("{}-01", summary.month)).ok_or_else(|| {
-                "data/changes.json: activity_month.month is not YYYY-MM".to_owned()
-            })?)
-        }
-    };
+    let generated = (file.generated.as_deref())
+        .map(|text| DateTime::parse_from_rfc3339(text).map(|time| time.to_utc()))
+        .transpose()
+        .map_err(|_| "data/changes.json: generated is not an RFC 3339 time")?;
+    let summary_month = (file.activity_month.as_ref())
+        .map(|summary| parse_date(&format!("{}-01", summary.month)))
+        .map(|month| month.ok_or("data/changes.json: activity_month.month is not YYYY-MM"))
+        .transpose()?;
     Ok((generated, summary_month))
 }
 

@@ -223,7 +223,6 @@ pub(super) struct WireStaff {
 pub(super) struct WireRoster {
     #[serde(default, deserialize_with = "facility")]
     facility: Option<Facility>,
-    #[serde(default)]
     staff: Option<WireStaff>,
     #[serde(default, deserialize_with = "list")]
     controllers: Vec<WireMember>,
@@ -283,7 +282,6 @@ pub(super) struct WireEvent {
     image_url: Text,
     start: Text,
     end: Text,
-    #[serde(default)]
     airports: Option<WireAirports>,
     #[serde(deserialize_with = "positions")]
     positions: Vec<Value>,

@@ -140,8 +140,8 @@ fn first_of_each(changes: Vec<Change>) -> (Vec<Change>, Vec<(String, usize)>) {
 /// would never end).
 fn read_capped(output: &Path) -> Result<Vec<u8>> {
     let path = output.join(PATH);
-    match read_plain_at_most(output, PATH, MAX_BYTES + 1)? {
-        Plain::File(bytes) if bytes.len() as u64 > MAX_BYTES => bail!(
+    match read_plain_at_most(output, PATH, MAX_BYTES)? {
+        Plain::TooLarge => bail!(
             "{} is over {} MiB, far more than a build writes; nothing was posted: build the site again to replace it",
             path.display(),
             MAX_BYTES / (1024 * 1024)

@@ -17,7 +17,7 @@
 //! before it is written ([`Cache::write_index`]).
 
 use crate::images::{Format, MAX_SIDE, WIDTHS};
-use crate::plain_files::{Plain, read_plain_at_most};
+use crate::plain_files::{Plain, open_no_follow, read_plain_at_most};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
@@ -114,7 +114,7 @@ impl Cache {
         for dir in [top, folder] {
             real_folder(dir, |e| cannot(dir, e))?;
         }
-        let lock = open_nofollow(
+        let lock = open_no_follow(
             &folder.join(LOCK),
             OpenOptions::new().create(true).truncate(false).write(true),
         )
@@ -167,14 +167,11 @@ impl Cache {
     /// The cache's file `name`, if it is a regular file (never read through a link, never a
     /// FIFO that would block) of at most `max` bytes.
     fn read_regular(&self, name: &str, max: u64) -> Result<Vec<u8>, String> {
-        match read_plain_at_most(&self.folder, name, max + 1) {
-            Ok(Plain::File(bytes)) if bytes.len() as u64 > max => {
-                Err(format!("it is larger than {} MiB", max / (1024 * 1024)))
-            }
-            Ok(Plain::File(bytes)) => Ok(bytes),
-            Ok(Plain::Missing) => Err("it is missing".to_owned()),
-            Ok(Plain::NotPlain { is, .. }) => Err(format!("it is {is}, not a regular file")),
-            Err(e) => Err(format!("{e:#}")),
+        match read_plain_at_most(&self.folder, name, max).map_err(|e| format!("{e:#}"))? {
+            Plain::TooLarge => Err(format!("it is larger than {} MiB", max / (1024 * 1024))),
+            Plain::File(bytes) => Ok(bytes),
+            Plain::Missing => Err("it is missing".to_owned()),
+            Plain::NotPlain { is, .. } => Err(format!("it is {is}, not a regular file")),
         }
     }
 
@@ -312,22 +309,6 @@ fn cannot(path: &Path, e: &std::io::Error) -> String {
         "could not use the banner cache at {}: {e}; check that the folder can be written, or set banners = \"remote\" in vatcar-site.toml",
         path.display()
     )
-}
-
-/// Opens `path` with `options`, never through a link at it, and without waiting on a FIFO.
-fn open_nofollow(path: &Path, options: &mut OpenOptions) -> std::io::Result<File> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(
-            (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits() as i32,
-        );
-    }
-    #[cfg(not(unix))]
-    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        return Err(std::io::Error::other("it is a link"));
-    }
-    options.open(path)
 }
 
 /// `bytes` written as `name` whole ([`crate::plain_files::write_whole`]).

@@ -117,7 +117,7 @@ pub fn prepare(
         .map_err(|refused| prepared.cache_refused = Some(refused))
         .ok();
     let index = cache.as_ref().map(Cache::read_index).unwrap_or_default();
-    let now = now_seconds();
+    let now = (SystemTime::now().duration_since(UNIX_EPOCH)).map_or(0, |since| since.as_secs());
     let mut outcomes: Vec<(Url, Outcome)> = Vec::new();
     let mut to_read = Vec::new();
     let unique: BTreeSet<&Url> = addresses.iter().collect();
@@ -475,12 +475,6 @@ fn banners_of(served: Vec<(Url, CachedBanner, Vec<Vec<u8>>)>) -> Banners {
         banners.insert(address.into(), banner);
     }
     banners
-}
-
-fn now_seconds() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
 }
 
 #[cfg(test)]

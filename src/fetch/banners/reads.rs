@@ -23,7 +23,7 @@ pub(super) fn read_and_copy(
     observer: &dyn Observer,
     keep_bodies: bool,
 ) -> Vec<Arrived> {
-    let reader = match banner_reader() {
+    let reader = match Reader::new(WHAT, MAX_BYTES, TIMEOUT) {
         Ok(reader) => reader,
         Err(reason) => {
             return (addresses.iter())
@@ -72,13 +72,13 @@ fn read_all(
     deadline: Instant,
     slots: Arc<tokio::sync::Semaphore>,
 ) {
-    reader.block_on(async {
+    reader.runtime.block_on(async {
         let mut tasks = tokio::task::JoinSet::new();
         for (n, address) in addresses.iter().enumerate() {
             let job = Job {
                 n,
                 address: address.clone(),
-                client: reader.client().clone(),
+                client: reader.client.clone(),
                 shared: shared.clone(),
                 sender: sender.clone(),
                 deadline,
@@ -220,11 +220,6 @@ impl Job {
         drop(slot);
         let _ = self.sender.send((self.n, arrived));
     }
-}
-
-/// The client banners are read with: public files, within a banner's limits.
-fn banner_reader() -> Result<Reader, String> {
-    Reader::new(WHAT, MAX_BYTES, TIMEOUT)
 }
 
 /// The bytes at each address, read as the build reads banners (a few at a time, each host

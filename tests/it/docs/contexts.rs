@@ -121,12 +121,14 @@ fn served_banners(data: &SiteData, base_url: &url::Url) -> Banners {
         fallback: vec![copy(480, "jpg"), copy(960, "jpg"), copy(1200, "jpg")],
         webp: vec![copy(480, "webp"), copy(960, "webp"), copy(1200, "webp")],
     };
-    (data.facility_events.iter())
-        .chain(&data.division_events)
-        .filter_map(|event| event.image_url.as_deref())
-        .filter_map(|image_url| view::banner_address(image_url, base_url))
-        .map(|address| (address, banner.clone()))
-        .collect()
+    let mut banners = Banners::default();
+    let events = data.facility_events.iter().chain(&data.division_events);
+    for image_url in events.filter_map(|event| event.image_url.as_deref()) {
+        if let Some(address) = view::banner_address(image_url, base_url) {
+            banners.insert(address, banner.clone());
+        }
+    }
+    banners
 }
 
 /// The site's view of the demo, with the demo's pages and a section to show section.html's
