@@ -353,13 +353,14 @@ pub(super) fn event_lists(
     }
 }
 
-/// `keys` by the start of their events, then by key.
+/// `keys` by the start of their events, then by key: each start looked up once, not at each
+/// comparison.
 pub(super) fn by_start(
     keys: impl IntoIterator<Item = EventKey>,
     events: &EventIndex,
 ) -> Vec<EventKey> {
     let mut keys: Vec<EventKey> = keys.into_iter().collect();
-    keys.sort_by_key(|key| (events[key].event.start, *key));
+    keys.sort_by_cached_key(|key| (events[key].event.start, *key));
     keys
 }
 
