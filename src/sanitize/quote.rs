@@ -14,20 +14,22 @@ const WINDOW: usize = 120;
 /// [`MAX`] characters, `…` where anything is left out.
 pub fn short(text: &str) -> String {
     let line = text.lines().next().unwrap_or("");
-    let mut out = visible(line.chars().take(MAX));
-    if line.chars().nth(MAX).is_some() || text.lines().nth(1).is_some() {
-        out.push('…');
+    let more = text.lines().nth(1).is_some() && line.chars().nth(MAX).is_none();
+    cut(line, MAX, |line| visible(line.chars())) + if more { "…" } else { "" }
+}
+
+/// `text` cut to `max` characters and shown by `show`, `…` after it where anything is left out.
+fn cut(text: &str, max: usize, show: impl FnOnce(&str) -> String) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => show(&text[..end]) + "…",
+        None => show(text),
     }
-    out
 }
 
 /// Text from the server shown in an error: control characters made visible, cut to `max`
 /// characters, so that a hostile body can neither flood the terminal nor move its cursor.
 pub fn excerpt(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => one_line(&text[..end]).into_owned() + "…",
-        None => one_line(text).into_owned(),
-    }
+    cut(text, max, |text| one_line(text).into_owned())
 }
 
 /// The first `shown` of `items`, for a message that names what it is about, and how many
@@ -43,14 +45,8 @@ pub fn first_few(items: impl ExactSizeIterator<Item = String>, shown: usize) -> 
 /// Every line of `text` cut to [`MAX`] characters: for messages of a library (Tera's) that
 /// may quote a line of a file, or a value from one, anywhere in them.
 pub fn cut_lines(text: &str) -> String {
-    text.lines()
-        .map(|line| {
-            let mut out: String = line.chars().take(MAX).collect();
-            if line.chars().nth(MAX).is_some() {
-                out.push('…');
-            }
-            out
-        })
+    (text.lines())
+        .map(|line| cut(line, MAX, str::to_owned))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -150,10 +146,7 @@ pub fn quoted(text: &str) -> String {
 /// [`quoted`], cut to `max` characters, `…` after the closing quote where anything is left
 /// out: a name from the API, which may be huge.
 pub fn quoted_cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => quoted(&text[..end]) + "…",
-        None => quoted(text),
-    }
+    cut(text, max, quoted)
 }
 
 /// A path where a message starts with it (`content/join.md:12: ...`): as it is when it is
