@@ -133,9 +133,7 @@ impl Theme {
                 .map_err(|error| load_error(&error, &self.sources))?;
             Ok(tera)
         });
-        whole
-            .as_ref()
-            .map_err(|problem| Problems::new(vec![problem.clone()]).into())
+        whole.as_ref().map_err(|problem| failed(problem.clone()))
     }
 
     /// The words of the pages, for what the view writes itself.
@@ -172,11 +170,10 @@ impl Theme {
             // Tera's message may quote a line of the template or a value from a catalogue.
             let message = quote::cut_lines(&message);
             match located {
-                Some(problem) => Problems::new(vec![Problem {
+                Some(problem) => failed(Problem {
                     message: format!("{}: {message}", problem.message),
                     ..problem
-                }])
-                .into(),
+                }),
                 None => anyhow::anyhow!("could not render template {template}: {message}"),
             }
         })
@@ -287,16 +284,14 @@ fn parse(sources: &[TemplateSource], texts: &Arc<Texts>) -> Result<Parsed> {
                 .iter()
                 .map(|(name, text)| (name.as_str(), text.as_str())),
         );
-    if let Err(error) = tera.add_raw_templates(all) {
-        return Err(Problems::new(vec![load_error(&error, sources)]).into());
-    }
+    (tera.add_raw_templates(all)).map_err(|error| failed(load_error(&error, sources)))?;
     if let Err((name, error)) = crate::render::limits::check(&tera) {
         let origin = sources
             .iter()
             .find(|source| source.name == name)
             .map_or(name.as_str(), |source| source.origin.as_str());
         let problem = Problem::in_file(origin, quote::cut_lines(&error.to_string()));
-        return Err(Problems::new(vec![problem]).into());
+        return Err(failed(problem));
     }
     check_text_keys(sources, texts)?;
     tera.autoescape_on(vec![".html", ".xml"]);
@@ -471,10 +466,8 @@ fn keep_splits(
     let (kept, whole_now): (Vec<_>, Vec<_>) = deferred
         .into_iter()
         .partition(|(name, _)| splits.contains_key(name));
-    if !whole_now.is_empty()
-        && let Err(error) = tera.add_raw_templates(whole_now)
-    {
-        return Err(Problems::new(vec![load_error(&error, sources)]).into());
+    if !whole_now.is_empty() {
+        (tera.add_raw_templates(whole_now)).map_err(|error| failed(load_error(&error, sources)))?;
     }
     Ok((splits, kept))
 }
@@ -515,9 +508,7 @@ fn check_text_keys(sources: &[TemplateSource], texts: &Texts) -> Result<()> {
                 let known =
                     texts.get(key).is_some() || texts.get(&format!("{key}.other")).is_some();
                 if !known {
-                    return Err(
-                        Problems::new(vec![unknown_key(origin, number + 1, key, texts)]).into(),
-                    );
+                    return Err(failed(unknown_key(origin, number + 1, key, texts)));
                 }
             }
         }
@@ -533,6 +524,11 @@ fn unknown_key(origin: &str, line: usize, key: &str, texts: &Texts) -> Problem {
         texts.language
     );
     Problem::at(origin, line, None, message)
+}
+
+/// `problem` alone, as the error the build stops with.
+fn failed(problem: Problem) -> anyhow::Error {
+    Problems::new(vec![problem]).into()
 }
 
 /// Tera's error when the templates load, in the theme's words. A syntax error (pest's message
