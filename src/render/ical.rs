@@ -39,9 +39,9 @@ pub struct VEvent {
 /// A VCALENDAR around ready-made events, each id once, in the order given. `uid_host` is the
 /// host in each UID: the site's, or the API's when the site URL is unknown.
 pub fn assemble(feed: &FeedSettings, events: &[&VEvent], uid_host: &str) -> String {
-    let mut out = Writer {
-        out: String::with_capacity(600 + events.iter().map(|e| e.text.len()).sum::<usize>()),
-    };
+    let mut out = Writer(String::with_capacity(
+        600 + events.iter().map(|e| e.text.len()).sum::<usize>(),
+    ));
     out.line("BEGIN", "VCALENDAR");
     out.line("VERSION", "2.0");
     out.text("PRODID", PRODID);
@@ -60,7 +60,7 @@ pub fn assemble(feed: &FeedSettings, events: &[&VEvent], uid_host: &str) -> Stri
     let mut seen = HashSet::new();
     for block in events {
         if seen.insert(&block.uid) {
-            out.out.push_str(&block.text);
+            out.0.push_str(&block.text);
         }
     }
     if seen.is_empty() {
@@ -73,14 +73,12 @@ pub fn assemble(feed: &FeedSettings, events: &[&VEvent], uid_host: &str) -> Stri
         out.line("END", "VJOURNAL");
     }
     out.line("END", "VCALENDAR");
-    out.finish()
+    out.0
 }
 
 /// An event's VEVENT, with `description` (plain text, no markup) as its calendars carry it.
 pub fn vevent(entry: &CalendarEntry, description: &str) -> VEvent {
-    let mut out = Writer {
-        out: String::with_capacity(400 + description.len() * 11 / 10),
-    };
+    let mut out = Writer(String::with_capacity(400 + description.len() * 11 / 10));
     // Every date written is before the calendar horizon (see
     // `timestamp::CALENDAR_HORIZON_YEAR`): the view leaves out events that reach it, and a
     // change time that does is bad data, left unwritten here.
@@ -121,7 +119,7 @@ pub fn vevent(entry: &CalendarEntry, description: &str) -> VEvent {
     out.line("END", "VEVENT");
     VEvent {
         uid: entry.uid.clone(),
-        text: out.finish(),
+        text: out.0,
     }
 }
 
@@ -129,9 +127,7 @@ pub fn vevent(entry: &CalendarEntry, description: &str) -> VEvent {
 /// start, so that nothing depends on the clock and the same list gives the same bytes. The
 /// view keeps only bookings whose end is after their start and before the calendar horizon.
 pub fn booking_vevent(booking: &BookingEntry) -> VEvent {
-    let mut out = Writer {
-        out: String::with_capacity(300 + booking.description.len()),
-    };
+    let mut out = Writer(String::with_capacity(300 + booking.description.len()));
     out.line("BEGIN", "VEVENT");
     out.text("UID", &booking.uid);
     out.line("DTSTAMP", &stamp(booking.start));
@@ -149,7 +145,7 @@ pub fn booking_vevent(booking: &BookingEntry) -> VEvent {
     out.line("END", "VEVENT");
     VEvent {
         uid: booking.uid.clone(),
-        text: out.finish(),
+        text: out.0,
     }
 }
 
@@ -202,9 +198,8 @@ pub fn escape_text(text: &str) -> String {
     out
 }
 
-struct Writer {
-    out: String,
-}
+/// The content lines written so far.
+struct Writer(String);
 
 impl Writer {
     /// A property whose value is written as given (dates, numbers, fixed words).
@@ -213,16 +208,12 @@ impl Writer {
         line.push_str(name);
         line.push(':');
         line.push_str(value);
-        fold_into(&mut self.out, &line);
+        fold_into(&mut self.0, &line);
     }
 
     /// A TEXT property, escaped.
     fn text(&mut self, name: &str, value: &str) {
         self.line(name, &escape_text(value));
-    }
-
-    fn finish(self) -> String {
-        self.out
     }
 }
 
