@@ -99,40 +99,33 @@ fn walk_theme(
             continue;
         }
         let relative = format!("{prefix}{name}");
-        let path = root.join(&relative);
         let kind = entry.file_type()?;
-        if !kind.is_dir() && !kind.is_file() {
-            ignored.push(Ignored {
-                path,
-                folder: false,
-                reason: LINK_LEFT_OUT.to_owned(),
-            });
-        } else if kind.is_dir() {
+        let folder = kind.is_dir();
+        let reason = if !folder && !kind.is_file() {
+            LINK_LEFT_OUT.to_owned()
+        } else if folder {
             let inside = format!("{relative}/");
             // The catalogues are any `i18n/<language>.toml`: the folder is looked into even
             // when none is read, to name a link there rather than the whole folder.
             if read.iter().any(|used| used.starts_with(&inside)) || relative == "i18n" {
                 walk_theme(root, &inside, read, ignored)?;
-            } else {
-                let reason = if in_static {
-                    format!(
-                        "is a folder vatcar-site does not copy (it copies only the static files {}); it is ignored",
-                        static_names()
-                    )
-                } else {
-                    "is a folder vatcar-site does not read (templates are read from the top of the templates folder, static files from static/); it is ignored".to_owned()
-                };
-                ignored.push(Ignored {
-                    path,
-                    folder: true,
-                    reason,
-                });
+                continue;
             }
-        } else if !read.contains(&relative) {
+            if in_static {
+                format!(
+                    "is a folder vatcar-site does not copy (it copies only the static files {}); it is ignored",
+                    static_names()
+                )
+            } else {
+                "is a folder vatcar-site does not read (templates are read from the top of the templates folder, static files from static/); it is ignored".to_owned()
+            }
+        } else if read.contains(&relative) {
+            continue;
+        } else {
             let same_but_case = read
                 .iter()
                 .find(|used| used.eq_ignore_ascii_case(&relative));
-            let reason = match same_but_case {
+            match same_but_case {
                 Some(used) => format!(
                     "differs from {used} in case only: rename it, since it is ignored wherever file names are case-sensitive (on Linux, as in most CI)"
                 ),
@@ -141,13 +134,13 @@ fn walk_theme(
                     static_names()
                 ),
                 None => "is not a template vatcar-site uses (`vatcar-site templates export DIR` writes out the ones it does); it is ignored".to_owned(),
-            };
-            ignored.push(Ignored {
-                path,
-                folder: false,
-                reason,
-            });
-        }
+            }
+        };
+        ignored.push(Ignored {
+            path: root.join(&relative),
+            folder,
+            reason,
+        });
     }
     Ok(())
 }
