@@ -150,13 +150,9 @@ fn is_language_tag(name: &str) -> bool {
 /// files in a plain folder count: a link is never read (the theme's check on its files names
 /// it in a warning).
 pub fn theme_catalogues(theme: Option<&Path>) -> Vec<(String, PathBuf)> {
-    let Some(dir) = theme.map(|t| t.join("i18n")) else {
-        return Vec::new();
-    };
-    if !std::fs::symlink_metadata(&dir).is_ok_and(|meta| meta.is_dir()) {
-        return Vec::new();
-    }
-    let Ok(entries) = std::fs::read_dir(&dir) else {
+    let plain_folder = |dir: &PathBuf| std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir());
+    let dir = theme.map(|t| t.join("i18n")).filter(plain_folder);
+    let Some(Ok(entries)) = dir.map(std::fs::read_dir) else {
         return Vec::new();
     };
     let mut found: Vec<(String, PathBuf)> = entries
