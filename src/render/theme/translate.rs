@@ -21,14 +21,11 @@ impl tera::Function for Translate {
                 "t() needs the text's key as text: t(key=\"nav.home\")",
             ));
         };
-        let count = match args.get("n") {
-            None => None,
-            Some(n) => Some(n.as_i64().ok_or_else(|| {
-                tera::Error::msg(format!(
-                    "t(key=\"{key}\"): n must be a whole number, found {n}"
-                ))
-            })?),
+        let whole = |n: &tera::Value| {
+            let message = || format!("t(key=\"{key}\"): n must be a whole number, found {n}");
+            n.as_i64().ok_or_else(|| tera::Error::msg(message()))
         };
+        let count = args.get("n").map(whole).transpose()?;
         let full = match count {
             Some(n) => self.0.plural_key(key, n),
             None => key.to_owned(),
