@@ -2,6 +2,7 @@
 //! the API's base URL, and characters that are not allowed in a URL (spaces, above all)
 //! percent-encoded. Anything else (`javascript:`, `data:`, garbage) is dropped.
 
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use url::Url;
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -26,16 +27,12 @@ pub fn safe_link(raw: &str, base: &Url) -> Option<SafeLink> {
     if raw.chars().any(char::is_control) {
         return None;
     }
-    let encoded = encode_unsafe(raw);
+    let encoded = utf8_percent_encode(raw, UNSAFE).to_string();
     if encoded.is_empty() || encoded.starts_with("//") {
         return None;
     }
     let has_scheme = encoded.split_once(':').is_some_and(|(scheme, _)| {
-        !scheme.is_empty()
-            && scheme
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic())
+        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
             && scheme
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
@@ -69,24 +66,20 @@ pub fn safe_image(raw: &str, base: &Url) -> Option<SafeLink> {
     safe_link(raw, base).filter(|link| link.href.starts_with("https://"))
 }
 
-/// Percent-encodes bytes that may not appear in a URL, leaving everything else (including
-/// existing `%XX` escapes) alone.
-fn encode_unsafe(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        let keep = c.is_ascii_graphic()
-            && !matches!(c, '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}');
-        if keep {
-            out.push(c);
-        } else {
-            let mut buf = [0u8; 4];
-            for byte in c.encode_utf8(&mut buf).bytes() {
-                out.push_str(&format!("%{byte:02X}"));
-            }
-        }
-    }
-    out
-}
+/// The bytes that may not appear in a URL, percent-encoded by [`safe_link`] (with every byte
+/// of a character beyond ASCII); everything else, existing `%XX` escapes included, is left
+/// alone.
+const UNSAFE: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'<')
+    .add(b'>')
+    .add(b'\\')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
 
 #[cfg(test)]
 mod tests {
