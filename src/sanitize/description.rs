@@ -10,7 +10,7 @@
 //! ([`FrameTags`]), so that a wide one never makes the page wider than the window.
 
 use crate::sanitize::frames::{self, FrameTags};
-use crate::sanitize::links::{SafeLink, safe_image, safe_link};
+use crate::sanitize::links::{SafeLink, as_folder, safe_image, safe_link};
 use ammonia::{Builder, UrlRelative};
 use pulldown_cmark::{Options, Parser};
 use std::borrow::Cow;
@@ -70,16 +70,11 @@ impl Sanitizer {
     }
 
     fn with_images(base: &Url, images: Images) -> Self {
-        let mut folder = base.clone();
-        if !folder.path().ends_with('/') {
-            let path = format!("{}/", folder.path());
-            folder.set_path(&path);
-        }
         let mut builder = Builder::default();
         let image_base = base.clone();
         builder
             .url_schemes(HashSet::from(["http", "https"]))
-            .url_relative(UrlRelative::RewriteWithBase(folder))
+            .url_relative(UrlRelative::RewriteWithBase(as_folder(base)))
             .link_rel(Some("noopener noreferrer"))
             .set_tag_attribute_value("img", "loading", "lazy")
             // Runs before the relative rewrite, so it resolves the address itself.

@@ -41,12 +41,7 @@ pub fn safe_link(raw: &str, base: &Url) -> Option<SafeLink> {
         let parsed = Url::parse(&encoded).ok()?;
         (encoded, parsed)
     } else {
-        let mut folder = base.clone();
-        if !folder.path().ends_with('/') {
-            let path = format!("{}/", folder.path());
-            folder.set_path(&path);
-        }
-        let parsed = folder.join(&encoded).ok()?;
+        let parsed = as_folder(base).join(&encoded).ok()?;
         (parsed.to_string(), parsed)
     };
     if !matches!(parsed.scheme(), "http" | "https") {
@@ -58,6 +53,16 @@ pub fn safe_link(raw: &str, base: &Url) -> Option<SafeLink> {
         host,
         href,
     })
+}
+
+/// `base` taken as a folder, its path ending in `/`: what a relative link is resolved against.
+pub fn as_folder(base: &Url) -> Url {
+    let mut folder = base.clone();
+    if !folder.path().ends_with('/') {
+        let path = format!("{}/", folder.path());
+        folder.set_path(&path);
+    }
+    folder
 }
 
 /// `raw` as the source of an image on a page: a [`safe_link`] over https only, since an
