@@ -177,22 +177,21 @@ impl std::fmt::Display for Target {
 pub fn check(tera: &Tera) -> std::result::Result<(), (String, anyhow::Error)> {
     let mut graph: BTreeMap<Target, BTreeSet<Target>> = BTreeMap::new();
     for (name, template) in &tera.templates {
-        let calls = calls_of(&template.ast);
-        if calls.functions.iter().any(|f| f == "get_env") {
-            return Err((name.clone(), anyhow::anyhow!(GET_ENV_REFUSED)));
-        }
-        let mut targets = edges(tera, template, &template.name, calls);
-        if let Some(parent) = &template.parent {
-            targets.insert(Target::Template(parent.clone()));
-        }
-        graph.insert(Target::Template(name.clone()), targets);
-        for (macro_name, definition) in &template.macros {
-            let calls = calls_of(&definition.body);
+        // The template's own body, which also renders its parent, then each macro's.
+        let macros = (template.macros.iter())
+            .map(|(m, definition)| (Target::Macro(name.clone(), m.clone()), &definition.body));
+        for (target, body) in
+            std::iter::once((Target::Template(name.clone()), &template.ast)).chain(macros)
+        {
+            let calls = calls_of(body);
             if calls.functions.iter().any(|f| f == "get_env") {
                 return Err((name.clone(), anyhow::anyhow!(GET_ENV_REFUSED)));
             }
-            let targets = edges(tera, template, &template.name, calls);
-            graph.insert(Target::Macro(name.clone(), macro_name.clone()), targets);
+            let mut targets = edges(tera, template, calls);
+            if let (Target::Template(_), Some(parent)) = (&target, &template.parent) {
+                targets.insert(Target::Template(parent.clone()));
+            }
+            graph.insert(target, targets);
         }
     }
     match find_cycle(&graph) {
@@ -216,11 +215,11 @@ pub fn check(tera: &Tera) -> std::result::Result<(), (String, anyhow::Error)> {
 
 /// Where the calls of a body in `template` lead. Macro namespaces are looked up in the
 /// template's imports and then its parents' (Tera finds them there too).
-fn edges(tera: &Tera, template: &Template, file: &str, calls: Calls) -> BTreeSet<Target> {
+fn edges(tera: &Tera, template: &Template, calls: Calls) -> BTreeSet<Target> {
     let mut edges: BTreeSet<Target> = calls.includes.into_iter().map(Target::Template).collect();
     for (namespace, name) in calls.macros {
         let defined_in = if namespace == "self" {
-            Some(file.to_owned())
+            Some(template.name.clone())
         } else {
             std::iter::once(template)
                 .chain(
