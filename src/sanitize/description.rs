@@ -10,7 +10,7 @@
 //! ([`FrameTags`]), so that a wide one never makes the page wider than the window.
 
 use crate::sanitize::frames::{self, FrameTags};
-use crate::sanitize::links::{SafeLink, as_folder, safe_image, safe_link};
+use crate::sanitize::links::{as_folder, safe_image, safe_link};
 use ammonia::{Builder, UrlRelative};
 use pulldown_cmark::{Options, Parser};
 use std::borrow::Cow;
@@ -38,17 +38,6 @@ enum Images {
     /// Never loaded: a report must make no request when it is opened or printed, so an
     /// image becomes its alt text and address, as text.
     AsText,
-}
-
-impl Images {
-    /// An image's source made safe, or `None` when the image must go.
-    fn source(self, raw: &str, base: &Url) -> Option<SafeLink> {
-        match self {
-            Images::HttpsOnly => safe_image(raw, base),
-            // Shown as text, never loaded: any safe address may be shown.
-            Images::AsText => safe_link(raw, base),
-        }
-    }
 }
 
 pub struct Sanitizer {
@@ -82,9 +71,12 @@ impl Sanitizer {
                 if element != "img" || attribute != "src" {
                     return Some(Cow::Borrowed(value));
                 }
-                images
-                    .source(value, &image_base)
-                    .map(|link| Cow::Owned(link.href))
+                let safe = match images {
+                    Images::HttpsOnly => safe_image(value, &image_base),
+                    // Shown as text, never loaded: any safe address may be shown.
+                    Images::AsText => safe_link(value, &image_base),
+                };
+                safe.map(|link| Cow::Owned(link.href))
             });
         Self {
             builder,
