@@ -113,14 +113,23 @@ pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
         return text.into();
     }
     let mut out = String::with_capacity(text.len() + 8);
+    push_escaped(&mut out, text, false);
+    out.into()
+}
+
+/// `text` pushed onto `out` with each character that [`breaks_lines`] as its escape, and with
+/// `quote`, quotes and backslashes escaped too.
+fn push_escaped(out: &mut String, text: &str, quote: bool) {
     for c in text.chars() {
-        if breaks_lines(c) {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
+        match c {
+            '"' | '\\' if quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if breaks_lines(c) => out.extend(c.escape_debug()),
+            c => out.push(c),
         }
     }
-    out.into()
 }
 
 /// Untrusted text that stands alone in a message (a title, a name, a value refused): in
@@ -129,16 +138,7 @@ pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
 pub fn quoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if breaks_lines(c) => out.extend(c.escape_debug()),
-            c => out.push(c),
-        }
-    }
+    push_escaped(&mut out, text, true);
     out.push('"');
     out
 }
