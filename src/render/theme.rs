@@ -354,12 +354,8 @@ fn gather_sources(
     let wanted = user_templates
         .iter()
         .any(|user| user.text.contains(BUILTIN_PREFIX));
-    let prefixes = if wanted {
-        vec!["", BUILTIN_PREFIX]
-    } else {
-        vec![""]
-    };
-    let all: Vec<TemplateSource> = (prefixes.into_iter())
+    let prefixes = [Some(""), wanted.then_some(BUILTIN_PREFIX)];
+    let all: Vec<TemplateSource> = (prefixes.into_iter().flatten())
         .flat_map(|prefix| {
             TEMPLATES.iter().map(move |(name, text)| TemplateSource {
                 name: format!("{prefix}{name}"),
