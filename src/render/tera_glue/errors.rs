@@ -6,14 +6,11 @@
 /// The whole message: Tera keeps the useful part (file, line, missing variable) in the cause
 /// chain, flattened here into one text.
 pub fn full_text(error: &tera::Error) -> String {
-    let mut message = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    message
+    let chain = std::iter::successors(Some(error as &dyn std::error::Error), |e| e.source());
+    chain
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 /// A render error's undefined variable and the template rendered: from "Variable `x.y` not
