@@ -167,10 +167,8 @@ fn tag_name(tag: &str) -> &str {
 /// are already escaped for HTML.
 fn image_as_text(alt: &str, href: Option<&str>) -> String {
     let alt = if alt.trim().is_empty() { "image" } else { alt };
-    match href {
-        Some(href) => format!("<span class=\"image-as-text\">[{alt}: {href}]</span>"),
-        None => format!("<span class=\"image-as-text\">[{alt}]</span>"),
-    }
+    let href = href.map(|href| format!(": {href}")).unwrap_or_default();
+    format!("<span class=\"image-as-text\">[{alt}{href}]</span>")
 }
 
 /// Tags nested deeper than `max` dropped, their text kept: a linear pass that keeps the
