@@ -86,7 +86,7 @@ impl StaffRole {
 
 /// A person on the roster: a staff member, home controller or visitor, from either a full
 /// User object or one of the reduced shapes (spec 2.7). No contact data on purpose.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Member {
     pub cid: u64,
     /// Full name; `None` if the API sent none.

@@ -294,10 +294,7 @@ mod tests {
         Member {
             cid,
             name: name.map(str::to_owned),
-            rating: None,
-            joined: None,
-            home_facility: None,
-            visit_start: None,
+            ..Member::default()
         }
     }
 

@@ -137,10 +137,7 @@ mod tests {
         let member = |cid: u64, name: Option<&str>| Member {
             cid,
             name: name.map(str::to_owned),
-            rating: None,
-            joined: None,
-            home_facility: None,
-            visit_start: None,
+            ..Member::default()
         };
         let roster = Roster {
             facility: None,
