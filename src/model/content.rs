@@ -53,10 +53,10 @@ pub struct ContentPage {
 }
 
 impl ContentPage {
-    /// The line of the file holding byte `offset` of `body`.
+    /// The line of the file holding byte `offset` of `body`, counted from the top ([`Places`]
+    /// counts on from the place before).
     pub fn line_of(&self, offset: usize) -> usize {
-        let before = &self.body.as_bytes()[..offset.min(self.body.len())];
-        self.body_line + memchr::memchr_iter(b'\n', before).count()
+        Places::new(self).of(offset).0
     }
 
     /// The section (folder) a page belongs to, relative to the content folder: `""` for the
@@ -667,7 +667,8 @@ mod tests {
         let counted = |offset: usize| {
             let before = &body[..offset];
             let start = before.rfind('\n').map_or(0, |at| at + 1);
-            (page.line_of(offset), before[start..].chars().count() + 1)
+            let line = page.body_line + before.matches('\n').count();
+            (line, before[start..].chars().count() + 1)
         };
         let offsets: Vec<usize> = (0..=body.len())
             .filter(|at| body.is_char_boundary(*at))
