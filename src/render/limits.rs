@@ -72,15 +72,15 @@ fn bounded_range(args: &HashMap<String, Value>) -> tera::Result<Value> {
 /// The deepest a theme's template may nest blocks (`if`, `for`, `block`, `macro`, `filter`),
 /// parentheses, square brackets (`a[b[0]]`) and the operators of one tag (`1 + 1 + 1`, whose
 /// tree Tera builds one level per operator), counted together. Tera's parser and renderer go
-/// one call deeper on the thread's stack at each level, and a few thousand levels overflow it:
-/// the build would abort instead of naming the line. The built-in templates nest at most 8
+/// one call deeper on the thread's stack at each level: a few hundred levels of blocks, or a
+/// few thousand operators, overflow it, and the build would abort instead of naming the line. The built-in templates nest at most 8
 /// deep.
 pub const MAX_NESTING: usize = 64;
 
 /// The line at which `text` first nests deeper than [`MAX_NESTING`], read as Tera reads it:
 /// tags between `{{ }}` and `{% %}`, their quoted strings, brackets and operators, and neither
-/// comments nor `raw` sections. An operator's characters each count (`==` twice): over-counting
-/// a tag by a few is on the side of safety.
+/// comments nor `raw` sections. A comparison counts once, a tag's sibling arguments add up:
+/// over-counting a tag is on the side of safety.
 pub fn too_deep(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let line = |at: usize| 1 + bytes[..at].iter().filter(|&&byte| byte == b'\n').count();
@@ -117,6 +117,8 @@ pub fn too_deep(text: &str) -> Option<usize> {
                 (None, b'(' | b'[') => parens += 1,
                 (None, b')' | b']') => parens = parens.saturating_sub(1),
                 (None, b'-') if bytes[inside + 1..].starts_with(end.as_bytes()) => {}
+                // A lone `=` names an argument or sets a value; `==` counts once.
+                (None, b'=') if bytes.get(inside + 1) != Some(&b'=') => {}
                 (None, b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!') => {
                     operators += 1
                 }
@@ -325,6 +327,13 @@ mod tests {
         assert_eq!(too_deep(&sums(MAX_NESTING, " + ")), None);
         assert_eq!(too_deep(&sums(MAX_NESTING + 1, " + ")), Some(1));
         assert_eq!(too_deep(&sums(MAX_NESTING + 1, " or ")), Some(1));
+        assert_eq!(too_deep(&sums(MAX_NESTING + 1, " == ")), Some(1));
+        let arguments = format!("{{{{ f({}) }}}}", vec!["a=1"; MAX_NESTING + 1].join(", "));
+        assert_eq!(
+            too_deep(&arguments),
+            None,
+            "a named argument's = is no operator"
+        );
         assert_eq!(
             too_deep(&sums(MAX_NESTING + 1, " ~ ")),
             None,
