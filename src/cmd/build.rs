@@ -115,12 +115,16 @@ fn tell_github_actions(output: &Path) {
 
 /// The site pipeline, stage by stage (load, decode, view, render, publish), each timed under
 /// `-v` ([`Stages`]).
+fn could_not_publish(output: &std::path::Path) -> String {
+    format!("could not publish to {}", output.display())
+}
+
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport> {
     let secrets = super::guarded(options.key.as_ref());
     let publishing = publish::PublishOptions::new(publish::FolderKind::Site, options.force)
         .guarding(&secrets)
         .waiting(options.wait);
-    let could_not_publish = || format!("could not publish to {}", options.output.display());
+    let could_not_publish = || could_not_publish(&options.output);
     publish::check_and_recover(&options.output, publishing).with_context(could_not_publish)?;
     let mut stages = Stages::start();
     // Every mistake in the webmaster's files, from every stage, reported together at the end.
@@ -242,7 +246,7 @@ fn render_all(
     // The output folder's lock taken and its listing read; refused only once the content's
     // mistakes are known.
     let staging = publish::Staging::begin(&options.output, publishing)
-        .with_context(|| format!("could not publish to {}", options.output.display()))?;
+        .with_context(|| could_not_publish(&options.output))?;
     // Rendered even when there are problems already: the anchors of the pages vatcar-site
     // writes are known only then, and a mistake in one is reported with the others. Such a
     // render is for those pages alone (the webmaster's may be where they cannot go).
