@@ -2,6 +2,7 @@
 //! is sent the key), the site's own (written into every page), a published site's (read for
 //! What's new) and those of `[live]` (written into the pages' Content-Security-Policy).
 
+use crate::sanitize::links::as_folder;
 use crate::secret::without_userinfo;
 
 /// An API address a key may be sent to: https, or plain http to this machine only.
@@ -42,13 +43,8 @@ pub fn parse_core_api_url(text: &str) -> Result<url::Url, String> {
     if url.query().is_some() || url.fragment().is_some() {
         return Err(format!("{shown:?} takes no query or fragment"));
     }
-    let mut url = url;
-    if !url.path().ends_with('/') {
-        // The paths are added below it: `https://x/core` reads `https://x/core/v2/...`.
-        let path = format!("{}/", url.path());
-        url.set_path(&path);
-    }
-    Ok(url)
+    // The paths are added below it: `https://x/core` reads `https://x/core/v2/...`.
+    Ok(as_folder(&url))
 }
 
 /// `text` as an http(s) address with a host, else an error quoting it (without a user name or
@@ -87,19 +83,14 @@ pub fn parse_site_url(text: &str) -> Result<url::Url, String> {
 /// and password in it are sent to read the site, and never printed.
 pub fn parse_previous_url(text: &str) -> Result<url::Url, String> {
     let shown = without_userinfo(text);
-    let mut url =
-        url::Url::parse(text.trim()).map_err(|e| format!("{shown:?} is not a URL: {e}"))?;
+    let url = url::Url::parse(text.trim()).map_err(|e| format!("{shown:?} is not a URL: {e}"))?;
     if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
         return Err(format!("{shown:?} is not an http(s) address"));
     }
     if url.query().is_some() || url.fragment().is_some() {
         return Err(format!("{shown:?}: a site URL takes no query or fragment"));
     }
-    if !url.path().ends_with('/') {
-        let path = format!("{}/", url.path());
-        url.set_path(&path);
-    }
-    Ok(url)
+    Ok(as_folder(&url))
 }
 
 /// An address of `[live]`, or `--bookings-url`: http(s), with a host name (or IP address) as
